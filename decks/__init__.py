@@ -1,0 +1,1 @@
+"""Decks bundled with Recall, found through importlib.resources."""

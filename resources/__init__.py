@@ -1,0 +1,1 @@
+"""Icons and the style sheet bundled with Recall, found through importlib.resources."""

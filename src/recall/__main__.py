@@ -1,0 +1,9 @@
+"""Entry point for ``python -m recall``."""
+
+from __future__ import annotations
+
+import sys
+
+from recall.cli import main
+
+sys.exit(main())

@@ -1,0 +1,38 @@
+"""Recall's day: it ends at the rollover hour in the learner's local time, not at midnight."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+
+
+def next_rollover(now: datetime, hour: int, zone: tzinfo | None = None) -> datetime:
+    """The first moment of the next study day.
+
+    Args:
+        now: The current time, aware.
+        hour: The local hour at which a new study day begins (0-23).
+        zone: The learner's time zone; None means the system's local time.
+
+    Returns:
+        The next ``hour:00`` local time strictly after ``now``, as aware UTC. Daylight
+        saving changes are respected because each candidate is built from a local date.
+    """
+    local_date = now.astimezone(zone).date()
+    for day_offset in (0, 1):
+        candidate = _local_moment(local_date + timedelta(days=day_offset), hour, zone)
+        if candidate > now:
+            return candidate
+    return _local_moment(local_date + timedelta(days=2), hour, zone)
+
+
+def previous_rollover(now: datetime, hour: int, zone: tzinfo | None = None) -> datetime:
+    """The first moment of the current study day, as aware UTC."""
+    upcoming = next_rollover(now, hour, zone)
+    local_date = upcoming.astimezone(zone).date()
+    return _local_moment(local_date - timedelta(days=1), hour, zone)
+
+
+def _local_moment(day: date, hour: int, zone: tzinfo | None) -> datetime:
+    naive = datetime.combine(day, time(hour))
+    local = naive.replace(tzinfo=zone) if zone is not None else naive.astimezone()
+    return local.astimezone(UTC)

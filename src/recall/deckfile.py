@@ -1,0 +1,317 @@
+"""Recall's JSON deck format, version 1: models, loading, and errors that point at the card."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import ErrorDetails
+
+from recall.errors import DeckError
+
+FORMAT_NAME = "recall-deck"
+FORMAT_VERSION = 1
+MAX_DECK_BYTES = 64 * 1024 * 1024
+MIN_CHOICES = 2
+MAX_CHOICES = 10
+
+Slug = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{0,99}$"),
+    Field(description="A stable key: lowercase letters, digits, '.', '_' and '-', at most 100."),
+]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"^\S+$")]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Choice(_Model):
+    """One answer option of a choice card."""
+
+    text: Text = Field(description="The option as shown (Markdown).")
+    correct: bool = Field(default=False, description="True for a right option.")
+    why: Text | None = Field(
+        default=None, description="Why this option is wrong (or right), shown once picked."
+    )
+
+
+class ChoiceCard(_Model):
+    """A multiple-choice question; with several right options it is 'select all that apply'."""
+
+    id: Slug
+    type: Literal["choice"]
+    question: Text = Field(description="The question (Markdown).")
+    choices: list[Choice] = Field(min_length=MIN_CHOICES, max_length=MAX_CHOICES)
+    explanation: str = Field(default="", description="Shown after every answer (Markdown).")
+    source: str = Field(default="", description="Where a reader can check the answer.")
+    tags: list[Tag] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _check_choices(self) -> ChoiceCard:
+        if not any(choice.correct for choice in self.choices):
+            raise ValueError('no choice is marked "correct": true')
+        seen: set[str] = set()
+        for index, choice in enumerate(self.choices):
+            if choice.text in seen:
+                raise ValueError(f"choices[{index}] repeats the text {choice.text!r}")
+            seen.add(choice.text)
+        return self
+
+    @property
+    def correct_indexes(self) -> frozenset[int]:
+        """Positions of the right options in ``choices``."""
+        return frozenset(i for i, choice in enumerate(self.choices) if choice.correct)
+
+
+class BasicCard(_Model):
+    """A front/back card that the learner rates themselves."""
+
+    id: Slug
+    type: Literal["basic"]
+    front: Text = Field(description="The prompt (Markdown).")
+    back: Text = Field(description="The answer (Markdown).")
+    explanation: str = Field(default="", description="Shown with the answer (Markdown).")
+    source: str = Field(default="", description="Where a reader can check the answer.")
+    tags: list[Tag] = Field(default_factory=list)
+
+
+Card = Annotated[ChoiceCard | BasicCard, Field(discriminator="type")]
+CARD_ADAPTER: TypeAdapter[ChoiceCard | BasicCard] = TypeAdapter(Card)
+
+
+class Deck(_Model):
+    """A deck file: its identity and its cards, in order."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        title="Recall deck",
+        json_schema_extra={"$schema": "https://json-schema.org/draft/2020-12/schema"},
+    )
+
+    format: Literal["recall-deck"]
+    version: Literal[1] = Field(description="The deck format version this file follows.")
+    id: Slug
+    name: Text
+    description: str = ""
+    cards: list[Card] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _check_unique_ids(self) -> Deck:
+        first_seen: dict[str, int] = {}
+        for index, card in enumerate(self.cards):
+            if card.id in first_seen:
+                raise ValueError(
+                    f"cards[{index}] reuses the id {card.id!r} of cards[{first_seen[card.id]}];"
+                    " card ids must be unique within a deck"
+                )
+            first_seen[card.id] = index
+        return self
+
+
+def deck_schema() -> dict[str, Any]:
+    """The JSON Schema of the deck format, generated from the models."""
+    return Deck.model_json_schema()
+
+
+def load_deck(path: Path) -> Deck:
+    """Read and validate a deck file.
+
+    Raises:
+        DeckError: The file cannot be read or breaks the format; every problem is listed.
+    """
+    try:
+        size = path.stat().st_size
+        if size > MAX_DECK_BYTES:
+            raise DeckError(str(path), [f"the file is {size} bytes; decks are limited to 64 MB"])
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DeckError(str(path), ["no such file"]) from None
+    except IsADirectoryError:
+        raise DeckError(str(path), ["is a folder, not a deck file"]) from None
+    except PermissionError:
+        raise DeckError(str(path), ["permission denied"]) from None
+    return parse_deck(data, str(path))
+
+
+def parse_deck(data: bytes | str, source: str) -> Deck:
+    """Validate deck JSON.
+
+    Args:
+        data: The file's bytes (UTF-8) or text.
+        source: Names the origin in error messages, usually the file path.
+
+    Raises:
+        DeckError: The text is not JSON or breaks the format; every problem is listed.
+    """
+    raw = _decode_json(data, source)
+    if isinstance(raw, dict):
+        _check_header(raw, source)
+    try:
+        return Deck.model_validate(raw)
+    except ValidationError as error:
+        problems = [_describe(detail, raw) for detail in error.errors()]
+        raise DeckError(source, problems) from None
+
+
+def dump_deck(deck: Deck) -> str:
+    """The deck as formatted JSON that ``parse_deck`` reads back unchanged."""
+    return deck.model_dump_json(indent=2, exclude_defaults=True, by_alias=True) + "\n"
+
+
+def _decode_json(data: bytes | str, source: str) -> object:
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            line = data[: error.start].count(b"\n") + 1
+            raise DeckError(
+                source,
+                [f"line {line}: not UTF-8 text (byte 0x{data[error.start]:02x}); save it as UTF-8"],
+            ) from None
+    else:
+        text = data
+    try:
+        return json.loads(text, object_pairs_hook=_reject_duplicate_keys)
+    except json.JSONDecodeError as error:
+        raise DeckError(
+            source, [f"line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})"]
+        ) from None
+    except _DuplicateKeyError as error:
+        raise DeckError(source, [str(error)]) from None
+    except RecursionError:
+        raise DeckError(source, ["the JSON is nested too deeply to be a deck"]) from None
+
+
+class _DuplicateKeyError(ValueError):
+    pass
+
+
+def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKeyError(f"the key {key!r} appears twice in the same object")
+        result[key] = value
+    return result
+
+
+def _check_header(raw: dict[str, Any], source: str) -> None:
+    """Refuse files that are not decks, or are from a newer Recall, before anything else."""
+    if raw.get("format") != FORMAT_NAME:
+        found = raw.get("format")
+        what = "has no 'format' field" if found is None else f"has format {found!r}"
+        raise DeckError(source, [f"format: not a Recall deck (it {what}; expected {FORMAT_NAME!r})"])
+    version = raw.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
+        raise DeckError(
+            source,
+            [
+                f"version: made for a newer Recall (deck format version {version}; "
+                f"this Recall reads version {FORMAT_VERSION}). Update Recall to open it."
+            ],
+        )
+
+
+def _describe(detail: ErrorDetails, raw: object) -> str:
+    """One validation problem as ``where: what``, in a deck author's words."""
+    location = list(detail["loc"])
+    where = _where(location, raw)
+    what = _what(detail, location)
+    return f"{where}: {what}" if where else what
+
+
+def _where(location: Sequence[int | str], raw: object) -> str:
+    """``cards[3] (id 'x'): choices[1].text`` for a pydantic error location."""
+    steps = [step for step in location if step not in ("choice", "basic")]
+    prefix = ""
+    if len(steps) >= 2 and steps[0] == "cards" and isinstance(steps[1], int):
+        index = steps[1]
+        prefix = f"cards[{index}]"
+        cards = raw.get("cards") if isinstance(raw, dict) else None
+        card = cards[index] if isinstance(cards, list) and index < len(cards) else None
+        card_id = card.get("id") if isinstance(card, dict) else None
+        if isinstance(card_id, str) and card_id:
+            prefix += f" (id {card_id!r})"
+        steps = steps[2:]
+    rest = "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in steps)
+    rest = rest.removeprefix(".")
+    if prefix and rest:
+        return f"{prefix}: {rest}"
+    return prefix or rest
+
+
+_FIELD_NAMES = {
+    "deck": set(Deck.model_fields),
+    "choice": set(ChoiceCard.model_fields),
+    "basic": set(BasicCard.model_fields),
+    "option": set(Choice.model_fields),
+}
+
+
+def _what(detail: ErrorDetails, location: Sequence[int | str]) -> str:
+    kind = detail["type"]
+    context = detail.get("ctx") or {}
+    if kind == "missing":
+        return "missing (this field is required)"
+    if kind == "extra_forbidden":
+        name = str(location[-1]) if location else ""
+        known = _FIELD_NAMES[_model_at(location)]
+        hint = difflib.get_close_matches(name, sorted(known), n=1)
+        suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
+        return f"unknown field, not part of the deck format{suggestion}"
+    if kind in ("string_type", "str_type"):
+        return "must be text"
+    if kind == "bool_type" or kind == "bool_parsing":
+        return "must be true or false"
+    if kind == "list_type":
+        return "must be a list"
+    if kind in ("model_type", "dict_type", "model_attributes_type"):
+        return "must be an object ({...})"
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind == "string_pattern_mismatch":
+        if len(location) >= 2 and location[-2] == "tags":
+            return "a tag is one word, without spaces"
+        return (
+            "must be lowercase letters, digits, '.', '_' or '-', starting with a letter or "
+            "digit (like 'my-deck-2')"
+        )
+    if kind == "too_short":
+        return f"needs at least {context.get('min_length')} (found {context.get('actual_length')})"
+    if kind == "too_long":
+        return f"allows at most {context.get('max_length')} (found {context.get('actual_length')})"
+    if kind == "literal_error":
+        return f"must be {context.get('expected')}"
+    if kind == "union_tag_invalid":
+        return "'type' must be \"choice\" or \"basic\""
+    if kind == "union_tag_not_found":
+        return "missing 'type' (\"choice\" or \"basic\")"
+    if kind == "value_error":
+        return str(detail["msg"]).removeprefix("Value error, ")
+    return str(detail["msg"])
+
+
+def _model_at(location: Sequence[int | str]) -> str:
+    """Which model a location's last key belongs to, for suggesting field names."""
+    parents = [step for step in location[:-1] if isinstance(step, str)]
+    if "choices" in parents:
+        return "option"
+    if parents and parents[-1] in ("choice", "basic"):
+        return parents[-1]
+    return "deck"

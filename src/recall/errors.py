@@ -1,0 +1,32 @@
+"""Errors a user can act on, as opposed to bugs."""
+
+from __future__ import annotations
+
+
+class RecallError(Exception):
+    """A problem with the user's input or environment, with a message they can act on.
+
+    Anything that is not a ``RecallError`` is a bug and is reported with its traceback.
+    """
+
+
+class DeckError(RecallError):
+    """A deck file that cannot be read or does not follow the deck format.
+
+    Attributes:
+        source: The file (or other origin) the deck came from.
+        problems: Each problem as ``where: what``, in the order found.
+    """
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = problems
+        super().__init__("\n".join(f"{source}: {problem}" for problem in problems))
+
+
+class UnknownDeckError(RecallError):
+    """A deck id that no deck in the database has."""
+
+    def __init__(self, deck_id: str) -> None:
+        self.deck_id = deck_id
+        super().__init__(f"there is no deck with id {deck_id!r} (see `recall decks`)")

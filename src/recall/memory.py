@@ -1,0 +1,54 @@
+"""The values every layer shares: a card's learning state, a rating, and its memory state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import IntEnum
+
+
+class CardState(IntEnum):
+    """Where a card is in learning; the numbers are the FSRS review-log CSV's ``review_state``."""
+
+    NEW = 0
+    LEARNING = 1
+    REVIEW = 2
+    RELEARNING = 3
+
+
+class Rating(IntEnum):
+    """How well an answer went; the numbers are FSRS's (and Anki's ease) 1-4."""
+
+    AGAIN = 1
+    HARD = 2
+    GOOD = 3
+    EASY = 4
+
+    @property
+    def label(self) -> str:
+        """The rating's name as shown to the learner."""
+        return self.name.capitalize()
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryState:
+    """What the scheduler knows about one card; a cache of replaying its review history.
+
+    Attributes:
+        state: Where the card is in learning.
+        step: The learning or relearning step, or None outside those states.
+        stability: FSRS stability in days, None for a new card.
+        difficulty: FSRS difficulty (1-10), None for a new card.
+        due: When the card is next due (aware UTC), None for a new card.
+        last_review: When the card was last reviewed (aware UTC), None for a new card.
+    """
+
+    state: CardState = CardState.NEW
+    step: int | None = None
+    stability: float | None = None
+    difficulty: float | None = None
+    due: datetime | None = None
+    last_review: datetime | None = None
+
+
+NEW_CARD = MemoryState()

@@ -1,0 +1,51 @@
+"""Where Recall keeps its data, and where its bundled decks and resources are."""
+
+from __future__ import annotations
+
+import os
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "Recall"
+DATA_DIR_VARIABLE = "RECALL_DATA_DIR"
+DATABASE_NAME = "recall.sqlite3"
+
+
+def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    """The directory holding the database, in order of precedence.
+
+    Args:
+        override: A directory given on the command line (``--data-dir``).
+
+    Returns:
+        ``override`` if given, else ``$RECALL_DATA_DIR`` if set, else the platform's
+        user data directory (for example ``~/.local/share/Recall`` on Linux).
+    """
+    if override is not None:
+        return Path(override).expanduser()
+    from_environment = os.environ.get(DATA_DIR_VARIABLE)
+    if from_environment:
+        return Path(from_environment).expanduser()
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def database_path(directory: Path) -> Path:
+    """The SQLite database file inside a data directory."""
+    return directory / DATABASE_NAME
+
+
+def bundled_decks() -> list[Traversable]:
+    """The deck files shipped with Recall, sorted by name."""
+    deck_folder = files("recall.decks")
+    return sorted(
+        (entry for entry in deck_folder.iterdir() if entry.name.endswith(".json")),
+        key=lambda entry: entry.name,
+    )
+
+
+def resource(name: str) -> Traversable:
+    """A file from Recall's bundled resources (icons, style sheet)."""
+    return files("recall.resources") / name

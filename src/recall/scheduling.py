@@ -1,0 +1,123 @@
+"""FSRS scheduling: apply one review, preview every rating, replay a history.
+
+This is the only module that imports ``fsrs``. Interval fuzz is drawn from a generator
+seeded by the card and the review time, so replaying a card's history reproduces its
+stored schedule exactly, fuzz included (Anki seeds its fuzz from the card the same way).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import fsrs
+
+from recall.memory import NEW_CARD, CardState, MemoryState, Rating
+from recall.settings import Settings
+
+# py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).
+_FUZZ_RANGES = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
+
+
+@dataclass(frozen=True, slots=True)
+class PastReview:
+    """The part of a stored review that scheduling needs."""
+
+    reviewed_at: datetime
+    rating: Rating
+
+
+class Scheduler:
+    """FSRS with Recall's settings, working on ``MemoryState`` values."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._fsrs = fsrs.Scheduler(
+            desired_retention=settings.desired_retention,
+            learning_steps=settings.learning_steps,
+            relearning_steps=settings.relearning_steps,
+            maximum_interval=settings.maximum_interval_days,
+            enable_fuzzing=False,
+        )
+        self._fuzz = settings.fuzz
+        self._maximum_interval = settings.maximum_interval_days
+
+    def review(
+        self, card_id: int, memory: MemoryState, rating: Rating, now: datetime
+    ) -> MemoryState:
+        """The card's memory state after a review.
+
+        Args:
+            card_id: The card's database id; it seeds the interval fuzz.
+            memory: The state before the review.
+            rating: The rating given.
+            now: When the review happened, aware UTC.
+
+        Raises:
+            ValueError: ``now`` is not aware UTC.
+        """
+        _require_utc(now)
+        before = _to_fsrs(card_id, memory, now)
+        after, _ = self._fsrs.review_card(before, fsrs.Rating(int(rating)), now)
+        due = after.due
+        if self._fuzz and after.state == fsrs.State.Review:
+            due = now + self._fuzzed(due - now, card_id, now)
+        return MemoryState(
+            state=CardState(int(after.state)),
+            step=after.step,
+            stability=after.stability,
+            difficulty=after.difficulty,
+            due=due,
+            last_review=now,
+        )
+
+    def preview(self, card_id: int, memory: MemoryState, now: datetime) -> dict[Rating, timedelta]:
+        """How long until the card is due again under each rating, reviewed at ``now``."""
+        intervals: dict[Rating, timedelta] = {}
+        for rating in Rating:
+            due = self.review(card_id, memory, rating, now).due
+            assert due is not None
+            intervals[rating] = due - now
+        return intervals
+
+    def replay(self, card_id: int, history: Iterable[PastReview]) -> MemoryState:
+        """A card's memory state from its reviews, applied in the order given."""
+        memory = NEW_CARD
+        for past in history:
+            memory = self.review(card_id, memory, past.rating, past.reviewed_at)
+        return memory
+
+    def _fuzzed(self, interval: timedelta, card_id: int, now: datetime) -> timedelta:
+        days = interval.days
+        if days < 2.5:
+            return interval
+        spread = 1.0 + sum(
+            share * max(min(float(days), end) - start, 0.0) for start, end, share in _FUZZ_RANGES
+        )
+        shortest = max(2, round(days - spread))
+        longest = min(round(days + spread), self._maximum_interval)
+        shortest = min(shortest, longest)
+        seed = f"{card_id}:{round(now.timestamp() * 1_000_000)}"
+        return timedelta(days=random.Random(seed).randint(shortest, longest))
+
+
+def _to_fsrs(card_id: int, memory: MemoryState, now: datetime) -> fsrs.Card:
+    if memory.state is CardState.NEW:
+        return fsrs.Card(card_id=card_id, state=fsrs.State.Learning, step=0, due=now)
+    return fsrs.Card(
+        card_id=card_id,
+        state=fsrs.State(int(memory.state)),
+        step=memory.step,
+        stability=memory.stability,
+        difficulty=memory.difficulty,
+        due=memory.due or now,
+        last_review=memory.last_review,
+    )
+
+
+def _require_utc(moment: datetime) -> None:
+    if moment.tzinfo is None or moment.utcoffset() != timedelta(0):
+        raise ValueError(f"expected an aware UTC time, got {moment!r}")
+

@@ -1,0 +1,55 @@
+"""Every setting Recall has, with its default and what it means, declared once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Scheduling, queue and grading settings.
+
+    Each field's ``metadata["help"]`` says what it does; the defaults are FSRS's and Anki's.
+    """
+
+    desired_retention: float = field(
+        default=0.9, metadata={"help": "Chance of remembering a card when it comes due."}
+    )
+    learning_steps: tuple[timedelta, ...] = field(
+        default=(timedelta(minutes=1), timedelta(minutes=10)),
+        metadata={"help": "Delays before a new card is seen again the same day."},
+    )
+    relearning_steps: tuple[timedelta, ...] = field(
+        default=(timedelta(minutes=10),),
+        metadata={"help": "Delays before a forgotten card is seen again the same day."},
+    )
+    maximum_interval_days: int = field(
+        default=36500, metadata={"help": "Longest gap between two reviews of a card."}
+    )
+    fuzz: bool = field(
+        default=True,
+        metadata={"help": "Spread review intervals by a few percent so cards do not clump."},
+    )
+    new_cards_per_day: int = field(
+        default=20, metadata={"help": "New cards introduced per deck per study day."}
+    )
+    day_rollover_hour: int = field(
+        default=4, metadata={"help": "Local hour at which a new study day begins."}
+    )
+    learn_ahead: timedelta = field(
+        default=timedelta(minutes=20),
+        metadata={"help": "How early a learning card may be shown when nothing else is left."},
+    )
+    slow_answer_factor: float = field(
+        default=2.0,
+        metadata={"help": "A right answer this many times slower than typical is rated Hard."},
+    )
+    fast_answer_factor: float = field(
+        default=0.5,
+        metadata={"help": "A right answer this many times faster than typical is rated Easy."},
+    )
+    timing_sample_size: int = field(
+        default=5,
+        metadata={"help": "Right answers a deck needs before timing can change a rating."},
+    )

@@ -1,0 +1,89 @@
+"""The database tables: decks, cards, each card's memory state, and the review history."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import BigInteger, Dialect, Index, TypeDecorator, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """An aware UTC time stored as integer microseconds since the epoch.
+
+    Exact (no rounding, unlike SQLite's text dates), sortable, and always read back aware,
+    so nothing below the UI ever sees a naive time.
+    """
+
+    impl = BigInteger
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> int | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"refusing to store a naive time: {value!r}")
+        return (value - _EPOCH) // timedelta(microseconds=1)
+
+    def process_result_value(self, value: int | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return _EPOCH + timedelta(microseconds=value)
+
+
+class Deck(SQLModel, table=True):
+    """A deck, keyed by the id its deck file gives it."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(unique=True, description="The deck file's id.")
+    name: str
+    description: str = ""
+    added_at: datetime = Field(sa_type=UtcDateTime)
+    updated_at: datetime = Field(sa_type=UtcDateTime)
+
+
+class Card(SQLModel, table=True):
+    """A card as its deck file describes it; ``content`` is the card's JSON from that file."""
+
+    __table_args__ = (UniqueConstraint("deck_id", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    deck_id: int = Field(foreign_key="deck.id", index=True)
+    key: str = Field(description="The card's id in its deck file.")
+    position: int = Field(description="Order in the deck file; new cards are shown in it.")
+    kind: str = Field(description="'choice' or 'basic'.")
+    content: str
+    added_at: datetime = Field(sa_type=UtcDateTime)
+    updated_at: datetime = Field(sa_type=UtcDateTime)
+
+
+class CardMemory(SQLModel, table=True):
+    """A card's scheduling state: a cache of replaying its reviews, kept beside the card."""
+
+    __tablename__ = "card_memory"
+    __table_args__ = (Index("ix_card_memory_state_due", "state", "due"),)
+
+    card_id: int = Field(foreign_key="card.id", primary_key=True)
+    state: int = Field(default=0, description="0 new, 1 learning, 2 review, 3 relearning.")
+    step: int | None = None
+    stability: float | None = None
+    difficulty: float | None = None
+    due: datetime | None = Field(default=None, sa_type=UtcDateTime)
+    last_review: datetime | None = Field(default=None, sa_type=UtcDateTime)
+
+
+class Review(SQLModel, table=True):
+    """One answer, appended and never changed (a trigger refuses updates)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    card_id: int = Field(foreign_key="card.id", index=True)
+    reviewed_at: datetime = Field(sa_type=UtcDateTime, index=True)
+    rating: int = Field(description="FSRS rating 1-4.")
+    duration_ms: int = Field(description="From the card appearing to the answer.")
+    state_before: int = Field(description="The card's state before this review, 0-3.")
+    picked: str | None = Field(
+        default=None, description="JSON list of the picked choices' texts; null on basic cards."
+    )
+    correct: bool
