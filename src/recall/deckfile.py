@@ -216,7 +216,9 @@ def _check_header(raw: dict[str, Any], source: str) -> None:
     if raw.get("format") != FORMAT_NAME:
         found = raw.get("format")
         what = "has no 'format' field" if found is None else f"has format {found!r}"
-        raise DeckError(source, [f"format: not a Recall deck (it {what}; expected {FORMAT_NAME!r})"])
+        raise DeckError(
+            source, [f"format: not a Recall deck (it {what}; expected {FORMAT_NAME!r})"]
+        )
     version = raw.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
         raise DeckError(
@@ -299,9 +301,9 @@ def _what(detail: ErrorDetails, location: Sequence[int | str]) -> str:
     if kind == "literal_error":
         return f"must be {context.get('expected')}"
     if kind == "union_tag_invalid":
-        return "'type' must be \"choice\" or \"basic\""
+        return '\'type\' must be "choice" or "basic"'
     if kind == "union_tag_not_found":
-        return "missing 'type' (\"choice\" or \"basic\")"
+        return 'missing \'type\' ("choice" or "basic")'
     if kind == "value_error":
         return str(detail["msg"]).removeprefix("Value error, ")
     return str(detail["msg"])

@@ -24,6 +24,14 @@ class DeckError(RecallError):
         super().__init__("\n".join(f"{source}: {problem}" for problem in problems))
 
 
+class DeckErrors(RecallError):  # noqa: N818 (several DeckError)
+    """Problems in one or more deck files imported together; nothing was imported."""
+
+    def __init__(self, errors: list[DeckError]) -> None:
+        self.errors = errors
+        super().__init__("\n".join(str(error) for error in errors))
+
+
 class UnknownDeckError(RecallError):
     """A deck id that no deck in the database has."""
 

@@ -120,4 +120,3 @@ def _to_fsrs(card_id: int, memory: MemoryState, now: datetime) -> fsrs.Card:
 def _require_utc(moment: datetime) -> None:
     if moment.tzinfo is None or moment.utcoffset() != timedelta(0):
         raise ValueError(f"expected an aware UTC time, got {moment!r}")
-

@@ -47,15 +47,18 @@ class Store:
             .values(name=name, description=description, updated_at=now)
         )
 
-    def deck_counts(self, due_before: datetime, day_start: datetime) -> list[DeckCounts]:
-        """Every deck with its card counts, by name.
+    def deck_counts(
+        self, due_before: datetime, day_start: datetime, deck_id: int | None = None
+    ) -> list[DeckCounts]:
+        """Every deck (or the one given) with its card counts, by name.
 
         Args:
             due_before: The end of the study day: reviewed cards due before it count as due.
             day_start: The start of the study day, for counting new cards introduced today.
+            deck_id: Count only this deck.
         """
         reviewed = col(CardMemory.state) != int(CardState.NEW)
-        counts = self._session.execute(
+        query = (
             select(
                 Deck,
                 func.count(col(Card.id)),
@@ -66,17 +69,19 @@ class Store:
             .join(CardMemory, col(CardMemory.card_id) == col(Card.id), isouter=True)
             .group_by(col(Deck.id))
             .order_by(col(Deck.name), col(Deck.id))
-        ).all()
-        introduced: dict[int, int] = {
-            deck_id: count
-            for deck_id, count in self._session.execute(
-                select(Card.deck_id, func.count(col(Review.id)))
-                .join(Card, col(Card.id) == col(Review.card_id))
-                .where(col(Review.state_before) == int(CardState.NEW))
-                .where(col(Review.reviewed_at) >= day_start)
-                .group_by(col(Card.deck_id))
-            ).all()
-        }
+        )
+        introduced_query = (
+            select(Card.deck_id, func.count(col(Review.id)))
+            .join(Card, col(Card.id) == col(Review.card_id))
+            .where(col(Review.state_before) == int(CardState.NEW))
+            .where(col(Review.reviewed_at) >= day_start)
+            .group_by(col(Card.deck_id))
+        )
+        if deck_id is not None:
+            query = query.where(col(Deck.id) == deck_id)
+            introduced_query = introduced_query.where(col(Card.deck_id) == deck_id)
+        counts = self._session.execute(query).all()
+        introduced: dict[int, int] = dict(self._session.execute(introduced_query).tuples().all())
         return [
             DeckCounts(
                 deck=_deck_row(deck),
@@ -92,12 +97,8 @@ class Store:
 
     def card_keys(self, deck_id: int) -> dict[str, tuple[int, int, str, str]]:
         """For each card key in the deck: its id, position, kind and content."""
-        rows = self._session.execute(
-            select(Card.key, Card.id, Card.position, Card.kind, Card.content).where(
-                col(Card.deck_id) == deck_id
-            )
-        ).all()
-        return {key: (card_id, position, kind, content) for key, card_id, position, kind, content in rows}
+        cards = self._session.exec(select(Card).where(Card.deck_id == deck_id)).all()
+        return {card.key: (_id(card.id), card.position, card.kind, card.content) for card in cards}
 
     def add_cards(self, deck_id: int, cards: Iterable[NewCard], now: datetime) -> int:
         """Add new cards, each with a new-card memory state, in two batched inserts."""
@@ -259,6 +260,11 @@ class Store:
             )
         for review in self._session.exec(query):
             yield _review_row(review)
+
+
+def _id(value: int | None) -> int:
+    assert value is not None, "a stored row always has an id"
+    return value
 
 
 def _deck_row(deck: Deck) -> DeckRow:

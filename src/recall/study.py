@@ -1,0 +1,278 @@
+"""Use cases on reviewing: today's queue, answering, undo, and the session summary."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, tzinfo
+
+from recall import days, grading
+from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard
+from recall.errors import UnknownDeckError
+from recall.memory import CardState, MemoryState, Rating
+from recall.scheduling import PastReview, Scheduler
+from recall.settings import Settings
+from recall.storage import CardRow, Database, DeckRow, Store
+
+_LEARNING = (CardState.LEARNING, CardState.RELEARNING)
+_TIMING_WINDOW = 50  # right answers the typical answer time is taken from
+
+
+@dataclass(frozen=True)
+class StudyCard:
+    """A card as it is shown once.
+
+    Attributes:
+        order: For choice cards, the indexes of ``card.choices`` in the order shown
+            (shuffled each time a card is shown); empty for basic cards.
+    """
+
+    card_id: int
+    card: ChoiceCard | BasicCard
+    memory: MemoryState
+    order: tuple[int, ...]
+    shown_at: datetime
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answered card, graded but not yet recorded.
+
+    Attributes:
+        picked: Indexes into ``card.choices``; empty for basic cards.
+        correct: Whether the answer was right; None for a basic card, which the learner rates.
+        proposed: The rating Recall suggests.
+        intervals: When the card would come back under each rating.
+    """
+
+    card: StudyCard
+    picked: frozenset[int]
+    correct: bool | None
+    proposed: Rating
+    intervals: dict[Rating, timedelta]
+    answered_at: datetime
+
+    @property
+    def duration_ms(self) -> int:
+        """From the card appearing to the answer."""
+        return max(0, (self.answered_at - self.card.shown_at) // timedelta(milliseconds=1))
+
+
+@dataclass(frozen=True)
+class QueueCounts:
+    """What is left to study today in a deck."""
+
+    new: int
+    due: int
+
+    @property
+    def total(self) -> int:
+        """Cards left today."""
+        return self.new + self.due
+
+
+@dataclass(frozen=True)
+class Summary:
+    """How a study session went."""
+
+    answered: int
+    correct: int
+    time_spent: timedelta
+    next_due: datetime | None
+
+    @property
+    def share_correct(self) -> float:
+        """Right answers as a share of all answers (0 when nothing was answered)."""
+        return self.correct / self.answered if self.answered else 0.0
+
+
+@dataclass
+class _Recorded:
+    review_id: int
+    card_id: int
+    correct: bool
+    time_spent: timedelta
+
+
+@dataclass
+class StudySession:
+    """One sitting with one deck.
+
+    Args:
+        database: Where cards and reviews live.
+        scheduler: FSRS with the learner's settings.
+        settings: Queue and grading settings.
+        deck_key: The deck file id of the deck to study.
+        rng: Shuffles the choices; tests pass a seeded one.
+        zone: The learner's time zone for the day rollover; None is the system's.
+    """
+
+    database: Database
+    scheduler: Scheduler
+    settings: Settings
+    deck_key: str
+    rng: random.Random = field(default_factory=random.Random)
+    zone: tzinfo | None = None
+    deck: DeckRow = field(init=False)
+    _recorded: list[_Recorded] = field(default_factory=list, init=False)
+
+    def __post_init__(self) -> None:
+        with self.database.transaction() as store:
+            deck = store.deck_by_key(self.deck_key)
+        if deck is None:
+            raise UnknownDeckError(self.deck_key)
+        self.deck = deck
+
+    def next_card(self, now: datetime) -> StudyCard | None:
+        """The card to show now, or None when the deck is done for today.
+
+        Order: learning cards that are due, then review cards due today, then new cards
+        within the daily limit, then learning cards due within the learn-ahead window.
+        """
+        end_of_day = days.next_rollover(now, self.settings.day_rollover_hour, self.zone)
+        start_of_day = days.previous_rollover(now, self.settings.day_rollover_hour, self.zone)
+        with self.database.transaction() as store:
+            card_id = store.first_due(self.deck.id, _LEARNING, now)
+            if card_id is None:
+                card_id = store.first_due(self.deck.id, (CardState.REVIEW,), end_of_day)
+            if card_id is None and self._new_left(store, end_of_day, start_of_day) > 0:
+                card_id = store.first_new(self.deck.id)
+            if card_id is None:
+                card_id = store.first_due(self.deck.id, _LEARNING, now + self.settings.learn_ahead)
+            row = store.card(card_id) if card_id is not None else None
+        return self._show(row, now) if row is not None else None
+
+    def counts(self, now: datetime) -> QueueCounts:
+        """Cards left today: new ones within the daily limit, and due ones."""
+        end_of_day = days.next_rollover(now, self.settings.day_rollover_hour, self.zone)
+        start_of_day = days.previous_rollover(now, self.settings.day_rollover_hour, self.zone)
+        with self.database.transaction() as store:
+            (count,) = store.deck_counts(end_of_day, start_of_day, self.deck.id)
+        new = min(count.unseen, max(0, self.settings.new_cards_per_day - count.introduced_today))
+        return QueueCounts(new=new, due=count.due)
+
+    def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
+        """Grade picked options (indexes into ``card.choices``) of a choice card."""
+        card = shown.card
+        if not isinstance(card, ChoiceCard):
+            raise TypeError("answer_choice needs a choice card")
+        if not picked or any(not 0 <= index < len(card.choices) for index in picked):
+            raise ValueError(f"picked options {sorted(picked)} do not fit the card")
+        correct = grading.is_correct(picked, card.correct_indexes)
+        with self.database.transaction() as store:
+            durations = store.recent_correct_durations(self.deck.id, _TIMING_WINDOW)
+        typical = grading.typical_duration(durations, self.settings.timing_sample_size)
+        duration = max(0, (now - shown.shown_at) // timedelta(milliseconds=1))
+        proposed = grading.propose_rating(
+            correct,
+            duration,
+            typical,
+            self.settings.slow_answer_factor,
+            self.settings.fast_answer_factor,
+        )
+        return Answer(
+            card=shown,
+            picked=frozenset(picked),
+            correct=correct,
+            proposed=proposed,
+            intervals=self.scheduler.preview(shown.card_id, shown.memory, now),
+            answered_at=now,
+        )
+
+    def reveal(self, shown: StudyCard, now: datetime) -> Answer:
+        """Show a basic card's back; the learner rates it, Good proposed."""
+        return Answer(
+            card=shown,
+            picked=frozenset(),
+            correct=None,
+            proposed=Rating.GOOD,
+            intervals=self.scheduler.preview(shown.card_id, shown.memory, now),
+            answered_at=now,
+        )
+
+    def record(self, answer: Answer, rating: Rating, now: datetime) -> MemoryState:
+        """Store the answer with the chosen rating and reschedule the card, in one transaction.
+
+        Args:
+            answer: The graded answer.
+            rating: The rating to record (the proposed one, or the learner's choice).
+            now: When the learner moved on; counts toward the session's time spent.
+
+        Returns:
+            The card's new memory state.
+        """
+        shown = answer.card
+        card = shown.card
+        picked = (
+            tuple(card.choices[index].text for index in sorted(answer.picked))
+            if isinstance(card, ChoiceCard)
+            else None
+        )
+        correct = answer.correct if answer.correct is not None else rating is not Rating.AGAIN
+        with self.database.transaction() as store:
+            before = store.card(shown.card_id).memory
+            after = self.scheduler.review(shown.card_id, before, rating, answer.answered_at)
+            review_id = store.add_review(
+                card_id=shown.card_id,
+                reviewed_at=answer.answered_at,
+                rating=int(rating),
+                duration_ms=answer.duration_ms,
+                state_before=int(before.state),
+                picked=picked,
+                correct=correct,
+            )
+            store.set_memory(shown.card_id, after)
+        self._recorded.append(
+            _Recorded(review_id, shown.card_id, correct, max(timedelta(0), now - shown.shown_at))
+        )
+        return after
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether this session has a recorded answer to take back."""
+        return bool(self._recorded)
+
+    def undo(self, now: datetime) -> StudyCard:
+        """Take back the last recorded answer and show its card again.
+
+        The review is deleted and the card's memory state is rebuilt from its remaining
+        history, so both are exactly as they were before the answer.
+
+        Raises:
+            LookupError: Nothing to undo in this session.
+        """
+        if not self._recorded:
+            raise LookupError("nothing to undo")
+        last = self._recorded.pop()
+        with self.database.transaction() as store:
+            store.delete_review(last.review_id)
+            history = [
+                PastReview(review.reviewed_at, Rating(review.rating))
+                for review in store.reviews_of_card(last.card_id)
+            ]
+            store.set_memory(last.card_id, self.scheduler.replay(last.card_id, history))
+            row = store.card(last.card_id)
+        return self._show(row, now)
+
+    def summary(self) -> Summary:
+        """Answers, right answers and time spent in this session, and when cards are due next."""
+        with self.database.transaction() as store:
+            next_due = store.next_due(self.deck.id)
+        return Summary(
+            answered=len(self._recorded),
+            correct=sum(1 for entry in self._recorded if entry.correct),
+            time_spent=sum((entry.time_spent for entry in self._recorded), timedelta(0)),
+            next_due=next_due,
+        )
+
+    def _new_left(self, store: Store, end_of_day: datetime, start_of_day: datetime) -> int:
+        (count,) = store.deck_counts(end_of_day, start_of_day, self.deck.id)
+        return max(0, self.settings.new_cards_per_day - count.introduced_today)
+
+    def _show(self, row: CardRow, now: datetime) -> StudyCard:
+        card = CARD_ADAPTER.validate_json(row.content)
+        order: tuple[int, ...] = ()
+        if isinstance(card, ChoiceCard):
+            order = tuple(self.rng.sample(range(len(card.choices)), len(card.choices)))
+        return StudyCard(card_id=row.id, card=card, memory=row.memory, order=order, shown_at=now)
