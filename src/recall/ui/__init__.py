@@ -1,0 +1,1 @@
+"""Recall's Qt window: the only package that imports PySide6."""

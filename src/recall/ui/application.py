@@ -1,0 +1,85 @@
+"""Starting the window: the QApplication, its look, the database, and the crash dialog."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from recall import __version__, library, paths
+from recall.errors import RecallError
+from recall.settings import Settings
+from recall.storage import Database
+from recall.ui.main_window import MainWindow
+
+STYLE_SHEET = "style.qss"
+ICON = "recall.svg"
+
+
+def now() -> datetime:
+    """The current time, aware UTC: the window's clock."""
+    return datetime.now(UTC)
+
+
+def configure(app: QApplication) -> None:
+    """Give the application Recall's name, icon and style sheet.
+
+    The Fusion style draws with the palette, so the window follows the system's light or
+    dark scheme; the style sheet only uses palette colours plus marks that work on both.
+    """
+    app.setApplicationName("Recall")
+    app.setOrganizationName("Recall")
+    app.setApplicationVersion(__version__)
+    app.setStyle("Fusion")
+    app.setStyleSheet(paths.resource(STYLE_SHEET).read_text(encoding="utf-8"))
+    pixmap = QPixmap()
+    if pixmap.loadFromData(paths.resource(ICON).read_bytes(), "SVG"):
+        app.setWindowIcon(QIcon(pixmap))
+
+
+def window_state(data_dir: Path) -> QSettings:
+    """Window size and position, kept in the data directory beside the database."""
+    return QSettings(str(data_dir / "window.ini"), QSettings.Format.IniFormat)
+
+
+def run(data_dir: Path, settings: Settings) -> int:
+    """Open the window on the database in ``data_dir``; returns the exit status."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    configure(app)
+    sys.excepthook = _show_crash
+    try:
+        database = Database(paths.database_path(data_dir))
+        library.install_bundled_decks(database, now())
+    except RecallError as error:
+        QMessageBox.critical(None, "Recall cannot start", str(error))
+        return 1
+    window = MainWindow(database, settings, window_state(data_dir), now)
+    window.show()
+    window.deck_list.focus_table()
+    try:
+        return app.exec()
+    finally:
+        database.close()
+
+
+def _show_crash(
+    kind: type[BaseException], error: BaseException, trace: TracebackType | None
+) -> None:
+    """Report a bug (any error that is not a RecallError) with its traceback."""
+    text = "".join(traceback.format_exception(kind, error, trace))
+    sys.stderr.write(text)
+    if isinstance(error, RecallError):
+        QMessageBox.warning(None, "Recall", str(error))
+        return
+    box = QMessageBox(QMessageBox.Icon.Critical, "Recall hit a bug", "")
+    box.setText("Something went wrong inside Recall. Your reviews so far are saved.")
+    box.setInformativeText(f"{kind.__name__}: {error}")
+    box.setDetailedText(text)
+    box.exec()

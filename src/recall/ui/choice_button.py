@@ -1,0 +1,79 @@
+"""A large answer button whose text wraps, numbered for the keyboard, marked after the answer."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+
+from recall.ui.text import markdown_to_html
+
+
+class Outcome(Enum):
+    """How a choice is marked once the card is answered (shown by a word, not colour alone)."""
+
+    NONE = ""
+    PICKED_RIGHT = "✓ Your answer"
+    PICKED_WRONG = "✗ Your answer"
+    RIGHT = "✓ Right answer"
+    MISSED = "✓ Also right"
+
+
+class ChoiceButton(QPushButton):
+    """One option of a choice card: ``[n]  text  (mark)``."""
+
+    def __init__(self, number: int, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("choice")
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys go to the review view
+        self.setCheckable(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        key = "0" if number == 10 else str(number)
+        self._number = QLabel(key, self)
+        self._number.setObjectName("choiceNumber")
+        self._number.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._text = QLabel(self)
+        self._text.setObjectName("choiceText")
+        self._text.setWordWrap(True)
+        self._text.setTextFormat(Qt.TextFormat.RichText)
+        self._text.setText(markdown_to_html(text))
+        self._text.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self._mark = QLabel(self)
+        self._mark.setObjectName("choiceMark")
+        self._mark.hide()
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(14, 10, 14, 10)
+        layout.setSpacing(14)
+        layout.addWidget(self._number, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(self._text, 1)
+        layout.addWidget(self._mark, 0, Qt.AlignmentFlag.AlignVCenter)
+        self.setAccessibleName(f"Choice {key}: {text}")
+        self._plain_text = text
+        self.set_outcome(Outcome.NONE)
+
+    def set_outcome(self, outcome: Outcome) -> None:
+        """Mark the choice after the answer, or clear the mark."""
+        self._mark.setText(outcome.value)
+        self._mark.setVisible(outcome is not Outcome.NONE)
+        self.setProperty("outcome", outcome.name.lower())
+        suffix = f" ({outcome.value})" if outcome is not Outcome.NONE else ""
+        self.setAccessibleName(f"Choice {self._number.text()}: {self._plain_text}{suffix}")
+        self.style().unpolish(self)
+        self.style().polish(self)
+
+    def sizeHint(self) -> QSize:
+        layout = self.layout()
+        return layout.sizeHint() if layout is not None else super().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        layout = self.layout()
+        return layout.minimumSize() if layout is not None else super().minimumSizeHint()
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        layout = self.layout()
+        return layout.totalHeightForWidth(width) if layout is not None else -1

@@ -1,0 +1,182 @@
+"""The deck list: each deck with its new, due and total cards, and a Study button."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from recall.library import DeckOverview
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class DeckListModel(QAbstractTableModel):
+    """Rows of ``DeckOverview`` values: name, new, due, total."""
+
+    HEADERS = ("Deck", "New", "Due", "Total")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._decks: list[DeckOverview] = []
+
+    def set_decks(self, decks: Sequence[DeckOverview]) -> None:
+        """Replace every row."""
+        self.beginResetModel()
+        self._decks = list(decks)
+        self.endResetModel()
+
+    def deck_at(self, row: int) -> DeckOverview:
+        """The deck shown in ``row``."""
+        return self._decks[row]
+
+    def row_of(self, key: str) -> int | None:
+        """The row showing the deck with file id ``key``."""
+        for row, deck in enumerate(self._decks):
+            if deck.key == key:
+                return row
+        return None
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._decks)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or not 0 <= index.row() < len(self._decks):
+            return None
+        deck = self._decks[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (deck.name, deck.new, deck.due, deck.total)[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return deck.description or None
+        if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return (
+                f"{deck.name}: {deck.new} new, {deck.due} due, {deck.total} cards"
+                if column == 0
+                else str((deck.name, deck.new, deck.due, deck.total)[column])
+            )
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> object:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            horizontal = Qt.AlignmentFlag.AlignLeft if section == 0 else Qt.AlignmentFlag.AlignRight
+            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class _DeckTable(QTableView):
+    activated_by_key = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.activated_by_key.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class DeckListView(QWidget):
+    """The start page: pick a deck and press Enter (or Study)."""
+
+    study_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("deckListView")
+        self.model = DeckListModel(self)
+        self._title = QLabel("Decks")
+        self._title.setObjectName("pageTitle")
+        self._status = QLabel()
+        self._status.setObjectName("deckStatus")
+        self._status.setAccessibleName("Today")
+        self.table = _DeckTable()
+        self.table.setObjectName("deckTable")
+        self.table.setAccessibleName("Decks")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setShowGrid(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().hide()
+        self.table.setTabKeyNavigation(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.study_button = QPushButton("Study")
+        self.study_button.setObjectName("studyButton")
+        self.study_button.setAccessibleName("Study the selected deck")
+        self.study_button.setDefault(True)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self._status, 1)
+        buttons.addWidget(self.study_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(32, 24, 32, 24)
+        layout.setSpacing(14)
+        layout.addWidget(self._title)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(buttons)
+        self._connect_signals()
+
+    def set_decks(self, decks: Sequence[DeckOverview], select: str | None = None) -> None:
+        """Show ``decks`` and select the one with file id ``select`` (else keep the row)."""
+        previous = self.selected_key()
+        self.model.set_decks(decks)
+        row = self.model.row_of(select or previous or "") if decks else None
+        if row is None and decks:
+            row = 0
+        if row is not None:
+            self.table.selectRow(row)
+        self.study_button.setEnabled(bool(decks))
+        due = sum(deck.new + deck.due for deck in decks)
+        self._status.setText(
+            "Nothing left to study today." if due == 0 else f"{due} cards to study today."
+        )
+
+    def selected_key(self) -> str | None:
+        """The file id of the selected deck."""
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        return self.model.deck_at(rows[0].row()).key if rows else None
+
+    def focus_table(self) -> None:
+        """Put the keyboard on the deck table so Enter starts studying."""
+        self.table.setFocus()
+
+    def _connect_signals(self) -> None:
+        self.study_button.clicked.connect(self._on_study)
+        self.table.activated_by_key.connect(self._on_study)
+        self.table.doubleClicked.connect(self._on_study)
+
+    def _on_study(self) -> None:
+        key = self.selected_key()
+        if key is not None:
+            self.study_requested.emit(key)

@@ -1,0 +1,248 @@
+"""The main window: the deck list, the review screen and the summary, with menus."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import datetime, tzinfo
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, QSize
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
+
+from recall import __version__, library
+from recall.errors import RecallError
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database
+from recall.study import StudySession
+from recall.ui.deck_list_view import DeckListView
+from recall.ui.review_view import ReviewView
+from recall.ui.summary_view import SummaryView
+
+SHORTCUTS = (
+    ("Enter", "Study the selected deck"),
+    ("1-9, 0", "Pick a choice (toggle on 'select all' cards)"),
+    ("Space / Enter", "Submit, show the answer, or accept the suggested rating"),
+    ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
+    ("Ctrl+Z", "Undo the last rating"),
+    ("Escape", "Back to the deck list"),
+    ("Ctrl+Shift+I", "Import a deck"),
+    ("Ctrl+Q", "Quit"),
+)
+
+
+class MainWindow(QMainWindow):
+    """Recall's window.
+
+    Args:
+        database: The open database.
+        settings: Scheduling and queue settings.
+        window_state: Where the window keeps its size between runs.
+        clock: The current time, aware UTC.
+        rng: Shuffles choices; tests pass a seeded one.
+        zone: The learner's time zone; None is the system's.
+    """
+
+    def __init__(
+        self,
+        database: Database,
+        settings: Settings,
+        window_state: QSettings,
+        clock: Callable[[], datetime],
+        rng: random.Random | None = None,
+        zone: tzinfo | None = None,
+    ) -> None:
+        super().__init__()
+        self._database = database
+        self._settings = settings
+        self._scheduler = Scheduler(settings)
+        self._window_state = window_state
+        self._clock = clock
+        self._rng = rng or random.Random()
+        self._zone = zone
+        self._review: ReviewView | None = None
+        self.setWindowTitle("Recall")
+        self.setObjectName("mainWindow")
+        self.setMinimumSize(QSize(640, 480))
+
+        self.deck_list = DeckListView()
+        self.summary = SummaryView()
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.deck_list)
+        self.pages.addWidget(self.summary)
+        self.setCentralWidget(self.pages)
+        self._create_actions()
+        self._create_menus()
+        self._connect_signals()
+        self._restore_geometry()
+        self.refresh_decks()
+
+    @property
+    def review(self) -> ReviewView | None:
+        """The review screen of the current session, if one was started."""
+        return self._review
+
+    def refresh_decks(self, select: str | None = None) -> None:
+        """Reload the deck list's counts."""
+        overviews = library.deck_overviews(
+            self._database, self._settings, self._clock(), self._zone
+        )
+        self.deck_list.set_decks(overviews, select)
+
+    def show_decks(self) -> None:
+        """Go to the deck list, with fresh counts and the keyboard on the table."""
+        self.refresh_decks()
+        self.pages.setCurrentWidget(self.deck_list)
+        self._update_actions()
+        self.deck_list.focus_table()
+
+    def study(self, deck_key: str) -> None:
+        """Start a study session on a deck."""
+        session = StudySession(
+            self._database, self._scheduler, self._settings, deck_key, self._rng, self._zone
+        )
+        review = ReviewView(session, self._clock)
+        review.finished.connect(self._on_review_finished)
+        review.left.connect(self.show_decks)
+        review.undo_available.connect(self._on_undo_available)
+        if self._review is not None:
+            self.pages.removeWidget(self._review)
+            self._review.deleteLater()
+        self._review = review
+        self.pages.addWidget(review)
+        self.pages.setCurrentWidget(review)
+        self._update_actions()
+        review.start()
+
+    # Qt overrides
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._review is not None:
+            self._review.commit_pending()  # an answer on screen counts
+        self._window_state.setValue("geometry", self.saveGeometry())
+        self._window_state.sync()
+        super().closeEvent(event)
+
+    # Building
+
+    def _create_actions(self) -> None:
+        self.import_action = QAction("&Import Deck...", self)
+        self.import_action.setShortcut(QKeySequence("Ctrl+Shift+I"))
+        self.quit_action = QAction("&Quit", self)
+        self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        self.undo_action = QAction("&Undo Rating", self)
+        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
+        self.undo_action.setEnabled(False)
+        self.back_action = QAction("&Back to Decks", self)
+        self.back_action.setShortcut(QKeySequence("Escape"))
+        self.study_action = QAction("&Study Selected Deck", self)
+        self.shortcuts_action = QAction("&Keyboard Shortcuts", self)
+        self.shortcuts_action.setShortcut(QKeySequence("F1"))
+        self.about_action = QAction("&About Recall", self)
+        for action in (self.import_action, self.quit_action, self.undo_action, self.back_action):
+            self.addAction(action)
+
+    def _create_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        file_menu.addAction(self.import_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        edit_menu = self.menuBar().addMenu("&Edit")
+        edit_menu.addAction(self.undo_action)
+        study_menu = self.menuBar().addMenu("&Study")
+        study_menu.addAction(self.study_action)
+        study_menu.addAction(self.back_action)
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(self.shortcuts_action)
+        help_menu.addAction(self.about_action)
+
+    def _connect_signals(self) -> None:
+        self.deck_list.study_requested.connect(self.study)
+        self.summary.back_requested.connect(self.show_decks)
+        self.import_action.triggered.connect(self._on_import)
+        self.quit_action.triggered.connect(self.close)
+        self.undo_action.triggered.connect(self._on_undo)
+        self.back_action.triggered.connect(self._on_back)
+        self.study_action.triggered.connect(self._on_study_selected)
+        self.shortcuts_action.triggered.connect(self._on_shortcuts)
+        self.about_action.triggered.connect(self._on_about)
+
+    def _restore_geometry(self) -> None:
+        geometry = self._window_state.value("geometry")
+        if isinstance(geometry, QByteArray) and self.restoreGeometry(geometry):
+            return
+        self.resize(1000, 720)
+
+    def _update_actions(self) -> None:
+        current = self.pages.currentWidget()
+        self.back_action.setEnabled(current is not self.deck_list)
+        self.study_action.setEnabled(current is self.deck_list)
+        self.undo_action.setEnabled(self._review is not None and self._review.can_undo)
+
+    # Slots
+
+    def _on_review_finished(self) -> None:
+        review = self._review
+        assert review is not None
+        self.summary.show_summary(review.deck_name, review.summary(), self._clock())
+        self.pages.setCurrentWidget(self.summary)
+        self._update_actions()
+
+    def _on_undo_available(self, available: bool) -> None:
+        self.undo_action.setEnabled(available)
+
+    def _on_undo(self) -> None:
+        review = self._review
+        if review is None or not review.can_undo:
+            return
+        self.pages.setCurrentWidget(review)
+        review.undo()
+        self._update_actions()
+
+    def _on_back(self) -> None:
+        current: QWidget | None = self.pages.currentWidget()
+        if current is self._review and self._review is not None:
+            self._review.leave()
+        elif current is self.summary:
+            self.show_decks()
+
+    def _on_study_selected(self) -> None:
+        key = self.deck_list.selected_key()
+        if key is not None:
+            self.study(key)
+
+    def _on_import(self) -> None:
+        names, _filter = QFileDialog.getOpenFileNames(
+            self, "Import Deck", str(Path.home()), "Recall decks (*.json);;All files (*)"
+        )
+        if not names:
+            return
+        try:
+            reports = library.import_files(
+                self._database, [Path(name) for name in names], self._clock()
+            )
+        except RecallError as error:
+            box = QMessageBox(QMessageBox.Icon.Warning, "Import failed", "", parent=self)
+            box.setText("Nothing was imported: the file has problems.")
+            box.setInformativeText(str(error))
+            box.exec()
+            return
+        self.refresh_decks(select=reports[-1].deck_key if reports else None)
+        self.pages.setCurrentWidget(self.deck_list)
+        self._update_actions()
+        self.statusBar().showMessage("; ".join(report.describe() for report in reports), 10_000)
+
+    def _on_shortcuts(self) -> None:
+        rows = "".join(f"<tr><td><b>{key}</b></td><td>{what}</td></tr>" for key, what in SHORTCUTS)
+        QMessageBox.information(
+            self, "Keyboard Shortcuts", f"<table cellspacing='6'>{rows}</table>"
+        )
+
+    def _on_about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About Recall",
+            f"<h3>Recall {__version__}</h3><p>Spaced-repetition quizzes, scheduled with FSRS.</p>",
+        )

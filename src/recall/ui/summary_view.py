@@ -1,0 +1,91 @@
+"""The end of a session: what was done, how it went, and when the next card is due."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from recall.study import Summary
+from recall.ui.text import format_duration, format_when
+
+
+class SummaryView(QWidget):
+    """'Done for today', with the session's numbers. Enter or Escape goes back."""
+
+    back_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("summaryView")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.title = QLabel()
+        self.title.setObjectName("pageTitle")
+        self.title.setAccessibleName("Title")
+        self.subtitle = QLabel()
+        self.subtitle.setObjectName("summarySubtitle")
+        self.subtitle.setWordWrap(True)
+        self.reviewed = QLabel()
+        self.correct = QLabel()
+        self.time_spent = QLabel()
+        self.next_due = QLabel()
+        form = QFormLayout()
+        form.setHorizontalSpacing(24)
+        form.setVerticalSpacing(10)
+        for caption, label in (
+            ("Cards reviewed", self.reviewed),
+            ("Correct", self.correct),
+            ("Time spent", self.time_spent),
+            ("Next card due", self.next_due),
+        ):
+            label.setObjectName("summaryValue")
+            label.setAccessibleName(caption)
+            form.addRow(caption, label)
+        self.back_button = QPushButton("Back to decks")
+        self.back_button.setAccessibleName("Back to decks")
+        self.back_button.setDefault(True)
+        self.back_button.clicked.connect(self.back_requested)
+        column = QVBoxLayout()
+        column.setSpacing(16)
+        column.addWidget(self.title)
+        column.addWidget(self.subtitle)
+        column.addLayout(form)
+        column.addSpacing(8)
+        column.addWidget(self.back_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(48, 40, 48, 40)
+        layout.addLayout(column)
+        layout.addStretch(1)
+
+    def show_summary(self, deck_name: str, summary: Summary, now: datetime) -> None:
+        """Fill in the numbers of a finished session."""
+        self.title.setText("Done for today")
+        if summary.answered:
+            self.subtitle.setText(f"You have studied every card due in {deck_name}.")
+        else:
+            self.subtitle.setText(f"Nothing in {deck_name} is due right now.")
+        self.reviewed.setText(str(summary.answered))
+        self.correct.setText(
+            f"{summary.share_correct:.0%} ({summary.correct} of {summary.answered})"
+            if summary.answered
+            else "-"
+        )
+        self.time_spent.setText(format_duration(summary.time_spent))
+        self.next_due.setText(
+            format_when(summary.next_due, now) if summary.next_due is not None else "no cards yet"
+        )
+        self.setFocus()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (
+            Qt.Key.Key_Return,
+            Qt.Key.Key_Enter,
+            Qt.Key.Key_Escape,
+            Qt.Key.Key_Space,
+        ):
+            event.accept()
+            self.back_requested.emit()
+            return
+        super().keyPressEvent(event)

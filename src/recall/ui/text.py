@@ -1,0 +1,105 @@
+"""Turning values into the words the window shows: Markdown, intervals, local times."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
+
+_BODY_STYLE = re.compile(r"<body style=\"[^\"]*\">")
+
+
+def markdown_to_html(markdown: str) -> str:
+    """Render deck Markdown to Qt rich text that loads nothing and runs nothing.
+
+    Raw HTML is not interpreted (``MarkdownNoHTML``), and images are replaced by their alt
+    text so a deck can never make the window read a local or remote file. Links stay as
+    text with their anchor; labels showing them do not follow links.
+
+    The result names no body font, so the label's own font (from the style sheet) applies.
+
+    Args:
+        markdown: Card text from a deck.
+    """
+    document = QTextDocument()
+    document.setMarkdown(markdown, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    _replace_images(document)
+    return _BODY_STYLE.sub("<body>", document.toHtml(), count=1)
+
+
+def _replace_images(document: QTextDocument) -> None:
+    images: list[tuple[int, int, str]] = []
+    block = document.begin()
+    while block.isValid():
+        iterator = block.begin()
+        while not iterator.atEnd():
+            fragment = iterator.fragment()
+            if fragment.isValid() and fragment.charFormat().isImageFormat():
+                image = fragment.charFormat().toImageFormat()
+                alt = str(image.property(QTextCharFormat.Property.ImageAltText) or "")
+                images.append((fragment.position(), fragment.length(), alt or "image"))
+            iterator += 1
+        block = block.next()
+    cursor = QTextCursor(document)
+    for position, length, alt in reversed(images):
+        cursor.setPosition(position)
+        cursor.setPosition(position + length, QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(f"[{alt}]", QTextCharFormat())
+
+
+def format_interval(interval: timedelta) -> str:
+    """A short interval as Anki shows it on rating buttons: 1m, 10m, 3h, 4d, 2.5mo, 1.2y."""
+    seconds = interval.total_seconds()
+    if seconds < 60:
+        return "<1m"
+    minutes = seconds / 60
+    if minutes < 60:
+        return f"{round(minutes)}m"
+    hours = minutes / 60
+    if hours < 24:
+        return f"{round(hours)}h"
+    day_count = hours / 24
+    if day_count < 30:
+        return f"{round(day_count)}d"
+    if day_count < 365:
+        return f"{_one_decimal(day_count / 30.4)}mo"
+    return f"{_one_decimal(day_count / 365)}y"
+
+
+def _one_decimal(value: float) -> str:
+    text = f"{value:.1f}"
+    return text.removesuffix(".0")
+
+
+def format_when(moment: datetime, now: datetime) -> str:
+    """A future moment in the learner's local time: 'in 8 minutes', 'tomorrow at 09:10'."""
+    local = moment.astimezone()
+    local_now = now.astimezone()
+    delta = moment - now
+    if delta < timedelta(minutes=1):
+        return "now"
+    if delta < timedelta(hours=1):
+        minutes = round(delta.total_seconds() / 60)
+        return f"in {minutes} minute{'s' if minutes != 1 else ''}"
+    day_gap = (local.date() - local_now.date()).days
+    clock = local.strftime("%H:%M")
+    if day_gap == 0:
+        return f"today at {clock}"
+    if day_gap == 1:
+        return f"tomorrow at {clock}"
+    if day_gap < 7:
+        return f"{local.strftime('%A')} at {clock}"
+    return local.strftime("%d %B %Y").lstrip("0")
+
+
+def format_duration(duration: timedelta) -> str:
+    """Time spent, as '45 s', '3 min 20 s' or '1 h 05 min'."""
+    seconds = round(duration.total_seconds())
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
