@@ -37,7 +37,7 @@ Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, patt
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Choice(_Model):
@@ -100,6 +100,7 @@ class Deck(_Model):
     model_config = ConfigDict(
         extra="forbid",
         frozen=True,
+        strict=True,
         title="Recall deck",
         json_schema_extra={"$schema": "https://json-schema.org/draft/2020-12/schema"},
     )

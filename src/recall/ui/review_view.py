@@ -375,7 +375,7 @@ class ReviewView(QWidget):
                     outcome = Outcome.PICKED_RIGHT if index in right else Outcome.PICKED_WRONG
                     why = card.choices[index].why
                     if why:
-                        notes.append(why)
+                        notes.append(f"**{card.choices[index].text}**: {why}")
                 elif index in right:
                     outcome = Outcome.MISSED if answer.picked & right else Outcome.RIGHT
                 else:

@@ -1,0 +1,73 @@
+"""Shared fixtures: a fixed clock, a database under tmp_path, settings with fuzz off."""
+
+from __future__ import annotations
+
+import os
+
+# Before any QApplication exists: tests never need a display.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from recall import library
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database
+
+DATA = Path(__file__).parent / "data"
+ZONE = ZoneInfo("Europe/Berlin")
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """10:00 in Berlin on a winter day (09:00 UTC)."""
+    return Clock(datetime(2026, 1, 15, 9, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings(fuzz=False)
+
+
+@pytest.fixture
+def scheduler(settings: Settings) -> Scheduler:
+    return Scheduler(settings)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing a test runs may touch the real user data directory."""
+    monkeypatch.setenv("RECALL_DATA_DIR", str(tmp_path / "default-data"))
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Iterator[Database]:
+    db = Database(tmp_path / "data" / "recall.sqlite3")
+    yield db
+    db.close()
+
+
+@pytest.fixture
+def bundled(database: Database, clock: Clock) -> Database:
+    """A database with the bundled deck installed."""
+    library.install_bundled_decks(database, clock())
+    return database

@@ -1,0 +1,42 @@
+"""The study day ends at the rollover hour in local time, across daylight-saving changes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from recall.days import next_rollover, previous_rollover
+
+BERLIN = ZoneInfo("Europe/Berlin")
+
+
+def local(*parts: int) -> datetime:
+    return datetime(*parts, tzinfo=BERLIN)  # type: ignore[misc]
+
+
+def test_evening_rolls_over_at_four_next_morning() -> None:
+    now = local(2026, 1, 15, 22, 30).astimezone(UTC)
+    assert next_rollover(now, 4, BERLIN) == local(2026, 1, 16, 4)
+    assert previous_rollover(now, 4, BERLIN) == local(2026, 1, 15, 4)
+
+
+def test_small_hours_still_belong_to_yesterday() -> None:
+    now = local(2026, 1, 16, 2, 0).astimezone(UTC)
+    assert next_rollover(now, 4, BERLIN) == local(2026, 1, 16, 4)
+    assert previous_rollover(now, 4, BERLIN) == local(2026, 1, 15, 4)
+
+
+def test_exactly_at_rollover_starts_a_new_day() -> None:
+    now = local(2026, 1, 16, 4, 0).astimezone(UTC)
+    assert next_rollover(now, 4, BERLIN) == local(2026, 1, 17, 4)
+    assert previous_rollover(now, 4, BERLIN) == local(2026, 1, 16, 4)
+
+
+def test_daylight_saving_day_is_23_hours() -> None:
+    # Clocks go forward at 02:00 on 29 March 2026 in Berlin.
+    now = local(2026, 3, 28, 12, 0).astimezone(UTC)
+    start = previous_rollover(now, 4, BERLIN)
+    end = next_rollover(now, 4, BERLIN)
+    assert start.astimezone(BERLIN).hour == 4
+    assert end.astimezone(BERLIN).hour == 4
+    assert (end - start).total_seconds() == 23 * 3600
