@@ -10,8 +10,8 @@ from recall.days import next_rollover, previous_rollover
 BERLIN = ZoneInfo("Europe/Berlin")
 
 
-def local(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=BERLIN)  # type: ignore[misc]
+def local(year: int, month: int, day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=BERLIN)
 
 
 def test_evening_rolls_over_at_four_next_morning() -> None:

@@ -81,7 +81,7 @@ class Store:
             query = query.where(col(Deck.id) == deck_id)
             introduced_query = introduced_query.where(col(Card.deck_id) == deck_id)
         counts = self._session.execute(query).all()
-        introduced: dict[int, int] = dict(self._session.execute(introduced_query).tuples().all())
+        introduced: dict[int, int] = dict(self._session.execute(introduced_query).all())
         return [
             DeckCounts(
                 deck=_deck_row(deck),

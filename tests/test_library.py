@@ -1,0 +1,137 @@
+"""Deck use cases: the bundled deck, imports that are all-or-nothing, the review-log export."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from recall import library
+from recall.errors import DeckErrors, UnknownDeckError
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database
+from recall.study import StudySession
+from tests.conftest import DATA, Clock
+
+TINY = DATA / "decks" / "tiny.json"
+
+
+def dump(database: Database) -> list[str]:
+    connection = sqlite3.connect(database.path)
+    try:
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+def test_first_start_installs_the_bundled_deck(database: Database, clock: Clock) -> None:
+    (report,) = library.install_bundled_decks(database, clock())
+    assert (report.new_deck, report.added) == (True, 8)
+    (deck,) = library.deck_overviews(database, Settings(), clock())
+    assert (deck.key, deck.total, deck.new, deck.due) == ("activation-recompute", 8, 8, 0)
+
+
+def test_later_starts_change_nothing(bundled: Database, clock: Clock) -> None:
+    before = dump(bundled)
+    (report,) = library.install_bundled_decks(bundled, clock.advance(days=1))
+    assert (report.new_deck, report.added, report.updated, report.unchanged) == (False, 0, 0, 8)
+    assert dump(bundled) == before
+
+
+def test_reimport_updates_text_and_keeps_history(
+    database: Database, settings: Settings, clock: Clock, tmp_path: Path
+) -> None:
+    library.import_files(database, [TINY], clock())
+    session = StudySession(database, Scheduler(settings), settings, "tiny")
+    shown = session.next_card(clock())
+    assert shown is not None
+    assert shown.card.id == "q1"
+    answer = session.answer_choice(shown, {1}, clock.advance(seconds=5))
+    session.record(answer, answer.proposed, clock())
+
+    raw = json.loads(TINY.read_text())
+    raw["name"] = "Tiny deck, revised"
+    raw["cards"][0]["question"] = "What is two plus two?"
+    del raw["cards"][1]  # a card missing from the file is kept, never deleted
+    raw["cards"].append({"id": "b2", "type": "basic", "front": "Sky?", "back": "Blue"})
+    revised = tmp_path / "tiny.json"
+    revised.write_text(json.dumps(raw))
+    (report,) = library.import_files(database, [revised], clock.advance(minutes=1))
+
+    assert (report.added, report.updated, report.unchanged, report.kept) == (1, 1, 0, 1)
+    with database.transaction() as store:
+        deck = store.deck_by_key("tiny")
+        assert deck is not None
+        assert deck.name == "Tiny deck, revised"
+        cards = {card.key: card for card in store.cards_of_deck(deck.id)}
+        assert set(cards) == {"q1", "b1", "b2"}
+        assert "What is two plus two?" in cards["q1"].content
+        assert len(store.reviews_of_card(cards["q1"].id)) == 1
+        assert cards["q1"].memory.last_review is not None
+
+
+def test_a_bad_file_among_good_ones_imports_nothing(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    before = dump(bundled)
+    bad = DATA / "decks" / "bad" / "unknown-key.json"
+    also_bad = DATA / "decks" / "bad" / "not-json.json"
+    with pytest.raises(DeckErrors) as caught:
+        library.import_files(bundled, [TINY, bad, also_bad], clock())
+    lines = str(caught.value).splitlines()
+    assert lines[0].startswith(f"{bad}: cards[0] (id 'q1'): explenation: unknown field")
+    assert lines[1].startswith(f"{also_bad}: line 5, column 3: not valid JSON")
+    assert dump(bundled) == before
+
+
+def test_import_failing_midway_rolls_back(bundled: Database, clock: Clock) -> None:
+    """A failure while writing (here: the database refusing a row) leaves nothing behind."""
+    before = dump(bundled)
+    connection = sqlite3.connect(bundled.path)
+    connection.execute(
+        "CREATE TRIGGER refuse_b1 BEFORE INSERT ON card WHEN NEW.key = 'b1' "
+        "BEGIN SELECT RAISE(ABORT, 'refused'); END"
+    )
+    connection.commit()
+    connection.close()
+    before = list(dump(bundled))
+    with pytest.raises(Exception, match="refused"):
+        library.import_files(bundled, [TINY], clock())
+    assert dump(bundled) == before
+
+
+def test_export_reviews_writes_the_fsrs_review_log(
+    bundled: Database, settings: Settings, clock: Clock
+) -> None:
+    session = StudySession(bundled, Scheduler(settings), settings, "activation-recompute")
+    answered = []
+    for _ in range(3):
+        shown = session.next_card(clock())
+        assert shown is not None
+        clock.advance(seconds=4)
+        answer = session.answer_choice(shown, {shown.order[0]}, clock())
+        session.record(answer, answer.proposed, clock())
+        answered.append(answer)
+
+    out = io.StringIO()
+    assert library.export_reviews(bundled, out) == 3
+    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    assert rows[0] == list(library.REVIEW_LOG_HEADER)
+    for row, answer in zip(rows[1:], answered, strict=True):
+        card_id, time_ms, rating, state, duration = map(int, row)
+        assert card_id == answer.card.card_id
+        assert time_ms == round(answer.answered_at.timestamp() * 1000)
+        assert rating in (1, 3)
+        assert rating == (3 if answer.correct else 1)
+        assert state == 0
+        assert duration == 4000
+
+
+def test_export_for_an_unknown_deck_is_a_clear_error(bundled: Database) -> None:
+    with pytest.raises(UnknownDeckError, match="no deck with id 'nope'"):
+        library.export_reviews(bundled, io.StringIO(), "nope")

@@ -1,0 +1,144 @@
+"""The database file: survives reopening, refuses what is not Recall's, keeps reviews."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from recall import library
+from recall.memory import Rating
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import SCHEMA_VERSION, Database, DatabaseError
+from recall.study import StudySession
+from tests.conftest import Clock
+
+
+def _answer_all(database: Database, settings: Settings, clock: Clock) -> int:
+    session = StudySession(database, Scheduler(settings), settings, "activation-recompute")
+    answered = 0
+    while (shown := session.next_card(clock())) is not None:
+        clock.advance(seconds=7)
+        answer = session.answer_choice(shown, {shown.order[0]}, clock())
+        session.record(answer, answer.proposed, clock())
+        answered += 1
+    return answered
+
+
+def test_reopening_keeps_decks_cards_reviews_and_state(
+    tmp_path: Path, settings: Settings, clock: Clock
+) -> None:
+    path = tmp_path / "recall.sqlite3"
+    first = Database(path)
+    library.install_bundled_decks(first, clock())
+    answered = _answer_all(first, settings, clock)
+    before = library.deck_overviews(first, settings, clock())
+    with first.transaction() as store:
+        reviews_before = list(store.all_reviews())
+        cards_before = store.cards_of_deck(store.deck_by_key("activation-recompute").id)  # type: ignore[union-attr]
+    first.close()
+
+    second = Database(path)
+    assert library.deck_overviews(second, settings, clock()) == before
+    with second.transaction() as store:
+        assert list(store.all_reviews()) == reviews_before
+        deck = store.deck_by_key("activation-recompute")
+        assert deck is not None
+        assert store.cards_of_deck(deck.id) == cards_before
+    assert len(reviews_before) == answered >= 8
+    second.close()
+
+
+def test_times_come_back_aware_and_exact(database: Database, clock: Clock) -> None:
+    moment = datetime(2026, 1, 15, 9, 0, 0, 123456, tzinfo=clock().tzinfo)
+    with database.transaction() as store:
+        deck = store.add_deck("d", "D", "", moment)
+    with database.transaction() as store:
+        deck_again = store.deck_by_key("d")
+    assert deck_again == deck
+    connection = sqlite3.connect(database.path)
+    (stored,) = connection.execute("SELECT added_at FROM deck").fetchone()
+    connection.close()
+    assert stored == round(moment.timestamp() * 1_000_000)
+
+
+def test_naive_time_is_never_stored(database: Database) -> None:
+    with pytest.raises(Exception, match="naive"), database.transaction() as store:
+        store.add_deck("d", "D", "", datetime(2026, 1, 1, 9))
+    with database.transaction() as store:
+        assert store.deck_by_key("d") is None
+
+
+def test_reviews_cannot_be_rewritten(bundled: Database, settings: Settings, clock: Clock) -> None:
+    _answer_all(bundled, settings, clock)
+    connection = sqlite3.connect(bundled.path)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        connection.execute("UPDATE review SET rating = 4")
+    connection.close()
+
+
+def test_reviews_must_point_at_a_card(database: Database, clock: Clock) -> None:
+    with pytest.raises(IntegrityError), database.transaction() as store:
+        store.add_review(
+            card_id=999,
+            reviewed_at=clock(),
+            rating=int(Rating.GOOD),
+            duration_ms=1,
+            state_before=0,
+            picked=None,
+            correct=True,
+        )
+
+
+def test_pragmas_and_stamps(database: Database) -> None:
+    connection = sqlite3.connect(database.path)
+    assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert connection.execute("PRAGMA application_id").fetchone()[0] == 0x5245434C
+    connection.close()
+
+
+def _bytes_of(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+def test_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "recall.sqlite3"
+    Database(path).close()
+    connection = sqlite3.connect(path)
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    connection.execute("PRAGMA journal_mode = DELETE")
+    connection.close()
+    before = _bytes_of(path)
+    with pytest.raises(DatabaseError, match="made by a newer Recall"):
+        Database(path)
+    assert _bytes_of(path) == before
+
+
+def test_foreign_sqlite_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE notes (body TEXT)")
+    connection.commit()
+    connection.close()
+    with pytest.raises(DatabaseError, match="not one of Recall's"):
+        Database(path)
+
+
+def test_garbage_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "recall.sqlite3"
+    path.write_bytes(b"this is not a database, it is a shopping list\n" * 100)
+    with pytest.raises(DatabaseError, match="not a Recall database"):
+        Database(path)
+    assert path.read_bytes().startswith(b"this is not a database")
+
+
+def test_data_folder_that_cannot_be_created_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(DatabaseError, match="cannot create the data folder"):
+        Database(blocker / "sub" / "recall.sqlite3")
