@@ -332,6 +332,7 @@ class ReviewView(QWidget):
                 button = ChoiceButton(position + 1, card.choices[index].text)
                 button.clicked.connect(lambda _checked=False, p=position: self.pick(p))
                 self._choices_box.addWidget(button)
+                button.show()  # at once, not when the layout gets round to it
                 self._choice_buttons.append(button)
             self._submit_button.setText("Submit")
             self._submit_button.setVisible(many)

@@ -1,0 +1,55 @@
+"""Fixtures for driving the real window with pytest-qt."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from recall.settings import Settings
+from recall.storage import Database
+from recall.ui.application import configure, window_state
+from recall.ui.main_window import MainWindow
+from tests.conftest import ZONE, Clock
+
+WindowFactory = Callable[[], MainWindow]
+
+
+@pytest.fixture
+def window_settings(tmp_path: Path) -> QSettings:
+    return window_state(tmp_path)
+
+
+@pytest.fixture
+def make_window(
+    qtbot: QtBot,
+    qapp: QApplication,
+    bundled: Database,
+    settings: Settings,
+    clock: Clock,
+    window_settings: QSettings,
+) -> WindowFactory:
+    configure(qapp)
+
+    def make() -> MainWindow:
+        window = MainWindow(
+            bundled, settings, window_settings, clock, rng=random.Random(5), zone=ZONE
+        )
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        window.activateWindow()
+        window.deck_list.focus_table()
+        return window
+
+    return make
+
+
+@pytest.fixture
+def window(make_window: WindowFactory) -> MainWindow:
+    return make_window()
