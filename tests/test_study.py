@@ -85,7 +85,8 @@ def test_session_ends_with_nothing_due_until_tomorrow(
     assert answered == 16  # two learning steps for each of 8 cards
     assert session.counts(clock()).total == 0
     summary = session.summary()
-    assert (summary.answered, summary.correct, summary.share_correct) == (16, 16, 1.0)
+    assert (summary.cards, summary.answered, summary.correct) == (8, 16, 16)
+    assert summary.share_correct == 1.0
     assert summary.time_spent == timedelta(seconds=16 * 8)
     assert summary.next_due is not None
     assert summary.next_due - clock() > timedelta(days=1)

@@ -76,6 +76,7 @@ class QueueCounts:
 class Summary:
     """How a study session went."""
 
+    cards: int
     answered: int
     correct: int
     time_spent: timedelta
@@ -256,10 +257,11 @@ class StudySession:
         return self._show(row, now)
 
     def summary(self) -> Summary:
-        """Answers, right answers and time spent in this session, and when cards are due next."""
+        """Cards, answers, right answers and time spent in this session, and the next due time."""
         with self.database.transaction() as store:
             next_due = store.next_due(self.deck.id)
         return Summary(
+            cards=len({entry.card_id for entry in self._recorded}),
             answered=len(self._recorded),
             correct=sum(1 for entry in self._recorded if entry.correct),
             time_spent=sum((entry.time_spent for entry in self._recorded), timedelta(0)),

@@ -89,7 +89,7 @@ def test_whole_deck_by_keyboard(
         assert answers <= 16
     assert window.pages.currentWidget() is window.summary
     assert window.summary.title.text() == "Done for today"
-    assert window.summary.reviewed.text() == "16"
+    assert window.summary.reviewed.text() == "8 (16 answers)"
     assert window.summary.correct.text() == "100% (16 of 16)"
 
     stored = reviews_in(bundled)

@@ -9,6 +9,7 @@ from enum import Enum, auto
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -27,6 +28,7 @@ from recall.ui.text import format_interval, markdown_to_html
 
 _DIGIT_KEYS = {getattr(Qt.Key, f"Key_{digit}"): digit for digit in range(10)}
 _ACCEPT_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+_SCROLL_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
 
 
 class Phase(Enum):
@@ -193,6 +195,9 @@ class ReviewView(QWidget):
                 self.rate()
             else:
                 self.submit()
+        elif key in _SCROLL_KEYS:
+            # The card scrolls from the keyboard too (the scroll area never takes focus).
+            QApplication.sendEvent(self._scroll.verticalScrollBar(), event)
         elif key in _DIGIT_KEYS:
             digit = _DIGIT_KEYS[Qt.Key(key)]
             if self.phase is Phase.FEEDBACK:

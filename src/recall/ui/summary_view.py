@@ -6,7 +6,7 @@ from datetime import datetime
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from recall.study import Summary
 from recall.ui.text import format_duration, format_when
@@ -47,7 +47,11 @@ class SummaryView(QWidget):
         self.back_button.setAccessibleName("Back to decks")
         self.back_button.setDefault(True)
         self.back_button.clicked.connect(self.back_requested)
-        column = QVBoxLayout()
+        panel = QFrame()
+        panel.setObjectName("summaryPanel")
+        panel.setMaximumWidth(560)
+        column = QVBoxLayout(panel)
+        column.setContentsMargins(32, 28, 32, 28)
         column.setSpacing(16)
         column.addWidget(self.title)
         column.addWidget(self.subtitle)
@@ -55,8 +59,8 @@ class SummaryView(QWidget):
         column.addSpacing(8)
         column.addWidget(self.back_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(48, 40, 48, 40)
-        layout.addLayout(column)
+        layout.setContentsMargins(48, 48, 48, 48)
+        layout.addWidget(panel, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addStretch(1)
 
     def show_summary(self, deck_name: str, summary: Summary, now: datetime) -> None:
@@ -66,7 +70,8 @@ class SummaryView(QWidget):
             self.subtitle.setText(f"You have studied every card due in {deck_name}.")
         else:
             self.subtitle.setText(f"Nothing in {deck_name} is due right now.")
-        self.reviewed.setText(str(summary.answered))
+        answers = f"{summary.answered} answer{'s' if summary.answered != 1 else ''}"
+        self.reviewed.setText(f"{summary.cards} ({answers})" if summary.answered else "0")
         self.correct.setText(
             f"{summary.share_correct:.0%} ({summary.correct} of {summary.answered})"
             if summary.answered
