@@ -13,12 +13,14 @@ import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from recall import __version__, library, paths
-from recall.deckfile import deck_schema
+from recall import __version__, paths
 from recall.errors import DeckErrors, RecallError
 from recall.settings import Settings
-from recall.storage import Database
+
+if TYPE_CHECKING:
+    from recall.storage import Database
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -77,6 +79,10 @@ def _now() -> datetime:
 
 
 def _open_database(args: argparse.Namespace) -> Database:
+    # Storage and the deck models load here, not at start: --version and --help stay quick.
+    from recall import library
+    from recall.storage import Database
+
     database = Database(paths.database_path(paths.data_dir(args.data_dir)))
     library.install_bundled_decks(database, _now())
     return database
@@ -90,6 +96,8 @@ def _open_window(args: argparse.Namespace) -> int:
 
 
 def _list_decks(args: argparse.Namespace) -> int:
+    from recall import library
+
     database = _open_database(args)
     try:
         overviews = library.deck_overviews(database, Settings(), _now())
@@ -124,6 +132,8 @@ def _list_decks(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from recall import library
+
     database = _open_database(args)
     try:
         reports = library.import_files(database, args.files, _now())
@@ -135,6 +145,8 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _export_reviews(args: argparse.Namespace) -> int:
+    from recall import library
+
     database = _open_database(args)
     try:
         if args.file == "-":
@@ -162,5 +174,7 @@ def _export_reviews(args: argparse.Namespace) -> int:
 
 
 def _print_schema(_args: argparse.Namespace) -> int:
+    from recall.deckfile import deck_schema
+
     print(json.dumps(deck_schema(), indent=2))
     return 0

@@ -13,7 +13,7 @@ from recall.errors import UnknownDeckError
 from recall.memory import CardState, MemoryState, Rating
 from recall.scheduling import PastReview, Scheduler
 from recall.settings import Settings
-from recall.storage import CardRow, Database, DeckRow, Store
+from recall.storage import CardRow, Database, DeckRow
 
 _LEARNING = (CardState.LEARNING, CardState.RELEARNING)
 _TIMING_WINDOW = 50  # right answers the typical answer time is taken from
@@ -137,8 +137,10 @@ class StudySession:
             card_id = store.first_due(self.deck.id, _LEARNING, now)
             if card_id is None:
                 card_id = store.first_due(self.deck.id, (CardState.REVIEW,), end_of_day)
-            if card_id is None and self._new_left(store, end_of_day, start_of_day) > 0:
-                card_id = store.first_new(self.deck.id)
+            if card_id is None:
+                introduced = store.introduced_since(self.deck.id, start_of_day)
+                if introduced < self.settings.new_cards_per_day:
+                    card_id = store.first_new(self.deck.id)
             if card_id is None:
                 card_id = store.first_due(self.deck.id, _LEARNING, now + self.settings.learn_ahead)
             row = store.card(card_id) if card_id is not None else None
@@ -267,10 +269,6 @@ class StudySession:
             time_spent=sum((entry.time_spent for entry in self._recorded), timedelta(0)),
             next_due=next_due,
         )
-
-    def _new_left(self, store: Store, end_of_day: datetime, start_of_day: datetime) -> int:
-        (count,) = store.deck_counts(end_of_day, start_of_day, self.deck.id)
-        return max(0, self.settings.new_cards_per_day - count.introduced_today)
 
     def _show(self, row: CardRow, now: datetime) -> StudyCard:
         card = CARD_ADAPTER.validate_json(row.content)

@@ -176,6 +176,17 @@ class Store:
             .limit(1)
         ).scalar()
 
+    def introduced_since(self, deck_id: int, since: datetime) -> int:
+        """How many of the deck's cards had their first review at or after ``since``."""
+        count = self._session.execute(
+            select(func.count(col(Review.id)))
+            .join(Card, col(Card.id) == col(Review.card_id))
+            .where(col(Card.deck_id) == deck_id)
+            .where(col(Review.state_before) == int(CardState.NEW))
+            .where(col(Review.reviewed_at) >= since)
+        ).scalar()
+        return int(count or 0)
+
     def next_due(self, deck_id: int) -> datetime | None:
         """When the deck's next reviewed card comes due, if it has any."""
         return self._session.execute(

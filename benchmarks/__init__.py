@@ -1,0 +1,1 @@
+"""Recall's benchmarks: each figure is a ratio against a baseline measured in the same run."""
