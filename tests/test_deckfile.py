@@ -50,6 +50,8 @@ EXPECTED_ERRORS = {
         "did you mean 'explanation'?"
     ),
     "version-zero": "version: must be 1",
+    "version-true": "version: must be the whole number 1",
+    "blank-question": "cards[0] (id 'q1'): question: must not be empty",
     "wrong-format": "format: not a Recall deck (it has format 'anki-deck'",
 }
 

@@ -32,7 +32,7 @@ Slug = Annotated[
     StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{0,99}$"),
     Field(description="A stable key: lowercase letters, digits, '.', '_' and '-', at most 100."),
 ]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"\S")]
 Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"^\S+$")]
 
 
@@ -221,7 +221,10 @@ def _check_header(raw: dict[str, Any], source: str) -> None:
             source, [f"format: not a Recall deck (it {what}; expected {FORMAT_NAME!r})"]
         )
     version = raw.get("version")
-    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
+    if "version" in raw and type(version) is not int:
+        # Checked here because Literal[1] compares by equality: true and 1.0 would pass.
+        raise DeckError(source, [f"version: must be the whole number {FORMAT_VERSION}"])
+    if isinstance(version, int) and version > FORMAT_VERSION:
         raise DeckError(
             source,
             [
@@ -289,6 +292,8 @@ def _what(detail: ErrorDetails, location: Sequence[int | str]) -> str:
     if kind == "string_too_short":
         return "must not be empty"
     if kind == "string_pattern_mismatch":
+        if context.get("pattern") == r"\S":
+            return "must not be empty"
         if len(location) >= 2 and location[-2] == "tags":
             return "a tag is one word, without spaces"
         return (

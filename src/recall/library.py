@@ -38,10 +38,10 @@ class ImportReport:
     def describe(self) -> str:
         """One line for the terminal or a status bar."""
         verb = "added deck" if self.new_deck else "updated deck"
-        parts = [f"{self.added} new", f"{self.updated} updated", f"{self.unchanged} unchanged"]
+        counts = f"{self.added} new, {self.updated} updated, {self.unchanged} unchanged cards"
         if self.kept:
-            parts.append(f"{self.kept} kept that the file no longer has")
-        return f"{verb} {self.deck_name!r} ({self.deck_key}): {', '.join(parts)} cards"
+            counts += f"; {self.kept} kept that the file no longer lists"
+        return f"{verb} {self.deck_name!r} ({self.deck_key}): {counts}"
 
 
 @dataclass(frozen=True)

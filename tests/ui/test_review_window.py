@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from datetime import timedelta
+from pathlib import Path
+
 from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QAbstractButton, QLabel, QScrollArea, QWidget
@@ -12,6 +16,7 @@ from recall.deckfile import ChoiceCard
 from recall.memory import CardState, Rating
 from recall.settings import Settings
 from recall.storage import Database
+from recall.study import Summary
 from recall.ui.choice_button import Outcome
 from recall.ui.main_window import MainWindow
 from recall.ui.review_view import Phase, ReviewView
@@ -270,3 +275,28 @@ def test_card_text_cannot_load_files_or_run_html() -> None:
     assert "<script" not in html
     assert "&lt;script&gt;" in html
     assert "[secret]" in html
+
+
+def test_deck_names_and_descriptions_show_as_written(
+    qtbot: QtBot, make_window: WindowFactory, bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    raw = json.loads((DATA / "decks" / "tiny.json").read_text())
+    raw["name"] = "<b>Bold</b> <img src='file:///etc/hosts'>"
+    raw["description"] = "<i>not italic</i>"
+    deck_file = tmp_path / "tags.json"
+    deck_file.write_text(json.dumps(raw))
+    library.import_files(bundled, [deck_file], clock())
+    window = make_window()
+    model = window.deck_list.model
+    row = model.row_of("tiny")
+    assert row is not None
+    assert model.data(model.index(row, 0)) == raw["name"]
+    tooltip = model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole)
+    assert tooltip == "<p>&lt;i&gt;not italic&lt;/i&gt;</p>"
+    window.summary.show_summary(raw["name"], window_summary_of_nothing(), clock())
+    assert window.summary.subtitle.textFormat() == Qt.TextFormat.PlainText
+    assert raw["name"] in window.summary.subtitle.text()
+
+
+def window_summary_of_nothing() -> Summary:
+    return Summary(cards=0, answered=0, correct=0, time_spent=timedelta(0), next_due=None)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -58,7 +58,10 @@ def run(data_dir: Path, settings: Settings) -> int:
         database = Database(paths.database_path(data_dir))
         library.install_bundled_decks(database, now())
     except RecallError as error:
-        QMessageBox.critical(None, "Recall cannot start", str(error))
+        box = QMessageBox(QMessageBox.Icon.Critical, "Recall cannot start", "")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(str(error))
+        box.exec()
         return 1
     window = MainWindow(database, settings, window_state(data_dir), now)
     window.show()
@@ -76,10 +79,16 @@ def _show_crash(
     text = "".join(traceback.format_exception(kind, error, trace))
     sys.stderr.write(text)
     if isinstance(error, RecallError):
-        QMessageBox.warning(None, "Recall", str(error))
+        notice = QMessageBox(QMessageBox.Icon.Warning, "Recall", "")
+        notice.setTextFormat(Qt.TextFormat.PlainText)
+        notice.setText(str(error))
+        notice.exec()
         return
     box = QMessageBox(QMessageBox.Icon.Critical, "Recall hit a bug", "")
-    box.setText("Something went wrong inside Recall. Your reviews so far are saved.")
-    box.setInformativeText(f"{kind.__name__}: {error}")
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(
+        "Something went wrong inside Recall. Your reviews so far are saved.\n\n"
+        f"{kind.__name__}: {error}"
+    )
     box.setDetailedText(text)
     box.exec()

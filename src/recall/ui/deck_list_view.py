@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import (
@@ -68,7 +69,8 @@ class DeckListModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return (deck.name, deck.new, deck.due, deck.total)[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return deck.description or None
+            # Tooltips guess rich text from the first tag: escape so a description shows as written.
+            return f"<p>{html.escape(deck.description)}</p>" if deck.description else None
         if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.AccessibleTextRole:

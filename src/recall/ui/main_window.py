@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime, tzinfo
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
 
@@ -225,8 +225,8 @@ class MainWindow(QMainWindow):
             )
         except RecallError as error:
             box = QMessageBox(QMessageBox.Icon.Warning, "Import failed", "", parent=self)
-            box.setText("Nothing was imported: the file has problems.")
-            box.setInformativeText(str(error))
+            box.setTextFormat(Qt.TextFormat.PlainText)  # the messages quote the file
+            box.setText(f"Nothing was imported; the file has problems:\n\n{error}")
             box.exec()
             return
         self.refresh_decks(select=reports[-1].deck_key if reports else None)

@@ -27,6 +27,7 @@ class SummaryView(QWidget):
         self.subtitle = QLabel()
         self.subtitle.setObjectName("summarySubtitle")
         self.subtitle.setWordWrap(True)
+        self.subtitle.setTextFormat(Qt.TextFormat.PlainText)  # it names the deck
         self.reviewed = QLabel()
         self.correct = QLabel()
         self.time_spent = QLabel()
