@@ -37,7 +37,11 @@ def configure(app: QApplication) -> None:
     app.setOrganizationName("Recall")
     app.setApplicationVersion(__version__)
     app.setStyle("Fusion")
-    app.setStyleSheet(paths.resource(STYLE_SHEET).read_text(encoding="utf-8"))
+    sheet = paths.resource(STYLE_SHEET).read_text(encoding="utf-8")
+    app.setStyleSheet(sheet)
+    # The sheet's palette() colours are resolved when it is applied: apply it again when
+    # the desktop switches between light and dark.
+    app.styleHints().colorSchemeChanged.connect(lambda _scheme: app.setStyleSheet(sheet))
     pixmap = QPixmap()
     if pixmap.loadFromData(paths.resource(ICON).read_bytes(), "SVG"):
         app.setWindowIcon(QIcon(pixmap))

@@ -116,6 +116,11 @@ class DeckListView(QWidget):
         self.model = DeckListModel(self)
         self._title = QLabel("Decks")
         self._title.setObjectName("pageTitle")
+        self._description = QLabel()
+        self._description.setObjectName("deckDescription")
+        self._description.setAccessibleName("About the selected deck")
+        self._description.setTextFormat(Qt.TextFormat.PlainText)
+        self._description.setWordWrap(True)
         self._status = QLabel()
         self._status.setObjectName("deckStatus")
         self._status.setAccessibleName("Today")
@@ -147,6 +152,7 @@ class DeckListView(QWidget):
         layout.setSpacing(14)
         layout.addWidget(self._title)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self._description)
         layout.addLayout(buttons)
         self._connect_signals()
 
@@ -176,8 +182,15 @@ class DeckListView(QWidget):
 
     def _connect_signals(self) -> None:
         self.study_button.clicked.connect(self._on_study)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.table.activated_by_key.connect(self._on_study)
         self.table.doubleClicked.connect(self._on_study)
+
+    def _on_selection_changed(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        text = self.model.deck_at(rows[0].row()).description if rows else ""
+        self._description.setText(text)
+        self._description.setVisible(bool(text))
 
     def _on_study(self) -> None:
         key = self.selected_key()
