@@ -20,6 +20,8 @@ from recall.errors import DeckErrors, RecallError
 from recall.settings import Settings
 
 if TYPE_CHECKING:
+    from recall.backups import Backup
+    from recall.integrity import CheckReport
     from recall.storage import Database
 
 
@@ -71,6 +73,28 @@ def _parser() -> argparse.ArgumentParser:
 
     schema = commands.add_parser("schema", help="print the JSON Schema of the deck format")
     schema.set_defaults(handler=_print_schema)
+
+    backup = commands.add_parser("backup", help="back up the database now")
+    backup.set_defaults(handler=_backup)
+
+    listing = commands.add_parser("backups", help="list backups with date, size, cards, reviews")
+    listing.set_defaults(handler=_list_backups)
+
+    restore = commands.add_parser(
+        "restore", help="restore a backup (the current database is backed up first)"
+    )
+    restore.add_argument("file", type=Path, metavar="FILE")
+    restore.set_defaults(handler=_restore)
+
+    check = commands.add_parser(
+        "check", help="check the database and every card's schedule against its history"
+    )
+    check.add_argument(
+        "--repair",
+        action="store_true",
+        help="rebuild schedules from history (after a backup) and say what changed",
+    )
+    check.set_defaults(handler=_check)
     return parser
 
 
@@ -78,13 +102,19 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _open_database(args: argparse.Namespace) -> Database:
+def _open_database(args: argparse.Namespace, install: bool = True) -> Database:
+    """Open the data directory's database; ``install`` also brings the bundled decks in."""
     # Storage and the deck models load here, not at start: --version and --help stay quick.
     from recall import library
     from recall.storage import Database
 
     database = Database(paths.database_path(paths.data_dir(args.data_dir)))
-    library.install_bundled_decks(database, _now())
+    if install:
+        try:
+            library.install_bundled_decks(database, _now())
+        except BaseException:
+            database.close()
+            raise
     return database
 
 
@@ -171,6 +201,118 @@ def _export_reviews(args: argparse.Namespace) -> int:
         database.close()
     print(f"wrote {written} reviews to {target}", file=sys.stderr)
     return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from recall import backups
+
+    database = _open_database(args, install=False)
+    try:
+        path = backups.make_backup(database, _now())
+    finally:
+        database.close()
+    print(path)
+    return 0
+
+
+def _list_backups(args: argparse.Namespace) -> int:
+    from recall import backups
+
+    found = backups.list_backups(paths.backup_dir(paths.data_dir(args.data_dir)))
+    if not found:
+        print("no backups yet (`recall backup` makes one)", file=sys.stderr)
+        return 0
+    rows = [("DATE", "SIZE", "DECKS", "CARDS", "REVIEWS", "FILE")]
+    rows += [
+        (
+            f"{backup.made_at.astimezone():%Y-%m-%d %H:%M:%S}",
+            _size(backup.size),
+            str(backup.decks),
+            str(backup.cards),
+            str(backup.reviews),
+            str(backup.path),
+        )
+        for backup in found
+    ]
+    widths = [max(len(row[column]) for row in rows) for column in range(5)]
+    for row in rows:
+        cells = [
+            cell.rjust(width) if 0 < i < 5 else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=False))
+        ]
+        print("  ".join([*cells, row[5]]))
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from recall import backups
+    from recall.scheduling import Scheduler
+
+    database = _open_database(args, install=False)
+    try:
+        report = backups.restore(database, args.file, Scheduler(Settings()), _now())
+    finally:
+        database.close()
+    restored = report.restored
+    print(f"saved the database as it was to {report.safety_copy}")
+    print(
+        f"restored {args.file} ({restored.cards} cards, {restored.reviews} reviews, "
+        f"made {restored.made_at.astimezone():%Y-%m-%d %H:%M})"
+    )
+    return _print_check(report.check)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from recall import backups, integrity
+    from recall.scheduling import Scheduler
+
+    scheduler = Scheduler(Settings())
+    database = _open_database(args, install=False)
+    try:
+        report = integrity.check(database, scheduler, _now())
+        if not args.repair or report.healthy:
+            status = _print_check(report)
+            if status:
+                _point_at_newest_backup(backups.list_backups(backups.backup_folder(database)))
+            return status
+        if not report.stale:
+            print("nothing that --repair can rebuild:", file=sys.stderr)
+            return _print_check(report)
+        saved = backups.make_backup(database, _now(), "before-repair")
+        print(f"saved the database as it was to {saved}")
+        for change in integrity.repair(database, report):
+            print(f"rebuilt {change}")
+        return _print_check(integrity.check(database, scheduler, _now()))
+    finally:
+        database.close()
+
+
+def _point_at_newest_backup(found: list[Backup]) -> None:
+    if found:
+        newest = found[0]
+        print(
+            f"newest backup: {newest.path} ({newest.made_at.astimezone():%Y-%m-%d %H:%M}); "
+            f"`recall restore {newest.path}` brings it back",
+            file=sys.stderr,
+        )
+
+
+def _print_check(report: CheckReport) -> int:
+    if report.healthy:
+        print(f"healthy: {report.cards} cards and {report.reviews} reviews checked")
+        return 0
+    for problem in report.problems:
+        print(f"problem: {problem}", file=sys.stderr)
+    print(f"{len(report.problems)} problem(s) found", file=sys.stderr)
+    return 1
+
+
+def _size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / 1024 / 1024:.1f} MB"
 
 
 def _print_schema(_args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ import platformdirs
 APP_NAME = "Recall"
 DATA_DIR_VARIABLE = "RECALL_DATA_DIR"
 DATABASE_NAME = "recall.sqlite3"
+BACKUP_FOLDER = "backups"
 
 
 def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
@@ -35,6 +36,11 @@ def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
 def database_path(directory: Path) -> Path:
     """The SQLite database file inside a data directory."""
     return directory / DATABASE_NAME
+
+
+def backup_dir(directory: Path) -> Path:
+    """The folder of automatic and manual backups inside a data directory."""
+    return directory / BACKUP_FOLDER
 
 
 def bundled_decks() -> list[Traversable]:

@@ -10,8 +10,9 @@ from datetime import datetime, timedelta, tzinfo
 from recall import days, grading
 from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard
 from recall.errors import UnknownDeckError
+from recall.integrity import replay
 from recall.memory import CardState, MemoryState, Rating
-from recall.scheduling import PastReview, Scheduler
+from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import CardRow, Database, DeckRow
 
@@ -250,11 +251,10 @@ class StudySession:
         last = self._recorded.pop()
         with self.database.transaction() as store:
             store.delete_review(last.review_id)
-            history = [
-                PastReview(review.reviewed_at, Rating(review.rating))
-                for review in store.reviews_of_card(last.card_id)
-            ]
-            store.set_memory(last.card_id, self.scheduler.replay(last.card_id, history))
+            history = store.reviews_of_card(last.card_id)
+            store.set_memory(
+                last.card_id, replay(self.scheduler, store.card(last.card_id), history)
+            )
             row = store.card(last.card_id)
         return self._show(row, now)
 

@@ -2,18 +2,36 @@
 
 from __future__ import annotations
 
-from recall.storage.database import SCHEMA_VERSION, Database, DatabaseError
+from recall.storage.database import Database, DatabaseError, StorageError
+from recall.storage.maintenance import (
+    Contents,
+    contents,
+    copy_database,
+    fingerprint,
+    integrity_problems,
+    read_header,
+    restore_into,
+)
+from recall.storage.migrations import SCHEMA_VERSION
 from recall.storage.records import CardRow, DeckCounts, DeckRow, NewCard, ReviewRow
 from recall.storage.store import Store
 
 __all__ = [
     "SCHEMA_VERSION",
     "CardRow",
+    "Contents",
     "Database",
     "DatabaseError",
     "DeckCounts",
     "DeckRow",
     "NewCard",
     "ReviewRow",
+    "StorageError",
     "Store",
+    "contents",
+    "copy_database",
+    "fingerprint",
+    "integrity_problems",
+    "read_header",
+    "restore_into",
 ]

@@ -5,19 +5,22 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import exc as sqlalchemy_errors
 from sqlmodel import Session, SQLModel
 
 from recall.errors import RecallError
-from recall.storage import tables  # noqa: F401  (registers the tables)
+from recall.storage import maintenance, tables  # noqa: F401  (tables registers the tables)
+from recall.storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from recall.storage.store import Store
 
-SCHEMA_VERSION = 1
-APPLICATION_ID = 0x5245434C  # "RECL": marks the file as a Recall database
+APPLICATION_ID = maintenance.APPLICATION_ID
 BUSY_TIMEOUT_MS = 10_000
+Synchronous = Literal["FULL", "NORMAL"]
 
 _APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
@@ -31,11 +34,21 @@ class DatabaseError(RecallError):
     """The database file cannot be used: not Recall's, from a newer Recall, or unreadable."""
 
 
+class StorageError(RecallError):
+    """A write or read failed for a reason outside Recall: a full disk, a read-only folder,
+    another program holding the database, a damaged file. Nothing was changed."""
+
+
 class Database:
     """One Recall database file; hand out a ``Store`` per unit of work with ``transaction``."""
 
-    def __init__(self, path: Path) -> None:
-        """Open (creating if needed) the database at ``path``.
+    def __init__(self, path: Path, synchronous: Synchronous = "FULL") -> None:
+        """Open (creating if needed, upgrading if older) the database at ``path``.
+
+        Args:
+            path: The database file.
+            synchronous: SQLite's ``synchronous`` setting. FULL (the default) makes every
+                committed transaction survive a power cut, not only a crash of Recall.
 
         Raises:
             DatabaseError: The file exists but is not a Recall database, or a newer
@@ -46,9 +59,15 @@ class Database:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise DatabaseError(f"cannot create the data folder {path.parent}: {error}") from None
-        _check_file(path)
-        self._engine = _create_engine(path)
-        self._create_schema()
+        version = _check_file(path)
+        self._engine = _create_engine(path, synchronous)
+        try:
+            if 0 < version < SCHEMA_VERSION:
+                self._upgrade(version)
+            self._create_schema()
+        except sqlalchemy_errors.DBAPIError as error:
+            self._engine.dispose()
+            raise _storage_error(error, path) from None
 
     def close(self) -> None:
         """Release every connection."""
@@ -59,11 +78,20 @@ class Database:
         """A store whose changes are committed together when the block ends without error.
 
         Any exception rolls every change back, so the database is as it was before.
+
+        Raises:
+            StorageError: SQLite could not read or write (disk full, read-only folder,
+                database held by another program, damaged file); nothing was changed.
         """
         with Session(self._engine, expire_on_commit=False) as session:
             try:
                 yield Store(session)
                 session.commit()
+            except sqlalchemy_errors.DBAPIError as error:
+                session.rollback()
+                if isinstance(error, sqlalchemy_errors.IntegrityError):
+                    raise
+                raise _storage_error(error, self.path) from None
             except BaseException:
                 session.rollback()
                 raise
@@ -78,31 +106,70 @@ class Database:
             connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
+    def _upgrade(self, version: int) -> None:
+        """Bring an older schema up to date: a backup first, then one transaction."""
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        backup = (
+            self.path.parent
+            / maintenance.BACKUP_FOLDER
+            / (f"recall-{stamp}-before-upgrade-from-schema-{version}.sqlite3")
+        )
+        maintenance.copy_database(self.path, backup)
+        with self._engine.begin() as connection:
+            _apply_migrations(connection, version)
+            connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
-def _check_file(path: Path) -> None:
-    """Refuse, without writing anything, a file that is not a Recall database we can open."""
+
+def _apply_migrations(connection: Connection, version: int) -> None:
+    for step in range(version, SCHEMA_VERSION):
+        MIGRATIONS[step](connection)
+
+
+def _storage_error(error: sqlalchemy_errors.DBAPIError, path: Path) -> StorageError:
+    """Say in words what SQLite's error means for the learner."""
+    detail = str(error.orig).lower()
+    folder = path.parent
+    if "locked" in detail or "busy" in detail:
+        what = (
+            f"the database is in use by another program (waited {BUSY_TIMEOUT_MS // 1000} s); "
+            "close the other Recall and try again"
+        )
+    elif "full" in detail:
+        what = f"the disk holding {folder} is full; free some space and try again"
+    elif "readonly" in detail or "read-only" in detail:
+        what = f"the data folder {folder} is read-only; Recall needs to write there"
+    elif "malformed" in detail or "not a database" in detail or "corrupt" in detail:
+        what = f"the database {path} is damaged; run `recall check`, or restore a backup"
+    elif "disk i/o" in detail or "unable to open" in detail:
+        what = f"the disk holding {path} could not be read or written ({error.orig})"
+    else:
+        what = f"the database {path} failed: {error.orig}"
+    return StorageError(what)
+
+
+def _check_file(path: Path) -> int:
+    """Refuse, without writing anything, a file that is not a Recall database we can open.
+
+    Returns:
+        The file's schema version (0 for a new or empty file).
+    """
     if not path.exists() or path.stat().st_size == 0:
-        return
+        return 0
     try:
-        connection = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
-        try:
-            application_id = connection.execute("PRAGMA application_id").fetchone()[0]
-            version = connection.execute("PRAGMA user_version").fetchone()[0]
-            table_count = connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
-        finally:
-            connection.close()
+        header = maintenance.read_header(path)
     except sqlite3.DatabaseError as error:
         raise DatabaseError(f"{path} is not a Recall database ({error})") from None
-    if application_id != APPLICATION_ID and (application_id != 0 or table_count > 0):
+    if not header.is_recall:
         raise DatabaseError(f"{path} is an SQLite database, but not one of Recall's")
-    if version > SCHEMA_VERSION:
+    if header.schema_version > SCHEMA_VERSION:
         raise DatabaseError(
-            f"{path} was made by a newer Recall (schema {version}; this Recall knows "
-            f"schema {SCHEMA_VERSION}). Update Recall to open it; nothing was changed."
+            f"{path} was made by a newer Recall (schema {header.schema_version}; this Recall "
+            f"knows schema {SCHEMA_VERSION}). Update Recall to open it; nothing was changed."
         )
+    return header.schema_version
 
 
-def _create_engine(path: Path) -> Engine:
+def _create_engine(path: Path, synchronous: Synchronous) -> Engine:
     engine = create_engine(f"sqlite:///{path}")
 
     @event.listens_for(engine, "connect")
@@ -113,7 +180,7 @@ def _create_engine(path: Path) -> Engine:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute(f"PRAGMA synchronous = {synchronous}")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 

@@ -262,6 +262,42 @@ class Store:
             ).scalars()
         )
 
+    def histories(self) -> Iterator[tuple[CardRow, list[ReviewRow]]]:
+        """Every card with its reviews in recorded order, in two queries."""
+        reviews: dict[int, list[ReviewRow]] = {}
+        for review in self._session.exec(
+            select(Review).order_by(col(Review.card_id), col(Review.id))
+        ):
+            reviews.setdefault(review.card_id, []).append(_review_row(review))
+        rows = self._session.execute(
+            select(Card, CardMemory)
+            .join(CardMemory, col(CardMemory.card_id) == col(Card.id))
+            .order_by(col(Card.id))
+        ).all()
+        for card, memory in rows:
+            yield _card_row(card, memory), reviews.get(_id(card.id), [])
+
+    def deck_keys(self) -> dict[int, str]:
+        """Every deck's file id, by database id."""
+        return {_id(deck.id): deck.key for deck in self._session.exec(select(Deck))}
+
+    def orphan_reviews(self) -> list[ReviewRow]:
+        """Reviews whose card does not exist (only possible if foreign keys were off)."""
+        rows = self._session.exec(
+            select(Review)
+            .join(Card, col(Card.id) == col(Review.card_id), isouter=True)
+            .where(col(Card.id).is_(None))
+            .order_by(col(Review.id))
+        ).all()
+        return [_review_row(review) for review in rows]
+
+    def reviews_after(self, moment: datetime) -> list[ReviewRow]:
+        """Reviews dated after ``moment``, oldest first."""
+        rows = self._session.exec(
+            select(Review).where(col(Review.reviewed_at) > moment).order_by(col(Review.reviewed_at))
+        ).all()
+        return [_review_row(review) for review in rows]
+
     def all_reviews(self, deck_id: int | None = None) -> Iterator[ReviewRow]:
         """Every review, oldest first, optionally for one deck only."""
         query = select(Review).order_by(col(Review.reviewed_at), col(Review.id))

@@ -1,0 +1,197 @@
+"""Backups: made with SQLite's online backup API, thinned like Anki's, restored safely.
+
+Backups live in the ``backups`` folder of the data directory, named by their UTC time
+(``recall-20260115-093000.sqlite3``). Thinning keeps every backup from the last two days,
+then the newest of each day for 12 more days, of each week for 10 weeks, and of each month
+for 9 months; older ones are deleted.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from recall import paths
+from recall.errors import RecallError
+from recall.integrity import CheckReport, check
+from recall.scheduling import Scheduler
+from recall.storage import Database, contents, copy_database, fingerprint, restore_into
+
+_NAME = re.compile(r"^recall-(\d{8}-\d{6})(?:-(\d{6}))?(?:-[a-z0-9-]+)?\.sqlite3$")
+KEEP_ALL_FOR = timedelta(days=2)
+DAILY_FOR = timedelta(days=2 + 12)
+WEEKLY_FOR = DAILY_FOR + timedelta(weeks=10)
+MONTHLY_FOR = WEEKLY_FOR + timedelta(days=9 * 30)
+AUTOMATIC_INTERVAL = timedelta(minutes=30)
+
+
+class BackupError(RecallError):
+    """A backup could not be made, listed or restored."""
+
+
+@dataclass(frozen=True)
+class Backup:
+    """One backup file."""
+
+    path: Path
+    made_at: datetime
+    size: int
+    decks: int
+    cards: int
+    reviews: int
+
+
+@dataclass(frozen=True)
+class RestoreReport:
+    """What a restore did: where the replaced database was saved, and its check."""
+
+    safety_copy: Path
+    restored: Backup
+    check: CheckReport
+
+
+def backup_folder(database: Database) -> Path:
+    """The backups folder beside a database."""
+    return paths.backup_dir(database.path.parent)
+
+
+def make_backup(database: Database, now: datetime, note: str = "") -> Path:
+    """Snapshot the database into the backups folder, then thin the folder.
+
+    Args:
+        database: The open database; it stays usable throughout.
+        now: The backup's time, aware UTC; it names the file.
+        note: Added to the name, like ``before-restore``.
+
+    Raises:
+        BackupError: The backup could not be written.
+    """
+    folder = backup_folder(database)
+    name = f"recall-{now.astimezone(UTC):%Y%m%d-%H%M%S-%f}{'-' + note if note else ''}.sqlite3"
+    target = folder / name
+    try:
+        copy_database(database.path, target)
+    except OSError as error:
+        raise BackupError(f"cannot write a backup into {folder}: {error.strerror}") from None
+    thin(folder, now)
+    return target
+
+
+def changed_since_last_backup(database: Database) -> bool:
+    """Whether the database holds anything the newest backup does not."""
+    newest = next(iter(list_backups(backup_folder(database))), None)
+    if newest is None:
+        return True
+    try:
+        return fingerprint(database.path) != fingerprint(newest.path)
+    except (sqlite3.DatabaseError, OSError):  # an unreadable backup: make a fresh one
+        return True
+
+
+def list_backups(folder: Path) -> list[Backup]:
+    """Every readable backup in ``folder``, newest first."""
+    found = []
+    for path in folder.glob("recall-*.sqlite3") if folder.is_dir() else []:
+        made_at = _time_of(path.name)
+        if made_at is None:
+            continue
+        try:
+            counted = contents(path)
+        except (sqlite3.DatabaseError, OSError):  # a damaged file is not offered
+            continue
+        found.append(
+            Backup(
+                path=path,
+                made_at=made_at,
+                size=path.stat().st_size,
+                decks=counted.decks,
+                cards=counted.cards,
+                reviews=counted.reviews,
+            )
+        )
+    return sorted(found, key=lambda backup: backup.made_at, reverse=True)
+
+
+def to_keep(times: Iterable[datetime], now: datetime) -> set[datetime]:
+    """Which backup times the thinning rules keep (see the module docstring)."""
+    kept: set[datetime] = set()
+    buckets: set[tuple[str, int, int]] = set()
+    for moment in sorted(times, reverse=True):
+        age = now - moment
+        if age < KEEP_ALL_FOR:
+            kept.add(moment)
+            continue
+        if age < DAILY_FOR:
+            bucket = ("day", moment.toordinal(), 0)
+        elif age < WEEKLY_FOR:
+            year, week, _ = moment.isocalendar()
+            bucket = ("week", year, week)
+        elif age < MONTHLY_FOR:
+            bucket = ("month", moment.year, moment.month)
+        else:
+            continue
+        if bucket not in buckets:
+            buckets.add(bucket)
+            kept.add(moment)
+    return kept
+
+
+def thin(folder: Path, now: datetime) -> list[Path]:
+    """Delete the backups the thinning rules do not keep; returns what was deleted."""
+    dated = {
+        path: made_at
+        for path in (folder.glob("recall-*.sqlite3") if folder.is_dir() else [])
+        if (made_at := _time_of(path.name)) is not None
+    }
+    keep = to_keep(dated.values(), now)
+    removed = [path for path, made_at in dated.items() if made_at not in keep]
+    for path in removed:
+        path.unlink(missing_ok=True)
+    return removed
+
+
+def restore(
+    database: Database, backup_file: Path, scheduler: Scheduler, now: datetime
+) -> RestoreReport:
+    """Replace the database's contents with a backup's: back up first, restore, then check.
+
+    Raises:
+        BackupError: The file is not a healthy Recall database; nothing was changed.
+    """
+    if not backup_file.is_file():
+        raise BackupError(f"{backup_file}: no such file")
+    chosen = next(
+        (b for b in list_backups(backup_file.parent) if b.path.resolve() == backup_file.resolve()),
+        None,
+    ) or _describe(backup_file)
+    safety = make_backup(database, now, "before-restore")
+    try:
+        restore_into(backup_file, database.path)
+    except ValueError as error:
+        raise BackupError(f"{error}; nothing was changed") from None
+    return RestoreReport(safety_copy=safety, restored=chosen, check=check(database, scheduler, now))
+
+
+def _describe(path: Path) -> Backup:
+    try:
+        counted = contents(path)
+    except (sqlite3.DatabaseError, OSError) as error:
+        raise BackupError(
+            f"{path} is not a Recall database ({error}); nothing was changed"
+        ) from None
+    made_at = _time_of(path.name) or datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    return Backup(path, made_at, path.stat().st_size, counted.decks, counted.cards, counted.reviews)
+
+
+def _time_of(name: str) -> datetime | None:
+    match = _NAME.match(name)
+    if match is None:
+        return None
+    moment = datetime.strptime(match.group(1), "%Y%m%d-%H%M%S").replace(tzinfo=UTC)
+    if match.group(2):
+        moment = moment.replace(microsecond=int(match.group(2)))
+    return moment

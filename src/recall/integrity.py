@@ -1,0 +1,103 @@
+"""Checking a database against its own history, and rebuilding what can be derived."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from recall.memory import MemoryState, Rating
+from recall.scheduling import PastReview, Scheduler
+from recall.storage import CardRow, Database, ReviewRow, integrity_problems
+
+# Reviews this far ahead of the clock are reported as dated in the future.
+FUTURE_TOLERANCE = timedelta(minutes=5)
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What ``check`` found.
+
+    Attributes:
+        problems: Each finding in words; empty when the database is healthy.
+        stale: Cards whose stored schedule differs from the replay of their history,
+            with the replayed state that ``repair`` would store.
+    """
+
+    problems: list[str]
+    cards: int = 0
+    reviews: int = 0
+    stale: dict[int, MemoryState] = field(default_factory=dict)
+
+    @property
+    def healthy(self) -> bool:
+        """True when nothing was found."""
+        return not self.problems
+
+
+def check(database: Database, scheduler: Scheduler, now: datetime) -> CheckReport:
+    """Check the file and every card's schedule against its history.
+
+    Looks for: SQLite integrity and foreign-key problems, stored schedules that differ
+    from replaying the card's reviews, reviews pointing at missing cards, and reviews
+    dated in the future.
+    """
+    problems = integrity_problems(database.path)
+    if any(problem.startswith("the file cannot be read") for problem in problems):
+        return CheckReport(problems=problems)
+    stale: dict[int, MemoryState] = {}
+    cards = reviews = 0
+    with database.transaction() as store:
+        decks = store.deck_keys()
+        for card, history in store.histories():
+            cards += 1
+            reviews += len(history)
+            replayed = replay(scheduler, card, history)
+            if replayed != card.memory:
+                stale[card.id] = replayed
+                problems.append(
+                    f"card {decks.get(card.deck_id, '?')}/{card.key}: the stored schedule "
+                    f"(due {_when(card.memory.due)}) differs from its history "
+                    f"(due {_when(replayed.due)})"
+                )
+        for orphan in store.orphan_reviews():
+            reviews += 1
+            problems.append(f"review {orphan.id} points at card {orphan.card_id}, which is gone")
+        future = store.reviews_after(now + FUTURE_TOLERANCE)
+        if future:
+            problems.append(
+                f"{len(future)} review(s) are dated in the future, the latest at "
+                f"{_when(future[-1].reviewed_at)} (was the clock wrong?)"
+            )
+    return CheckReport(problems=problems, cards=cards, reviews=reviews, stale=stale)
+
+
+def repair(database: Database, report: CheckReport) -> list[str]:
+    """Store the replayed schedule of every stale card, in one transaction.
+
+    Only derived state is rewritten; reviews are never changed. Make a backup first.
+
+    Returns:
+        What was changed, one line per card.
+    """
+    changes: list[str] = []
+    with database.transaction() as store:
+        decks = store.deck_keys()
+        for card_id, memory in report.stale.items():
+            card = store.card(card_id)
+            store.set_memory(card_id, memory)
+            changes.append(
+                f"card {decks.get(card.deck_id, '?')}/{card.key}: due {_when(card.memory.due)}"
+                f" -> {_when(memory.due)}"
+            )
+    return changes
+
+
+def replay(scheduler: Scheduler, card: CardRow, history: list[ReviewRow]) -> MemoryState:
+    """The memory state a card's reviews give."""
+    return scheduler.replay(
+        card.id, [PastReview(review.reviewed_at, Rating(review.rating)) for review in history]
+    )
+
+
+def _when(moment: datetime | None) -> str:
+    return "never (new)" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")

@@ -1,0 +1,143 @@
+"""Whole-file operations with SQLite's own API: headers, backups, restores, integrity checks.
+
+These work on a path, not through the ORM, because they treat the database as a file:
+SQLite's online backup API copies a consistent snapshot while Recall keeps using it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+from recall.paths import BACKUP_FOLDER
+
+APPLICATION_ID = 0x5245434C  # "RECL": marks the file as a Recall database
+BUSY_TIMEOUT_MS = 10_000
+
+__all__ = ["BACKUP_FOLDER"]
+
+
+@dataclass(frozen=True)
+class Header:
+    """What a database file says about itself."""
+
+    is_recall: bool
+    schema_version: int
+
+
+@dataclass(frozen=True)
+class Contents:
+    """How much a database holds."""
+
+    decks: int
+    cards: int
+    reviews: int
+
+
+def read_header(path: Path) -> Header:
+    """Read a file's application id and schema version without changing it.
+
+    Raises:
+        sqlite3.DatabaseError: The file is not an SQLite database.
+    """
+    with closing(_connect_read_only(path)) as connection:
+        application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        tables = connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+    recall = application_id == APPLICATION_ID or (application_id == 0 and tables == 0)
+    return Header(is_recall=recall, schema_version=version)
+
+
+def contents(path: Path) -> Contents:
+    """Count a database's decks, cards and reviews, reading only."""
+    with closing(_connect_read_only(path)) as connection:
+        decks, cards, reviews = connection.execute(
+            "SELECT (SELECT count(*) FROM deck), (SELECT count(*) FROM card), "
+            "(SELECT count(*) FROM review)"
+        ).fetchone()
+    return Contents(decks=decks, cards=cards, reviews=reviews)
+
+
+def fingerprint(path: Path) -> tuple[int, ...]:
+    """Numbers that change whenever a deck, card or review is added, changed or removed."""
+    with closing(_connect_read_only(path)) as connection:
+        row = connection.execute(
+            "SELECT (SELECT count(*) FROM deck), (SELECT coalesce(max(updated_at), 0) FROM deck),"
+            " (SELECT count(*) FROM card), (SELECT coalesce(max(updated_at), 0) FROM card),"
+            " (SELECT count(*) FROM review), (SELECT coalesce(max(id), 0) FROM review)"
+        ).fetchone()
+    return tuple(int(value) for value in row)
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """Snapshot ``source`` into a new self-contained file ``target`` (no -wal file).
+
+    The copy is written beside the target and renamed over it once complete and flushed
+    to disk, so a crash never leaves half a backup under the final name.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        with closing(sqlite3.connect(source)) as origin, closing(sqlite3.connect(partial)) as copy:
+            origin.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            origin.backup(copy)
+            copy.execute("PRAGMA journal_mode = DELETE")
+        _fsync(partial)
+        partial.replace(target)
+        _fsync(target.parent)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def restore_into(backup: Path, target: Path) -> None:
+    """Replace the contents of the live database ``target`` with those of ``backup``.
+
+    Goes through SQLite's backup API on the live file, so connections that stay open see
+    the restored data and nothing is torn.
+
+    Raises:
+        ValueError: ``backup`` is not a healthy Recall database.
+    """
+    header = read_header(backup)
+    if not header.is_recall:
+        raise ValueError(f"{backup} is not a Recall database")
+    problems = integrity_problems(backup)
+    if problems:
+        raise ValueError(f"{backup} is damaged: {problems[0]}")
+    with closing(_connect_read_only(backup)) as origin, closing(sqlite3.connect(target)) as live:
+        live.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        origin.backup(live)
+
+
+def integrity_problems(path: Path) -> list[str]:
+    """What SQLite's integrity and foreign-key checks find, in words; empty when healthy."""
+    try:
+        with closing(_connect_read_only(path)) as connection:
+            rows = [row[0] for row in connection.execute("PRAGMA integrity_check")]
+            problems = [] if rows == ["ok"] else [f"SQLite integrity check: {row}" for row in rows]
+            for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check"):
+                problems.append(f"{table} row {rowid} points at a missing {parent}")
+    except sqlite3.DatabaseError as error:
+        return [f"the file cannot be read as a database ({error})"]
+    return problems
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    if not path.exists():
+        raise sqlite3.DatabaseError(f"no such file: {path}")
+    connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return connection
+
+
+def _fsync(path: Path) -> None:
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
