@@ -102,23 +102,6 @@ def test_pragmas_and_stamps(database: Database) -> None:
     connection.close()
 
 
-def _bytes_of(path: Path) -> bytes:
-    return path.read_bytes()
-
-
-def test_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
-    path = tmp_path / "recall.sqlite3"
-    Database(path).close()
-    connection = sqlite3.connect(path)
-    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    connection.execute("PRAGMA journal_mode = DELETE")
-    connection.close()
-    before = _bytes_of(path)
-    with pytest.raises(DatabaseError, match="made by a newer Recall"):
-        Database(path)
-    assert _bytes_of(path) == before
-
-
 def test_foreign_sqlite_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "other.sqlite3"
     connection = sqlite3.connect(path)

@@ -1,9 +1,9 @@
 """Backups: made with SQLite's online backup API, thinned like Anki's, restored safely.
 
 Backups live in the ``backups`` folder of the data directory, named by their UTC time
-(``recall-20260115-093000.sqlite3``). Thinning keeps every backup from the last two days,
-then the newest of each day for 12 more days, of each week for 10 weeks, and of each month
-for 9 months; older ones are deleted.
+(``recall-20260115-093000-000000.sqlite3``). Thinning keeps every backup from the last two
+days, then the newest of each day of age for 12 more days, of each week for 10 weeks, and
+of each 30 days for 9 months (about 13 months in all); older ones are deleted.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ _NAME = re.compile(r"^recall-(\d{8}-\d{6})(?:-(\d{6}))?(?:-[a-z0-9-]+)?\.sqlite3
 KEEP_ALL_FOR = timedelta(days=2)
 DAILY_FOR = timedelta(days=2 + 12)
 WEEKLY_FOR = DAILY_FOR + timedelta(weeks=10)
-MONTHLY_FOR = WEEKLY_FOR + timedelta(days=9 * 30)
+MONTHLY_FOR = WEEKLY_FOR + timedelta(days=9 * 30)  # months of 30 days
 AUTOMATIC_INTERVAL = timedelta(minutes=30)
 
 
@@ -119,19 +119,18 @@ def list_backups(folder: Path) -> list[Backup]:
 def to_keep(times: Iterable[datetime], now: datetime) -> set[datetime]:
     """Which backup times the thinning rules keep (see the module docstring)."""
     kept: set[datetime] = set()
-    buckets: set[tuple[str, int, int]] = set()
+    buckets: set[tuple[str, int]] = set()
     for moment in sorted(times, reverse=True):
         age = now - moment
         if age < KEEP_ALL_FOR:
             kept.add(moment)
             continue
         if age < DAILY_FOR:
-            bucket = ("day", moment.toordinal(), 0)
+            bucket = ("day", age.days)
         elif age < WEEKLY_FOR:
-            year, week, _ = moment.isocalendar()
-            bucket = ("week", year, week)
+            bucket = ("week", (age - DAILY_FOR).days // 7)
         elif age < MONTHLY_FOR:
-            bucket = ("month", moment.year, moment.month)
+            bucket = ("month", (age - WEEKLY_FOR).days // 30)
         else:
             continue
         if bucket not in buckets:

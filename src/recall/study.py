@@ -89,12 +89,15 @@ class Summary:
         return self.correct / self.answered if self.answered else 0.0
 
 
-@dataclass
-class _Recorded:
+@dataclass(frozen=True)
+class Recorded:
+    """A stored answer: its review's id, and the card's schedule after it."""
+
     review_id: int
     card_id: int
     correct: bool
     time_spent: timedelta
+    memory: MemoryState
 
 
 @dataclass
@@ -117,7 +120,7 @@ class StudySession:
     rng: random.Random = field(default_factory=random.Random)
     zone: tzinfo | None = None
     deck: DeckRow = field(init=False)
-    _recorded: list[_Recorded] = field(default_factory=list, init=False)
+    _recorded: list[Recorded] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
         with self.database.transaction() as store:
@@ -195,7 +198,7 @@ class StudySession:
             answered_at=now,
         )
 
-    def record(self, answer: Answer, rating: Rating, now: datetime) -> MemoryState:
+    def record(self, answer: Answer, rating: Rating, now: datetime) -> Recorded:
         """Store the answer with the chosen rating and reschedule the card, in one transaction.
 
         Args:
@@ -204,7 +207,11 @@ class StudySession:
             now: When the learner moved on; counts toward the session's time spent.
 
         Returns:
-            The card's new memory state.
+            The stored review's id and the card's new memory state.
+
+        Raises:
+            StorageError: The answer could not be saved (disk full, read-only folder,
+                database busy); nothing was stored and it can be recorded again.
         """
         shown = answer.card
         card = shown.card
@@ -227,10 +234,15 @@ class StudySession:
                 correct=correct,
             )
             store.set_memory(shown.card_id, after)
-        self._recorded.append(
-            _Recorded(review_id, shown.card_id, correct, max(timedelta(0), now - shown.shown_at))
+        recorded = Recorded(
+            review_id=review_id,
+            card_id=shown.card_id,
+            correct=correct,
+            time_spent=max(timedelta(0), now - shown.shown_at),
+            memory=after,
         )
-        return after
+        self._recorded.append(recorded)
+        return recorded
 
     @property
     def can_undo(self) -> bool:

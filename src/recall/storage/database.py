@@ -42,13 +42,20 @@ class StorageError(RecallError):
 class Database:
     """One Recall database file; hand out a ``Store`` per unit of work with ``transaction``."""
 
-    def __init__(self, path: Path, synchronous: Synchronous = "FULL") -> None:
+    def __init__(
+        self,
+        path: Path,
+        synchronous: Synchronous = "FULL",
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    ) -> None:
         """Open (creating if needed, upgrading if older) the database at ``path``.
 
         Args:
             path: The database file.
             synchronous: SQLite's ``synchronous`` setting. FULL (the default) makes every
                 committed transaction survive a power cut, not only a crash of Recall.
+            busy_timeout_ms: How long to wait for another program holding the database
+                before giving up with "in use".
 
         Raises:
             DatabaseError: The file exists but is not a Recall database, or a newer
@@ -60,14 +67,15 @@ class Database:
         except OSError as error:
             raise DatabaseError(f"cannot create the data folder {path.parent}: {error}") from None
         version = _check_file(path)
-        self._engine = _create_engine(path, synchronous)
+        self._busy_timeout_ms = busy_timeout_ms
+        self._engine = _create_engine(path, synchronous, busy_timeout_ms)
         try:
             if 0 < version < SCHEMA_VERSION:
                 self._upgrade(version)
             self._create_schema()
         except sqlalchemy_errors.DBAPIError as error:
             self._engine.dispose()
-            raise _storage_error(error, path) from None
+            raise _storage_error(error, path, busy_timeout_ms) from None
 
     def close(self) -> None:
         """Release every connection."""
@@ -91,7 +99,7 @@ class Database:
                 session.rollback()
                 if isinstance(error, sqlalchemy_errors.IntegrityError):
                     raise
-                raise _storage_error(error, self.path) from None
+                raise _storage_error(error, self.path, self._busy_timeout_ms) from None
             except BaseException:
                 session.rollback()
                 raise
@@ -125,13 +133,15 @@ def _apply_migrations(connection: Connection, version: int) -> None:
         MIGRATIONS[step](connection)
 
 
-def _storage_error(error: sqlalchemy_errors.DBAPIError, path: Path) -> StorageError:
+def _storage_error(
+    error: sqlalchemy_errors.DBAPIError, path: Path, busy_timeout_ms: int
+) -> StorageError:
     """Say in words what SQLite's error means for the learner."""
     detail = str(error.orig).lower()
     folder = path.parent
     if "locked" in detail or "busy" in detail:
         what = (
-            f"the database is in use by another program (waited {BUSY_TIMEOUT_MS // 1000} s); "
+            f"the database is in use by another program (waited {busy_timeout_ms / 1000:g} s); "
             "close the other Recall and try again"
         )
     elif "full" in detail:
@@ -169,7 +179,7 @@ def _check_file(path: Path) -> int:
     return header.schema_version
 
 
-def _create_engine(path: Path, synchronous: Synchronous) -> Engine:
+def _create_engine(path: Path, synchronous: Synchronous, busy_timeout_ms: int) -> Engine:
     engine = create_engine(f"sqlite:///{path}")
 
     @event.listens_for(engine, "connect")
@@ -178,7 +188,7 @@ def _create_engine(path: Path, synchronous: Synchronous) -> Engine:
         # module's implicit ones, which it starts late and skips for DDL.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute(f"PRAGMA synchronous = {synchronous}")
         cursor.execute("PRAGMA foreign_keys = ON")

@@ -1,0 +1,58 @@
+"""Write tests/data/schema-N.sqlite3: a small database made by this Recall, for upgrade tests.
+
+Run once per schema version (``.venv/bin/python scripts/make_schema_fixture.py``) and commit
+the result; ``tests/test_migrations.py`` then checks that every later Recall opens it with
+every review intact. Its review log is written beside it as ``schema-N.reviews.csv``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from recall import library
+from recall.deckfile import ChoiceCard, parse_deck
+from recall.memory import Rating
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import SCHEMA_VERSION, Database, copy_database
+from recall.study import StudySession
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+
+
+def main() -> None:
+    target = DATA / f"schema-{SCHEMA_VERSION}.sqlite3"
+    now = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+    rng = random.Random(SCHEMA_VERSION)
+    with tempfile.TemporaryDirectory() as folder:
+        database = Database(Path(folder) / "recall.sqlite3")
+        library.install_bundled_decks(database, now)
+        tiny = json.loads((DATA / "decks" / "tiny.json").read_text())
+        library.import_deck(database, parse_deck(json.dumps(tiny), "tiny.json"), "tiny.json", now)
+        settings = Settings(fuzz=True)
+        for deck in ("activation-recompute", "tiny"):
+            session = StudySession(database, Scheduler(settings), settings, deck, rng)
+            for day in range(4):
+                clock = now + timedelta(days=day)
+                while (shown := session.next_card(clock)) is not None:
+                    clock += timedelta(seconds=rng.randint(3, 40))
+                    if isinstance(shown.card, ChoiceCard):
+                        picked = {shown.order[rng.randrange(len(shown.order))]}
+                        answer = session.answer_choice(shown, picked, clock)
+                        session.record(answer, answer.proposed, clock)
+                    else:
+                        answer = session.reveal(shown, clock)
+                        session.record(answer, Rating(rng.randint(1, 4)), clock)
+        with (DATA / f"schema-{SCHEMA_VERSION}.reviews.csv").open("w", newline="") as out:
+            library.export_reviews(database, out)
+        copy_database(database.path, target)
+        database.close()
+    print(target)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""Backups: thinning rules, snapshots of a live database, restore with a safety copy."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from recall import backups, library
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database, contents
+from recall.study import StudySession
+from tests.conftest import Clock
+
+NOW = datetime(2026, 6, 30, 12, 0, tzinfo=UTC)
+
+
+def test_thinning_keeps_recent_all_then_daily_weekly_monthly() -> None:
+    hourly = [NOW - timedelta(hours=hours) for hours in range(0, 24 * 400, 6)]
+    kept = backups.to_keep(hourly, NOW)
+    recent = {moment for moment in hourly if NOW - moment < timedelta(days=2)}
+    assert recent <= kept
+    daily = [NOW - m for m in kept if timedelta(days=2) <= NOW - m < timedelta(days=14)]
+    assert sorted(age.days for age in daily) == list(range(2, 14))
+    weekly = [NOW - m for m in kept if timedelta(days=14) <= NOW - m < timedelta(days=84)]
+    assert sorted((age.days - 14) // 7 for age in weekly) == list(range(10))
+    monthly = [NOW - m for m in kept if timedelta(days=84) <= NOW - m < timedelta(days=354)]
+    assert sorted((age.days - 84) // 30 for age in monthly) == list(range(9))
+    assert len(kept) == len(recent) + 12 + 10 + 9
+
+
+def test_thinning_keeps_the_newest_of_each_day_of_age() -> None:
+    times = [NOW - timedelta(days=4, hours=hours) for hours in (21, 22, 23)]
+    assert backups.to_keep(times, NOW) == {NOW - timedelta(days=4, hours=21)}
+
+
+def answer_some(database: Database, clock: Clock, count: int) -> None:
+    settings = Settings(fuzz=False)
+    session = StudySession(database, Scheduler(settings), settings, "activation-recompute")
+    for _ in range(count):
+        shown = session.next_card(clock())
+        assert shown is not None
+        answer = session.answer_choice(shown, {shown.order[0]}, clock.advance(seconds=5))
+        session.record(answer, answer.proposed, clock())
+
+
+def test_backup_is_a_self_contained_snapshot(bundled: Database, clock: Clock) -> None:
+    answer_some(bundled, clock, 3)
+    path = backups.make_backup(bundled, clock())
+    assert path.parent == bundled.path.parent / "backups"
+    assert not Path(f"{path}-wal").exists()
+    assert contents(path).reviews == 3
+    (listed,) = backups.list_backups(path.parent)
+    assert (listed.path, listed.cards, listed.reviews) == (path, 8, 3)
+    assert listed.made_at == clock()
+
+
+def test_changes_are_detected_for_automatic_backups(bundled: Database, clock: Clock) -> None:
+    assert backups.changed_since_last_backup(bundled)
+    backups.make_backup(bundled, clock())
+    assert not backups.changed_since_last_backup(bundled)
+    answer_some(bundled, clock, 1)
+    assert backups.changed_since_last_backup(bundled)
+
+
+def test_restore_saves_the_current_database_first(bundled: Database, clock: Clock) -> None:
+    answer_some(bundled, clock, 2)
+    early = backups.make_backup(bundled, clock.advance(minutes=1))
+    answer_some(bundled, clock, 3)
+
+    report = backups.restore(
+        bundled, early, Scheduler(Settings(fuzz=False)), clock.advance(minutes=1)
+    )
+
+    assert report.check.healthy
+    assert contents(report.safety_copy).reviews == 5
+    assert contents(bundled.path).reviews == 2
+    with bundled.transaction() as store:
+        assert len(list(store.all_reviews())) == 2
+    # The restored database keeps working: answer again.
+    answer_some(bundled, clock, 1)
+    assert contents(bundled.path).reviews == 3
+
+
+def test_restoring_something_that_is_not_a_backup_changes_nothing(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    answer_some(bundled, clock, 2)
+    bogus = tmp_path / "notes.sqlite3"
+    connection = sqlite3.connect(bogus)
+    connection.execute("CREATE TABLE notes (text TEXT)")
+    connection.commit()
+    connection.close()
+    with pytest.raises(backups.BackupError, match="not a Recall database"):
+        backups.restore(bundled, bogus, Scheduler(Settings()), clock())
+    assert contents(bundled.path).reviews == 2
+
+
+def test_thin_deletes_old_backups(bundled: Database, clock: Clock) -> None:
+    folder = backups.backup_folder(bundled)
+    old = backups.make_backup(bundled, clock() - timedelta(days=400))
+    recent = backups.make_backup(bundled, clock())
+    assert not old.exists()
+    assert recent.exists()
+    library.install_bundled_decks(bundled, clock())
+    assert [b.path for b in backups.list_backups(folder)] == [recent]

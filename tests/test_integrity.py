@@ -1,0 +1,85 @@
+"""`check` finds what is wrong in words; `repair` rebuilds schedules from history."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import timedelta
+
+from recall import integrity
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database
+from recall.study import StudySession
+from tests.conftest import Clock
+
+
+def study(database: Database, clock: Clock, answers: int) -> StudySession:
+    settings = Settings(fuzz=True)
+    session = StudySession(database, Scheduler(settings), settings, "activation-recompute")
+    for _ in range(answers):
+        shown = session.next_card(clock())
+        assert shown is not None
+        answer = session.answer_choice(shown, {shown.order[0]}, clock.advance(seconds=5))
+        session.record(answer, answer.proposed, clock())
+    return session
+
+
+def scheduler() -> Scheduler:
+    return Scheduler(Settings(fuzz=True))
+
+
+def test_a_studied_database_is_healthy(bundled: Database, clock: Clock) -> None:
+    study(bundled, clock, 12)
+    report = integrity.check(bundled, scheduler(), clock())
+    assert report.healthy, report.problems
+    assert (report.cards, report.reviews) == (8, 12)
+
+
+def test_a_tampered_schedule_is_found_and_rebuilt(bundled: Database, clock: Clock) -> None:
+    study(bundled, clock, 4)
+    connection = sqlite3.connect(bundled.path)
+    connection.execute("UPDATE card_memory SET due = due + 86400000000 WHERE card_id = 1")
+    connection.commit()
+    connection.close()
+
+    report = integrity.check(bundled, scheduler(), clock())
+    assert not report.healthy
+    assert list(report.stale) == [1]
+    assert report.problems[0].startswith("card activation-recompute/what-is-traded: the stored")
+
+    changes = integrity.repair(bundled, report)
+    assert len(changes) == 1
+    assert integrity.check(bundled, scheduler(), clock()).healthy
+
+
+def test_reviews_of_missing_cards_and_future_times_are_reported(
+    bundled: Database, clock: Clock
+) -> None:
+    study(bundled, clock, 2)
+    connection = sqlite3.connect(bundled.path)
+    connection.execute("PRAGMA foreign_keys = OFF")
+    connection.execute(
+        "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, correct)"
+        " VALUES (999, 0, 3, 1000, 0, 1)"
+    )
+    connection.commit()
+    connection.close()
+    report = integrity.check(bundled, scheduler(), clock() - timedelta(hours=1))
+    assert any("review 3 points at card 999, which is gone" in p for p in report.problems)
+    assert any("dated in the future" in p for p in report.problems)
+    assert any("points at a missing card" in p for p in report.problems)
+
+
+def test_the_clock_going_backwards_keeps_the_schedule_consistent(
+    bundled: Database, clock: Clock
+) -> None:
+    session = study(bundled, clock, 3)
+    clock.advance(hours=-2)  # the system clock jumps back
+    for _ in range(5):
+        shown = session.next_card(clock())
+        assert shown is not None
+        answer = session.answer_choice(shown, {shown.order[1]}, clock.advance(seconds=5))
+        session.record(answer, answer.proposed, clock())
+    report = integrity.check(bundled, scheduler(), clock() + timedelta(hours=2))
+    assert report.healthy, report.problems
+    assert report.reviews == 8

@@ -1,0 +1,95 @@
+"""Schema versions: an old database opens with every review intact; upgrades are all-or-nothing."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Connection
+
+from recall import integrity, library
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import SCHEMA_VERSION, Database, DatabaseError, read_header
+from recall.storage import database as database_module
+from tests.conftest import DATA
+
+FIXTURE = DATA / "schema-1.sqlite3"
+FIXTURE_REVIEWS = DATA / "schema-1.reviews.csv"
+AFTER_FIXTURE = datetime(2026, 4, 1, tzinfo=UTC)  # later than every review in the fixture
+
+
+def copy_fixture(tmp_path: Path) -> Path:
+    target = tmp_path / "data" / "recall.sqlite3"
+    target.parent.mkdir()
+    shutil.copyfile(FIXTURE, target)
+    return target
+
+
+def test_schema_1_database_opens_with_every_review_intact(tmp_path: Path) -> None:
+    database = Database(copy_fixture(tmp_path))
+    out = io.StringIO()
+    library.export_reviews(database, out)
+    assert out.getvalue() == FIXTURE_REVIEWS.read_text()
+    assert len(out.getvalue().splitlines()) > 100
+    report = integrity.check(database, Scheduler(Settings(fuzz=True)), AFTER_FIXTURE)
+    assert report.healthy, report.problems
+    assert read_header(database.path).schema_version == SCHEMA_VERSION
+    database.close()
+
+
+def _add_review_note(connection: Connection) -> None:
+    connection.exec_driver_sql("ALTER TABLE review ADD COLUMN note TEXT")
+
+
+def test_an_older_schema_is_upgraded_after_a_backup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = copy_fixture(tmp_path)
+    monkeypatch.setattr(database_module, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(database_module, "MIGRATIONS", {1: _add_review_note})
+
+    database = Database(path)
+
+    assert read_header(path).schema_version == 2
+    columns = {row[1] for row in sqlite3.connect(path).execute("PRAGMA table_info(review)")}
+    assert "note" in columns
+    (backup,) = (path.parent / "backups").glob("*before-upgrade-from-schema-1.sqlite3")
+    assert read_header(backup).schema_version == 1
+    out = io.StringIO()
+    library.export_reviews(database, out)
+    assert out.getvalue() == FIXTURE_REVIEWS.read_text()
+    database.close()
+
+
+def _broken_step(connection: Connection) -> None:
+    connection.exec_driver_sql("ALTER TABLE review ADD COLUMN note TEXT")
+    raise RuntimeError("step failed halfway")
+
+
+def test_a_failed_upgrade_leaves_the_database_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = copy_fixture(tmp_path)
+    monkeypatch.setattr(database_module, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(database_module, "MIGRATIONS", {1: _broken_step})
+    with pytest.raises(RuntimeError, match="halfway"):
+        Database(path)
+    assert read_header(path).schema_version == 1
+    columns = {row[1] for row in sqlite3.connect(path).execute("PRAGMA table_info(review)")}
+    assert "note" not in columns
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = copy_fixture(tmp_path)
+    connection = sqlite3.connect(path)
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    connection.close()
+    before = path.read_bytes()
+    with pytest.raises(DatabaseError, match="made by a newer Recall"):
+        Database(path)
+    assert path.read_bytes() == before
