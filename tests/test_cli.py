@@ -137,3 +137,75 @@ def _dump(path: Path) -> list[str]:
         return list(connection.iterdump())
     finally:
         connection.close()
+
+
+def test_backup_list_restore_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = ["--data-dir", str(tmp_path)]
+    run(capsys, *data, "decks")
+    status, out, _ = run(capsys, *data, "backup")
+    assert status == 0
+    backup = Path(out.strip())
+    assert backup.parent == tmp_path / "backups"
+    status, out, _ = run(capsys, *data, "backups")
+    header, row = out.splitlines()
+    assert header.split()[:5] == ["DATE", "SIZE", "DECKS", "CARDS", "REVIEWS"]
+    assert row.endswith(str(backup))
+    status, out, _ = run(capsys, *data, "restore", str(backup))
+    assert status == 0
+    assert "saved the database as it was to" in out
+    assert "healthy: 8 cards and 0 reviews checked" in out
+    assert run(capsys, *data, "check")[:2] == (0, "healthy: 8 cards and 0 reviews checked\n")
+
+
+def test_check_repair_rebuilds_a_tampered_schedule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = ["--data-dir", str(tmp_path)]
+    run(capsys, *data, "decks")
+    connection = sqlite3.connect(tmp_path / "recall.sqlite3")
+    connection.execute("UPDATE card_memory SET state = 2, due = 0 WHERE card_id = 3")
+    connection.commit()
+    connection.close()
+    status, _, err = run(capsys, *data, "check")
+    assert status == 1
+    assert "problem: card activation-recompute/measure-overhead: the stored schedule" in err
+    status, out, _ = run(capsys, *data, "check", "--repair")
+    assert status == 0
+    assert "saved the database as it was to" in out
+    assert "rebuilt card activation-recompute/measure-overhead" in out
+    assert out.rstrip().endswith("healthy: 8 cards and 0 reviews checked")
+
+
+def test_check_on_a_damaged_file_exits_1_and_points_at_a_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = ["--data-dir", str(tmp_path)]
+    run(capsys, *data, "decks")
+    run(capsys, *data, "backup")
+    database = tmp_path / "recall.sqlite3"
+    with database.open("r+b") as handle:
+        handle.seek(4096 * 2)
+        handle.write(bytes(range(256)) * 24)
+    status, _, err = run(capsys, *data, "check")
+    assert status == 1
+    assert "problem" in err or "damaged" in err
+    assert "Traceback" not in err
+
+
+def test_restore_replaces_a_database_that_cannot_be_opened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = ["--data-dir", str(tmp_path)]
+    run(capsys, *data, "decks")
+    _, out, _ = run(capsys, *data, "backup")
+    backup = out.strip()
+    database = tmp_path / "recall.sqlite3"
+    database.write_bytes(b"not a database at all" * 100)
+    status, _, err = run(capsys, *data, "decks")
+    assert status == 1
+    assert f"`recall restore {backup}` brings it back" in err
+    status, out, _ = run(capsys, *data, "restore", backup)
+    assert status == 0
+    (aside,) = tmp_path.glob("recall.sqlite3.damaged-*")
+    assert aside.read_bytes().startswith(b"not a database at all")
+    assert out.rstrip().endswith("healthy: 8 cards and 0 reviews checked")

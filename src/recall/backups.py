@@ -19,7 +19,14 @@ from recall import paths
 from recall.errors import RecallError
 from recall.integrity import CheckReport, check
 from recall.scheduling import Scheduler
-from recall.storage import Database, contents, copy_database, fingerprint, restore_into
+from recall.storage import (
+    Database,
+    contents,
+    copy_database,
+    fingerprint,
+    integrity_problems,
+    restore_into,
+)
 
 _NAME = re.compile(r"^recall-(\d{8}-\d{6})(?:-(\d{6}))?(?:-[a-z0-9-]+)?\.sqlite3$")
 KEEP_ALL_FOR = timedelta(days=2)
@@ -173,6 +180,30 @@ def restore(
     except ValueError as error:
         raise BackupError(f"{error}; nothing was changed") from None
     return RestoreReport(safety_copy=safety, restored=chosen, check=check(database, scheduler, now))
+
+
+def replace_damaged(database_path: Path, backup_file: Path, now: datetime) -> Path:
+    """Put a backup in place of a database that cannot be opened at all.
+
+    The unreadable file is renamed, never deleted (``recall.sqlite3.damaged-<time>``),
+    together with its -wal and -shm files, and the backup is copied in its place.
+
+    Returns:
+        Where the damaged file now is.
+
+    Raises:
+        BackupError: The backup is not a healthy Recall database; nothing was moved.
+    """
+    chosen = _describe(backup_file)
+    if integrity_problems(chosen.path):
+        raise BackupError(f"{backup_file} is damaged too; nothing was changed")
+    aside = database_path.with_name(f"{database_path.name}.damaged-{now:%Y%m%d-%H%M%S}")
+    for suffix in ("", "-wal", "-shm"):
+        companion = Path(f"{database_path}{suffix}")
+        if companion.exists():
+            companion.replace(Path(f"{aside}{suffix}"))
+    copy_database(chosen.path, database_path)
+    return aside
 
 
 def _describe(path: Path) -> Backup:

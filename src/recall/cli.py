@@ -35,6 +35,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except RecallError as error:
         print(f"recall: {error}", file=sys.stderr)
+        if _is_unusable_database(error):
+            from recall import backups
+
+            _point_at_newest_backup(
+                backups.list_backups(paths.backup_dir(paths.data_dir(args.data_dir)))
+            )
         return 1
     except KeyboardInterrupt:
         return 130
@@ -245,10 +251,24 @@ def _list_backups(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> int:
-    from recall import backups
+    from recall import backups, integrity
     from recall.scheduling import Scheduler
+    from recall.storage import Database, DatabaseError, NewerDatabaseError, StorageError
 
-    database = _open_database(args, install=False)
+    try:
+        database = _open_database(args, install=False)
+    except (DatabaseError, StorageError) as error:
+        if isinstance(error, NewerDatabaseError):
+            raise
+        # The database cannot even be opened: set it aside and put the backup in its place.
+        path = paths.database_path(paths.data_dir(args.data_dir))
+        aside = backups.replace_damaged(path, args.file, _now())
+        print(f"{path} could not be opened ({error}); it is kept as {aside}")
+        database = Database(path)
+        try:
+            return _print_check(integrity.check(database, Scheduler(Settings()), _now()))
+        finally:
+            database.close()
     try:
         report = backups.restore(database, args.file, Scheduler(Settings()), _now())
     finally:
@@ -285,6 +305,17 @@ def _check(args: argparse.Namespace) -> int:
         return _print_check(integrity.check(database, scheduler, _now()))
     finally:
         database.close()
+
+
+def _is_unusable_database(error: RecallError) -> bool:
+    """A damaged or foreign database file, which a backup can replace."""
+    from recall.storage import DatabaseError, NewerDatabaseError, StorageError
+
+    if isinstance(error, NewerDatabaseError):
+        return False
+    return isinstance(error, DatabaseError) or (
+        isinstance(error, StorageError) and "damaged" in str(error)
+    )
 
 
 def _point_at_newest_backup(found: list[Backup]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from recall.storage.database import Database, DatabaseError, StorageError
+from recall.storage.database import Database, DatabaseError, NewerDatabaseError, StorageError
 from recall.storage.maintenance import (
     Contents,
     contents,
@@ -25,6 +25,7 @@ __all__ = [
     "DeckCounts",
     "DeckRow",
     "NewCard",
+    "NewerDatabaseError",
     "ReviewRow",
     "StorageError",
     "Store",

@@ -34,6 +34,10 @@ class DatabaseError(RecallError):
     """The database file cannot be used: not Recall's, from a newer Recall, or unreadable."""
 
 
+class NewerDatabaseError(DatabaseError):
+    """The file comes from a newer Recall; it is left untouched."""
+
+
 class StorageError(RecallError):
     """A write or read failed for a reason outside Recall: a full disk, a read-only folder,
     another program holding the database, a damaged file. Nothing was changed."""
@@ -172,7 +176,7 @@ def _check_file(path: Path) -> int:
     if not header.is_recall:
         raise DatabaseError(f"{path} is an SQLite database, but not one of Recall's")
     if header.schema_version > SCHEMA_VERSION:
-        raise DatabaseError(
+        raise NewerDatabaseError(
             f"{path} was made by a newer Recall (schema {header.schema_version}; this Recall "
             f"knows schema {SCHEMA_VERSION}). Update Recall to open it; nothing was changed."
         )
