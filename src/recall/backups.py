@@ -51,6 +51,15 @@ class Backup:
     cards: int
     reviews: int
 
+    @property
+    def size_text(self) -> str:
+        """The file size as '812 B', '60.0 KB' or '3.4 MB'."""
+        if self.size < 1024:
+            return f"{self.size} B"
+        if self.size < 1024 * 1024:
+            return f"{self.size / 1024:.1f} KB"
+        return f"{self.size / 1024 / 1024:.1f} MB"
+
 
 @dataclass(frozen=True)
 class RestoreReport:

@@ -232,7 +232,7 @@ def _list_backups(args: argparse.Namespace) -> int:
     rows += [
         (
             f"{backup.made_at.astimezone():%Y-%m-%d %H:%M:%S}",
-            _size(backup.size),
+            backup.size_text,
             str(backup.decks),
             str(backup.cards),
             str(backup.reviews),
@@ -336,14 +336,6 @@ def _print_check(report: CheckReport) -> int:
         print(f"problem: {problem}", file=sys.stderr)
     print(f"{len(report.problems)} problem(s) found", file=sys.stderr)
     return 1
-
-
-def _size(size: int) -> str:
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / 1024 / 1024:.1f} MB"
 
 
 def _print_schema(_args: argparse.Namespace) -> int:

@@ -15,9 +15,36 @@ from recall.settings import Settings
 from recall.storage import Database
 from recall.ui.application import configure, window_state
 from recall.ui.main_window import MainWindow
+from recall.ui.prompts import Prompts
 from tests.conftest import ZONE, Clock
 
 WindowFactory = Callable[[], MainWindow]
+
+
+class FakePrompts(Prompts):
+    """Answers for the learner and remembers what was asked, so no modal box blocks a test."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answers: list[bool] = []
+        self.asked: list[tuple[str, str]] = []
+        self.told: list[tuple[str, str]] = []
+
+    def confirm(self, title: str, question: str) -> bool:
+        self.asked.append((title, question))
+        return self.answers.pop(0)
+
+    def retry(self, title: str, problem: str) -> bool:
+        self.asked.append((title, problem))
+        return self.answers.pop(0)
+
+    def tell(self, title: str, text: str, warning: bool = False) -> None:
+        self.told.append((title, text))
+
+
+@pytest.fixture
+def prompts() -> FakePrompts:
+    return FakePrompts()
 
 
 @pytest.fixture
@@ -33,12 +60,19 @@ def make_window(
     settings: Settings,
     clock: Clock,
     window_settings: QSettings,
+    prompts: FakePrompts,
 ) -> WindowFactory:
     configure(qapp)
 
     def make() -> MainWindow:
         window = MainWindow(
-            bundled, settings, window_settings, clock, rng=random.Random(5), zone=ZONE
+            bundled,
+            settings,
+            window_settings,
+            clock,
+            rng=random.Random(5),
+            zone=ZONE,
+            prompts=prompts,
         )
         qtbot.addWidget(window)
         window.show()

@@ -12,11 +12,13 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from recall import __version__, library, paths
+from recall import __version__, backups, library, paths
 from recall.errors import RecallError
 from recall.settings import Settings
-from recall.storage import Database
+from recall.storage import Database, NewerDatabaseError
 from recall.ui.main_window import MainWindow
+from recall.ui.prompts import Prompts
+from recall.ui.single_instance import SingleInstance, server_name
 
 STYLE_SHEET = "style.qss"
 ICON = "recall.svg"
@@ -53,27 +55,69 @@ def window_state(data_dir: Path) -> QSettings:
 
 
 def run(data_dir: Path, settings: Settings) -> int:
-    """Open the window on the database in ``data_dir``; returns the exit status."""
+    """Open the window on the database in ``data_dir``; returns the exit status.
+
+    A second launch on the same data directory brings the first window to the front and
+    exits at once.
+    """
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     configure(app)
+    instance = SingleInstance(server_name(data_dir))
+    if instance.notify_running():
+        print("Recall is already running; its window was brought to the front.", file=sys.stderr)
+        return 0
+    instance.listen()
     sys.excepthook = _show_crash
-    try:
-        database = Database(paths.database_path(data_dir))
-        library.install_bundled_decks(database, now())
-    except RecallError as error:
-        box = QMessageBox(QMessageBox.Icon.Critical, "Recall cannot start", "")
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(str(error))
-        box.exec()
+    prompts = Prompts()
+    database = open_database(data_dir, prompts)
+    if database is None:
         return 1
-    window = MainWindow(database, settings, window_state(data_dir), now)
+    window = MainWindow(database, settings, window_state(data_dir), now, prompts=prompts)
+    instance.activation_requested.connect(window.bring_to_front)
     window.show()
     window.deck_list.focus_table()
     try:
         return app.exec()
     finally:
+        window.tasks.wait()
         database.close()
+
+
+def open_database(data_dir: Path, prompts: Prompts) -> Database | None:
+    """Open the database, offering the newest backup if the file is damaged or foreign.
+
+    Returns:
+        The open database, or None when it cannot be opened and the learner was told why.
+    """
+    path = paths.database_path(data_dir)
+    try:
+        database = Database(path)
+    except RecallError as error:
+        newest = next(iter(backups.list_backups(paths.backup_dir(data_dir))), None)
+        if isinstance(error, NewerDatabaseError) or newest is None:
+            prompts.tell("Recall cannot start", str(error), warning=True)
+            return None
+        question = (
+            f"Recall cannot open its database:\n{error}\n\nRestore the newest backup, made "
+            f"{newest.made_at.astimezone():%Y-%m-%d %H:%M} ({newest.cards} cards, "
+            f"{newest.reviews} reviews)? The damaged file is kept beside it, not deleted."
+        )
+        if not prompts.confirm("Recall cannot start", question):
+            return None
+        try:
+            backups.replace_damaged(path, newest.path, now())
+            database = Database(path)
+        except RecallError as second:
+            prompts.tell("Recall cannot start", str(second), warning=True)
+            return None
+    try:
+        library.install_bundled_decks(database, now())
+    except RecallError as error:
+        prompts.tell("Recall cannot start", str(error), warning=True)
+        database.close()
+        return None
+    return database
 
 
 def _show_crash(

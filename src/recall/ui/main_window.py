@@ -7,19 +7,22 @@ from collections.abc import Callable
 from datetime import datetime, tzinfo
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QSettings, QSize, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
 
-from recall import __version__, library
+from recall import __version__, backups, library
 from recall.errors import RecallError
 from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database
 from recall.study import StudySession
+from recall.ui.backups_dialog import BackupsDialog
 from recall.ui.deck_list_view import DeckListView
+from recall.ui.prompts import Prompts
 from recall.ui.review_view import ReviewView
 from recall.ui.summary_view import SummaryView
+from recall.ui.tasks import TaskRunner
 
 SHORTCUTS = (
     ("Enter", "Study the selected deck"),
@@ -29,6 +32,7 @@ SHORTCUTS = (
     ("Ctrl+Z", "Undo the last rating"),
     ("Escape", "Back to the deck list"),
     ("Ctrl+Shift+I", "Import a deck"),
+    ("Ctrl+Shift+B", "Backups"),
     ("Ctrl+Q", "Quit"),
 )
 
@@ -43,6 +47,7 @@ class MainWindow(QMainWindow):
         clock: The current time, aware UTC.
         rng: Shuffles choices; tests pass a seeded one.
         zone: The learner's time zone; None is the system's.
+        prompts: Asks and tells the learner; tests answer for them.
     """
 
     def __init__(
@@ -53,6 +58,7 @@ class MainWindow(QMainWindow):
         clock: Callable[[], datetime],
         rng: random.Random | None = None,
         zone: tzinfo | None = None,
+        prompts: Prompts | None = None,
     ) -> None:
         super().__init__()
         self._database = database
@@ -62,7 +68,11 @@ class MainWindow(QMainWindow):
         self._clock = clock
         self._rng = rng or random.Random()
         self._zone = zone
+        self._prompts = prompts or Prompts(self)
         self._review: ReviewView | None = None
+        self.tasks = TaskRunner(self)
+        self.backup_timer = QTimer(self)
+        self.backup_timer.setInterval(int(backups.AUTOMATIC_INTERVAL.total_seconds() * 1000))
         self.setWindowTitle("Recall")
         self.setObjectName("mainWindow")
         self.setMinimumSize(QSize(640, 480))
@@ -78,6 +88,7 @@ class MainWindow(QMainWindow):
         self._connect_signals()
         self._restore_geometry()
         self.refresh_decks()
+        self.backup_timer.start()
 
     @property
     def review(self) -> ReviewView | None:
@@ -103,7 +114,7 @@ class MainWindow(QMainWindow):
         session = StudySession(
             self._database, self._scheduler, self._settings, deck_key, self._rng, self._zone
         )
-        review = ReviewView(session, self._clock)
+        review = ReviewView(session, self._clock, self._prompts)
         review.finished.connect(self._on_review_finished)
         review.left.connect(self.show_decks)
         review.undo_available.connect(self._on_undo_available)
@@ -116,11 +127,36 @@ class MainWindow(QMainWindow):
         self._update_actions()
         review.start()
 
+    def back_up_if_changed(self) -> None:
+        """Back up in the background if anything changed since the newest backup."""
+        database, now = self._database, self._clock()
+
+        def work() -> Path | None:
+            if not backups.changed_since_last_backup(database):
+                return None
+            return backups.make_backup(database, now)
+
+        self.tasks.run(work, self._on_backup_done, self._on_backup_failed)
+
+    def bring_to_front(self) -> None:
+        """Show the window above others (a second launch of Recall asks for this)."""
+        if self.isMinimized():
+            self.showNormal()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
     # Qt overrides
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self._review is not None:
-            self._review.commit_pending()  # an answer on screen counts
+        if self._review is not None and not self._review.commit_pending():
+            question = "Your last answer could not be saved. Quit anyway and lose it?"
+            if not self._prompts.confirm("Quit Recall", question):
+                event.ignore()
+                return
+        self.backup_timer.stop()
+        self.back_up_if_changed()
+        self.tasks.wait()
         self._window_state.setValue("geometry", self.saveGeometry())
         self._window_state.sync()
         super().closeEvent(event)
@@ -130,6 +166,8 @@ class MainWindow(QMainWindow):
     def _create_actions(self) -> None:
         self.import_action = QAction("&Import Deck...", self)
         self.import_action.setShortcut(QKeySequence("Ctrl+Shift+I"))
+        self.backups_action = QAction("&Backups...", self)
+        self.backups_action.setShortcut(QKeySequence("Ctrl+Shift+B"))
         self.quit_action = QAction("&Quit", self)
         self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
         self.undo_action = QAction("&Undo Rating", self)
@@ -141,12 +179,19 @@ class MainWindow(QMainWindow):
         self.shortcuts_action = QAction("&Keyboard Shortcuts", self)
         self.shortcuts_action.setShortcut(QKeySequence("F1"))
         self.about_action = QAction("&About Recall", self)
-        for action in (self.import_action, self.quit_action, self.undo_action, self.back_action):
+        for action in (
+            self.import_action,
+            self.backups_action,
+            self.quit_action,
+            self.undo_action,
+            self.back_action,
+        ):
             self.addAction(action)
 
     def _create_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction(self.import_action)
+        file_menu.addAction(self.backups_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = self.menuBar().addMenu("&Edit")
@@ -162,6 +207,8 @@ class MainWindow(QMainWindow):
         self.deck_list.study_requested.connect(self.study)
         self.summary.back_requested.connect(self.show_decks)
         self.import_action.triggered.connect(self._on_import)
+        self.backups_action.triggered.connect(self._on_backups)
+        self.backup_timer.timeout.connect(self.back_up_if_changed)
         self.quit_action.triggered.connect(self.close)
         self.undo_action.triggered.connect(self._on_undo)
         self.back_action.triggered.connect(self._on_back)
@@ -224,15 +271,38 @@ class MainWindow(QMainWindow):
                 self._database, [Path(name) for name in names], self._clock()
             )
         except RecallError as error:
-            box = QMessageBox(QMessageBox.Icon.Warning, "Import failed", "", parent=self)
-            box.setTextFormat(Qt.TextFormat.PlainText)  # the messages quote the file
-            box.setText(f"Nothing was imported; the file has problems:\n\n{error}")
-            box.exec()
+            self._prompts.tell(
+                "Import failed",
+                f"Nothing was imported; the file has problems:\n\n{error}",
+                warning=True,
+            )
             return
         self.refresh_decks(select=reports[-1].deck_key if reports else None)
         self.pages.setCurrentWidget(self.deck_list)
         self._update_actions()
         self.statusBar().showMessage("; ".join(report.describe() for report in reports), 10_000)
+
+    def _on_backups(self) -> None:
+        dialog = BackupsDialog(
+            self._database, self._scheduler, self._clock, self._prompts, parent=self
+        )
+        dialog.restored.connect(self._on_restored)
+        dialog.exec()
+
+    def _on_restored(self) -> None:
+        # The review on screen belonged to the replaced database: start again from the list.
+        if self._review is not None:
+            self.pages.removeWidget(self._review)
+            self._review.deleteLater()
+            self._review = None
+        self.show_decks()
+
+    def _on_backup_done(self, path: Path | None) -> None:
+        if path is not None:
+            self.statusBar().showMessage(f"Backed up to {path}", 5_000)
+
+    def _on_backup_failed(self, error: Exception) -> None:
+        self.statusBar().showMessage(f"Backup failed: {error}", 30_000)
 
     def _on_shortcuts(self) -> None:
         rows = "".join(f"<tr><td><b>{key}</b></td><td>{what}</td></tr>" for key, what in SHORTCUTS)

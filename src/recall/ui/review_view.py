@@ -21,9 +21,11 @@ from PySide6.QtWidgets import (
 )
 
 from recall.deckfile import BasicCard, ChoiceCard
+from recall.errors import RecallError
 from recall.memory import Rating
 from recall.study import Answer, StudyCard, StudySession, Summary
 from recall.ui.choice_button import ChoiceButton, Outcome
+from recall.ui.prompts import Prompts
 from recall.ui.text import format_interval, markdown_to_html
 
 _DIGIT_KEYS = {getattr(Qt.Key, f"Key_{digit}"): digit for digit in range(10)}
@@ -66,11 +68,13 @@ class ReviewView(QWidget):
         self,
         session: StudySession,
         clock: Callable[[], datetime],
+        prompts: Prompts | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self._session = session
         self._clock = clock
+        self._prompts = prompts or Prompts(self)
         self._shown: StudyCard | None = None
         self._answer: Answer | None = None
         self._selected: set[int] = set()
@@ -153,9 +157,8 @@ class ReviewView(QWidget):
         answer = self._answer
         if self.phase is not Phase.FEEDBACK or answer is None:
             return
-        self._session.record(answer, rating or answer.proposed, self._clock())
-        self._answer = None
-        self.undo_available.emit(self._session.can_undo)
+        if not self._record(answer, rating or answer.proposed):
+            return  # the answer stays on screen, to be rated again
         self._show_next()
 
     def undo(self) -> None:
@@ -168,17 +171,34 @@ class ReviewView(QWidget):
         self._show_card(self._session.undo(self._clock()))
         self.undo_available.emit(self._session.can_undo)
 
-    def commit_pending(self) -> None:
-        """Record an answer still waiting for its rating, with the suggested rating."""
-        if self._answer is not None:
-            self._session.record(self._answer, self._answer.proposed, self._clock())
-            self._answer = None
-            self.undo_available.emit(self._session.can_undo)
+    def commit_pending(self) -> bool:
+        """Record an answer still waiting for its rating, with the suggested rating.
+
+        Returns:
+            False when the answer could not be saved and the learner gave up retrying.
+        """
+        if self._answer is None:
+            return True
+        return self._record(self._answer, self._answer.proposed)
 
     def leave(self) -> None:
         """Go back to the deck list; an answer waiting for its rating keeps the suggested one."""
-        self.commit_pending()
-        self.left.emit()
+        if self.commit_pending():
+            self.left.emit()
+
+    def _record(self, answer: Answer, rating: Rating) -> bool:
+        """Store the answer; if that fails, say why and offer to try again."""
+        while True:
+            try:
+                self._session.record(answer, rating, self._clock())
+            except RecallError as error:
+                problem = f"Your answer could not be saved: {error}\n\nIt is still on screen."
+                if self._prompts.retry("Answer not saved", problem):
+                    continue
+                return False
+            self._answer = None
+            self.undo_available.emit(self._session.can_undo)
+            return True
 
     # Qt overrides
 

@@ -1,0 +1,41 @@
+"""Questions and notices shown as message boxes, behind one small interface.
+
+Views ask through a ``Prompts`` object given to their constructor, so tests can answer
+for the learner without a modal box blocking the test.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+
+class Prompts:
+    """Message boxes over a parent window; every text is shown as plain text."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        self._parent = parent
+
+    def confirm(self, title: str, question: str) -> bool:
+        """Ask a yes/no question; No is the default."""
+        box = self._box(QMessageBox.Icon.Question, title, question)
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
+
+    def retry(self, title: str, problem: str) -> bool:
+        """Say what failed and ask whether to try again."""
+        box = self._box(QMessageBox.Icon.Warning, title, problem)
+        box.setStandardButtons(QMessageBox.StandardButton.Retry | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Retry)
+        return box.exec() == QMessageBox.StandardButton.Retry
+
+    def tell(self, title: str, text: str, warning: bool = False) -> None:
+        """Show a notice."""
+        icon = QMessageBox.Icon.Warning if warning else QMessageBox.Icon.Information
+        self._box(icon, title, text).exec()
+
+    def _box(self, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
+        box = QMessageBox(icon, title, text, parent=self._parent)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        return box

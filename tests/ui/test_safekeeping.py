@@ -1,0 +1,195 @@
+"""The window keeps reviews safe: failed saves, automatic backups, restore, one instance."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtNetwork import QLocalSocket
+from pytestqt.qtbot import QtBot
+from sqlalchemy import event
+
+from recall import backups
+from recall.deckfile import ChoiceCard
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database, contents
+from recall.ui.application import open_database
+from recall.ui.backups_dialog import BackupsDialog
+from recall.ui.main_window import MainWindow
+from recall.ui.review_view import Phase, ReviewView
+from recall.ui.single_instance import SingleInstance, server_name
+from tests.conftest import Clock
+from tests.ui.conftest import FakePrompts
+
+DIGITS = [getattr(Qt.Key, f"Key_{digit}") for digit in range(10)]
+
+
+def studying(qtbot: QtBot, window: MainWindow) -> ReviewView:
+    qtbot.keyClick(window.deck_list.table, Qt.Key.Key_Return)
+    review = window.review
+    assert review is not None
+    return review
+
+
+def answer(qtbot: QtBot, review: ReviewView) -> None:
+    shown = review.shown
+    assert shown is not None
+    assert isinstance(shown.card, ChoiceCard)
+    qtbot.keyClick(review, DIGITS[1])
+
+
+def reviews_in(path: Path) -> int:
+    connection = sqlite3.connect(path)
+    try:
+        return int(connection.execute("SELECT count(*) FROM review").fetchone()[0])
+    finally:
+        connection.close()
+
+
+def read_only(database: Database) -> Callable[[], None]:
+    engine = database._engine
+
+    def apply(connection: sqlite3.Connection, _record: object) -> None:
+        connection.execute("PRAGMA query_only = ON")
+
+    event.listen(engine, "connect", apply)
+    engine.dispose()
+
+    def lift() -> None:
+        event.remove(engine, "connect", apply)
+        engine.dispose()
+
+    return lift
+
+
+def test_an_answer_that_cannot_be_saved_is_kept_on_screen_and_retried(
+    qtbot: QtBot, window: MainWindow, bundled: Database, prompts: FakePrompts
+) -> None:
+    review = studying(qtbot, window)
+    answer(qtbot, review)
+    lift = read_only(bundled)
+    prompts.answers = [True, False]  # Retry once (still read-only), then Cancel
+    qtbot.keyClick(review, Qt.Key.Key_Space)
+    assert [title for title, _ in prompts.asked] == ["Answer not saved"] * 2
+    assert "read-only" in prompts.asked[0][1]
+    assert review.phase is Phase.FEEDBACK
+    assert review.answer is not None
+    assert reviews_in(bundled.path) == 0
+
+    lift()
+    qtbot.keyClick(review, Qt.Key.Key_Space)
+    assert reviews_in(bundled.path) == 1
+    assert review.answer is None
+    assert review.shown is not None
+
+
+def test_closing_backs_up_what_changed(qtbot: QtBot, window: MainWindow, bundled: Database) -> None:
+    review = studying(qtbot, window)
+    answer(qtbot, review)
+    qtbot.keyClick(review, Qt.Key.Key_Space)
+    window.close()
+    (made,) = backups.list_backups(backups.backup_folder(bundled))
+    assert made.reviews == 1
+
+
+def test_automatic_backups_run_every_30_minutes_only_after_changes(
+    qtbot: QtBot, window: MainWindow, bundled: Database
+) -> None:
+    assert window.backup_timer.isActive()
+    assert window.backup_timer.interval() == 30 * 60 * 1000
+    window.backup_timer.timeout.emit()
+    qtbot.waitUntil(lambda: not window.tasks.busy)
+    assert len(backups.list_backups(backups.backup_folder(bundled))) == 1
+    window.backup_timer.timeout.emit()  # nothing changed since
+    qtbot.waitUntil(lambda: not window.tasks.busy)
+    assert len(backups.list_backups(backups.backup_folder(bundled))) == 1
+
+
+def test_backups_dialog_restores_after_confirmation(
+    qtbot: QtBot, bundled: Database, clock: Clock, prompts: FakePrompts
+) -> None:
+    early = backups.make_backup(bundled, clock())
+    window_clock = clock
+    dialog = BackupsDialog(bundled, Scheduler(Settings()), window_clock, prompts)
+    qtbot.addWidget(dialog)
+    connection = sqlite3.connect(bundled.path)
+    connection.execute("UPDATE deck SET name = 'Renamed'")
+    connection.commit()
+    connection.close()
+    clock.advance(minutes=5)
+    dialog.refresh()
+    assert dialog.model.backup_at(0).path == early
+
+    prompts.answers = [False]
+    assert not dialog.restore_selected()
+    with bundled.transaction() as store:
+        assert store.deck(1).name == "Renamed"
+
+    prompts.answers = [True]
+    with qtbot.waitSignal(dialog.restored):
+        assert dialog.restore_selected()
+    with bundled.transaction() as store:
+        assert store.deck(1).name == "Activation Recomputation Tradeoffs"
+    assert "Restored. Check: healthy" in prompts.told[-1][1]
+    assert dialog.model.rowCount() == 2  # the safety copy made before restoring
+
+
+def test_a_damaged_database_offers_the_newest_backup(
+    bundled: Database, clock: Clock, prompts: FakePrompts
+) -> None:
+    backups.make_backup(bundled, clock())
+    bundled.close()
+    bundled.path.write_bytes(b"\0garbage" * 512)
+    for companion in ("-wal", "-shm"):
+        Path(f"{bundled.path}{companion}").unlink(missing_ok=True)
+    prompts.answers = [True]
+    reopened = open_database(bundled.path.parent, prompts)
+    assert reopened is not None
+    assert "Restore the newest backup" in prompts.asked[0][1]
+    assert contents(reopened.path).cards == 8
+    assert list(bundled.path.parent.glob("recall.sqlite3.damaged-*"))
+    reopened.close()
+
+
+def test_second_instance_asks_the_first_to_come_forward(qtbot: QtBot, tmp_path: Path) -> None:
+    name = server_name(tmp_path)
+    first = SingleInstance(name)
+    assert first.listen()
+    second = SingleInstance(name)
+    with qtbot.waitSignal(first.activation_requested, timeout=3000):
+        assert second.notify_running()
+    assert not SingleInstance(server_name(tmp_path / "other")).notify_running()
+    first.close()
+    qtbot.wait(50)  # let the closed connection's events run while both objects exist
+
+
+def listening(name: str) -> bool:
+    """Whether a Recall answers on ``name`` (connecting without a message asks nothing)."""
+    socket = QLocalSocket()
+    socket.connectToServer(name)
+    connected = socket.waitForConnected(100)
+    socket.abort()
+    return connected
+
+
+def test_a_second_launch_exits_and_leaves_the_first_running(qtbot: QtBot, tmp_path: Path) -> None:
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    command = [sys.executable, "-m", "recall", "--data-dir", str(tmp_path)]
+    first = subprocess.Popen(command, env=environment, stderr=subprocess.DEVNULL)
+    try:
+        qtbot.waitUntil(lambda: listening(server_name(tmp_path)), timeout=30_000)
+        second = subprocess.run(
+            command, env=environment, capture_output=True, text=True, timeout=30
+        )
+        assert second.returncode == 0
+        assert "already running" in second.stderr
+        assert first.poll() is None
+    finally:
+        first.terminate()
+        first.wait(timeout=30)
