@@ -122,6 +122,8 @@ class BackupsDialog(QDialog):
             "and one a month, for about a year."
         )
         self.note.setWordWrap(True)
+        self.empty = QLabel("No backups yet: Back Up Now makes the first one.")
+        self.empty.setObjectName("backupsEmpty")
         self.backup_button = QPushButton("Back Up Now")
         self.backup_button.setAccessibleName("Back up now")
         self.restore_button = QPushButton("Restore...")
@@ -136,6 +138,7 @@ class BackupsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.empty)
         layout.addLayout(buttons)
         self._connect_signals()
         self.refresh()
@@ -146,6 +149,7 @@ class BackupsDialog(QDialog):
         if self.model.rowCount():
             self.table.selectRow(0)
         self.restore_button.setEnabled(self.model.rowCount() > 0)
+        self.empty.setVisible(self.model.rowCount() == 0)
 
     def restore_selected(self) -> bool:
         """Restore the selected backup if the learner confirms; True when restored."""
