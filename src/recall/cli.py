@@ -35,7 +35,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except RecallError as error:
         print(f"recall: {error}", file=sys.stderr)
-        if _is_unusable_database(error):
+        from recall.storage import is_unusable
+
+        if is_unusable(error):
             from recall import backups
 
             _point_at_newest_backup(
@@ -253,12 +255,12 @@ def _list_backups(args: argparse.Namespace) -> int:
 def _restore(args: argparse.Namespace) -> int:
     from recall import backups, integrity
     from recall.scheduling import Scheduler
-    from recall.storage import Database, DatabaseError, NewerDatabaseError, StorageError
+    from recall.storage import Database, is_unusable
 
     try:
         database = _open_database(args, install=False)
-    except (DatabaseError, StorageError) as error:
-        if isinstance(error, NewerDatabaseError):
+    except RecallError as error:
+        if not is_unusable(error):
             raise
         # The database cannot even be opened: set it aside and put the backup in its place.
         path = paths.database_path(paths.data_dir(args.data_dir))
@@ -305,17 +307,6 @@ def _check(args: argparse.Namespace) -> int:
         return _print_check(integrity.check(database, scheduler, _now()))
     finally:
         database.close()
-
-
-def _is_unusable_database(error: RecallError) -> bool:
-    """A damaged or foreign database file, which a backup can replace."""
-    from recall.storage import DatabaseError, NewerDatabaseError, StorageError
-
-    if isinstance(error, NewerDatabaseError):
-        return False
-    return isinstance(error, DatabaseError) or (
-        isinstance(error, StorageError) and "damaged" in str(error)
-    )
 
 
 def _point_at_newest_backup(found: list[Backup]) -> None:

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtNetwork import QLocalSocket
 from pytestqt.qtbot import QtBot
@@ -140,12 +141,18 @@ def test_backups_dialog_restores_after_confirmation(
     assert dialog.model.rowCount() == 2  # the safety copy made before restoring
 
 
+@pytest.mark.parametrize("damage", ["whole file", "inner pages"])
 def test_a_damaged_database_offers_the_newest_backup(
-    bundled: Database, clock: Clock, prompts: FakePrompts
+    bundled: Database, clock: Clock, prompts: FakePrompts, damage: str
 ) -> None:
     backups.make_backup(bundled, clock())
     bundled.close()
-    bundled.path.write_bytes(b"\0garbage" * 512)
+    if damage == "whole file":
+        bundled.path.write_bytes(b"\0garbage" * 512)
+    else:
+        with bundled.path.open("r+b") as handle:
+            handle.seek(4096 * 2)
+            handle.write(bytes(range(256)) * 32)
     for companion in ("-wal", "-shm"):
         Path(f"{bundled.path}{companion}").unlink(missing_ok=True)
     prompts.answers = [True]

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from recall.storage.database import Database, DatabaseError, NewerDatabaseError, StorageError
+from recall.storage.database import (
+    DamagedDatabaseError,
+    Database,
+    DatabaseError,
+    NewerDatabaseError,
+    StorageError,
+    is_unusable,
+)
 from recall.storage.maintenance import (
     Contents,
     contents,
@@ -20,6 +27,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "CardRow",
     "Contents",
+    "DamagedDatabaseError",
     "Database",
     "DatabaseError",
     "DeckCounts",
@@ -33,6 +41,7 @@ __all__ = [
     "copy_database",
     "fingerprint",
     "integrity_problems",
+    "is_unusable",
     "read_header",
     "restore_into",
 ]

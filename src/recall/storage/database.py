@@ -43,6 +43,20 @@ class StorageError(RecallError):
     another program holding the database, a damaged file. Nothing was changed."""
 
 
+class DamagedDatabaseError(StorageError):
+    """SQLite found the file damaged while reading or writing it."""
+
+
+def is_unusable(error: BaseException) -> bool:
+    """Whether ``error`` means the file itself is broken or foreign, so a backup can replace it.
+
+    A database from a newer Recall is not unusable: it is refused, and kept as it is.
+    """
+    if isinstance(error, NewerDatabaseError):
+        return False
+    return isinstance(error, DatabaseError | DamagedDatabaseError)
+
+
 class Database:
     """One Recall database file; hand out a ``Store`` per unit of work with ``transaction``."""
 
@@ -153,7 +167,9 @@ def _storage_error(
     elif "readonly" in detail or "read-only" in detail:
         what = f"the data folder {folder} is read-only; Recall needs to write there"
     elif "malformed" in detail or "not a database" in detail or "corrupt" in detail:
-        what = f"the database {path} is damaged; run `recall check`, or restore a backup"
+        return DamagedDatabaseError(
+            f"the database {path} is damaged; run `recall check`, or restore a backup"
+        )
     elif "disk i/o" in detail or "unable to open" in detail:
         what = f"the disk holding {path} could not be read or written ({error.orig})"
     else:

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from recall import __version__, backups, library, paths
 from recall.errors import RecallError
 from recall.settings import Settings
-from recall.storage import Database, NewerDatabaseError
+from recall.storage import Database, is_unusable
 from recall.ui.main_window import MainWindow
 from recall.ui.prompts import Prompts
 from recall.ui.single_instance import SingleInstance, server_name
@@ -92,10 +92,10 @@ def open_database(data_dir: Path, prompts: Prompts) -> Database | None:
     """
     path = paths.database_path(data_dir)
     try:
-        database = Database(path)
+        return _open_and_install(path)
     except RecallError as error:
         newest = next(iter(backups.list_backups(paths.backup_dir(data_dir))), None)
-        if isinstance(error, NewerDatabaseError) or newest is None:
+        if not is_unusable(error) or newest is None:
             prompts.tell("Recall cannot start", str(error), warning=True)
             return None
         question = (
@@ -105,18 +105,21 @@ def open_database(data_dir: Path, prompts: Prompts) -> Database | None:
         )
         if not prompts.confirm("Recall cannot start", question):
             return None
-        try:
-            backups.replace_damaged(path, newest.path, now())
-            database = Database(path)
-        except RecallError as second:
-            prompts.tell("Recall cannot start", str(second), warning=True)
-            return None
     try:
-        library.install_bundled_decks(database, now())
+        backups.replace_damaged(path, newest.path, now())
+        return _open_and_install(path)
     except RecallError as error:
         prompts.tell("Recall cannot start", str(error), warning=True)
-        database.close()
         return None
+
+
+def _open_and_install(path: Path) -> Database:
+    database = Database(path)
+    try:
+        library.install_bundled_decks(database, now())
+    except BaseException:
+        database.close()
+        raise
     return database
 
 
