@@ -83,8 +83,15 @@ class BasicCard(_Model):
 
     id: Slug
     type: Literal["basic"]
-    front: Text = Field(description="The prompt (Markdown).")
-    back: Text = Field(description="The answer (Markdown).")
+    markup: Literal["markdown", "html"] = Field(
+        default="markdown",
+        description=(
+            "How front and back are written: Markdown, or HTML (as Anki fields are), which "
+            "is cleaned to an allow-list and may show images from Recall's media folder."
+        ),
+    )
+    front: Text = Field(description="The prompt (Markdown, or HTML when markup is html).")
+    back: Text = Field(description="The answer (Markdown, or HTML when markup is html).")
     explanation: str = Field(default="", description="Shown with the answer (Markdown).")
     source: str = Field(default="", description="Where a reader can check the answer.")
     tags: list[Tag] = Field(default_factory=list)

@@ -38,3 +38,10 @@ class UnknownDeckError(RecallError):
     def __init__(self, deck_id: str) -> None:
         self.deck_id = deck_id
         super().__init__(f"there is no deck with id {deck_id!r} (see `recall decks`)")
+
+
+class ImportCancelledError(RecallError):
+    """The learner stopped an import; nothing was imported."""
+
+    def __init__(self) -> None:
+        super().__init__("the import was cancelled; nothing was imported")

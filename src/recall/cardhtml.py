@@ -1,0 +1,93 @@
+"""HTML card text from other apps (Anki fields): an allow-list sanitizer, and media names.
+
+Imported HTML keeps basic formatting, lists, tables and images that point at files in
+Recall's media folder; scripts, styles, frames, forms, event handlers, links that would be
+followed and every remote or local URL are removed. The window sanitizes again when it
+shows a card, and loads images only from the media folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from collections.abc import Callable
+from pathlib import PurePosixPath
+
+import nh3
+
+MEDIA_NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpe?g|gif|webp|svg|bmp)$")
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp"})
+
+ALLOWED_TAGS = frozenset(
+    {
+        "b", "strong", "i", "em", "u", "s", "strike", "sub", "sup", "small", "big", "mark",
+        "br", "hr", "p", "div", "span", "blockquote", "pre", "code", "kbd",
+        "h1", "h2", "h3", "h4", "h5", "h6",
+        "ul", "ol", "li", "dl", "dt", "dd",
+        "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption",
+        "img", "font", "center",
+    }
+)  # fmt: skip
+ALLOWED_ATTRIBUTES = {
+    "img": {"src", "alt", "title", "width", "height"},
+    "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan"},
+    "font": {"color"},
+    "ol": {"start"},
+}
+DROPPED_WITH_CONTENT = frozenset({"script", "style", "iframe", "object", "embed", "template"})
+
+MediaResolver = Callable[[str], str | None]
+_IMAGE_WITHOUT_SOURCE = re.compile(r"<img(?![^>]*\ssrc=)[^>]*>")
+
+
+def media_name(data: bytes, original_name: str) -> str:
+    """The safe stored name of an image: its SHA-256 and its (lowercase) image suffix."""
+    suffix = PurePosixPath(original_name).suffix.lower()
+    return f"{hashlib.sha256(data).hexdigest()}{suffix}"
+
+
+def is_media_name(name: str) -> bool:
+    """Whether ``name`` is a stored media name (so it can only address the media folder)."""
+    return MEDIA_NAME.fullmatch(name) is not None
+
+
+def stored_media_only(name: str) -> str | None:
+    """The resolver for text that is already stored: keep stored media names, drop the rest."""
+    return name if is_media_name(name) else None
+
+
+def sanitize(fragment: str, resolve_media: MediaResolver = stored_media_only) -> str:
+    """Clean an HTML fragment down to the allow-list.
+
+    Args:
+        fragment: Untrusted HTML, such as an Anki field.
+        resolve_media: Maps an ``<img src>`` value to a stored media name, or None to drop
+            the image. The default keeps only names already in Recall's media form.
+
+    Returns:
+        HTML that loads nothing from outside the media folder and runs nothing.
+    """
+
+    def keep(tag: str, attribute: str, value: str) -> str | None:
+        if tag == "img" and attribute == "src":
+            return resolve_media(html.unescape(value).strip())
+        return value
+
+    cleaned = nh3.clean(
+        fragment,
+        tags=set(ALLOWED_TAGS),
+        clean_content_tags=set(DROPPED_WITH_CONTENT),
+        attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
+        attribute_filter=keep,
+        url_schemes=set(),
+        strip_comments=True,
+        link_rel=None,
+    )
+    return _IMAGE_WITHOUT_SOURCE.sub("", cleaned)
+
+
+def plain_text_to_html(text: str) -> str:
+    """Plain text as HTML that shows it exactly: escaped, with its line breaks."""
+    return html.escape(text).replace("\r\n", "\n").replace("\n", "<br>")

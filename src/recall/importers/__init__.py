@@ -1,0 +1,77 @@
+"""Readers of outside deck formats: a file in, deck models (and history and media) out.
+
+Importers never touch the database: ``library`` writes what they return in one
+transaction. Each format has its own module; they share the types below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from recall.deckfile import Deck
+from recall.memory import Rating
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` while a long import runs."""
+
+Cancelled = Callable[[], bool]
+"""Returns True once the learner has asked to stop; the importer then raises ImportCancelledError."""
+
+
+def no_progress(_done: int, _total: int) -> None:
+    """A progress callback that shows nothing."""
+
+
+def never_cancelled() -> bool:
+    """A cancel check for work nobody can cancel."""
+    return False
+
+
+@dataclass(frozen=True)
+class ImportedReview:
+    """One review from another app's history, in Recall's terms.
+
+    Attributes:
+        reviewed_at: When it happened, aware UTC.
+        rating: Anki's ease 1-4 is the FSRS rating.
+        duration_ms: How long the answer took.
+    """
+
+    reviewed_at: datetime
+    rating: Rating
+    duration_ms: int
+
+
+@dataclass(frozen=True)
+class StagedMedia:
+    """An image copied out of a package into a staging folder inside the data directory.
+
+    Attributes:
+        name: Its stored name (``cardhtml.media_name``): SHA-256 plus image suffix.
+        path: Where the staged copy is; ``library`` moves it into the media folder.
+    """
+
+    name: str
+    path: Path
+
+
+@dataclass
+class ImportedPackage:
+    """Everything one file holds, ready for ``library`` to write.
+
+    Attributes:
+        decks: The decks, each a valid deck model (card ids are stable keys: importing
+            the same file again updates the same cards).
+        reviews: Review history by (deck id, card id), oldest first.
+        media: Images the cards reference.
+        notes: Lines for the import report: what was skipped and why, what is not
+            supported, history entries left out of the replay.
+    """
+
+    decks: list[Deck]
+    reviews: dict[tuple[str, str], list[ImportedReview]] = field(default_factory=dict)
+    media: list[StagedMedia] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
