@@ -18,7 +18,7 @@ Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` while a long import runs."""
 
 Cancelled = Callable[[], bool]
-"""Returns True once the learner has asked to stop; the importer then raises ImportCancelledError."""
+"""True once the learner has asked to stop; the importer then raises ImportCancelledError."""
 
 
 def no_progress(_done: int, _total: int) -> None:
