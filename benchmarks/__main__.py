@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall import library
+from recall import importing, library
 from recall.deckfile import ChoiceCard, Deck, parse_deck
 from recall.scheduling import Scheduler
 from recall.settings import Settings
@@ -79,7 +79,7 @@ def generated_deck(cards: int, deck_id: str = "bench") -> Deck:
 
 def _answer_times(database: Database, answers: int) -> list[float]:
     now = datetime(2026, 1, 15, 9, tzinfo=UTC)
-    library.import_deck(database, generated_deck(2000), "generated", now)
+    importing.import_deck(database, generated_deck(2000), now)
     settings = Settings()
     session = StudySession(database, Scheduler(settings), settings, "bench", random.Random(1))
     shown = session.next_card(now)
@@ -143,7 +143,7 @@ def bench_import(folder: Path) -> Result:
     for run in range(3):
         database = Database(folder / f"import{run}.sqlite3")
         start = time.perf_counter()
-        library.import_files(database, [deck_file], now)
+        importing.import_files(database, Scheduler(Settings()), [deck_file], now)
         runs.append((time.perf_counter() - start) * 1000)
         database.close()
     parse = median_ms(lambda: parse_deck(deck_file.read_bytes(), "big.json"), 3)
@@ -167,7 +167,7 @@ def bench_deck_list(folder: Path) -> Result:
     database = Database(folder / "list.sqlite3")
     now = datetime(2026, 1, 15, 9, tzinfo=UTC)
     for index in range(4):
-        library.import_deck(database, generated_deck(5000, f"d{index}"), "generated", now)
+        importing.import_deck(database, generated_deck(5000, f"d{index}"), now)
     settings = Settings()
     overview = median_ms(lambda: library.deck_overviews(database, settings, now), 20)
     database.close()

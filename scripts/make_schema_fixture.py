@@ -13,7 +13,7 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall import library
+from recall import importing, library
 from recall.deckfile import ChoiceCard, parse_deck
 from recall.memory import Rating
 from recall.scheduling import Scheduler
@@ -32,7 +32,7 @@ def main() -> None:
         database = Database(Path(folder) / "recall.sqlite3")
         library.install_bundled_decks(database, now)
         tiny = json.loads((DATA / "decks" / "tiny.json").read_text())
-        library.import_deck(database, parse_deck(json.dumps(tiny), "tiny.json"), "tiny.json", now)
+        importing.import_deck(database, parse_deck(json.dumps(tiny), "tiny.json"), now)
         settings = Settings(fuzz=True)
         for deck in ("activation-recompute", "tiny"):
             session = StudySession(database, Scheduler(settings), settings, deck, rng)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from recall import integrity, library
+from recall import importing, integrity, library
 from recall.deckfile import parse_deck
 from recall.scheduling import Scheduler
 from recall.storage import Database, StorageError, integrity_problems
@@ -52,7 +52,7 @@ def test_killed_mid_answer_loses_no_committed_review(
 ) -> None:
     path = tmp_path / "recall.sqlite3"
     database = Database(path)
-    library.import_deck(database, parse_deck(bench_deck(3000), "bench"), "bench", clock())
+    importing.import_deck(database, parse_deck(bench_deck(3000), "bench"), clock())
     database.close()
     rng = random.Random(2026)
     reported: set[int] = set()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from recall import library
+from recall import importing, library
 from recall.errors import DeckErrors, UnknownDeckError
 from recall.scheduling import Scheduler
 from recall.settings import Settings
@@ -46,7 +46,7 @@ def test_later_starts_change_nothing(bundled: Database, clock: Clock) -> None:
 def test_reimport_updates_text_and_keeps_history(
     database: Database, settings: Settings, clock: Clock, tmp_path: Path
 ) -> None:
-    library.import_files(database, [TINY], clock())
+    importing.import_files(database, Scheduler(Settings()), [TINY], clock())
     session = StudySession(database, Scheduler(settings), settings, "tiny")
     shown = session.next_card(clock())
     assert shown is not None
@@ -61,7 +61,10 @@ def test_reimport_updates_text_and_keeps_history(
     raw["cards"].append({"id": "b2", "type": "basic", "front": "Sky?", "back": "Blue"})
     revised = tmp_path / "tiny.json"
     revised.write_text(json.dumps(raw))
-    (report,) = library.import_files(database, [revised], clock.advance(minutes=1))
+    (file_report,) = importing.import_files(
+        database, Scheduler(Settings()), [revised], clock.advance(minutes=1)
+    )
+    (report,) = file_report.decks
 
     assert (report.added, report.updated, report.unchanged, report.kept) == (1, 1, 0, 1)
     with database.transaction() as store:
@@ -82,7 +85,7 @@ def test_a_bad_file_among_good_ones_imports_nothing(
     bad = DATA / "decks" / "bad" / "unknown-key.json"
     also_bad = DATA / "decks" / "bad" / "not-json.json"
     with pytest.raises(DeckErrors) as caught:
-        library.import_files(bundled, [TINY, bad, also_bad], clock())
+        importing.import_files(bundled, Scheduler(Settings()), [TINY, bad, also_bad], clock())
     lines = str(caught.value).splitlines()
     assert lines[0].startswith(f"{bad}: cards[0] (id 'q1'): explenation: unknown field")
     assert lines[1].startswith(f"{also_bad}: line 5, column 3: not valid JSON")
@@ -101,7 +104,7 @@ def test_import_failing_midway_rolls_back(bundled: Database, clock: Clock) -> No
     connection.close()
     before = list(dump(bundled))
     with pytest.raises(Exception, match="refused"):
-        library.import_files(bundled, [TINY], clock())
+        importing.import_files(bundled, Scheduler(Settings()), [TINY], clock())
     assert dump(bundled) == before
 
 

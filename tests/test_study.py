@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from recall import library
+from recall import importing, library
 from recall.deckfile import ChoiceCard
 from recall.memory import CardState, Rating
 from recall.scheduling import PastReview, Scheduler
@@ -205,7 +205,7 @@ def test_select_all_and_basic_cards(
     raw["cards"][0]["choices"][0]["correct"] = True  # now 'select all': both are right
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(raw))
-    library.import_files(database, [path], clock())
+    importing.import_files(database, Scheduler(Settings()), [path], clock())
     session = session_for(database, settings, deck="tiny")
 
     shown = session.next_card(clock())

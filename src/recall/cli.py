@@ -68,9 +68,18 @@ def _parser() -> argparse.ArgumentParser:
     decks.add_argument("--json", action="store_true", help="print JSON instead of a table")
     decks.set_defaults(handler=_list_decks)
 
-    add = commands.add_parser("import", help="import Recall JSON deck files")
+    add = commands.add_parser(
+        "import", help="import decks: Recall JSON, Anki text/CSV exports, Anki .apkg packages"
+    )
     add.add_argument("files", nargs="+", type=Path, metavar="FILE")
     add.set_defaults(handler=_import)
+
+    export_deck = commands.add_parser(
+        "export", help="write a deck to Recall JSON (.json) or an Anki package (.apkg)"
+    )
+    export_deck.add_argument("deck", metavar="DECK_ID")
+    export_deck.add_argument("file", type=Path, metavar="FILE")
+    export_deck.set_defaults(handler=_export_deck)
 
     export = commands.add_parser(
         "export-reviews", help="write the review history as an FSRS review-log CSV"
@@ -170,15 +179,56 @@ def _list_decks(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from recall import library
+    from recall import importing
+    from recall.scheduling import Scheduler
+
+    database = _open_database(args)
+    progress = _ProgressLine("importing") if sys.stderr.isatty() else None
+    try:
+        reports = importing.import_files(
+            database,
+            Scheduler(Settings()),
+            args.files,
+            _now(),
+            progress=progress or (lambda _done, _total: None),
+        )
+    finally:
+        if progress is not None:
+            progress.finish()
+        database.close()
+    for report in reports:
+        for line in report.lines():
+            print(line)
+    return 0
+
+
+class _ProgressLine:
+    """A self-rewriting ``importing... 42%`` line on the terminal."""
+
+    def __init__(self, label: str) -> None:
+        self._label = label
+        self._shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        percent = 100 * done // total if total else 100
+        if percent != self._shown:
+            self._shown = percent
+            print(f"\r{self._label}... {percent}%", end="", file=sys.stderr, flush=True)
+
+    def finish(self) -> None:
+        if self._shown >= 0:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+
+
+def _export_deck(args: argparse.Namespace) -> int:
+    from recall import exporting
 
     database = _open_database(args)
     try:
-        reports = library.import_files(database, args.files, _now())
+        cards = exporting.export_deck(database, args.deck, args.file)
     finally:
         database.close()
-    for report in reports:
-        print(f"{report.source}: {report.describe()}")
+    print(f"wrote {cards} cards of {args.deck} to {args.file}", file=sys.stderr)
     return 0
 
 

@@ -1,47 +1,20 @@
-"""Use cases on decks: install the bundled decks, import deck files, list decks, export history."""
+"""Use cases on decks: install the bundled decks, list decks, export the review history."""
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from pathlib import Path
 from typing import IO
 
 from recall import days, paths
-from recall.deckfile import Deck, load_deck, parse_deck
-from recall.errors import DeckError, DeckErrors, UnknownDeckError
+from recall.deckfile import parse_deck
+from recall.errors import UnknownDeckError
+from recall.importing import DeckReport, import_deck
 from recall.settings import Settings
-from recall.storage import Database, NewCard, Store
+from recall.storage import Database
 
 REVIEW_LOG_HEADER = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
-
-
-@dataclass(frozen=True)
-class ImportReport:
-    """What importing one deck file changed.
-
-    Attributes:
-        kept: Cards the database has that the file no longer lists; import never deletes.
-    """
-
-    source: str
-    deck_key: str
-    deck_name: str
-    new_deck: bool
-    added: int
-    updated: int
-    unchanged: int
-    kept: int
-
-    def describe(self) -> str:
-        """One line for the terminal or a status bar."""
-        verb = "added deck" if self.new_deck else "updated deck"
-        counts = f"{self.added} new, {self.updated} updated, {self.unchanged} unchanged cards"
-        if self.kept:
-            counts += f"; {self.kept} kept that the file no longer lists"
-        return f"{verb} {self.deck_name!r} ({self.deck_key}): {counts}"
 
 
 @dataclass(frozen=True)
@@ -63,33 +36,7 @@ class DeckOverview:
     due: int
 
 
-def import_files(database: Database, files: Sequence[Path], now: datetime) -> list[ImportReport]:
-    """Import deck files together: every file is checked first, then all are written at once.
-
-    Raises:
-        DeckErrors: At least one file is invalid; the problems of every bad file are
-            listed and nothing is written.
-    """
-    decks: list[tuple[str, Deck]] = []
-    errors: list[DeckError] = []
-    for file in files:
-        try:
-            decks.append((str(file), load_deck(file)))
-        except DeckError as error:
-            errors.append(error)
-    if errors:
-        raise DeckErrors(errors)
-    with database.transaction() as store:
-        return [_import(store, deck, source, now) for source, deck in decks]
-
-
-def import_deck(database: Database, deck: Deck, source: str, now: datetime) -> ImportReport:
-    """Add or update one validated deck in a single transaction."""
-    with database.transaction() as store:
-        return _import(store, deck, source, now)
-
-
-def install_bundled_decks(database: Database, now: datetime) -> list[ImportReport]:
+def install_bundled_decks(database: Database, now: datetime) -> list[DeckReport]:
     """Install the decks shipped with Recall, or bring their text up to date.
 
     Run at every start: a deck already installed only has changed cards rewritten, and
@@ -98,7 +45,7 @@ def install_bundled_decks(database: Database, now: datetime) -> list[ImportRepor
     reports = []
     for entry in paths.bundled_decks():
         deck = parse_deck(entry.read_bytes(), f"bundled deck {entry.name}")
-        reports.append(import_deck(database, deck, entry.name, now))
+        reports.append(import_deck(database, deck, now))
     return reports
 
 
@@ -154,45 +101,3 @@ def export_reviews(database: Database, out: IO[str], deck_key: str | None = None
             )
             written += 1
     return written
-
-
-def _import(store: Store, deck: Deck, source: str, now: datetime) -> ImportReport:
-    existing = store.deck_by_key(deck.id)
-    if existing is None:
-        deck_row = store.add_deck(deck.id, deck.name, deck.description, now)
-    else:
-        deck_row = existing
-        if (existing.name, existing.description) != (deck.name, deck.description):
-            store.rename_deck(existing.id, deck.name, deck.description, now)
-    known = store.card_keys(deck_row.id)
-    to_add: list[NewCard] = []
-    updated = unchanged = 0
-    for position, card in enumerate(deck.cards):
-        incoming = NewCard(
-            key=card.id,
-            position=position,
-            kind=card.type,
-            content=card.model_dump_json(exclude_defaults=True),
-        )
-        stored = known.get(card.id)
-        if stored is None:
-            to_add.append(incoming)
-            continue
-        card_id, old_position, old_kind, old_content = stored
-        if (old_position, old_kind, old_content) == (position, card.type, incoming.content):
-            unchanged += 1
-        else:
-            store.update_card(card_id, incoming, now)
-            updated += 1
-    added = store.add_cards(deck_row.id, to_add, now)
-    file_keys = {card.id for card in deck.cards}
-    return ImportReport(
-        source=source,
-        deck_key=deck.id,
-        deck_name=deck.name,
-        new_deck=existing is None,
-        added=added,
-        updated=updated,
-        unchanged=unchanged,
-        kept=sum(1 for key in known if key not in file_keys),
-    )

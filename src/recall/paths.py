@@ -13,6 +13,7 @@ APP_NAME = "Recall"
 DATA_DIR_VARIABLE = "RECALL_DATA_DIR"
 DATABASE_NAME = "recall.sqlite3"
 BACKUP_FOLDER = "backups"
+MEDIA_FOLDER = "media"
 
 
 def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
@@ -41,6 +42,11 @@ def database_path(directory: Path) -> Path:
 def backup_dir(directory: Path) -> Path:
     """The folder of automatic and manual backups inside a data directory."""
     return directory / BACKUP_FOLDER
+
+
+def media_dir(directory: Path) -> Path:
+    """The folder of imported images inside a data directory."""
+    return directory / MEDIA_FOLDER
 
 
 def bundled_decks() -> list[Traversable]:

@@ -11,9 +11,10 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QAbstractButton, QLabel, QScrollArea, QWidget
 from pytestqt.qtbot import QtBot
 
-from recall import library
+from recall import importing, library
 from recall.deckfile import ChoiceCard
 from recall.memory import CardState, Rating
+from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database
 from recall.study import Summary
@@ -198,7 +199,7 @@ def test_quitting_with_an_answer_on_screen_records_it(
 def test_select_all_and_basic_cards_by_keyboard(
     qtbot: QtBot, make_window: WindowFactory, bundled: Database, clock: Clock
 ) -> None:
-    library.import_files(bundled, [DATA / "decks" / "tiny.json"], clock())
+    importing.import_files(bundled, Scheduler(Settings()), [DATA / "decks" / "tiny.json"], clock())
     window = make_window()
     window.study("tiny")
     review = window.review
@@ -285,7 +286,7 @@ def test_deck_names_and_descriptions_show_as_written(
     raw["description"] = "<i>not italic</i>"
     deck_file = tmp_path / "tags.json"
     deck_file.write_text(json.dumps(raw))
-    library.import_files(bundled, [deck_file], clock())
+    importing.import_files(bundled, Scheduler(Settings()), [deck_file], clock())
     window = make_window()
     model = window.deck_list.model
     row = model.row_of("tiny")

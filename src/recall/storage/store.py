@@ -238,6 +238,11 @@ class Store:
         assert review.id is not None
         return review.id
 
+    def add_reviews(self, rows: list[dict[str, object]]) -> None:
+        """Append many reviews in one batched insert (keys as ``add_review``'s arguments)."""
+        if rows:
+            self._session.execute(insert(Review), rows)
+
     def delete_review(self, review_id: int) -> None:
         """Remove one review (undo is the only caller)."""
         self._session.execute(delete(Review).where(col(Review.id) == review_id))
@@ -262,18 +267,23 @@ class Store:
             ).scalars()
         )
 
-    def histories(self) -> Iterator[tuple[CardRow, list[ReviewRow]]]:
-        """Every card with its reviews in recorded order, in two queries."""
-        reviews: dict[int, list[ReviewRow]] = {}
-        for review in self._session.exec(
-            select(Review).order_by(col(Review.card_id), col(Review.id))
-        ):
-            reviews.setdefault(review.card_id, []).append(_review_row(review))
-        rows = self._session.execute(
+    def histories(self, deck_id: int | None = None) -> Iterator[tuple[CardRow, list[ReviewRow]]]:
+        """Every card (of one deck, if given) with its reviews in recorded order."""
+        review_query = select(Review).order_by(col(Review.card_id), col(Review.id))
+        card_query = (
             select(Card, CardMemory)
             .join(CardMemory, col(CardMemory.card_id) == col(Card.id))
             .order_by(col(Card.id))
-        ).all()
+        )
+        if deck_id is not None:
+            review_query = review_query.join(Card, col(Card.id) == col(Review.card_id)).where(
+                col(Card.deck_id) == deck_id
+            )
+            card_query = card_query.where(col(Card.deck_id) == deck_id)
+        reviews: dict[int, list[ReviewRow]] = {}
+        for review in self._session.exec(review_query):
+            reviews.setdefault(review.card_id, []).append(_review_row(review))
+        rows = self._session.execute(card_query).all()
         for card, memory in rows:
             yield _card_row(card, memory), reviews.get(_id(card.id), [])
 

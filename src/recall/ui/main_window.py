@@ -7,12 +7,12 @@ from collections.abc import Callable
 from datetime import datetime, tzinfo
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
+from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QWidget
 
-from recall import __version__, backups, library
-from recall.errors import RecallError
+from recall import __version__, backups, library, paths
+from recall.importing import ImportReport
 from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database
@@ -23,6 +23,7 @@ from recall.ui.prompts import Prompts
 from recall.ui.review_view import ReviewView
 from recall.ui.summary_view import SummaryView
 from recall.ui.tasks import TaskRunner
+from recall.ui.transfers import Transfers, importable
 
 SHORTCUTS = (
     ("Enter", "Study the selected deck"),
@@ -31,7 +32,8 @@ SHORTCUTS = (
     ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
     ("Ctrl+Z", "Undo the last rating"),
     ("Escape", "Back to the deck list"),
-    ("Ctrl+Shift+I", "Import a deck"),
+    ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
+    ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
     ("Ctrl+Shift+B", "Backups"),
     ("Ctrl+Q", "Quit"),
 )
@@ -71,6 +73,10 @@ class MainWindow(QMainWindow):
         self._prompts = prompts or Prompts(self)
         self._review: ReviewView | None = None
         self.tasks = TaskRunner(self)
+        self.transfers = Transfers(
+            database, self._scheduler, clock, self.tasks, self._prompts, self
+        )
+        self.setAcceptDrops(True)
         self.backup_timer = QTimer(self)
         self.backup_timer.setInterval(int(backups.AUTOMATIC_INTERVAL.total_seconds() * 1000))
         self.setWindowTitle("Recall")
@@ -114,7 +120,9 @@ class MainWindow(QMainWindow):
         session = StudySession(
             self._database, self._scheduler, self._settings, deck_key, self._rng, self._zone
         )
-        review = ReviewView(session, self._clock, self._prompts)
+        review = ReviewView(
+            session, self._clock, paths.media_dir(self._database.path.parent), self._prompts
+        )
         review.finished.connect(self._on_review_finished)
         review.left.connect(self.show_decks)
         review.undo_available.connect(self._on_undo_available)
@@ -148,6 +156,23 @@ class MainWindow(QMainWindow):
 
     # Qt overrides
 
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self._dropped_files(event.mimeData()) and not self.transfers.busy:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        files = self._dropped_files(event.mimeData())
+        if files:
+            event.acceptProposedAction()
+            self.transfers.import_files(files)
+
+    @staticmethod
+    def _dropped_files(mime: QMimeData) -> list[Path]:
+        if not mime.hasUrls():
+            return []
+        files = [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()]
+        return files if files and all(importable(file) for file in files) else []
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._review is not None and not self._review.commit_pending():
             question = "Your last answer could not be saved. Quit anyway and lose it?"
@@ -166,6 +191,9 @@ class MainWindow(QMainWindow):
     def _create_actions(self) -> None:
         self.import_action = QAction("&Import Deck...", self)
         self.import_action.setShortcut(QKeySequence("Ctrl+Shift+I"))
+        self.export_action = QAction("&Export Deck...", self)
+        self.export_action.setShortcut(QKeySequence("Ctrl+Shift+E"))
+        self.export_reviews_action = QAction("Export &Review History...", self)
         self.backups_action = QAction("&Backups...", self)
         self.backups_action.setShortcut(QKeySequence("Ctrl+Shift+B"))
         self.quit_action = QAction("&Quit", self)
@@ -181,6 +209,7 @@ class MainWindow(QMainWindow):
         self.about_action = QAction("&About Recall", self)
         for action in (
             self.import_action,
+            self.export_action,
             self.backups_action,
             self.quit_action,
             self.undo_action,
@@ -191,6 +220,9 @@ class MainWindow(QMainWindow):
     def _create_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction(self.import_action)
+        file_menu.addAction(self.export_action)
+        file_menu.addAction(self.export_reviews_action)
+        file_menu.addSeparator()
         file_menu.addAction(self.backups_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
@@ -206,7 +238,11 @@ class MainWindow(QMainWindow):
     def _connect_signals(self) -> None:
         self.deck_list.study_requested.connect(self.study)
         self.summary.back_requested.connect(self.show_decks)
-        self.import_action.triggered.connect(self._on_import)
+        self.import_action.triggered.connect(self.transfers.choose_and_import)
+        self.export_action.triggered.connect(self._on_export_deck)
+        self.export_reviews_action.triggered.connect(self.transfers.export_reviews)
+        self.transfers.imported.connect(self._on_imported)
+        self.transfers.busy_changed.connect(self._on_transfer_busy)
         self.backups_action.triggered.connect(self._on_backups)
         self.backup_timer.timeout.connect(self.back_up_if_changed)
         self.quit_action.triggered.connect(self.close)
@@ -260,27 +296,25 @@ class MainWindow(QMainWindow):
         if key is not None:
             self.study(key)
 
-    def _on_import(self) -> None:
-        names, _filter = QFileDialog.getOpenFileNames(
-            self, "Import Deck", str(Path.home()), "Recall decks (*.json);;All files (*)"
-        )
-        if not names:
+    def _on_imported(self, reports: list[ImportReport]) -> None:
+        first = next((deck.deck_key for report in reports for deck in report.decks), None)
+        self.refresh_decks(select=first)
+        if self.pages.currentWidget() is self.summary:
+            self.show_decks()
+        lines = [line for report in reports for line in report.lines()]
+        self.statusBar().showMessage(lines[0] if lines else "", 10_000)
+
+    def _on_transfer_busy(self, busy: bool) -> None:
+        self.pages.setEnabled(not busy)  # nothing else writes while an import runs
+        self.import_action.setEnabled(not busy)
+
+    def _on_export_deck(self) -> None:
+        key = self.deck_list.selected_key()
+        if key is None:
             return
-        try:
-            reports = library.import_files(
-                self._database, [Path(name) for name in names], self._clock()
-            )
-        except RecallError as error:
-            self._prompts.tell(
-                "Import failed",
-                f"Nothing was imported; the file has problems:\n\n{error}",
-                warning=True,
-            )
-            return
-        self.refresh_decks(select=reports[-1].deck_key if reports else None)
-        self.pages.setCurrentWidget(self.deck_list)
-        self._update_actions()
-        self.statusBar().showMessage("; ".join(report.describe() for report in reports), 10_000)
+        row = self.deck_list.model.row_of(key)
+        assert row is not None
+        self.transfers.export_deck(key, self.deck_list.model.deck_at(row).name)
 
     def _on_backups(self) -> None:
         dialog = BackupsDialog(

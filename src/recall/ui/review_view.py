@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from enum import Enum, auto
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
@@ -24,6 +25,7 @@ from recall.deckfile import BasicCard, ChoiceCard
 from recall.errors import RecallError
 from recall.memory import Rating
 from recall.study import Answer, StudyCard, StudySession, Summary
+from recall.ui.card_text_view import CardTextView
 from recall.ui.choice_button import ChoiceButton, Outcome
 from recall.ui.prompts import Prompts
 from recall.ui.text import format_interval, markdown_to_html
@@ -68,10 +70,12 @@ class ReviewView(QWidget):
         self,
         session: StudySession,
         clock: Callable[[], datetime],
+        media_dir: Path,
         prompts: Prompts | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self._media_dir = media_dir
         self._session = session
         self._clock = clock
         self._prompts = prompts or Prompts(self)
@@ -241,10 +245,16 @@ class ReviewView(QWidget):
         header.addWidget(self._progress_label)
 
         self._question = _label("question", "Question")
+        self._question_html = CardTextView(self._media_dir)
+        self._question_html.setObjectName("question")
+        self._question_html.setAccessibleName("Question")
         self._hint = _label("questionHint", "Hint", rich=False)
         self._choices_box = QVBoxLayout()
         self._choices_box.setSpacing(8)
         self._back = _label("back", "Answer")
+        self._back_html = CardTextView(self._media_dir)
+        self._back_html.setObjectName("backHtml")
+        self._back_html.setAccessibleName("Answer")
 
         self._verdict = _label("verdict", "Result", rich=False)
         self._explanation = _label("explanation", "Explanation")
@@ -266,9 +276,11 @@ class ReviewView(QWidget):
         column_layout.setSpacing(14)
         column_layout.addLayout(header)
         column_layout.addWidget(self._question)
+        column_layout.addWidget(self._question_html)
         column_layout.addWidget(self._hint)
         column_layout.addLayout(self._choices_box)
         column_layout.addWidget(self._back)
+        column_layout.addWidget(self._back_html)
         column_layout.addWidget(self._feedback)
         column_layout.addStretch(1)
 
@@ -342,11 +354,18 @@ class ReviewView(QWidget):
         self._deck_label.setText(self._session.deck.name)
         left = self._session.counts(self._clock()).total
         self._progress_label.setText(f"{left} left today")
+        html = isinstance(card, BasicCard) and card.markup == "html"
         text = card.question if isinstance(card, ChoiceCard) else card.front
-        self._question.setText(markdown_to_html(text))
+        self._question.setVisible(not html)
+        self._question_html.setVisible(html)
+        if html:
+            self._question_html.set_card_html(text)
+        else:
+            self._question.setText(markdown_to_html(text))
         self._clear_choices()
         self._feedback.hide()
         self._back.hide()
+        self._back_html.hide()
         for button in self._rating_buttons.values():
             button.hide()
         if isinstance(card, ChoiceCard):
@@ -410,8 +429,12 @@ class ReviewView(QWidget):
             self._verdict.setText("Correct" if answer.correct else "Not quite")
             self._verdict.setProperty("correct", bool(answer.correct))
         else:
-            self._back.setText(markdown_to_html(card.back))
-            self._back.show()
+            if card.markup == "html":
+                self._back_html.show()
+                self._back_html.set_card_html(card.back)
+            else:
+                self._back.setText(markdown_to_html(card.back))
+                self._back.show()
             self._verdict.setText("How well did you remember it?")
             self._verdict.setProperty("correct", None)
         self._verdict.style().unpolish(self._verdict)

@@ -1,0 +1,314 @@
+"""Importing: read deck files of any supported format, then write them in one transaction.
+
+Formats: Recall's JSON deck, Anki text/CSV exports, and Anki ``.apkg`` packages (with
+their review history and images). Every file is read and checked before anything is
+written; one bad file means nothing is imported. Images are moved into the media folder
+inside the same all-or-nothing step.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from recall import paths
+from recall.deckfile import Deck, load_deck
+from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError
+from recall.importers import (
+    Cancelled,
+    ImportedPackage,
+    ImportedReview,
+    Progress,
+    never_cancelled,
+    no_progress,
+)
+from recall.memory import MemoryState, Rating
+from recall.scheduling import PastReview, Scheduler
+from recall.storage import Database, NewCard, Store
+
+JSON_SUFFIXES = frozenset({".json"})
+TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
+PACKAGE_SUFFIXES = frozenset({".apkg"})
+SUPPORTED_SUFFIXES = JSON_SUFFIXES | TEXT_SUFFIXES | PACKAGE_SUFFIXES
+
+
+@dataclass(frozen=True)
+class DeckReport:
+    """What importing changed in one deck.
+
+    Attributes:
+        kept: Cards the database has that the file no longer lists; import never deletes.
+        reviews: Reviews added from the file's history.
+    """
+
+    deck_key: str
+    deck_name: str
+    new_deck: bool
+    added: int
+    updated: int
+    unchanged: int
+    kept: int
+    reviews: int = 0
+
+    def describe(self) -> str:
+        """One line for the terminal or a status bar."""
+        verb = "added deck" if self.new_deck else "updated deck"
+        counts = f"{self.added} new, {self.updated} updated, {self.unchanged} unchanged cards"
+        if self.reviews:
+            counts += f", {self.reviews} reviews"
+        if self.kept:
+            counts += f"; {self.kept} kept that the file no longer lists"
+        return f"{verb} {self.deck_name!r} ({self.deck_key}): {counts}"
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What importing one file did: its decks, its images, and notes on what was left out."""
+
+    source: str
+    decks: list[DeckReport]
+    media: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """The report as lines: one per deck, then the images, then each note."""
+        lines = [f"{self.source}: {deck.describe()}" for deck in self.decks]
+        if self.media:
+            lines.append(f"{self.source}: {self.media} images")
+        lines += [f"{self.source}: note: {note}" for note in self.notes]
+        return lines
+
+
+def read_file(
+    path: Path,
+    staging: Path,
+    progress: Progress = no_progress,
+    cancelled: Cancelled = never_cancelled,
+) -> ImportedPackage:
+    """Read one file in whichever supported format its name says.
+
+    Raises:
+        DeckError: The file cannot be read or is not valid; the error says where.
+        ImportCancelledError: ``cancelled()`` became true.
+    """
+    suffix = path.suffix.lower()
+    if suffix in JSON_SUFFIXES:
+        return ImportedPackage(decks=[load_deck(path)])
+    if suffix in TEXT_SUFFIXES:
+        from recall.importers.anki_text import read_anki_text
+
+        return read_anki_text(path, progress, cancelled)
+    if suffix in PACKAGE_SUFFIXES:
+        from recall.importers.apkg import read_apkg
+
+        return read_apkg(path, staging, progress, cancelled)
+    known = ", ".join(sorted(SUPPORTED_SUFFIXES))
+    raise DeckError(
+        str(path), [f"Recall cannot import {suffix or 'this'} files (it reads {known})"]
+    )
+
+
+def import_files(
+    database: Database,
+    scheduler: Scheduler,
+    files: Sequence[Path],
+    now: datetime,
+    progress: Progress = no_progress,
+    cancelled: Cancelled = never_cancelled,
+) -> list[ImportReport]:
+    """Import files together: each is read and checked first, then all are written at once.
+
+    Args:
+        database: Where to import.
+        scheduler: Replays imported review history into each card's schedule.
+        files: Deck files of any supported format.
+        now: The import's time, aware UTC.
+        progress: Called with (done, total) as files are read and cards written.
+        cancelled: Checked as the work goes; once true the import stops, writing nothing.
+
+    Raises:
+        DeckErrors: At least one file is invalid; every bad file's problems are listed
+            and nothing is written.
+        ImportCancelledError: The learner stopped the import; nothing is written.
+    """
+    work = database.path.parent / "tmp"
+    work.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="import-", dir=work) as folder:
+        staging = Path(folder)
+        packages: list[tuple[str, ImportedPackage]] = []
+        errors: list[DeckError] = []
+        for file in files:
+            try:
+                packages.append((str(file), read_file(file, staging, progress, cancelled)))
+            except DeckError as error:
+                errors.append(error)
+            except OSError as error:
+                errors.append(DeckError(str(file), [f"cannot be read ({error.strerror})"]))
+        if errors:
+            raise DeckErrors(errors)
+        return _write(database, scheduler, packages, now, progress, cancelled)
+
+
+def import_deck(database: Database, deck: Deck, now: datetime) -> DeckReport:
+    """Add or update one validated deck in a single transaction."""
+    with database.transaction() as store:
+        return _write_deck(store, deck, now)
+
+
+def _write(
+    database: Database,
+    scheduler: Scheduler,
+    packages: list[tuple[str, ImportedPackage]],
+    now: datetime,
+    progress: Progress,
+    cancelled: Cancelled,
+) -> list[ImportReport]:
+    media_dir = paths.media_dir(database.path.parent)
+    placed: list[Path] = []
+    total = sum(len(deck.cards) for _, package in packages for deck in package.decks)
+    done = 0
+    try:
+        with database.transaction() as store:
+            reports = []
+            for source, package in packages:
+                decks = []
+                for deck in package.decks:
+                    if cancelled():
+                        raise ImportCancelledError
+                    report = _write_deck(store, deck, now)
+                    reviews = _write_history(store, scheduler, deck, package.reviews)
+                    decks.append(_with_reviews(report, reviews))
+                    done += len(deck.cards)
+                    progress(done, total)
+                placed += _place_media(package, media_dir)
+                reports.append(
+                    ImportReport(source, decks, media=len(package.media), notes=package.notes)
+                )
+            if cancelled():
+                raise ImportCancelledError
+    except BaseException:
+        for path in placed:
+            path.unlink(missing_ok=True)
+        raise
+    return reports
+
+
+def _with_reviews(report: DeckReport, reviews: int) -> DeckReport:
+    return DeckReport(**{**report.__dict__, "reviews": reviews})
+
+
+def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
+    """Move staged images into the media folder; returns the files that are new there."""
+    media_dir.mkdir(parents=True, exist_ok=True)
+    placed = []
+    for item in package.media:
+        target = media_dir / item.name
+        if target.exists():
+            continue
+        try:
+            shutil.move(item.path, target)
+        except OSError as error:
+            raise RecallError(f"cannot copy an image into {media_dir}: {error.strerror}") from None
+        placed.append(target)
+    return placed
+
+
+def _write_deck(store: Store, deck: Deck, now: datetime) -> DeckReport:
+    existing = store.deck_by_key(deck.id)
+    if existing is None:
+        deck_row = store.add_deck(deck.id, deck.name, deck.description, now)
+    else:
+        deck_row = existing
+        if (existing.name, existing.description) != (deck.name, deck.description):
+            store.rename_deck(existing.id, deck.name, deck.description, now)
+    known = store.card_keys(deck_row.id)
+    to_add: list[NewCard] = []
+    updated = unchanged = 0
+    for position, card in enumerate(deck.cards):
+        incoming = NewCard(
+            key=card.id,
+            position=position,
+            kind=card.type,
+            content=card.model_dump_json(exclude_defaults=True),
+        )
+        stored = known.get(card.id)
+        if stored is None:
+            to_add.append(incoming)
+            continue
+        card_id, old_position, old_kind, old_content = stored
+        if (old_position, old_kind, old_content) == (position, card.type, incoming.content):
+            unchanged += 1
+        else:
+            store.update_card(card_id, incoming, now)
+            updated += 1
+    added = store.add_cards(deck_row.id, to_add, now)
+    file_keys = {card.id for card in deck.cards}
+    return DeckReport(
+        deck_key=deck.id,
+        deck_name=deck.name,
+        new_deck=existing is None,
+        added=added,
+        updated=updated,
+        unchanged=unchanged,
+        kept=sum(1 for key in known if key not in file_keys),
+    )
+
+
+def _write_history(
+    store: Store,
+    scheduler: Scheduler,
+    deck: Deck,
+    reviews: dict[tuple[str, str], list[ImportedReview]],
+) -> int:
+    """Append a deck's imported reviews that are not stored yet, and replay each card.
+
+    A review counts as stored when the card already has one at the same moment, so
+    importing the same history twice adds it once.
+    """
+    incoming = {
+        card_key: history
+        for (deck_key, card_key), history in reviews.items()
+        if deck_key == deck.id
+    }
+    if not incoming:
+        return 0
+    deck_row = store.deck_by_key(deck.id)
+    assert deck_row is not None
+    keys = store.card_keys(deck_row.id)
+    stored = {card.id: history for card, history in store.histories(deck_row.id)}
+    rows: list[dict[str, object]] = []
+    memories: dict[int, MemoryState] = {}
+    for card_key, history in incoming.items():
+        card_id = keys[card_key][0]
+        past = stored.get(card_id, [])
+        seen = {review.reviewed_at for review in past}
+        memory = scheduler.replay(
+            card_id, [PastReview(review.reviewed_at, Rating(review.rating)) for review in past]
+        )
+        added = 0
+        for review in sorted(history, key=lambda item: item.reviewed_at):
+            if review.reviewed_at in seen:
+                continue
+            rows.append(
+                {
+                    "card_id": card_id,
+                    "reviewed_at": review.reviewed_at,
+                    "rating": int(review.rating),
+                    "duration_ms": review.duration_ms,
+                    "state_before": int(memory.state),
+                    "picked": None,
+                    "correct": review.rating > 1,
+                }
+            )
+            memory = scheduler.review(card_id, memory, review.rating, review.reviewed_at)
+            added += 1
+        if added:
+            memories[card_id] = memory
+    store.add_reviews(rows)
+    for card_id, memory in memories.items():
+        store.set_memory(card_id, memory)
+    return len(rows)

@@ -1,0 +1,71 @@
+"""Imported HTML card text: sized to fit, images only from the media folder, no links followed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt, QUrl
+from PySide6.QtGui import QImage, QResizeEvent, QTextDocument
+from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
+
+from recall.cardhtml import is_media_name, sanitize
+
+
+class CardTextView(QTextBrowser):
+    """Read-only rich text sized to its content.
+
+    Every resource request goes through ``loadResource``: an image is loaded only when its
+    name is a stored media name and the file is in ``media_dir``; anything else (local
+    paths, remote URLs, style sheets) loads nothing. Links are never followed.
+    """
+
+    def __init__(self, media_dir: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._media_dir = media_dir
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.viewport().setAutoFillBackground(False)
+        self.document().setDocumentMargin(0)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+
+    def set_card_html(self, fragment: str) -> None:
+        """Show an HTML fragment after cleaning it to the allow-list."""
+        self.setHtml(sanitize(fragment))
+        self._fit()
+
+    def loadResource(self, kind: int, name: QUrl | str) -> object:
+        if kind != QTextDocument.ResourceType.ImageResource.value:
+            return None
+        stored = name.toString() if isinstance(name, QUrl) else name
+        path = self._media_dir / stored
+        if not is_media_name(stored) or not path.is_file():
+            return None
+        image = QImage(str(path))
+        if image.isNull():
+            return None
+        widest = max(64, self.viewport().width())
+        if image.width() > widest:
+            image = image.scaledToWidth(widest, Qt.TransformationMode.SmoothTransformation)
+        return image
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self._content_height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _content_height(self) -> int:
+        self.document().setTextWidth(self.viewport().width())
+        return int(self.document().size().height()) + 2
+
+    def _fit(self) -> None:
+        height = self._content_height()
+        if height != self.height():
+            self.setFixedHeight(height)
