@@ -209,3 +209,18 @@ def test_restore_replaces_a_database_that_cannot_be_opened(
     (aside,) = tmp_path.glob("recall.sqlite3.damaged-*")
     assert aside.read_bytes().startswith(b"not a database at all")
     assert out.rstrip().endswith("healthy: 8 cards and 0 reviews checked")
+
+
+def test_export_a_deck_and_import_it_elsewhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "deck.json"
+    status, _, err = run(
+        capsys, "--data-dir", str(tmp_path / "a"), "export", "activation-recompute", str(target)
+    )
+    assert status == 0
+    assert err == f"wrote 8 cards of activation-recompute to {target}\n"
+    status, out, _ = run(capsys, "--data-dir", str(tmp_path / "b"), "import", str(target))
+    assert status == 0
+    assert "updated deck 'Activation Recomputation Tradeoffs'" in out
+    assert "0 new, 0 updated, 8 unchanged cards" in out

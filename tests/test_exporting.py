@@ -1,0 +1,130 @@
+"""Exporting decks: JSON that imports back card for card, and Anki packages Anki can open."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from recall import cardhtml, exporting, importing, paths
+from recall.deckfile import parse_deck
+from recall.errors import UnknownDeckError
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database
+from tests.conftest import DATA, Clock
+
+DECK = "activation-recompute"
+
+
+def test_json_export_imports_back_card_for_card(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    target = tmp_path / "out" / "deck.json"
+    target.parent.mkdir()
+    assert exporting.export_deck(bundled, DECK, target) == 8
+    fresh = Database(tmp_path / "fresh" / "recall.sqlite3")
+    importing.import_files(fresh, Scheduler(Settings()), [target], clock())
+    assert exporting.load_stored_deck(fresh, DECK) == exporting.load_stored_deck(bundled, DECK)
+    fresh.close()
+
+
+def anki_notes(package: Path) -> list[tuple[str, list[str], str]]:
+    with zipfile.ZipFile(package) as archive, archive.open("collection.anki2") as source:
+        collection = package.with_suffix(".anki2")
+        collection.write_bytes(source.read())
+    connection = sqlite3.connect(collection)
+    try:
+        rows = connection.execute("SELECT guid, flds, tags FROM notes ORDER BY id").fetchall()
+    finally:
+        connection.close()
+    return [(guid, fields.split("\x1f"), tags.strip()) for guid, fields, tags in rows]
+
+
+def test_apkg_export_has_a_basic_note_per_card(bundled: Database, tmp_path: Path) -> None:
+    target = tmp_path / "deck.apkg"
+    assert exporting.export_deck(bundled, DECK, target) == 8
+    notes = anki_notes(target)
+    assert len(notes) == 8
+    guid, (front, back), tags = notes[0]
+    assert "What does activation recomputation trade away to save memory?" in front
+    assert "B. Extra compute (FLOPs)" in front
+    assert back.startswith("<b>Answer:</b> B. Extra compute (FLOPs)")
+    assert "<i>Source:</i>" in back
+    assert "memory" in tags.split()
+    again = tmp_path / "again.apkg"
+    exporting.export_deck(bundled, DECK, again)
+    assert [note[0] for note in anki_notes(again)] == [note[0] for note in notes]
+    assert guid
+
+
+def test_apkg_export_carries_the_images_of_html_cards(
+    database: Database, clock: Clock, tmp_path: Path
+) -> None:
+    image = b"\x89PNG\r\n\x1a\n" + bytes(64)
+    name = cardhtml.media_name(image, "cat.png")
+    media = paths.media_dir(database.path.parent)
+    media.mkdir()
+    (media / name).write_bytes(image)
+    raw = {
+        "format": "recall-deck",
+        "version": 1,
+        "id": "pictures",
+        "name": "Pictures",
+        "cards": [
+            {
+                "id": "cat",
+                "type": "basic",
+                "markup": "html",
+                "front": f'What is this? <img src="{name}">',
+                "back": "A cat",
+            }
+        ],
+    }
+    importing.import_deck(database, parse_deck(json.dumps(raw), "pictures"), clock())
+    target = tmp_path / "pictures.apkg"
+    exporting.export_deck(database, "pictures", target)
+    with zipfile.ZipFile(target) as archive:
+        media_map = json.loads(archive.read("media"))
+        assert list(media_map.values()) == [name]
+        assert archive.read(next(iter(media_map))) == image
+
+
+def test_export_errors_are_clear(bundled: Database, tmp_path: Path) -> None:
+    with pytest.raises(exporting.ExportError, match=r"exports decks as \.json or \.apkg"):
+        exporting.export_deck(bundled, DECK, tmp_path / "deck.pdf")
+    with pytest.raises(UnknownDeckError):
+        exporting.export_deck(bundled, "nope", tmp_path / "deck.json")
+    with pytest.raises(exporting.ExportError, match="cannot write"):
+        exporting.export_deck(bundled, DECK, tmp_path / "missing" / "deck.json")
+    assert not list(tmp_path.rglob("*.json"))
+
+
+def test_unsupported_files_and_cancel_import_nothing(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    from recall.errors import DeckErrors, ImportCancelledError
+
+    before = exporting.load_stored_deck(bundled, DECK)
+    pdf = tmp_path / "notes.pdf"
+    pdf.write_bytes(b"%PDF")
+    with pytest.raises(DeckErrors, match="Recall cannot import .pdf files"):
+        importing.import_files(bundled, Scheduler(Settings()), [pdf], clock())
+    seen: list[tuple[int, int]] = []
+    with pytest.raises(ImportCancelledError):
+        importing.import_files(
+            bundled,
+            Scheduler(Settings()),
+            [DATA / "decks" / "tiny.json"],
+            clock(),
+            progress=lambda done, total: seen.append((done, total)),
+            cancelled=lambda: bool(seen),
+        )
+    assert seen == [(2, 2)]
+    with bundled.transaction() as store:
+        assert store.deck_by_key("tiny") is None
+    assert exporting.load_stored_deck(bundled, DECK) == before
+    assert not list((bundled.path.parent / "tmp").iterdir())

@@ -1,0 +1,133 @@
+"""Import and export from the window: drag and drop, the report, and HTML cards on screen."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QImage, QTextDocument
+from pytestqt.qtbot import QtBot
+
+from recall import cardhtml, importing, paths
+from recall.deckfile import parse_deck
+from recall.storage import Database
+from recall.ui.card_text_view import CardTextView
+from recall.ui.main_window import MainWindow
+from recall.ui.review_view import ReviewView
+from tests.conftest import DATA, Clock
+from tests.ui.conftest import FakePrompts, WindowFactory
+
+
+def drop(window: MainWindow, files: list[Path]) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(file)) for file in files])
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+
+
+def test_dropping_a_deck_file_imports_it_and_reports(
+    qtbot: QtBot, window: MainWindow, prompts: FakePrompts
+) -> None:
+    drop(window, [DATA / "decks" / "tiny.json"])
+    qtbot.waitUntil(lambda: not window.transfers.busy, timeout=10_000)
+    assert window.deck_list.selected_key() == "tiny"
+    title, text = prompts.told[-1]
+    assert title == "Import finished"
+    assert "added deck 'Tiny deck' (tiny): 2 new" in text
+    assert window.pages.isEnabled()
+
+
+def test_a_bad_dropped_file_imports_nothing_and_says_why(
+    qtbot: QtBot, window: MainWindow, prompts: FakePrompts
+) -> None:
+    bad = DATA / "decks" / "bad" / "missing-back.json"
+    drop(window, [DATA / "decks" / "tiny.json", bad])
+    qtbot.waitUntil(lambda: not window.transfers.busy, timeout=10_000)
+    assert window.deck_list.model.row_of("tiny") is None
+    title, text = prompts.told[-1]
+    assert title == "Import failed"
+    assert f"{bad}: cards[1] (id 'b1'): back: missing" in text
+
+
+def test_files_recall_cannot_import_are_not_accepted(window: MainWindow, tmp_path: Path) -> None:
+    picture = tmp_path / "holiday.pdf"
+    picture.write_bytes(b"%PDF")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(picture))])
+    assert window._dropped_files(mime) == []
+
+
+def test_html_cards_load_images_only_from_the_media_folder(
+    qtbot: QtBot, bundled: Database, tmp_path: Path
+) -> None:
+    media = paths.media_dir(bundled.path.parent)
+    media.mkdir()
+    image = QImage(40, 20, QImage.Format.Format_RGB32)
+    image.fill(Qt.GlobalColor.darkGreen)
+    stored = media / ("a" * 64 + ".png")
+    image.save(str(stored))
+    outside = tmp_path / "secret.png"
+    image.save(str(outside))
+    view = CardTextView(media)
+    qtbot.addWidget(view)
+    kind = QTextDocument.ResourceType.ImageResource.value
+    loaded = view.loadResource(kind, QUrl(stored.name))
+    assert isinstance(loaded, QImage)
+    assert loaded.width() == 40
+    for elsewhere in (str(outside), outside.as_uri(), "../secret.png", "http://example.com/a.png"):
+        assert view.loadResource(kind, QUrl(elsewhere)) is None
+    view.set_card_html(
+        f'<b>Cat</b> <img src="{stored.name}"> <img src="{outside}"> <script>x()</script>'
+    )
+    html = view.toHtml()
+    assert stored.name in html
+    assert str(outside) not in html
+    assert "x()" not in html
+    assert view.height() > 20
+
+
+def test_html_basic_card_on_the_review_screen(
+    qtbot: QtBot, make_window: WindowFactory, bundled: Database, clock: Clock
+) -> None:
+    image = QImage(30, 30, QImage.Format.Format_RGB32)
+    image.fill(Qt.GlobalColor.blue)
+    media = paths.media_dir(bundled.path.parent)
+    media.mkdir()
+    name = "b" * 64 + ".png"
+    image.save(str(media / name))
+    raw = {
+        "format": "recall-deck",
+        "version": 1,
+        "id": "html",
+        "name": "HTML",
+        "cards": [
+            {
+                "id": "c",
+                "type": "basic",
+                "markup": "html",
+                "front": f'<i>Colour?</i><br><img src="{name}">',
+                "back": "<b>Blue</b>",
+            }
+        ],
+    }
+    importing.import_deck(bundled, parse_deck(json.dumps(raw), "html"), clock())
+    window = make_window()
+    window.study("html")
+    review = window.review
+    assert isinstance(review, ReviewView)
+    question = review.findChild(CardTextView, "question")
+    assert question is not None
+    assert question.isVisible()
+    assert "Colour?" in question.toPlainText()
+    assert cardhtml.is_media_name(name)
+    qtbot.keyClick(review, Qt.Key.Key_Space)
+    back = review.findChild(CardTextView, "backHtml")
+    assert back is not None
+    assert back.toPlainText() == "Blue"
