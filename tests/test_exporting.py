@@ -111,7 +111,7 @@ def test_unsupported_files_and_cancel_import_nothing(
     before = exporting.load_stored_deck(bundled, DECK)
     pdf = tmp_path / "notes.pdf"
     pdf.write_bytes(b"%PDF")
-    with pytest.raises(DeckErrors, match="Recall cannot import .pdf files"):
+    with pytest.raises(DeckErrors, match=r"Recall cannot import \.pdf files"):
         importing.import_files(bundled, Scheduler(Settings()), [pdf], clock())
     seen: list[tuple[int, int]] = []
     with pytest.raises(ImportCancelledError):
