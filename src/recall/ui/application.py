@@ -19,12 +19,23 @@ from recall.storage import Database
 from recall.ui.main_window import MainWindow
 
 STYLE_SHEET = "style.qss"
-ICON = "recall.svg"
+# The PNGs scripts/icons.py renders from resources/recall.svg: PNG needs no Qt plugin.
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 
 
 def now() -> datetime:
     """The current time, aware UTC: the window's clock."""
     return datetime.now(UTC)
+
+
+def app_icon() -> QIcon:
+    """Recall's icon, at every size it ships."""
+    icon = QIcon()
+    for size in ICON_SIZES:
+        pixmap = QPixmap()
+        if pixmap.loadFromData(paths.resource(f"recall-{size}.png").read_bytes(), "PNG"):
+            icon.addPixmap(pixmap)
+    return icon
 
 
 def configure(app: QApplication) -> None:
@@ -36,15 +47,14 @@ def configure(app: QApplication) -> None:
     app.setApplicationName("Recall")
     app.setOrganizationName("Recall")
     app.setApplicationVersion(__version__)
+    app.setDesktopFileName("recall")  # resources/recall.desktop: the desktop shows its icon
     app.setStyle("Fusion")
     sheet = paths.resource(STYLE_SHEET).read_text(encoding="utf-8")
     app.setStyleSheet(sheet)
     # The sheet's palette() colours are resolved when it is applied: apply it again when
     # the desktop switches between light and dark.
     app.styleHints().colorSchemeChanged.connect(lambda _scheme: app.setStyleSheet(sheet))
-    pixmap = QPixmap()
-    if pixmap.loadFromData(paths.resource(ICON).read_bytes(), "SVG"):
-        app.setWindowIcon(QIcon(pixmap))
+    app.setWindowIcon(app_icon())
 
 
 def window_state(data_dir: Path) -> QSettings:
