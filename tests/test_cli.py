@@ -137,3 +137,10 @@ def _dump(path: Path) -> list[str]:
         return list(connection.iterdump())
     finally:
         connection.close()
+
+
+def test_self_test_takes_no_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--self-test", "decks"])
+    assert exit_.value.code == 2
+    assert "--self-test takes no command" in capsys.readouterr().err

@@ -62,24 +62,50 @@ def window_state(data_dir: Path) -> QSettings:
     return QSettings(str(data_dir / "window.ini"), QSettings.Format.IniFormat)
 
 
-def run(data_dir: Path, settings: Settings) -> int:
-    """Open the window on the database in ``data_dir``; returns the exit status."""
+def application() -> QApplication:
+    """The QApplication, created on first use, with Recall's name, icon and style sheet."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     configure(app)
+    return app
+
+
+def open_database(data_dir: Path) -> Database:
+    """The database in ``data_dir``, with the bundled decks installed or brought up to date.
+
+    Raises:
+        RecallError: The database cannot be opened, or belongs to something else.
+    """
+    database = Database(paths.database_path(data_dir))
+    try:
+        library.install_bundled_decks(database, now())
+    except BaseException:
+        database.close()
+        raise
+    return database
+
+
+def show_window(database: Database, settings: Settings, data_dir: Path) -> MainWindow:
+    """Show the main window on the deck list, with the keyboard on the deck table."""
+    window = MainWindow(database, settings, window_state(data_dir), now)
+    window.show()
+    window.deck_list.focus_table()
+    return window
+
+
+def run(data_dir: Path, settings: Settings) -> int:
+    """Open the window on the database in ``data_dir``; returns the exit status."""
+    app = application()
     sys.excepthook = _show_crash
     try:
-        database = Database(paths.database_path(data_dir))
-        library.install_bundled_decks(database, now())
+        database = open_database(data_dir)
     except RecallError as error:
         box = QMessageBox(QMessageBox.Icon.Critical, "Recall cannot start", "")
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText(str(error))
         box.exec()
         return 1
-    window = MainWindow(database, settings, window_state(data_dir), now)
-    window.show()
-    window.deck_list.focus_table()
+    _window = show_window(database, settings, data_dir)  # a reference keeps it alive
     try:
         return app.exec()
     finally:
