@@ -1,13 +1,16 @@
 # The two commands of the README's Quick start: `make run` and `make test`.
 # Both create the virtual environment in .venv on first use (or when
-# pyproject.toml changes) and reuse it afterwards.
+# pyproject.toml changes) and reuse it afterwards. `make package` adds
+# PyInstaller (the `package` extra) to it and builds the standalone app.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PACKAGE_STAMP := $(VENV)/.installed-package
+PYINSTALLER := $(BIN)/pyinstaller --noconfirm --clean --log-level WARN
 
-.PHONY: run test lint typecheck unit benchmark clean
+.PHONY: run test lint typecheck unit benchmark package package-onefile clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Recall needs Python 3.11 or newer: run make PYTHON=python3.11 ...")'
@@ -15,6 +18,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
+
+$(PACKAGE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,package]'
+	@touch $(PACKAGE_STAMP)
 
 run: $(STAMP)  ## open the window on the bundled deck
 	$(BIN)/recall $(ARGS)
@@ -33,6 +40,12 @@ unit: $(STAMP)
 
 benchmark: $(STAMP)
 	$(BIN)/python -m benchmarks
+
+package: $(PACKAGE_STAMP)  ## the standalone app in one folder: dist/Recall/recall
+	$(PYINSTALLER) --distpath dist --workpath build/pyinstaller packaging/recall.spec
+
+package-onefile: $(PACKAGE_STAMP)  ## the standalone app as one file: dist/onefile/recall
+	$(PYINSTALLER) --distpath dist/onefile --workpath build/onefile packaging/recall.spec -- --onefile
 
 clean:
 	rm -rf $(VENV) build dist .mypy_cache .pytest_cache .ruff_cache

@@ -224,3 +224,10 @@ def test_export_a_deck_and_import_it_elsewhere(
     assert status == 0
     assert "updated deck 'Activation Recomputation Tradeoffs'" in out
     assert "0 new, 0 updated, 8 unchanged cards" in out
+
+
+def test_self_test_takes_no_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--self-test", "decks"])
+    assert exit_.value.code == 2
+    assert "--self-test takes no command" in capsys.readouterr().err

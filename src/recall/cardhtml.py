@@ -16,8 +16,9 @@ from pathlib import PurePosixPath
 
 import nh3
 
-MEDIA_NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpe?g|gif|webp|svg|bmp)$")
-IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp"})
+MEDIA_NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpe?g|gif|webp|bmp)$")
+# SVG is left out: it can reference other files, and showing it would need Qt's SVG module.
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp"})
 
 ALLOWED_TAGS = frozenset(
     {

@@ -27,7 +27,12 @@ if TYPE_CHECKING:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run Recall with command-line arguments; returns the exit status."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.self_test:
+        if args.handler is not _open_window:
+            parser.error("--self-test takes no command")
+        args.handler = _self_test
     try:
         status: int = args.handler(args)
     except DeckErrors as error:
@@ -60,6 +65,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help=f"the folder holding Recall's database (default: ${paths.DATA_DIR_VARIABLE} if "
         "set, else the platform's user data folder)",
+    )
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="open the window (offscreen when there is no display), study one card by keyboard "
+        "in a new temporary data folder (or --data-dir), check the review was stored, quit; "
+        "exits 0 if all went well, else 1",
     )
     parser.set_defaults(handler=_open_window)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
@@ -140,6 +152,13 @@ def _open_window(args: argparse.Namespace) -> int:
 
     status: int = run(paths.data_dir(args.data_dir), Settings())
     return status
+
+
+def _self_test(args: argparse.Namespace) -> int:
+    from recall.ui.self_test import run_self_test  # Qt loads only here
+
+    data_dir = None if args.data_dir is None else paths.data_dir(args.data_dir)
+    return run_self_test(data_dir, Settings())
 
 
 def _list_decks(args: argparse.Namespace) -> int:

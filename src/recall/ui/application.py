@@ -21,12 +21,23 @@ from recall.ui.prompts import Prompts
 from recall.ui.single_instance import SingleInstance, server_name
 
 STYLE_SHEET = "style.qss"
-ICON = "recall.svg"
+# The PNGs scripts/icons.py renders from resources/recall.svg: PNG needs no Qt plugin.
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 
 
 def now() -> datetime:
     """The current time, aware UTC: the window's clock."""
     return datetime.now(UTC)
+
+
+def app_icon() -> QIcon:
+    """Recall's icon, at every size it ships."""
+    icon = QIcon()
+    for size in ICON_SIZES:
+        pixmap = QPixmap()
+        if pixmap.loadFromData(paths.resource(f"recall-{size}.png").read_bytes(), "PNG"):
+            icon.addPixmap(pixmap)
+    return icon
 
 
 def configure(app: QApplication) -> None:
@@ -38,20 +49,37 @@ def configure(app: QApplication) -> None:
     app.setApplicationName("Recall")
     app.setOrganizationName("Recall")
     app.setApplicationVersion(__version__)
+    app.setDesktopFileName("recall")  # resources/recall.desktop: the desktop shows its icon
     app.setStyle("Fusion")
     sheet = paths.resource(STYLE_SHEET).read_text(encoding="utf-8")
     app.setStyleSheet(sheet)
     # The sheet's palette() colours are resolved when it is applied: apply it again when
     # the desktop switches between light and dark.
     app.styleHints().colorSchemeChanged.connect(lambda _scheme: app.setStyleSheet(sheet))
-    pixmap = QPixmap()
-    if pixmap.loadFromData(paths.resource(ICON).read_bytes(), "SVG"):
-        app.setWindowIcon(QIcon(pixmap))
+    app.setWindowIcon(app_icon())
 
 
 def window_state(data_dir: Path) -> QSettings:
     """Window size and position, kept in the data directory beside the database."""
     return QSettings(str(data_dir / "window.ini"), QSettings.Format.IniFormat)
+
+
+def application() -> QApplication:
+    """The QApplication, created on first use, with Recall's name, icon and style sheet."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    configure(app)
+    return app
+
+
+def show_window(
+    database: Database, settings: Settings, data_dir: Path, prompts: Prompts
+) -> MainWindow:
+    """Show the main window on the deck list, with the keyboard on the deck table."""
+    window = MainWindow(database, settings, window_state(data_dir), now, prompts=prompts)
+    window.show()
+    window.deck_list.focus_table()
+    return window
 
 
 def run(data_dir: Path, settings: Settings) -> int:
@@ -60,9 +88,7 @@ def run(data_dir: Path, settings: Settings) -> int:
     A second launch on the same data directory brings the first window to the front and
     exits at once.
     """
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    configure(app)
+    app = application()
     instance = SingleInstance(server_name(data_dir))
     if instance.notify_running():
         print("Recall is already running; its window was brought to the front.", file=sys.stderr)
@@ -73,10 +99,8 @@ def run(data_dir: Path, settings: Settings) -> int:
     database = open_database(data_dir, prompts)
     if database is None:
         return 1
-    window = MainWindow(database, settings, window_state(data_dir), now, prompts=prompts)
+    window = show_window(database, settings, data_dir, prompts)
     instance.activation_requested.connect(window.bring_to_front)
-    window.show()
-    window.deck_list.focus_table()
     try:
         return app.exec()
     finally:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import Callable
 from datetime import datetime, tzinfo
+from importlib import metadata
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer
+from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer, qVersion
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QWidget
 
@@ -37,6 +39,15 @@ SHORTCUTS = (
     ("Ctrl+Shift+B", "Backups"),
     ("Ctrl+Q", "Quit"),
 )
+
+
+def library_versions() -> dict[str, str]:
+    """The versions of the libraries Recall runs on, for Help > About and bug reports."""
+    try:
+        fsrs = metadata.version("fsrs")  # read from the metadata: only scheduling imports fsrs
+    except metadata.PackageNotFoundError:
+        fsrs = "unknown"
+    return {"Qt": qVersion(), "SQLite": sqlite3.sqlite_version, "fsrs": fsrs}
 
 
 class MainWindow(QMainWindow):
@@ -345,8 +356,10 @@ class MainWindow(QMainWindow):
         )
 
     def _on_about(self) -> None:
+        versions = "<br>".join(f"{name} {version}" for name, version in library_versions().items())
         QMessageBox.about(
             self,
             "About Recall",
-            f"<h3>Recall {__version__}</h3><p>Spaced-repetition quizzes, scheduled with FSRS.</p>",
+            f"<h3>Recall {__version__}</h3><p>Spaced-repetition quizzes, scheduled with FSRS.</p>"
+            f"<p>{versions}</p>",
         )
