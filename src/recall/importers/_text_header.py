@@ -1,0 +1,142 @@
+"""The header lines of an Anki text export (``#separator:``, ``#html:``, ...) and the separator."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+
+from recall.errors import DeckError
+
+SEPARATORS = {
+    "comma": ",",
+    "semicolon": ";",
+    "tab": "\t",
+    "space": " ",
+    "pipe": "|",
+    "colon": ":",
+}
+SEPARATOR_NAMES = {character: name for name, character in SEPARATORS.items()}
+GUESS_ORDER = ("\t", ";", ",", "|", ":")
+ROLES = ("deck", "tags", "guid", "notetype")
+
+
+@dataclass
+class Header:
+    """What the header lines say; ``start`` is the index of the first line after them.
+
+    Attributes:
+        role_columns: The 0-based column of each role (deck, tags, guid, notetype).
+        columns: The ``#columns:`` line's text (split once the separator is known).
+    """
+
+    start: int = 0
+    separator: str | None = None
+    html: bool = False
+    tags: str = ""
+    deck: str = ""
+    notetype: str = ""
+    columns: str | None = None
+    role_columns: dict[str, int] = field(default_factory=dict)
+
+
+def read_header(lines: list[str], source: str) -> Header:
+    """Parse the ``#key:value`` lines at the top of the file; other ``#`` lines are comments.
+
+    Raises:
+        DeckError: A header line has a value Anki would not write; names the line.
+    """
+    header = Header()
+    problems: list[str] = []
+    for index, line in enumerate(lines):
+        if not line.startswith("#"):
+            if line.strip():
+                break
+            header.start = index + 1
+            continue
+        header.start = index + 1
+        key, colon, raw = line[1:].rstrip("\r\n").partition(":")
+        key = key.strip().casefold()
+        if not colon:
+            continue
+        problem = _apply(header, key, raw)
+        if problem:
+            problems.append(f"line {index + 1}: {problem}")
+    if problems:
+        raise DeckError(source, problems)
+    return header
+
+
+def _apply(header: Header, key: str, raw: str) -> str | None:
+    """Record one header line; returns what is wrong with it, if anything."""
+    value = raw.strip()
+    if key == "separator":
+        if value.casefold() in SEPARATORS:
+            header.separator = SEPARATORS[value.casefold()]
+        elif len(raw) == 1 and raw not in '"\r\n':
+            header.separator = raw
+        else:
+            names = ", ".join(name.capitalize() for name in SEPARATORS)
+            return f"'#separator:' must be {names} or one character (found {raw!r})"
+    elif key == "html":
+        if value.casefold() not in ("true", "false"):
+            return f"'#html:' must be true or false (found {value!r})"
+        header.html = value.casefold() == "true"
+    elif key in ("tags", "deck", "notetype"):
+        setattr(header, key, value)
+    elif key == "columns":
+        header.columns = raw
+    elif key.endswith(" column") and key.removesuffix(" column") in ROLES:
+        return _apply_role(header, key.removesuffix(" column"), value)
+    return None
+
+
+def _apply_role(header: Header, role: str, value: str) -> str | None:
+    if not value.isdecimal() or int(value) < 1:
+        return f"'#{role} column:' must be a column number from 1 (found {value!r})"
+    column = int(value) - 1
+    for other, taken in header.role_columns.items():
+        if taken == column and other != role:
+            return f"'#{role} column:' names column {value}, which is already the {other} column"
+    header.role_columns[role] = column
+    return None
+
+
+def split_line(line: str, separator: str) -> list[str]:
+    """One line split as CSV with ``separator``; a line that is not valid CSV is one field."""
+    try:
+        return next(csv.reader([line], delimiter=separator, strict=True), [])
+    except csv.Error:
+        return [line]
+
+
+def guess_separator(line: str) -> str:
+    """The separator a header-less file most likely uses, judged from its first data line.
+
+    A tab wins whenever it splits the line (card text seldom holds tabs); otherwise the
+    character that splits the line into the most fields, ties going to semicolon, then
+    comma, pipe and colon. A line none of them splits is read with tabs (one column).
+    Spaces are never guessed: card text is full of them.
+    """
+    best, most = "\t", 1
+    for separator in GUESS_ORDER:
+        count = len(split_line(line, separator))
+        if count > most:
+            if separator == "\t":
+                return separator
+            best, most = separator, count
+    return best
+
+
+def infer_roles(header: Header, separator: str) -> None:
+    """Columns named Tags, Deck, Notetype or GUID in ``#columns:`` take that role.
+
+    An explicit ``#... column:`` line wins over a name.
+    """
+    if header.columns is None:
+        return
+    taken = set(header.role_columns.values())
+    for index, name in enumerate(split_line(header.columns.strip("\r\n"), separator)):
+        role = name.strip().casefold()
+        if role in ROLES and role not in header.role_columns and index not in taken:
+            header.role_columns[role] = index
+            taken.add(index)

@@ -1,0 +1,107 @@
+"""Anki cloze deletions (``{{c1::text}}``, ``{{c1::text::hint}}``, nested): numbers and faces."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_TOKEN = re.compile(r"\{\{c(\d+)::|::|\}\}")
+HIDDEN = "[...]"
+
+
+@dataclass
+class _Deletion:
+    number: int
+    body: list[_Deletion | str] = field(default_factory=list)
+    hint: list[_Deletion | str] | None = None
+
+    def literal(self) -> list[_Deletion | str]:
+        """The deletion as the text it was written with, for one that never closes."""
+        hint = ["::", *self.hint] if self.hint is not None else []
+        return [f"{{{{c{self.number}::", *self.body, *hint]
+
+
+def _parse(text: str) -> list[_Deletion | str]:
+    """Split text into plain runs and deletions; a deletion left open stays plain text."""
+    root: list[_Deletion | str] = []
+    open_deletions: list[_Deletion] = []
+
+    def target() -> list[_Deletion | str]:
+        if not open_deletions:
+            return root
+        innermost = open_deletions[-1]
+        return innermost.hint if innermost.hint is not None else innermost.body
+
+    position = 0
+    for match in _TOKEN.finditer(text):
+        target().append(text[position : match.start()])
+        position = match.end()
+        token = match.group(0)
+        innermost = open_deletions[-1] if open_deletions else None
+        in_hint = innermost is not None and innermost.hint is not None
+        number = match.group(1)
+        if number is not None and not in_hint and int(number) > 0:
+            deletion = _Deletion(int(number))
+            target().append(deletion)
+            open_deletions.append(deletion)
+        elif token == "::" and innermost is not None and not in_hint:
+            innermost.hint = []
+        elif token == "}}" and innermost is not None:
+            open_deletions.pop()
+        else:
+            target().append(token)
+    target().append(text[position:])
+    while open_deletions:
+        unclosed = open_deletions.pop()
+        parent = target()
+        index = next(i for i, node in enumerate(parent) if node is unclosed)
+        parent[index : index + 1] = unclosed.literal()
+    return root
+
+
+def _numbers(nodes: list[_Deletion | str], found: set[int]) -> set[int]:
+    for node in nodes:
+        if isinstance(node, _Deletion):
+            found.add(node.number)
+            _numbers(node.body, found)
+    return found
+
+
+def cloze_numbers(text: str) -> set[int]:
+    """The cloze numbers (1 for ``c1``) that text deletes, nested deletions included."""
+    return _numbers(_parse(text), set())
+
+
+def has_cloze(text: str) -> bool:
+    """Whether text holds at least one cloze deletion."""
+    return bool(cloze_numbers(text))
+
+
+def _render(nodes: list[_Deletion | str], number: int, *, answer: bool) -> str:
+    parts: list[str] = []
+    for node in nodes:
+        if isinstance(node, str):
+            parts.append(node)
+        elif node.number != number:
+            parts.append(_render(node.body, number, answer=answer))
+        elif answer:
+            parts.append(f"<b>{_render(node.body, number, answer=True)}</b>")
+        else:
+            hint = "".join(part for part in node.hint or [] if isinstance(part, str)).strip()
+            parts.append(f"[{hint}]" if hint else HIDDEN)
+    return "".join(parts)
+
+
+def cloze_faces(text: str, number: int) -> tuple[str, str]:
+    """The question and answer of one cloze card, as Anki shows them.
+
+    Args:
+        text: The cloze field (HTML or escaped plain text).
+        number: Which deletion this card asks for (1 for ``c1``).
+
+    Returns:
+        The front, with deletion ``number`` shown as ``[...]`` (or ``[hint]``) and every
+        other deletion as its text; and the back, with deletion ``number`` revealed in bold.
+    """
+    nodes = _parse(text)
+    return _render(nodes, number, answer=False), _render(nodes, number, answer=True)
