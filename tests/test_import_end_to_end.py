@@ -64,7 +64,7 @@ def test_apkg_with_history_keeps_the_earned_schedule(
     assert "3 reviews" in out
     assert "note: 2 review history entries left out of the replay" in out
     assert "audio/video reference left out" in out
-    assert f"{package}: 1 images" in out
+    assert f"{package}: 1 image\n" in out
 
     decks = deck_counts(capsys, data)
     assert set(decks) == {

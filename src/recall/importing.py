@@ -74,13 +74,17 @@ class ImportReport:
     media: int = 0
     notes: list[str] = field(default_factory=list)
 
-    def lines(self) -> list[str]:
-        """The report as lines: one per deck, then the images, then each note."""
-        lines = [f"{self.source}: {deck.describe()}" for deck in self.decks]
+    def lines(self, with_source: bool = True) -> list[str]:
+        """The report as lines: one per deck, then the images, then each note.
+
+        Args:
+            with_source: Start each line with the file's name, as the terminal shows it.
+        """
+        lines = [deck.describe() for deck in self.decks]
         if self.media:
-            lines.append(f"{self.source}: {self.media} images")
-        lines += [f"{self.source}: note: {note}" for note in self.notes]
-        return lines
+            lines.append(f"{self.media} image{'s' if self.media != 1 else ''}")
+        lines += [f"note: {note}" for note in self.notes]
+        return [f"{self.source}: {line}" for line in lines] if with_source else lines
 
 
 def read_file(

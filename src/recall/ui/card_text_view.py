@@ -63,7 +63,9 @@ class CardTextView(QTextBrowser):
 
     def _content_height(self) -> int:
         self.document().setTextWidth(self.viewport().width())
-        return int(self.document().size().height()) + 2
+        # Borders and padding from the style sheet sit between the widget and its viewport.
+        chrome = max(0, self.height() - self.viewport().height())
+        return int(self.document().size().height()) + chrome + 2
 
     def _fit(self) -> None:
         height = self._content_height()

@@ -312,6 +312,8 @@ class MainWindow(QMainWindow):
         self.refresh_decks(select=first)
         if self.pages.currentWidget() is self.summary:
             self.show_decks()
+        if self.pages.currentWidget() is self.deck_list:
+            self.deck_list.focus_table()
         lines = [line for report in reports for line in report.lines()]
         self.statusBar().showMessage(lines[0] if lines else "", 10_000)
 

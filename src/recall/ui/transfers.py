@@ -171,8 +171,11 @@ class Transfers(QObject):
     def _on_imported(self, reports: list[importing.ImportReport]) -> None:
         self._finish()
         self.imported.emit(reports)
-        lines = [line for report in reports for line in report.lines()]
-        self._prompts.tell("Import finished", "\n".join(lines) or "Nothing to import.")
+        sections = [
+            "\n".join([Path(report.source).name, *(f"  {line}" for line in report.lines(False))])
+            for report in reports
+        ]
+        self._prompts.tell("Import finished", "\n\n".join(sections) or "Nothing to import.")
 
     def _on_failed(self, error: Exception) -> None:
         self._finish()
