@@ -7,12 +7,14 @@ import os
 # Before any QApplication exists: tests never need a display.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from collections.abc import Iterator
+import sqlite3
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from sqlalchemy import event
 
 from recall import library
 from recall.scheduling import Scheduler
@@ -71,3 +73,32 @@ def bundled(database: Database, clock: Clock) -> Database:
     """A database with the bundled deck installed."""
     library.install_bundled_decks(database, clock())
     return database
+
+
+def sqlite_limit(database: Database, pragma: str) -> Callable[[], None]:
+    """Make every connection of ``database`` hit a real SQLite limit; returns the undo.
+
+    Used to put a database in the states a disk can: read-only, full.
+    """
+    engine = database._engine
+
+    def apply(connection: sqlite3.Connection, _record: object) -> None:
+        connection.execute(pragma)
+
+    event.listen(engine, "connect", apply)
+    engine.dispose()
+
+    def lift() -> None:
+        event.remove(engine, "connect", apply)
+        engine.dispose()
+
+    return lift
+
+
+def review_count(path: Path) -> int:
+    """How many reviews the database file holds, read without Recall's code."""
+    connection = sqlite3.connect(path)
+    try:
+        return int(connection.execute("SELECT count(*) FROM review").fetchone()[0])
+    finally:
+        connection.close()

@@ -9,18 +9,16 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event
 
 from recall import importing, integrity, library
 from recall.deckfile import parse_deck
 from recall.scheduling import Scheduler
 from recall.storage import Database, StorageError, integrity_problems
 from recall.study import StudySession
-from tests.conftest import Clock
+from tests.conftest import Clock, review_count, sqlite_limit
 from tests.kill_worker import SETTINGS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,31 +89,6 @@ def test_killed_mid_answer_loses_no_committed_review(
         )
 
 
-def limited(database: Database, pragma: str) -> Callable[[], None]:
-    """Make every connection of ``database`` hit a real SQLite limit; returns the undo."""
-    engine = database._engine
-
-    def apply(connection: sqlite3.Connection, _record: object) -> None:
-        connection.execute(pragma)
-
-    event.listen(engine, "connect", apply)
-    engine.dispose()
-
-    def lift() -> None:
-        event.remove(engine, "connect", apply)
-        engine.dispose()
-
-    return lift
-
-
-def reviews_in(path: Path) -> int:
-    connection = sqlite3.connect(path)
-    try:
-        return int(connection.execute("SELECT count(*) FROM review").fetchone()[0])
-    finally:
-        connection.close()
-
-
 @pytest.mark.parametrize(
     ("limit", "message"),
     [("query_only = ON", "read-only"), ("max_page_count = {pages}", "is full")],
@@ -128,7 +101,7 @@ def test_a_failed_save_says_why_and_can_be_retried(
     assert shown is not None
     answer = session.answer_choice(shown, {shown.order[0]}, clock.advance(seconds=4))
     pages = sqlite3.connect(bundled.path).execute("PRAGMA page_count").fetchone()[0]
-    lift = limited(bundled, f"PRAGMA {limit.format(pages=pages)}")
+    lift = sqlite_limit(bundled, f"PRAGMA {limit.format(pages=pages)}")
 
     def record_until_refused() -> None:
         for _ in range(1000):  # a full file shows once its free space is used up
@@ -136,10 +109,10 @@ def test_a_failed_save_says_why_and_can_be_retried(
 
     with pytest.raises(StorageError, match=message):
         record_until_refused()
-    saved = reviews_in(bundled.path)
+    saved = review_count(bundled.path)
     lift()
     session.record(answer, answer.proposed, clock())
-    assert reviews_in(bundled.path) == saved + 1
+    assert review_count(bundled.path) == saved + 1
 
 
 def test_a_busy_database_says_it_is_in_use(tmp_path: Path, clock: Clock) -> None:

@@ -182,18 +182,24 @@ def dump_deck(deck: Deck) -> str:
     return deck.model_dump_json(indent=2, exclude_defaults=True, by_alias=True) + "\n"
 
 
+def decode_text(data: bytes, source: str) -> str:
+    """A deck file's bytes as text: UTF-8, with or without a byte order mark.
+
+    Raises:
+        DeckError: The bytes are not UTF-8; the message names the line and the byte.
+    """
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise DeckError(
+            source,
+            [f"line {line}: not UTF-8 text (byte 0x{data[error.start]:02x}); save it as UTF-8"],
+        ) from None
+
+
 def _decode_json(data: bytes | str, source: str) -> object:
-    if isinstance(data, bytes):
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            line = data[: error.start].count(b"\n") + 1
-            raise DeckError(
-                source,
-                [f"line {line}: not UTF-8 text (byte 0x{data[error.start]:02x}); save it as UTF-8"],
-            ) from None
-    else:
-        text = data
+    text = decode_text(data, source) if isinstance(data, bytes) else data
     try:
         return json.loads(text, object_pairs_hook=_reject_duplicate_keys)
     except json.JSONDecodeError as error:

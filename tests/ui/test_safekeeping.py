@@ -6,14 +6,12 @@ import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtNetwork import QLocalSocket
 from pytestqt.qtbot import QtBot
-from sqlalchemy import event
 
 from recall import backups
 from recall.deckfile import ChoiceCard
@@ -25,7 +23,7 @@ from recall.ui.backups_dialog import BackupsDialog
 from recall.ui.main_window import MainWindow
 from recall.ui.review_view import Phase, ReviewView
 from recall.ui.single_instance import SingleInstance, server_name
-from tests.conftest import Clock
+from tests.conftest import Clock, review_count, sqlite_limit
 from tests.ui.conftest import FakePrompts
 
 DIGITS = [getattr(Qt.Key, f"Key_{digit}") for digit in range(10)]
@@ -45,47 +43,23 @@ def answer(qtbot: QtBot, review: ReviewView) -> None:
     qtbot.keyClick(review, DIGITS[1])
 
 
-def reviews_in(path: Path) -> int:
-    connection = sqlite3.connect(path)
-    try:
-        return int(connection.execute("SELECT count(*) FROM review").fetchone()[0])
-    finally:
-        connection.close()
-
-
-def read_only(database: Database) -> Callable[[], None]:
-    engine = database._engine
-
-    def apply(connection: sqlite3.Connection, _record: object) -> None:
-        connection.execute("PRAGMA query_only = ON")
-
-    event.listen(engine, "connect", apply)
-    engine.dispose()
-
-    def lift() -> None:
-        event.remove(engine, "connect", apply)
-        engine.dispose()
-
-    return lift
-
-
 def test_an_answer_that_cannot_be_saved_is_kept_on_screen_and_retried(
     qtbot: QtBot, window: MainWindow, bundled: Database, prompts: FakePrompts
 ) -> None:
     review = studying(qtbot, window)
     answer(qtbot, review)
-    lift = read_only(bundled)
+    lift = sqlite_limit(bundled, "PRAGMA query_only = ON")
     prompts.answers = [True, False]  # Retry once (still read-only), then Cancel
     qtbot.keyClick(review, Qt.Key.Key_Space)
     assert [title for title, _ in prompts.asked] == ["Answer not saved"] * 2
     assert "read-only" in prompts.asked[0][1]
     assert review.phase is Phase.FEEDBACK
     assert review.answer is not None
-    assert reviews_in(bundled.path) == 0
+    assert review_count(bundled.path) == 0
 
     lift()
     qtbot.keyClick(review, Qt.Key.Key_Space)
-    assert reviews_in(bundled.path) == 1
+    assert review_count(bundled.path) == 1
     assert review.answer is None
     assert review.shown is not None
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from recall import cardhtml
-from recall.deckfile import BasicCard
+from recall.deckfile import BasicCard, decode_text
 from recall.errors import DeckError, ImportCancelledError
 from recall.importers import Cancelled, ImportedPackage, Progress, never_cancelled, no_progress
 from recall.importers._shared import (
@@ -104,14 +104,7 @@ def _read_lines(path: Path, source: str) -> list[str]:
         data = path.read_bytes()
     except OSError as error:
         raise DeckError(source, [f"cannot be read ({error.strerror or error})"]) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise DeckError(
-            source,
-            [f"line {line}: not UTF-8 text (byte 0x{data[error.start]:02x}); save it as UTF-8"],
-        ) from None
+    text = decode_text(data, source)
     return io.StringIO(text.replace("\x00", ""), newline="").readlines()
 
 
