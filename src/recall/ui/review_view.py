@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -27,6 +26,7 @@ from recall.memory import Rating
 from recall.study import Answer, StudyCard, StudySession, Summary
 from recall.ui.card_text_view import CardTextView
 from recall.ui.choice_button import ChoiceButton, Outcome
+from recall.ui.feedback_panel import FeedbackPanel, card_label
 from recall.ui.prompts import Prompts
 from recall.ui.text import format_interval, markdown_to_html
 
@@ -40,18 +40,6 @@ class Phase(Enum):
 
     QUESTION = auto()  # a choice, or the reveal of a basic card
     FEEDBACK = auto()  # a rating: accept the proposed one or pick 1-4
-
-
-def _label(name: str, accessible: str, rich: bool = True) -> QLabel:
-    label = QLabel()
-    label.setObjectName(name)
-    label.setAccessibleName(accessible)
-    label.setWordWrap(True)
-    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-    label.setOpenExternalLinks(False)
-    return label
 
 
 class ReviewView(QWidget):
@@ -237,36 +225,26 @@ class ReviewView(QWidget):
     # Building
 
     def _build(self) -> None:
-        self._deck_label = _label("deckName", "Deck", rich=False)
-        self._progress_label = _label("progress", "Cards left today", rich=False)
+        self._deck_label = card_label("deckName", "Deck", rich=False)
+        self._progress_label = card_label("progress", "Cards left today", rich=False)
         self._progress_label.setAlignment(Qt.AlignmentFlag.AlignRight)
         header = QHBoxLayout()
         header.addWidget(self._deck_label, 1)
         header.addWidget(self._progress_label)
 
-        self._question = _label("question", "Question")
+        self._question = card_label("question", "Question")
         self._question_html = CardTextView(self._media_dir)
         self._question_html.setObjectName("question")
         self._question_html.setAccessibleName("Question")
-        self._hint = _label("questionHint", "Hint", rich=False)
+        self._hint = card_label("questionHint", "Hint", rich=False)
         self._choices_box = QVBoxLayout()
         self._choices_box.setSpacing(8)
-        self._back = _label("back", "Answer")
+        self._back = card_label("back", "Answer")
         self._back_html = CardTextView(self._media_dir)
         self._back_html.setObjectName("backHtml")
         self._back_html.setAccessibleName("Answer")
 
-        self._verdict = _label("verdict", "Result", rich=False)
-        self._explanation = _label("explanation", "Explanation")
-        self._picked_note = _label("pickedNote", "About your answer")
-        self._source = _label("source", "Source")
-        self._feedback = QFrame()
-        self._feedback.setObjectName("feedback")
-        feedback_layout = QVBoxLayout(self._feedback)
-        feedback_layout.setContentsMargins(18, 14, 18, 14)
-        feedback_layout.setSpacing(8)
-        for widget in (self._verdict, self._picked_note, self._explanation, self._source):
-            feedback_layout.addWidget(widget)
+        self._feedback = FeedbackPanel()
 
         column = QWidget()
         column.setObjectName("cardColumn")
@@ -298,7 +276,7 @@ class ReviewView(QWidget):
         self._scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self._scroll.setWidget(page)
 
-        self._key_hint = _label("keyHint", "Keyboard hint", rich=False)
+        self._key_hint = card_label("keyHint", "Keyboard hint", rich=False)
         self._submit_button = QPushButton("Show answer")
         self._submit_button.setObjectName("submit")
         self._submit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -426,8 +404,7 @@ class ReviewView(QWidget):
                 else:
                     outcome = Outcome.NONE
                 button.set_outcome(outcome)
-            self._verdict.setText("Correct" if answer.correct else "Not quite")
-            self._verdict.setProperty("correct", bool(answer.correct))
+            verdict = "Correct" if answer.correct else "Not quite"
         else:
             if card.markup == "html":
                 self._back_html.show()
@@ -435,14 +412,10 @@ class ReviewView(QWidget):
             else:
                 self._back.setText(markdown_to_html(card.back))
                 self._back.show()
-            self._verdict.setText("How well did you remember it?")
-            self._verdict.setProperty("correct", None)
-        self._verdict.style().unpolish(self._verdict)
-        self._verdict.style().polish(self._verdict)
-        self._set_rich(self._picked_note, "\n\n".join(notes))
-        self._set_rich(self._explanation, card.explanation)
-        self._set_rich(self._source, f"*Source:* {card.source}" if card.source else "")
-        self._feedback.show()
+            verdict = "How well did you remember it?"
+        self._feedback.show_result(
+            verdict, answer.correct, "\n\n".join(notes), card.explanation, card.source
+        )
         for rating, rating_button in self._rating_buttons.items():
             interval = format_interval(answer.intervals[rating])
             suggested = rating is answer.proposed
@@ -457,8 +430,3 @@ class ReviewView(QWidget):
         self._key_hint.setText(f"Space: {answer.proposed.label} (suggested) · 1-4: choose")
         self._scroll.ensureWidgetVisible(self._feedback)
         self.setFocus()
-
-    @staticmethod
-    def _set_rich(label: QLabel, markdown: str) -> None:
-        label.setText(markdown_to_html(markdown) if markdown else "")
-        label.setVisible(bool(markdown))

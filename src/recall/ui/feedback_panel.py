@@ -1,0 +1,64 @@
+"""What the review screen shows after an answer: the verdict, notes, explanation and source."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+
+from recall.ui.text import markdown_to_html
+
+
+def card_label(name: str, accessible: str, rich: bool = True) -> QLabel:
+    """A word-wrapped label for card text that never takes focus nor follows links."""
+    label = QLabel()
+    label.setObjectName(name)
+    label.setAccessibleName(accessible)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    label.setOpenExternalLinks(False)
+    return label
+
+
+class FeedbackPanel(QFrame):
+    """The framed block under the choices once a card is answered."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("feedback")
+        self.verdict = card_label("verdict", "Result", rich=False)
+        self.picked_note = card_label("pickedNote", "About your answer")
+        self.explanation = card_label("explanation", "Explanation")
+        self.source = card_label("source", "Source")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(18, 14, 18, 14)
+        layout.setSpacing(8)
+        for widget in (self.verdict, self.picked_note, self.explanation, self.source):
+            layout.addWidget(widget)
+
+    def show_result(
+        self, verdict: str, correct: bool | None, notes: str, explanation: str, source: str
+    ) -> None:
+        """Fill in and show the panel.
+
+        Args:
+            verdict: "Correct", "Not quite", or the question a basic card asks.
+            correct: Colours the verdict (it is always said in words too); None for neither.
+            notes: Markdown about the picked choices.
+            explanation: The card's explanation (Markdown).
+            source: Where to check the answer (Markdown), or empty.
+        """
+        self.verdict.setText(verdict)
+        self.verdict.setProperty("correct", correct)
+        self.verdict.style().unpolish(self.verdict)
+        self.verdict.style().polish(self.verdict)
+        _set_markdown(self.picked_note, notes)
+        _set_markdown(self.explanation, explanation)
+        _set_markdown(self.source, f"*Source:* {source}" if source else "")
+        self.show()
+
+
+def _set_markdown(label: QLabel, markdown: str) -> None:
+    label.setText(markdown_to_html(markdown) if markdown else "")
+    label.setVisible(bool(markdown))
