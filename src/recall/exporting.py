@@ -8,8 +8,6 @@ import re
 import tempfile
 from pathlib import Path
 
-import genanki
-
 from recall import cardhtml, paths
 from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard, Deck, dump_deck
 from recall.errors import RecallError, UnknownDeckError
@@ -76,6 +74,7 @@ def export_deck(database: Database, deck_key: str, target: Path) -> int:
 
 
 def _write_apkg(deck: Deck, target: Path, media_dir: Path) -> None:
+    import genanki  # only when exporting: it is slow to import and the window rarely needs it
     anki_deck = genanki.Deck(_anki_id(deck.id), deck.name, description=deck.description)
     media: set[Path] = set()
     for card in deck.cards:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtNetwork import QLocalSocket
 from pytestqt.qtbot import QtBot
 
 from recall import backups
@@ -150,13 +151,17 @@ def test_second_instance_asks_the_first_to_come_forward(qtbot: QtBot, tmp_path: 
     qtbot.wait(50)  # let the closed connection's events run while both objects exist
 
 
-def listening(name: str) -> bool:
-    """Whether a Recall answers on ``name`` (connecting without a message asks nothing)."""
-    socket = QLocalSocket()
-    socket.connectToServer(name)
-    connected = socket.waitForConnected(100)
-    socket.abort()
-    return connected
+def listening(data_dir: Path) -> bool:
+    """Whether a Recall answers for ``data_dir``: its socket exists and accepts."""
+    address = Path(tempfile.gettempdir()) / f"{server_name(data_dir)}.sock"
+    probe = socket.socket(socket.AF_UNIX)
+    try:
+        probe.connect(str(address))
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
 
 
 def test_a_second_launch_exits_and_leaves_the_first_running(qtbot: QtBot, tmp_path: Path) -> None:
@@ -164,7 +169,7 @@ def test_a_second_launch_exits_and_leaves_the_first_running(qtbot: QtBot, tmp_pa
     command = [sys.executable, "-m", "recall", "--data-dir", str(tmp_path)]
     first = subprocess.Popen(command, env=environment, stderr=subprocess.DEVNULL)
     try:
-        qtbot.waitUntil(lambda: listening(server_name(tmp_path)), timeout=30_000)
+        qtbot.waitUntil(lambda: listening(tmp_path), timeout=30_000)
         second = subprocess.run(
             command, env=environment, capture_output=True, text=True, timeout=30
         )
