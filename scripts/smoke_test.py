@@ -115,6 +115,7 @@ def smoke_test(built: Path) -> SmokeTest:
         _check_version(test)
         _check_decks(test)
         _check_import(test)
+        _check_anki_round_trip(test)
         _check_self_test(test)
     finally:
         shutil.rmtree(sandbox, ignore_errors=True)
@@ -207,6 +208,41 @@ def _check_import(test: SmokeTest) -> None:
     except json.JSONDecodeError:
         schema_ok = False
     test.check("schema prints the deck format's JSON Schema", schema_ok, run)
+
+
+def _check_anki_round_trip(test: SmokeTest) -> None:
+    """An Anki package with an image imports (nh3, zip, media), and a deck exports to one."""
+    import genanki  # the smoke test runs from the development environment, which has it
+
+    folder = test.sandbox / "anki"
+    folder.mkdir()
+    picture = folder / "dot.png"
+    picture.write_bytes(
+        bytes.fromhex(
+            "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+            "1f15c4890000000d49444154789c6360f8cfc0000003010100c9fe92ef0000000049454e44ae426082"
+        )
+    )
+    deck = genanki.Deck(2059400300, "Smoke::Pictures")
+    deck.add_note(
+        genanki.Note(model=genanki.BASIC_MODEL, fields=['dot <img src="dot.png">', "a dot"])
+    )
+    package = folder / "smoke.apkg"
+    genanki.Package(deck, media_files=[str(picture)]).write_to_file(str(package))
+    data = str(test.sandbox / "anki-data")
+    run = test.run("--data-dir", data, "import", str(package))
+    test.check(
+        "import of an Anki package with an image adds its deck and the image",
+        run.status == 0 and "added deck 'Smoke::Pictures'" in run.out and "1 image" in run.out,
+        run,
+    )
+    exported = folder / "exported.apkg"
+    run = test.run("--data-dir", data, "export", "anki-deck-2059400300", str(exported))
+    test.check(
+        "export of that deck writes an Anki package",
+        run.status == 0 and exported.is_file() and exported.stat().st_size > 0,
+        run,
+    )
 
 
 def _check_self_test(test: SmokeTest) -> None:

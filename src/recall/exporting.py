@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import html
+import itertools
+import json
 import re
+import sqlite3
 import tempfile
+import time
+import zipfile
 from pathlib import Path
 
 from recall import cardhtml, paths
@@ -75,6 +80,7 @@ def export_deck(database: Database, deck_key: str, target: Path) -> int:
 
 def _write_apkg(deck: Deck, target: Path, media_dir: Path) -> None:
     import genanki  # only when exporting: it is slow to import and the window rarely needs it
+
     anki_deck = genanki.Deck(_anki_id(deck.id), deck.name, description=deck.description)
     media: set[Path] = set()
     for card in deck.cards:
@@ -90,9 +96,27 @@ def _write_apkg(deck: Deck, target: Path, media_dir: Path) -> None:
                 guid=genanki.guid_for(deck.id, card.id),
             )
         )
-    genanki.Package(anki_deck, media_files=sorted(str(path) for path in media)).write_to_file(
-        str(target)
-    )
+    # genanki's write_to_file leaves its collection in the system's temporary folder; build
+    # the collection beside the target instead, and zip it the way Anki packages are zipped.
+    collection = target.with_name(target.name + ".anki2")
+    connection = sqlite3.connect(collection)
+    try:
+        stamp = time.time()
+        genanki.Package(anki_deck).write_to_db(
+            connection.cursor(), stamp, itertools.count(int(stamp * 1000))
+        )
+        connection.commit()
+    finally:
+        connection.close()
+    files = sorted(media)
+    try:
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as package:
+            package.write(collection, "collection.anki2")
+            package.writestr("media", json.dumps({str(i): p.name for i, p in enumerate(files)}))
+            for index, path in enumerate(files):
+                package.write(path, str(index))
+    finally:
+        collection.unlink(missing_ok=True)
 
 
 def _anki_fields(card: ChoiceCard | BasicCard) -> tuple[str, str]:
