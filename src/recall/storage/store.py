@@ -160,26 +160,28 @@ class Store:
 
     def add_cards(self, deck_id: int, cards: Iterable[NewCard], now: datetime) -> int:
         """Add new cards, each with a new-card memory state, in two batched inserts."""
+        stamp = to_micros(now)
         rows = [
-            {
-                "deck_id": deck_id,
-                "key": card.key,
-                "position": card.position,
-                "kind": card.kind,
-                "content": card.content,
-                "added_at": now,
-                "updated_at": now,
-            }
+            (deck_id, card.key, card.position, card.kind, card.content, stamp, stamp)
             for card in cards
         ]
         if not rows:
             return 0
-        self._session.execute(insert(Card), rows)
-        keys = [row["key"] for row in rows]
-        ids = self._session.execute(
-            select(Card.id).where(col(Card.deck_id) == deck_id).where(col(Card.key).in_(keys))
-        ).scalars()
-        self._session.execute(insert(CardMemory), [{"card_id": card_id} for card_id in ids])
+        sql = (
+            "INSERT INTO card (deck_id, key, position, kind, content, added_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)"
+        )
+        try:
+            self._driver().executemany(sql, rows)
+        except sqlite3.Error as error:
+            raise sqlalchemy_errors.DBAPIError.instance(sql, rows, error, sqlite3.Error) from error
+        # Every card gets its memory row with it, so the deck's cards without one are these.
+        self._rows(
+            "INSERT INTO card_memory (card_id, state) SELECT card.id, ? FROM card "
+            "WHERE card.deck_id = ? AND NOT EXISTS "
+            "(SELECT 1 FROM card_memory WHERE card_memory.card_id = card.id)",
+            (int(CardState.NEW), deck_id),
+        )
         return len(rows)
 
     def update_card(self, card_id: int, card: NewCard, now: datetime) -> None:
