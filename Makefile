@@ -1,16 +1,18 @@
 # The two commands of the README's Quick start: `make run` and `make test`.
 # Both create the virtual environment in .venv on first use (or when
 # pyproject.toml changes) and reuse it afterwards. `make package` adds
-# PyInstaller (the `package` extra) to it and builds the standalone app.
+# PyInstaller (the `package` extra) to it and builds the standalone app;
+# `make bench` adds Anki (the `bench` extra) and measures Recall beside it.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PACKAGE_STAMP := $(VENV)/.installed-package
+BENCH_STAMP := $(VENV)/.installed-bench
 PYINSTALLER := $(BIN)/pyinstaller --noconfirm --clean --log-level WARN
 
-.PHONY: run test lint typecheck unit benchmark package package-onefile clean
+.PHONY: run test lint typecheck unit bench bench-smoke benchmark package package-onefile clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Recall needs Python 3.11 or newer: run make PYTHON=python3.11 ...")'
@@ -22,6 +24,10 @@ $(STAMP): pyproject.toml
 $(PACKAGE_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,package]'
 	@touch $(PACKAGE_STAMP)
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	@touch $(BENCH_STAMP)
 
 run: $(STAMP)  ## open the window on the bundled deck
 	$(BIN)/recall $(ARGS)
@@ -38,8 +44,13 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest
 
-benchmark: $(STAMP)
+bench: $(BENCH_STAMP)  ## Recall beside Anki and the floor; writes docs/benchmarks.md
 	$(BIN)/python -m benchmarks
+
+bench-smoke: $(BENCH_STAMP)  ## the same on small collections, quickly (CI)
+	$(BIN)/python -m benchmarks --smoke
+
+benchmark: bench
 
 package: $(PACKAGE_STAMP)  ## the standalone app in one folder: dist/Recall/recall
 	$(PYINSTALLER) --distpath dist --workpath build/pyinstaller packaging/recall.spec

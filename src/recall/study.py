@@ -155,9 +155,14 @@ class StudySession:
         end_of_day = days.next_rollover(now, self.settings.day_rollover_hour, self.zone)
         start_of_day = days.previous_rollover(now, self.settings.day_rollover_hour, self.zone)
         with self.database.transaction() as store:
-            (count,) = store.deck_counts(end_of_day, start_of_day, self.deck.id)
-        new = min(count.unseen, max(0, self.settings.new_cards_per_day - count.introduced_today))
-        return QueueCounts(new=new, due=count.due)
+            room = max(
+                0,
+                self.settings.new_cards_per_day
+                - store.introduced_since(self.deck.id, start_of_day),
+            )
+            new = store.count_unseen(self.deck.id, at_most=room)
+            due = store.count_due(self.deck.id, end_of_day)
+        return QueueCounts(new=new, due=due)
 
     def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
         """Grade picked options (indexes into ``card.choices``) of a choice card."""

@@ -3,22 +3,58 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete, func, insert, update
+from sqlalchemy import exc as sqlalchemy_errors
 from sqlmodel import Session, col, select
 
 from recall.memory import CardState, MemoryState
 from recall.storage.records import CardRow, DeckCounts, DeckRow, NewCard, ReviewRow
-from recall.storage.tables import Card, CardMemory, Deck, Review
+from recall.storage.tables import Card, CardMemory, Deck, Review, from_micros, to_micros
+
+_REVIEWED = f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"
+_CARD_COLUMNS = (
+    "card.id, card.deck_id, card.key, card.kind, card.content, card_memory.state, "
+    "card_memory.step, card_memory.stability, card_memory.difficulty, card_memory.due, "
+    "card_memory.last_review"
+)
 
 
 class Store:
-    """The database as one transaction sees it. Made by ``Database.transaction``."""
+    """The database as one transaction sees it. Made by ``Database.transaction``.
+
+    What studying does on every card (find the next card, count what is left, record an
+    answer) is written in SQL run on the transaction's own sqlite3 connection: through the
+    ORM each statement cost about a millisecond of Python, more than SQLite takes to run
+    it. Those queries name the table SQLite should start from (``CROSS JOIN`` keeps the
+    order as written), so they walk the indexes on what they filter and sort by instead of
+    every card of the deck. Everything else goes through SQLModel.
+    """
 
     def __init__(self, session: Session) -> None:
         self._session = session
+        self._connection: sqlite3.Connection | None = None
+
+    def _rows(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement on this transaction's connection; SQLite errors as SQLAlchemy's."""
+        try:
+            return self._driver().execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            raise sqlalchemy_errors.DBAPIError.instance(
+                sql, parameters, error, sqlite3.Error
+            ) from error
+
+    def _driver(self) -> sqlite3.Connection:
+        if self._connection is None:
+            # Asking the session for its connection begins the transaction (BEGIN IMMEDIATE).
+            driver = self._session.connection().connection.driver_connection
+            assert isinstance(driver, sqlite3.Connection)
+            self._connection = driver
+        return self._connection
 
     # Decks
 
@@ -57,41 +93,63 @@ class Store:
             day_start: The start of the study day, for counting new cards introduced today.
             deck_id: Count only this deck.
         """
-        reviewed = col(CardMemory.state) != int(CardState.NEW)
-        query = (
-            select(
-                Deck,
-                func.count(col(Card.id)),
-                func.count(col(Card.id)).filter(col(CardMemory.state) == int(CardState.NEW)),
-                func.count(col(Card.id)).filter(reviewed & (col(CardMemory.due) < due_before)),
+        only = "" if deck_id is None else f"WHERE deck.id = {int(deck_id)}"
+        decks = self._rows(f"SELECT id, key, name, description FROM deck {only} ORDER BY name, id")
+        totals = dict(self._rows("SELECT deck_id, count(*) FROM card GROUP BY deck_id"))
+        unseen = dict(
+            self._rows(
+                "SELECT card.deck_id, count(*) FROM card_memory CROSS JOIN card "
+                "ON card.id = card_memory.card_id WHERE card_memory.state = ? "
+                "GROUP BY card.deck_id",
+                (int(CardState.NEW),),
             )
-            .join(Card, col(Card.deck_id) == col(Deck.id), isouter=True)
-            .join(CardMemory, col(CardMemory.card_id) == col(Card.id), isouter=True)
-            .group_by(col(Deck.id))
-            .order_by(col(Deck.name), col(Deck.id))
         )
-        introduced_query = (
-            select(Card.deck_id, func.count(col(Review.id)))
-            .join(Card, col(Card.id) == col(Review.card_id))
-            .where(col(Review.state_before) == int(CardState.NEW))
-            .where(col(Review.reviewed_at) >= day_start)
-            .group_by(col(Card.deck_id))
+        due = dict(
+            self._rows(
+                "SELECT card.deck_id, count(*) FROM card_memory CROSS JOIN card "
+                f"ON card.id = card_memory.card_id WHERE card_memory.state IN {_REVIEWED} "
+                "AND card_memory.due < ? GROUP BY card.deck_id",
+                (to_micros(due_before),),
+            )
         )
-        if deck_id is not None:
-            query = query.where(col(Deck.id) == deck_id)
-            introduced_query = introduced_query.where(col(Card.deck_id) == deck_id)
-        counts = self._session.execute(query).all()
-        introduced: dict[int, int] = dict(self._session.execute(introduced_query).all())
+        introduced = dict(
+            self._rows(
+                "SELECT card.deck_id, count(*) FROM review CROSS JOIN card "
+                "ON card.id = review.card_id WHERE review.reviewed_at >= ? "
+                "AND review.state_before = ? GROUP BY card.deck_id",
+                (to_micros(day_start), int(CardState.NEW)),
+            )
+        )
         return [
             DeckCounts(
-                deck=_deck_row(deck),
-                total=total,
-                unseen=unseen,
-                due=due,
-                introduced_today=introduced.get(deck.id, 0),
+                deck=DeckRow(id=id_, key=key, name=name, description=description),
+                total=totals.get(id_, 0),
+                unseen=unseen.get(id_, 0),
+                due=due.get(id_, 0),
+                introduced_today=introduced.get(id_, 0),
             )
-            for deck, total, unseen, due in counts
+            for id_, key, name, description in decks
         ]
+
+    def count_due(self, deck_id: int, due_before: datetime) -> int:
+        """How many of the deck's reviewed cards are due before a time."""
+        ((count,),) = self._rows(
+            "SELECT count(*) FROM card_memory CROSS JOIN card ON card.id = card_memory.card_id "
+            f"WHERE card_memory.state IN {_REVIEWED} AND card_memory.due < ? "
+            "AND card.deck_id = ?",
+            (to_micros(due_before), deck_id),
+        )
+        return int(count)
+
+    def count_unseen(self, deck_id: int, at_most: int) -> int:
+        """How many of the deck's cards were never reviewed, counting at most ``at_most``."""
+        ((count,),) = self._rows(
+            "SELECT count(*) FROM (SELECT 1 FROM card_memory CROSS JOIN card "
+            "ON card.id = card_memory.card_id WHERE card_memory.state = ? AND card.deck_id = ? "
+            "LIMIT ?)",
+            (int(CardState.NEW), deck_id, max(0, at_most)),
+        )
+        return int(count)
 
     # Cards
 
@@ -102,26 +160,28 @@ class Store:
 
     def add_cards(self, deck_id: int, cards: Iterable[NewCard], now: datetime) -> int:
         """Add new cards, each with a new-card memory state, in two batched inserts."""
+        stamp = to_micros(now)
         rows = [
-            {
-                "deck_id": deck_id,
-                "key": card.key,
-                "position": card.position,
-                "kind": card.kind,
-                "content": card.content,
-                "added_at": now,
-                "updated_at": now,
-            }
+            (deck_id, card.key, card.position, card.kind, card.content, stamp, stamp)
             for card in cards
         ]
         if not rows:
             return 0
-        self._session.execute(insert(Card), rows)
-        keys = [row["key"] for row in rows]
-        ids = self._session.execute(
-            select(Card.id).where(col(Card.deck_id) == deck_id).where(col(Card.key).in_(keys))
-        ).scalars()
-        self._session.execute(insert(CardMemory), [{"card_id": card_id} for card_id in ids])
+        sql = (
+            "INSERT INTO card (deck_id, key, position, kind, content, added_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)"
+        )
+        try:
+            self._driver().executemany(sql, rows)
+        except sqlite3.Error as error:
+            raise sqlalchemy_errors.DBAPIError.instance(sql, rows, error, sqlite3.Error) from error
+        # Every card gets its memory row with it, so the deck's cards without one are these.
+        self._rows(
+            "INSERT INTO card_memory (card_id, state) SELECT card.id, ? FROM card "
+            "WHERE card.deck_id = ? AND NOT EXISTS "
+            "(SELECT 1 FROM card_memory WHERE card_memory.card_id = card.id)",
+            (int(CardState.NEW), deck_id),
+        )
         return len(rows)
 
     def update_card(self, card_id: int, card: NewCard, now: datetime) -> None:
@@ -134,12 +194,14 @@ class Store:
 
     def card(self, card_id: int) -> CardRow:
         """One card with its memory state."""
-        card, memory = self._session.execute(
-            select(Card, CardMemory)
-            .join(CardMemory, col(CardMemory.card_id) == col(Card.id))
-            .where(col(Card.id) == card_id)
-        ).one()
-        return _card_row(card, memory)
+        rows = self._rows(
+            f"SELECT {_CARD_COLUMNS} FROM card JOIN card_memory "
+            "ON card_memory.card_id = card.id WHERE card.id = ?",
+            (card_id,),
+        )
+        if len(rows) != 1:
+            raise sqlalchemy_errors.NoResultFound(f"no card {card_id}")
+        return _card_row_from_sql(rows[0])
 
     def cards_of_deck(self, deck_id: int) -> list[CardRow]:
         """Every card of a deck, in deck-file order."""
@@ -155,37 +217,33 @@ class Store:
         self, deck_id: int, states: Iterable[CardState], due_before: datetime
     ) -> int | None:
         """The id of the deck's card in one of ``states`` due soonest, if due before a time."""
-        return self._session.execute(
-            select(Card.id)
-            .join(CardMemory, col(CardMemory.card_id) == col(Card.id))
-            .where(col(Card.deck_id) == deck_id)
-            .where(col(CardMemory.state).in_([int(state) for state in states]))
-            .where(col(CardMemory.due) < due_before)
-            .order_by(col(CardMemory.due), col(Card.position))
-            .limit(1)
-        ).scalar()
+        wanted = ", ".join(str(int(state)) for state in states)
+        rows = self._rows(
+            "SELECT card.id FROM card_memory CROSS JOIN card ON card.id = card_memory.card_id "
+            f"WHERE card_memory.state IN ({wanted}) AND card_memory.due < ? "
+            "AND card.deck_id = ? ORDER BY card_memory.due, card.position LIMIT 1",
+            (to_micros(due_before), deck_id),
+        )
+        return int(rows[0][0]) if rows else None
 
     def first_new(self, deck_id: int) -> int | None:
         """The id of the deck's first never-reviewed card, in deck-file order."""
-        return self._session.execute(
-            select(Card.id)
-            .join(CardMemory, col(CardMemory.card_id) == col(Card.id))
-            .where(col(Card.deck_id) == deck_id)
-            .where(col(CardMemory.state) == int(CardState.NEW))
-            .order_by(col(Card.position), col(Card.id))
-            .limit(1)
-        ).scalar()
+        rows = self._rows(
+            "SELECT card.id FROM card_memory CROSS JOIN card ON card.id = card_memory.card_id "
+            "WHERE card_memory.state = ? AND card.deck_id = ? "
+            "ORDER BY card.position, card.id LIMIT 1",
+            (int(CardState.NEW), deck_id),
+        )
+        return int(rows[0][0]) if rows else None
 
     def introduced_since(self, deck_id: int, since: datetime) -> int:
         """How many of the deck's cards had their first review at or after ``since``."""
-        count = self._session.execute(
-            select(func.count(col(Review.id)))
-            .join(Card, col(Card.id) == col(Review.card_id))
-            .where(col(Card.deck_id) == deck_id)
-            .where(col(Review.state_before) == int(CardState.NEW))
-            .where(col(Review.reviewed_at) >= since)
-        ).scalar()
-        return int(count or 0)
+        ((count,),) = self._rows(
+            "SELECT count(*) FROM review CROSS JOIN card ON card.id = review.card_id "
+            "WHERE review.reviewed_at >= ? AND review.state_before = ? AND card.deck_id = ?",
+            (to_micros(since), int(CardState.NEW), deck_id),
+        )
+        return int(count)
 
     def next_due(self, deck_id: int) -> datetime | None:
         """When the deck's next reviewed card comes due, if it has any."""
@@ -198,17 +256,18 @@ class Store:
 
     def set_memory(self, card_id: int, memory: MemoryState) -> None:
         """Store a card's memory state."""
-        self._session.execute(
-            update(CardMemory)
-            .where(col(CardMemory.card_id) == card_id)
-            .values(
-                state=int(memory.state),
-                step=memory.step,
-                stability=memory.stability,
-                difficulty=memory.difficulty,
-                due=memory.due,
-                last_review=memory.last_review,
-            )
+        self._rows(
+            "UPDATE card_memory SET state = ?, step = ?, stability = ?, difficulty = ?, "
+            "due = ?, last_review = ? WHERE card_id = ?",
+            (
+                int(memory.state),
+                memory.step,
+                memory.stability,
+                memory.difficulty,
+                to_micros(memory.due),
+                to_micros(memory.last_review),
+                card_id,
+            ),
         )
 
     # Reviews
@@ -224,19 +283,27 @@ class Store:
         correct: bool,
     ) -> int:
         """Append a review and return its id."""
-        review = Review(
-            card_id=card_id,
-            reviewed_at=reviewed_at,
-            rating=rating,
-            duration_ms=duration_ms,
-            state_before=state_before,
-            picked=None if picked is None else json.dumps(list(picked), ensure_ascii=False),
-            correct=correct,
+        sql = (
+            "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, picked, "
+            "correct) VALUES (?, ?, ?, ?, ?, ?, ?)"
         )
-        self._session.add(review)
-        self._session.flush()
-        assert review.id is not None
-        return review.id
+        parameters = (
+            card_id,
+            to_micros(reviewed_at),
+            rating,
+            duration_ms,
+            state_before,
+            None if picked is None else json.dumps(list(picked), ensure_ascii=False),
+            correct,
+        )
+        try:
+            cursor = self._driver().execute(sql, parameters)
+        except sqlite3.Error as error:
+            raise sqlalchemy_errors.DBAPIError.instance(
+                sql, parameters, error, sqlite3.Error
+            ) from error
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
 
     def add_reviews(self, rows: list[dict[str, object]]) -> None:
         """Append many reviews in one batched insert (keys as ``add_review``'s arguments)."""
@@ -256,16 +323,12 @@ class Store:
 
     def recent_correct_durations(self, deck_id: int, limit: int) -> list[int]:
         """Durations of the deck's latest right answers, newest first."""
-        return list(
-            self._session.execute(
-                select(Review.duration_ms)
-                .join(Card, col(Card.id) == col(Review.card_id))
-                .where(col(Card.deck_id) == deck_id)
-                .where(col(Review.correct))
-                .order_by(col(Review.id).desc())
-                .limit(limit)
-            ).scalars()
+        rows = self._rows(
+            "SELECT review.duration_ms FROM review CROSS JOIN card ON card.id = review.card_id "
+            "WHERE card.deck_id = ? AND review.correct ORDER BY review.id DESC LIMIT ?",
+            (deck_id, limit),
         )
+        return [int(duration) for (duration,) in rows]
 
     def histories(self, deck_id: int | None = None) -> Iterator[tuple[CardRow, list[ReviewRow]]]:
         """Every card (of one deck, if given) with its reviews in recorded order."""
@@ -344,6 +407,25 @@ def _card_row(card: Card, memory: CardMemory) -> CardRow:
             difficulty=memory.difficulty,
             due=memory.due,
             last_review=memory.last_review,
+        ),
+    )
+
+
+def _card_row_from_sql(row: tuple[Any, ...]) -> CardRow:
+    card_id, deck_id, key, kind, content, state, step, stability, difficulty, due, last = row
+    return CardRow(
+        id=card_id,
+        deck_id=deck_id,
+        key=key,
+        kind=kind,
+        content=content,
+        memory=MemoryState(
+            state=CardState(state),
+            step=step,
+            stability=stability,
+            difficulty=difficulty,
+            due=from_micros(due),
+            last_review=from_micros(last),
         ),
     )
 

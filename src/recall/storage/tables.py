@@ -21,16 +21,26 @@ class UtcDateTime(TypeDecorator[datetime]):
     cache_ok = True
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> int | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError(f"refusing to store a naive time: {value!r}")
-        return (value - _EPOCH) // timedelta(microseconds=1)
+        return to_micros(value)
 
     def process_result_value(self, value: int | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return _EPOCH + timedelta(microseconds=value)
+        return from_micros(value)
+
+
+def to_micros(value: datetime | None) -> int | None:
+    """An aware time as stored: integer microseconds since the epoch."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError(f"refusing to store a naive time: {value!r}")
+    return (value - _EPOCH) // timedelta(microseconds=1)
+
+
+def from_micros(value: int | None) -> datetime | None:
+    """A stored time read back, aware UTC."""
+    if value is None:
+        return None
+    return _EPOCH + timedelta(microseconds=value)
 
 
 class Deck(SQLModel, table=True):

@@ -1,0 +1,105 @@
+"""Import: an Anki package made with genanki, Recall against Anki; a large Recall JSON deck."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+from benchmarks.common import Figure, alternate, elapsed_ms
+from recall import importing
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database
+
+
+def _recall_import(file: Path, work: Path) -> float:
+    with tempfile.TemporaryDirectory(dir=work) as name:
+        database = Database(Path(name) / "recall.sqlite3")
+        try:
+            scheduler = Scheduler(Settings())
+            now = datetime.now(UTC)
+            return elapsed_ms(lambda: importing.import_files(database, scheduler, [file], now))
+        finally:
+            database.close()
+
+
+def _anki_import(package: Path, work: Path) -> float:
+    with tempfile.TemporaryDirectory(dir=work) as name:
+        collection = Collection(str(Path(name) / "collection.anki2"))
+        try:
+            request = ImportAnkiPackageRequest(
+                package_path=str(package),
+                options=ImportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True),
+            )
+            return elapsed_ms(lambda: collection.import_anki_package(request))
+        finally:
+            collection.close()
+
+
+def measure_apkg(package: Path, notes: int, work: Path, rounds: int) -> Figure:
+    """Recall and Anki each import the same package into an empty collection, in turns."""
+    ours, theirs = alternate(
+        lambda: _recall_import(package, work), lambda: _anki_import(package, work), rounds
+    )
+    figure = Figure(
+        title=f"Import a {notes:,}-note .apkg",
+        measures=(
+            "a package of Basic notes made with genanki, imported into an empty collection "
+            "(opening the collection not counted)"
+        ),
+        recall=ours,
+        baseline_name="Anki: import_anki_package of the same file",
+        baseline=theirs,
+        goal="ratio <= 1.0",
+    )
+    return Figure(**{**figure.__dict__, "goal_met": figure.ratio <= 1.0})
+
+
+def _floor_import(deck_file: Path, work: Path) -> float:
+    """What Python and SQLite need at least: parse the JSON, insert every card in one go."""
+    with tempfile.TemporaryDirectory(dir=work) as name:
+        connection = sqlite3.connect(Path(name) / "floor.sqlite3", isolation_level=None)
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = FULL")
+        connection.execute(
+            "CREATE TABLE card (id INTEGER PRIMARY KEY, deck_id INTEGER, key TEXT, "
+            "position INTEGER, kind TEXT, content TEXT, UNIQUE (deck_id, key))"
+        )
+        connection.execute("CREATE TABLE card_memory (card_id INTEGER PRIMARY KEY, state INTEGER)")
+
+        def load() -> None:
+            deck = json.loads(deck_file.read_bytes())
+            connection.execute("BEGIN IMMEDIATE")
+            connection.executemany(
+                "INSERT INTO card (deck_id, key, position, kind, content) VALUES (1, ?, ?, ?, ?)",
+                (
+                    (card["id"], position, card["type"], json.dumps(card))
+                    for position, card in enumerate(deck["cards"])
+                ),
+            )
+            connection.execute("INSERT INTO card_memory (card_id, state) SELECT id, 0 FROM card")
+            connection.execute("COMMIT")
+
+        try:
+            return elapsed_ms(load)
+        finally:
+            connection.close()
+
+
+def measure_json(deck_file: Path, cards: int, work: Path, rounds: int) -> Figure:
+    """Recall imports its own JSON deck; the floor parses it and bulk-inserts the cards."""
+    ours, theirs = alternate(
+        lambda: _recall_import(deck_file, work), lambda: _floor_import(deck_file, work), rounds
+    )
+    return Figure(
+        title=f"Import a {cards:,}-card Recall JSON deck",
+        measures="read, validate and write every card in one transaction, into an empty database",
+        recall=ours,
+        baseline_name="floor: json.loads, then sqlite3 executemany of the cards, one commit",
+        baseline=theirs,
+    )

@@ -1,0 +1,61 @@
+"""Today's queue: the next card to show and what is left today, on the large collection."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from pathlib import Path
+
+from anki.collection import Collection
+
+from benchmarks import anki_peer
+from benchmarks.common import Figure, alternate, elapsed_ms
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database
+from recall.study import StudySession
+
+QUEUE_GOAL_MS = 20.0
+
+
+def measure_queue(
+    recall_database: Path, collection: Collection, cards: int, deck_key: str, rounds: int
+) -> Figure:
+    """Recall's next card and counts against Anki's ``get_queued_cards``, in turns."""
+    database = Database(recall_database)
+    settings = Settings()
+    session = StudySession(database, Scheduler(settings), settings, deck_key, random.Random(1))
+
+    def recall_queue() -> float:
+        now = datetime.now(UTC)
+        return elapsed_ms(lambda: (session.next_card(now), session.counts(now)))
+
+    def anki_queue() -> float:
+        return elapsed_ms(lambda: anki_peer.next_card(collection))
+
+    try:
+        recall_queue()  # the first call of each warms SQLite's page cache
+        anki_queue()
+        ours, theirs = alternate(recall_queue, anki_queue, rounds)
+        counts = session.counts(datetime.now(UTC))
+    finally:
+        database.close()
+    queued = anki_peer.next_card(collection)
+    figure = Figure(
+        title=f"Today's queue, {cards:,}-card collection",
+        measures=(
+            "the next card to show and today's counts, read in one go as the review screen "
+            "does before each card"
+        ),
+        recall=ours,
+        baseline_name="Anki: get_queued_cards (the next card, its states and the counts)",
+        baseline=theirs,
+        tail=True,
+        goal=f"Recall's median < {QUEUE_GOAL_MS:g} ms",
+        notes=[
+            f"left today: Recall {counts.new} new and {counts.due} due; Anki "
+            f"{queued.new_count} new, {queued.learning_count} learning and "
+            f"{queued.review_count} due"
+        ],
+    )
+    return Figure(**{**figure.__dict__, "goal_met": figure.recall_median < QUEUE_GOAL_MS})

@@ -1,0 +1,77 @@
+"""Child process: Recall started as ``recall`` starts, until its first card is painted.
+
+``python -m benchmarks.start_app DATA_DIR DECK_KEY`` runs the real entry point
+(``recall.cli.main``) on ``DATA_DIR``. The only addition is a hook on the window it shows:
+as soon as the event loop runs, the deck ``DECK_KEY`` is studied (what Enter on the deck
+list does), and at the first paint of the review screen after a card is on it, the process
+prints ``painted <peak RSS in kB>`` and exits at once, skipping the backup made on close.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QWidget
+
+from recall import cli
+from recall.settings import Settings
+from recall.storage import Database
+from recall.ui import application
+from recall.ui.main_window import MainWindow
+from recall.ui.prompts import Prompts
+
+
+def peak_rss_kb() -> int:
+    """The process's peak resident memory so far (VmHWM), in kB."""
+    for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+class _FirstPaint(QObject):
+    """Ends the process at the first paint of the review screen showing a card."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__()
+        self._window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        review = self._window.review
+        if (
+            event.type() == QEvent.Type.Paint
+            and review is not None
+            and review.shown is not None
+            and isinstance(watched, QWidget)
+            and (watched is review or review.isAncestorOf(watched))
+        ):
+            print(f"painted {peak_rss_kb()}", flush=True)
+            os._exit(0)
+        return False
+
+
+def main() -> None:
+    data_dir, deck_key = sys.argv[1], sys.argv[2]
+    original = application.show_window
+
+    def show_and_study(
+        database: Database, settings: Settings, data_dir: Path, prompts: Prompts
+    ) -> MainWindow:
+        window = original(database, settings, data_dir, prompts)
+        watcher = _FirstPaint(window)
+        _watchers.append(watcher)  # lives as long as the process
+        application.application().installEventFilter(watcher)
+        QTimer.singleShot(0, lambda: window.study(deck_key))
+        return window
+
+    application.show_window = show_and_study
+    sys.exit(cli.main(["--data-dir", data_dir]))
+
+
+_watchers: list[QObject] = []
+
+if __name__ == "__main__":
+    main()
