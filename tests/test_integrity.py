@@ -83,3 +83,21 @@ def test_the_clock_going_backwards_keeps_the_schedule_consistent(
     report = integrity.check(bundled, scheduler(), clock() + timedelta(hours=2))
     assert report.healthy, report.problems
     assert report.reviews == 8
+
+
+def test_a_schedule_row_naming_the_wrong_deck_is_found_and_placed(
+    bundled: Database, clock: Clock
+) -> None:
+    study(bundled, clock, 2)
+    connection = sqlite3.connect(bundled.path)
+    connection.execute("PRAGMA foreign_keys = OFF")
+    connection.execute("UPDATE card_memory SET deck_id = 99 WHERE card_id IN (2, 5)")
+    connection.commit()
+    connection.close()
+    report = integrity.check(bundled, scheduler(), clock())
+    assert report.misplaced == 2
+    assert any(
+        "2 card(s) have a schedule row that names another deck" in p for p in report.problems
+    )
+    assert integrity.repair(bundled, report) == ["2 schedule row(s) given their card's deck"]
+    assert integrity.check(bundled, scheduler(), clock()).healthy

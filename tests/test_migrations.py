@@ -16,25 +16,35 @@ from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import SCHEMA_VERSION, Database, DatabaseError, read_header
 from recall.storage import database as database_module
+from recall.storage.migrations import MIGRATIONS
 from tests.conftest import DATA
 
 FIXTURE = DATA / "schema-1.sqlite3"
 FIXTURE_REVIEWS = DATA / "schema-1.reviews.csv"
+# Every schema a released Recall wrote: each must open with every review intact.
+FIXTURES = sorted(DATA.glob("schema-*.sqlite3"))
 AFTER_FIXTURE = datetime(2026, 4, 1, tzinfo=UTC)  # later than every review in the fixture
 
 
-def copy_fixture(tmp_path: Path) -> Path:
+def copy_fixture(tmp_path: Path, fixture: Path = FIXTURE) -> Path:
     target = tmp_path / "data" / "recall.sqlite3"
     target.parent.mkdir()
-    shutil.copyfile(FIXTURE, target)
+    shutil.copyfile(fixture, target)
     return target
 
 
-def test_schema_1_database_opens_with_every_review_intact(tmp_path: Path) -> None:
-    database = Database(copy_fixture(tmp_path))
+def test_there_is_a_fixture_for_every_schema() -> None:
+    assert [path.name for path in FIXTURES] == [
+        f"schema-{version}.sqlite3" for version in range(1, SCHEMA_VERSION + 1)
+    ]
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+def test_every_old_database_opens_with_every_review_intact(tmp_path: Path, fixture: Path) -> None:
+    database = Database(copy_fixture(tmp_path, fixture))
     out = io.StringIO()
     library.export_reviews(database, out)
-    assert out.getvalue() == FIXTURE_REVIEWS.read_text()
+    assert out.getvalue() == fixture.with_suffix(".reviews.csv").read_text()
     assert len(out.getvalue().splitlines()) > 100
     report = integrity.check(database, Scheduler(Settings(fuzz=True)), AFTER_FIXTURE)
     assert report.healthy, report.problems
@@ -50,12 +60,15 @@ def test_an_older_schema_is_upgraded_after_a_backup(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = copy_fixture(tmp_path)
-    monkeypatch.setattr(database_module, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(database_module, "MIGRATIONS", {1: _add_review_note})
+    later = SCHEMA_VERSION + 1
+    monkeypatch.setattr(database_module, "SCHEMA_VERSION", later)
+    monkeypatch.setattr(
+        database_module, "MIGRATIONS", {**MIGRATIONS, SCHEMA_VERSION: _add_review_note}
+    )
 
     database = Database(path)
 
-    assert read_header(path).schema_version == 2
+    assert read_header(path).schema_version == later
     columns = {row[1] for row in sqlite3.connect(path).execute("PRAGMA table_info(review)")}
     assert "note" in columns
     (backup,) = (path.parent / "backups").glob("*before-upgrade-from-schema-1.sqlite3")
@@ -75,8 +88,10 @@ def test_a_failed_upgrade_leaves_the_database_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = copy_fixture(tmp_path)
-    monkeypatch.setattr(database_module, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(database_module, "MIGRATIONS", {1: _broken_step})
+    later = SCHEMA_VERSION + 1
+    monkeypatch.setattr(database_module, "SCHEMA_VERSION", later)
+    steps = {**MIGRATIONS, SCHEMA_VERSION: _broken_step}
+    monkeypatch.setattr(database_module, "MIGRATIONS", steps)
     with pytest.raises(RuntimeError, match="halfway"):
         Database(path)
     assert read_header(path).schema_version == 1

@@ -366,7 +366,7 @@ def _check(args: argparse.Namespace) -> int:
             if status:
                 _point_at_newest_backup(backups.list_backups(backups.backup_folder(database)))
             return status
-        if not report.stale:
+        if not report.stale and not report.misplaced:
             print("nothing that --repair can rebuild:", file=sys.stderr)
             return _print_check(report)
         saved = backups.make_backup(database, _now(), "before-repair")

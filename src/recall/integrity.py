@@ -27,6 +27,7 @@ class CheckReport:
     cards: int = 0
     reviews: int = 0
     stale: dict[int, MemoryState] = field(default_factory=dict)
+    misplaced: int = 0
 
     @property
     def healthy(self) -> bool:
@@ -59,6 +60,12 @@ def check(database: Database, scheduler: Scheduler, now: datetime) -> CheckRepor
                     f"(due {_when(card.memory.due)}) differs from its history "
                     f"(due {_when(replayed.due)})"
                 )
+        misplaced = store.misplaced_schedules()
+        if misplaced:
+            problems.append(
+                f"{len(misplaced)} card(s) have a schedule row that names another deck "
+                f"(first: card {misplaced[0]})"
+            )
         for orphan in store.orphan_reviews():
             reviews += 1
             problems.append(f"review {orphan.id} points at card {orphan.card_id}, which is gone")
@@ -68,11 +75,13 @@ def check(database: Database, scheduler: Scheduler, now: datetime) -> CheckRepor
                 f"{len(future)} review(s) are dated in the future, the latest at "
                 f"{_when(future[-1].reviewed_at)} (was the clock wrong?)"
             )
-    return CheckReport(problems=problems, cards=cards, reviews=reviews, stale=stale)
+    return CheckReport(
+        problems=problems, cards=cards, reviews=reviews, stale=stale, misplaced=len(misplaced)
+    )
 
 
 def repair(database: Database, report: CheckReport) -> list[str]:
-    """Store the replayed schedule of every stale card, in one transaction.
+    """Store the replayed schedule of every stale card, and its deck, in one transaction.
 
     Only derived state is rewritten; reviews are never changed. Make a backup first.
 
@@ -81,6 +90,8 @@ def repair(database: Database, report: CheckReport) -> list[str]:
     """
     changes: list[str] = []
     with database.transaction() as store:
+        if report.misplaced:
+            changes.append(f"{store.place_schedules()} schedule row(s) given their card's deck")
         decks = store.deck_keys()
         for card_id, memory in report.stale.items():
             card = store.card(card_id)

@@ -98,17 +98,14 @@ class Store:
         totals = dict(self._rows("SELECT deck_id, count(*) FROM card GROUP BY deck_id"))
         unseen = dict(
             self._rows(
-                "SELECT card.deck_id, count(*) FROM card_memory CROSS JOIN card "
-                "ON card.id = card_memory.card_id WHERE card_memory.state = ? "
-                "GROUP BY card.deck_id",
+                "SELECT deck_id, count(*) FROM card_memory WHERE state = ? GROUP BY deck_id",
                 (int(CardState.NEW),),
             )
         )
         due = dict(
             self._rows(
-                "SELECT card.deck_id, count(*) FROM card_memory CROSS JOIN card "
-                f"ON card.id = card_memory.card_id WHERE card_memory.state IN {_REVIEWED} "
-                "AND card_memory.due < ? GROUP BY card.deck_id",
+                f"SELECT deck_id, count(*) FROM card_memory WHERE state IN {_REVIEWED} "
+                "AND due < ? GROUP BY deck_id",
                 (to_micros(due_before),),
             )
         )
@@ -134,20 +131,18 @@ class Store:
     def count_due(self, deck_id: int, due_before: datetime) -> int:
         """How many of the deck's reviewed cards are due before a time."""
         ((count,),) = self._rows(
-            "SELECT count(*) FROM card_memory CROSS JOIN card ON card.id = card_memory.card_id "
-            f"WHERE card_memory.state IN {_REVIEWED} AND card_memory.due < ? "
-            "AND card.deck_id = ?",
-            (to_micros(due_before), deck_id),
+            f"SELECT count(*) FROM card_memory WHERE deck_id = ? AND state IN {_REVIEWED} "
+            "AND due < ?",
+            (deck_id, to_micros(due_before)),
         )
         return int(count)
 
     def count_unseen(self, deck_id: int, at_most: int) -> int:
         """How many of the deck's cards were never reviewed, counting at most ``at_most``."""
         ((count,),) = self._rows(
-            "SELECT count(*) FROM (SELECT 1 FROM card_memory CROSS JOIN card "
-            "ON card.id = card_memory.card_id WHERE card_memory.state = ? AND card.deck_id = ? "
+            "SELECT count(*) FROM (SELECT 1 FROM card_memory WHERE deck_id = ? AND state = ? "
             "LIMIT ?)",
-            (int(CardState.NEW), deck_id, max(0, at_most)),
+            (deck_id, int(CardState.NEW), max(0, at_most)),
         )
         return int(count)
 
@@ -177,7 +172,8 @@ class Store:
             raise sqlalchemy_errors.DBAPIError.instance(sql, rows, error, sqlite3.Error) from error
         # Every card gets its memory row with it, so the deck's cards without one are these.
         self._rows(
-            "INSERT INTO card_memory (card_id, state) SELECT card.id, ? FROM card "
+            "INSERT INTO card_memory (card_id, deck_id, state) SELECT card.id, card.deck_id, ? "
+            "FROM card "
             "WHERE card.deck_id = ? AND NOT EXISTS "
             "(SELECT 1 FROM card_memory WHERE card_memory.card_id = card.id)",
             (int(CardState.NEW), deck_id),
@@ -220,19 +216,19 @@ class Store:
         wanted = ", ".join(str(int(state)) for state in states)
         rows = self._rows(
             "SELECT card.id FROM card_memory CROSS JOIN card ON card.id = card_memory.card_id "
-            f"WHERE card_memory.state IN ({wanted}) AND card_memory.due < ? "
-            "AND card.deck_id = ? ORDER BY card_memory.due, card.position LIMIT 1",
-            (to_micros(due_before), deck_id),
+            f"WHERE card_memory.deck_id = ? AND card_memory.state IN ({wanted}) "
+            "AND card_memory.due < ? ORDER BY card_memory.due, card.position LIMIT 1",
+            (deck_id, to_micros(due_before)),
         )
         return int(rows[0][0]) if rows else None
 
     def first_new(self, deck_id: int) -> int | None:
         """The id of the deck's first never-reviewed card, in deck-file order."""
         rows = self._rows(
-            "SELECT card.id FROM card_memory CROSS JOIN card ON card.id = card_memory.card_id "
-            "WHERE card_memory.state = ? AND card.deck_id = ? "
+            "SELECT card.id FROM card CROSS JOIN card_memory ON card_memory.card_id = card.id "
+            "WHERE card.deck_id = ? AND card_memory.state = ? "
             "ORDER BY card.position, card.id LIMIT 1",
-            (int(CardState.NEW), deck_id),
+            (deck_id, int(CardState.NEW)),
         )
         return int(rows[0][0]) if rows else None
 
@@ -249,8 +245,7 @@ class Store:
         """When the deck's next reviewed card comes due, if it has any."""
         return self._session.execute(
             select(func.min(col(CardMemory.due)))
-            .join(Card, col(Card.id) == col(CardMemory.card_id))
-            .where(col(Card.deck_id) == deck_id)
+            .where(col(CardMemory.deck_id) == deck_id)
             .where(col(CardMemory.state) != int(CardState.NEW))
         ).scalar()
 
@@ -353,6 +348,24 @@ class Store:
     def deck_keys(self) -> dict[int, str]:
         """Every deck's file id, by database id."""
         return {_id(deck.id): deck.key for deck in self._session.exec(select(Deck))}
+
+    def misplaced_schedules(self) -> list[int]:
+        """Cards whose schedule row names another deck than the card (none, when healthy)."""
+        rows = self._rows(
+            "SELECT card.id FROM card JOIN card_memory ON card_memory.card_id = card.id "
+            "WHERE card_memory.deck_id IS NOT card.deck_id ORDER BY card.id"
+        )
+        return [int(row[0]) for row in rows]
+
+    def place_schedules(self) -> int:
+        """Give every schedule row its card's deck; returns how many rows changed."""
+        before = self._driver().total_changes
+        self._rows(
+            "UPDATE card_memory SET deck_id = (SELECT deck_id FROM card WHERE card.id = "
+            "card_memory.card_id) WHERE deck_id IS NOT (SELECT deck_id FROM card WHERE "
+            "card.id = card_memory.card_id)"
+        )
+        return self._driver().total_changes - before
 
     def orphan_reviews(self) -> list[ReviewRow]:
         """Reviews whose card does not exist (only possible if foreign keys were off)."""

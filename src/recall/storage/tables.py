@@ -57,7 +57,10 @@ class Deck(SQLModel, table=True):
 class Card(SQLModel, table=True):
     """A card as its deck file describes it; ``content`` is the card's JSON from that file."""
 
-    __table_args__ = (UniqueConstraint("deck_id", "key"),)
+    __table_args__ = (
+        UniqueConstraint("deck_id", "key"),
+        Index("ix_card_deck_position", "deck_id", "position"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     deck_id: int = Field(foreign_key="deck.id", index=True)
@@ -73,9 +76,17 @@ class CardMemory(SQLModel, table=True):
     """A card's scheduling state: a cache of replaying its reviews, kept beside the card."""
 
     __tablename__ = "card_memory"
-    __table_args__ = (Index("ix_card_memory_state_due", "state", "due"),)
+    __table_args__ = (
+        Index("ix_card_memory_state_due", "state", "due"),
+        Index("ix_card_memory_deck_state_due", "deck_id", "state", "due"),
+    )
 
     card_id: int = Field(foreign_key="card.id", primary_key=True)
+    deck_id: int | None = Field(
+        default=None,
+        foreign_key="deck.id",
+        description="The card's deck, kept here so today's queue is one index walk.",
+    )
     state: int = Field(default=0, description="0 new, 1 learning, 2 review, 3 relearning.")
     step: int | None = None
     stability: float | None = None
