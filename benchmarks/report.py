@@ -11,18 +11,16 @@ from benchmarks.common import Figure, Machine
 # the development machine; the numbers beside them come from each run.
 ANALYSIS = {
     "Answer a card": (
-        "On the 100,000-card database about half of Recall's answer is one query: counting "
-        "the cards due today takes about 0.8 ms inside SQLite (timed alone with sqlite3: "
-        "0.79 ms for ~2,100 due cards, each looked up in `card` to check its deck, because "
-        "`card_memory` does not carry the deck; the same count without that join takes "
-        "0.08 ms). cProfile over 300 answers puts most of the rest in recording the answer "
-        "(one FSRS review in Python, an insert, an update and the durable commit) and in "
-        "finding the next card; SQLAlchemy's session costs about 0.07 ms for each of the "
-        "three transactions. Anki keeps its queue in memory in Rust and stores the deck id "
-        "in each card row, indexed with the queue and the due date. What would close it: "
-        "the deck id in `card_memory` with an index on (deck, state, due) (a schema step), "
-        "the next card and the counts read in one transaction, and the FSRS step in "
-        "compiled code."
+        "An answer now costs about the same at 10,000 and 100,000 cards: since schema 2 each "
+        "schedule row carries its deck, and the next card and today's counts are walks of "
+        "the (deck, state, due) index (before it, counting the due cards looked each one up "
+        "in `card`, half of an answer at 100,000 cards). Of what is left, the floor's work "
+        "(one FSRS review in Python, an insert, an update, the durable commit) is about a "
+        "third; reading the next card and the counts is the 'Today's queue' figure; the rest "
+        "is SQLAlchemy's session around each of the three transactions (about 0.07 ms each). "
+        "Anki keeps its queue in memory in Rust between answers. What would close it: one "
+        "transaction per answer, the queue kept in memory between answers, and the FSRS "
+        "step in compiled code."
     ),
     "Import a": (
         "A profile of the import splits Recall's time into: reading the package (about "
