@@ -128,3 +128,52 @@ def test_unsupported_files_and_cancel_import_nothing(
         assert store.deck_by_key("tiny") is None
     assert exporting.load_stored_deck(bundled, DECK) == before
     assert not list((bundled.path.parent / "tmp").iterdir())
+
+
+def test_anki_itself_opens_the_exported_package(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    """Anki's own library imports the package: notes, fields and the card's image."""
+    from anki.collection import Collection, ImportAnkiPackageRequest
+    from anki.import_export_pb2 import ImportAnkiPackageOptions
+
+    image = b"\x89PNG\r\n\x1a\n" + bytes(32)
+    name = cardhtml.media_name(image, "dot.png")
+    media = paths.media_dir(bundled.path.parent)
+    media.mkdir()
+    (media / name).write_bytes(image)
+    raw = {
+        "format": "recall-deck",
+        "version": 1,
+        "id": "dots",
+        "name": "Dots",
+        "cards": [
+            {
+                "id": "dot",
+                "type": "basic",
+                "markup": "html",
+                "front": f'<img src="{name}">',
+                "back": "a dot",
+            }
+        ],
+    }
+    importing.import_deck(bundled, parse_deck(json.dumps(raw), "dots"), clock())
+    for deck in (DECK, "dots"):
+        exporting.export_deck(bundled, deck, tmp_path / f"{deck}.apkg")
+
+    (tmp_path / "anki").mkdir()
+    collection = Collection(str(tmp_path / "anki" / "collection.anki2"))
+    try:
+        for deck in (DECK, "dots"):
+            request = ImportAnkiPackageRequest(
+                package_path=str(tmp_path / f"{deck}.apkg"), options=ImportAnkiPackageOptions()
+            )
+            collection.import_anki_package(request)
+        names = {entry.name for entry in collection.decks.all_names_and_ids()}
+        assert {"Activation Recomputation Tradeoffs", "Dots"} <= names
+        assert collection.note_count() == 9
+        fronts = [collection.get_note(note).fields[0] for note in collection.find_notes("")]
+        assert any("B. Extra compute (FLOPs)" in front for front in fronts)
+        assert (Path(collection.media.dir()) / name).read_bytes() == image
+    finally:
+        collection.close()
