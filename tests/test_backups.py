@@ -11,9 +11,9 @@ import pytest
 from recall import backups, library
 from recall.scheduling import Scheduler
 from recall.settings import Settings
-from recall.storage import Database, contents
+from recall.storage import SCHEMA_VERSION, Database, contents, read_header
 from recall.study import StudySession
-from tests.conftest import Clock
+from tests.conftest import DATA, Clock
 
 NOW = datetime(2026, 6, 30, 12, 0, tzinfo=UTC)
 
@@ -107,3 +107,29 @@ def test_thin_deletes_old_backups(bundled: Database, clock: Clock) -> None:
     assert recent.exists()
     library.install_bundled_decks(bundled, clock())
     assert [b.path for b in backups.list_backups(folder)] == [recent]
+
+
+def test_a_backup_from_an_older_recall_is_restored_and_upgraded(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    old = tmp_path / "recall-20260301-080000.sqlite3"
+    old.write_bytes((DATA / "schema-1.sqlite3").read_bytes())
+    clock.now = datetime(2026, 4, 1, tzinfo=UTC)  # after the fixture's last review
+    report = backups.restore(bundled, old, Scheduler(Settings(fuzz=True)), clock())
+    assert report.check.healthy, report.check.problems
+    assert read_header(bundled.path).schema_version == SCHEMA_VERSION
+    assert contents(bundled.path).reviews == contents(old).reviews > 100
+    answer_some(bundled, clock, 1)  # and it keeps working
+    assert contents(bundled.path).reviews == contents(old).reviews + 1
+
+
+def test_a_backup_from_a_newer_recall_is_refused(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    newer = backups.make_backup(bundled, clock())
+    connection = sqlite3.connect(newer)
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    connection.close()
+    with pytest.raises(backups.BackupError, match="made by a newer Recall"):
+        backups.restore(bundled, newer, Scheduler(Settings()), clock())
+    assert read_header(bundled.path).schema_version == SCHEMA_VERSION

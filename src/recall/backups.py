@@ -20,11 +20,13 @@ from recall.errors import RecallError
 from recall.integrity import CheckReport, check
 from recall.scheduling import Scheduler
 from recall.storage import (
+    SCHEMA_VERSION,
     Database,
     contents,
     copy_database,
     fingerprint,
     integrity_problems,
+    read_header,
     restore_into,
 )
 
@@ -183,11 +185,14 @@ def restore(
         (b for b in list_backups(backup_file.parent) if b.path.resolve() == backup_file.resolve()),
         None,
     ) or _describe(backup_file)
+    if read_header(backup_file).schema_version > SCHEMA_VERSION:
+        raise BackupError(f"{backup_file} was made by a newer Recall; nothing was changed")
     safety = make_backup(database, now, "before-restore")
     try:
         restore_into(backup_file, database.path)
     except ValueError as error:
         raise BackupError(f"{error}; nothing was changed") from None
+    database.bring_up_to_date()  # a backup from an older Recall gets today's schema
     return RestoreReport(safety_copy=safety, restored=chosen, check=check(database, scheduler, now))
 
 

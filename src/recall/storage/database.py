@@ -95,6 +95,21 @@ class Database:
             self._engine.dispose()
             raise _storage_error(error, path, busy_timeout_ms) from None
 
+    def bring_up_to_date(self) -> None:
+        """Upgrade the file's schema if it is older, as opening does (a restore may need it).
+
+        Raises:
+            NewerDatabaseError: The file now holds a newer Recall's schema.
+        """
+        # Connections opened before the file changed under them may hold its old schema.
+        self._engine.dispose()
+        version = _check_file(self.path)
+        if 0 < version < SCHEMA_VERSION:
+            try:
+                self._upgrade(version)
+            except sqlalchemy_errors.DBAPIError as error:
+                raise _storage_error(error, self.path, self._busy_timeout_ms) from None
+
     def close(self) -> None:
         """Release every connection."""
         self._engine.dispose()
