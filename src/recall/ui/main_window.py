@@ -32,11 +32,13 @@ SHORTCUTS = (
     ("1-9, 0", "Pick a choice (toggle on 'select all' cards)"),
     ("Space / Enter", "Submit, show the answer, or accept the suggested rating"),
     ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
+    ("Up / Down, Page Up / Down", "Scroll a long card"),
     ("Ctrl+Z", "Undo the last rating"),
     ("Escape", "Back to the deck list"),
     ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
     ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
     ("Ctrl+Shift+B", "Backups"),
+    ("F1", "This list"),
     ("Ctrl+Q", "Quit"),
 )
 
