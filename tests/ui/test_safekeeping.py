@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from recall import backups
@@ -88,7 +89,11 @@ def test_automatic_backups_run_every_30_minutes_only_after_changes(
 
 
 def test_backups_dialog_restores_after_confirmation(
-    qtbot: QtBot, bundled: Database, clock: Clock, prompts: FakePrompts
+    qtbot: QtBot,
+    qtmodeltester: ModelTester,
+    bundled: Database,
+    clock: Clock,
+    prompts: FakePrompts,
 ) -> None:
     early = backups.make_backup(bundled, clock())
     window_clock = clock
@@ -100,6 +105,7 @@ def test_backups_dialog_restores_after_confirmation(
     connection.close()
     clock.advance(minutes=5)
     dialog.refresh()
+    qtmodeltester.check(dialog.model)
     assert dialog.model.backup_at(0).path == early
 
     prompts.answers = [False]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -24,59 +24,28 @@ from recall.errors import RecallError
 from recall.scheduling import Scheduler
 from recall.storage import Database
 from recall.ui.prompts import Prompts
+from recall.ui.rows_model import RowsModel
 
-_Index = QModelIndex | QPersistentModelIndex
 
-
-class BackupListModel(QAbstractTableModel):
+class BackupListModel(RowsModel[Backup]):
     """Rows of ``Backup`` values, newest first."""
 
     HEADERS = ("Made", "Size", "Decks", "Cards", "Reviews")
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._backups: list[Backup] = []
-
     def set_backups(self, found: Sequence[Backup]) -> None:
         """Replace every row."""
-        self.beginResetModel()
-        self._backups = list(found)
-        self.endResetModel()
+        self.set_rows(found)
 
     def backup_at(self, row: int) -> Backup:
         """The backup shown in ``row``."""
-        return self._backups[row]
+        return self.row_value(row)
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._backups)
+    def cells(self, value: Backup) -> tuple[object, ...]:
+        made = f"{value.made_at.astimezone():%Y-%m-%d %H:%M}"
+        return (made, value.size_text, value.decks, value.cards, value.reviews)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self._backups):
-            return None
-        backup = self._backups[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (
-                f"{backup.made_at.astimezone():%Y-%m-%d %H:%M}",
-                backup.size_text,
-                backup.decks,
-                backup.cards,
-                backup.reviews,
-            )[index.column()]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return str(backup.path)
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
+    def extra(self, value: Backup, column: int, role: int) -> object:
+        return str(value.path) if role == Qt.ItemDataRole.ToolTipRole else None
 
 
 class BackupsDialog(QDialog):

@@ -6,9 +6,6 @@ import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
     Qt,
     Signal,
 )
@@ -25,72 +22,40 @@ from PySide6.QtWidgets import (
 )
 
 from recall.library import DeckOverview
+from recall.ui.rows_model import RowsModel
 
-_Index = QModelIndex | QPersistentModelIndex
 
-
-class DeckListModel(QAbstractTableModel):
+class DeckListModel(RowsModel[DeckOverview]):
     """Rows of ``DeckOverview`` values: name, new, due, total."""
 
     HEADERS = ("Deck", "New", "Due", "Total")
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._decks: list[DeckOverview] = []
-
     def set_decks(self, decks: Sequence[DeckOverview]) -> None:
         """Replace every row."""
-        self.beginResetModel()
-        self._decks = list(decks)
-        self.endResetModel()
+        self.set_rows(decks)
 
     def deck_at(self, row: int) -> DeckOverview:
         """The deck shown in ``row``."""
-        return self._decks[row]
+        return self.row_value(row)
 
     def row_of(self, key: str) -> int | None:
         """The row showing the deck with file id ``key``."""
-        for row, deck in enumerate(self._decks):
+        for row, deck in enumerate(self.values()):
             if deck.key == key:
                 return row
         return None
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._decks)
+    def cells(self, value: DeckOverview) -> tuple[object, ...]:
+        return (value.name, value.new, value.due, value.total)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self._decks):
-            return None
-        deck = self._decks[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (deck.name, deck.new, deck.due, deck.total)[column]
+    def extra(self, value: DeckOverview, column: int, role: int) -> object:
         if role == Qt.ItemDataRole.ToolTipRole:
             # Tooltips guess rich text from the first tag: escape so a description shows as written.
-            return f"<p>{html.escape(deck.description)}</p>" if deck.description else None
-        if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return f"<p>{html.escape(value.description)}</p>" if value.description else None
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            return (
-                f"{deck.name}: {deck.new} new, {deck.due} due, {deck.total} cards"
-                if column == 0
-                else str((deck.name, deck.new, deck.due, deck.total)[column])
-            )
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if orientation != Qt.Orientation.Horizontal:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            horizontal = Qt.AlignmentFlag.AlignLeft if section == 0 else Qt.AlignmentFlag.AlignRight
-            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
+            if column == 0:
+                return f"{value.name}: {value.new} new, {value.due} due, {value.total} cards"
+            return str(self.cells(value)[column])
         return None
 
 
