@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QAbstractButton, QLabel, QScrollArea, QWidget
+from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from recall import importing, library
@@ -237,7 +238,7 @@ def test_every_control_has_an_accessible_name(qtbot: QtBot, window: MainWindow) 
     assert unnamed(review) == []
 
 
-def test_deck_list_model(qtmodeltester, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+def test_deck_list_model(qtmodeltester: ModelTester, window: MainWindow) -> None:
     qtmodeltester.check(window.deck_list.model)
 
 
