@@ -20,6 +20,7 @@ from recall import library
 from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database
+from recall.study import StudySession
 
 DATA = Path(__file__).parent / "data"
 ZONE = ZoneInfo("Europe/Berlin")
@@ -102,3 +103,17 @@ def review_count(path: Path) -> int:
         return int(connection.execute("SELECT count(*) FROM review").fetchone()[0])
     finally:
         connection.close()
+
+
+def answer_cards(
+    database: Database, clock: Clock, count: int, settings: Settings | None = None
+) -> StudySession:
+    """Answer ``count`` cards of the bundled deck, each with its first shown choice, 5 s apart."""
+    settings = settings or Settings(fuzz=True)
+    session = StudySession(database, Scheduler(settings), settings, "activation-recompute")
+    for _ in range(count):
+        shown = session.next_card(clock())
+        assert shown is not None
+        answer = session.answer_choice(shown, {shown.order[0]}, clock.advance(seconds=5))
+        session.record(answer, answer.proposed, clock())
+    return session

@@ -12,8 +12,7 @@ from recall import backups, library
 from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import SCHEMA_VERSION, Database, contents, read_header
-from recall.study import StudySession
-from tests.conftest import DATA, Clock
+from tests.conftest import DATA, Clock, answer_cards
 
 NOW = datetime(2026, 6, 30, 12, 0, tzinfo=UTC)
 
@@ -37,18 +36,8 @@ def test_thinning_keeps_the_newest_of_each_day_of_age() -> None:
     assert backups.to_keep(times, NOW) == {NOW - timedelta(days=4, hours=21)}
 
 
-def answer_some(database: Database, clock: Clock, count: int) -> None:
-    settings = Settings(fuzz=False)
-    session = StudySession(database, Scheduler(settings), settings, "activation-recompute")
-    for _ in range(count):
-        shown = session.next_card(clock())
-        assert shown is not None
-        answer = session.answer_choice(shown, {shown.order[0]}, clock.advance(seconds=5))
-        session.record(answer, answer.proposed, clock())
-
-
 def test_backup_is_a_self_contained_snapshot(bundled: Database, clock: Clock) -> None:
-    answer_some(bundled, clock, 3)
+    answer_cards(bundled, clock, 3, Settings(fuzz=False))
     path = backups.make_backup(bundled, clock())
     assert path.parent == bundled.path.parent / "backups"
     assert not Path(f"{path}-wal").exists()
@@ -62,14 +51,14 @@ def test_changes_are_detected_for_automatic_backups(bundled: Database, clock: Cl
     assert backups.changed_since_last_backup(bundled)
     backups.make_backup(bundled, clock())
     assert not backups.changed_since_last_backup(bundled)
-    answer_some(bundled, clock, 1)
+    answer_cards(bundled, clock, 1, Settings(fuzz=False))
     assert backups.changed_since_last_backup(bundled)
 
 
 def test_restore_saves_the_current_database_first(bundled: Database, clock: Clock) -> None:
-    answer_some(bundled, clock, 2)
+    answer_cards(bundled, clock, 2, Settings(fuzz=False))
     early = backups.make_backup(bundled, clock.advance(minutes=1))
-    answer_some(bundled, clock, 3)
+    answer_cards(bundled, clock, 3, Settings(fuzz=False))
 
     report = backups.restore(
         bundled, early, Scheduler(Settings(fuzz=False)), clock.advance(minutes=1)
@@ -81,14 +70,14 @@ def test_restore_saves_the_current_database_first(bundled: Database, clock: Cloc
     with bundled.transaction() as store:
         assert len(list(store.all_reviews())) == 2
     # The restored database keeps working: answer again.
-    answer_some(bundled, clock, 1)
+    answer_cards(bundled, clock, 1, Settings(fuzz=False))
     assert contents(bundled.path).reviews == 3
 
 
 def test_restoring_something_that_is_not_a_backup_changes_nothing(
     bundled: Database, clock: Clock, tmp_path: Path
 ) -> None:
-    answer_some(bundled, clock, 2)
+    answer_cards(bundled, clock, 2, Settings(fuzz=False))
     bogus = tmp_path / "notes.sqlite3"
     connection = sqlite3.connect(bogus)
     connection.execute("CREATE TABLE notes (text TEXT)")
@@ -119,7 +108,7 @@ def test_a_backup_from_an_older_recall_is_restored_and_upgraded(
     assert report.check.healthy, report.check.problems
     assert read_header(bundled.path).schema_version == SCHEMA_VERSION
     assert contents(bundled.path).reviews == contents(old).reviews > 100
-    answer_some(bundled, clock, 1)  # and it keeps working
+    answer_cards(bundled, clock, 1, Settings(fuzz=False))  # and it keeps working
     assert contents(bundled.path).reviews == contents(old).reviews + 1
 
 

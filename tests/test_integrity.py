@@ -9,19 +9,7 @@ from recall import integrity
 from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database
-from recall.study import StudySession
-from tests.conftest import Clock
-
-
-def study(database: Database, clock: Clock, answers: int) -> StudySession:
-    settings = Settings(fuzz=True)
-    session = StudySession(database, Scheduler(settings), settings, "activation-recompute")
-    for _ in range(answers):
-        shown = session.next_card(clock())
-        assert shown is not None
-        answer = session.answer_choice(shown, {shown.order[0]}, clock.advance(seconds=5))
-        session.record(answer, answer.proposed, clock())
-    return session
+from tests.conftest import Clock, answer_cards
 
 
 def scheduler() -> Scheduler:
@@ -29,14 +17,14 @@ def scheduler() -> Scheduler:
 
 
 def test_a_studied_database_is_healthy(bundled: Database, clock: Clock) -> None:
-    study(bundled, clock, 12)
+    answer_cards(bundled, clock, 12)
     report = integrity.check(bundled, scheduler(), clock())
     assert report.healthy, report.problems
     assert (report.cards, report.reviews) == (8, 12)
 
 
 def test_a_tampered_schedule_is_found_and_rebuilt(bundled: Database, clock: Clock) -> None:
-    study(bundled, clock, 4)
+    answer_cards(bundled, clock, 4)
     connection = sqlite3.connect(bundled.path)
     connection.execute("UPDATE card_memory SET due = due + 86400000000 WHERE card_id = 1")
     connection.commit()
@@ -55,7 +43,7 @@ def test_a_tampered_schedule_is_found_and_rebuilt(bundled: Database, clock: Cloc
 def test_reviews_of_missing_cards_and_future_times_are_reported(
     bundled: Database, clock: Clock
 ) -> None:
-    study(bundled, clock, 2)
+    answer_cards(bundled, clock, 2)
     connection = sqlite3.connect(bundled.path)
     connection.execute("PRAGMA foreign_keys = OFF")
     connection.execute(
@@ -73,7 +61,7 @@ def test_reviews_of_missing_cards_and_future_times_are_reported(
 def test_the_clock_going_backwards_keeps_the_schedule_consistent(
     bundled: Database, clock: Clock
 ) -> None:
-    session = study(bundled, clock, 3)
+    session = answer_cards(bundled, clock, 3)
     clock.advance(hours=-2)  # the system clock jumps back
     for _ in range(5):
         shown = session.next_card(clock())
@@ -88,7 +76,7 @@ def test_the_clock_going_backwards_keeps_the_schedule_consistent(
 def test_a_schedule_row_naming_the_wrong_deck_is_found_and_placed(
     bundled: Database, clock: Clock
 ) -> None:
-    study(bundled, clock, 2)
+    answer_cards(bundled, clock, 2)
     connection = sqlite3.connect(bundled.path)
     connection.execute("PRAGMA foreign_keys = OFF")
     connection.execute("UPDATE card_memory SET deck_id = 99 WHERE card_id IN (2, 5)")
