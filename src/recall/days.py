@@ -27,9 +27,14 @@ def next_rollover(now: datetime, hour: int, zone: tzinfo | None = None) -> datet
 
 def previous_rollover(now: datetime, hour: int, zone: tzinfo | None = None) -> datetime:
     """The first moment of the current study day, as aware UTC."""
-    upcoming = next_rollover(now, hour, zone)
-    local_date = upcoming.astimezone(zone).date()
-    return _local_moment(local_date - timedelta(days=1), hour, zone)
+    return study_day(now, hour, zone)[0]
+
+
+def study_day(now: datetime, hour: int, zone: tzinfo | None = None) -> tuple[datetime, datetime]:
+    """The start and the end of the study day ``now`` falls in, as aware UTC."""
+    end = next_rollover(now, hour, zone)
+    start = _local_moment(end.astimezone(zone).date() - timedelta(days=1), hour, zone)
+    return start, end
 
 
 def _local_moment(day: date, hour: int, zone: tzinfo | None) -> datetime:

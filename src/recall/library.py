@@ -53,8 +53,7 @@ def deck_overviews(
     database: Database, settings: Settings, now: datetime, zone: tzinfo | None = None
 ) -> list[DeckOverview]:
     """Every deck with today's counts, by name."""
-    end = days.next_rollover(now, settings.day_rollover_hour, zone)
-    start = days.previous_rollover(now, settings.day_rollover_hour, zone)
+    start, end = days.study_day(now, settings.day_rollover_hour, zone)
     with database.transaction() as store:
         counts = store.deck_counts(end, start)
     return [
@@ -63,7 +62,7 @@ def deck_overviews(
             name=count.deck.name,
             description=count.deck.description,
             total=count.total,
-            new=min(count.unseen, max(0, settings.new_cards_per_day - count.introduced_today)),
+            new=min(count.unseen, settings.new_cards_left(count.introduced_today)),
             unseen=count.unseen,
             due=count.due,
         )

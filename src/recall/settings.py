@@ -53,3 +53,7 @@ class Settings:
         default=5,
         metadata={"help": "Right answers a deck needs before timing can change a rating."},
     )
+
+    def new_cards_left(self, introduced_today: int) -> int:
+        """How many more new cards a deck may introduce today."""
+        return max(0, self.new_cards_per_day - introduced_today)

@@ -57,7 +57,7 @@ class Answer:
     @property
     def duration_ms(self) -> int:
         """From the card appearing to the answer."""
-        return max(0, (self.answered_at - self.card.shown_at) // timedelta(milliseconds=1))
+        return _elapsed_ms(self.card.shown_at, self.answered_at)
 
 
 @dataclass(frozen=True)
@@ -135,15 +135,14 @@ class StudySession:
         Order: learning cards that are due, then review cards due today, then new cards
         within the daily limit, then learning cards due within the learn-ahead window.
         """
-        end_of_day = days.next_rollover(now, self.settings.day_rollover_hour, self.zone)
-        start_of_day = days.previous_rollover(now, self.settings.day_rollover_hour, self.zone)
+        start_of_day, end_of_day = self._study_day(now)
         with self.database.transaction() as store:
             card_id = store.first_due(self.deck.id, _LEARNING, now)
             if card_id is None:
                 card_id = store.first_due(self.deck.id, (CardState.REVIEW,), end_of_day)
             if card_id is None:
                 introduced = store.introduced_since(self.deck.id, start_of_day)
-                if introduced < self.settings.new_cards_per_day:
+                if self.settings.new_cards_left(introduced) > 0:
                     card_id = store.first_new(self.deck.id)
             if card_id is None:
                 card_id = store.first_due(self.deck.id, _LEARNING, now + self.settings.learn_ahead)
@@ -152,15 +151,10 @@ class StudySession:
 
     def counts(self, now: datetime) -> QueueCounts:
         """Cards left today: new ones within the daily limit, and due ones."""
-        end_of_day = days.next_rollover(now, self.settings.day_rollover_hour, self.zone)
-        start_of_day = days.previous_rollover(now, self.settings.day_rollover_hour, self.zone)
+        start_of_day, end_of_day = self._study_day(now)
         with self.database.transaction() as store:
-            room = max(
-                0,
-                self.settings.new_cards_per_day
-                - store.introduced_since(self.deck.id, start_of_day),
-            )
-            new = store.count_unseen(self.deck.id, at_most=room)
+            introduced = store.introduced_since(self.deck.id, start_of_day)
+            new = store.count_unseen(self.deck.id, at_most=self.settings.new_cards_left(introduced))
             due = store.count_due(self.deck.id, end_of_day)
         return QueueCounts(new=new, due=due)
 
@@ -175,10 +169,9 @@ class StudySession:
         with self.database.transaction() as store:
             durations = store.recent_correct_durations(self.deck.id, _TIMING_WINDOW)
         typical = grading.typical_duration(durations, self.settings.timing_sample_size)
-        duration = max(0, (now - shown.shown_at) // timedelta(milliseconds=1))
         proposed = grading.propose_rating(
             correct,
-            duration,
+            _elapsed_ms(shown.shown_at, now),
             typical,
             self.settings.slow_answer_factor,
             self.settings.fast_answer_factor,
@@ -287,9 +280,17 @@ class StudySession:
             next_due=next_due,
         )
 
+    def _study_day(self, now: datetime) -> tuple[datetime, datetime]:
+        return days.study_day(now, self.settings.day_rollover_hour, self.zone)
+
     def _show(self, row: CardRow, now: datetime) -> StudyCard:
         card = CARD_ADAPTER.validate_json(row.content)
         order: tuple[int, ...] = ()
         if isinstance(card, ChoiceCard):
             order = tuple(self.rng.sample(range(len(card.choices)), len(card.choices)))
         return StudyCard(card_id=row.id, card=card, memory=row.memory, order=order, shown_at=now)
+
+
+def _elapsed_ms(start: datetime, end: datetime) -> int:
+    """Whole milliseconds from ``start`` to ``end``; never negative (the clock may go back)."""
+    return max(0, (end - start) // timedelta(milliseconds=1))

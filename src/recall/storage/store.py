@@ -414,33 +414,22 @@ def _card_row(card: Card, memory: CardMemory) -> CardRow:
         kind=card.kind,
         content=card.content,
         memory=MemoryState(
-            state=CardState(memory.state),
-            step=memory.step,
-            stability=memory.stability,
-            difficulty=memory.difficulty,
-            due=memory.due,
-            last_review=memory.last_review,
+            CardState(memory.state),
+            memory.step,
+            memory.stability,
+            memory.difficulty,
+            memory.due,
+            memory.last_review,
         ),
     )
 
 
 def _card_row_from_sql(row: tuple[Any, ...]) -> CardRow:
     card_id, deck_id, key, kind, content, state, step, stability, difficulty, due, last = row
-    return CardRow(
-        id=card_id,
-        deck_id=deck_id,
-        key=key,
-        kind=kind,
-        content=content,
-        memory=MemoryState(
-            state=CardState(state),
-            step=step,
-            stability=stability,
-            difficulty=difficulty,
-            due=from_micros(due),
-            last_review=from_micros(last),
-        ),
+    memory = MemoryState(
+        CardState(state), step, stability, difficulty, from_micros(due), from_micros(last)
     )
+    return CardRow(id=card_id, deck_id=deck_id, key=key, kind=kind, content=content, memory=memory)
 
 
 def _review_row(review: Review) -> ReviewRow:
