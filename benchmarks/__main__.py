@@ -22,8 +22,7 @@ from benchmarks import measure_start as start
 from benchmarks.common import BENCHMARKS, CACHE, Figure, machine
 from benchmarks.report import markdown, table
 from recall import integrity
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database
 
 DOCS = BENCHMARKS.parent / "docs" / "benchmarks.md"
@@ -55,7 +54,7 @@ def _check(collections: prepare.Collections) -> None:
     """The generated Recall database passes ``recall check``; Anki has the same cards."""
     database = Database(collections.recall_database)
     try:
-        report = integrity.check(database, Scheduler(Settings()), datetime.now(UTC))
+        report = integrity.check(database, Schedulers(), datetime.now(UTC))
     finally:
         database.close()
     if not report.healthy:

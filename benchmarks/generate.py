@@ -23,7 +23,6 @@ from recall import importing
 from recall.deckfile import load_deck
 from recall.memory import NEW_CARD, CardState, MemoryState, Rating
 from recall.scheduling import Scheduler
-from recall.settings import Settings
 from recall.storage import Database
 
 NEVER_STUDIED = 0.08  # share of the cards never reviewed
@@ -137,7 +136,7 @@ def simulate(
     card_ids: list[int], anchor: datetime, seed: int
 ) -> Iterator[tuple[int, list[SimulatedReview], MemoryState]]:
     """Each card's simulated history and resulting schedule, in deck order."""
-    scheduler = Scheduler(Settings())
+    scheduler = Scheduler()
     rng = random.Random(seed)
     studied = round(len(card_ids) * (1 - NEVER_STUDIED))
     stop = anchor - LAST_SESSION

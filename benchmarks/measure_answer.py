@@ -21,8 +21,7 @@ from anki.scheduler.v3 import CardAnswer
 from benchmarks import anki_peer
 from benchmarks.common import Figure
 from recall.deckfile import ChoiceCard
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage.database import Synchronous
 from recall.study import StudyCard, StudySession
@@ -43,10 +42,7 @@ class RecallAnswerer:
 
     def __init__(self, path: Path, deck_key: str, synchronous: Synchronous) -> None:
         self.database = Database(path, synchronous=synchronous)
-        settings = Settings()
-        self.session = StudySession(
-            self.database, Scheduler(settings), settings, deck_key, random.Random(1)
-        )
+        self.session = StudySession(self.database, Schedulers(), deck_key, random.Random(1))
         self.shown: StudyCard | None = self.session.next_card(_now())
         self.answered = 0
 

@@ -12,8 +12,7 @@ from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPack
 
 from benchmarks.common import Figure, alternate, elapsed_ms
 from recall import importing
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database
 
 
@@ -21,7 +20,7 @@ def _recall_import(file: Path, work: Path) -> float:
     with tempfile.TemporaryDirectory(dir=work) as name:
         database = Database(Path(name) / "recall.sqlite3")
         try:
-            scheduler = Scheduler(Settings())
+            scheduler = Schedulers()
             now = datetime.now(UTC)
             return elapsed_ms(lambda: importing.import_files(database, scheduler, [file], now))
         finally:

@@ -10,8 +10,7 @@ from anki.collection import Collection
 
 from benchmarks import anki_peer
 from benchmarks.common import Figure, alternate, elapsed_ms
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.study import StudySession
 
@@ -23,8 +22,7 @@ def measure_queue(
 ) -> Figure:
     """Recall's next card and counts against Anki's ``get_queued_cards``, in turns."""
     database = Database(recall_database)
-    settings = Settings()
-    session = StudySession(database, Scheduler(settings), settings, deck_key, random.Random(1))
+    session = StudySession(database, Schedulers(), deck_key, random.Random(1))
 
     def recall_queue() -> float:
         now = datetime.now(UTC)

@@ -17,7 +17,6 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
 from recall import cli
-from recall.settings import Settings
 from recall.storage import Database
 from recall.ui import application
 from recall.ui.main_window import MainWindow
@@ -57,10 +56,8 @@ def main() -> None:
     data_dir, deck_key = sys.argv[1], sys.argv[2]
     original = application.show_window
 
-    def show_and_study(
-        database: Database, settings: Settings, data_dir: Path, prompts: Prompts
-    ) -> MainWindow:
-        window = original(database, settings, data_dir, prompts)
+    def show_and_study(database: Database, data_dir: Path, prompts: Prompts) -> MainWindow:
+        window = original(database, data_dir, prompts)
         watcher = _FirstPaint(window)
         _watchers.append(watcher)  # lives as long as the process
         application.application().installEventFilter(watcher)

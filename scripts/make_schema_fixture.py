@@ -16,8 +16,9 @@ from pathlib import Path
 from recall import importing, library
 from recall.deckfile import ChoiceCard, parse_deck
 from recall.memory import Rating
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.preferences import Preferences
+from recall.presets import Preset
+from recall.scheduling import Schedulers
 from recall.storage import SCHEMA_VERSION, Database, copy_database
 from recall.study import StudySession
 
@@ -33,9 +34,14 @@ def main() -> None:
         library.install_bundled_decks(database, now)
         tiny = json.loads((DATA / "decks" / "tiny.json").read_text())
         importing.import_deck(database, parse_deck(json.dumps(tiny), "tiny.json"), now)
-        settings = Settings(fuzz=True)
+        with database.transaction() as store:  # schema 3 on: a preset and preferences
+            tiny_deck = store.deck_by_key("tiny")
+            assert tiny_deck is not None
+            preset = Preset(name="Small steps", new_per_day=5, desired_retention=0.85)
+            store.options.set_deck_preset([tiny_deck.id], store.options.save_preset(None, preset))
+            store.options.set_preferences(Preferences(theme="dark", day_rollover_hour=3))
         for deck in ("activation-recompute", "tiny"):
-            session = StudySession(database, Scheduler(settings), settings, deck, rng)
+            session = StudySession(database, Schedulers(fuzz=True), deck, rng)
             for day in range(4):
                 clock = now + timedelta(days=day)
                 while (shown := session.next_card(clock)) is not None:

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import QApplication
 
 from recall import library
 from recall.deckfile import ChoiceCard
-from recall.settings import Settings
 from recall.storage import Database
 from recall.ui.application import configure, window_state
 from recall.ui.main_window import MainWindow
@@ -72,7 +71,7 @@ def main() -> None:
         data = Path(folder)
         database = Database(data / "recall.sqlite3")
         library.install_bundled_decks(database, clock())
-        window = MainWindow(database, Settings(), window_state(data), clock, random.Random(4))
+        window = MainWindow(database, window_state(data), clock, random.Random(4))
         window.resize(QSize(width, height))
         window.show()
         QTest.qWaitForWindowExposed(window)

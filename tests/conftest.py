@@ -1,4 +1,4 @@
-"""Shared fixtures: a fixed clock, a database under tmp_path, settings with fuzz off."""
+"""Shared fixtures: a fixed clock, a database under tmp_path, schedulers with fuzz off."""
 
 from __future__ import annotations
 
@@ -17,8 +17,7 @@ import pytest
 from sqlalchemy import event
 
 from recall import library
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.study import StudySession
 
@@ -47,13 +46,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def settings() -> Settings:
-    return Settings(fuzz=False)
-
-
-@pytest.fixture
-def scheduler(settings: Settings) -> Scheduler:
-    return Scheduler(settings)
+def schedulers() -> Schedulers:
+    return Schedulers(fuzz=False)
 
 
 @pytest.fixture(autouse=True)
@@ -105,12 +99,9 @@ def review_count(path: Path) -> int:
         connection.close()
 
 
-def answer_cards(
-    database: Database, clock: Clock, count: int, settings: Settings | None = None
-) -> StudySession:
+def answer_cards(database: Database, clock: Clock, count: int, fuzz: bool = True) -> StudySession:
     """Answer ``count`` cards of the bundled deck, each with its first shown choice, 5 s apart."""
-    settings = settings or Settings(fuzz=True)
-    session = StudySession(database, Scheduler(settings), settings, "activation-recompute")
+    session = StudySession(database, Schedulers(fuzz=fuzz), "activation-recompute")
     for _ in range(count):
         shown = session.next_card(clock())
         assert shown is not None

@@ -13,13 +13,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from recall.deckfile import ChoiceCard
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.presets import DEFAULT_PRESET_ID, Preset
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.study import StudySession
 
 START = datetime(2026, 1, 1, 8, 0, tzinfo=UTC)
-SETTINGS = Settings(fuzz=True, new_cards_per_day=10_000)
 
 
 def resume_time(path: Path) -> datetime:
@@ -39,7 +38,9 @@ def main() -> None:
     now = resume_time(path)
     rng = random.Random()
     database = Database(path)
-    session = StudySession(database, Scheduler(SETTINGS), SETTINGS, "bench", rng)
+    with database.transaction() as store:  # every card of the deck may be new today
+        store.options.save_preset(DEFAULT_PRESET_ID, Preset(new_per_day=9999))
+    session = StudySession(database, Schedulers(fuzz=True), "bench", rng)
     print("ready", flush=True)
     while True:
         shown = session.next_card(now)

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from recall import backups, library
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import SCHEMA_VERSION, Database, contents, read_header
 from tests.conftest import DATA, Clock, answer_cards
 
@@ -37,7 +36,7 @@ def test_thinning_keeps_the_newest_of_each_day_of_age() -> None:
 
 
 def test_backup_is_a_self_contained_snapshot(bundled: Database, clock: Clock) -> None:
-    answer_cards(bundled, clock, 3, Settings(fuzz=False))
+    answer_cards(bundled, clock, 3, fuzz=False)
     path = backups.make_backup(bundled, clock())
     assert path.parent == bundled.path.parent / "backups"
     assert not Path(f"{path}-wal").exists()
@@ -51,18 +50,16 @@ def test_changes_are_detected_for_automatic_backups(bundled: Database, clock: Cl
     assert backups.changed_since_last_backup(bundled)
     backups.make_backup(bundled, clock())
     assert not backups.changed_since_last_backup(bundled)
-    answer_cards(bundled, clock, 1, Settings(fuzz=False))
+    answer_cards(bundled, clock, 1, fuzz=False)
     assert backups.changed_since_last_backup(bundled)
 
 
 def test_restore_saves_the_current_database_first(bundled: Database, clock: Clock) -> None:
-    answer_cards(bundled, clock, 2, Settings(fuzz=False))
+    answer_cards(bundled, clock, 2, fuzz=False)
     early = backups.make_backup(bundled, clock.advance(minutes=1))
-    answer_cards(bundled, clock, 3, Settings(fuzz=False))
+    answer_cards(bundled, clock, 3, fuzz=False)
 
-    report = backups.restore(
-        bundled, early, Scheduler(Settings(fuzz=False)), clock.advance(minutes=1)
-    )
+    report = backups.restore(bundled, early, Schedulers(fuzz=False), clock.advance(minutes=1))
 
     assert report.check.healthy
     assert contents(report.safety_copy).reviews == 5
@@ -70,21 +67,21 @@ def test_restore_saves_the_current_database_first(bundled: Database, clock: Cloc
     with bundled.transaction() as store:
         assert len(list(store.all_reviews())) == 2
     # The restored database keeps working: answer again.
-    answer_cards(bundled, clock, 1, Settings(fuzz=False))
+    answer_cards(bundled, clock, 1, fuzz=False)
     assert contents(bundled.path).reviews == 3
 
 
 def test_restoring_something_that_is_not_a_backup_changes_nothing(
     bundled: Database, clock: Clock, tmp_path: Path
 ) -> None:
-    answer_cards(bundled, clock, 2, Settings(fuzz=False))
+    answer_cards(bundled, clock, 2, fuzz=False)
     bogus = tmp_path / "notes.sqlite3"
     connection = sqlite3.connect(bogus)
     connection.execute("CREATE TABLE notes (text TEXT)")
     connection.commit()
     connection.close()
     with pytest.raises(backups.BackupError, match="not a Recall database"):
-        backups.restore(bundled, bogus, Scheduler(Settings()), clock())
+        backups.restore(bundled, bogus, Schedulers(), clock())
     assert contents(bundled.path).reviews == 2
 
 
@@ -104,11 +101,11 @@ def test_a_backup_from_an_older_recall_is_restored_and_upgraded(
     old = tmp_path / "recall-20260301-080000.sqlite3"
     old.write_bytes((DATA / "schema-1.sqlite3").read_bytes())
     clock.now = datetime(2026, 4, 1, tzinfo=UTC)  # after the fixture's last review
-    report = backups.restore(bundled, old, Scheduler(Settings(fuzz=True)), clock())
+    report = backups.restore(bundled, old, Schedulers(fuzz=True), clock())
     assert report.check.healthy, report.check.problems
     assert read_header(bundled.path).schema_version == SCHEMA_VERSION
     assert contents(bundled.path).reviews == contents(old).reviews > 100
-    answer_cards(bundled, clock, 1, Settings(fuzz=False))  # and it keeps working
+    answer_cards(bundled, clock, 1, fuzz=False)  # and it keeps working
     assert contents(bundled.path).reviews == contents(old).reviews + 1
 
 
@@ -120,5 +117,5 @@ def test_a_backup_from_a_newer_recall_is_refused(
     connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     connection.close()
     with pytest.raises(backups.BackupError, match="made by a newer Recall"):
-        backups.restore(bundled, newer, Scheduler(Settings()), clock())
+        backups.restore(bundled, newer, Schedulers(), clock())
     assert read_header(bundled.path).schema_version == SCHEMA_VERSION

@@ -15,11 +15,10 @@ import pytest
 
 from recall import importing, integrity, library
 from recall.deckfile import parse_deck
-from recall.scheduling import Scheduler
+from recall.scheduling import Schedulers
 from recall.storage import Database, StorageError, integrity_problems
 from recall.study import StudySession
 from tests.conftest import Clock, review_count, sqlite_limit
-from tests.kill_worker import SETTINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 KILLS = 50
@@ -78,7 +77,7 @@ def test_killed_mid_answer_loses_no_committed_review(
         assert reported <= stored, f"lost reviews: {sorted(reported - stored)[:10]}"
 
     after = Database(path)
-    report = integrity.check(after, Scheduler(SETTINGS), clock().replace(year=2030))
+    report = integrity.check(after, Schedulers(fuzz=True), clock().replace(year=2030))
     after.close()
     assert report.healthy, report.problems[:5]
     assert len(reported) > KILLS, "the worker should have answered between kills"
@@ -96,7 +95,7 @@ def test_killed_mid_answer_loses_no_committed_review(
 def test_a_failed_save_says_why_and_can_be_retried(
     bundled: Database, clock: Clock, limit: str, message: str
 ) -> None:
-    session = StudySession(bundled, Scheduler(SETTINGS), SETTINGS, "activation-recompute")
+    session = StudySession(bundled, Schedulers(fuzz=True), "activation-recompute")
     shown = session.next_card(clock())
     assert shown is not None
     answer = session.answer_choice(shown, {shown.order[0]}, clock.advance(seconds=4))

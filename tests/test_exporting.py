@@ -12,8 +12,7 @@ import pytest
 from recall import cardhtml, exporting, importing, paths
 from recall.deckfile import parse_deck
 from recall.errors import UnknownDeckError
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from tests.conftest import DATA, Clock
 
@@ -27,7 +26,7 @@ def test_json_export_imports_back_card_for_card(
     target.parent.mkdir()
     assert exporting.export_deck(bundled, DECK, target) == 8
     fresh = Database(tmp_path / "fresh" / "recall.sqlite3")
-    importing.import_files(fresh, Scheduler(Settings()), [target], clock())
+    importing.import_files(fresh, Schedulers(), [target], clock())
     assert exporting.load_stored_deck(fresh, DECK) == exporting.load_stored_deck(bundled, DECK)
     fresh.close()
 
@@ -112,12 +111,12 @@ def test_unsupported_files_and_cancel_import_nothing(
     pdf = tmp_path / "notes.pdf"
     pdf.write_bytes(b"%PDF")
     with pytest.raises(DeckErrors, match=r"Recall cannot import \.pdf files"):
-        importing.import_files(bundled, Scheduler(Settings()), [pdf], clock())
+        importing.import_files(bundled, Schedulers(), [pdf], clock())
     seen: list[tuple[int, int]] = []
     with pytest.raises(ImportCancelledError):
         importing.import_files(
             bundled,
-            Scheduler(Settings()),
+            Schedulers(),
             [DATA / "decks" / "tiny.json"],
             clock(),
             progress=lambda done, total: seen.append((done, total)),

@@ -13,8 +13,7 @@ import pytest
 
 from recall import integrity, paths
 from recall.cli import main
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from tests.anki_packages import add_reviews, build_package, card_ids
 from tests.conftest import DATA
@@ -91,7 +90,7 @@ def test_apkg_with_history_keeps_the_earned_schedule(
         (card,) = [c for c in store.cards_of_deck(deck.id) if c.key == f"anki-{chat}"]
     assert card.memory.due is not None
     assert card.memory.due > start + timedelta(days=3)
-    report = integrity.check(database, Scheduler(Settings()), datetime.now(UTC))
+    report = integrity.check(database, Schedulers(), datetime.now(UTC))
     assert report.healthy, report.problems
     media = paths.media_dir(data)
     (image,) = list(media.iterdir())

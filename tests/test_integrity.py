@@ -6,14 +6,13 @@ import sqlite3
 from datetime import timedelta
 
 from recall import integrity
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from tests.conftest import Clock, answer_cards
 
 
-def scheduler() -> Scheduler:
-    return Scheduler(Settings(fuzz=True))
+def scheduler() -> Schedulers:
+    return Schedulers(fuzz=True)
 
 
 def test_a_studied_database_is_healthy(bundled: Database, clock: Clock) -> None:

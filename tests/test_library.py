@@ -12,8 +12,7 @@ import pytest
 
 from recall import importing, library
 from recall.errors import DeckErrors, UnknownDeckError
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.study import StudySession
 from tests.conftest import DATA, Clock
@@ -32,7 +31,7 @@ def dump(database: Database) -> list[str]:
 def test_first_start_installs_the_bundled_deck(database: Database, clock: Clock) -> None:
     (report,) = library.install_bundled_decks(database, clock())
     assert (report.new_deck, report.added) == (True, 8)
-    (deck,) = library.deck_overviews(database, Settings(), clock())
+    (deck,) = library.deck_overviews(database, clock())
     assert (deck.key, deck.total, deck.new, deck.due) == ("activation-recompute", 8, 8, 0)
 
 
@@ -44,10 +43,10 @@ def test_later_starts_change_nothing(bundled: Database, clock: Clock) -> None:
 
 
 def test_reimport_updates_text_and_keeps_history(
-    database: Database, settings: Settings, clock: Clock, tmp_path: Path
+    database: Database, schedulers: Schedulers, clock: Clock, tmp_path: Path
 ) -> None:
-    importing.import_files(database, Scheduler(Settings()), [TINY], clock())
-    session = StudySession(database, Scheduler(settings), settings, "tiny")
+    importing.import_files(database, Schedulers(), [TINY], clock())
+    session = StudySession(database, schedulers, "tiny")
     shown = session.next_card(clock())
     assert shown is not None
     assert shown.card.id == "q1"
@@ -62,7 +61,7 @@ def test_reimport_updates_text_and_keeps_history(
     revised = tmp_path / "tiny.json"
     revised.write_text(json.dumps(raw))
     (file_report,) = importing.import_files(
-        database, Scheduler(Settings()), [revised], clock.advance(minutes=1)
+        database, Schedulers(), [revised], clock.advance(minutes=1)
     )
     (report,) = file_report.decks
 
@@ -85,7 +84,7 @@ def test_a_bad_file_among_good_ones_imports_nothing(
     bad = DATA / "decks" / "bad" / "unknown-key.json"
     also_bad = DATA / "decks" / "bad" / "not-json.json"
     with pytest.raises(DeckErrors) as caught:
-        importing.import_files(bundled, Scheduler(Settings()), [TINY, bad, also_bad], clock())
+        importing.import_files(bundled, Schedulers(), [TINY, bad, also_bad], clock())
     lines = str(caught.value).splitlines()
     assert lines[0].startswith(f"{bad}: cards[0] (id 'q1'): explenation: unknown field")
     assert lines[1].startswith(f"{also_bad}: line 5, column 3: not valid JSON")
@@ -104,14 +103,14 @@ def test_import_failing_midway_rolls_back(bundled: Database, clock: Clock) -> No
     connection.close()
     before = list(dump(bundled))
     with pytest.raises(Exception, match="refused"):
-        importing.import_files(bundled, Scheduler(Settings()), [TINY], clock())
+        importing.import_files(bundled, Schedulers(), [TINY], clock())
     assert dump(bundled) == before
 
 
 def test_export_reviews_writes_the_fsrs_review_log(
-    bundled: Database, settings: Settings, clock: Clock
+    bundled: Database, schedulers: Schedulers, clock: Clock
 ) -> None:
-    session = StudySession(bundled, Scheduler(settings), settings, "activation-recompute")
+    session = StudySession(bundled, schedulers, "activation-recompute")
     answered = []
     for _ in range(3):
         shown = session.next_card(clock())

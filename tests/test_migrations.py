@@ -12,8 +12,7 @@ import pytest
 from sqlalchemy import Connection
 
 from recall import integrity, library
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import SCHEMA_VERSION, Database, DatabaseError, read_header
 from recall.storage import database as database_module
 from recall.storage.migrations import MIGRATIONS
@@ -46,7 +45,7 @@ def test_every_old_database_opens_with_every_review_intact(tmp_path: Path, fixtu
     library.export_reviews(database, out)
     assert out.getvalue() == fixture.with_suffix(".reviews.csv").read_text()
     assert len(out.getvalue().splitlines()) > 100
-    report = integrity.check(database, Scheduler(Settings(fuzz=True)), AFTER_FIXTURE)
+    report = integrity.check(database, Schedulers(fuzz=True), AFTER_FIXTURE)
     assert report.healthy, report.problems
     assert read_header(database.path).schema_version == SCHEMA_VERSION
     database.close()

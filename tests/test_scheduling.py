@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from recall.memory import NEW_CARD, CardState, Rating
 from recall.scheduling import PastReview, Scheduler
-from recall.settings import Settings
 
 START = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
 
@@ -67,7 +66,7 @@ def test_naive_times_are_refused(scheduler: Scheduler) -> None:
 
 
 def test_fuzz_spreads_intervals_between_cards_but_replays_exactly() -> None:
-    fuzzed = Scheduler(Settings(fuzz=True))
+    fuzzed = Scheduler(fuzz=True)
     history = [
         PastReview(START, Rating.GOOD),
         PastReview(START + timedelta(minutes=10), Rating.GOOD),
@@ -81,8 +80,8 @@ def test_fuzz_spreads_intervals_between_cards_but_replays_exactly() -> None:
 
 
 def test_fuzzed_interval_stays_near_the_plain_one() -> None:
-    plain = Scheduler(Settings(fuzz=False))
-    fuzzed = Scheduler(Settings(fuzz=True))
+    plain = Scheduler(fuzz=False)
+    fuzzed = Scheduler(fuzz=True)
     history = [PastReview(START, Rating.EASY), PastReview(START + timedelta(days=8), Rating.GOOD)]
     base = plain.replay(7, history)
     assert base.due is not None
@@ -102,7 +101,7 @@ gaps = st.timedeltas(min_value=timedelta(seconds=1), max_value=timedelta(days=40
 def test_replay_equals_reviewing_one_by_one(
     steps: list[tuple[Rating, timedelta]], fuzz: bool
 ) -> None:
-    scheduler = Scheduler(Settings(fuzz=fuzz))
+    scheduler = Scheduler(fuzz=fuzz)
     memory, now, history = NEW_CARD, START, []
     for rating, gap in steps:
         memory = scheduler.review(3, memory, rating, now)

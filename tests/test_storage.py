@@ -11,15 +11,14 @@ from sqlalchemy.exc import IntegrityError
 
 from recall import library
 from recall.memory import Rating
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import SCHEMA_VERSION, Database, DatabaseError
 from recall.study import StudySession
 from tests.conftest import Clock
 
 
-def _answer_all(database: Database, settings: Settings, clock: Clock) -> int:
-    session = StudySession(database, Scheduler(settings), settings, "activation-recompute")
+def _answer_all(database: Database, schedulers: Schedulers, clock: Clock) -> int:
+    session = StudySession(database, schedulers, "activation-recompute")
     answered = 0
     while (shown := session.next_card(clock())) is not None:
         clock.advance(seconds=7)
@@ -30,20 +29,20 @@ def _answer_all(database: Database, settings: Settings, clock: Clock) -> int:
 
 
 def test_reopening_keeps_decks_cards_reviews_and_state(
-    tmp_path: Path, settings: Settings, clock: Clock
+    tmp_path: Path, schedulers: Schedulers, clock: Clock
 ) -> None:
     path = tmp_path / "recall.sqlite3"
     first = Database(path)
     library.install_bundled_decks(first, clock())
-    answered = _answer_all(first, settings, clock)
-    before = library.deck_overviews(first, settings, clock())
+    answered = _answer_all(first, schedulers, clock)
+    before = library.deck_overviews(first, clock())
     with first.transaction() as store:
         reviews_before = list(store.all_reviews())
         cards_before = store.cards_of_deck(store.deck_by_key("activation-recompute").id)  # type: ignore[union-attr]
     first.close()
 
     second = Database(path)
-    assert library.deck_overviews(second, settings, clock()) == before
+    assert library.deck_overviews(second, clock()) == before
     with second.transaction() as store:
         assert list(store.all_reviews()) == reviews_before
         deck = store.deck_by_key("activation-recompute")
@@ -73,8 +72,10 @@ def test_naive_time_is_never_stored(database: Database) -> None:
         assert store.deck_by_key("d") is None
 
 
-def test_reviews_cannot_be_rewritten(bundled: Database, settings: Settings, clock: Clock) -> None:
-    _answer_all(bundled, settings, clock)
+def test_reviews_cannot_be_rewritten(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    _answer_all(bundled, schedulers, clock)
     connection = sqlite3.connect(bundled.path)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         connection.execute("UPDATE review SET rating = 4")

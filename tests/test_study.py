@@ -12,8 +12,8 @@ import pytest
 from recall import importing, library
 from recall.deckfile import ChoiceCard
 from recall.memory import CardState, Rating
-from recall.scheduling import PastReview, Scheduler
-from recall.settings import Settings
+from recall.presets import DEFAULT_PRESET_ID, Preset
+from recall.scheduling import PastReview, Scheduler, Schedulers
 from recall.storage import Database
 from recall.study import StudyCard, StudySession
 from tests.conftest import DATA, ZONE, Clock
@@ -22,11 +22,15 @@ DECK = "activation-recompute"
 
 
 def session_for(
-    database: Database, settings: Settings, deck: str = DECK, seed: int = 1
+    database: Database, schedulers: Schedulers, deck: str = DECK, seed: int = 1
 ) -> StudySession:
-    return StudySession(
-        database, Scheduler(settings), settings, deck, rng=random.Random(seed), zone=ZONE
-    )
+    return StudySession(database, schedulers, deck, rng=random.Random(seed), zone=ZONE)
+
+
+def use_preset(database: Database, **options: object) -> None:
+    """Give the default preset (every deck's) these options."""
+    with database.transaction() as store:
+        store.options.save_preset(DEFAULT_PRESET_ID, Preset(**options))  # type: ignore[arg-type]
 
 
 def right_position(shown: StudyCard) -> int:
@@ -48,9 +52,9 @@ def answer(session: StudySession, clock: Clock, correct: bool, seconds: float = 
 
 
 def test_new_cards_come_in_deck_order_and_each_once(
-    bundled: Database, settings: Settings, clock: Clock
+    bundled: Database, schedulers: Schedulers, clock: Clock
 ) -> None:
-    session = session_for(bundled, settings)
+    session = session_for(bundled, schedulers)
     seen = [answer(session, clock, correct=True).card.id for _ in range(8)]
     assert seen[0] == "what-is-traded"
     assert len(set(seen)) == 8
@@ -61,9 +65,9 @@ def test_new_cards_come_in_deck_order_and_each_once(
 
 
 def test_wrong_answer_comes_back_in_the_same_session(
-    bundled: Database, settings: Settings, clock: Clock
+    bundled: Database, schedulers: Schedulers, clock: Clock
 ) -> None:
-    session = session_for(bundled, settings)
+    session = session_for(bundled, schedulers)
     first = answer(session, clock, correct=False)
     for _ in range(7):
         answer(session, clock, correct=True)
@@ -74,9 +78,9 @@ def test_wrong_answer_comes_back_in_the_same_session(
 
 
 def test_session_ends_with_nothing_due_until_tomorrow(
-    bundled: Database, settings: Settings, clock: Clock
+    bundled: Database, schedulers: Schedulers, clock: Clock
 ) -> None:
-    session = session_for(bundled, settings)
+    session = session_for(bundled, schedulers)
     answered = 0
     while session.next_card(clock()) is not None:
         answer(session, clock, correct=True)
@@ -92,26 +96,26 @@ def test_session_ends_with_nothing_due_until_tomorrow(
     assert summary.next_due - clock() > timedelta(days=1)
 
 
-def test_daily_new_card_limit(database: Database, clock: Clock) -> None:
-    settings = Settings(fuzz=False, new_cards_per_day=3)
+def test_daily_new_card_limit(database: Database, schedulers: Schedulers, clock: Clock) -> None:
     library.install_bundled_decks(database, clock())
-    session = session_for(database, settings)
+    use_preset(database, new_per_day=3)
+    session = session_for(database, schedulers)
     assert session.counts(clock()).new == 3
     introduced = set()
     while (shown := session.next_card(clock())) is not None:
         introduced.add(shown.card_id)
         answer(session, clock, correct=True)
     assert len(introduced) == 3
-    (deck,) = library.deck_overviews(database, settings, clock(), ZONE)
+    (deck,) = library.deck_overviews(database, clock(), ZONE)
     assert (deck.new, deck.unseen) == (0, 5)
 
 
 def test_tomorrow_brings_new_cards_and_due_reviews_across_the_rollover(
-    database: Database, clock: Clock
+    database: Database, schedulers: Schedulers, clock: Clock
 ) -> None:
-    settings = Settings(fuzz=False, new_cards_per_day=2)
     library.install_bundled_decks(database, clock())
-    session = session_for(database, settings)
+    use_preset(database, new_per_day=2)
+    session = session_for(database, schedulers)
     while session.next_card(clock()) is not None:
         answer(session, clock, correct=True)
     # 03:59 Berlin the next night: still the same study day.
@@ -130,9 +134,9 @@ def test_tomorrow_brings_new_cards_and_due_reviews_across_the_rollover(
 
 
 def test_undo_restores_history_and_memory_exactly(
-    bundled: Database, settings: Settings, clock: Clock
+    bundled: Database, schedulers: Schedulers, clock: Clock
 ) -> None:
-    session = session_for(bundled, settings)
+    session = session_for(bundled, schedulers)
     answer(session, clock, correct=True)
     shown = session.next_card(clock())
     assert shown is not None
@@ -158,15 +162,15 @@ def test_undo_restores_history_and_memory_exactly(
 
 
 def test_stored_memory_equals_replaying_history(
-    bundled: Database, settings: Settings, clock: Clock
+    bundled: Database, schedulers: Schedulers, clock: Clock
 ) -> None:
-    session = session_for(bundled, settings)
+    session = session_for(bundled, schedulers)
     outcomes = random.Random(7)
     for day in range(6):
         while session.next_card(clock()) is not None:
             answer(session, clock, correct=outcomes.random() < 0.7, seconds=outcomes.uniform(2, 30))
         clock.advance(days=1 + day)
-    scheduler = Scheduler(settings)
+    scheduler = Scheduler(fuzz=False)
     with bundled.transaction() as store:
         cards = store.cards_of_deck(session.deck.id)
         for card in cards:
@@ -179,10 +183,10 @@ def test_stored_memory_equals_replaying_history(
 
 
 def test_timing_turns_quick_right_answers_easy_and_slow_ones_hard(
-    bundled: Database, settings: Settings, clock: Clock
+    bundled: Database, schedulers: Schedulers, clock: Clock
 ) -> None:
-    session = session_for(bundled, settings)
-    for _ in range(settings.timing_sample_size):
+    session = session_for(bundled, schedulers)
+    for _ in range(session.preferences.timing_sample_size):
         answer(session, clock, correct=True, seconds=10)
     shown = session.next_card(clock())
     assert shown is not None
@@ -199,14 +203,14 @@ def test_timing_turns_quick_right_answers_easy_and_slow_ones_hard(
 
 
 def test_select_all_and_basic_cards(
-    database: Database, settings: Settings, clock: Clock, tmp_path: Path
+    database: Database, schedulers: Schedulers, clock: Clock, tmp_path: Path
 ) -> None:
     raw = json.loads((DATA / "decks" / "tiny.json").read_text())
     raw["cards"][0]["choices"][0]["correct"] = True  # now 'select all': both are right
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(raw))
-    importing.import_files(database, Scheduler(Settings()), [path], clock())
-    session = session_for(database, settings, deck="tiny")
+    importing.import_files(database, Schedulers(), [path], clock())
+    session = session_for(database, schedulers, deck="tiny")
 
     shown = session.next_card(clock())
     assert shown is not None
@@ -234,9 +238,9 @@ def test_select_all_and_basic_cards(
 
 
 def test_choice_order_is_shuffled_each_time(
-    bundled: Database, settings: Settings, clock: Clock
+    bundled: Database, schedulers: Schedulers, clock: Clock
 ) -> None:
-    session = session_for(bundled, settings, seed=3)
+    session = session_for(bundled, schedulers, seed=3)
     orders = {session.next_card(clock()).order for _ in range(20)}  # type: ignore[union-attr]
     assert len(orders) > 1
     assert all(sorted(order) == [0, 1, 2, 3] for order in orders)

@@ -18,7 +18,7 @@ from pathlib import Path
 from recall import paths
 from recall.errors import RecallError
 from recall.integrity import CheckReport, check
-from recall.scheduling import Scheduler
+from recall.scheduling import Schedulers
 from recall.storage import (
     SCHEMA_VERSION,
     Database,
@@ -172,7 +172,7 @@ def thin(folder: Path, now: datetime) -> list[Path]:
 
 
 def restore(
-    database: Database, backup_file: Path, scheduler: Scheduler, now: datetime
+    database: Database, backup_file: Path, schedulers: Schedulers, now: datetime
 ) -> RestoreReport:
     """Replace the database's contents with a backup's: back up first, restore, then check.
 
@@ -193,7 +193,9 @@ def restore(
     except ValueError as error:
         raise BackupError(f"{error}; nothing was changed") from None
     database.bring_up_to_date()  # a backup from an older Recall gets today's schema
-    return RestoreReport(safety_copy=safety, restored=chosen, check=check(database, scheduler, now))
+    return RestoreReport(
+        safety_copy=safety, restored=chosen, check=check(database, schedulers, now)
+    )
 
 
 def replace_damaged(database_path: Path, backup_file: Path, now: datetime) -> Path:

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 
 from recall import __version__, paths
 from recall.errors import DeckErrors, RecallError
-from recall.settings import Settings
 
 if TYPE_CHECKING:
     from recall.backups import Backup
@@ -150,7 +149,7 @@ def _open_database(args: argparse.Namespace, install: bool = True) -> Database:
 def _open_window(args: argparse.Namespace) -> int:
     from recall.ui.application import run  # Qt loads only here
 
-    status: int = run(paths.data_dir(args.data_dir), Settings())
+    status: int = run(paths.data_dir(args.data_dir))
     return status
 
 
@@ -158,7 +157,7 @@ def _self_test(args: argparse.Namespace) -> int:
     from recall.ui.self_test import run_self_test  # Qt loads only here
 
     data_dir = None if args.data_dir is None else paths.data_dir(args.data_dir)
-    return run_self_test(data_dir, Settings())
+    return run_self_test(data_dir)
 
 
 def _list_decks(args: argparse.Namespace) -> int:
@@ -166,7 +165,7 @@ def _list_decks(args: argparse.Namespace) -> int:
 
     database = _open_database(args)
     try:
-        overviews = library.deck_overviews(database, Settings(), _now())
+        overviews = library.deck_overviews(database, _now())
     finally:
         database.close()
     if args.json:
@@ -199,14 +198,14 @@ def _list_decks(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from recall import importing
-    from recall.scheduling import Scheduler
+    from recall.scheduling import Schedulers
 
     database = _open_database(args)
     progress = _ProgressLine("importing") if sys.stderr.isatty() else None
     try:
         reports = importing.import_files(
             database,
-            Scheduler(Settings()),
+            Schedulers(),
             args.files,
             _now(),
             progress=progress or (lambda _done, _total: None),
@@ -323,7 +322,7 @@ def _list_backups(args: argparse.Namespace) -> int:
 
 def _restore(args: argparse.Namespace) -> int:
     from recall import backups, integrity
-    from recall.scheduling import Scheduler
+    from recall.scheduling import Schedulers
     from recall.storage import Database, is_unusable
 
     try:
@@ -337,11 +336,11 @@ def _restore(args: argparse.Namespace) -> int:
         print(f"{path} could not be opened ({error}); it is kept as {aside}")
         database = Database(path)
         try:
-            return _print_check(integrity.check(database, Scheduler(Settings()), _now()))
+            return _print_check(integrity.check(database, Schedulers(), _now()))
         finally:
             database.close()
     try:
-        report = backups.restore(database, args.file, Scheduler(Settings()), _now())
+        report = backups.restore(database, args.file, Schedulers(), _now())
     finally:
         database.close()
     restored = report.restored
@@ -355,12 +354,12 @@ def _restore(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from recall import backups, integrity
-    from recall.scheduling import Scheduler
+    from recall.scheduling import Schedulers
 
-    scheduler = Scheduler(Settings())
+    schedulers = Schedulers()
     database = _open_database(args, install=False)
     try:
-        report = integrity.check(database, scheduler, _now())
+        report = integrity.check(database, schedulers, _now())
         if not args.repair or report.healthy:
             status = _print_check(report)
             if status:
@@ -373,7 +372,7 @@ def _check(args: argparse.Namespace) -> int:
         print(f"saved the database as it was to {saved}")
         for change in integrity.repair(database, report):
             print(f"rebuilt {change}")
-        return _print_check(integrity.check(database, scheduler, _now()))
+        return _print_check(integrity.check(database, schedulers, _now()))
     finally:
         database.close()
 

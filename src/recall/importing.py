@@ -27,7 +27,7 @@ from recall.importers import (
     no_progress,
 )
 from recall.memory import MemoryState, Rating
-from recall.scheduling import PastReview, Scheduler
+from recall.scheduling import PastReview, Schedulers
 from recall.storage import Database, NewCard, Store
 
 JSON_SUFFIXES = frozenset({".json"})
@@ -118,7 +118,7 @@ def read_file(
 
 def import_files(
     database: Database,
-    scheduler: Scheduler,
+    schedulers: Schedulers,
     files: Sequence[Path],
     now: datetime,
     progress: Progress = no_progress,
@@ -128,7 +128,8 @@ def import_files(
 
     Args:
         database: Where to import.
-        scheduler: Replays imported review history into each card's schedule.
+        schedulers: Replay imported review history into each card's schedule, under the
+            preset of the card's deck.
         files: Deck files of any supported format.
         now: The import's time, aware UTC.
         progress: Called with (done, total) as files are read and cards written.
@@ -154,7 +155,7 @@ def import_files(
                 errors.append(DeckError(str(file), [f"cannot be read ({error.strerror})"]))
         if errors:
             raise DeckErrors(errors)
-        return _write(database, scheduler, packages, now, progress, cancelled)
+        return _write(database, schedulers, packages, now, progress, cancelled)
 
 
 def import_deck(database: Database, deck: Deck, now: datetime) -> DeckReport:
@@ -165,7 +166,7 @@ def import_deck(database: Database, deck: Deck, now: datetime) -> DeckReport:
 
 def _write(
     database: Database,
-    scheduler: Scheduler,
+    schedulers: Schedulers,
     packages: list[tuple[str, ImportedPackage]],
     now: datetime,
     progress: Progress,
@@ -184,7 +185,7 @@ def _write(
                     if cancelled():
                         raise ImportCancelledError
                     report = _write_deck(store, deck, now)
-                    reviews = _write_history(store, scheduler, deck, package.reviews)
+                    reviews = _write_history(store, schedulers, deck, package.reviews)
                     decks.append(_with_reviews(report, reviews))
                     done += len(deck.cards)
                     progress(done, total)
@@ -264,7 +265,7 @@ def _write_deck(store: Store, deck: Deck, now: datetime) -> DeckReport:
 
 def _write_history(
     store: Store,
-    scheduler: Scheduler,
+    schedulers: Schedulers,
     deck: Deck,
     reviews: dict[tuple[str, str], list[ImportedReview]],
 ) -> int:
@@ -282,6 +283,7 @@ def _write_history(
         return 0
     deck_row = store.deck_by_key(deck.id)
     assert deck_row is not None
+    scheduler = schedulers.for_deck(store.options.deck_presets(), deck_row.id)
     keys = store.card_keys(deck_row.id)
     stored = {card.id: history for card, history in store.histories(deck_row.id)}
     rows: list[dict[str, object]] = []

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from recall.memory import MemoryState, Rating
-from recall.scheduling import PastReview, Scheduler
+from recall.scheduling import PastReview, Scheduler, Schedulers
 from recall.storage import CardRow, Database, ReviewRow, integrity_problems
 
 # Reviews this far ahead of the clock are reported as dated in the future.
@@ -35,12 +35,12 @@ class CheckReport:
         return not self.problems
 
 
-def check(database: Database, scheduler: Scheduler, now: datetime) -> CheckReport:
+def check(database: Database, schedulers: Schedulers, now: datetime) -> CheckReport:
     """Check the file and every card's schedule against its history.
 
     Looks for: SQLite integrity and foreign-key problems, stored schedules that differ
-    from replaying the card's reviews, reviews pointing at missing cards, and reviews
-    dated in the future.
+    from replaying the card's reviews under its deck's current preset, reviews pointing
+    at missing cards, and reviews dated in the future.
     """
     problems = integrity_problems(database.path)
     if any(problem.startswith("the file cannot be read") for problem in problems):
@@ -49,10 +49,11 @@ def check(database: Database, scheduler: Scheduler, now: datetime) -> CheckRepor
     cards = reviews = 0
     with database.transaction() as store:
         decks = store.deck_keys()
+        presets = store.options.deck_presets()
         for card, history in store.histories():
             cards += 1
             reviews += len(history)
-            replayed = replay(scheduler, card, history)
+            replayed = replay(schedulers.for_deck(presets, card.deck_id), card, history)
             if replayed != card.memory:
                 stale[card.id] = replayed
                 problems.append(

@@ -11,7 +11,6 @@ from recall import days, paths
 from recall.deckfile import parse_deck
 from recall.errors import UnknownDeckError
 from recall.importing import DeckReport, import_deck
-from recall.settings import Settings
 from recall.storage import Database
 
 REVIEW_LOG_HEADER = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
@@ -50,24 +49,32 @@ def install_bundled_decks(database: Database, now: datetime) -> list[DeckReport]
 
 
 def deck_overviews(
-    database: Database, settings: Settings, now: datetime, zone: tzinfo | None = None
+    database: Database, now: datetime, zone: tzinfo | None = None
 ) -> list[DeckOverview]:
-    """Every deck with today's counts, by name."""
-    start, end = days.study_day(now, settings.day_rollover_hour, zone)
+    """Every deck with today's counts within its preset's limits, by name."""
     with database.transaction() as store:
+        preferences = store.options.preferences()
+        presets = store.options.deck_presets()
+        start, end = days.study_day(now, preferences.day_rollover_hour, zone)
         counts = store.deck_counts(end, start)
-    return [
-        DeckOverview(
-            key=count.deck.key,
-            name=count.deck.name,
-            description=count.deck.description,
-            total=count.total,
-            new=min(count.unseen, settings.new_cards_left(count.introduced_today)),
-            unseen=count.unseen,
-            due=count.due,
+    overviews = []
+    for count in counts:
+        preset = presets.of_deck(count.deck.id)
+        new_left = max(0, preset.new_limit(now) - count.introduced_today)
+        reviews_left = max(0, preset.review_limit(now) - count.reviewed_today)
+        learning_due = count.due - count.review_due
+        overviews.append(
+            DeckOverview(
+                key=count.deck.key,
+                name=count.deck.name,
+                description=count.deck.description,
+                total=count.total,
+                new=min(count.unseen, new_left),
+                unseen=count.unseen,
+                due=learning_due + min(count.review_due, reviews_left),
+            )
         )
-        for count in counts
-    ]
+    return overviews
 
 
 def export_reviews(database: Database, out: IO[str], deck_key: str | None = None) -> int:

@@ -12,9 +12,10 @@ from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard
 from recall.errors import UnknownDeckError
 from recall.integrity import replay
 from recall.memory import CardState, MemoryState, Rating
-from recall.scheduling import Scheduler
-from recall.settings import Settings
-from recall.storage import CardRow, Database, DeckRow
+from recall.preferences import Preferences
+from recall.presets import Preset
+from recall.scheduling import Scheduler, Schedulers
+from recall.storage import CardRow, Database, DeckRow, Store
 
 _LEARNING = (CardState.LEARNING, CardState.RELEARNING)
 _TIMING_WINDOW = 50  # right answers the typical answer time is taken from
@@ -104,59 +105,73 @@ class Recorded:
 class StudySession:
     """One sitting with one deck.
 
+    The learner's preferences and the deck's preset are read when the session starts.
+
     Args:
-        database: Where cards and reviews live.
-        scheduler: FSRS with the learner's settings.
-        settings: Queue and grading settings.
+        database: Where cards, reviews, preferences and presets live.
+        schedulers: FSRS per preset; the session uses the one of its deck's preset.
         deck_key: The deck file id of the deck to study.
-        rng: Shuffles the choices; tests pass a seeded one.
+        rng: Shuffles the choices and orders random new cards; tests pass a seeded one.
         zone: The learner's time zone for the day rollover; None is the system's.
     """
 
     database: Database
-    scheduler: Scheduler
-    settings: Settings
+    schedulers: Schedulers
     deck_key: str
     rng: random.Random = field(default_factory=random.Random)
     zone: tzinfo | None = None
     deck: DeckRow = field(init=False)
+    preferences: Preferences = field(init=False)
+    preset: Preset = field(init=False)
+    scheduler: Scheduler = field(init=False)
     _recorded: list[Recorded] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
         with self.database.transaction() as store:
             deck = store.deck_by_key(self.deck_key)
-        if deck is None:
-            raise UnknownDeckError(self.deck_key)
+            if deck is None:
+                raise UnknownDeckError(self.deck_key)
+            self.preferences = store.options.preferences()
+            self.preset = store.options.deck_presets().of_deck(deck.id)
         self.deck = deck
+        self.scheduler = self.schedulers.for_preset(self.preset)
 
     def next_card(self, now: datetime) -> StudyCard | None:
         """The card to show now, or None when the deck is done for today.
 
-        Order: learning cards that are due, then review cards due today, then new cards
-        within the daily limit, then learning cards due within the learn-ahead window.
+        Order: learning cards that are due, then review cards due today within the
+        preset's daily review limit, then new cards within its new-card limit (in deck
+        order or random order, as the preset says), then learning cards due within the
+        learn-ahead window.
         """
         start_of_day, end_of_day = self._study_day(now)
         with self.database.transaction() as store:
             card_id = store.first_due(self.deck.id, _LEARNING, now)
-            if card_id is None:
+            if card_id is None and self._reviews_left(store, start_of_day, now) > 0:
                 card_id = store.first_due(self.deck.id, (CardState.REVIEW,), end_of_day)
+            if card_id is None and self._new_left(store, start_of_day, now) > 0:
+                card_id = store.first_new(
+                    self.deck.id, random_order=self.preset.new_card_order == "random"
+                )
             if card_id is None:
-                introduced = store.introduced_since(self.deck.id, start_of_day)
-                if self.settings.new_cards_left(introduced) > 0:
-                    card_id = store.first_new(self.deck.id)
-            if card_id is None:
-                card_id = store.first_due(self.deck.id, _LEARNING, now + self.settings.learn_ahead)
+                card_id = store.first_due(
+                    self.deck.id, _LEARNING, now + self.preferences.learn_ahead
+                )
             row = store.card(card_id) if card_id is not None else None
         return self._show(row, now) if row is not None else None
 
     def counts(self, now: datetime) -> QueueCounts:
-        """Cards left today: new ones within the daily limit, and due ones."""
+        """Cards left today: new ones within the daily limit, and due ones.
+
+        Due learning cards always count; due review cards count up to the review limit.
+        """
         start_of_day, end_of_day = self._study_day(now)
         with self.database.transaction() as store:
-            introduced = store.introduced_since(self.deck.id, start_of_day)
-            new = store.count_unseen(self.deck.id, at_most=self.settings.new_cards_left(introduced))
-            due = store.count_due(self.deck.id, end_of_day)
-        return QueueCounts(new=new, due=due)
+            new = store.count_unseen(self.deck.id, at_most=self._new_left(store, start_of_day, now))
+            learning = store.count_due(self.deck.id, end_of_day, _LEARNING)
+            reviews = store.count_due(self.deck.id, end_of_day, (CardState.REVIEW,))
+            reviews = min(reviews, self._reviews_left(store, start_of_day, now))
+        return QueueCounts(new=new, due=learning + reviews)
 
     def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
         """Grade picked options (indexes into ``card.choices``) of a choice card."""
@@ -166,15 +181,18 @@ class StudySession:
         if not picked or any(not 0 <= index < len(card.choices) for index in picked):
             raise ValueError(f"picked options {sorted(picked)} do not fit the card")
         correct = grading.is_correct(picked, card.correct_indexes)
-        with self.database.transaction() as store:
-            durations = store.recent_correct_durations(self.deck.id, _TIMING_WINDOW)
-        typical = grading.typical_duration(durations, self.settings.timing_sample_size)
+        preferences = self.preferences
+        typical = None
+        if preferences.answer_time_grading:
+            with self.database.transaction() as store:
+                durations = store.recent_correct_durations(self.deck.id, _TIMING_WINDOW)
+            typical = grading.typical_duration(durations, preferences.timing_sample_size)
         proposed = grading.propose_rating(
             correct,
             _elapsed_ms(shown.shown_at, now),
             typical,
-            self.settings.slow_answer_factor,
-            self.settings.fast_answer_factor,
+            preferences.slow_answer_factor,
+            preferences.fast_answer_factor,
         )
         return Answer(
             card=shown,
@@ -281,13 +299,23 @@ class StudySession:
         )
 
     def _study_day(self, now: datetime) -> tuple[datetime, datetime]:
-        return days.study_day(now, self.settings.day_rollover_hour, self.zone)
+        return days.study_day(now, self.preferences.day_rollover_hour, self.zone)
+
+    def _new_left(self, store: Store, start_of_day: datetime, now: datetime) -> int:
+        introduced = store.introduced_since(self.deck.id, start_of_day)
+        return max(0, self.preset.new_limit(now) - introduced)
+
+    def _reviews_left(self, store: Store, start_of_day: datetime, now: datetime) -> int:
+        reviewed = store.answered_since(self.deck.id, start_of_day, CardState.REVIEW)
+        return max(0, self.preset.review_limit(now) - reviewed)
 
     def _show(self, row: CardRow, now: datetime) -> StudyCard:
         card = CARD_ADAPTER.validate_json(row.content)
         order: tuple[int, ...] = ()
         if isinstance(card, ChoiceCard):
-            order = tuple(self.rng.sample(range(len(card.choices)), len(card.choices)))
+            count = len(card.choices)
+            shuffled = self.preset.shuffle_choices
+            order = tuple(self.rng.sample(range(count), count)) if shuffled else tuple(range(count))
         return StudyCard(card_id=row.id, card=card, memory=row.memory, order=order, shown_at=now)
 
 

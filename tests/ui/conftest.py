@@ -11,7 +11,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.application import configure, window_state
 from recall.ui.main_window import MainWindow
@@ -57,7 +57,7 @@ def make_window(
     qtbot: QtBot,
     qapp: QApplication,
     bundled: Database,
-    settings: Settings,
+    schedulers: Schedulers,
     clock: Clock,
     window_settings: QSettings,
     prompts: FakePrompts,
@@ -67,12 +67,12 @@ def make_window(
     def make() -> MainWindow:
         window = MainWindow(
             bundled,
-            settings,
             window_settings,
             clock,
             rng=random.Random(5),
             zone=ZONE,
             prompts=prompts,
+            schedulers=schedulers,
         )
         qtbot.addWidget(window)
         window.show()

@@ -15,8 +15,7 @@ from pytestqt.qtbot import QtBot
 from recall import importing, library
 from recall.deckfile import ChoiceCard
 from recall.memory import CardState, Rating
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.study import Summary
 from recall.ui.choice_button import Outcome
@@ -75,7 +74,7 @@ def visible_text(label: QLabel) -> str:
 
 
 def test_whole_deck_by_keyboard(
-    qtbot: QtBot, window: MainWindow, bundled: Database, clock: Clock, settings: Settings
+    qtbot: QtBot, window: MainWindow, bundled: Database, clock: Clock, schedulers: Schedulers
 ) -> None:
     assert window.windowTitle() == "Recall"
     assert window.deck_list.selected_key() == "activation-recompute"
@@ -102,7 +101,7 @@ def test_whole_deck_by_keyboard(
     stored = reviews_in(bundled)
     assert len(stored) == answers == 16
     assert all(rating == Rating.GOOD and correct for _, rating, correct in stored)
-    (deck,) = library.deck_overviews(bundled, settings, clock(), ZONE)
+    (deck,) = library.deck_overviews(bundled, clock(), ZONE)
     assert (deck.new, deck.unseen, deck.due) == (0, 0, 0)
 
     qtbot.keyClick(window.summary, Qt.Key.Key_Return)
@@ -200,7 +199,7 @@ def test_quitting_with_an_answer_on_screen_records_it(
 def test_select_all_and_basic_cards_by_keyboard(
     qtbot: QtBot, make_window: WindowFactory, bundled: Database, clock: Clock
 ) -> None:
-    importing.import_files(bundled, Scheduler(Settings()), [DATA / "decks" / "tiny.json"], clock())
+    importing.import_files(bundled, Schedulers(), [DATA / "decks" / "tiny.json"], clock())
     window = make_window()
     window.study("tiny")
     review = window.review
@@ -287,7 +286,7 @@ def test_deck_names_and_descriptions_show_as_written(
     raw["description"] = "<i>not italic</i>"
     deck_file = tmp_path / "tags.json"
     deck_file.write_text(json.dumps(raw))
-    importing.import_files(bundled, Scheduler(Settings()), [deck_file], clock())
+    importing.import_files(bundled, Schedulers(), [deck_file], clock())
     window = make_window()
     model = window.deck_list.model
     row = model.row_of("tiny")

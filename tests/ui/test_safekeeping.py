@@ -17,8 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from recall import backups
 from recall.deckfile import ChoiceCard
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.scheduling import Schedulers
 from recall.storage import Database, contents
 from recall.ui.application import open_database
 from recall.ui.backups_dialog import BackupsDialog
@@ -97,7 +96,7 @@ def test_backups_dialog_restores_after_confirmation(
 ) -> None:
     early = backups.make_backup(bundled, clock())
     window_clock = clock
-    dialog = BackupsDialog(bundled, Scheduler(Settings()), window_clock, prompts)
+    dialog = BackupsDialog(bundled, Schedulers(), window_clock, prompts)
     qtbot.addWidget(dialog)
     connection = sqlite3.connect(bundled.path)
     connection.execute("UPDATE deck SET name = 'Renamed'")

@@ -20,6 +20,7 @@ from recall.storage.maintenance import (
     restore_into,
 )
 from recall.storage.migrations import SCHEMA_VERSION
+from recall.storage.options import OptionQueries, PresetNameError
 from recall.storage.records import CardRow, DeckCounts, DeckRow, NewCard, ReviewRow
 from recall.storage.store import Store
 
@@ -34,6 +35,8 @@ __all__ = [
     "DeckRow",
     "NewCard",
     "NewerDatabaseError",
+    "OptionQueries",
+    "PresetNameError",
     "ReviewRow",
     "StorageError",
     "Store",

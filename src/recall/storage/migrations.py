@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sqlalchemy import Connection
+from sqlmodel import SQLModel
 
-SCHEMA_VERSION = 2
+from recall.storage import options  # noqa: F401  (registers the option tables)
+
+SCHEMA_VERSION = 3
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -33,6 +36,19 @@ def _deck_beside_schedule(connection: Connection) -> None:
     connection.exec_driver_sql("CREATE INDEX ix_card_deck_position ON card (deck_id, position)")
 
 
+def _preferences_and_presets(connection: Connection) -> None:
+    """Schema 3: preferences, deck presets and each deck's preset live in the database.
+
+    Backups then carry them. Every deck starts on the default preset, whose options are
+    the ones every deck had before (the old built-in settings).
+    """
+    tables = [SQLModel.metadata.tables[name] for name in ("preference", "preset", "deck_preset")]
+    SQLModel.metadata.create_all(connection, tables=tables)
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _deck_beside_schedule}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    1: _deck_beside_schedule,
+    2: _preferences_and_presets,
+}

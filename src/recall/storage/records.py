@@ -27,6 +27,8 @@ class DeckCounts:
         unseen: Cards never reviewed.
         due: Reviewed cards due before the end of the study day.
         introduced_today: New cards first reviewed this study day.
+        review_due: Of ``due``, the cards in review (not learning or relearning).
+        reviewed_today: Review cards answered this study day.
     """
 
     deck: DeckRow
@@ -34,6 +36,8 @@ class DeckCounts:
     unseen: int
     due: int
     introduced_today: int
+    review_due: int = 0
+    reviewed_today: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from sqlalchemy import exc as sqlalchemy_errors
 from sqlmodel import Session, col, select
 
 from recall.memory import CardState, MemoryState
+from recall.storage.options import OptionQueries
 from recall.storage.records import CardRow, DeckCounts, DeckRow, NewCard, ReviewRow
 from recall.storage.tables import Card, CardMemory, Deck, Review, from_micros, to_micros
 
@@ -55,6 +56,11 @@ class Store:
             assert isinstance(driver, sqlite3.Connection)
             self._connection = driver
         return self._connection
+
+    @property
+    def options(self) -> OptionQueries:
+        """Preferences, presets and each deck's preset, in this transaction."""
+        return OptionQueries(self._rows)
 
     # Decks
 
@@ -109,30 +115,42 @@ class Store:
                 (to_micros(due_before),),
             )
         )
-        introduced = dict(
+        review_due = dict(
             self._rows(
-                "SELECT card.deck_id, count(*) FROM review CROSS JOIN card "
-                "ON card.id = review.card_id WHERE review.reviewed_at >= ? "
-                "AND review.state_before = ? GROUP BY card.deck_id",
-                (to_micros(day_start), int(CardState.NEW)),
+                "SELECT deck_id, count(*) FROM card_memory WHERE state = ? "
+                "AND due < ? GROUP BY deck_id",
+                (int(CardState.REVIEW), to_micros(due_before)),
             )
         )
+        answered: dict[tuple[int, int], int] = {
+            (int(deck), int(state)): int(count)
+            for deck, state, count in self._rows(
+                "SELECT card.deck_id, review.state_before, count(*) FROM review CROSS JOIN card "
+                "ON card.id = review.card_id WHERE review.reviewed_at >= ? "
+                "AND review.state_before IN (?, ?) GROUP BY card.deck_id, review.state_before",
+                (to_micros(day_start), int(CardState.NEW), int(CardState.REVIEW)),
+            )
+        }
         return [
             DeckCounts(
                 deck=DeckRow(id=id_, key=key, name=name, description=description),
                 total=totals.get(id_, 0),
                 unseen=unseen.get(id_, 0),
                 due=due.get(id_, 0),
-                introduced_today=introduced.get(id_, 0),
+                introduced_today=answered.get((id_, int(CardState.NEW)), 0),
+                review_due=review_due.get(id_, 0),
+                reviewed_today=answered.get((id_, int(CardState.REVIEW)), 0),
             )
             for id_, key, name, description in decks
         ]
 
-    def count_due(self, deck_id: int, due_before: datetime) -> int:
-        """How many of the deck's reviewed cards are due before a time."""
+    def count_due(
+        self, deck_id: int, due_before: datetime, states: Iterable[CardState] | None = None
+    ) -> int:
+        """How many of the deck's reviewed cards (or those in ``states``) are due before a time."""
+        wanted = _REVIEWED if states is None else f"({', '.join(str(int(s)) for s in states)})"
         ((count,),) = self._rows(
-            f"SELECT count(*) FROM card_memory WHERE deck_id = ? AND state IN {_REVIEWED} "
-            "AND due < ?",
+            f"SELECT count(*) FROM card_memory WHERE deck_id = ? AND state IN {wanted} AND due < ?",
             (deck_id, to_micros(due_before)),
         )
         return int(count)
@@ -222,12 +240,17 @@ class Store:
         )
         return int(rows[0][0]) if rows else None
 
-    def first_new(self, deck_id: int) -> int | None:
-        """The id of the deck's first never-reviewed card, in deck-file order."""
+    def first_new(self, deck_id: int, random_order: bool = False) -> int | None:
+        """The id of the deck's first never-reviewed card, in deck-file order.
+
+        With ``random_order``, in a fixed shuffle of the cards instead (a multiplicative
+        hash of the card id), so the same card stays first until it is studied.
+        """
+        order = "(card.id * 2654435761) % 4294967296" if random_order else "card.position"
         rows = self._rows(
             "SELECT card.id FROM card CROSS JOIN card_memory ON card_memory.card_id = card.id "
             "WHERE card.deck_id = ? AND card_memory.state = ? "
-            "ORDER BY card.position, card.id LIMIT 1",
+            f"ORDER BY {order}, card.id LIMIT 1",
             (deck_id, int(CardState.NEW)),
         )
         return int(rows[0][0]) if rows else None
@@ -238,6 +261,15 @@ class Store:
             "SELECT count(*) FROM review CROSS JOIN card ON card.id = review.card_id "
             "WHERE review.reviewed_at >= ? AND review.state_before = ? AND card.deck_id = ?",
             (to_micros(since), int(CardState.NEW), deck_id),
+        )
+        return int(count)
+
+    def answered_since(self, deck_id: int, since: datetime, state_before: CardState) -> int:
+        """How many of the deck's reviews at or after ``since`` found the card in a state."""
+        ((count,),) = self._rows(
+            "SELECT count(*) FROM review CROSS JOIN card ON card.id = review.card_id "
+            "WHERE review.reviewed_at >= ? AND review.state_before = ? AND card.deck_id = ?",
+            (to_micros(since), int(state_before), deck_id),
         )
         return int(count)
 

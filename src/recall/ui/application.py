@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 from datetime import UTC, datetime
@@ -14,13 +15,19 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from recall import __version__, backups, library, paths
 from recall.errors import RecallError
-from recall.settings import Settings
+from recall.preferences import Preferences
 from recall.storage import Database, is_unusable
 from recall.ui.main_window import MainWindow
 from recall.ui.prompts import Prompts
 from recall.ui.single_instance import SingleInstance, server_name
 
 STYLE_SHEET = "style.qss"
+_POINT_SIZE = re.compile(r"(\d+(?:\.\d+)?)pt")
+_COLOR_SCHEMES = {
+    "system": Qt.ColorScheme.Unknown,
+    "light": Qt.ColorScheme.Light,
+    "dark": Qt.ColorScheme.Dark,
+}
 # The PNGs scripts/icons.py renders from resources/recall.svg: PNG needs no Qt plugin.
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 
@@ -51,12 +58,38 @@ def configure(app: QApplication) -> None:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("recall")  # resources/recall.desktop: the desktop shows its icon
     app.setStyle("Fusion")
-    sheet = paths.resource(STYLE_SHEET).read_text(encoding="utf-8")
-    app.setStyleSheet(sheet)
-    # The sheet's palette() colours are resolved when it is applied: apply it again when
-    # the desktop switches between light and dark.
-    app.styleHints().colorSchemeChanged.connect(lambda _scheme: app.setStyleSheet(sheet))
+    _apply_style_sheet(app)
+    if not app.property("recallSchemeWatched"):
+        # The sheet's palette() colours are resolved when it is applied: apply it again
+        # when the scheme switches between light and dark (the desktop's or the learner's).
+        app.styleHints().colorSchemeChanged.connect(lambda _scheme: _apply_style_sheet(app))
+        app.setProperty("recallSchemeWatched", True)
     app.setWindowIcon(app_icon())
+
+
+def apply_preferences(app: QApplication, preferences: Preferences) -> None:
+    """Apply the theme and the text size at once, to every open window.
+
+    The theme sets Qt's colour scheme (Fusion then draws with a light or dark palette;
+    "system" follows the desktop again); the text size scales every size in the style
+    sheet.
+    """
+    app.setProperty("recallTextSize", preferences.text_size)
+    app.styleHints().setColorScheme(_COLOR_SCHEMES[preferences.theme])
+    _apply_style_sheet(app)
+
+
+def style_sheet(text_size: int = 100) -> str:
+    """Recall's style sheet with every point size scaled to ``text_size`` percent."""
+    sheet = paths.resource(STYLE_SHEET).read_text(encoding="utf-8")
+    if text_size == 100:
+        return sheet
+    return _POINT_SIZE.sub(lambda match: f"{float(match.group(1)) * text_size / 100:.1f}pt", sheet)
+
+
+def _apply_style_sheet(app: QApplication) -> None:
+    size = app.property("recallTextSize")
+    app.setStyleSheet(style_sheet(size if isinstance(size, int) else 100))
 
 
 def window_state(data_dir: Path) -> QSettings:
@@ -72,17 +105,15 @@ def application() -> QApplication:
     return app
 
 
-def show_window(
-    database: Database, settings: Settings, data_dir: Path, prompts: Prompts
-) -> MainWindow:
+def show_window(database: Database, data_dir: Path, prompts: Prompts) -> MainWindow:
     """Show the main window on the deck list, with the keyboard on the deck table."""
-    window = MainWindow(database, settings, window_state(data_dir), now, prompts=prompts)
+    window = MainWindow(database, window_state(data_dir), now, prompts=prompts)
     window.show()
     window.deck_list.focus_table()
     return window
 
 
-def run(data_dir: Path, settings: Settings) -> int:
+def run(data_dir: Path) -> int:
     """Open the window on the database in ``data_dir``; returns the exit status.
 
     A second launch on the same data directory brings the first window to the front and
@@ -99,7 +130,7 @@ def run(data_dir: Path, settings: Settings) -> int:
     database = open_database(data_dir, prompts)
     if database is None:
         return 1
-    window = show_window(database, settings, data_dir, prompts)
+    window = show_window(database, data_dir, prompts)
     instance.activation_requested.connect(window.bring_to_front)
     try:
         return app.exec()

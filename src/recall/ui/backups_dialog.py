@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from recall import backups
 from recall.backups import Backup
 from recall.errors import RecallError
-from recall.scheduling import Scheduler
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.prompts import Prompts
 from recall.ui.rows_model import RowsModel
@@ -53,7 +53,7 @@ class BackupsDialog(QDialog):
 
     Args:
         database: The open database.
-        scheduler: For checking the database after a restore.
+        schedulers: For checking the database after a restore.
         clock: The current time, aware UTC.
         prompts: Asks and tells the learner; tests answer for them.
     """
@@ -63,7 +63,7 @@ class BackupsDialog(QDialog):
     def __init__(
         self,
         database: Database,
-        scheduler: Scheduler,
+        schedulers: Schedulers,
         clock: Callable[[], datetime],
         prompts: Prompts | None = None,
         parent: QWidget | None = None,
@@ -73,7 +73,7 @@ class BackupsDialog(QDialog):
         self.setObjectName("backupsDialog")
         self.resize(640, 400)
         self._database = database
-        self._scheduler = scheduler
+        self._schedulers = schedulers
         self._clock = clock
         self._prompts = prompts or Prompts(self)
         self.model = BackupListModel(self)
@@ -134,7 +134,7 @@ class BackupsDialog(QDialog):
         if not self._prompts.confirm("Restore backup", question):
             return False
         try:
-            report = backups.restore(self._database, chosen.path, self._scheduler, self._clock())
+            report = backups.restore(self._database, chosen.path, self._schedulers, self._clock())
         except RecallError as error:
             self._prompts.tell("Backups", f"Nothing was restored: {error}", warning=True)
             return False

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QWidget
 
 from recall import __version__, backups, library, paths
 from recall.importing import ImportReport
-from recall.scheduling import Scheduler
-from recall.settings import Settings
+from recall.preferences import Preferences
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.study import StudySession
 from recall.ui.backups_dialog import BackupsDialog
@@ -56,29 +56,30 @@ class MainWindow(QMainWindow):
     """Recall's window.
 
     Args:
-        database: The open database.
-        settings: Scheduling and queue settings.
+        database: The open database; it holds the preferences and deck presets.
         window_state: Where the window keeps its size between runs.
         clock: The current time, aware UTC.
         rng: Shuffles choices; tests pass a seeded one.
         zone: The learner's time zone; None is the system's.
         prompts: Asks and tells the learner; tests answer for them.
+        schedulers: FSRS per preset; tests turn interval fuzz off.
     """
 
     def __init__(
         self,
         database: Database,
-        settings: Settings,
         window_state: QSettings,
         clock: Callable[[], datetime],
         rng: random.Random | None = None,
         zone: tzinfo | None = None,
         prompts: Prompts | None = None,
+        schedulers: Schedulers | None = None,
     ) -> None:
         super().__init__()
         self._database = database
-        self._settings = settings
-        self._scheduler = Scheduler(settings)
+        self._schedulers = schedulers or Schedulers()
+        with database.transaction() as store:
+            self.preferences: Preferences = store.options.preferences()
         self._window_state = window_state
         self._clock = clock
         self._rng = rng or random.Random()
@@ -87,11 +88,11 @@ class MainWindow(QMainWindow):
         self._review: ReviewView | None = None
         self.tasks = TaskRunner(self)
         self.transfers = Transfers(
-            database, self._scheduler, clock, self.tasks, self._prompts, self
+            database, self._schedulers, clock, self.tasks, self._prompts, self
         )
         self.setAcceptDrops(True)
         self.backup_timer = QTimer(self)
-        self.backup_timer.setInterval(int(backups.AUTOMATIC_INTERVAL.total_seconds() * 1000))
+        self.backup_timer.setInterval(int(self.preferences.backup_interval.total_seconds() * 1000))
         self.setWindowTitle("Recall")
         self.setObjectName("mainWindow")
         self.setMinimumSize(QSize(640, 480))
@@ -116,9 +117,7 @@ class MainWindow(QMainWindow):
 
     def refresh_decks(self, select: str | None = None) -> None:
         """Reload the deck list's counts."""
-        overviews = library.deck_overviews(
-            self._database, self._settings, self._clock(), self._zone
-        )
+        overviews = library.deck_overviews(self._database, self._clock(), self._zone)
         self.deck_list.set_decks(overviews, select)
 
     def show_decks(self) -> None:
@@ -130,9 +129,7 @@ class MainWindow(QMainWindow):
 
     def study(self, deck_key: str) -> None:
         """Start a study session on a deck."""
-        session = StudySession(
-            self._database, self._scheduler, self._settings, deck_key, self._rng, self._zone
-        )
+        session = StudySession(self._database, self._schedulers, deck_key, self._rng, self._zone)
         review = ReviewView(
             session, self._clock, paths.media_dir(self._database.path.parent), self._prompts
         )
@@ -333,7 +330,7 @@ class MainWindow(QMainWindow):
 
     def _on_backups(self) -> None:
         dialog = BackupsDialog(
-            self._database, self._scheduler, self._clock, self._prompts, parent=self
+            self._database, self._schedulers, self._clock, self._prompts, parent=self
         )
         dialog.restored.connect(self._on_restored)
         dialog.exec()

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from recall import __version__, library, paths
 from recall.errors import RecallError
-from recall.settings import Settings
 from recall.storage import Database
 from recall.ui.application import STYLE_SHEET, application, open_database, show_window
 from recall.ui.main_window import MainWindow, library_versions
@@ -74,15 +73,15 @@ def choose_platform(environ: MutableMapping[str, str], system: str = sys.platfor
         environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
-def run_self_test(data_dir: Path | None, settings: Settings) -> int:
+def run_self_test(data_dir: Path | None) -> int:
     """Run the self-test in ``data_dir`` (a new temporary folder if None); returns 0 or 1."""
     choose_platform(os.environ)
     try:
         if data_dir is not None:
-            _self_test(data_dir, settings)
+            _self_test(data_dir)
         else:
             with tempfile.TemporaryDirectory(prefix="recall-self-test-") as folder:
-                _self_test(Path(folder), settings)
+                _self_test(Path(folder))
     except (SelfTestError, RecallError) as error:
         print(f"self-test failed: {error}", file=sys.stderr)
         return 1
@@ -94,7 +93,7 @@ def _say(text: str) -> None:
     print(f"self-test: {text}", flush=True)
 
 
-def _self_test(data_dir: Path, settings: Settings) -> None:
+def _self_test(data_dir: Path) -> None:
     app = application()
     _say(f"Recall {__version__} on the {QGuiApplication.platformName()} platform")
     versions = library_versions()
@@ -115,7 +114,7 @@ def _self_test(data_dir: Path, settings: Settings) -> None:
     try:
         before = _stored_reviews(database)
         with _errors_fail_the_test(prompts) as check:
-            window = show_window(database, settings, data_dir, prompts)
+            window = show_window(database, data_dir, prompts)
             try:
                 _study_one_card(app, window, database, before, check)
                 status = _quit(app, window)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QProgressDialog, QWidget
 
 from recall import exporting, importing, library
 from recall.errors import ImportCancelledError, RecallError
-from recall.scheduling import Scheduler
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
@@ -45,7 +45,7 @@ class Transfers(QObject):
 
     Args:
         database: The open database.
-        scheduler: Replays imported history.
+        schedulers: Replay imported history.
         clock: The current time, aware UTC.
         tasks: Runs imports off the GUI thread.
         prompts: Asks and tells the learner.
@@ -58,7 +58,7 @@ class Transfers(QObject):
     def __init__(
         self,
         database: Database,
-        scheduler: Scheduler,
+        schedulers: Schedulers,
         clock: Callable[[], datetime],
         tasks: TaskRunner,
         prompts: Prompts,
@@ -66,7 +66,7 @@ class Transfers(QObject):
     ) -> None:
         super().__init__(window)
         self._database = database
-        self._scheduler = scheduler
+        self._schedulers = schedulers
         self._clock = clock
         self._tasks = tasks
         self._prompts = prompts
@@ -101,9 +101,9 @@ class Transfers(QObject):
         relay.changed.connect(lambda done, total: self._on_progress(dialog, done, total))
         dialog.setValue(0)
         self._dialog = dialog
-        database, scheduler, now, cancel = (
+        database, schedulers, now, cancel = (
             self._database,
-            self._scheduler,
+            self._schedulers,
             self._clock(),
             self._cancel,
         )
@@ -111,7 +111,7 @@ class Transfers(QObject):
         def work() -> list[importing.ImportReport]:
             return importing.import_files(
                 database,
-                scheduler,
+                schedulers,
                 list(files),
                 now,
                 progress=relay.changed.emit,

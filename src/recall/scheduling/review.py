@@ -1,8 +1,9 @@
-"""FSRS scheduling: apply one review, preview every rating, replay a history.
+"""One card's reviews under FSRS: apply one review, preview every rating, replay a history.
 
-This is the only module that imports ``fsrs``. Interval fuzz is drawn from a generator
-seeded by the card and the review time, so replaying a card's history reproduces its
-stored schedule exactly, fuzz included (Anki seeds its fuzz from the card the same way).
+The ``scheduling`` package is the only place that imports ``fsrs``. Interval fuzz is drawn
+from a generator seeded by the card and the review time, so replaying a card's history
+reproduces its stored schedule exactly, fuzz included (Anki seeds its fuzz from the card
+the same way).
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from datetime import datetime, timedelta
 import fsrs
 
 from recall.memory import NEW_CARD, CardState, MemoryState, Rating
-from recall.settings import Settings
+from recall.presets import PARAMETER_COUNT, DeckPresets, Preset
 
 # py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).
 _FUZZ_RANGES = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
+DEFAULT_PARAMETERS: tuple[float, ...] = tuple(fsrs.scheduler.DEFAULT_PARAMETERS)
+assert len(DEFAULT_PARAMETERS) == PARAMETER_COUNT, "presets.PARAMETER_COUNT must match fsrs"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,18 +34,28 @@ class PastReview:
 
 
 class Scheduler:
-    """FSRS with Recall's settings, working on ``MemoryState`` values."""
+    """FSRS with one preset's options, working on ``MemoryState`` values.
 
-    def __init__(self, settings: Settings) -> None:
+    Args:
+        preset: Steps, desired retention, maximum interval and FSRS parameters (empty
+            parameters mean FSRS's defaults).
+        fuzz: Spread review intervals by a few percent so cards do not clump; tests turn
+            it off to see FSRS's exact intervals.
+    """
+
+    def __init__(self, preset: Preset | None = None, fuzz: bool = True) -> None:
+        preset = preset or Preset()
+        self.preset = preset
         self._fsrs = fsrs.Scheduler(
-            desired_retention=settings.desired_retention,
-            learning_steps=settings.learning_steps,
-            relearning_steps=settings.relearning_steps,
-            maximum_interval=settings.maximum_interval_days,
+            parameters=preset.parameters or DEFAULT_PARAMETERS,
+            desired_retention=preset.desired_retention,
+            learning_steps=preset.learning_steps,
+            relearning_steps=preset.relearning_steps,
+            maximum_interval=preset.maximum_interval,
             enable_fuzzing=False,
         )
-        self._fuzz = settings.fuzz
-        self._maximum_interval = settings.maximum_interval_days
+        self._fuzz = fuzz
+        self._maximum_interval = preset.maximum_interval
 
     def review(
         self, card_id: int, memory: MemoryState, rating: Rating, now: datetime
@@ -101,6 +114,29 @@ class Scheduler:
         shortest = min(shortest, longest)
         seed = f"{card_id}:{round(now.timestamp() * 1_000_000)}"
         return timedelta(days=random.Random(seed).randint(shortest, longest))
+
+
+class Schedulers:
+    """One scheduler per preset, made on first use: what replays and studies ask for a deck.
+
+    Args:
+        fuzz: Passed to every scheduler (tests turn it off).
+    """
+
+    def __init__(self, fuzz: bool = True) -> None:
+        self.fuzz = fuzz
+        self._made: dict[Preset, Scheduler] = {}
+
+    def for_preset(self, preset: Preset) -> Scheduler:
+        """The scheduler of a preset."""
+        made = self._made.get(preset)
+        if made is None:
+            made = self._made[preset] = Scheduler(preset, self.fuzz)
+        return made
+
+    def for_deck(self, presets: DeckPresets, deck_id: int) -> Scheduler:
+        """The scheduler of the preset a deck uses."""
+        return self.for_preset(presets.of_deck(deck_id))
 
 
 def _to_fsrs(card_id: int, memory: MemoryState, now: datetime) -> fsrs.Card:

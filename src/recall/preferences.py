@@ -1,0 +1,85 @@
+"""The learner's preferences, each with its default and what it means, declared once.
+
+They are stored in the database (so a backup carries them); ``storage`` reads and writes
+them as the JSON ``fields.to_stored`` gives. What a deck studies (limits, steps, desired
+retention, FSRS parameters) is in its preset: see ``presets.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from recall.fields import option
+
+THEMES = ("system", "light", "dark")
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """How Recall looks and behaves for this learner, whatever the deck."""
+
+    theme: str = option(
+        "system", "Theme", "Light, dark, or follow the system's scheme.", choices=THEMES
+    )
+    day_rollover_hour: int = option(
+        4, "Next day starts at", "Local hour at which a new study day begins.", low=0, high=23
+    )
+    learn_ahead_minutes: int = option(
+        20,
+        "Learn ahead limit (minutes)",
+        "How early a learning card may be shown when nothing else is left.",
+        low=0,
+        high=1440,
+    )
+    answer_time_grading: bool = option(
+        True,
+        "Grade by answer time",
+        "Propose Hard for a slow right answer and Easy for a fast one.",
+    )
+    slow_answer_factor: float = option(
+        2.0,
+        "Slow answer (times typical)",
+        "A right answer this many times slower than typical is rated Hard.",
+        low=1.0,
+        high=10.0,
+    )
+    fast_answer_factor: float = option(
+        0.5,
+        "Fast answer (share of typical)",
+        "A right answer this many times faster than typical is rated Easy.",
+        low=0.05,
+        high=1.0,
+    )
+    timing_sample_size: int = option(
+        5,
+        "Answers before timing counts",
+        "Right answers a deck needs before timing can change a rating.",
+        low=1,
+        high=1000,
+    )
+    show_next_intervals: bool = option(
+        True,
+        "Show next intervals on rating buttons",
+        "Each rating button says when the card would come back.",
+    )
+    text_size: int = option(
+        100, "Text size (%)", "Size of all text, as a share of the usual size.", low=60, high=250
+    )
+    backup_interval_minutes: int = option(
+        30,
+        "Back up every (minutes)",
+        "How often the open window backs up the database if it changed.",
+        low=5,
+        high=1440,
+    )
+
+    @property
+    def learn_ahead(self) -> timedelta:
+        """The learn-ahead limit as a duration."""
+        return timedelta(minutes=self.learn_ahead_minutes)
+
+    @property
+    def backup_interval(self) -> timedelta:
+        """The automatic backup interval as a duration."""
+        return timedelta(minutes=self.backup_interval_minutes)

@@ -1,0 +1,199 @@
+"""Deck options shared as presets, as Anki's: each option's default and meaning, declared once.
+
+A preset is a plain value; ``storage`` keeps presets and which deck uses which, and a deck
+uses the default preset until it is given another. ``scheduling`` builds a deck's FSRS
+scheduler from its preset; ``study`` reads its limits, order and shuffle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from recall import fields
+from recall.fields import OptionError, option
+
+DEFAULT_PRESET_ID = 1
+PARAMETER_COUNT = 21  # FSRS-6's parameters; scheduling checks fsrs agrees
+LEECH_ACTIONS = ("suspend", "tag")
+NEW_CARD_ORDERS = ("deck", "random")
+RETENTION_WARNING = (
+    "above 0.97 the workload grows steeply for little more memory (see the simulator)"
+)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A set of deck options that any number of decks share."""
+
+    name: str = option("Default", "Name", "What the preset is called.", editable=False)
+    new_per_day: int = option(
+        20, "New cards/day", "New cards introduced per deck per study day.", low=0, high=9999
+    )
+    reviews_per_day: int = option(
+        200, "Maximum reviews/day", "Review cards shown per deck per study day.", low=0, high=99999
+    )
+    extra_new_today: int = option(
+        0,
+        "Extra new cards today",
+        "More new cards for today only; gone when the next study day starts.",
+        low=0,
+        high=9999,
+    )
+    extra_reviews_today: int = option(
+        0,
+        "Extra reviews today",
+        "More reviews for today only; gone when the next study day starts.",
+        low=0,
+        high=99999,
+    )
+    extra_until: datetime | None = option(  # noqa: RUF009 (option() is dataclasses.field)
+        None, "Extras end", "When today's extra cards stop counting.", editable=False
+    )
+    learning_steps: tuple[timedelta, ...] = option(
+        (timedelta(minutes=1), timedelta(minutes=10)),
+        "Learning steps",
+        "Delays before a new card is seen again the same day.",
+        high=10,
+    )
+    relearning_steps: tuple[timedelta, ...] = option(
+        (timedelta(minutes=10),),
+        "Relearning steps",
+        "Delays before a forgotten card is seen again the same day.",
+        high=10,
+    )
+    desired_retention: float = option(
+        0.9,
+        "Desired retention",
+        "Chance of remembering a card when it comes due.",
+        low=0.70,
+        high=0.99,
+        warn_above=0.97,
+        warning=RETENTION_WARNING,
+    )
+    maximum_interval: int = option(
+        36500,
+        "Maximum interval (days)",
+        "Longest gap between two reviews of a card.",
+        low=1,
+        high=36500,
+    )
+    leech_threshold: int = option(
+        8, "Leech threshold", "Lapses after which a card is a leech.", low=1, high=99
+    )
+    leech_action: str = option(
+        "tag",
+        "Leech action",
+        "What happens to a leech: suspended, or only tagged 'leech'.",
+        choices=LEECH_ACTIONS,
+    )
+    new_card_order: str = option(
+        "deck",
+        "New card order",
+        "New cards in the deck file's order, or in random order.",
+        choices=NEW_CARD_ORDERS,
+    )
+    shuffle_choices: bool = option(
+        True, "Shuffle choices", "Show a choice card's options in a new order each time."
+    )
+    parameters: tuple[float, ...] = option(
+        (),
+        "FSRS parameters",
+        "The 21 numbers of the memory model; empty means FSRS's defaults.",
+    )
+
+    def __post_init__(self) -> None:
+        if self.parameters and len(self.parameters) != PARAMETER_COUNT:
+            raise OptionError(
+                f"parameters: FSRS needs {PARAMETER_COUNT} numbers, got {len(self.parameters)}"
+            )
+
+    def new_limit(self, now: datetime) -> int:
+        """New cards a deck may introduce in the study day ``now`` falls in."""
+        return self.new_per_day + (self.extra_new_today if self._extras_apply(now) else 0)
+
+    def review_limit(self, now: datetime) -> int:
+        """Review cards a deck may show in the study day ``now`` falls in."""
+        return self.reviews_per_day + (self.extra_reviews_today if self._extras_apply(now) else 0)
+
+    def warnings(self) -> list[str]:
+        """Values that are allowed but probably not wanted, in words."""
+        found = [fields.warning(getattr(self, item.key), item) for item in fields.describe(Preset)]
+        return [text for text in found if text]
+
+    def _extras_apply(self, now: datetime) -> bool:
+        return self.extra_until is not None and now < self.extra_until
+
+
+@dataclass(frozen=True)
+class LeechPolicy:
+    """When a card becomes a leech and what then happens to it."""
+
+    threshold: int
+    action: str
+
+    def is_leech_at(self, lapses: int) -> bool:
+        """Whether the lapse that brought the count to ``lapses`` makes the card a leech.
+
+        As Anki: at the threshold, then again every half threshold after it (8, 12, 16...).
+        """
+        if lapses < self.threshold:
+            return False
+        return (lapses - self.threshold) % max(1, self.threshold // 2) == 0
+
+
+def leech_policy(preset: Preset) -> LeechPolicy:
+    """The leech threshold and action a deck's preset sets."""
+    return LeechPolicy(threshold=preset.leech_threshold, action=preset.leech_action)
+
+
+@dataclass(frozen=True)
+class DeckPresets:
+    """Every preset by id, and which decks use which (the rest use the default preset)."""
+
+    presets: dict[int, Preset]
+    decks: dict[int, int] = field(default_factory=dict)
+
+    def preset_id_of(self, deck_id: int) -> int:
+        """The id of the preset a deck uses."""
+        return self.decks.get(deck_id, DEFAULT_PRESET_ID)
+
+    def of_deck(self, deck_id: int) -> Preset:
+        """The preset a deck uses."""
+        return self.presets.get(self.preset_id_of(deck_id), Preset())
+
+    def decks_using(self, preset_id: int, deck_ids: list[int]) -> list[int]:
+        """Which of ``deck_ids`` use the preset."""
+        return [deck for deck in deck_ids if self.preset_id_of(deck) == preset_id]
+
+
+def with_changes(preset: Preset, changes: dict[str, Any], day_end: datetime) -> Preset:
+    """A copy with checked ``changes``; extras for today last until ``day_end``.
+
+    Raises:
+        OptionError: An unknown key or a value out of range; the preset is unchanged.
+    """
+    changed = fields.replaced(preset, changes)
+    if {"extra_new_today", "extra_reviews_today"} & changes.keys():
+        changed = dataclasses.replace(changed, extra_until=day_end)
+    return changed
+
+
+def parse_changes(assignments: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` texts as checked option values, as the command line gives them.
+
+    Raises:
+        OptionError: Not ``KEY=VALUE``, an unknown key, or a value the option cannot take.
+    """
+    changes: dict[str, Any] = {}
+    for assignment in assignments:
+        key, sep, text = assignment.partition("=")
+        if not sep:
+            raise OptionError(f"{assignment!r}: expected KEY=VALUE, as new_per_day=10")
+        item = fields.info(Preset, key.strip())
+        changes[item.key] = fields.parse(item, text)
+    if changes.get("parameters"):
+        Preset(parameters=changes["parameters"])  # the count is checked with the preset
+    return changes

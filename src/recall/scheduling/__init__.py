@@ -1,0 +1,10 @@
+"""FSRS scheduling: the only package that imports ``fsrs`` and ``fsrs_rs_python``.
+
+``review`` applies and replays reviews with py-fsrs.
+"""
+
+from __future__ import annotations
+
+from recall.scheduling.review import DEFAULT_PARAMETERS, PastReview, Scheduler, Schedulers
+
+__all__ = ["DEFAULT_PARAMETERS", "PastReview", "Scheduler", "Schedulers"]

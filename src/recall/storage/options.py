@@ -1,0 +1,160 @@
+"""Preferences, deck presets and which deck uses which preset: their tables and queries.
+
+Both are stored as JSON objects of the values ``fields.to_stored`` gives, so an option
+added later needs no schema change, and a newer Recall's options are kept, not lost.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sqlmodel import Field, SQLModel
+
+from recall import fields
+from recall.errors import RecallError
+from recall.preferences import Preferences
+from recall.presets import DEFAULT_PRESET_ID, DeckPresets, Preset
+
+Rows = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
+
+
+class Preference(SQLModel, table=True):
+    """The learner's preferences: one row holding them all as a JSON object."""
+
+    key: str = Field(primary_key=True, description="'preferences'.")
+    value: str = Field(description="JSON object of option keys and values.")
+
+
+class PresetRecord(SQLModel, table=True):
+    """A deck preset; id 1 is the default preset every deck starts with."""
+
+    __tablename__ = "preset"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    config: str = Field(description="JSON object of option keys and values.")
+
+
+class DeckPreset(SQLModel, table=True):
+    """Which preset a deck uses; a deck without a row uses the default preset."""
+
+    __tablename__ = "deck_preset"
+
+    deck_id: int = Field(foreign_key="deck.id", primary_key=True)
+    preset_id: int = Field(foreign_key="preset.id", index=True)
+
+
+class PresetNameError(RecallError):
+    """A preset name that is empty or already taken."""
+
+
+class OptionQueries:
+    """Reads and writes of preferences and presets, within the caller's transaction."""
+
+    def __init__(self, rows: Rows) -> None:
+        self._rows = rows
+
+    def preferences(self) -> Preferences:
+        """The stored preferences (defaults for anything never set)."""
+        found = self._rows("SELECT value FROM preference WHERE key = 'preferences'", ())
+        stored = json.loads(found[0][0]) if found else {}
+        return fields.from_stored(Preferences, stored if isinstance(stored, dict) else {})
+
+    def set_preferences(self, preferences: Preferences) -> None:
+        """Store the preferences, keeping stored keys this Recall does not know."""
+        found = self._rows("SELECT value FROM preference WHERE key = 'preferences'", ())
+        stored = json.loads(found[0][0]) if found else {}
+        merged = {**(stored if isinstance(stored, dict) else {}), **fields.to_stored(preferences)}
+        self._rows(
+            "INSERT INTO preference (key, value) VALUES ('preferences', ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (json.dumps(merged),),
+        )
+
+    def deck_presets(self) -> DeckPresets:
+        """Every preset by id (the default one always among them) and each deck's choice."""
+        presets = {DEFAULT_PRESET_ID: Preset()}
+        for preset_id, name, config in self._rows("SELECT id, name, config FROM preset", ()):
+            stored = json.loads(config)
+            presets[int(preset_id)] = fields.from_stored(
+                Preset, stored if isinstance(stored, dict) else {}, name=name
+            )
+        decks = {
+            int(deck_id): int(preset_id)
+            for deck_id, preset_id in self._rows("SELECT deck_id, preset_id FROM deck_preset", ())
+        }
+        return DeckPresets(presets=presets, decks=decks)
+
+    def save_preset(self, preset_id: int | None, preset: Preset) -> int:
+        """Store a preset (a new one when ``preset_id`` is None); returns its id.
+
+        Raises:
+            PresetNameError: The name is empty or another preset has it.
+        """
+        name = preset.name.strip()
+        if not name:
+            raise PresetNameError("a preset needs a name")
+        clash = self._rows(
+            "SELECT id FROM preset WHERE name = ? AND id IS NOT ?", (name, preset_id)
+        )
+        if clash or (preset_id != DEFAULT_PRESET_ID and name == self._default_name()):
+            raise PresetNameError(f"there is already a preset named {name!r}")
+        stored = fields.to_stored(preset)
+        del stored["name"]
+        if preset_id is None:
+            self._ensure_default()
+            self._rows(
+                "INSERT INTO preset (name, config) VALUES (?, ?)", (name, json.dumps(stored))
+            )
+            ((new_id,),) = self._rows("SELECT last_insert_rowid()", ())
+            return int(new_id)
+        self._rows(
+            "INSERT INTO preset (id, name, config) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE "
+            "SET name = excluded.name, config = excluded.config",
+            (preset_id, name, json.dumps(stored)),
+        )
+        return preset_id
+
+    def delete_preset(self, preset_id: int) -> list[int]:
+        """Remove a preset; its decks go back to the default preset. Returns those decks.
+
+        Raises:
+            PresetNameError: ``preset_id`` is the default preset, which cannot go.
+        """
+        if preset_id == DEFAULT_PRESET_ID:
+            raise PresetNameError("the default preset cannot be deleted")
+        decks = [
+            int(deck_id)
+            for (deck_id,) in self._rows(
+                "SELECT deck_id FROM deck_preset WHERE preset_id = ?", (preset_id,)
+            )
+        ]
+        self._rows("DELETE FROM deck_preset WHERE preset_id = ?", (preset_id,))
+        self._rows("DELETE FROM preset WHERE id = ?", (preset_id,))
+        return decks
+
+    def set_deck_preset(self, deck_ids: Sequence[int], preset_id: int) -> None:
+        """Give decks a preset (the default one removes their choice)."""
+        for deck_id in deck_ids:
+            self._rows("DELETE FROM deck_preset WHERE deck_id = ?", (deck_id,))
+            if preset_id != DEFAULT_PRESET_ID:
+                self._rows(
+                    "INSERT INTO deck_preset (deck_id, preset_id) VALUES (?, ?)",
+                    (deck_id, preset_id),
+                )
+
+    def _default_name(self) -> str:
+        found = self._rows("SELECT name FROM preset WHERE id = ?", (DEFAULT_PRESET_ID,))
+        return str(found[0][0]) if found else Preset().name
+
+    def _ensure_default(self) -> None:
+        """Give the default preset its row, so a new preset never takes id 1."""
+        if not self._rows("SELECT 1 FROM preset WHERE id = ?", (DEFAULT_PRESET_ID,)):
+            stored = fields.to_stored(Preset())
+            del stored["name"]
+            self._rows(
+                "INSERT INTO preset (id, name, config) VALUES (?, ?, ?)",
+                (DEFAULT_PRESET_ID, Preset().name, json.dumps(stored)),
+            )
