@@ -35,7 +35,7 @@ def main() -> None:
         tiny = json.loads((DATA / "decks" / "tiny.json").read_text())
         importing.import_deck(database, parse_deck(json.dumps(tiny), "tiny.json"), now)
         with database.transaction() as store:  # schema 3 on: a preset and preferences
-            tiny_deck = store.deck_by_key("tiny")
+            tiny_deck = store.decks.by_key("tiny")
             assert tiny_deck is not None
             preset = Preset(name="Small steps", new_per_day=5, desired_retention=0.85)
             store.options.set_deck_preset([tiny_deck.id], store.options.save_preset(None, preset))

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import event
 
 from recall import library
-from recall.scheduling import Schedulers
+from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 from recall.study import StudySession
 
@@ -108,3 +108,9 @@ def answer_cards(database: Database, clock: Clock, count: int, fuzz: bool = True
         answer = session.answer_choice(shown, {shown.order[0]}, clock.advance(seconds=5))
         session.record(answer, answer.proposed, clock())
     return session
+
+
+@pytest.fixture
+def scheduler() -> Scheduler:
+    """The default preset's scheduler, fuzz off: FSRS's exact intervals."""
+    return Scheduler(fuzz=False)

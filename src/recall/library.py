@@ -52,11 +52,11 @@ def deck_overviews(
     database: Database, now: datetime, zone: tzinfo | None = None
 ) -> list[DeckOverview]:
     """Every deck with today's counts within its preset's limits, by name."""
-    with database.transaction() as store:
-        preferences = store.options.preferences()
-        presets = store.options.deck_presets()
+    with database.reading() as transaction:
+        preferences = transaction.options.preferences()
+        presets = transaction.options.deck_presets()
         start, end = days.study_day(now, preferences.day_rollover_hour, zone)
-        counts = store.deck_counts(end, start)
+        counts = transaction.decks.counts(end, start)
     overviews = []
     for count in counts:
         preset = presets.of_deck(count.deck.id)
@@ -93,17 +93,23 @@ def export_reviews(database: Database, out: IO[str], deck_key: str | None = None
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(REVIEW_LOG_HEADER)
     written = 0
-    with database.transaction() as store:
+    with database.reading() as transaction:
         deck_id = None
         if deck_key is not None:
-            deck = store.deck_by_key(deck_key)
+            deck = transaction.decks.by_key(deck_key)
             if deck is None:
                 raise UnknownDeckError(deck_key)
             deck_id = deck.id
-        for review in store.all_reviews(deck_id):
+        for review in transaction.history.all(deck_id):
             millis = round(review.reviewed_at.timestamp() * 1000)
             writer.writerow(
-                (review.card_id, millis, review.rating, review.state_before, review.duration_ms)
+                (
+                    review.card_id,
+                    millis,
+                    int(review.rating),
+                    int(review.state_before),
+                    review.duration_ms,
+                )
             )
             written += 1
     return written

@@ -15,7 +15,7 @@ from recall.memory import CardState, MemoryState, Rating
 from recall.preferences import Preferences
 from recall.presets import Preset
 from recall.scheduling import Scheduler, Schedulers
-from recall.storage import CardRow, Database, DeckRow, Store
+from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
 
 _LEARNING = (CardState.LEARNING, CardState.RELEARNING)
 _TIMING_WINDOW = 50  # right answers the typical answer time is taken from
@@ -111,7 +111,7 @@ class StudySession:
         database: Where cards, reviews, preferences and presets live.
         schedulers: FSRS per preset; the session uses the one of its deck's preset.
         deck_key: The deck file id of the deck to study.
-        rng: Shuffles the choices and orders random new cards; tests pass a seeded one.
+        rng: Shuffles the choices; tests pass a seeded one.
         zone: The learner's time zone for the day rollover; None is the system's.
     """
 
@@ -127,12 +127,12 @@ class StudySession:
     _recorded: list[Recorded] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
-        with self.database.transaction() as store:
-            deck = store.deck_by_key(self.deck_key)
+        with self.database.reading() as transaction:
+            deck = transaction.decks.by_key(self.deck_key)
             if deck is None:
                 raise UnknownDeckError(self.deck_key)
-            self.preferences = store.options.preferences()
-            self.preset = store.options.deck_presets().of_deck(deck.id)
+            self.preferences = transaction.options.preferences()
+            self.preset = transaction.options.deck_presets().of_deck(deck.id)
         self.deck = deck
         self.scheduler = self.schedulers.for_preset(self.preset)
 
@@ -145,19 +145,18 @@ class StudySession:
         learn-ahead window.
         """
         start_of_day, end_of_day = self._study_day(now)
-        with self.database.transaction() as store:
-            card_id = store.first_due(self.deck.id, _LEARNING, now)
-            if card_id is None and self._reviews_left(store, start_of_day, now) > 0:
-                card_id = store.first_due(self.deck.id, (CardState.REVIEW,), end_of_day)
-            if card_id is None and self._new_left(store, start_of_day, now) > 0:
-                card_id = store.first_new(
-                    self.deck.id, random_order=self.preset.new_card_order == "random"
-                )
+        with self.database.reading() as transaction:
+            queue = transaction.queue
+            card_id = queue.first_due(self.deck.id, _LEARNING, now)
+            if card_id is None and self._reviews_left(transaction, start_of_day, now) > 0:
+                card_id = queue.first_due(self.deck.id, (CardState.REVIEW,), end_of_day)
+            if card_id is None and self._new_left(transaction, start_of_day, now) > 0:
+                random_order = self.preset.new_card_order == "random"
+                card_id = queue.first_new(self.deck.id, random_order=random_order)
             if card_id is None:
-                card_id = store.first_due(
-                    self.deck.id, _LEARNING, now + self.preferences.learn_ahead
-                )
-            row = store.card(card_id) if card_id is not None else None
+                learn_ahead = now + self.preferences.learn_ahead
+                card_id = queue.first_due(self.deck.id, _LEARNING, learn_ahead)
+            row = transaction.cards.get(card_id) if card_id is not None else None
         return self._show(row, now) if row is not None else None
 
     def counts(self, now: datetime) -> QueueCounts:
@@ -166,12 +165,14 @@ class StudySession:
         Due learning cards always count; due review cards count up to the review limit.
         """
         start_of_day, end_of_day = self._study_day(now)
-        with self.database.transaction() as store:
-            new = store.count_unseen(self.deck.id, at_most=self._new_left(store, start_of_day, now))
-            learning = store.count_due(self.deck.id, end_of_day, _LEARNING)
-            reviews = store.count_due(self.deck.id, end_of_day, (CardState.REVIEW,))
-            reviews = min(reviews, self._reviews_left(store, start_of_day, now))
-        return QueueCounts(new=new, due=learning + reviews)
+        with self.database.reading() as transaction:
+            queue = transaction.queue
+            new_left = self._new_left(transaction, start_of_day, now)
+            new = queue.count_unseen(self.deck.id, at_most=new_left)
+            learning = queue.count_due(self.deck.id, end_of_day, _LEARNING)
+            reviews = queue.count_due(self.deck.id, end_of_day, (CardState.REVIEW,))
+            due = learning + min(reviews, self._reviews_left(transaction, start_of_day, now))
+        return QueueCounts(new=new, due=due)
 
     def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
         """Grade picked options (indexes into ``card.choices``) of a choice card."""
@@ -184,8 +185,8 @@ class StudySession:
         preferences = self.preferences
         typical = None
         if preferences.answer_time_grading:
-            with self.database.transaction() as store:
-                durations = store.recent_correct_durations(self.deck.id, _TIMING_WINDOW)
+            with self.database.reading() as transaction:
+                durations = transaction.queue.recent_correct_durations(self.deck.id, _TIMING_WINDOW)
             typical = grading.typical_duration(durations, preferences.timing_sample_size)
         proposed = grading.propose_rating(
             correct,
@@ -236,24 +237,24 @@ class StudySession:
             if isinstance(card, ChoiceCard)
             else None
         )
-        correct = answer.correct if answer.correct is not None else rating is not Rating.AGAIN
-        with self.database.transaction() as store:
-            before = store.card(shown.card_id).memory
+        with self.database.transaction() as transaction:
+            before = transaction.cards.get(shown.card_id).memory
             after = self.scheduler.review(shown.card_id, before, rating, answer.answered_at)
-            review_id = store.add_review(
+            review = NewReview.rated(
                 card_id=shown.card_id,
                 reviewed_at=answer.answered_at,
-                rating=int(rating),
+                rating=rating,
                 duration_ms=answer.duration_ms,
-                state_before=int(before.state),
+                state_before=before.state,
                 picked=picked,
-                correct=correct,
+                correct=answer.correct,
             )
-            store.set_memory(shown.card_id, after)
+            review_id = transaction.history.add(review)
+            transaction.cards.set_memory(shown.card_id, after)
         recorded = Recorded(
             review_id=review_id,
             card_id=shown.card_id,
-            correct=correct,
+            correct=review.correct,
             time_spent=max(timedelta(0), now - shown.shown_at),
             memory=after,
         )
@@ -277,19 +278,18 @@ class StudySession:
         if not self._recorded:
             raise LookupError("nothing to undo")
         last = self._recorded.pop()
-        with self.database.transaction() as store:
-            store.delete_review(last.review_id)
-            history = store.reviews_of_card(last.card_id)
-            store.set_memory(
-                last.card_id, replay(self.scheduler, store.card(last.card_id), history)
-            )
-            row = store.card(last.card_id)
+        with self.database.transaction() as transaction:
+            transaction.history.delete(last.review_id)
+            history = transaction.history.of_card(last.card_id)
+            card = transaction.cards.get(last.card_id)
+            transaction.cards.set_memory(last.card_id, replay(self.scheduler, card, history))
+            row = transaction.cards.get(last.card_id)
         return self._show(row, now)
 
     def summary(self) -> Summary:
         """Cards, answers, right answers and time spent in this session, and the next due time."""
-        with self.database.transaction() as store:
-            next_due = store.next_due(self.deck.id)
+        with self.database.reading() as transaction:
+            next_due = transaction.queue.next_due(self.deck.id)
         return Summary(
             cards=len({entry.card_id for entry in self._recorded}),
             answered=len(self._recorded),
@@ -301,12 +301,12 @@ class StudySession:
     def _study_day(self, now: datetime) -> tuple[datetime, datetime]:
         return days.study_day(now, self.preferences.day_rollover_hour, self.zone)
 
-    def _new_left(self, store: Store, start_of_day: datetime, now: datetime) -> int:
-        introduced = store.introduced_since(self.deck.id, start_of_day)
+    def _new_left(self, transaction: Transaction, start_of_day: datetime, now: datetime) -> int:
+        introduced = transaction.queue.introduced_since(self.deck.id, start_of_day)
         return max(0, self.preset.new_limit(now) - introduced)
 
-    def _reviews_left(self, store: Store, start_of_day: datetime, now: datetime) -> int:
-        reviewed = store.answered_since(self.deck.id, start_of_day, CardState.REVIEW)
+    def _reviews_left(self, transaction: Transaction, start_of_day: datetime, now: datetime) -> int:
+        reviewed = transaction.queue.answered_since(self.deck.id, start_of_day, CardState.REVIEW)
         return max(0, self.preset.review_limit(now) - reviewed)
 
     def _show(self, row: CardRow, now: datetime) -> StudyCard:
@@ -314,8 +314,10 @@ class StudySession:
         order: tuple[int, ...] = ()
         if isinstance(card, ChoiceCard):
             count = len(card.choices)
-            shuffled = self.preset.shuffle_choices
-            order = tuple(self.rng.sample(range(count), count)) if shuffled else tuple(range(count))
+            if self.preset.shuffle_choices:
+                order = tuple(self.rng.sample(range(count), count))
+            else:
+                order = tuple(range(count))
         return StudyCard(card_id=row.id, card=card, memory=row.memory, order=order, shown_at=now)
 
 

@@ -21,11 +21,20 @@ from recall.storage.maintenance import (
 )
 from recall.storage.migrations import SCHEMA_VERSION
 from recall.storage.options import OptionQueries, PresetNameError
-from recall.storage.records import CardRow, DeckCounts, DeckRow, NewCard, ReviewRow
-from recall.storage.store import Store
+from recall.storage.records import (
+    CardKey,
+    CardRow,
+    DeckCounts,
+    DeckRow,
+    NewCard,
+    NewReview,
+    ReviewRow,
+)
+from recall.storage.transaction import Transaction
 
 __all__ = [
     "SCHEMA_VERSION",
+    "CardKey",
     "CardRow",
     "Contents",
     "DamagedDatabaseError",
@@ -34,12 +43,13 @@ __all__ = [
     "DeckCounts",
     "DeckRow",
     "NewCard",
+    "NewReview",
     "NewerDatabaseError",
     "OptionQueries",
     "PresetNameError",
     "ReviewRow",
     "StorageError",
-    "Store",
+    "Transaction",
     "contents",
     "copy_database",
     "fingerprint",

@@ -7,8 +7,7 @@ added later needs no schema change, and a newer Recall's options are kept, not l
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from sqlmodel import Field, SQLModel
 
@@ -16,8 +15,7 @@ from recall import fields
 from recall.errors import RecallError
 from recall.preferences import Preferences
 from recall.presets import DEFAULT_PRESET_ID, DeckPresets, Preset
-
-Rows = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
+from recall.storage.sql import Sql
 
 
 class Preference(SQLModel, table=True):
@@ -53,8 +51,9 @@ class PresetNameError(RecallError):
 class OptionQueries:
     """Reads and writes of preferences and presets, within the caller's transaction."""
 
-    def __init__(self, rows: Rows) -> None:
-        self._rows = rows
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._rows = sql.rows
 
     def preferences(self) -> Preferences:
         """The stored preferences (defaults for anything never set)."""
@@ -105,11 +104,9 @@ class OptionQueries:
         del stored["name"]
         if preset_id is None:
             self._ensure_default()
-            self._rows(
+            return self._sql.run(
                 "INSERT INTO preset (name, config) VALUES (?, ?)", (name, json.dumps(stored))
             )
-            ((new_id,),) = self._rows("SELECT last_insert_rowid()", ())
-            return int(new_id)
         self._rows(
             "INSERT INTO preset (id, name, config) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE "
             "SET name = excluded.name, config = excluded.config",
