@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall import __version__, paths
+from recall import __version__, cli_options, paths
 from recall.errors import DeckErrors, RecallError
 
 if TYPE_CHECKING:
@@ -123,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
         help="rebuild schedules from history (after a backup) and say what changed",
     )
     check.set_defaults(handler=_check)
+    cli_options.add_commands(commands, _open_database)
     return parser
 
 

@@ -15,6 +15,8 @@ from recall import fields
 from recall.errors import RecallError
 from recall.preferences import Preferences
 from recall.presets import DEFAULT_PRESET_ID, DeckPresets, Preset
+from recall.storage.records import DeckRow
+from recall.storage.rows import DECK_COLUMNS, deck_row
 from recall.storage.sql import Sql
 
 
@@ -141,6 +143,20 @@ class OptionQueries:
                     "INSERT INTO deck_preset (deck_id, preset_id) VALUES (?, ?)",
                     (deck_id, preset_id),
                 )
+
+    def decks(self) -> list[DeckRow]:
+        """Every deck, by name (the options window lists them to share a preset)."""
+        rows = self._rows(f"SELECT {DECK_COLUMNS} FROM deck ORDER BY name, id", ())
+        return [deck_row(row) for row in rows]
+
+    def card_count(self, deck_ids: Sequence[int]) -> int:
+        """How many cards the decks hold together."""
+        if not deck_ids:
+            return 0
+        marks = ", ".join("?" for _ in deck_ids)
+        return int(
+            self._sql.value(f"SELECT count(*) FROM card WHERE deck_id IN ({marks})", deck_ids)
+        )
 
     def _default_name(self) -> str:
         found = self._rows("SELECT name FROM preset WHERE id = ?", (DEFAULT_PRESET_ID,))

@@ -1,0 +1,167 @@
+"""The command line's `options` and `optimize`: a deck's preset, and parameters fitted to history.
+
+They check and word everything as the deck options window does: the same option
+declarations, the same messages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from recall import fields
+from recall.presets import Preset
+
+if TYPE_CHECKING:
+    from recall.storage import Database
+
+OpenDatabase = Callable[[argparse.Namespace], "Database"]
+
+
+def add_commands(commands: Any, open_database: OpenDatabase) -> None:
+    """Add `options` to the command line's subcommands."""
+    options = commands.add_parser(
+        "options",
+        help="show or change a deck's preset (new_per_day, desired_retention, ...)",
+        description="Without DECK_ID, list the presets and their decks. With it, show the "
+        "deck's preset; --set changes it for every deck sharing it, rescheduling their cards "
+        "from history when steps, retention, maximum interval or parameters change (after a "
+        "backup).",
+    )
+    options.add_argument("deck", nargs="?", metavar="DECK_ID")
+    options.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="change an option, e.g. new_per_day=10, learning_steps='1m 10m', "
+        "desired_retention=0.85 (repeatable)",
+    )
+    options.add_argument(
+        "--preset",
+        metavar="NAME",
+        help="give the deck this preset; a new name makes a copy of its current one",
+    )
+    options.add_argument("--json", action="store_true", help="print JSON")
+    options.set_defaults(handler=lambda args: _options(args, open_database))
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _options(args: argparse.Namespace, open_database: OpenDatabase) -> int:
+    from recall import deck_options, presets
+    from recall.scheduling import Schedulers
+
+    if args.deck is None and (args.set or args.preset):
+        raise fields.OptionError("--set and --preset need a DECK_ID (see `recall decks`)")
+    changes = presets.parse_changes(args.set)
+    database = open_database(args)
+    try:
+        if args.deck is None:
+            return _list_presets(database, args.json)
+        schedulers = Schedulers()
+        notes: list[str] = []
+        if args.preset:
+            notes.append(_choose_preset(database, schedulers, args.deck, args.preset))
+        if changes:
+            current = deck_options.deck_options(database, args.deck)
+            change = deck_options.change_preset(
+                database, schedulers, current.preset_id, changes, _now()
+            )
+            shared = len(current.sharing)
+            notes.append(
+                f"changed preset {current.preset.name!r}"
+                + (f" (shared by {shared} decks)" if shared > 1 else "")
+                + ": "
+                + _described(change.presets_after[current.preset_id], changes)
+            )
+            if change.rescheduled:
+                notes.append(
+                    f"rescheduled {change.rescheduled:,} card(s) from their history "
+                    f"(backup first: {change.backup})"
+                )
+        shown = deck_options.deck_options(database, args.deck)
+    finally:
+        database.close()
+    for note in notes:
+        print(note, file=sys.stderr)
+    preset = shown.preset
+    if args.json:
+        print(json.dumps(_preset_json(shown), indent=2, ensure_ascii=False))
+        return 0
+    print(
+        f"deck {shown.deck.key} ({shown.deck.name}) uses preset {preset.name!r}, "
+        f"shared by: {', '.join(shown.sharing)}"
+    )
+    items = [item for item in fields.describe(Preset) if item.editable]
+    width = max(len(item.key) for item in items)
+    for item in items:
+        value = fields.format_value(getattr(preset, item.key), item)
+        if item.key == "parameters" and not preset.parameters:
+            value = "FSRS defaults"
+        print(f"  {item.key.ljust(width)}  {value}")
+    for warning in preset.warnings():
+        print(f"warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def _described(preset: Preset, changes: dict[str, Any]) -> str:
+    return ", ".join(
+        f"{key} = {fields.format_value(getattr(preset, key), fields.info(Preset, key))}"
+        for key in changes
+    )
+
+
+def _choose_preset(database: Database, schedulers: Any, deck_key: str, name: str) -> str:
+    from recall import deck_options
+
+    current = deck_options.deck_options(database, deck_key)
+    try:
+        preset_id = deck_options.find_preset(current.presets, name)
+        made = ""
+    except deck_options.PresetError:
+        preset_id = deck_options.add_preset(database, name, current.preset)
+        made = f" (a new preset, copied from {current.preset.name!r})"
+    change = deck_options.use_preset(database, schedulers, [current.deck.id], preset_id, _now())
+    rescheduled = f"; {change.rescheduled:,} card(s) rescheduled" if change.rescheduled else ""
+    return f"deck {deck_key} now uses preset {name!r}{made}{rescheduled}"
+
+
+def _list_presets(database: Database, as_json: bool) -> int:
+    with database.reading() as transaction:
+        book = transaction.options.deck_presets()
+        decks = transaction.options.decks()
+    rows: list[dict[str, Any]] = [
+        {
+            "id": preset_id,
+            "name": preset.name,
+            "decks": [deck.key for deck in decks if book.preset_id_of(deck.id) == preset_id],
+        }
+        for preset_id, preset in sorted(book.presets.items())
+    ]
+    if as_json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    for row in rows:
+        print(f"{row['name']}: {', '.join(row['decks']) or '(no decks)'}")
+    return 0
+
+
+def _preset_json(shown: Any) -> dict[str, Any]:
+    preset: Preset = shown.preset
+    stored = fields.to_stored(preset)
+    stored["learning_steps"] = fields.format_steps(preset.learning_steps)
+    stored["relearning_steps"] = fields.format_steps(preset.relearning_steps)
+    return {
+        "deck": shown.deck.key,
+        "preset_id": shown.preset_id,
+        "preset": stored,
+        "shared_by": shown.sharing,
+        "warnings": preset.warnings(),
+    }

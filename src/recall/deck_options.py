@@ -1,0 +1,316 @@
+"""Use cases on preferences and deck presets, and rescheduling when a schedule depends on them.
+
+A card's schedule is the replay of its history under its deck's preset. So a change to
+what scheduling reads (steps, desired retention, maximum interval, FSRS parameters, or
+which preset a deck uses) is applied as one step: a backup first, then, in one
+transaction, the new options and every affected card's history replayed under them.
+The change keeps what it replaced, so undoing it is the same step with the old values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from pathlib import Path
+from typing import Any
+
+from recall import backups, days
+from recall.errors import RecallError, UnknownDeckError
+from recall.integrity import replay
+from recall.memory import MemoryState
+from recall.preferences import Preferences
+from recall.presets import DEFAULT_PRESET_ID, DeckPresets, Preset, with_changes
+from recall.scheduling import Schedulers
+from recall.storage import Database, DeckRow, PresetNameError
+
+# What a scheduler is built from: changing any of these reschedules the preset's decks.
+SCHEDULE_KEYS = (
+    "learning_steps",
+    "relearning_steps",
+    "desired_retention",
+    "maximum_interval",
+    "parameters",
+)
+Progress = Callable[[int, int], None]
+
+
+def _no_progress(_done: int, _total: int) -> None:
+    """Progress nobody watches."""
+
+
+@dataclass(frozen=True)
+class DeckOptions:
+    """A deck's preset, and the presets and decks it could share one with.
+
+    Attributes:
+        preset_id: The id of the preset the deck uses.
+        presets: Every preset, by id.
+        decks: Every deck, by name.
+        sharing: The names of the decks that use the same preset (the deck included).
+    """
+
+    deck: DeckRow
+    preset_id: int
+    presets: dict[int, Preset]
+    decks: list[DeckRow]
+    sharing: list[str]
+
+    @property
+    def preset(self) -> Preset:
+        """The deck's preset."""
+        return self.presets[self.preset_id]
+
+
+@dataclass(frozen=True)
+class OptionsChange:
+    """What one change of presets did, with what it replaced.
+
+    Attributes:
+        presets_before: Each changed preset's values before the change.
+        presets_after: Each changed preset's values after it.
+        decks_before: Each re-assigned deck's preset id before the change.
+        decks_after: Each re-assigned deck's preset id after it.
+        rescheduled: Cards whose schedule was replayed under the new options.
+        backup: The backup made first, when any card was rescheduled.
+    """
+
+    presets_before: dict[int, Preset] = field(default_factory=dict)
+    presets_after: dict[int, Preset] = field(default_factory=dict)
+    decks_before: dict[int, int] = field(default_factory=dict)
+    decks_after: dict[int, int] = field(default_factory=dict)
+    rescheduled: int = 0
+    backup: Path | None = None
+
+    def summary(self) -> str:
+        """The change in words."""
+        names = ", ".join(sorted({preset.name for preset in self.presets_after.values()}))
+        parts = []
+        if names:
+            parts.append(f"saved preset {names}")
+        if self.decks_after:
+            parts.append(f"{len(self.decks_after)} deck(s) given another preset")
+        if self.rescheduled:
+            parts.append(f"{self.rescheduled:,} card(s) rescheduled from their history")
+        return "; ".join(parts) or "nothing changed"
+
+
+def preferences(database: Database) -> Preferences:
+    """The learner's stored preferences."""
+    with database.reading() as transaction:
+        return transaction.options.preferences()
+
+
+def save_preferences(database: Database, chosen: Preferences) -> None:
+    """Store the preferences (every value already checked by its option)."""
+    with database.transaction() as transaction:
+        transaction.options.set_preferences(chosen)
+
+
+def deck_options(database: Database, deck_key: str) -> DeckOptions:
+    """A deck's preset and what it could share.
+
+    Raises:
+        UnknownDeckError: No deck has that id.
+    """
+    with database.reading() as transaction:
+        deck = transaction.decks.by_key(deck_key)
+        if deck is None:
+            raise UnknownDeckError(deck_key)
+        book = transaction.options.deck_presets()
+        decks = transaction.options.decks()
+    preset_id = book.preset_id_of(deck.id)
+    sharing = [row.name for row in decks if book.preset_id_of(row.id) == preset_id]
+    return DeckOptions(deck, preset_id, book.presets, decks, sharing)
+
+
+def subdecks(decks: list[DeckRow], parent: DeckRow) -> list[DeckRow]:
+    """The decks below ``parent`` in the deck tree (names starting ``parent::``)."""
+    prefix = parent.name + "::"
+    return [deck for deck in decks if deck.name.startswith(prefix)]
+
+
+def add_preset(database: Database, name: str, copy_of: Preset | None = None) -> int:
+    """Add a preset named ``name``, with default options or a copy of another's.
+
+    Raises:
+        PresetNameError: The name is empty or taken.
+    """
+    preset = dataclasses.replace(copy_of or Preset(), name=name.strip())
+    with database.transaction() as transaction:
+        return transaction.options.save_preset(None, preset)
+
+
+def rename_preset(database: Database, preset_id: int, name: str) -> None:
+    """Give a preset another name.
+
+    Raises:
+        PresetNameError: The name is empty or taken.
+    """
+    with database.transaction() as transaction:
+        current = transaction.options.deck_presets().presets[preset_id]
+        transaction.options.save_preset(preset_id, dataclasses.replace(current, name=name.strip()))
+
+
+def delete_preset(
+    database: Database,
+    schedulers: Schedulers,
+    preset_id: int,
+    now: datetime,
+    progress: Progress = _no_progress,
+) -> OptionsChange:
+    """Remove a preset; its decks go back to the default preset and are rescheduled.
+
+    Raises:
+        PresetNameError: The default preset cannot be deleted.
+    """
+    if preset_id == DEFAULT_PRESET_ID:
+        raise PresetNameError("the default preset cannot be deleted")
+    with database.reading() as transaction:
+        book = transaction.options.deck_presets()
+    moved = {deck: DEFAULT_PRESET_ID for deck, chosen in book.decks.items() if chosen == preset_id}
+    change = apply(database, schedulers, {}, moved, now, progress)
+    with database.transaction() as transaction:
+        transaction.options.delete_preset(preset_id)
+    return change
+
+
+def change_preset(
+    database: Database,
+    schedulers: Schedulers,
+    preset_id: int,
+    changes: Mapping[str, Any],
+    now: datetime,
+    zone: tzinfo | None = None,
+    progress: Progress = _no_progress,
+) -> OptionsChange:
+    """Change a preset's options (checked by their declarations), rescheduling if needed.
+
+    Extra cards for today last until the next study day starts.
+
+    Raises:
+        OptionError: An unknown option or a value it cannot take; nothing changed.
+    """
+    with database.reading() as transaction:
+        book = transaction.options.deck_presets()
+        rollover = transaction.options.preferences().day_rollover_hour
+    day_end = days.study_day(now, rollover, zone)[1]
+    changed = with_changes(book.presets[preset_id], dict(changes), day_end)
+    return apply(database, schedulers, {preset_id: changed}, {}, now, progress)
+
+
+def use_preset(
+    database: Database,
+    schedulers: Schedulers,
+    deck_ids: list[int],
+    preset_id: int,
+    now: datetime,
+    progress: Progress = _no_progress,
+) -> OptionsChange:
+    """Give decks a preset (and reschedule their cards under it)."""
+    return apply(database, schedulers, {}, dict.fromkeys(deck_ids, preset_id), now, progress)
+
+
+def undo(
+    database: Database, schedulers: Schedulers, change: OptionsChange, now: datetime
+) -> OptionsChange:
+    """Put back what ``change`` replaced: the presets' old values and the decks' old presets.
+
+    Every affected card is replayed again under the old options, so each schedule is
+    exactly what it was before the change.
+    """
+    return apply(database, schedulers, change.presets_before, change.decks_before, now)
+
+
+def apply(
+    database: Database,
+    schedulers: Schedulers,
+    presets: Mapping[int, Preset],
+    decks: Mapping[int, int],
+    now: datetime,
+    progress: Progress = _no_progress,
+) -> OptionsChange:
+    """Store new preset values and deck assignments, and reschedule every affected card.
+
+    A deck is affected when what its scheduler is built from changes. When any is, a
+    backup is made first; then one transaction stores the options and the replayed
+    schedules, so a failure leaves everything as it was.
+
+    Args:
+        database: The database.
+        schedulers: Builds the scheduler of each preset.
+        presets: New values of presets, by id.
+        decks: New preset ids, by deck id.
+        now: The time, for the backup's name.
+        progress: Called with (cards done, cards to do) while replaying.
+
+    Returns:
+        What was done, with the values it replaced.
+    """
+    with database.reading() as transaction:
+        before = transaction.options.deck_presets()
+        every_deck = [deck.id for deck in transaction.options.decks()]
+    after = DeckPresets(presets={**before.presets, **presets}, decks={**before.decks, **decks})
+    affected = [
+        deck
+        for deck in every_deck
+        if _schedule_of(before.of_deck(deck)) != _schedule_of(after.of_deck(deck))
+    ]
+    backup = None
+    if affected:
+        backup = backups.make_backup(database, now, "before-new-options")
+    rescheduled = 0
+    with database.transaction() as transaction:
+        options = transaction.options
+        for preset_id, preset in presets.items():
+            options.save_preset(preset_id, preset)
+        by_preset: dict[int, list[int]] = {}
+        for deck_id, preset_id in decks.items():
+            by_preset.setdefault(preset_id, []).append(deck_id)
+        for preset_id, deck_ids in by_preset.items():
+            options.set_deck_preset(deck_ids, preset_id)
+        total = options.card_count(affected)
+        done = 0
+        for deck_id in affected:
+            scheduler = schedulers.for_preset(after.of_deck(deck_id))
+            changed: list[tuple[int, MemoryState]] = []
+            for card, history in transaction.history.per_card(deck_id):
+                memory = replay(scheduler, card, history)
+                if memory != card.memory:
+                    changed.append((card.id, memory))
+                done += 1
+                if done % 500 == 0:
+                    progress(done, total)
+            transaction.cards.set_memories(changed)
+            rescheduled += len(changed)
+        progress(total, total)
+    return OptionsChange(
+        presets_before={key: before.presets.get(key, Preset()) for key in presets},
+        presets_after=dict(presets),
+        decks_before={deck: before.preset_id_of(deck) for deck in decks},
+        decks_after=dict(decks),
+        rescheduled=rescheduled,
+        backup=backup,
+    )
+
+
+def _schedule_of(preset: Preset) -> tuple[Any, ...]:
+    return tuple(getattr(preset, key) for key in SCHEDULE_KEYS)
+
+
+class PresetError(RecallError):
+    """A preset that cannot be found by the name or id given."""
+
+
+def find_preset(book: Mapping[int, Preset], name_or_id: str) -> int:
+    """The id of the preset with that name (or that id).
+
+    Raises:
+        PresetError: No preset has that name or id; the message lists them.
+    """
+    for preset_id, preset in book.items():
+        if preset.name == name_or_id or str(preset_id) == name_or_id:
+            return preset_id
+    names = ", ".join(repr(preset.name) for preset in book.values())
+    raise PresetError(f"there is no preset {name_or_id!r}; the presets are: {names}")
