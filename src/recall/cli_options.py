@@ -23,7 +23,7 @@ OpenDatabase = Callable[[argparse.Namespace], "Database"]
 
 
 def add_commands(commands: Any, open_database: OpenDatabase) -> None:
-    """Add `options` to the command line's subcommands."""
+    """Add `options` and `optimize` to the command line's subcommands."""
     options = commands.add_parser(
         "options",
         help="show or change a deck's preset (new_per_day, desired_retention, ...)",
@@ -48,6 +48,23 @@ def add_commands(commands: Any, open_database: OpenDatabase) -> None:
     )
     options.add_argument("--json", action="store_true", help="print JSON")
     options.set_defaults(handler=lambda args: _options(args, open_database))
+
+    optimize = commands.add_parser(
+        "optimize",
+        help="fit FSRS parameters to your review history and say whether they fit better",
+        description="Fit the FSRS parameters of a deck's preset (the default preset without "
+        "--deck) to the review history of every deck using it, with fsrs-rs-python, and "
+        "compare the fit with the current parameters on the same reviews.",
+    )
+    optimize.add_argument("--deck", metavar="DECK_ID", help="fit the preset this deck uses")
+    optimize.add_argument(
+        "--apply",
+        action="store_true",
+        help="store the fitted parameters if they fit better, rescheduling from history "
+        "after a backup",
+    )
+    optimize.add_argument("--json", action="store_true", help="print JSON")
+    optimize.set_defaults(handler=lambda args: _optimize(args, open_database))
 
 
 def _now() -> datetime:
@@ -165,3 +182,27 @@ def _preset_json(shown: Any) -> dict[str, Any]:
         "shared_by": shown.sharing,
         "warnings": preset.warnings(),
     }
+
+
+def _optimize(args: argparse.Namespace, open_database: OpenDatabase) -> int:
+    from recall import deck_options, optimizing
+    from recall.presets import DEFAULT_PRESET_ID
+    from recall.scheduling import Schedulers
+
+    database = open_database(args)
+    try:
+        preset_id = DEFAULT_PRESET_ID
+        if args.deck is not None:
+            preset_id = deck_options.deck_options(database, args.deck).preset_id
+        report = optimizing.optimize_preset(
+            database, Schedulers(), preset_id, _now(), apply=args.apply
+        )
+    finally:
+        database.close()
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+        return 0
+    print(report.words())
+    if report.result.better and not report.applied:
+        print("run again with --apply to use them", file=sys.stderr)
+    return 0

@@ -102,6 +102,12 @@ class Scheduler:
             memory = self.review(card_id, memory, past.rating, past.reviewed_at)
         return memory
 
+    def retrievability(self, card_id: int, memory: MemoryState, now: datetime) -> float:
+        """The chance, under this scheduler's parameters, that the card is recalled at ``now``."""
+        if memory.state is CardState.NEW:
+            return 0.0
+        return float(self._fsrs.get_card_retrievability(_to_fsrs(card_id, memory, now), now))
+
     def states_before(
         self, card_id: int, history: Iterable[PastReview]
     ) -> dict[datetime, CardState]:

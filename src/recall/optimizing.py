@@ -1,0 +1,165 @@
+"""Use case: fit a preset's FSRS parameters to the history of its decks, and say what happened.
+
+As Anki does, fitted parameters are applied only if they predict the learner's own history
+better (a lower log loss on the same training items); applying them reschedules every card
+of the preset's decks from its history, after a backup, undoably.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta, tzinfo
+from typing import Any
+
+from recall import deck_options
+from recall.memory import CardState
+from recall.scheduling import Schedulers
+from recall.scheduling.optimize import DayRatings, Optimized, optimize
+from recall.storage import Database, ReviewRow
+
+FEW_REVIEWS = 400  # below this a fit can move a lot as more reviews come in
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class OptimizeReport:
+    """What optimizing a preset found, and whether the fitted parameters were applied."""
+
+    preset_id: int
+    preset_name: str
+    result: Optimized
+    applied: bool
+    asked_to_apply: bool
+    change: deck_options.OptionsChange | None = None
+
+    def words(self) -> str:
+        """The outcome in one or two sentences."""
+        result = self.result
+        if result.before is None or result.after is None:
+            return (
+                f"Nothing to fit yet in preset {self.preset_name!r}: no card has a review on a "
+                "later day than its first. Keep studying; the parameters stay as they are."
+            )
+        if result.kept_defaults:
+            return (
+                f"Only {result.reviews:,} reviews of {result.cards:,} cards to learn from: "
+                "fsrs-rs-python leaves out outliers and then keeps FSRS's default parameters "
+                "when too few reviews remain. Your current parameters stay."
+            )
+        head = (
+            f"Fitted to {result.reviews:,} reviews of {result.cards:,} cards: log loss "
+            f"{result.before.log_loss:.3f} -> {result.after.log_loss:.3f}"
+        )
+        if not result.better:
+            text = f"{head}; your current parameters already fit best, kept."
+        elif self.applied:
+            moved = self.change.rescheduled if self.change else 0
+            text = f"{head}, applied ({moved:,} cards rescheduled from their history)."
+        else:
+            text = f"{head}: a better fit, not applied yet."
+        if result.reviews < FEW_REVIEWS:
+            text += (
+                f" Only {result.reviews:,} reviews: a fit on so few can change a lot as you "
+                "study more."
+            )
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as the command line's ``--json`` prints it."""
+        result = self.result
+
+        def fit(value: Any) -> dict[str, float] | None:
+            return (
+                None
+                if value is None
+                else {"log_loss": value.log_loss, "rmse_bins": value.rmse_bins}
+            )
+
+        return {
+            "preset": self.preset_name,
+            "reviews": result.reviews,
+            "cards": result.cards,
+            "items": result.items,
+            "before": fit(result.before),
+            "after": fit(result.after),
+            "better": result.better,
+            "applied": self.applied,
+            "parameters": list(result.fitted),
+            "message": self.words(),
+        }
+
+
+def optimize_preset(
+    database: Database,
+    schedulers: Schedulers,
+    preset_id: int,
+    now: datetime,
+    apply: bool,
+    zone: tzinfo | None = None,
+    progress: Progress | None = None,
+) -> OptimizeReport:
+    """Fit the preset's parameters to its decks' history; apply them if asked and better.
+
+    Args:
+        database: The database.
+        schedulers: Builds schedulers for rescheduling when the fit is applied.
+        preset_id: The preset to fit.
+        now: The time (names the backup made before applying).
+        apply: Store the fitted parameters if they fit better.
+        zone: The learner's time zone, for study days; None is the system's.
+        progress: Called with (done, total) while rescheduling.
+    """
+    with database.reading() as transaction:
+        book = transaction.options.deck_presets()
+        rollover = transaction.options.preferences().day_rollover_hour
+        decks = [
+            deck.id
+            for deck in transaction.options.decks()
+            if book.preset_id_of(deck.id) == preset_id
+        ]
+        histories = list(_histories(transaction.history.per_card, decks, rollover, zone))
+    preset = book.presets[preset_id]
+    result = optimize(histories, preset.parameters)
+    change = None
+    if apply and result.better:
+        change = deck_options.change_preset(
+            database,
+            schedulers,
+            preset_id,
+            {"parameters": result.fitted},
+            now,
+            zone,
+            progress or (lambda _done, _total: None),
+        )
+    return OptimizeReport(
+        preset_id=preset_id,
+        preset_name=preset.name,
+        result=result,
+        applied=change is not None,
+        asked_to_apply=apply,
+        change=change,
+    )
+
+
+def day_number(moment: datetime, rollover_hour: int, zone: tzinfo | None) -> int:
+    """The study day a moment falls in, as a day count (days start at the rollover hour)."""
+    local = moment.astimezone(zone)
+    return (local - timedelta(hours=rollover_hour)).date().toordinal()
+
+
+def _histories(
+    per_card: Callable[[int], Iterator[tuple[Any, list[ReviewRow]]]],
+    decks: list[int],
+    rollover: int,
+    zone: tzinfo | None,
+) -> Iterator[DayRatings]:
+    """Each card's (study day, rating) pairs, for cards whose history starts when it was new."""
+    for deck_id in decks:
+        for _card, history in per_card(deck_id):
+            if not history or history[0].state_before is not CardState.NEW:
+                continue
+            yield [
+                (day_number(review.reviewed_at, rollover, zone), int(review.rating))
+                for review in history
+            ]
