@@ -98,6 +98,7 @@ def optimize_preset(
     apply: bool,
     zone: tzinfo | None = None,
     progress: Progress | None = None,
+    decks: list[int] | None = None,
 ) -> OptimizeReport:
     """Fit the preset's parameters to its decks' history; apply them if asked and better.
 
@@ -109,15 +110,18 @@ def optimize_preset(
         apply: Store the fitted parameters if they fit better.
         zone: The learner's time zone, for study days; None is the system's.
         progress: Called with (done, total) while rescheduling.
+        decks: Fit to these decks' history instead of the decks using the preset now
+            (the options window adds the deck it is about to give the preset).
     """
     with database.reading() as transaction:
         book = transaction.options.deck_presets()
         rollover = transaction.options.preferences().day_rollover_hour
-        decks = [
-            deck.id
-            for deck in transaction.options.decks()
-            if book.preset_id_of(deck.id) == preset_id
-        ]
+        if decks is None:
+            decks = [
+                deck.id
+                for deck in transaction.options.decks()
+                if book.preset_id_of(deck.id) == preset_id
+            ]
         histories = list(_histories(transaction.history.per_card, decks, rollover, zone))
     preset = book.presets[preset_id]
     result = optimize(histories, preset.parameters)

@@ -158,6 +158,27 @@ class OptionQueries:
             self._sql.value(f"SELECT count(*) FROM card WHERE deck_id IN ({marks})", deck_ids)
         )
 
+    def rating_habits(self, deck_ids: Sequence[int]) -> list[tuple[int, int, int, float]]:
+        """Per (state before, rating): how many reviews, and their mean seconds.
+
+        Each duration counts at most 60 s, so a review left on screen over lunch does not
+        make every review look slow.
+        """
+        if not deck_ids:
+            return []
+        marks = ", ".join("?" for _ in deck_ids)
+        rows = self._rows(
+            "SELECT review.state_before, review.rating, count(*), "
+            "avg(min(review.duration_ms, 60000)) / 1000.0 FROM card CROSS JOIN review "
+            f"ON review.card_id = card.id WHERE card.deck_id IN ({marks}) "
+            "GROUP BY review.state_before, review.rating",
+            deck_ids,
+        )
+        return [
+            (int(state), int(rating), int(count), float(seconds))
+            for state, rating, count, seconds in rows
+        ]
+
     def _default_name(self) -> str:
         found = self._rows("SELECT name FROM preset WHERE id = ?", (DEFAULT_PRESET_ID,))
         return str(found[0][0]) if found else Preset().name

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 import traceback
 from datetime import UTC, datetime
@@ -15,19 +14,12 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from recall import __version__, backups, library, paths
 from recall.errors import RecallError
-from recall.preferences import Preferences
 from recall.storage import Database, is_unusable
+from recall.ui.appearance import apply_preferences, apply_style_sheet
 from recall.ui.main_window import MainWindow
 from recall.ui.prompts import Prompts
 from recall.ui.single_instance import SingleInstance, server_name
 
-STYLE_SHEET = "style.qss"
-_POINT_SIZE = re.compile(r"(\d+(?:\.\d+)?)pt")
-_COLOR_SCHEMES = {
-    "system": Qt.ColorScheme.Unknown,
-    "light": Qt.ColorScheme.Light,
-    "dark": Qt.ColorScheme.Dark,
-}
 # The PNGs scripts/icons.py renders from resources/recall.svg: PNG needs no Qt plugin.
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 
@@ -58,38 +50,13 @@ def configure(app: QApplication) -> None:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("recall")  # resources/recall.desktop: the desktop shows its icon
     app.setStyle("Fusion")
-    _apply_style_sheet(app)
+    apply_style_sheet(app)
     if not app.property("recallSchemeWatched"):
         # The sheet's palette() colours are resolved when it is applied: apply it again
         # when the scheme switches between light and dark (the desktop's or the learner's).
-        app.styleHints().colorSchemeChanged.connect(lambda _scheme: _apply_style_sheet(app))
+        app.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_style_sheet(app))
         app.setProperty("recallSchemeWatched", True)
     app.setWindowIcon(app_icon())
-
-
-def apply_preferences(app: QApplication, preferences: Preferences) -> None:
-    """Apply the theme and the text size at once, to every open window.
-
-    The theme sets Qt's colour scheme (Fusion then draws with a light or dark palette;
-    "system" follows the desktop again); the text size scales every size in the style
-    sheet.
-    """
-    app.setProperty("recallTextSize", preferences.text_size)
-    app.styleHints().setColorScheme(_COLOR_SCHEMES[preferences.theme])
-    _apply_style_sheet(app)
-
-
-def style_sheet(text_size: int = 100) -> str:
-    """Recall's style sheet with every point size scaled to ``text_size`` percent."""
-    sheet = paths.resource(STYLE_SHEET).read_text(encoding="utf-8")
-    if text_size == 100:
-        return sheet
-    return _POINT_SIZE.sub(lambda match: f"{float(match.group(1)) * text_size / 100:.1f}pt", sheet)
-
-
-def _apply_style_sheet(app: QApplication) -> None:
-    size = app.property("recallTextSize")
-    app.setStyleSheet(style_sheet(size if isinstance(size, int) else 100))
 
 
 def window_state(data_dir: Path) -> QSettings:
@@ -108,6 +75,7 @@ def application() -> QApplication:
 def show_window(database: Database, data_dir: Path, prompts: Prompts) -> MainWindow:
     """Show the main window on the deck list, with the keyboard on the deck table."""
     window = MainWindow(database, window_state(data_dir), now, prompts=prompts)
+    apply_preferences(application(), window.preferences)
     window.show()
     window.deck_list.focus_table()
     return window

@@ -13,7 +13,8 @@ from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer, qVer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QWidget
 
-from recall import __version__, backups, library, paths
+from recall import __version__, backups, deck_options, library, paths
+from recall.deck_options import OptionsChange
 from recall.importing import ImportReport
 from recall.preferences import Preferences
 from recall.scheduling import Schedulers
@@ -21,6 +22,8 @@ from recall.storage import Database
 from recall.study import StudySession
 from recall.ui.backups_dialog import BackupsDialog
 from recall.ui.deck_list_view import DeckListView
+from recall.ui.deck_options_dialog import DeckOptionsDialog
+from recall.ui.preferences_dialog import PreferencesDialog
 from recall.ui.prompts import Prompts
 from recall.ui.review_view import ReviewView
 from recall.ui.summary_view import SummaryView
@@ -38,6 +41,8 @@ SHORTCUTS = (
     ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
     ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
     ("Ctrl+Shift+B", "Backups"),
+    ("Ctrl+,", "Preferences: theme, study day, grading, text size, backups"),
+    ("Ctrl+Shift+O", "Options of the selected deck: limits, steps, retention, FSRS"),
     ("F1", "This list"),
     ("Ctrl+Q", "Quit"),
 )
@@ -86,6 +91,9 @@ class MainWindow(QMainWindow):
         self._zone = zone
         self._prompts = prompts or Prompts(self)
         self._review: ReviewView | None = None
+        self._options_change: OptionsChange | None = None
+        self.preferences_dialog: PreferencesDialog | None = None
+        self.deck_options_dialog: DeckOptionsDialog | None = None
         self.tasks = TaskRunner(self)
         self.transfers = Transfers(
             database, self._schedulers, clock, self.tasks, self._prompts, self
@@ -217,6 +225,12 @@ class MainWindow(QMainWindow):
         self.shortcuts_action = QAction("&Keyboard Shortcuts", self)
         self.shortcuts_action.setShortcut(QKeySequence("F1"))
         self.about_action = QAction("&About Recall", self)
+        self.preferences_action = QAction("&Preferences...", self)
+        self.preferences_action.setShortcut(QKeySequence("Ctrl+,"))
+        self.deck_options_action = QAction("Deck &Options...", self)
+        self.deck_options_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
+        self.undo_options_action = QAction("Undo &Options Change", self)
+        self.undo_options_action.setEnabled(False)
         for action in (
             self.import_action,
             self.export_action,
@@ -224,6 +238,8 @@ class MainWindow(QMainWindow):
             self.quit_action,
             self.undo_action,
             self.back_action,
+            self.preferences_action,
+            self.deck_options_action,
         ):
             self.addAction(action)
 
@@ -238,8 +254,12 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.quit_action)
         edit_menu = self.menuBar().addMenu("&Edit")
         edit_menu.addAction(self.undo_action)
+        edit_menu.addAction(self.undo_options_action)
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.preferences_action)
         study_menu = self.menuBar().addMenu("&Study")
         study_menu.addAction(self.study_action)
+        study_menu.addAction(self.deck_options_action)
         study_menu.addAction(self.back_action)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(self.shortcuts_action)
@@ -261,6 +281,9 @@ class MainWindow(QMainWindow):
         self.study_action.triggered.connect(self._on_study_selected)
         self.shortcuts_action.triggered.connect(self._on_shortcuts)
         self.about_action.triggered.connect(self._on_about)
+        self.preferences_action.triggered.connect(self._on_preferences)
+        self.deck_options_action.triggered.connect(self._on_deck_options)
+        self.undo_options_action.triggered.connect(self._on_undo_options)
 
     def _restore_geometry(self) -> None:
         geometry = self._window_state.value("geometry")
@@ -272,6 +295,7 @@ class MainWindow(QMainWindow):
         current = self.pages.currentWidget()
         self.back_action.setEnabled(current is not self.deck_list)
         self.study_action.setEnabled(current is self.deck_list)
+        self.deck_options_action.setEnabled(current is self.deck_list)
         self.undo_action.setEnabled(self._review is not None and self._review.can_undo)
 
     # Slots
@@ -349,6 +373,64 @@ class MainWindow(QMainWindow):
 
     def _on_backup_failed(self, error: Exception) -> None:
         self.statusBar().showMessage(f"Backup failed: {error}", 30_000)
+
+    def _on_preferences(self) -> None:
+        dialog = PreferencesDialog(self._database, self._prompts, self)
+        dialog.saved.connect(self._on_preferences_saved)
+        self.preferences_dialog = dialog
+        dialog.open()
+
+    def _on_preferences_saved(self, chosen: Preferences) -> None:
+        self.preferences = chosen
+        self.backup_timer.setInterval(int(chosen.backup_interval.total_seconds() * 1000))
+        self.refresh_decks(self.deck_list.selected_key())
+
+    def _on_deck_options(self) -> None:
+        key = self.deck_list.selected_key()
+        if key is None:
+            return
+        dialog = DeckOptionsDialog(
+            self._database,
+            self._schedulers,
+            key,
+            self._clock,
+            self.tasks,
+            self._prompts,
+            self,
+        )
+        dialog.saved.connect(self._on_options_saved)
+        self.deck_options_dialog = dialog
+        dialog.open()
+
+    def _on_options_saved(self, change: OptionsChange) -> None:
+        self._options_change = change
+        self.undo_options_action.setEnabled(bool(change.presets_before or change.decks_before))
+        self.statusBar().showMessage(change.summary().capitalize(), 15_000)
+        self.refresh_decks(self.deck_list.selected_key())
+
+    def _on_undo_options(self) -> None:
+        change = self._options_change
+        if change is None or self.tasks.busy:
+            return
+        self._options_change = None
+        self.undo_options_action.setEnabled(False)
+        database, schedulers, now = self._database, self._schedulers, self._clock()
+        self.pages.setEnabled(False)
+
+        def work() -> OptionsChange:
+            return deck_options.undo(database, schedulers, change, now)
+
+        self.tasks.run(work, self._on_options_undone, self._on_options_undo_failed)
+
+    def _on_options_undone(self, change: OptionsChange) -> None:
+        self.pages.setEnabled(True)
+        moved = f"; {change.rescheduled:,} card(s) rescheduled" if change.rescheduled else ""
+        self.statusBar().showMessage(f"Options change undone{moved}", 15_000)
+        self.refresh_decks(self.deck_list.selected_key())
+
+    def _on_options_undo_failed(self, error: Exception) -> None:
+        self.pages.setEnabled(True)
+        self._prompts.tell("Undo Options Change", str(error), warning=True)
 
     def _on_shortcuts(self) -> None:
         rows = "".join(f"<tr><td><b>{key}</b></td><td>{what}</td></tr>" for key, what in SHORTCUTS)

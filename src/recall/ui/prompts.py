@@ -7,7 +7,7 @@ for the learner without a modal box blocking the test.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
 
 
 class Prompts:
@@ -34,6 +34,11 @@ class Prompts:
         """Show a notice."""
         icon = QMessageBox.Icon.Warning if warning else QMessageBox.Icon.Information
         self._box(icon, title, text).exec()
+
+    def ask_text(self, title: str, label: str, text: str = "") -> str | None:
+        """Ask for a line of text; None when the learner cancels."""
+        answer, accepted = QInputDialog.getText(self._parent, title, label, text=text)
+        return answer if accepted else None
 
     def _box(self, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
         box = QMessageBox(icon, title, text, parent=self._parent)

@@ -419,7 +419,10 @@ class ReviewView(QWidget):
         for rating, rating_button in self._rating_buttons.items():
             interval = format_interval(answer.intervals[rating])
             suggested = rating is answer.proposed
-            rating_button.setText(f"{rating.value} {rating.label}\n{interval}")
+            show_interval = self._session.preferences.show_next_intervals
+            rating_button.setText(
+                f"{rating.value} {rating.label}" + (f"\n{interval}" if show_interval else "")
+            )
             rating_button.setProperty("suggested", suggested)
             rating_button.setAccessibleName(
                 f"{rating.label}, next in {interval}" + (" (suggested)" if suggested else "")

@@ -26,7 +26,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 from recall import __version__, library, paths
 from recall.errors import RecallError
 from recall.storage import Database
-from recall.ui.application import STYLE_SHEET, application, open_database, show_window
+from recall.ui.appearance import STYLE_SHEET
+from recall.ui.application import application, open_database, show_window
 from recall.ui.main_window import MainWindow, library_versions
 from recall.ui.prompts import Prompts
 from recall.ui.review_view import Phase

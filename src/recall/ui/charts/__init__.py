@@ -1,0 +1,1 @@
+"""Painted chart widgets, drawn with the palette so they follow the light or dark theme."""

@@ -1,0 +1,426 @@
+"""Study > Deck Options: the deck's preset, every option, Optimize, Reset and the simulator.
+
+Saving runs on the task runner: a change to steps, retention, maximum interval or FSRS
+parameters replays every affected card's history (after a backup), with progress after
+half a second; the main window keeps the change so Edit > Undo Options Change can put it
+back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressDialog,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from recall import days, deck_options, fields, optimizing
+from recall.deck_options import DeckOptions, OptionsChange
+from recall.errors import RecallError
+from recall.presets import DEFAULT_PRESET_ID, Preset
+from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
+from recall.storage import Database
+from recall.ui.option_form import OptionForm
+from recall.ui.prompts import Prompts
+from recall.ui.simulator_dialog import SimulatorDialog
+from recall.ui.tasks import TaskRunner
+
+PROGRESS_DELAY_MS = 500
+_FORM_KEYS = [
+    item for item in fields.describe(Preset) if item.editable and item.key != "parameters"
+]
+_PARAMETERS = fields.info(Preset, "parameters")
+
+
+class _ProgressRelay(QObject):
+    changed = Signal(int, int)
+
+
+class DeckOptionsDialog(QDialog):
+    """The options of one deck's preset.
+
+    Args:
+        database: Where presets live.
+        schedulers: Builds schedulers for rescheduling.
+        deck_key: The deck whose options are shown.
+        clock: The current time, aware UTC.
+        tasks: Runs saving and optimizing off the GUI thread.
+        prompts: Asks and tells the learner.
+        parent: The main window.
+    """
+
+    saved = Signal(object)  # OptionsChange
+
+    def __init__(
+        self,
+        database: Database,
+        schedulers: Schedulers,
+        deck_key: str,
+        clock: Callable[[], datetime],
+        tasks: TaskRunner,
+        prompts: Prompts,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._database = database
+        self._schedulers = schedulers
+        self._deck_key = deck_key
+        self._clock = clock
+        self._tasks = tasks
+        self._prompts = prompts
+        self.simulator: SimulatorDialog | None = None
+        self._options: DeckOptions = deck_options.deck_options(database, deck_key)
+        self._fitted: tuple[float, ...] | None = None
+        self._fit_words = ""
+        self.setWindowTitle(f"Deck Options: {self._options.deck.name}")
+        self.setObjectName("deckOptionsDialog")
+        self._build()
+        self._connect_signals()
+        self._show_preset(self._options.preset_id)
+
+    # Public API (tests drive these as the buttons do)
+
+    @property
+    def preset_id(self) -> int:
+        """The preset chosen in the picker."""
+        return int(self.presets.currentData())
+
+    def edited(self) -> Preset:
+        """The chosen preset with the values on screen, each checked by its option.
+
+        Raises:
+            OptionError: A value the option cannot take.
+        """
+        current = self._options.presets[self.preset_id]
+        values: dict[str, Any] = self.form.values()
+        values["parameters"] = fields.parse(_PARAMETERS, self.parameters.text())
+        if values["parameters"] == DEFAULT_PARAMETERS:
+            values["parameters"] = ()
+        for key in ("extra_new_today", "extra_reviews_today"):
+            if values[key] == getattr(current, key):
+                del values[key]  # unchanged extras keep their end
+        edited = fields.replaced(current, values)
+        if {"extra_new_today", "extra_reviews_today"} & values.keys():
+            preferences = deck_options.preferences(self._database)
+            end = days.study_day(self._clock(), preferences.day_rollover_hour)[1]
+            edited = dataclasses.replace(edited, extra_until=end)
+        return edited
+
+    def save(self) -> None:
+        """Store the preset and the deck's choice of it, rescheduling on the task runner."""
+        try:
+            edited = self.edited()
+        except RecallError as error:
+            self._prompts.tell("Options not saved", str(error), warning=True)
+            return
+        deck_ids = [self._options.deck.id]
+        if self.subdecks.isChecked():
+            deck_ids += [deck.id for deck in self._subdecks()]
+        database, schedulers, now, preset_id = (
+            self._database,
+            self._schedulers,
+            self._clock(),
+            self.preset_id,
+        )
+        relay = _ProgressRelay(self)
+        dialog = QProgressDialog("Rescheduling cards from their history...", "", 0, 0, self)
+        dialog.setWindowTitle("Deck Options")
+        dialog.setCancelButton(None)
+        dialog.setMinimumDuration(PROGRESS_DELAY_MS)
+        relay.changed.connect(lambda done, total: _show_progress(dialog, done, total))
+        self.setEnabled(False)
+
+        def work() -> OptionsChange:
+            return deck_options.apply(
+                database,
+                schedulers,
+                {preset_id: edited},
+                dict.fromkeys(deck_ids, preset_id),
+                now,
+                relay.changed.emit,
+            )
+
+        def done(change: OptionsChange) -> None:
+            dialog.reset()
+            self.setEnabled(True)
+            self.saved.emit(change)
+            self.accept()
+
+        def failed(error: Exception) -> None:
+            dialog.reset()
+            self.setEnabled(True)
+            if not isinstance(error, RecallError):
+                raise error
+            self._prompts.tell("Options not saved", str(error), warning=True)
+
+        self._tasks.run(work, done, failed)
+
+    def optimize(self) -> None:
+        """Fit the preset's parameters to its decks' history on the task runner."""
+        database, schedulers, now, preset_id = (
+            self._database,
+            self._schedulers,
+            self._clock(),
+            self.preset_id,
+        )
+        self.optimize_button.setEnabled(False)
+        self.fit_result.setText("Fitting parameters to your review history...")
+
+        decks = self._decks_of_preset()
+
+        def work() -> optimizing.OptimizeReport:
+            return optimizing.optimize_preset(
+                database, schedulers, preset_id, now, apply=False, decks=decks
+            )
+
+        self._tasks.run(work, self._on_optimized, self._on_optimize_failed)
+
+    # Building
+
+    def _build(self) -> None:
+        options = self._options
+        self.presets = QComboBox()
+        self.presets.setAccessibleName("Preset")
+        self.presets.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.add_button = QPushButton("&Add")
+        self.clone_button = QPushButton("&Clone")
+        self.rename_button = QPushButton("Re&name")
+        self.delete_button = QPushButton("&Delete")
+        picker = QHBoxLayout()
+        picker.addWidget(QLabel("Preset:"))
+        picker.addWidget(self.presets, 1)
+        for button in (self.add_button, self.clone_button, self.rename_button, self.delete_button):
+            picker.addWidget(button)
+        self.sharing = QLabel()
+        self.sharing.setObjectName("hint")
+        self.form = OptionForm(_FORM_KEYS, self)
+        self.parameters = QLineEdit()
+        self.parameters.setObjectName("option_parameters")
+        self.parameters.setAccessibleName(_PARAMETERS.label)
+        self.parameters.setToolTip(_PARAMETERS.help)
+        self.optimize_button = QPushButton("&Optimize")
+        self.reset_button = QPushButton("&Reset to Defaults")
+        self.simulate_button = QPushButton("&Simulate...")
+        self.apply_fit_button = QPushButton("Use &Fitted")
+        self.apply_fit_button.hide()
+        fsrs_row = QHBoxLayout()
+        for button in (
+            self.optimize_button,
+            self.apply_fit_button,
+            self.reset_button,
+            self.simulate_button,
+        ):
+            fsrs_row.addWidget(button)
+        fsrs_row.addStretch(1)
+        self.fit_result = QLabel()
+        self.fit_result.setWordWrap(True)
+        self.fit_result.setObjectName("optimizeResult")
+        self.fit_result.setAccessibleName("Optimize result")
+        self.warnings = QLabel()
+        self.warnings.setWordWrap(True)
+        self.warnings.setObjectName("warning")
+        self.subdecks = QCheckBox(
+            f"Also give this preset to the {len(self._subdecks())} subdeck(s)"
+        )
+        self.subdecks.setVisible(bool(self._subdecks()))
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close
+        )
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"<b>{_escape(options.deck.name)}</b>"))
+        layout.addLayout(picker)
+        layout.addWidget(self.sharing)
+        layout.addWidget(self.form)
+        layout.addWidget(QLabel(_PARAMETERS.label + ":"))
+        layout.addWidget(self.parameters)
+        layout.addLayout(fsrs_row)
+        layout.addWidget(self.fit_result)
+        layout.addWidget(self.warnings)
+        layout.addWidget(self.subdecks)
+        layout.addWidget(self.buttons)
+        self._fill_presets(options.preset_id)
+
+    def _connect_signals(self) -> None:
+        self.presets.currentIndexChanged.connect(self._on_preset_chosen)
+        self.add_button.clicked.connect(lambda: self._on_add(copy=False))
+        self.clone_button.clicked.connect(lambda: self._on_add(copy=True))
+        self.rename_button.clicked.connect(self._on_rename)
+        self.delete_button.clicked.connect(self._on_delete)
+        self.form.changed.connect(self._on_edited)
+        self.parameters.textChanged.connect(self._on_edited)
+        self.optimize_button.clicked.connect(self.optimize)
+        self.apply_fit_button.clicked.connect(self._on_use_fitted)
+        self.reset_button.clicked.connect(self._on_reset)
+        self.simulate_button.clicked.connect(self._on_simulate)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+
+    def _fill_presets(self, selected: int) -> None:
+        self.presets.blockSignals(True)
+        self.presets.clear()
+        book = self._options.presets
+        for preset_id, preset in sorted(book.items(), key=lambda item: item[1].name.lower()):
+            users = sum(1 for deck in self._options.decks if self._preset_of(deck.id) == preset_id)
+            self.presets.addItem(f"{preset.name} (used by {users} deck(s))", preset_id)
+        self.presets.setCurrentIndex(max(0, self.presets.findData(selected)))
+        self.presets.blockSignals(False)
+
+    def _preset_of(self, deck_id: int) -> int:
+        with self._database.reading() as transaction:
+            return transaction.options.deck_presets().preset_id_of(deck_id)
+
+    def _show_preset(self, preset_id: int) -> None:
+        preset = self._options.presets[preset_id]
+        self.form.set_values(preset)
+        self.parameters.setText(
+            fields.format_value(preset.parameters or DEFAULT_PARAMETERS, _PARAMETERS)
+        )
+        self.parameters.setCursorPosition(0)
+        names = [deck.name for deck in self._options.decks if self._preset_of(deck.id) == preset_id]
+        self.sharing.setText(
+            "Used by: " + (", ".join(names) if names else "no deck yet (Save gives it to this one)")
+        )
+        self.delete_button.setEnabled(preset_id != DEFAULT_PRESET_ID)
+        self.fit_result.clear()
+        self.apply_fit_button.hide()
+        self._on_edited()
+
+    def _decks_of_preset(self) -> list[int]:
+        """The decks that will use the chosen preset once saved: its own, this one, subdecks."""
+        chosen = {
+            deck.id for deck in self._options.decks if self._preset_of(deck.id) == self.preset_id
+        }
+        chosen.add(self._options.deck.id)
+        if self.subdecks.isChecked():
+            chosen.update(deck.id for deck in self._subdecks())
+        return sorted(chosen)
+
+    def _subdecks(self) -> list[Any]:
+        return deck_options.subdecks(self._options.decks, self._options.deck)
+
+    def _reload(self, selected: int) -> None:
+        self._options = deck_options.deck_options(self._database, self._deck_key)
+        self._fill_presets(selected)
+        self._show_preset(self.preset_id)
+
+    # Slots
+
+    def _on_preset_chosen(self, _index: int) -> None:
+        self._show_preset(self.preset_id)
+
+    def _on_edited(self) -> None:
+        try:
+            warnings = self.edited().warnings()
+        except RecallError as error:
+            warnings = [str(error)]
+        self.warnings.setText("\n".join(f"⚠ {warning}" for warning in warnings))
+        self.warnings.setVisible(bool(warnings))
+
+    def _on_add(self, copy: bool) -> None:
+        title = "Clone Preset" if copy else "Add Preset"
+        base = self._options.presets[self.preset_id]
+        name = self._prompts.ask_text(title, "Name:", f"{base.name} copy" if copy else "")
+        if name is None:
+            return
+        try:
+            made = deck_options.add_preset(self._database, name, base if copy else None)
+        except RecallError as error:
+            self._prompts.tell(title, str(error), warning=True)
+            return
+        self._reload(made)
+
+    def _on_rename(self) -> None:
+        current = self._options.presets[self.preset_id]
+        name = self._prompts.ask_text("Rename Preset", "Name:", current.name)
+        if name is None:
+            return
+        try:
+            deck_options.rename_preset(self._database, self.preset_id, name)
+        except RecallError as error:
+            self._prompts.tell("Rename Preset", str(error), warning=True)
+            return
+        self._reload(self.preset_id)
+
+    def _on_delete(self) -> None:
+        preset = self._options.presets[self.preset_id]
+        question = f"Delete preset {preset.name!r}? Its decks go back to the default preset."
+        if not self._prompts.confirm("Delete Preset", question):
+            return
+        try:
+            change = deck_options.delete_preset(
+                self._database, self._schedulers, self.preset_id, self._clock()
+            )
+        except RecallError as error:
+            self._prompts.tell("Delete Preset", str(error), warning=True)
+            return
+        self.saved.emit(change)
+        self._reload(DEFAULT_PRESET_ID)
+
+    def _on_reset(self) -> None:
+        self.parameters.setText(fields.format_value(DEFAULT_PARAMETERS, _PARAMETERS))
+
+    def _on_use_fitted(self) -> None:
+        if self._fitted is not None:
+            self.parameters.setText(fields.format_value(self._fitted, _PARAMETERS))
+            self.parameters.setCursorPosition(0)
+            self.fit_result.setText(
+                self._fit_words + " The fitted parameters are filled in: Save applies them."
+            )
+        self.apply_fit_button.hide()
+
+    def _on_optimized(self, report: optimizing.OptimizeReport) -> None:
+        self.optimize_button.setEnabled(True)
+        text = self._fit_words = report.words()
+        if report.result.better:
+            text = text.replace(", not applied yet.", ". Use Fitted, then Save, to apply them.")
+            self._fitted = report.result.fitted
+        self.fit_result.setText(text)
+        self.apply_fit_button.setVisible(report.result.better)
+
+    def _on_optimize_failed(self, error: Exception) -> None:
+        self.optimize_button.setEnabled(True)
+        if not isinstance(error, RecallError):
+            raise error
+        self.fit_result.setText(f"Optimize failed: {error}")
+
+    def _on_simulate(self) -> None:
+        try:
+            preset = self.edited()
+        except RecallError as error:
+            self._prompts.tell("Simulate", str(error), warning=True)
+            return
+        simulator = SimulatorDialog(
+            self._database, self.preset_id, preset, self._tasks, self, self._decks_of_preset()
+        )
+        simulator.accepted.connect(lambda: self._on_retention_chosen(simulator.chosen_retention))
+        self.simulator = simulator
+        simulator.open()
+
+    def _on_retention_chosen(self, retention: float | None) -> None:
+        editor = self.form.editors["desired_retention"]
+        if retention is not None and isinstance(editor, QDoubleSpinBox):
+            editor.setValue(retention)
+
+
+def _show_progress(dialog: QProgressDialog, done: int, total: int) -> None:
+    dialog.setMaximum(total)
+    dialog.setValue(done)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

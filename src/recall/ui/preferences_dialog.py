@@ -1,0 +1,87 @@
+"""Edit > Preferences (Ctrl+,): every preference, the theme and text size applied at once."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
+
+from recall import deck_options, fields
+from recall.errors import RecallError
+from recall.preferences import Preferences
+from recall.storage import Database
+from recall.ui.appearance import apply_preferences
+from recall.ui.option_form import OptionForm
+from recall.ui.prompts import Prompts
+
+
+class PreferencesDialog(QDialog):
+    """The learner's preferences, stored in the database when saved.
+
+    Changing the theme or the text size shows it at once; Cancel puts back what was.
+
+    Args:
+        database: Where preferences are stored.
+        prompts: Says what could not be saved.
+        parent: The main window.
+    """
+
+    saved = Signal(object)  # Preferences
+
+    def __init__(self, database: Database, prompts: Prompts, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._database = database
+        self._prompts = prompts
+        self._original = deck_options.preferences(database)
+        self.setWindowTitle("Preferences")
+        self.setObjectName("preferencesDialog")
+        self.form = OptionForm(fields.describe(Preferences), self)
+        self.form.set_values(self._original)
+        note = QLabel("Point at an option to see what it does.")
+        note.setObjectName("hint")
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.form)
+        layout.addWidget(note)
+        layout.addWidget(self.buttons)
+        self._connect_signals()
+
+    def chosen(self) -> Preferences:
+        """The preferences as edited, each value checked by its option.
+
+        Raises:
+            OptionError: A value the option cannot take.
+        """
+        return fields.replaced(self._original, self.form.values())
+
+    def _connect_signals(self) -> None:
+        self.form.changed.connect(self._on_changed)
+        self.buttons.accepted.connect(self._on_save)
+        self.buttons.rejected.connect(self.reject)
+        self.rejected.connect(self._on_cancelled)
+
+    def _on_changed(self) -> None:
+        try:
+            preview = self.chosen()
+        except RecallError:
+            return
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_preferences(app, preview)
+
+    def _on_save(self) -> None:
+        try:
+            chosen = self.chosen()
+            deck_options.save_preferences(self._database, chosen)
+        except RecallError as error:
+            self._prompts.tell("Preferences not saved", str(error), warning=True)
+            return
+        self._original = chosen
+        self.saved.emit(chosen)
+        self.accept()
+
+    def _on_cancelled(self) -> None:
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_preferences(app, self._original)

@@ -1,0 +1,167 @@
+"""The workload simulator: a year of a preset's decks at each desired retention, charted.
+
+The simulation runs on the task runner (about thirty runs of fsrs-rs-python's simulator);
+the charts show reviews a day, minutes a day and cards remembered after a year against
+desired retention, with the preset's retention and the suggestion marked. "Use
+suggested" hands the suggestion back to the deck options window.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from recall import workload
+from recall.errors import RecallError
+from recall.presets import Preset
+from recall.storage import Database
+from recall.ui.charts.line_chart import LineChart
+from recall.ui.tasks import TaskRunner
+
+_SUGGESTED = QColor(46, 160, 67)
+_X_TICKS = (0.70, 0.75, 0.80, 0.85, 0.90, 0.95, 0.99)
+
+
+class _ProgressRelay(QObject):
+    changed = Signal(int, int)
+
+
+class SimulatorDialog(QDialog):
+    """Simulate a preset's workload; ``chosen_retention`` is set when the learner applies one.
+
+    Args:
+        database: Where the learner's history is.
+        preset_id: The preset whose decks are simulated.
+        preset: The preset's options as edited.
+        tasks: Runs the simulation off the GUI thread.
+        parent: The deck options window.
+        decks: The decks to simulate (by default those using the preset).
+    """
+
+    simulated = Signal(object)  # workload.Simulation
+
+    def __init__(
+        self,
+        database: Database,
+        preset_id: int,
+        preset: Preset,
+        tasks: TaskRunner,
+        parent: QWidget | None = None,
+        decks: list[int] | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._database = database
+        self._preset_id = preset_id
+        self._preset = preset
+        self._tasks = tasks
+        self._decks = decks
+        self.simulation: workload.Simulation | None = None
+        self.chosen_retention: float | None = None
+        self.setWindowTitle(f"Workload Simulator: {preset.name}")
+        self.setObjectName("simulatorDialog")
+        self.reviews_chart = LineChart("Reviews per day", _retention, _count)
+        self.minutes_chart = LineChart("Minutes per day", _retention, _count)
+        self.remembered_chart = LineChart("Cards remembered after a year", _retention, _count)
+        self.summary = QLabel("Simulating a year at each desired retention from 0.70 to 0.99...")
+        self.summary.setWordWrap(True)
+        self.summary.setObjectName("simulatorSummary")
+        self.progress = QProgressBar()
+        self.use_button = QPushButton("&Use Suggested")
+        self.use_button.setEnabled(False)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.addButton(self.use_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.reject)
+        self.use_button.clicked.connect(self._on_use)
+        charts = QGridLayout()
+        charts.addWidget(self.reviews_chart, 0, 0)
+        charts.addWidget(self.minutes_chart, 0, 1)
+        charts.addWidget(self.remembered_chart, 1, 0, 1, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.progress)
+        layout.addLayout(charts, 1)
+        layout.addWidget(buttons)
+        self.resize(860, 620)
+        self._start()
+
+    def _start(self) -> None:
+        relay = _ProgressRelay(self)
+        relay.changed.connect(self._on_progress)
+        database, preset_id, preset, decks = (
+            self._database,
+            self._preset_id,
+            self._preset,
+            self._decks,
+        )
+
+        def work() -> workload.Simulation:
+            return workload.simulate_preset(
+                database, preset_id, preset, relay.changed.emit, decks=decks
+            )
+
+        self._tasks.run(work, self._on_simulated, self._on_failed)
+
+    def _on_progress(self, done: int, total: int) -> None:
+        self.progress.setMaximum(total)
+        self.progress.setValue(done)
+
+    def _on_simulated(self, simulation: workload.Simulation) -> None:
+        self.simulation = simulation
+        self.progress.hide()
+        current = self._preset.desired_retention
+        markers = [
+            (f"now {current:.2f}", current, None),
+            (f"suggested {simulation.suggested:.2f}", simulation.suggested, _SUGGESTED),
+        ]
+        loads = simulation.workloads
+        self.reviews_chart.set_points(
+            [(item.desired_retention, item.average_reviews) for item in loads], markers, _X_TICKS
+        )
+        self.minutes_chart.set_points(
+            [(item.desired_retention, item.average_minutes) for item in loads], markers, _X_TICKS
+        )
+        self.remembered_chart.set_points(
+            [(item.desired_retention, item.remembered_at_end) for item in loads],
+            markers,
+            _X_TICKS,
+        )
+        measured = (
+            f"from your {simulation.reviews_measured:,} reviews"
+            if simulation.reviews_measured
+            else "from FSRS's averages (no reviews of yours yet)"
+        )
+        self.summary.setText(
+            f"{simulation.cards:,} cards, {self._preset.new_per_day} new a day, 365 days; "
+            f"ratings and answer times {measured}.\n" + simulation.suggestion_words(current)
+        )
+        self.use_button.setEnabled(True)
+        self.simulated.emit(simulation)
+
+    def _on_failed(self, error: Exception) -> None:
+        self.progress.hide()
+        if not isinstance(error, RecallError):
+            raise error
+        self.summary.setText(f"The simulation failed: {error}")
+
+    def _on_use(self) -> None:
+        if self.simulation is not None:
+            self.chosen_retention = self.simulation.suggested
+            self.accept()
+
+
+def _retention(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _count(value: float) -> str:
+    return f"{value:.1f}" if 0 < value < 10 else f"{value:,.0f}"
