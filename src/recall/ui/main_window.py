@@ -405,7 +405,8 @@ class MainWindow(QMainWindow):
     def _on_options_saved(self, change: OptionsChange) -> None:
         self._options_change = change
         self.undo_options_action.setEnabled(bool(change.presets_before or change.decks_before))
-        self.statusBar().showMessage(change.summary().capitalize(), 15_000)
+        summary = change.summary()
+        self.statusBar().showMessage(summary[:1].upper() + summary[1:], 15_000)
         self.refresh_decks(self.deck_list.selected_key())
 
     def _on_undo_options(self) -> None:

@@ -1,0 +1,162 @@
+"""Preferences, deck options and the simulator, driven in the real window."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
+from pytestqt.qtbot import QtBot
+
+from recall import deck_options, integrity, library
+from recall.memory import Rating
+from recall.preferences import Preferences
+from recall.presets import DEFAULT_PRESET_ID
+from recall.scheduling import Schedulers
+from recall.storage import Database
+from recall.ui.deck_options_dialog import DeckOptionsDialog
+from recall.ui.main_window import MainWindow
+from recall.ui.preferences_dialog import PreferencesDialog
+from recall.ui.simulator_dialog import SimulatorDialog
+from tests.conftest import ZONE, Clock
+from tests.ui.conftest import FakePrompts
+
+DECK = "activation-recompute"
+# Showing a dialog on the offscreen platform logs this; it says nothing about Recall.
+pytestmark = pytest.mark.qt_log_ignore("^This plugin does not support propagateSizeHints")
+
+
+def open_preferences(qtbot: QtBot, window: MainWindow) -> PreferencesDialog:
+    window.preferences_action.trigger()
+    dialog = window.preferences_dialog
+    assert dialog is not None
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
+def open_deck_options(qtbot: QtBot, window: MainWindow) -> DeckOptionsDialog:
+    window.deck_options_action.trigger()
+    dialog = window.deck_options_dialog
+    assert dialog is not None
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
+def window_colour() -> int:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    return app.palette().color(QPalette.ColorRole.Window).lightness()
+
+
+def test_the_theme_changes_at_once_and_cancel_puts_it_back(
+    qtbot: QtBot, window: MainWindow, bundled: Database
+) -> None:
+    light = window_colour()
+    dialog = open_preferences(qtbot, window)
+    theme = dialog.form.editors["theme"]
+    assert isinstance(theme, QComboBox)
+    theme.setCurrentIndex(theme.findData("dark"))
+    assert window_colour() < 100 < light
+    dialog.reject()
+    assert window_colour() == light
+    assert deck_options.preferences(bundled).theme == "system"
+
+
+def test_saved_preferences_are_stored_and_used(
+    qtbot: QtBot, window: MainWindow, bundled: Database
+) -> None:
+    dialog = open_preferences(qtbot, window)
+    backups = dialog.form.editors["backup_interval_minutes"]
+    intervals = dialog.form.editors["show_next_intervals"]
+    assert isinstance(backups, QSpinBox)
+    assert isinstance(intervals, QCheckBox)
+    backups.setValue(45)
+    intervals.setChecked(False)
+    with qtbot.waitSignal(dialog.saved):
+        qtbot.mouseClick(dialog.buttons.buttons()[0], Qt.MouseButton.LeftButton)
+    assert deck_options.preferences(bundled) == Preferences(
+        backup_interval_minutes=45, show_next_intervals=False
+    )
+    assert window.backup_timer.interval() == 45 * 60 * 1000
+    # The rating buttons now show no intervals.
+    qtbot.keyClick(window.deck_list.table, Qt.Key.Key_Return)
+    review = window.review
+    assert review is not None
+    review.pick(0)
+    assert review.rating_buttons[Rating.GOOD].text() == "3 Good"
+
+
+def test_deck_options_limit_the_deck_list_and_undo_puts_them_back(
+    qtbot: QtBot, window: MainWindow, bundled: Database, clock: Clock
+) -> None:
+    dialog = open_deck_options(qtbot, window)
+    assert dialog.preset_id == DEFAULT_PRESET_ID
+    new = dialog.form.editors["new_per_day"]
+    retention = dialog.form.editors["desired_retention"]
+    assert isinstance(new, QSpinBox)
+    assert isinstance(retention, QDoubleSpinBox)
+    new.setValue(5)
+    retention.setValue(0.98)
+    assert "above 0.97" in dialog.warnings.text()
+    retention.setValue(0.85)
+    assert not dialog.warnings.isVisibleTo(dialog)
+    with qtbot.waitSignal(window.deck_list.model.modelReset, timeout=10_000):
+        dialog.save()
+    (deck,) = library.deck_overviews(bundled, clock(), ZONE)
+    assert deck.new == 5
+    assert window.deck_list.model.deck_at(0).new == 5
+    assert deck_options.deck_options(bundled, DECK).preset.desired_retention == 0.85
+    assert window.undo_options_action.isEnabled()
+    window.undo_options_action.trigger()
+    qtbot.waitUntil(lambda: window.deck_list.model.deck_at(0).new == 8, timeout=10_000)
+    assert deck_options.deck_options(bundled, DECK).preset.new_per_day == 20
+
+
+def test_a_new_preset_for_one_deck_and_a_bad_value(
+    qtbot: QtBot, window: MainWindow, bundled: Database, prompts: FakePrompts, clock: Clock
+) -> None:
+    dialog = open_deck_options(qtbot, window)
+    prompts.texts.append("Exam")
+    qtbot.mouseClick(dialog.clone_button, Qt.MouseButton.LeftButton)
+    assert dialog.presets.currentText().startswith("Exam")
+    dialog.form.editors["learning_steps"].setText("1m 5x")  # type: ignore[attr-defined]
+    assert "'5x' is not a step" in dialog.warnings.text()
+    dialog.save()
+    assert prompts.told[-1][0] == "Options not saved"
+    dialog.form.editors["learning_steps"].setText("2m 20m")  # type: ignore[attr-defined]
+    with qtbot.waitSignal(dialog.saved, timeout=10_000):
+        dialog.save()
+    options = deck_options.deck_options(bundled, DECK)
+    assert options.preset.name == "Exam"
+    assert options.preset.learning_steps == (timedelta(minutes=2), timedelta(minutes=20))
+    assert integrity.check(bundled, Schedulers(fuzz=False), clock()).healthy
+
+
+def test_optimize_says_what_it_found(qtbot: QtBot, window: MainWindow, bundled: Database) -> None:
+    dialog = open_deck_options(qtbot, window)
+    qtbot.mouseClick(dialog.optimize_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.optimize_button.isEnabled(), timeout=10_000)
+    assert dialog.fit_result.text().startswith("Nothing to fit yet in preset 'Default'")
+    assert not dialog.apply_fit_button.isVisibleTo(dialog)
+
+
+def test_the_simulator_charts_each_retention_and_hands_back_its_suggestion(
+    qtbot: QtBot, window: MainWindow, bundled: Database
+) -> None:
+    dialog = open_deck_options(qtbot, window)
+    qtbot.mouseClick(dialog.simulate_button, Qt.MouseButton.LeftButton)
+    simulator = dialog.simulator
+    assert isinstance(simulator, SimulatorDialog)
+    qtbot.waitUntil(lambda: simulator.simulation is not None, timeout=60_000)
+    assert len(simulator.reviews_chart.points) == 30
+    assert simulator.reviews_chart.points[0][0] == 0.7
+    assert simulator.reviews_chart.points[-1][0] == 0.99
+    assert "Suggested: desired retention" in simulator.summary.text()
+    assert simulator.simulation is not None
+    suggested = simulator.simulation.suggested
+    qtbot.mouseClick(simulator.use_button, Qt.MouseButton.LeftButton)
+    retention = dialog.form.editors["desired_retention"]
+    assert isinstance(retention, QDoubleSpinBox)
+    assert retention.value() == suggested
