@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -259,21 +258,12 @@ def _export_reviews(args: argparse.Namespace) -> int:
         if args.file == "-":
             library.export_reviews(database, sys.stdout, args.deck)
             return 0
+        if not args.file:
+            raise RecallError(
+                "export-reviews: no file name given; name a .csv file, or - for the terminal"
+            )
         target = Path(args.file)
-        # Write beside the target and rename over it: a failure never leaves half a file.
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", newline="", dir=target.parent, suffix=".tmp", delete=False
-        ) as handle:
-            partial = Path(handle.name)
-            try:
-                written = library.export_reviews(database, handle, args.deck)
-            except BaseException:
-                handle.close()
-                partial.unlink(missing_ok=True)
-                raise
-        partial.replace(target)
-    except OSError as error:
-        raise RecallError(f"cannot write {args.file}: {error.strerror}") from None
+        written = library.write_review_log(database, target, args.deck)
     finally:
         database.close()
     print(f"wrote {written} reviews to {target}", file=sys.stderr)
@@ -354,7 +344,7 @@ def _restore(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from recall import backups, integrity
+    from recall import backups, integrity, upkeep
     from recall.scheduling import Scheduler
 
     scheduler = Scheduler(Settings())
@@ -366,14 +356,14 @@ def _check(args: argparse.Namespace) -> int:
             if status:
                 _point_at_newest_backup(backups.list_backups(backups.backup_folder(database)))
             return status
-        if not report.stale and not report.misplaced:
+        if not upkeep.can_repair(report):
             print("nothing that --repair can rebuild:", file=sys.stderr)
             return _print_check(report)
-        saved = backups.make_backup(database, _now(), "before-repair")
-        print(f"saved the database as it was to {saved}")
-        for change in integrity.repair(database, report):
+        repaired = upkeep.repair(database, scheduler, report, _now())
+        print(f"saved the database as it was to {repaired.backup}")
+        for change in repaired.changes:
             print(f"rebuilt {change}")
-        return _print_check(integrity.check(database, scheduler, _now()))
+        return _print_check(repaired.after)
     finally:
         database.close()
 
