@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Callable
 from datetime import datetime, tzinfo
 from importlib import metadata
@@ -19,7 +18,7 @@ from recall.integrity import CheckReport
 from recall.progress import Cancelled, Progress
 from recall.scheduling import Scheduler
 from recall.settings import Settings
-from recall.storage import Database
+from recall.storage import SQLITE_VERSION, Database
 from recall.study import StudySession
 from recall.ui.backups_dialog import BackupsDialog
 from recall.ui.deck_list_view import DeckListView
@@ -53,7 +52,7 @@ def library_versions() -> dict[str, str]:
         fsrs = metadata.version("fsrs")  # read from the metadata: only scheduling imports fsrs
     except metadata.PackageNotFoundError:
         fsrs = "unknown"
-    return {"Qt": qVersion(), "SQLite": sqlite3.sqlite_version, "fsrs": fsrs}
+    return {"Qt": qVersion(), "SQLite": SQLITE_VERSION, "fsrs": fsrs}
 
 
 class MainWindow(QMainWindow):
