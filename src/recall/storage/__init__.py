@@ -37,8 +37,8 @@ SQLITE_VERSION = sqlite3.sqlite_version
 """The version of the SQLite library Recall runs on."""
 
 __all__ = [
-    "SQLITE_VERSION",
     "SCHEMA_VERSION",
+    "SQLITE_VERSION",
     "CardKey",
     "CardRow",
     "Contents",
