@@ -102,6 +102,10 @@ class LintReport:
 
 def lint_file(path: Path) -> LintReport:
     """Check a Recall JSON deck file: its format errors, or else its teaching warnings."""
+    if path.suffix.lower() != ".json":
+        return LintReport(
+            str(path), errors=["not a Recall deck file (.json); lint checks only those"]
+        )
     try:
         deck = load_deck(path)
     except DeckError as error:
