@@ -30,7 +30,7 @@ def found(path: Path) -> set[tuple[str, str | None, str]]:
 
 
 # Each fixture is a valid deck that earns exactly these warnings and nothing else.
-EXPECTED = {
+EXPECTED: dict[str, set[tuple[str, str | None, str]]] = {
     "lint_clean.json": set(),
     "lint_longest.json": {("correct-longest", None, "cards")},
     "lint_position.json": {("same-position", None, "cards")},
