@@ -9,12 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
 
 from recall import paths
 from recall.cli import main
-from recall.deckfile import ChoiceCard, load_deck, parse_deck
+from recall.deckfile import ChoiceCard, Deck, load_deck, parse_deck
 from recall.lint import CODES, LintWarning, lint_card, lint_deck, lint_file
 from tests.conftest import DATA
+from tests.test_deckfile import decks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,6 +109,25 @@ def test_ties_for_longest_do_not_count() -> None:
         for letter, choice in zip("abc", card["choices"], strict=True):
             choice["text"] = letter * 5
     assert lint_deck(parse_deck(json.dumps(raw), "ties")) == []
+
+
+def test_give_away_compares_words_of_any_script() -> None:
+    raw = json.loads((DATA / "lint_giveaway.json").read_text())
+    liquid = raw["cards"][0]
+    liquid["question"] = "Quel métal est liquide à température ambiante ?"
+    liquid["choices"][1]["text"] = "Le mercure, métal liquide"
+    (warning,) = lint_card(parse_deck(json.dumps(raw), "fr").cards[0])
+    assert warning.message.startswith("repeats 'liquide', 'métal' from")
+
+
+@settings(max_examples=100, deadline=None)
+@given(decks())
+def test_any_valid_deck_is_checked_without_failing(deck: Deck) -> None:
+    warnings = lint_deck(deck)
+    ids = {card.id for card in deck.cards}
+    assert all(w.code in CODES and (w.card_id is None or w.card_id in ids) for w in warnings)
+    per_card = [w for card in deck.cards for w in lint_card(card)]
+    assert [w for w in warnings if w.card_id is not None] == per_card
 
 
 # Exit status and output through the real command line.

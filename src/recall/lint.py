@@ -57,7 +57,7 @@ _ABOVE = re.compile(
     r"(?:above|below|these|those|others|other\s+(?:options|answers|choices))\b",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[^\W_]+")  # letters and digits of any script
 _PUNCTUATION = str.maketrans(dict.fromkeys(string.punctuation, " "))
 
 
