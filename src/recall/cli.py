@@ -102,6 +102,23 @@ def _parser() -> argparse.ArgumentParser:
     schema = commands.add_parser("schema", help="print the JSON Schema of the deck format")
     schema.set_defaults(handler=_print_schema)
 
+    lint = commands.add_parser(
+        "lint",
+        help="check deck files: format errors as import reports them, and teaching warnings; "
+        "exits 0 when clean, 1 on errors, 2 on warnings only",
+    )
+    lint.add_argument("files", nargs="+", type=Path, metavar="FILE.json")
+    lint.add_argument(
+        "--accept",
+        action="append",
+        default=[],
+        metavar="CODE[:CARD]",
+        help="a warning the author has accepted (every one of that code, or one card's); "
+        "still printed, it no longer makes the exit status 2 (repeatable)",
+    )
+    lint.add_argument("--json", action="store_true", help="print JSON instead of lines")
+    lint.set_defaults(handler=_lint)
+
     backup = commands.add_parser("backup", help="back up the database now")
     backup.set_defaults(handler=_backup)
 
@@ -386,6 +403,19 @@ def _print_check(report: CheckReport) -> int:
         print(f"problem: {problem}", file=sys.stderr)
     print(f"{len(report.problems)} problem(s) found", file=sys.stderr)
     return 1
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from recall import lint
+
+    run = lint.lint_files(args.files, args.accept)
+    if args.json:
+        print(json.dumps(run.as_json(), indent=2, ensure_ascii=False))
+    else:
+        for line in run.lines():
+            print(line)
+        print(run.summary())
+    return run.status
 
 
 def _print_schema(_args: argparse.Namespace) -> int:
