@@ -104,6 +104,7 @@ LAYERS = {
     "recall.backups": "use case",
     "recall.integrity": "use case",
     "recall.upkeep": "use case",
+    "recall.lint": "use case",
     "recall.cli": "edge",
     "recall.__main__": "edge",
     "recall.ui": "edge",
