@@ -137,10 +137,15 @@ def test_retention_above_097_warns_and_parameters_need_21() -> None:
         Preset(parameters=(1.0, 2.0, 3.0))
 
 
-def test_leech_policy_comes_from_the_preset() -> None:
+def test_leech_policy_comes_from_the_preset(bundled: Database, clock: Clock) -> None:
     policy = leech_policy(Preset(leech_threshold=8, leech_action="suspend"))
     assert policy == LeechPolicy(threshold=8, action="suspend")
     assert [lapses for lapses in range(1, 21) if policy.is_leech_at(lapses)] == [8, 12, 16, 20]
+    deck = deck_options.deck_options(bundled, DECK).deck
+    assert deck_options.leech_policy(bundled, deck.id) == LeechPolicy(8, "tag")
+    changes = {"leech_threshold": 4, "leech_action": "suspend"}
+    deck_options.change_preset(bundled, Schedulers(), DEFAULT_PRESET_ID, changes, clock())
+    assert deck_options.leech_policy(bundled, deck.id) == LeechPolicy(4, "suspend")
 
 
 def test_cli_options_then_decks_shows_the_new_limit(

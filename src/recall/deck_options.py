@@ -16,12 +16,12 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from recall import backups, days
+from recall import backups, days, presets
 from recall.errors import RecallError, UnknownDeckError
 from recall.integrity import replay
 from recall.memory import MemoryState
 from recall.preferences import Preferences
-from recall.presets import DEFAULT_PRESET_ID, DeckPresets, Preset, with_changes
+from recall.presets import DEFAULT_PRESET_ID, DeckPresets, LeechPolicy, Preset, with_changes
 from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow, PresetNameError
 
@@ -106,6 +106,12 @@ def save_preferences(database: Database, chosen: Preferences) -> None:
     """Store the preferences (every value already checked by its option)."""
     with database.transaction() as transaction:
         transaction.options.set_preferences(chosen)
+
+
+def leech_policy(database: Database, deck_id: int) -> LeechPolicy:
+    """When a card of this deck becomes a leech and what then happens, from its preset."""
+    with database.reading() as transaction:
+        return presets.leech_policy(transaction.options.deck_presets().of_deck(deck_id))
 
 
 def deck_options(database: Database, deck_key: str) -> DeckOptions:

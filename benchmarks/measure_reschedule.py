@@ -1,0 +1,113 @@
+"""Rescheduling after new FSRS parameters and desired retention, beside Anki's own.
+
+Each round changes the deck's desired retention and its 21 parameters (two sets taken in
+turn, so every round is a change). Recall backs up the file, then replays every card's
+whole history under the new options and stores the schedules that moved, in one
+transaction. Anki, asked to reschedule on change (``fsrs_reschedule``), recomputes each
+card's memory from its review log and sets a new due date from it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+from anki.collection import Collection
+from anki.deck_config_pb2 import UpdateDeckConfigsRequest
+
+from benchmarks import generate
+from benchmarks.common import Figure, alternate, elapsed_ms
+from recall import deck_options
+from recall.presets import DEFAULT_PRESET_ID
+from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
+from recall.storage import Database
+
+# Two parameter sets and retentions taken in turn: each round is a real change.
+_CHANGES = (
+    ((0.4, 1.8, 3.5, 12.0, *DEFAULT_PARAMETERS[4:]), 0.85),
+    ((0.3, 1.1, 2.9, 9.0, *DEFAULT_PARAMETERS[4:]), 0.9),
+)
+
+
+def measure_reschedule(
+    recall_database: Path, anki_collection: Path, cards: int, work: Path, rounds: int
+) -> Figure:
+    """Recall's reschedule of the whole collection against Anki's, in turns."""
+    recall_copy = work / "reschedule.sqlite3"
+    anki_copy = work / "reschedule.anki2"
+    shutil.copyfile(recall_database, recall_copy)
+    shutil.copyfile(anki_collection, anki_copy)
+    database = Database(recall_copy)
+    collection = Collection(str(anki_copy))
+    deck_id = collection.decks.id(generate.deck_name(cards))
+    assert deck_id is not None
+    turn = {"recall": 0, "anki": 0}
+    moved: list[int] = []
+
+    def recall_round() -> float:
+        parameters, retention = _CHANGES[turn["recall"] % 2]
+        turn["recall"] += 1
+        changes = {"parameters": parameters, "desired_retention": retention}
+
+        def change() -> None:
+            made = deck_options.change_preset(
+                database, Schedulers(), DEFAULT_PRESET_ID, changes, datetime.now(UTC)
+            )
+            moved.append(made.rescheduled)
+            if made.backup is not None:
+                made.backup.unlink()  # keep the work folder small; the copy was timed
+
+        return elapsed_ms(change)
+
+    def anki_round() -> float:
+        parameters, retention = _CHANGES[turn["anki"] % 2]
+        turn["anki"] += 1
+        current = collection.decks.get_deck_configs_for_update(deck_id)
+        config = next(
+            item.config
+            for item in current.all_config
+            if item.config.id == current.current_deck.config_id
+        )
+        config.config.desired_retention = retention
+        del config.config.fsrs_params_6[:]
+        config.config.fsrs_params_6.extend(parameters)
+        request = UpdateDeckConfigsRequest(
+            target_deck_id=deck_id,
+            configs=[config],
+            limits=current.current_deck.limits,
+            new_cards_ignore_review_limit=current.new_cards_ignore_review_limit,
+            apply_all_parent_limits=current.apply_all_parent_limits,
+            fsrs=True,
+            fsrs_reschedule=True,
+        )
+        return elapsed_ms(lambda: collection.decks.update_deck_configs(request))
+
+    try:
+        ours, theirs = alternate(recall_round, anki_round, rounds)
+    finally:
+        database.close()
+        collection.close()
+    reviews = _reviews(recall_copy)
+    return Figure(
+        title=f"Rescheduling after new parameters, {cards:,}-card collection",
+        measures=(
+            f"new FSRS parameters and desired retention for the deck's {cards:,} cards and "
+            f"{reviews:,} reviews: Recall backs up the file, replays every card's history "
+            "and stores the schedules that moved, in one transaction; Anki recomputes each "
+            "card's memory from its review log and reschedules it (fsrs_reschedule)"
+        ),
+        recall=ours,
+        baseline_name="Anki: update_deck_configs with fsrs_reschedule",
+        baseline=theirs,
+        notes=[f"Recall rescheduled {min(moved):,}-{max(moved):,} cards a round"],
+    )
+
+
+def _reviews(path: Path) -> int:
+    connection = sqlite3.connect(path)
+    try:
+        return int(connection.execute("SELECT count(*) FROM review").fetchone()[0])
+    finally:
+        connection.close()
