@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 from datetime import timedelta
@@ -98,6 +99,34 @@ def test_a_schema_2_database_upgrades_to_default_presets(tmp_path: Path) -> None
     options = deck_options.deck_options(database, "tiny")
     assert (options.preset_id, options.preset) == (DEFAULT_PRESET_ID, Preset())
     database.close()
+
+
+def _option_schema(path: Path) -> list[tuple[str, str]]:
+    connection = sqlite3.connect(path)
+    try:
+        rows = connection.execute(
+            "SELECT name, sql FROM sqlite_master WHERE tbl_name IN "
+            "('preference', 'preset', 'deck_preset') AND sql IS NOT NULL ORDER BY name"
+        ).fetchall()
+    finally:
+        connection.close()
+    # Compared as SQL, not as text: the declaration's writer puts spaces inside parentheses.
+    return [(name, re.sub(r"\(\s+|\s+\)", _trim, " ".join(sql.split()))) for name, sql in rows]
+
+
+def _trim(match: re.Match[str]) -> str:
+    return match.group(0).strip()
+
+
+def test_the_upgrade_makes_the_tables_a_new_database_has(tmp_path: Path) -> None:
+    target = tmp_path / "old" / "recall.sqlite3"
+    target.parent.mkdir()
+    shutil.copyfile(DATA / "schema-2.sqlite3", target)
+    Database(target).close()
+    fresh = tmp_path / "new" / "recall.sqlite3"
+    Database(fresh).close()
+    assert _option_schema(target) == _option_schema(fresh)
+    assert len(_option_schema(fresh)) == 4  # three tables and the index on deck_preset
 
 
 def test_the_schema_3_fixture_keeps_its_preset_and_preferences(tmp_path: Path) -> None:

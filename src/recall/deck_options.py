@@ -21,7 +21,7 @@ from recall.errors import RecallError, UnknownDeckError
 from recall.memory import MemoryState
 from recall.preferences import Preferences
 from recall.presets import DEFAULT_PRESET_ID, DeckPresets, LeechPolicy, Preset, with_changes
-from recall.scheduling import PastReview, Schedulers
+from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow, PresetNameError
 
 # What a scheduler is built from: changing any of these reschedules the preset's decks.
@@ -280,10 +280,10 @@ def apply(
         for deck_id in affected:
             scheduler = schedulers.for_preset(after.of_deck(deck_id))
             changed: list[tuple[int, MemoryState]] = []
-            for card_id, stored, history in options.replay_inputs(deck_id):
-                memory = scheduler.replay(card_id, [PastReview(*review) for review in history])
-                if memory != stored:
-                    changed.append((card_id, memory))
+            for card, history in transaction.history.ratings_per_card(deck_id):
+                memory = scheduler.replay(card.id, history)
+                if memory != card.memory:
+                    changed.append((card.id, memory))
                 done += 1
                 if done % 500 == 0:
                     progress(done, total)

@@ -64,14 +64,14 @@ def check(
         presets = transaction.options.deck_presets()
         total = transaction.cards.count()
         progress(0, total)
-        for card, history in transaction.history.per_card():
+        for card, history in transaction.history.ratings_per_card():
             cards += 1
             if cards % _PROGRESS_EVERY == 0:
                 if cancelled():
                     raise CancelledError("the check was stopped; nothing was changed")
                 progress(cards, total)
             reviews += len(history)
-            replayed = replay(schedulers.for_deck(presets, card.deck_id), card, history)
+            replayed = schedulers.for_deck(presets, card.deck_id).replay(card.id, history)
             if replayed != card.memory:
                 stale[card.id] = replayed
                 problems.append(

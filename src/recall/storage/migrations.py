@@ -7,11 +7,10 @@ Every schema change adds a step here, keyed by the version it upgrades from, and
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection
-from sqlmodel import SQLModel
-
-from recall.storage import options  # noqa: F401  (registers the option tables)
+if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
+    from sqlalchemy import Connection
 
 SCHEMA_VERSION = 3
 
@@ -40,10 +39,22 @@ def _preferences_and_presets(connection: Connection) -> None:
     """Schema 3: preferences, deck presets and each deck's preset live in the database.
 
     Backups then carry them. Every deck starts on the default preset, whose options are
-    the ones every deck had before (the old built-in settings).
+    the ones every deck had before. The tables are those ``tables.py`` declares.
     """
-    tables = [SQLModel.metadata.tables[name] for name in ("preference", "preset", "deck_preset")]
-    SQLModel.metadata.create_all(connection, tables=tables)
+    connection.exec_driver_sql(
+        'CREATE TABLE preference ("key" VARCHAR NOT NULL, value VARCHAR NOT NULL, '
+        'PRIMARY KEY ("key"))'
+    )
+    connection.exec_driver_sql(
+        "CREATE TABLE preset (id INTEGER NOT NULL, name VARCHAR NOT NULL, "
+        "config VARCHAR NOT NULL, PRIMARY KEY (id), UNIQUE (name))"
+    )
+    connection.exec_driver_sql(
+        "CREATE TABLE deck_preset (deck_id INTEGER NOT NULL, preset_id INTEGER NOT NULL, "
+        "PRIMARY KEY (deck_id), FOREIGN KEY(deck_id) REFERENCES deck (id), "
+        "FOREIGN KEY(preset_id) REFERENCES preset (id))"
+    )
+    connection.exec_driver_sql("CREATE INDEX ix_deck_preset_preset_id ON deck_preset (preset_id)")
 
 
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one

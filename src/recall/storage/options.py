@@ -1,4 +1,6 @@
-"""Preferences, deck presets and which deck uses which preset: their tables and queries.
+"""Preferences, deck presets and which deck uses which preset: their queries.
+
+Their tables are declared with the others in ``tables.py`` (schema 3).
 
 Both are stored as JSON objects of the values ``fields.to_stored`` gives, so an option
 added later needs no schema change, and a newer Recall's options are kept, not lost.
@@ -7,46 +9,15 @@ added later needs no schema change, and a newer Recall's options are kept, not l
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
-from datetime import datetime
-
-from sqlmodel import Field, SQLModel
+from collections.abc import Sequence
 
 from recall import fields
 from recall.errors import RecallError
-from recall.memory import CardState, MemoryState, Rating
 from recall.preferences import Preferences
 from recall.presets import DEFAULT_PRESET_ID, DeckPresets, Preset
 from recall.storage.records import DeckRow
-from recall.storage.rows import DECK_COLUMNS, REVIEW_ORDER, deck_row
+from recall.storage.rows import DECK_COLUMNS, deck_row
 from recall.storage.sql import Sql
-from recall.storage.tables import from_micros
-
-
-class Preference(SQLModel, table=True):
-    """The learner's preferences: one row holding them all as a JSON object."""
-
-    key: str = Field(primary_key=True, description="'preferences'.")
-    value: str = Field(description="JSON object of option keys and values.")
-
-
-class PresetRecord(SQLModel, table=True):
-    """A deck preset; id 1 is the default preset every deck starts with."""
-
-    __tablename__ = "preset"
-
-    id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True)
-    config: str = Field(description="JSON object of option keys and values.")
-
-
-class DeckPreset(SQLModel, table=True):
-    """Which preset a deck uses; a deck without a row uses the default preset."""
-
-    __tablename__ = "deck_preset"
-
-    deck_id: int = Field(foreign_key="deck.id", primary_key=True)
-    preset_id: int = Field(foreign_key="preset.id", index=True)
 
 
 class PresetNameError(RecallError):
@@ -181,43 +152,6 @@ class OptionQueries:
             (int(state), int(rating), int(count), float(seconds))
             for state, rating, count, seconds in rows
         ]
-
-    def replay_inputs(
-        self, deck_id: int
-    ) -> Iterator[tuple[int, MemoryState, list[tuple[datetime, Rating]]]]:
-        """Each card of a deck with its stored schedule and its (time, rating) history.
-
-        Only what a replay needs, read in one pass over each table in card order (no
-        review row objects, no picked-choice JSON): rescheduling a whole collection
-        reads a million reviews through here.
-        """
-        memories = self._sql.each(
-            "SELECT card_memory.card_id, card_memory.state, card_memory.step, "
-            "card_memory.stability, card_memory.difficulty, card_memory.due, "
-            "card_memory.last_review FROM card CROSS JOIN card_memory "
-            "ON card_memory.card_id = card.id WHERE card.deck_id = ? ORDER BY card.id",
-            (deck_id,),
-        )
-        reviews = self._sql.each(
-            "SELECT review.card_id, review.reviewed_at, review.rating FROM card CROSS JOIN "
-            f"review ON review.card_id = card.id WHERE card.deck_id = ? "
-            f"ORDER BY review.card_id, {REVIEW_ORDER}",
-            (deck_id,),
-        )
-        ratings = {int(rating): rating for rating in Rating}
-        pending = next(reviews, None)
-        for card_id, state, step, stability, difficulty, due, last in memories:
-            history: list[tuple[datetime, Rating]] = []
-            while pending is not None and pending[0] <= card_id:
-                if pending[0] == card_id:
-                    moment = from_micros(pending[1])
-                    assert moment is not None
-                    history.append((moment, ratings[pending[2]]))
-                pending = next(reviews, None)
-            memory = MemoryState(
-                CardState(state), step, stability, difficulty, from_micros(due), from_micros(last)
-            )
-            yield card_id, memory, history
 
     def _default_name(self) -> str:
         found = self._rows("SELECT name FROM preset WHERE id = ?", (DEFAULT_PRESET_ID,))

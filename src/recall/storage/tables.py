@@ -1,13 +1,18 @@
-"""The database tables: decks, cards, each card's memory state, and the review history."""
+"""The database tables: decks, cards, memory states, the review history, and the options.
+
+The one declaration of the schema: a new database is created from it, and migrations
+bring older ones to it. Opening a database that is up to date does not import this
+module (nor SQLAlchemy): queries are plain SQL, so only creating or upgrading needs it.
+"""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import BigInteger, Dialect, Index, TypeDecorator, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+from recall.storage.times import from_micros, to_micros
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -25,22 +30,6 @@ class UtcDateTime(TypeDecorator[datetime]):
 
     def process_result_value(self, value: int | None, dialect: Dialect) -> datetime | None:
         return from_micros(value)
-
-
-def to_micros(value: datetime | None) -> int | None:
-    """An aware time as stored: integer microseconds since the epoch."""
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        raise ValueError(f"refusing to store a naive time: {value!r}")
-    return (value - _EPOCH) // timedelta(microseconds=1)
-
-
-def from_micros(value: int | None) -> datetime | None:
-    """A stored time read back, aware UTC."""
-    if value is None:
-        return None
-    return _EPOCH + timedelta(microseconds=value)
 
 
 class Deck(SQLModel, table=True):
@@ -108,3 +97,29 @@ class Review(SQLModel, table=True):
         default=None, description="JSON list of the picked choices' texts; null on basic cards."
     )
     correct: bool
+
+
+class Preference(SQLModel, table=True):
+    """The learner's preferences: one row holding them all as a JSON object."""
+
+    key: str = Field(primary_key=True, description="'preferences'.")
+    value: str = Field(description="JSON object of option keys and values.")
+
+
+class PresetRecord(SQLModel, table=True):
+    """A deck preset; id 1 is the default preset every deck starts with."""
+
+    __tablename__ = "preset"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    config: str = Field(description="JSON object of option keys and values.")
+
+
+class DeckPreset(SQLModel, table=True):
+    """Which preset a deck uses; a deck without a row uses the default preset."""
+
+    __tablename__ = "deck_preset"
+
+    deck_id: int = Field(foreign_key="deck.id", primary_key=True)
+    preset_id: int = Field(foreign_key="preset.id", index=True)
