@@ -218,14 +218,18 @@ def use_preset(
 
 
 def undo(
-    database: Database, schedulers: Schedulers, change: OptionsChange, now: datetime
+    database: Database,
+    schedulers: Schedulers,
+    change: OptionsChange,
+    now: datetime,
+    progress: Progress = _no_progress,
 ) -> OptionsChange:
     """Put back what ``change`` replaced: the presets' old values and the decks' old presets.
 
     Every affected card is replayed again under the old options, so each schedule is
     exactly what it was before the change.
     """
-    return apply(database, schedulers, change.presets_before, change.decks_before, now)
+    return apply(database, schedulers, change.presets_before, change.decks_before, now, progress)
 
 
 def apply(

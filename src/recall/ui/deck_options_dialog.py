@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QProgressDialog,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -33,22 +32,19 @@ from recall import days, deck_options, fields, optimizing
 from recall.deck_options import DeckOptions, OptionsChange
 from recall.errors import RecallError
 from recall.presets import DEFAULT_PRESET_ID, Preset
+from recall.progress import Cancelled, Progress
 from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
 from recall.storage import Database
+from recall.ui.operations import Operations
 from recall.ui.option_form import OptionForm
 from recall.ui.prompts import Prompts
 from recall.ui.simulator_dialog import SimulatorDialog
 from recall.ui.tasks import TaskRunner
 
-PROGRESS_DELAY_MS = 500
 _FORM_KEYS = [
     item for item in fields.describe(Preset) if item.editable and item.key != "parameters"
 ]
 _PARAMETERS = fields.info(Preset, "parameters")
-
-
-class _ProgressRelay(QObject):
-    changed = Signal(int, int)
 
 
 class DeckOptionsDialog(QDialog):
@@ -59,7 +55,8 @@ class DeckOptionsDialog(QDialog):
         schedulers: Builds schedulers for rescheduling.
         deck_key: The deck whose options are shown.
         clock: The current time, aware UTC.
-        tasks: Runs saving and optimizing off the GUI thread.
+        operations: Saves (and reschedules) off the window's thread, with progress.
+        tasks: Runs optimizing and the simulator off the window's thread.
         prompts: Asks and tells the learner.
         parent: The main window.
     """
@@ -72,6 +69,7 @@ class DeckOptionsDialog(QDialog):
         schedulers: Schedulers,
         deck_key: str,
         clock: Callable[[], datetime],
+        operations: Operations,
         tasks: TaskRunner,
         prompts: Prompts,
         parent: QWidget | None = None,
@@ -81,6 +79,7 @@ class DeckOptionsDialog(QDialog):
         self._schedulers = schedulers
         self._deck_key = deck_key
         self._clock = clock
+        self._operations = operations
         self._tasks = tasks
         self._prompts = prompts
         self.simulator: SimulatorDialog | None = None
@@ -137,38 +136,30 @@ class DeckOptionsDialog(QDialog):
             self._clock(),
             self.preset_id,
         )
-        relay = _ProgressRelay(self)
-        dialog = QProgressDialog("Rescheduling cards from their history...", "", 0, 0, self)
-        dialog.setWindowTitle("Deck Options")
-        dialog.setCancelButton(None)
-        dialog.setMinimumDuration(PROGRESS_DELAY_MS)
-        relay.changed.connect(lambda done, total: _show_progress(dialog, done, total))
-        self.setEnabled(False)
 
-        def work() -> OptionsChange:
+        def work(progress: Progress, _cancelled: Cancelled) -> OptionsChange:
             return deck_options.apply(
                 database,
                 schedulers,
                 {preset_id: edited},
                 dict.fromkeys(deck_ids, preset_id),
                 now,
-                relay.changed.emit,
+                progress,
             )
 
         def done(change: OptionsChange) -> None:
-            dialog.reset()
             self.setEnabled(True)
             self.saved.emit(change)
             self.accept()
 
-        def failed(error: Exception) -> None:
-            dialog.reset()
-            self.setEnabled(True)
-            if not isinstance(error, RecallError):
-                raise error
-            self._prompts.tell("Options not saved", str(error), warning=True)
-
-        self._tasks.run(work, done, failed)
+        if self._operations.run(
+            "Rescheduling cards from their history...",
+            work,
+            done,
+            failure="Options not saved",
+            on_error=lambda _error: self.setEnabled(True),
+        ):
+            self.setEnabled(False)
 
     def optimize(self) -> None:
         """Fit the preset's parameters to its decks' history on the task runner."""
@@ -415,11 +406,6 @@ class DeckOptionsDialog(QDialog):
         editor = self.form.editors["desired_retention"]
         if retention is not None and isinstance(editor, QDoubleSpinBox):
             editor.setValue(retention)
-
-
-def _show_progress(dialog: QProgressDialog, done: int, total: int) -> None:
-    dialog.setMaximum(total)
-    dialog.setValue(done)
 
 
 def _escape(text: str) -> str:

@@ -474,6 +474,7 @@ class MainWindow(QMainWindow):
             self._schedulers,
             key,
             self._clock,
+            self.operations,
             self.tasks,
             self._prompts,
             self,
@@ -491,27 +492,26 @@ class MainWindow(QMainWindow):
 
     def _on_undo_options(self) -> None:
         change = self._options_change
-        if change is None or self.tasks.busy:
+        if change is None or self.operations.busy:
             return
-        self._options_change = None
-        self.undo_options_action.setEnabled(False)
         database, schedulers, now = self._database, self._schedulers, self._clock()
-        self.pages.setEnabled(False)
 
-        def work() -> OptionsChange:
-            return deck_options.undo(database, schedulers, change, now)
+        def work(progress: Progress, _cancelled: Cancelled) -> OptionsChange:
+            return deck_options.undo(database, schedulers, change, now, progress)
 
-        self.tasks.run(work, self._on_options_undone, self._on_options_undo_failed)
+        if self.operations.run(
+            "Putting the options back...",
+            work,
+            self._on_options_undone,
+            failure="Undo Options Change",
+        ):
+            self._options_change = None
+            self.undo_options_action.setEnabled(False)
 
     def _on_options_undone(self, change: OptionsChange) -> None:
-        self.pages.setEnabled(True)
         moved = f"; {change.rescheduled:,} card(s) rescheduled" if change.rescheduled else ""
         self.statusBar().showMessage(f"Options change undone{moved}", 15_000)
         self.refresh_decks(self.deck_list.selected_key())
-
-    def _on_options_undo_failed(self, error: Exception) -> None:
-        self.pages.setEnabled(True)
-        self._prompts.tell("Undo Options Change", str(error), warning=True)
 
     def _on_shortcuts(self) -> None:
         rows = "".join(f"<tr><td><b>{key}</b></td><td>{what}</td></tr>" for key, what in SHORTCUTS)
