@@ -9,6 +9,7 @@ import pytest
 
 from recall import deck_options, integrity, library
 from recall.deckfile import ChoiceCard
+from recall.errors import CancelledError
 from recall.fields import OptionError
 from recall.memory import CardState, Rating
 from recall.presets import DEFAULT_PRESET_ID, Preset
@@ -230,4 +231,22 @@ def test_bad_values_are_refused_with_the_limits(bundled: Database, clock: Clock)
         change(bundled, clock, new_per_day=2.5)
     with pytest.raises(OptionError, match="there is no option 'colour'"):
         change(bundled, clock, colour="red")
+    assert deck_options.deck_options(bundled, DECK).preset == Preset()
+
+
+def test_a_stopped_reschedule_changes_nothing(bundled: Database, clock: Clock) -> None:
+    study_all(session(bundled), clock)
+    with bundled.reading() as tx:
+        before = tx.cards.of_deck(session(bundled).deck.id)
+    with pytest.raises(CancelledError, match="stopped; nothing changed"):
+        deck_options.apply(
+            bundled,
+            Schedulers(fuzz=False),
+            {DEFAULT_PRESET_ID: Preset(desired_retention=0.8)},
+            {},
+            clock(),
+            cancelled=lambda: True,  # the preset is already saved, in the same transaction
+        )
+    with bundled.reading() as tx:
+        assert tx.cards.of_deck(session(bundled).deck.id) == before
     assert deck_options.deck_options(bundled, DECK).preset == Preset()

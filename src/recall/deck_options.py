@@ -10,17 +10,18 @@ The change keeps what it replaced, so undoing it is the same step with the old v
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
 from recall import backups, days, presets
-from recall.errors import RecallError, UnknownDeckError
+from recall.errors import CancelledError, RecallError, UnknownDeckError
 from recall.memory import MemoryState
 from recall.preferences import Preferences
 from recall.presets import DEFAULT_PRESET_ID, DeckPresets, LeechPolicy, Preset, with_changes
+from recall.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow, PresetNameError
 
@@ -32,11 +33,6 @@ SCHEDULE_KEYS = (
     "maximum_interval",
     "parameters",
 )
-Progress = Callable[[int, int], None]
-
-
-def _no_progress(_done: int, _total: int) -> None:
-    """Progress nobody watches."""
 
 
 @dataclass(frozen=True)
@@ -163,7 +159,7 @@ def delete_preset(
     schedulers: Schedulers,
     preset_id: int,
     now: datetime,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
 ) -> OptionsChange:
     """Remove a preset; its decks go back to the default preset and are rescheduled.
 
@@ -188,7 +184,7 @@ def change_preset(
     changes: Mapping[str, Any],
     now: datetime,
     zone: tzinfo | None = None,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
 ) -> OptionsChange:
     """Change a preset's options (checked by their declarations), rescheduling if needed.
 
@@ -211,7 +207,7 @@ def use_preset(
     deck_ids: list[int],
     preset_id: int,
     now: datetime,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
 ) -> OptionsChange:
     """Give decks a preset (and reschedule their cards under it)."""
     return apply(database, schedulers, {}, dict.fromkeys(deck_ids, preset_id), now, progress)
@@ -222,7 +218,7 @@ def undo(
     schedulers: Schedulers,
     change: OptionsChange,
     now: datetime,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
 ) -> OptionsChange:
     """Put back what ``change`` replaced: the presets' old values and the decks' old presets.
 
@@ -238,7 +234,8 @@ def apply(
     presets: Mapping[int, Preset],
     decks: Mapping[int, int],
     now: datetime,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
+    cancelled: Cancelled = never_cancelled,
 ) -> OptionsChange:
     """Store new preset values and deck assignments, and reschedule every affected card.
 
@@ -253,9 +250,14 @@ def apply(
         decks: New preset ids, by deck id.
         now: The time, for the backup's name.
         progress: Called with (cards done, cards to do) while replaying.
+        cancelled: Checked while replaying; once true, everything is rolled back.
 
     Returns:
         What was done, with the values it replaced.
+
+    Raises:
+        CancelledError: ``cancelled()`` turned true; nothing was changed (the backup
+            made first stays).
     """
     with database.reading() as transaction:
         before = transaction.options.deck_presets()
@@ -290,7 +292,11 @@ def apply(
                     changed.append((card.id, memory))
                 done += 1
                 if done % 500 == 0:
+                    if cancelled():
+                        raise CancelledError("the options change was stopped; nothing changed")
                     progress(done, total)
+            if cancelled():
+                raise CancelledError("the options change was stopped; nothing changed")
             transaction.cards.set_memories(changed)
             rescheduled += len(changed)
         progress(total, total)

@@ -137,7 +137,7 @@ class DeckOptionsDialog(QDialog):
             self.preset_id,
         )
 
-        def work(progress: Progress, _cancelled: Cancelled) -> OptionsChange:
+        def work(progress: Progress, cancelled: Cancelled) -> OptionsChange:
             return deck_options.apply(
                 database,
                 schedulers,
@@ -145,6 +145,7 @@ class DeckOptionsDialog(QDialog):
                 dict.fromkeys(deck_ids, preset_id),
                 now,
                 progress,
+                cancelled,
             )
 
         def done(change: OptionsChange) -> None:
@@ -157,6 +158,7 @@ class DeckOptionsDialog(QDialog):
             work,
             done,
             failure="Options not saved",
+            cancellable=True,
             on_error=lambda _error: self.setEnabled(True),
         ):
             self.setEnabled(False)
