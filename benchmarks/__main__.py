@@ -120,7 +120,15 @@ def _size_figures(collections: prepare.Collections, work: Path, plan: Plan) -> l
         folder,
         plan.reschedule_rounds,
     )
-    return [*answers, queue, reschedule]
+    retention = measure_reschedule.measure_reschedule(
+        collections.recall_database,
+        collections.anki_collection,
+        collections.cards,
+        folder,
+        plan.reschedule_rounds,
+        parameters_too=False,
+    )
+    return [*answers, queue, reschedule, retention]
 
 
 def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:

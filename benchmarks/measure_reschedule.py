@@ -1,10 +1,12 @@
-"""Rescheduling after new FSRS parameters and desired retention, beside Anki's own.
+"""Rescheduling after new FSRS parameters or a new desired retention, beside Anki's own.
 
-Each round changes the deck's desired retention and its 21 parameters (two sets taken in
-turn, so every round is a change). Recall backs up the file, then replays every card's
-whole history under the new options and stores the schedules that moved, in one
-transaction. Anki, asked to reschedule on change (``fsrs_reschedule``), recomputes each
-card's memory from its review log and sets a new due date from it.
+Each round changes the deck's options (two settings taken in turn, so every round is a
+change). With new parameters Recall backs up the file, then replays every card's whole
+history and stores the schedules that moved, in one transaction; with only a new desired
+retention it works each review card's due date out again from its stored stability
+(the same result, a test holds). Anki, asked to reschedule on change
+(``fsrs_reschedule``), recomputes each card's memory from its review log when the
+parameters change, and sets new due dates.
 """
 
 from __future__ import annotations
@@ -32,11 +34,22 @@ _CHANGES = (
 
 
 def measure_reschedule(
-    recall_database: Path, anki_collection: Path, cards: int, work: Path, rounds: int
+    recall_database: Path,
+    anki_collection: Path,
+    cards: int,
+    work: Path,
+    rounds: int,
+    parameters_too: bool = True,
 ) -> Figure:
-    """Recall's reschedule of the whole collection against Anki's, in turns."""
-    recall_copy = work / "reschedule.sqlite3"
-    anki_copy = work / "reschedule.anki2"
+    """Recall's reschedule of the whole collection against Anki's, in turns.
+
+    Args:
+        parameters_too: Change the parameters as well as the desired retention (the
+            worst case, a full replay); else only the retention.
+    """
+    kind = "parameters" if parameters_too else "retention"
+    recall_copy = work / f"reschedule-{kind}.sqlite3"
+    anki_copy = work / f"reschedule-{kind}.anki2"
     shutil.copyfile(recall_database, recall_copy)
     shutil.copyfile(anki_collection, anki_copy)
     database = Database(recall_copy)
@@ -49,7 +62,9 @@ def measure_reschedule(
     def recall_round() -> float:
         parameters, retention = _CHANGES[turn["recall"] % 2]
         turn["recall"] += 1
-        changes = {"parameters": parameters, "desired_retention": retention}
+        changes: dict[str, object] = {"desired_retention": retention}
+        if parameters_too:
+            changes["parameters"] = parameters
 
         def change() -> None:
             made = deck_options.change_preset(
@@ -71,8 +86,9 @@ def measure_reschedule(
             if item.config.id == current.current_deck.config_id
         )
         config.config.desired_retention = retention
-        del config.config.fsrs_params_6[:]
-        config.config.fsrs_params_6.extend(parameters)
+        if parameters_too:
+            del config.config.fsrs_params_6[:]
+            config.config.fsrs_params_6.extend(parameters)
         request = UpdateDeckConfigsRequest(
             target_deck_id=deck_id,
             configs=[config],
@@ -90,13 +106,18 @@ def measure_reschedule(
         database.close()
         collection.close()
     reviews = _reviews(recall_copy)
+    what = "new parameters" if parameters_too else "a new desired retention"
+    how = (
+        "replays every card's history"
+        if parameters_too
+        else "works each review card's due date out again from its stored stability"
+    )
     return Figure(
-        title=f"Rescheduling after new parameters, {cards:,}-card collection",
+        title=f"Rescheduling after {what}, {cards:,}-card collection",
         measures=(
-            f"new FSRS parameters and desired retention for the deck's {cards:,} cards and "
-            f"{reviews:,} reviews: Recall backs up the file, replays every card's history "
-            "and stores the schedules that moved, in one transaction; Anki recomputes each "
-            "card's memory from its review log and reschedules it (fsrs_reschedule)"
+            f"{what} for the deck's {cards:,} cards and {reviews:,} reviews: Recall backs "
+            f"up the file, {how} and stores the schedules that moved, in one transaction; "
+            "Anki updates the deck's options with fsrs_reschedule"
         ),
         recall=ours,
         baseline_name="Anki: update_deck_configs with fsrs_reschedule",

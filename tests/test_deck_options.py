@@ -13,10 +13,11 @@ from recall.errors import CancelledError
 from recall.fields import OptionError
 from recall.memory import CardState, Rating
 from recall.presets import DEFAULT_PRESET_ID, Preset
-from recall.scheduling import Schedulers
+from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database, PresetNameError
 from recall.study import StudyCard, StudySession
 from tests.conftest import ZONE, Clock
+from tests.test_optimize import simulate, truth
 
 DECK = "activation-recompute"
 
@@ -250,3 +251,33 @@ def test_a_stopped_reschedule_changes_nothing(bundled: Database, clock: Clock) -
     with bundled.reading() as tx:
         assert tx.cards.of_deck(session(bundled).deck.id) == before
     assert deck_options.deck_options(bundled, DECK).preset == Preset()
+
+
+@pytest.mark.parametrize(("retention", "longest"), [(0.8, 36500), (0.95, 36500), (0.9, 20)])
+def test_due_dates_worked_out_again_equal_a_full_replay(retention: float, longest: int) -> None:
+    histories = simulate(truth((0.5, 2.0, 6.0, 20.0), 1.2), 60, 400, 11)
+    for fuzz in (True, False):
+        old, new = (
+            Scheduler(fuzz=fuzz),
+            Scheduler(Preset(desired_retention=retention, maximum_interval=longest), fuzz=fuzz),
+        )
+        in_review = 0
+        for card_id, history in enumerate(histories):
+            stored = old.replay(card_id, history)
+            in_review += stored.state is CardState.REVIEW
+            assert new.due_again(card_id, stored) == new.replay(card_id, history)
+        assert in_review > 30
+
+
+def test_a_retention_change_alone_moves_due_dates_and_check_agrees(
+    bundled: Database, clock: Clock
+) -> None:
+    schedulers = Schedulers(fuzz=True)
+    study_all(StudySession(bundled, schedulers, DECK, random.Random(4), ZONE), clock)
+    clock.advance(days=4)
+    study_all(StudySession(bundled, schedulers, DECK, random.Random(4), ZONE), clock)
+    made = deck_options.change_preset(
+        bundled, schedulers, DEFAULT_PRESET_ID, {"desired_retention": 0.75}, clock()
+    )
+    assert made.rescheduled == 8
+    assert integrity.check(bundled, schedulers, clock()).healthy

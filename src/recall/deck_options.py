@@ -25,6 +25,9 @@ from recall.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow, PresetNameError
 
+# What only moves the due dates of cards in review: changed alone, schedules are worked out
+# from the stored ones instead of replayed (Scheduler.due_again).
+DUE_KEYS = ("desired_retention", "maximum_interval")
 # What a scheduler is built from: changing any of these reschedules the preset's decks.
 SCHEDULE_KEYS = (
     "learning_steps",
@@ -286,8 +289,17 @@ def apply(
         for deck_id in affected:
             scheduler = schedulers.for_preset(after.of_deck(deck_id))
             changed: list[tuple[int, MemoryState]] = []
-            for card, history in transaction.history.ratings_per_card(deck_id):
-                memory = scheduler.replay(card.id, history)
+            if _only_due_dates(before.of_deck(deck_id), after.of_deck(deck_id)):
+                replayed = (
+                    (card, scheduler.due_again(card.id, card.memory))
+                    for card in transaction.cards.of_deck(deck_id)
+                )
+            else:
+                replayed = (
+                    (card, scheduler.replay(card.id, history))
+                    for card, history in transaction.history.ratings_per_card(deck_id)
+                )
+            for card, memory in replayed:
                 if memory != card.memory:
                     changed.append((card.id, memory))
                 done += 1
@@ -307,6 +319,13 @@ def apply(
         decks_after=dict(decks),
         rescheduled=rescheduled,
         backup=backup,
+    )
+
+
+def _only_due_dates(before: Preset, after: Preset) -> bool:
+    """Whether the two presets schedule alike but for how far review cards are due."""
+    return all(
+        getattr(before, key) == getattr(after, key) for key in SCHEDULE_KEYS if key not in DUE_KEYS
     )
 
 

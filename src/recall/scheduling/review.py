@@ -8,6 +8,7 @@ the same way).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import random
@@ -103,6 +104,30 @@ class Scheduler:
                 card = _to_fsrs(card_id, NEW_CARD, reviewed_at)
             card = self._step(card_id, card, rating, reviewed_at)
         return NEW_CARD if card is None else _memory(card)
+
+    def due_again(self, card_id: int, memory: MemoryState) -> MemoryState:
+        """The schedule replaying the card's history would give, from its stored one, when
+        only desired retention or maximum interval changed.
+
+        Neither moves a card between states nor changes its stability or difficulty (FSRS
+        updates those from the ratings and the times between reviews): they only set how
+        far a card in review is due after its last review. So that due date is worked out
+        again from the stored stability, fuzzed as a review fuzzes it; a test holds the
+        result equal to a full replay.
+        """
+        if (
+            memory.state is not CardState.REVIEW
+            or memory.stability is None
+            or memory.last_review is None
+        ):
+            return memory
+        reviewed = memory.last_review
+        # py-fsrs has no public way to ask for one interval; its rounding and limits are
+        # in _next_interval, and the equality test above catches a change in them.
+        interval = timedelta(days=self._fsrs._next_interval(stability=memory.stability))
+        if self._fuzz:
+            interval = self._fuzzed(interval, card_id, reviewed)
+        return dataclasses.replace(memory, due=reviewed + interval)
 
     def retrievability(self, card_id: int, memory: MemoryState, now: datetime) -> float:
         """The chance, under this scheduler's parameters, that the card is recalled at ``now``."""
