@@ -122,6 +122,9 @@ def _options(args: argparse.Namespace, open_database: OpenDatabase) -> int:
         value = fields.format_value(getattr(preset, item.key), item)
         if item.key == "parameters" and not preset.parameters:
             value = "FSRS defaults"
+        extra = item.key.startswith("extra_") and getattr(preset, item.key)
+        if extra and preset.extra_until is not None:
+            value += f" (today only, until {preset.extra_until.astimezone():%Y-%m-%d %H:%M})"
         print(f"  {item.key.ljust(width)}  {value}")
     for warning in preset.warnings():
         print(f"warning: {warning}", file=sys.stderr)
