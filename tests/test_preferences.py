@@ -90,6 +90,19 @@ def test_unknown_stored_options_are_kept_and_bad_ones_fall_back(database: Databa
     assert json.loads(stored)["from_a_newer_recall"] == 1
 
 
+def test_a_stored_preset_with_too_few_parameters_keeps_the_rest(database: Database) -> None:
+    connection = sqlite3.connect(database.path)
+    connection.execute(
+        "INSERT INTO preset (id, name, config) VALUES (1, 'Default', ?)",
+        (json.dumps({"new_per_day": 7, "parameters": [1.0, 2.0]}),),
+    )
+    connection.commit()
+    connection.close()
+    with database.reading() as tx:
+        preset = tx.options.deck_presets().presets[DEFAULT_PRESET_ID]
+    assert (preset.new_per_day, preset.parameters) == (7, ())
+
+
 def test_a_schema_2_database_upgrades_to_default_presets(tmp_path: Path) -> None:
     target = tmp_path / "data" / "recall.sqlite3"
     target.parent.mkdir()

@@ -260,7 +260,18 @@ def from_stored(cls: type[T], stored: dict[str, Any], **fixed: Any) -> T:
             values[item.key] = _loaded(stored[item.key], item)
         except (OptionError, TypeError, ValueError):
             continue
-    return cls(**values, **fixed)
+    try:
+        return cls(**values, **fixed)
+    except OptionError:
+        # Values fine one by one but not together (a class-wide check): keep those that fit.
+        kept: dict[str, Any] = {}
+        for key, value in values.items():
+            try:
+                cls(**{**kept, key: value}, **fixed)
+            except OptionError:
+                continue
+            kept[key] = value
+        return cls(**kept, **fixed)
 
 
 def replaced(instance: T, changes: dict[str, Any]) -> T:
