@@ -87,8 +87,9 @@ class OptionsChange:
         parts = []
         if names:
             parts.append(f"saved preset {names}")
-        if self.decks_after:
-            parts.append(f"{len(self.decks_after)} deck(s) given another preset")
+        moved = [d for d, preset in self.decks_after.items() if self.decks_before[d] != preset]
+        if moved:
+            parts.append(f"{len(moved)} deck(s) given another preset")
         if self.rescheduled:
             parts.append(f"{self.rescheduled:,} card(s) rescheduled from their history")
         return "; ".join(parts) or "nothing changed"

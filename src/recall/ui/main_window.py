@@ -46,6 +46,7 @@ SHORTCUTS = (
     ("Ctrl+Shift+K", "Check the database: every schedule against its history"),
     ("Ctrl+,", "Preferences: theme, study day, grading, text size, backups"),
     ("Ctrl+Shift+O", "Options of the selected deck: limits, steps, retention, FSRS"),
+    ("Ctrl+Alt+Z", "Undo the last change of deck options (schedules as they were)"),
     ("F1", "This list"),
     ("Ctrl+Q", "Quit"),
 )
@@ -298,6 +299,7 @@ class MainWindow(QMainWindow):
         self.deck_options_action = QAction("Deck &Options...", self)
         self.deck_options_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
         self.undo_options_action = QAction("Undo &Options Change", self)
+        self.undo_options_action.setShortcut(QKeySequence("Ctrl+Alt+Z"))
         self.undo_options_action.setEnabled(False)
         for action in (
             self.import_action,
@@ -309,6 +311,7 @@ class MainWindow(QMainWindow):
             self.back_action,
             self.preferences_action,
             self.deck_options_action,
+            self.undo_options_action,
         ):
             self.addAction(action)
 
