@@ -8,9 +8,10 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import genanki
 import pytest
 
-from recall import deck_options, integrity, optimizing
+from recall import deck_options, importing, integrity, optimizing
 from recall.cli import main
 from recall.memory import NEW_CARD, CardState, Rating
 from recall.presets import DEFAULT_PRESET_ID, Preset
@@ -18,6 +19,7 @@ from recall.scheduling import DEFAULT_PARAMETERS, Scheduler, Schedulers
 from recall.scheduling.optimize import evaluate, optimize, training_items
 from recall.storage import Database, NewCard, NewReview
 from recall.storage.records import CardKey
+from tests.anki_packages import add_reviews, build_package, card_ids
 
 START = datetime(2025, 1, 1, 8, tzinfo=UTC)
 
@@ -179,3 +181,30 @@ def test_cli_optimize_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["--data-dir", str(tmp_path), "optimize", "--apply"]) == 0
     assert ", applied" in capsys.readouterr().out
     assert main(["--data-dir", str(tmp_path), "check"]) == 0
+
+
+def test_optimize_on_an_imported_anki_history(database: Database, tmp_path: Path) -> None:
+    notes = {
+        "Spanish::Verbs": [
+            genanki.Note(model=genanki.BASIC_MODEL, fields=[f"verbo {i}", f"verb {i}"])
+            for i in range(120)
+        ]
+    }
+    package = build_package(tmp_path, notes)
+    ids = card_ids(package)
+    rows = []
+    histories = simulate(truth((0.5, 2.0, 6.0, 20.0), 1.2), 120, 300, 8)
+    for index, history in enumerate(histories):
+        for number, (moment, rating) in enumerate(history):
+            millis = int(moment.timestamp() * 1000) + index  # revlog ids are unique
+            rows.append((millis, ids[(f"verbo {index}", 0)], int(rating), 7000, min(number, 1)))
+    add_reviews(package, rows)
+    now = START + timedelta(days=320)
+    (report,) = importing.import_files(database, Schedulers(), [package], now)
+    assert report.decks[0].reviews == len(rows)
+    deck = report.decks[0].deck_key
+    options = deck_options.deck_options(database, deck)
+    result = optimizing.optimize_preset(database, Schedulers(), options.preset_id, now, apply=True)
+    assert result.words().startswith(f"Fitted to {len(rows):,} reviews of 120 cards: log loss")
+    assert result.applied
+    assert integrity.check(database, Schedulers(), now).healthy
