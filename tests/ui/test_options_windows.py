@@ -14,13 +14,14 @@ from recall import deck_options, integrity, library
 from recall.memory import Rating
 from recall.preferences import Preferences
 from recall.presets import DEFAULT_PRESET_ID
-from recall.scheduling import Schedulers
+from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
 from recall.storage import Database
 from recall.ui.deck_options_dialog import DeckOptionsDialog
 from recall.ui.main_window import MainWindow
 from recall.ui.preferences_dialog import PreferencesDialog
 from recall.ui.simulator_dialog import SimulatorDialog
 from tests.conftest import ZONE, Clock
+from tests.test_optimize import START, simulate, store_history, truth
 from tests.ui.conftest import FakePrompts
 
 DECK = "activation-recompute"
@@ -160,3 +161,38 @@ def test_the_simulator_charts_each_retention_and_hands_back_its_suggestion(
     retention = dialog.form.editors["desired_retention"]
     assert isinstance(retention, QDoubleSpinBox)
     assert retention.value() == suggested
+
+
+def test_optimize_then_use_fitted_then_save_applies_the_fit(
+    qtbot: QtBot, window: MainWindow, bundled: Database, clock: Clock
+) -> None:
+    store_history(bundled, simulate(truth((0.5, 2.0, 6.0, 20.0), 1.2), 100, 300, 9), START)
+    window.refresh_decks(select="generated")
+    dialog = open_deck_options(qtbot, window)
+    qtbot.mouseClick(dialog.optimize_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.optimize_button.isEnabled(), timeout=20_000)
+    assert dialog.fit_result.text().startswith("Fitted to")
+    assert "a better fit" in dialog.fit_result.text()
+    qtbot.mouseClick(dialog.apply_fit_button, Qt.MouseButton.LeftButton)
+    assert "Save applies them" in dialog.fit_result.text()
+    with qtbot.waitSignal(dialog.saved, timeout=20_000):
+        dialog.save()
+    assert dialog.fit_result.text().startswith("Fitted to")
+    stored = deck_options.deck_options(bundled, "generated").preset.parameters
+    assert stored == dialog._fitted  # exactly as fitted, not as rounded on screen
+    assert stored != DEFAULT_PARAMETERS
+    # The window's schedulers have fuzz off (tests/ui/conftest.py); so has this check.
+    assert integrity.check(bundled, Schedulers(fuzz=False), clock()).healthy
+
+
+def test_text_size_scales_the_style_sheet_at_once(qtbot: QtBot, window: MainWindow) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    assert "22pt" in app.styleSheet()
+    dialog = open_preferences(qtbot, window)
+    size = dialog.form.editors["text_size"]
+    assert isinstance(size, QSpinBox)
+    size.setValue(150)
+    assert "33.0pt" in app.styleSheet()
+    dialog.reject()
+    assert "22pt" in app.styleSheet()

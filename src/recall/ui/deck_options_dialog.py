@@ -107,7 +107,10 @@ class DeckOptionsDialog(QDialog):
         """
         current = self._options.presets[self.preset_id]
         values: dict[str, Any] = self.form.values()
-        values["parameters"] = fields.parse(_PARAMETERS, self.parameters.text())
+        shown = self.parameters.text()
+        values["parameters"] = fields.parse(_PARAMETERS, shown)
+        if self._fitted is not None and shown == fields.format_value(self._fitted, _PARAMETERS):
+            values["parameters"] = self._fitted  # as fitted, not rounded for display
         if values["parameters"] == DEFAULT_PARAMETERS:
             values["parameters"] = ()
         for key in ("extra_new_today", "extra_reviews_today"):
