@@ -30,16 +30,16 @@ pytestmark = pytest.mark.qt_log_ignore("^This plugin does not support propagateS
 
 
 def open_preferences(qtbot: QtBot, window: MainWindow) -> PreferencesDialog:
-    window.preferences_action.trigger()
-    dialog = window.preferences_dialog
+    window.options.preferences_action.trigger()
+    dialog = window.options.preferences_dialog
     assert dialog is not None
     qtbot.waitExposed(dialog)
     return dialog
 
 
 def open_deck_options(qtbot: QtBot, window: MainWindow) -> DeckOptionsDialog:
-    window.deck_options_action.trigger()
-    dialog = window.deck_options_dialog
+    window.options.deck_options_action.trigger()
+    dialog = window.options.deck_options_dialog
     assert dialog is not None
     qtbot.waitExposed(dialog)
     return dialog
@@ -109,8 +109,8 @@ def test_deck_options_limit_the_deck_list_and_undo_puts_them_back(
     assert deck.new == 5
     assert window.deck_list.model.deck_at(0).new == 5
     assert deck_options.deck_options(bundled, DECK).preset.desired_retention == 0.85
-    assert window.undo_options_action.isEnabled()
-    window.undo_options_action.trigger()
+    assert window.options.undo_action.isEnabled()
+    window.options.undo_action.trigger()
     qtbot.waitUntil(lambda: window.deck_list.model.deck_at(0).new == 8, timeout=10_000)
     assert deck_options.deck_options(bundled, DECK).preset.new_per_day == 20
 

@@ -12,8 +12,7 @@ from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer, qVer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QWidget
 
-from recall import __version__, backups, deck_options, integrity, library, paths, upkeep
-from recall.deck_options import OptionsChange
+from recall import __version__, backups, integrity, library, paths, upkeep
 from recall.importing import ImportReport
 from recall.integrity import CheckReport
 from recall.preferences import Preferences
@@ -23,9 +22,8 @@ from recall.storage import SQLITE_VERSION, Database
 from recall.study import StudySession
 from recall.ui.backups_dialog import BackupsDialog
 from recall.ui.deck_list_view import DeckListView
-from recall.ui.deck_options_dialog import DeckOptionsDialog
 from recall.ui.operations import Operations
-from recall.ui.preferences_dialog import PreferencesDialog
+from recall.ui.options_actions import OptionsActions
 from recall.ui.prompts import Prompts
 from recall.ui.review_view import ReviewView
 from recall.ui.summary_view import SummaryView
@@ -95,13 +93,20 @@ class MainWindow(QMainWindow):
         self._zone = zone
         self._prompts = prompts or Prompts(self)
         self._review: ReviewView | None = None
-        self._options_change: OptionsChange | None = None
-        self.preferences_dialog: PreferencesDialog | None = None
-        self.deck_options_dialog: DeckOptionsDialog | None = None
         self.tasks = TaskRunner(self)
         self.operations = Operations(self.tasks, self._prompts, self)
         self.transfers = Transfers(
             database, self._schedulers, clock, self.operations, self._prompts, self
+        )
+        self.options = OptionsActions(
+            database,
+            self._schedulers,
+            clock,
+            self.operations,
+            self.tasks,
+            self._prompts,
+            lambda: self.deck_list.selected_key(),
+            self,
         )
         self.setAcceptDrops(True)
         self.backup_timer = QTimer(self)
@@ -294,13 +299,6 @@ class MainWindow(QMainWindow):
         self.shortcuts_action = QAction("&Keyboard Shortcuts", self)
         self.shortcuts_action.setShortcut(QKeySequence("F1"))
         self.about_action = QAction("&About Recall", self)
-        self.preferences_action = QAction("&Preferences...", self)
-        self.preferences_action.setShortcut(QKeySequence("Ctrl+,"))
-        self.deck_options_action = QAction("Deck &Options...", self)
-        self.deck_options_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
-        self.undo_options_action = QAction("Undo &Options Change", self)
-        self.undo_options_action.setShortcut(QKeySequence("Ctrl+Alt+Z"))
-        self.undo_options_action.setEnabled(False)
         for action in (
             self.import_action,
             self.export_action,
@@ -309,9 +307,7 @@ class MainWindow(QMainWindow):
             self.quit_action,
             self.undo_action,
             self.back_action,
-            self.preferences_action,
-            self.deck_options_action,
-            self.undo_options_action,
+            *self.options.actions,
         ):
             self.addAction(action)
 
@@ -326,12 +322,12 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.quit_action)
         edit_menu = self.menuBar().addMenu("&Edit")
         edit_menu.addAction(self.undo_action)
-        edit_menu.addAction(self.undo_options_action)
+        edit_menu.addAction(self.options.undo_action)
         edit_menu.addSeparator()
-        edit_menu.addAction(self.preferences_action)
+        edit_menu.addAction(self.options.preferences_action)
         study_menu = self.menuBar().addMenu("&Study")
         study_menu.addAction(self.study_action)
-        study_menu.addAction(self.deck_options_action)
+        study_menu.addAction(self.options.deck_options_action)
         study_menu.addAction(self.back_action)
         tools_menu = self.menuBar().addMenu("&Tools")
         tools_menu.addAction(self.check_action)
@@ -356,9 +352,11 @@ class MainWindow(QMainWindow):
         self.study_action.triggered.connect(self._on_study_selected)
         self.shortcuts_action.triggered.connect(self._on_shortcuts)
         self.about_action.triggered.connect(self._on_about)
-        self.preferences_action.triggered.connect(self._on_preferences)
-        self.deck_options_action.triggered.connect(self._on_deck_options)
-        self.undo_options_action.triggered.connect(self._on_undo_options)
+        self.options.preferences_saved.connect(self._on_preferences_saved)
+        self.options.options_changed.connect(
+            lambda: self.refresh_decks(self.deck_list.selected_key())
+        )
+        self.options.message.connect(lambda text: self.statusBar().showMessage(text, 15_000))
 
     def _restore_geometry(self) -> None:
         geometry = self._window_state.value("geometry")
@@ -370,7 +368,7 @@ class MainWindow(QMainWindow):
         current = self.pages.currentWidget()
         self.back_action.setEnabled(current is not self.deck_list)
         self.study_action.setEnabled(current is self.deck_list)
-        self.deck_options_action.setEnabled(current is self.deck_list)
+        self.options.deck_options_action.setEnabled(current is self.deck_list)
         self.undo_action.setEnabled(self._review is not None and self._review.can_undo)
 
     # Slots
@@ -457,63 +455,9 @@ class MainWindow(QMainWindow):
     def _on_backup_failed(self, error: Exception) -> None:
         self.statusBar().showMessage(f"Backup failed: {error}", 30_000)
 
-    def _on_preferences(self) -> None:
-        dialog = PreferencesDialog(self._database, self._prompts, self)
-        dialog.saved.connect(self._on_preferences_saved)
-        self.preferences_dialog = dialog
-        dialog.open()
-
     def _on_preferences_saved(self, chosen: Preferences) -> None:
         self.preferences = chosen
         self.backup_timer.setInterval(int(chosen.backup_interval.total_seconds() * 1000))
-        self.refresh_decks(self.deck_list.selected_key())
-
-    def _on_deck_options(self) -> None:
-        key = self.deck_list.selected_key()
-        if key is None:
-            return
-        dialog = DeckOptionsDialog(
-            self._database,
-            self._schedulers,
-            key,
-            self._clock,
-            self.operations,
-            self.tasks,
-            self._prompts,
-            self,
-        )
-        dialog.saved.connect(self._on_options_saved)
-        self.deck_options_dialog = dialog
-        dialog.open()
-
-    def _on_options_saved(self, change: OptionsChange) -> None:
-        self._options_change = change
-        self.undo_options_action.setEnabled(bool(change.presets_before or change.decks_before))
-        summary = change.summary()
-        self.statusBar().showMessage(summary[:1].upper() + summary[1:], 15_000)
-        self.refresh_decks(self.deck_list.selected_key())
-
-    def _on_undo_options(self) -> None:
-        change = self._options_change
-        if change is None or self.operations.busy:
-            return
-        database, schedulers, now = self._database, self._schedulers, self._clock()
-
-        def work(progress: Progress, _cancelled: Cancelled) -> OptionsChange:
-            return deck_options.undo(database, schedulers, change, now, progress)
-
-        if self.operations.run(
-            "Putting the options back...",
-            work,
-            self._on_options_undone,
-            failure="Undo Options Change",
-        ):
-            self._options_change = None
-            self.undo_options_action.setEnabled(False)
-
-    def _on_options_undone(self, change: OptionsChange) -> None:
-        moved = f"; {change.rescheduled:,} card(s) rescheduled" if change.rescheduled else ""
-        self.statusBar().showMessage(f"Options change undone{moved}", 15_000)
         self.refresh_decks(self.deck_list.selected_key())
 
     def _on_shortcuts(self) -> None:

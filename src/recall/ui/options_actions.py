@@ -1,0 +1,141 @@
+"""The window's options: Edit > Preferences, Study > Deck Options, Edit > Undo Options Change.
+
+Kept apart from the main window, which puts these actions in its menus and listens to
+what they report: new preferences (backup interval, text), a change of deck options (the
+deck list's counts), and a line for the status bar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
+
+from recall import deck_options
+from recall.deck_options import OptionsChange
+from recall.progress import Cancelled, Progress
+from recall.scheduling import Schedulers
+from recall.storage import Database
+from recall.ui.deck_options_dialog import DeckOptionsDialog
+from recall.ui.operations import Operations
+from recall.ui.preferences_dialog import PreferencesDialog
+from recall.ui.prompts import Prompts
+from recall.ui.tasks import TaskRunner
+
+
+class OptionsActions(QObject):
+    """The three actions and the dialogs they open.
+
+    Args:
+        database: Where preferences and presets live.
+        schedulers: Builds schedulers for rescheduling.
+        clock: The current time, aware UTC.
+        operations: Runs saving and undoing with progress.
+        tasks: Runs Optimize and the simulator.
+        prompts: Asks and tells the learner.
+        selected_deck: The deck file id of the deck selected in the deck list, if any.
+        window: The main window, parent of the actions and dialogs.
+    """
+
+    preferences_saved = Signal(object)  # Preferences
+    options_changed = Signal()
+    message = Signal(str)
+
+    def __init__(
+        self,
+        database: Database,
+        schedulers: Schedulers,
+        clock: Callable[[], datetime],
+        operations: Operations,
+        tasks: TaskRunner,
+        prompts: Prompts,
+        selected_deck: Callable[[], str | None],
+        window: QWidget,
+    ) -> None:
+        super().__init__(window)
+        self._database = database
+        self._schedulers = schedulers
+        self._clock = clock
+        self._operations = operations
+        self._tasks = tasks
+        self._prompts = prompts
+        self._selected_deck = selected_deck
+        self._window = window
+        self._change: OptionsChange | None = None
+        self.preferences_dialog: PreferencesDialog | None = None
+        self.deck_options_dialog: DeckOptionsDialog | None = None
+        self.preferences_action = QAction("&Preferences...", window)
+        self.preferences_action.setShortcut(QKeySequence("Ctrl+,"))
+        self.deck_options_action = QAction("Deck &Options...", window)
+        self.deck_options_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
+        self.undo_action = QAction("Undo &Options Change", window)
+        self.undo_action.setShortcut(QKeySequence("Ctrl+Alt+Z"))
+        self.undo_action.setEnabled(False)
+        self._connect_signals()
+
+    @property
+    def actions(self) -> tuple[QAction, QAction, QAction]:
+        """Preferences, Deck Options and Undo Options Change."""
+        return self.preferences_action, self.deck_options_action, self.undo_action
+
+    def _connect_signals(self) -> None:
+        self.preferences_action.triggered.connect(self._on_preferences)
+        self.deck_options_action.triggered.connect(self._on_deck_options)
+        self.undo_action.triggered.connect(self._on_undo)
+
+    def _on_preferences(self) -> None:
+        dialog = PreferencesDialog(self._database, self._prompts, self._window)
+        dialog.saved.connect(self.preferences_saved)
+        self.preferences_dialog = dialog
+        dialog.open()
+
+    def _on_deck_options(self) -> None:
+        key = self._selected_deck()
+        if key is None:
+            return
+        dialog = DeckOptionsDialog(
+            self._database,
+            self._schedulers,
+            key,
+            self._clock,
+            self._operations,
+            self._tasks,
+            self._prompts,
+            self._window,
+        )
+        dialog.saved.connect(self._on_saved)
+        self.deck_options_dialog = dialog
+        dialog.open()
+
+    def _on_saved(self, change: OptionsChange) -> None:
+        self._change = change
+        self.undo_action.setEnabled(bool(change.presets_before or change.decks_before))
+        summary = change.summary()
+        self.message.emit(summary[:1].upper() + summary[1:])
+        self.options_changed.emit()
+
+    def _on_undo(self) -> None:
+        change = self._change
+        if change is None or self._operations.busy:
+            return
+        database, schedulers, now = self._database, self._schedulers, self._clock()
+
+        def work(progress: Progress, _cancelled: Cancelled) -> OptionsChange:
+            return deck_options.undo(database, schedulers, change, now, progress)
+
+        if self._operations.run(
+            "Putting the options back...",
+            work,
+            self._on_undone,
+            failure="Undo Options Change",
+        ):
+            self._change = None
+            self.undo_action.setEnabled(False)
+
+    def _on_undone(self, change: OptionsChange) -> None:
+        moved = f"; {change.rescheduled:,} card(s) rescheduled" if change.rescheduled else ""
+        self.message.emit(f"Options change undone{moved}")
+        self.options_changed.emit()
