@@ -281,3 +281,26 @@ def test_a_retention_change_alone_moves_due_dates_and_check_agrees(
     )
     assert made.rescheduled == 8
     assert integrity.check(bundled, schedulers, clock()).healthy
+
+
+def test_deleting_a_preset_is_undone_with_its_decks(bundled: Database, clock: Clock) -> None:
+    schedulers = Schedulers(fuzz=False)
+    study_all(session(bundled), clock)
+    deck = deck_options.deck_options(bundled, DECK).deck
+    exam = deck_options.add_preset(bundled, "Exam", Preset(desired_retention=0.8))
+    deck_options.use_preset(bundled, schedulers, [deck.id], exam, clock())
+    with bundled.reading() as tx:
+        on_exam = tx.cards.of_deck(deck.id)
+    deleted = deck_options.delete_preset(bundled, schedulers, exam, clock())
+    assert deck_options.deck_options(bundled, DECK).preset_id == DEFAULT_PRESET_ID
+    assert integrity.check(bundled, schedulers, clock()).healthy
+    deck_options.undo(bundled, schedulers, deleted, clock())
+    shown = deck_options.deck_options(bundled, DECK)
+    assert (shown.preset_id, shown.preset.name, shown.preset.desired_retention) == (
+        exam,
+        "Exam",
+        0.8,
+    )
+    with bundled.reading() as tx:
+        assert tx.cards.of_deck(deck.id) == on_exam
+    assert integrity.check(bundled, schedulers, clock()).healthy

@@ -178,7 +178,8 @@ def delete_preset(
     change = apply(database, schedulers, {}, moved, now, progress)
     with database.transaction() as transaction:
         transaction.options.delete_preset(preset_id)
-    return change
+    # Undoing it stores the preset again (with its id) before giving its decks back.
+    return dataclasses.replace(change, presets_before={preset_id: book.presets[preset_id]})
 
 
 def change_preset(
