@@ -181,8 +181,8 @@ def test_retention_above_097_warns_and_parameters_need_21() -> None:
 
 def test_leech_policy_comes_from_the_preset(bundled: Database, clock: Clock) -> None:
     policy = leech_policy(Preset(leech_threshold=8, leech_action="suspend"))
-    assert policy == LeechPolicy(threshold=8, action="suspend")
-    assert [lapses for lapses in range(1, 21) if policy.is_leech_at(lapses)] == [8, 12, 16, 20]
+    assert policy == LeechPolicy(leech_threshold=8, leech_action="suspend")
+    assert [lapses for lapses in range(1, 21) if policy.is_leech(lapses)] == [8, 12, 16, 20]
     deck = deck_options.deck_options(bundled, DECK).deck
     assert deck_options.leech_policy(bundled, deck.id) == LeechPolicy(8, "tag")
     changes = {"leech_threshold": 4, "leech_action": "suspend"}

@@ -131,22 +131,22 @@ class Preset:
 class LeechPolicy:
     """When a card becomes a leech and what then happens to it."""
 
-    threshold: int
-    action: str
+    leech_threshold: int
+    leech_action: str
 
-    def is_leech_at(self, lapses: int) -> bool:
+    def is_leech(self, lapses: int) -> bool:
         """Whether the lapse that brought the count to ``lapses`` makes the card a leech.
 
         As Anki: at the threshold, then again every half threshold after it (8, 12, 16...).
         """
-        if lapses < self.threshold:
+        if lapses < self.leech_threshold or self.leech_threshold <= 0:
             return False
-        return (lapses - self.threshold) % max(1, self.threshold // 2) == 0
+        return (lapses - self.leech_threshold) % max(1, self.leech_threshold // 2) == 0
 
 
 def leech_policy(preset: Preset) -> LeechPolicy:
     """The leech threshold and action a deck's preset sets."""
-    return LeechPolicy(threshold=preset.leech_threshold, action=preset.leech_action)
+    return LeechPolicy(leech_threshold=preset.leech_threshold, leech_action=preset.leech_action)
 
 
 @dataclass(frozen=True)
