@@ -271,10 +271,13 @@ def _fail(*_arguments: object) -> str:
 
 def test_staged_images_are_removed_when_reading_fails(package: Path, staging: Path) -> None:
     def break_history(connection: sqlite3.Connection) -> None:
-        connection.execute("DROP TABLE revlog")
+        connection.execute(
+            "INSERT INTO revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type)"
+            " VALUES (1, 'not a card', -1, 3, 1, 0, 2500, 1000, 1)"
+        )
 
     edit_collection(package, break_history)
-    with pytest.raises(DeckError, match="no such table: revlog"):
+    with pytest.raises(DeckError, match="revlog: a column: 'not a card' is not a whole number"):
         read_apkg(package, staging)
     assert list(staging.iterdir()) == []
 

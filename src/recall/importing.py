@@ -1,8 +1,8 @@
 """Importing: read deck files of any supported format, then write them in one transaction.
 
-Formats: Recall's JSON deck, Anki text/CSV exports, and Anki ``.apkg`` packages (with
-their review history and images). Every file is read and checked before anything is
-written; one bad file means nothing is imported. Images are moved into the media folder
+Formats: Recall's JSON deck, Anki text/CSV exports, and Anki packages (``.apkg`` and
+``.colpkg``, with their review history and images). Every file is read and checked before
+anything is written; one bad file means nothing is imported. Images are moved into the media folder
 inside the same all-or-nothing step.
 """
 
@@ -32,7 +32,7 @@ from recall.storage import Database, NewCard, Store
 
 JSON_SUFFIXES = frozenset({".json"})
 TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
-PACKAGE_SUFFIXES = frozenset({".apkg"})
+PACKAGE_SUFFIXES = frozenset({".apkg", ".colpkg"})
 SUPPORTED_SUFFIXES = JSON_SUFFIXES | TEXT_SUFFIXES | PACKAGE_SUFFIXES
 
 

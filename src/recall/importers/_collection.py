@@ -1,4 +1,13 @@
-"""An Anki collection (SQLite, schema 11) read through a read-only connection, as plain values."""
+"""An Anki collection read through a read-only, bounded connection, as plain values.
+
+Both layouts Anki writes are read: schema 11 (note types and decks as JSON in ``col``, as
+in packages made with "Support older Anki versions") and today's (note types, fields,
+templates and decks in their own tables, with protobuf settings; ``_collection_tables``).
+The collection is untrusted: only real tables Recall expects are read, views, triggers,
+virtual tables and generated columns are refused, and SQLite's work is bounded by a step
+budget and size limits, checked with the learner's Cancel, so no file can make a read spin
+or grow without end.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +20,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recall.errors import DeckError
+from recall.errors import DeckError, ImportCancelledError
+from recall.importers import Cancelled, never_cancelled
 
 NEWER_ANKI_ADVICE = (
     'in Anki, export the deck again with "Support older Anki versions" checked, then import '
     "that file"
 )
 REVIEW_BATCH = 2000
+# The tables Recall reads; each must be an ordinary table, never a view or a virtual table.
+LEGACY_TABLES = ("col", "notes", "cards", "revlog")
+CURRENT_TABLES = ("notetypes", "fields", "templates", "decks")
+# SQLite's work on an untrusted collection: virtual-machine steps between checks, and the
+# steps allowed per byte of the file (plus a floor), far above what reading a real one takes.
+STEPS_PER_CHECK = 10_000
+STEPS_PER_BYTE = 200
+MIN_STEPS = 100_000_000
+MAX_VALUE_BYTES = 256 * 1024**2  # one text or blob value, or one row
+CACHE_KIB = 16 * 1024
 _CONDITIONAL = re.compile(r"\{\{[#^/][^{}]*\}\}")
 _FIELD_REFERENCE = re.compile(r"\{\{\s*([^{}#^/:]+?)\s*\}\}")
 _CLOZE_REFERENCE = re.compile(r"\{\{cloze:\s*([^{}]+?)\s*\}\}")
@@ -47,6 +67,14 @@ class NoteType:
             if reference and reference.group(1) in self.field_names:
                 return self.field_names.index(reference.group(1))
         return 0
+
+
+@dataclass(frozen=True)
+class AnkiDeck:
+    """An Anki deck: its name (with ``::`` between levels) and its description (HTML)."""
+
+    name: str
+    description: str
 
 
 @dataclass(frozen=True)
@@ -86,16 +114,25 @@ class AnkiReview:
 class Collection:
     """The tables Recall reads from an open collection; every value is checked for its type."""
 
-    def __init__(self, connection: sqlite3.Connection, entry: str, source: str) -> None:
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        entry: str,
+        source: str,
+        cancelled: Cancelled = never_cancelled,
+    ) -> None:
         self._connection = connection
         self._entry = entry
         self._source = source
+        self._cancelled = cancelled
 
     def note_types(self) -> dict[int, NoteType]:
         """Note types by id, from ``col.models``."""
         raw = self._col_json("models")
-        if not raw and self._has_table("notetypes"):
-            raise self.error(f"the collection is in a newer Anki's layout; {NEWER_ANKI_ADVICE}")
+        if not raw and self.has_table("notetypes"):
+            from recall.importers._collection_tables import read_note_types
+
+            return read_note_types(self)
         note_types: dict[int, NoteType] = {}
         for key, model in raw.items():
             where = f"col.models[{key!r}]"
@@ -118,19 +155,27 @@ class Collection:
             )
         return note_types
 
-    def deck_names(self) -> dict[int, str]:
-        """Deck names (with Anki's ``::`` hierarchy) by deck id, from ``col.decks``."""
+    def decks(self) -> dict[int, AnkiDeck]:
+        """Decks by id, from ``col.decks`` or, in today's layout, the ``decks`` table."""
+        raw = self._col_json("decks")
+        if not raw and self.has_table("decks"):
+            from recall.importers._collection_tables import read_decks
+
+            return read_decks(self)
         decks = {}
-        for key, deck in self._col_json("decks").items():
+        for key, deck in raw.items():
             where = f"col.decks[{key!r}]"
-            name = _mapping(deck, where, self).get("name", "")
-            decks[_number(key, where, self)] = _text(name, f"{where}.name", self)
+            deck = _mapping(deck, where, self)
+            decks[_number(key, where, self)] = AnkiDeck(
+                name=_text(deck.get("name", ""), f"{where}.name", self),
+                description=_text(deck.get("desc", ""), f"{where}.desc", self),
+            )
         return decks
 
     def notes(self) -> dict[int, AnkiNote]:
         """Every note by id."""
         notes: dict[int, AnkiNote] = {}
-        for row in self._rows("SELECT id, mid, flds, tags FROM notes"):
+        for row in self.rows("SELECT id, mid, flds, tags FROM notes"):
             note_id = _number(row[0], "notes: an id", self)
             where = f"note {note_id}"
             if note_id in notes:
@@ -148,7 +193,7 @@ class Collection:
         cards: list[AnkiCard] = []
         seen: set[int] = set()
         query = "SELECT id, nid, did, ord, type, queue, due, odid, odue FROM cards ORDER BY id"
-        for row in self._rows(query):
+        for row in self.rows(query):
             card_id = _number(row[0], "cards: an id", self)
             where = f"card {card_id}"
             if card_id in seen:
@@ -172,7 +217,7 @@ class Collection:
 
     def review_count(self) -> int:
         """How many revlog rows there are."""
-        (row,) = self._rows("SELECT count(*) FROM revlog")
+        (row,) = self.rows("SELECT count(*) FROM revlog")
         return _number(row[0], "revlog", self)
 
     def reviews(self) -> Iterator[AnkiReview]:
@@ -188,7 +233,7 @@ class Collection:
             raise self._unreadable(error) from None
 
     def _col_json(self, column: str) -> dict[str, Any]:
-        rows = self._rows(f"SELECT {column} FROM col LIMIT 1")
+        rows = self.rows(f"SELECT {column} FROM col LIMIT 1")
         if not rows:
             raise self.error("col: the collection has no settings row")
         where = f"col.{column}"
@@ -197,22 +242,36 @@ class Collection:
             return {}
         try:
             value = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
-            raise self.error(f"{where}: not valid JSON") from None
+        except RecursionError:
+            raise self.error(f"{where}: nested too deeply") from None
+        except ValueError as error:  # also numbers past Python's 4,300-digit limit
+            raise self.error(f"{where}: not valid JSON ({str(error)[:80]})") from None
         return _mapping(value, where, self)
 
-    def _has_table(self, name: str) -> bool:
+    def has_table(self, name: str) -> bool:
+        """Whether the collection has a table called ``name`` (checked to be a real one)."""
         query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
-        return bool(self._rows(query, (name,)))
+        return bool(self.rows(query, (name,)))
 
-    def _rows(self, query: str, parameters: tuple[object, ...] = ()) -> list[Any]:
+    def rows(self, query: str, parameters: tuple[object, ...] = ()) -> list[Any]:
         try:
             return self._connection.execute(query, parameters).fetchall()
         except sqlite3.Error as error:
             raise self._unreadable(error) from None
 
-    def _unreadable(self, error: sqlite3.Error) -> DeckError:
+    def _unreadable(self, error: sqlite3.Error) -> Exception:
+        if isinstance(error, sqlite3.OperationalError) and str(error) == "interrupted":
+            return self._stopped()
         return self.error(f"not an Anki collection Recall can read ({error})")
+
+    def _stopped(self) -> Exception:
+        """Why SQLite was interrupted: the learner's Cancel, or the step budget ran out."""
+        if self._cancelled():
+            return ImportCancelledError()
+        return self.error(
+            "reading the collection takes far more work than any Anki collection needs; "
+            "refusing a file made to be slow"
+        )
 
     def error(self, what: str) -> DeckError:
         """A DeckError naming the package, then this collection's zip entry and ``what``."""
@@ -220,14 +279,20 @@ class Collection:
 
 
 @contextmanager
-def open_collection(path: Path, entry: str, source: str) -> Iterator[Collection]:
+def open_collection(
+    path: Path, entry: str, source: str, cancelled: Cancelled = never_cancelled
+) -> Iterator[Collection]:
     """Open a private copy of a collection read-only, with untrusted-schema protection.
 
     The copy's header is switched out of WAL mode first, so a read-only connection never
-    needs ``-wal`` or ``-shm`` files next to it.
+    needs ``-wal`` or ``-shm`` files next to it. SQLite checks ``cancelled`` every few
+    thousand steps and stops once it is true or once the step budget for the file's size is
+    spent; values are capped at ``MAX_VALUE_BYTES``.
 
     Raises:
-        DeckError: The file is not SQLite or fails ``PRAGMA quick_check``.
+        DeckError: The file is not SQLite, fails ``PRAGMA quick_check``, holds views,
+            triggers, virtual tables or generated columns, or is made to be slow.
+        ImportCancelledError: ``cancelled()`` became true while SQLite worked.
     """
     with path.open("r+b") as file:
         header = file.read(20)
@@ -239,18 +304,81 @@ def open_collection(path: Path, entry: str, source: str) -> Iterator[Collection]
     except sqlite3.Error as error:
         raise DeckError(source, [f"zip entry {entry!r}: cannot be opened ({error})"]) from None
     with closing(connection):
-        collection = Collection(connection, entry, source)
+        collection = Collection(connection, entry, source, cancelled)
+        _bound(connection, path.stat().st_size, cancelled)
         try:
             connection.execute("PRAGMA trusted_schema = OFF")
             connection.execute("PRAGMA query_only = ON")
+            connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             result = [row[0] for row in connection.execute("PRAGMA quick_check").fetchall()]
         except sqlite3.Error as error:
-            raise collection.error(f"not an Anki collection Recall can read ({error})") from None
+            raise collection._unreadable(error) from None
         if result != ["ok"]:
             lines = [line for row in result for line in str(row).splitlines()]
             found = next((line for line in lines if not line.startswith("***")), "no answer")
             raise collection.error(f"the collection is damaged (SQLite's quick_check: {found})")
+        _check_schema(collection)
         yield collection
+
+
+def _bound(connection: sqlite3.Connection, size: int, cancelled: Cancelled) -> None:
+    """Limit what SQLite may do on this connection: steps, value sizes, nesting, attachments."""
+    budget = max(MIN_STEPS, size * STEPS_PER_BYTE) // STEPS_PER_CHECK
+    spent = 0
+
+    def check() -> int:
+        nonlocal spent
+        spent += 1
+        return 1 if spent > budget or cancelled() else 0
+
+    connection.set_progress_handler(check, STEPS_PER_CHECK)
+    connection.create_collation("unicase", _unicase)  # Anki's collation for names
+    for limit, value in (
+        (sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES),
+        (sqlite3.SQLITE_LIMIT_ATTACHED, 0),
+        (sqlite3.SQLITE_LIMIT_EXPR_DEPTH, 100),
+        (sqlite3.SQLITE_LIMIT_COMPOUND_SELECT, 10),
+        (sqlite3.SQLITE_LIMIT_TRIGGER_DEPTH, 1),
+    ):
+        connection.setlimit(limit, value)
+
+
+def _unicase(left: str, right: str) -> int:
+    a, b = left.casefold(), right.casefold()
+    return (a > b) - (a < b)
+
+
+def _check_schema(collection: Collection) -> None:
+    """Refuse views, triggers, virtual tables, and generated columns in the tables Recall reads.
+
+    Anki's collections have none; a view or trigger would make a read do work the file
+    chooses.
+    """
+    found = collection.rows("SELECT type, name, coalesce(sql, '') FROM sqlite_master")
+    for kind, name, sql in found:
+        shown = repr(str(name)[:60])
+        if kind in ("view", "trigger"):
+            raise collection.error(
+                f"the collection defines a {kind} ({shown}); Anki's collections have none, "
+                "so Recall does not read this file"
+            )
+        if kind == "table" and str(sql).lstrip().upper().startswith("CREATE VIRTUAL"):
+            raise collection.error(
+                f"the collection defines a virtual table ({shown}); Anki's collections have "
+                "none, so Recall does not read this file"
+            )
+    tables = {str(name) for kind, name, _ in found if kind == "table"}
+    for name in (*LEGACY_TABLES, *CURRENT_TABLES):
+        if name not in tables:
+            if name in LEGACY_TABLES:
+                raise collection.error(f"not an Anki collection (it has no {name!r} table)")
+            continue
+        for column in collection.rows(f"PRAGMA table_xinfo({name})"):
+            if column[-1] not in (0, 1):  # 2 and 3: generated columns
+                raise collection.error(
+                    f"table {name!r} computes column {str(column[1])[:40]!r}; Anki's tables "
+                    "compute nothing, so Recall does not read this file"
+                )
 
 
 def _mapping(value: object, where: str, collection: Collection) -> dict[str, Any]:
