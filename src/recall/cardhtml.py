@@ -16,9 +16,9 @@ from pathlib import PurePosixPath
 
 import nh3
 
-MEDIA_NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpe?g|gif|webp|bmp)$")
-# SVG is left out: it can reference other files, and showing it would need Qt's SVG module.
-IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp"})
+MEDIA_NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpe?g|gif|webp|bmp|svg)$")
+# SVG comes in only when it references nothing outside itself (importers/_svg.py).
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg"})
 
 ALLOWED_TAGS = frozenset(
     {

@@ -93,6 +93,26 @@ def test_html_cards_load_images_only_from_the_media_folder(
     assert view.height() > 20
 
 
+def test_svg_images_are_drawn_and_fitted_to_the_view(qtbot: QtBot, bundled: Database) -> None:
+    media = paths.media_dir(bundled.path.parent)
+    media.mkdir()
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="2000">'
+        b'<rect width="4000" height="2000" fill="#3366cc"/></svg>'
+    )
+    stored = media / cardhtml.media_name(svg, "wide.svg")
+    stored.write_bytes(svg)
+    view = CardTextView(media)
+    qtbot.addWidget(view)
+    loaded = view.loadResource(QTextDocument.ResourceType.ImageResource.value, QUrl(stored.name))
+    assert isinstance(loaded, QImage)
+    assert loaded.width() == max(64, view.viewport().width()) < 4000
+    assert loaded.width() == 2 * loaded.height()
+    assert loaded.pixelColor(loaded.width() // 2, loaded.height() // 2).name() == "#3366cc"
+    view.set_card_html(f'<img src="{stored.name}">')
+    assert stored.name in view.toHtml()
+
+
 def test_html_basic_card_on_the_review_screen(
     qtbot: QtBot, make_window: WindowFactory, bundled: Database, clock: Clock
 ) -> None:

@@ -11,6 +11,7 @@ from recall.errors import DeckError
 from recall.importers import StagedMedia
 from recall.importers._package import PackageMedia
 from recall.importers._shared import Tally
+from recall.importers._svg import svg_problem
 
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
 _AUDIO_VIDEO = re.compile(r"\[sound:[^\]]*\]|<(?:audio|video)\b", re.IGNORECASE)
@@ -111,6 +112,10 @@ class MediaStager:
             self.left_out.add(f"{where} (missing from the package)")
             return None
         data = self._files.read(name, self._max_image_bytes)
+        problem = svg_problem(data) if name.lower().endswith(".svg") else None
+        if problem is not None:
+            self.left_out.add(f"{where} ({problem})")
+            return None
         stored = cardhtml.media_name(data, name)
         if not cardhtml.is_media_name(stored):  # pragma: no cover (the suffix was checked)
             return None
