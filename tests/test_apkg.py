@@ -313,7 +313,8 @@ def test_a_newer_collection_entry_is_read_as_zstd(package: Path, staging: Path) 
         add={"collection.anki21b": b"(\xb5/\xfd zstd"},
     )
     assert problem_of(package, staging).startswith(
-        "zip entry 'collection.anki21b': cannot be decompressed, the package is damaged"
+        "zip entry 'collection.anki21b': cannot be unpacked, the package is damaged "
+        "(the zstd data is cut short)"
     )
 
 

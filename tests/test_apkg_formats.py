@@ -261,11 +261,21 @@ def test_a_package_from_a_newer_anki_than_recall_knows_is_refused(
     )
 
 
-def test_damaged_zstd_data_is_refused(packages: dict[str, Path], tmp_path: Path) -> None:
+def test_damaged_or_cut_short_zstd_data_is_refused(
+    packages: dict[str, Path], tmp_path: Path
+) -> None:
     path = packages["latest"]
     content = entries(path)
-    write(path, {**content, "collection.anki21b": content["collection.anki21b"][:40] + b"junk"})
-    assert problem_of(path, tmp_path).startswith("zip entry 'collection.anki21b': ")
+    collection = content["collection.anki21b"]
+    write(path, {**content, "collection.anki21b": collection[:4] + b"junk" + collection[8:]})
+    assert problem_of(path, tmp_path).startswith(
+        "zip entry 'collection.anki21b': cannot be decompressed, the package is damaged"
+    )
+    write(path, {**content, "collection.anki21b": collection[: len(collection) // 2]})
+    assert problem_of(path, tmp_path) == (
+        "zip entry 'collection.anki21b': cannot be unpacked, the package is damaged "
+        "(the zstd data is cut short)"
+    )
 
 
 def test_a_zstd_bomb_is_refused_by_what_comes_out(

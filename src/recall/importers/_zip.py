@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import IO, BinaryIO, Protocol, cast
+from typing import IO, BinaryIO
 
 import zstandard
 
@@ -28,6 +28,7 @@ _ZIP64_END_OF_DIRECTORY = b"PK\x06\x06"
 _UNPACK_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, ValueError)
 # zstd's own default ceiling on the window a frame may ask the decoder to hold in memory.
 MAX_ZSTD_WINDOW = 1 << 27
+ZSTD_INPUT_BYTES = 4096
 
 
 def _declared_entry_count(file: BinaryIO) -> int | None:
@@ -164,16 +165,11 @@ class SafeZip:
         with self._unpacking(name):
             stream = self._archive.open(info)
         with stream:
-            source: _Readable = _Counted(stream, self, name)
-            if zstd:
-                decompressor = zstandard.ZstdDecompressor(max_window_size=MAX_ZSTD_WINDOW)
-                with self._unpacking(name):
-                    source = decompressor.stream_reader(
-                        cast("IO[bytes]", source), read_size=CHUNK_BYTES, read_across_frames=True
-                    )
+            counted = _Counted(stream, self, name)
+            chunks = _zstd_chunks(counted) if zstd else iter(lambda: counted.read(), b"")
             while True:
                 with self._unpacking(name):
-                    chunk = source.read(CHUNK_BYTES)
+                    chunk = next(chunks, b"")
                 if not chunk:
                     return
                 count += len(chunk)
@@ -231,10 +227,6 @@ class SafeZip:
         return DeckError(self._source, [f"zip entry {name!r}: {what}"])
 
 
-class _Readable(Protocol):
-    def read(self, size: int = -1, /) -> bytes: ...
-
-
 class _Counted:
     """A zip entry's stream that counts every byte read from it against the package's total."""
 
@@ -243,10 +235,37 @@ class _Counted:
         self._archive = archive
         self._name = name
 
-    def read(self, size: int = -1) -> bytes:
-        chunk = self._stream.read(min(size, CHUNK_BYTES) if size >= 0 else CHUNK_BYTES)
+    def read(self) -> bytes:
+        chunk = self._stream.read(CHUNK_BYTES)
         self._archive._count(self._name, len(chunk))
         return chunk
+
+
+def _zstd_chunks(source: _Counted) -> Iterator[bytes]:
+    """Decompress zstd frames from ``source``, a little input at a time.
+
+    Each call to the decoder gets at most ``ZSTD_INPUT_BYTES``, so one output chunk is at
+    most that times zstd's largest ratio (a 128 KiB block from 4 bytes), whatever the
+    frame declares. Data that stops inside a frame is damaged.
+    """
+    decoder = zstandard.ZstdDecompressor(max_window_size=MAX_ZSTD_WINDOW).decompressobj()
+    started = False
+    while compressed := source.read():
+        for start in range(0, len(compressed), ZSTD_INPUT_BYTES):
+            data = compressed[start : start + ZSTD_INPUT_BYTES]
+            while data:
+                started = True
+                output = decoder.decompress(data)
+                if output:
+                    yield output
+                data = decoder.unused_data if decoder.eof else b""
+                if decoder.eof:
+                    decoder = zstandard.ZstdDecompressor(
+                        max_window_size=MAX_ZSTD_WINDOW
+                    ).decompressobj()
+                    started = bool(data)
+    if started and not decoder.eof:
+        raise EOFError("the zstd data is cut short")
 
 
 def _bomb(limit: int) -> str:
