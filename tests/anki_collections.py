@@ -76,6 +76,20 @@ def _add(collection: Collection, model: NotetypeDict, deck: DeckId, fields: list
     return int(note.id)
 
 
+def _anki_mc(
+    question: str,
+    kind: str,
+    options: list[str],
+    answers: str,
+    title: str = "",
+    sources: str = "",
+    extra: str = "",
+) -> list[str]:
+    """The fields of an anki-mc AllInOne note, in the note type's order."""
+    padded = [*options, *[""] * (5 - len(options))]
+    return [question, title, kind, *padded, answers, sources, extra]
+
+
 def fill(collection: Collection, media: Path) -> Made:
     """Put the notes, images and history described above into an open collection."""
     (media / "bone.png").write_bytes(PNG)
@@ -90,10 +104,11 @@ def fill(collection: Collection, media: Path) -> Made:
     basic, reversed_, cloze = (
         models.by_name(name) for name in ("Basic", "Basic (and reversed card)", "Cloze")
     )
-    assert basic is not None and reversed_ is not None and cloze is not None
+    assert basic is not None
+    assert reversed_ is not None
+    assert cloze is not None
     anki_mc = _note_type(collection, "AllInOne (kprim, mc, sc)", ANKI_MC_FIELDS)
     mcnt = _note_type(collection, "Multiple Choice Note Type", MCNT_FIELDS)
-    blank5 = ["", "", "", "", ""]
     notes = {
         "basic": _add(
             collection,
@@ -107,41 +122,55 @@ def fill(collection: Collection, media: Path) -> Made:
             collection,
             anki_mc,
             deck_id,
-            ["Longest bone?", "Legs", "2", "femur", "tibia", "fibula", "", "", "0 1 0"]
-            + ["Gray's Anatomy", "The <i>tibia</i> is shorter."],
+            _anki_mc(
+                "Longest bone?",
+                "2",
+                ["femur", "tibia", "fibula"],
+                "0 1 0",
+                title="Legs",
+                sources="Gray's Anatomy",
+                extra="The <i>tibia</i> is shorter.",
+            ),
         ),
         "mc": _add(
             collection,
             anki_mc,
             deck_id,
-            ["Bones of the forearm?", "", "1", "radius", "ulna", "humerus", "", "", "1 1 0"]
-            + ["", ""],
+            _anki_mc("Bones of the forearm?", "1", ["radius", "ulna", "humerus"], "1 1 0"),
         ),
         "kprim": _add(
             collection,
             anki_mc,
             deck_id,
-            ["True or false?", "", "0", "206 bones", "skull is one bone", "ribs: 12 pairs"]
-            + ["femur is long", "", "1 0 1 1", "", ""],
+            _anki_mc(
+                "True or false?",
+                "0",
+                ["206 bones", "skull is one bone", "ribs: 12 pairs", "femur is long"],
+                "1 0 1 1",
+            ),
         ),
         "no answer": _add(
-            collection,
-            anki_mc,
-            deck_id,
-            ["Nothing right?", "", "2", "one", "two", *blank5[:3], "0 0", "", ""],
+            collection, anki_mc, deck_id, _anki_mc("Nothing right?", "2", ["one", "two"], "0 0")
         ),
         "mismatch": _add(
             collection,
             anki_mc,
             deck_id,
-            ["Count?", "", "1", "one", "two", "three", "", "", "1 0", "", ""],
+            _anki_mc("Count?", "1", ["one", "two", "three"], "1 0"),
         ),
         "mcnt": _add(
             collection,
             mcnt,
             deck_id,
-            ["1", "Which are carpal bones?", "scaphoid", "femur", "lunate", *blank5, "", ""]
-            + ["a, c", "Atlas p. 12", "Both are in the wrist."],
+            [
+                "1",
+                "Which are carpal bones?",
+                *["scaphoid", "femur", "lunate"],
+                *[""] * 7,
+                "a, c",
+                "Atlas p. 12",
+                "Both are in the wrist.",
+            ],
         ),
     }
     card_id = collection.find_cards(f"nid:{notes['basic']}")[0]
