@@ -15,6 +15,7 @@ from recall.storage import Database
 from recall.ui.card_text_view import CardTextView
 from recall.ui.main_window import MainWindow
 from recall.ui.review_view import ReviewView
+from tests.anki_packages import FRENCH_ID, build_package
 from tests.conftest import DATA, Clock
 from tests.ui.conftest import FakePrompts, WindowFactory
 
@@ -54,6 +55,28 @@ def test_a_bad_dropped_file_imports_nothing_and_says_why(
     title, text = prompts.told[-1]
     assert title == "Import failed"
     assert f"{bad}: cards[1] (id 'b1'): back: missing" in text
+
+
+def test_cancel_stops_a_package_import_and_gives_the_window_back(
+    qtbot: QtBot, window: MainWindow, prompts: FakePrompts, tmp_path: Path
+) -> None:
+    package = build_package(tmp_path)
+    window.transfers.import_files([package])
+    window.transfers.cancel()
+    qtbot.waitUntil(lambda: not window.transfers.busy, timeout=10_000)
+    assert prompts.told[-1][0] == "Import cancelled"
+    assert window.pages.isEnabled()
+    assert window.deck_list.model.row_of(f"anki-deck-{FRENCH_ID}") is None
+
+
+def test_quitting_during_an_import_cancels_it(
+    qtbot: QtBot, window: MainWindow, prompts: FakePrompts, tmp_path: Path
+) -> None:
+    window.transfers.import_files([build_package(tmp_path)])
+    window.close()
+    assert not window.tasks.busy or window.tasks.wait(10_000)
+    qtbot.waitUntil(lambda: not window.transfers.busy, timeout=10_000)
+    assert prompts.told[-1][0] == "Import cancelled"
 
 
 def test_files_recall_cannot_import_are_not_accepted(window: MainWindow, tmp_path: Path) -> None:

@@ -121,6 +121,14 @@ class Transfers(QObject):
 
         self._tasks.run(work, self._on_imported, self._on_failed)
 
+    def cancel(self) -> None:
+        """Stop a running import, which then writes nothing.
+
+        Reading stops within moments, even inside SQLite, so Cancel gives the window back
+        and Quit does not wait for a whole import.
+        """
+        self._cancel.set()
+
     def export_deck(self, deck_key: str, deck_name: str) -> None:
         """Ask where to, then write the deck as Recall JSON or an Anki package."""
         suggested = str(Path.home() / f"{deck_key}.json")
