@@ -170,6 +170,6 @@ def test_deeply_nested_cloze_deletions_give_a_message_or_import(
     except DeckError as error:
         outcome = error.problems[0]
     assert outcome == (
-        f"zip entry 'collection.anki2': note {TIMESTAMP} (card {TIMESTAMP + 1}): its cloze "
+        f"zip entry 'collection.anki2': note {TIMESTAMP * 1000} (card {TIMESTAMP * 1000 + 1}): its cloze "
         "deletions are nested too deeply to read"
     ) or (isinstance(outcome, list) and len(outcome) == 1)
