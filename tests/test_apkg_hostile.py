@@ -10,7 +10,7 @@ import genanki
 import pytest
 
 from recall.errors import DeckError, ImportCancelledError
-from recall.importers import _collection
+from recall.importers import _collection_guard
 from recall.importers._collection import open_collection
 from recall.importers.apkg import read_apkg
 from tests.anki_packages import TIMESTAMP, build_package, edit_collection, rewrite
@@ -104,8 +104,8 @@ def test_only_real_tables_are_read(
 def test_a_read_past_the_step_budget_is_refused(
     package: Path, staging: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_collection, "MIN_STEPS", 2 * _collection.STEPS_PER_CHECK)
-    monkeypatch.setattr(_collection, "STEPS_PER_BYTE", 0)
+    monkeypatch.setattr(_collection_guard, "MIN_STEPS", 2 * _collection_guard.STEPS_PER_CHECK)
+    monkeypatch.setattr(_collection_guard, "STEPS_PER_BYTE", 0)
     edit_collection(
         package,
         statements(
@@ -170,6 +170,6 @@ def test_deeply_nested_cloze_deletions_give_a_message_or_import(
     except DeckError as error:
         outcome = error.problems[0]
     assert outcome == (
-        f"zip entry 'collection.anki2': note {TIMESTAMP * 1000} (card {TIMESTAMP * 1000 + 1}): its cloze "
-        "deletions are nested too deeply to read"
+        f"zip entry 'collection.anki2': note {TIMESTAMP * 1000} (card {TIMESTAMP * 1000 + 1}): "
+        "its cloze deletions are nested too deeply to read"
     ) or (isinstance(outcome, list) and len(outcome) == 1)

@@ -21,23 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from recall.errors import DeckError, ImportCancelledError
-from recall.importers import Cancelled, never_cancelled
+from recall.importers import Cancelled, _collection_guard, never_cancelled
+from recall.importers._collection_guard import bound, check_schema
 
 NEWER_ANKI_ADVICE = (
     'in Anki, export the deck again with "Support older Anki versions" checked, then import '
     "that file"
 )
 REVIEW_BATCH = 2000
-# The tables Recall reads; each must be an ordinary table, never a view or a virtual table.
-LEGACY_TABLES = ("col", "notes", "cards", "revlog")
-CURRENT_TABLES = ("notetypes", "fields", "templates", "decks")
-# SQLite's work on an untrusted collection: virtual-machine steps between checks, and the
-# steps allowed per byte of the file (plus a floor), far above what reading a real one takes.
-STEPS_PER_CHECK = 10_000
-STEPS_PER_BYTE = 200
-MIN_STEPS = 100_000_000
-MAX_VALUE_BYTES = 256 * 1024**2  # one text or blob value, or one row
-CACHE_KIB = 16 * 1024
 _CONDITIONAL = re.compile(r"\{\{[#^/][^{}]*\}\}")
 _FIELD_REFERENCE = re.compile(r"\{\{\s*([^{}#^/:]+?)\s*\}\}")
 _CLOZE_REFERENCE = re.compile(r"\{\{cloze:\s*([^{}]+?)\s*\}\}")
@@ -305,11 +296,11 @@ def open_collection(
         raise DeckError(source, [f"zip entry {entry!r}: cannot be opened ({error})"]) from None
     with closing(connection):
         collection = Collection(connection, entry, source, cancelled)
-        _bound(connection, path.stat().st_size, cancelled)
+        bound(connection, path.stat().st_size, cancelled)
         try:
             connection.execute("PRAGMA trusted_schema = OFF")
             connection.execute("PRAGMA query_only = ON")
-            connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+            connection.execute(f"PRAGMA cache_size = -{_collection_guard.CACHE_KIB}")
             result = [row[0] for row in connection.execute("PRAGMA quick_check").fetchall()]
         except sqlite3.Error as error:
             raise collection._unreadable(error) from None
@@ -317,68 +308,8 @@ def open_collection(
             lines = [line for row in result for line in str(row).splitlines()]
             found = next((line for line in lines if not line.startswith("***")), "no answer")
             raise collection.error(f"the collection is damaged (SQLite's quick_check: {found})")
-        _check_schema(collection)
+        check_schema(collection)
         yield collection
-
-
-def _bound(connection: sqlite3.Connection, size: int, cancelled: Cancelled) -> None:
-    """Limit what SQLite may do on this connection: steps, value sizes, nesting, attachments."""
-    budget = max(MIN_STEPS, size * STEPS_PER_BYTE) // STEPS_PER_CHECK
-    spent = 0
-
-    def check() -> int:
-        nonlocal spent
-        spent += 1
-        return 1 if spent > budget or cancelled() else 0
-
-    connection.set_progress_handler(check, STEPS_PER_CHECK)
-    connection.create_collation("unicase", _unicase)  # Anki's collation for names
-    for limit, value in (
-        (sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES),
-        (sqlite3.SQLITE_LIMIT_ATTACHED, 0),
-        (sqlite3.SQLITE_LIMIT_EXPR_DEPTH, 100),
-        (sqlite3.SQLITE_LIMIT_COMPOUND_SELECT, 10),
-        (sqlite3.SQLITE_LIMIT_TRIGGER_DEPTH, 1),
-    ):
-        connection.setlimit(limit, value)
-
-
-def _unicase(left: str, right: str) -> int:
-    a, b = left.casefold(), right.casefold()
-    return (a > b) - (a < b)
-
-
-def _check_schema(collection: Collection) -> None:
-    """Refuse views, triggers, virtual tables, and generated columns in the tables Recall reads.
-
-    Anki's collections have none; a view or trigger would make a read do work the file
-    chooses.
-    """
-    found = collection.rows("SELECT type, name, coalesce(sql, '') FROM sqlite_master")
-    for kind, name, sql in found:
-        shown = repr(str(name)[:60])
-        if kind in ("view", "trigger"):
-            raise collection.error(
-                f"the collection defines a {kind} ({shown}); Anki's collections have none, "
-                "so Recall does not read this file"
-            )
-        if kind == "table" and str(sql).lstrip().upper().startswith("CREATE VIRTUAL"):
-            raise collection.error(
-                f"the collection defines a virtual table ({shown}); Anki's collections have "
-                "none, so Recall does not read this file"
-            )
-    tables = {str(name) for kind, name, _ in found if kind == "table"}
-    for name in (*LEGACY_TABLES, *CURRENT_TABLES):
-        if name not in tables:
-            if name in LEGACY_TABLES:
-                raise collection.error(f"not an Anki collection (it has no {name!r} table)")
-            continue
-        for column in collection.rows(f"PRAGMA table_xinfo({name})"):
-            if column[-1] not in (0, 1):  # 2 and 3: generated columns
-                raise collection.error(
-                    f"table {name!r} computes column {str(column[1])[:40]!r}; Anki's tables "
-                    "compute nothing, so Recall does not read this file"
-                )
 
 
 def _mapping(value: object, where: str, collection: Collection) -> dict[str, Any]:
