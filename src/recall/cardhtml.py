@@ -39,8 +39,15 @@ ALLOWED_ATTRIBUTES = {
 }
 DROPPED_WITH_CONTENT = frozenset({"script", "style", "iframe", "object", "embed", "template"})
 
+# nh3 takes plain sets; built once here rather than on every call.
+_TAGS = set(ALLOWED_TAGS)
+_DROPPED = set(DROPPED_WITH_CONTENT)
+_ATTRIBUTES = {tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()}
+
 MediaResolver = Callable[[str], str | None]
 _IMAGE_WITHOUT_SOURCE = re.compile(r"<img(?![^>]*\ssrc=)[^>]*>")
+# Text without these characters holds no markup and nothing the cleaner would rewrite.
+_MARKUP_OR_REWRITTEN = re.compile("[<>&\x00\r\xa0\ufeff]")
 
 
 def media_name(data: bytes, original_name: str) -> str:
@@ -70,6 +77,8 @@ def sanitize(fragment: str, resolve_media: MediaResolver = stored_media_only) ->
     Returns:
         HTML that loads nothing from outside the media folder and runs nothing.
     """
+    if _MARKUP_OR_REWRITTEN.search(fragment) is None:
+        return fragment  # plain text: the cleaner would return it unchanged
 
     def keep(tag: str, attribute: str, value: str) -> str | None:
         if tag == "img" and attribute == "src":
@@ -78,9 +87,9 @@ def sanitize(fragment: str, resolve_media: MediaResolver = stored_media_only) ->
 
     cleaned = nh3.clean(
         fragment,
-        tags=set(ALLOWED_TAGS),
-        clean_content_tags=set(DROPPED_WITH_CONTENT),
-        attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
+        tags=_TAGS,
+        clean_content_tags=_DROPPED,
+        attributes=_ATTRIBUTES,
         attribute_filter=keep,
         url_schemes=set(),
         strip_comments=True,

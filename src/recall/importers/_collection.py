@@ -166,7 +166,16 @@ class Collection:
     def notes(self) -> dict[int, AnkiNote]:
         """Every note by id."""
         notes: dict[int, AnkiNote] = {}
-        for row in self.rows("SELECT id, mid, flds, tags FROM notes"):
+        rows = self.rows("SELECT id, mid, flds, tags FROM notes")
+        if self._typed("notes", ("id", "mid"), ("flds", "tags")):
+            for note_id, type_id, fields, tags in rows:
+                if note_id in notes:
+                    raise self.error(f"note {note_id}: appears twice in the notes table")
+                notes[note_id] = AnkiNote(
+                    note_id, type_id, tuple(fields.split("\x1f")), tuple(tags.split())
+                )
+            return notes
+        for row in rows:
             note_id = _number(row[0], "notes: an id", self)
             where = f"note {note_id}"
             if note_id in notes:
@@ -183,14 +192,16 @@ class Collection:
         """Every card, in its home deck (a card lent to a filtered deck goes back home)."""
         cards: list[AnkiCard] = []
         seen: set[int] = set()
-        query = "SELECT id, nid, did, ord, type, queue, due, odid, odue FROM cards ORDER BY id"
+        columns = ("id", "nid", "did", "ord", "type", "queue", "due", "odid", "odue")
+        query = f"SELECT {', '.join(columns)} FROM cards ORDER BY id"
+        typed = self._typed("cards", columns, ())
         for row in self.rows(query):
-            card_id = _number(row[0], "cards: an id", self)
+            card_id = row[0] if typed else _number(row[0], "cards: an id", self)
             where = f"card {card_id}"
             if card_id in seen:
                 raise self.error(f"{where}: appears twice in the cards table")
             seen.add(card_id)
-            values = [_number(value, f"{where}: a column", self) for value in row[1:]]
+            values = row[1:] if typed else [_number(v, f"{where}: a column", self) for v in row[1:]]
             note_id, deck_id, ord_, kind, queue, due, home_deck, home_due = values
             lent = home_deck != 0
             cards.append(
@@ -213,13 +224,17 @@ class Collection:
 
     def reviews(self) -> Iterator[AnkiReview]:
         """Every revlog row, oldest first."""
-        query = "SELECT id, cid, ease, time, type FROM revlog ORDER BY id"
+        columns = ("id", "cid", "ease", "time", "type")
+        query = f"SELECT {', '.join(columns)} FROM revlog ORDER BY id"
+        typed = self._typed("revlog", columns, ())
         try:
             cursor = self._connection.execute(query)
             while batch := cursor.fetchmany(REVIEW_BATCH):
                 for row in batch:
-                    values = [_number(value, "revlog: a column", self) for value in row]
-                    yield AnkiReview(*values)
+                    if typed:
+                        yield AnkiReview(*row)
+                    else:
+                        yield AnkiReview(*[_number(v, "revlog: a column", self) for v in row])
         except sqlite3.Error as error:
             raise self._unreadable(error) from None
 
@@ -238,6 +253,17 @@ class Collection:
         except ValueError as error:  # also numbers past Python's 4,300-digit limit
             raise self.error(f"{where}: not valid JSON ({str(error)[:80]})") from None
         return _mapping(value, where, self)
+
+    def _typed(self, table: str, integers: tuple[str, ...], texts: tuple[str, ...]) -> bool:
+        """Whether every value of these columns has the SQLite type Anki writes there.
+
+        When they all do, rows are read as they come; otherwise value by value, so the
+        first odd one is named.
+        """
+        checks = [f"typeof({column}) != 'integer'" for column in integers]
+        checks += [f"typeof({column}) != 'text'" for column in texts]
+        (row,) = self.rows(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE {' OR '.join(checks)})")
+        return bool(row[0] == 0)
 
     def has_table(self, name: str) -> bool:
         """Whether the collection has a table called ``name`` (checked to be a real one)."""
