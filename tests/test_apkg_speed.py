@@ -53,8 +53,12 @@ def test_each_thread_cleans_with_its_own_resolver() -> None:
 
     def clean(name: str) -> None:
         stored = name * 64 + ".png"
+
+        def resolve(_source: str) -> str:
+            return stored
+
         for _ in range(200):
-            results[name] = cardhtml.sanitize('<img src="x.png">', lambda _, s=stored: s)
+            results[name] = cardhtml.sanitize('<img src="x.png">', resolve)
             assert results[name] == f'<img src="{stored}">'
 
     threads = [threading.Thread(target=clean, args=(name,)) for name in "abcd"]
