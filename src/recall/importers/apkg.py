@@ -26,7 +26,7 @@ from recall.importers._collection import (
     NoteType,
     open_collection,
 )
-from recall.importers._html_text import html_to_text
+from recall.importers._html_text import has_image, html_to_text
 from recall.importers._media import MediaStager, count_audio_video, without_sounds
 from recall.importers._package import Layout, read_layout, read_media
 from recall.importers._shared import Tally, counted, html_card, is_blank, make_deck
@@ -172,6 +172,8 @@ class _PackageReader:
         self._skipped = Tally()
         self._audio_video = 0
         self._cleaned: tuple[int, list[str]] | None = None
+        self._clean_texts: dict[str, tuple[str, int]] = {}
+        self._question_fields: dict[tuple[int, int], int] = {}
         self._choices: dict[int, ChoiceLayout | None] = {}
         self._choice_notes: dict[str, int] = {}
         self._kprim = 0
@@ -294,7 +296,10 @@ class _PackageReader:
             front = self._stager.sanitize(question, note.id)
             backs = [self._stager.sanitize(answer, note.id)]
         else:
-            text = note_type.question_field(card.ord)
+            shown = (note.type_id, card.ord)
+            text = self._question_fields.get(shown, -1)
+            if text < 0:
+                text = self._question_fields[shown] = note_type.question_field(card.ord)
             front = fields[text] if text < len(fields) else ""
             backs = []
         backs += [field for i, field in enumerate(fields) if i != text and not is_blank(field)]
@@ -308,10 +313,21 @@ class _PackageReader:
     def _clean_fields(self, note: AnkiNote) -> list[str]:
         """The note's fields sanitized, images staged; cached for the note's next card."""
         if self._cleaned is None or self._cleaned[0] != note.id:
-            self._audio_video += sum(count_audio_video(field) for field in note.fields)
-            cleaned = [self._stager.sanitize(without_sounds(f), note.id) for f in note.fields]
-            self._cleaned = (note.id, cleaned)
+            self._cleaned = (note.id, [self._clean(field, note.id) for field in note.fields])
         return self._cleaned[1]
+
+    def _clean(self, field: str, note_id: int) -> str:
+        """One field sanitized; a text without images is cleaned once however often it recurs."""
+        known = self._clean_texts.get(field)
+        if known is not None:
+            self._audio_video += known[1]
+            return known[0]
+        sounds = count_audio_video(field)
+        self._audio_video += sounds
+        cleaned = self._stager.sanitize(without_sounds(field), note_id)
+        if not has_image(field):  # an image's report line names its note: clean each
+            self._clean_texts[field] = (cleaned, sounds)
+        return cleaned
 
     def _decks(
         self,
