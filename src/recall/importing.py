@@ -26,7 +26,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.memory import MemoryState
+from recall.memory import NEW_CARD, CardState, MemoryState
 from recall.scheduling import PastReview, Scheduler
 from recall.storage import Database, NewCard, NewReview, Transaction
 
@@ -305,7 +305,12 @@ def _write_history(
             [*past, *(PastReview(review.reviewed_at, review.rating) for review in new)],
             key=lambda item: item.reviewed_at,
         )
-        states = scheduler.states_before(card_id, merged)
+        # One pass gives both the state before each review and the card's memory after all.
+        states: dict[datetime, CardState] = {}
+        memory = NEW_CARD
+        for past_review in merged:
+            states[past_review.reviewed_at] = memory.state
+            memory = scheduler.review(card_id, memory, past_review.rating, past_review.reviewed_at)
         for review in new:
             rows.append(
                 NewReview.rated(
@@ -316,7 +321,7 @@ def _write_history(
                     state_before=states[review.reviewed_at],
                 )
             )
-        memories[card_id] = scheduler.replay(card_id, merged)
+        memories[card_id] = memory
     transaction.history.add_many(rows)
     transaction.cards.set_memories(memories.items())
     return len(rows)
