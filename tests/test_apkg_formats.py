@@ -177,8 +177,9 @@ def test_invalid_multiple_choice_notes_are_kept_as_basic_cards(
     fronts = [
         card.front for deck in package.decks for card in deck.cards if isinstance(card, BasicCard)
     ]
-    assert "Nothing right?" in fronts
-    assert "Count?" in fronts
+    assert "Nothing right?<ol><li>one</li><li>two</li></ol>" in fronts
+    assert "Count?<ol><li>one</li><li>two</li><li>three</li></ol>" in fronts
+    assert {"Answers: 0 0", "Answers: 1 0"} <= {card.back for card in basic}
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -32,7 +32,12 @@ from recall.importers._package import Layout, read_layout, read_media
 from recall.importers._shared import Tally, counted, html_card, is_blank, make_deck
 from recall.importers._zip import SafeZip
 from recall.importers.cloze import cloze_faces, cloze_numbers
-from recall.importers.multiple_choice import ChoiceLayout, choice_layout, convert
+from recall.importers.multiple_choice import (
+    ChoiceLayout,
+    basic_sides,
+    choice_layout,
+    convert,
+)
 from recall.memory import Rating
 
 # Limits on an untrusted package, in unpacked bytes counted as they are read.
@@ -245,8 +250,13 @@ class _PackageReader:
         summary = f"{counted(self._not_choices.count, 'multiple-choice note')} imported as basic"
         return lines + self._not_choices.line(f"{summary} cards")
 
-    def _choice(self, card: AnkiCard, note: AnkiNote, note_type: NoteType) -> ChoiceCard | None:
-        """The choice card for a note of a known multiple-choice type, or None."""
+    def _choice(
+        self, card: AnkiCard, note: AnkiNote, note_type: NoteType
+    ) -> ChoiceCard | BasicCard | None:
+        """The card for a note of a known multiple-choice type, or None for other notes.
+
+        A note that does not make a valid choice card becomes a basic card, with a note.
+        """
         if note.type_id not in self._choices:
             self._choices[note.type_id] = choice_layout(note_type.field_names)
         layout = self._choices[note.type_id]
@@ -258,7 +268,11 @@ class _PackageReader:
         result = convert(layout, fields, f"anki-{card.id}", tags)
         if result.card is None:
             self._not_choices.add(f"note {note.id}: {result.problem}")
-            return None
+            sides = basic_sides(layout, fields)
+            front, back = (self._stager.sanitize(side, note.id) for side in sides)
+            if is_blank(front) or is_blank(back):
+                return None  # read as any other note, which reports a blank side
+            return html_card(self._source, f"anki-{card.id}", front, back, tags)
         self._choice_notes[layout.label] = self._choice_notes.get(layout.label, 0) + 1
         self._kprim += result.kprim
         return result.card

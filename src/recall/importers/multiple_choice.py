@@ -155,6 +155,26 @@ def convert(
     return Conversion(card, kprim=kind == KPRIM)
 
 
+def basic_sides(layout: ChoiceLayout, fields: tuple[str, ...]) -> tuple[str, str]:
+    """The HTML sides of the basic card a note becomes when it is not a valid choice card.
+
+    The front shows the title, the question and the choices as a numbered list; the back
+    the answers as the note gives them, then the explanation and the source.
+    """
+
+    def field(index: int | None) -> str:
+        return fields[index] if index is not None and index < len(fields) else ""
+
+    options = [field(index) for index in layout.options if html_to_text(field(index))]
+    items = "".join(f"<li>{option}</li>" for option in options)
+    title = field(layout.title)
+    front = (f"<b>{title}</b><br>" if title else "") + field(layout.question)
+    if items:
+        front += f"<ol>{items}</ol>"
+    back = [f"Answers: {field(layout.answers)}", field(layout.explanation), field(layout.source)]
+    return front, "<br>".join(part for part in back if html_to_text(part))
+
+
 def _flags(answers: str, options: list[tuple[int, str]]) -> tuple[set[int], str]:
     """anki-mc's answers: ``1`` or ``0`` per choice, in order, for the choices it has."""
     flags = answers.split()
