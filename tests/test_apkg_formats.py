@@ -174,9 +174,8 @@ def test_invalid_multiple_choice_notes_are_kept_as_basic_cards(
     packages: dict[str, Path], tmp_path: Path
 ) -> None:
     package = read(packages["latest"], tmp_path)
-    fronts = [
-        card.front for deck in package.decks for card in deck.cards if isinstance(card, BasicCard)
-    ]
+    basic = [card for deck in package.decks for card in deck.cards if isinstance(card, BasicCard)]
+    fronts = [card.front for card in basic]
     assert "Nothing right?<ol><li>one</li><li>two</li></ol>" in fronts
     assert "Count?<ol><li>one</li><li>two</li><li>three</li></ol>" in fronts
     assert {"Answers: 0 0", "Answers: 1 0"} <= {card.back for card in basic}
