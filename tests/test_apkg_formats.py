@@ -158,10 +158,10 @@ def test_the_report_counts_choice_cards_and_names_the_notes_that_are_not(
 ) -> None:
     info, _ = made
     notes = read(packages["latest"], tmp_path).notes
-    assert "1 Multiple Choice Note Type note became choice cards" in notes
+    assert "1 Multiple Choice Note Type note became a choice card" in notes
     assert (
-        "3 anki-mc AllInOne notes became choice cards (1 kprim question as "
-        "select-all-that-apply cards whose right choices are the true statements)"
+        '3 anki-mc AllInOne notes became choice cards; 1 kprim question became "select all '
+        'that apply", the true statements being the right choices'
     ) in notes
     assert (
         "2 multiple-choice notes imported as basic cards: "

@@ -240,11 +240,12 @@ class _PackageReader:
         """Report lines on the notes that became choice cards and those that could not."""
         lines = []
         for label, count in sorted(self._choice_notes.items()):
-            line = f"{counted(count, f'{label} note')} became choice cards"
+            became = "became choice cards" if count != 1 else "became a choice card"
+            line = f"{counted(count, f'{label} note')} {became}"
             if label == "anki-mc AllInOne" and self._kprim:
                 line += (
-                    f" ({counted(self._kprim, 'kprim question')} as select-all-that-apply "
-                    "cards whose right choices are the true statements)"
+                    f'; {counted(self._kprim, "kprim question")} became "select all that '
+                    'apply", the true statements being the right choices'
                 )
             lines.append(line)
         summary = f"{counted(self._not_choices.count, 'multiple-choice note')} imported as basic"
