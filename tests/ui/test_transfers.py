@@ -15,6 +15,7 @@ from recall.storage import Database
 from recall.ui.card_text_view import CardTextView
 from recall.ui.main_window import MainWindow
 from recall.ui.review_view import ReviewView
+from tests.anki_collections import make_packages
 from tests.anki_packages import FRENCH_ID, build_package
 from tests.conftest import DATA, Clock
 from tests.ui.conftest import FakePrompts, WindowFactory
@@ -77,6 +78,23 @@ def test_quitting_during_an_import_cancels_it(
     assert not window.tasks.busy or window.tasks.wait(10_000)
     qtbot.waitUntil(lambda: not window.transfers.busy, timeout=10_000)
     assert prompts.told[-1][0] == "Import cancelled"
+
+
+def test_dropping_anki_packages_of_todays_format_and_a_colpkg_imports_them(
+    qtbot: QtBot, window: MainWindow, prompts: FakePrompts, tmp_path: Path
+) -> None:
+    made, packages = make_packages(tmp_path)
+    for kind in ("latest", "colpkg"):
+        drop(window, [packages[kind]])
+        qtbot.waitUntil(lambda: not window.transfers.busy, timeout=30_000)
+        title, text = prompts.told[-1]
+        assert title == "Import finished"
+        assert packages[kind].name in text
+        assert "became choice cards" in text
+        assert window.pages.isEnabled()
+    row = window.deck_list.model.row_of(f"anki-deck-{made.deck_id}")
+    assert row is not None
+    assert window.deck_list.model.deck_at(row).description.startswith("Bones of the arm")
 
 
 def test_files_recall_cannot_import_are_not_accepted(window: MainWindow, tmp_path: Path) -> None:
