@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 import zstandard
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from recall import integrity, paths
 from recall.cli import main
 from recall.deckfile import BasicCard, ChoiceCard
 from recall.errors import DeckError
-from recall.importers import ImportedPackage
+from recall.importers import ImportedPackage, _protobuf
 from recall.importers.apkg import read_apkg
 from recall.scheduling import Scheduler
 from recall.settings import Settings
@@ -376,3 +378,34 @@ def test_unsafe_svg_images_are_left_out_with_a_note(
 def iter_cards(package: ImportedPackage) -> Iterator[object]:
     for deck in package.decks:
         yield from deck.cards
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=64))
+def test_any_bytes_are_a_protobuf_message_or_a_protobuf_error(data: bytes) -> None:
+    try:
+        found = list(_protobuf.fields(data))
+    except _protobuf.ProtobufError:
+        return
+    assert all(item.number > 0 for item in found)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(meta=st.binary(max_size=16), listing=st.binary(max_size=64))
+def test_any_meta_and_media_list_give_a_package_or_a_message(
+    meta: bytes, listing: bytes, made: tuple[Made, dict[str, Path]], tmp_path: Path
+) -> None:
+    path = tmp_path / "any.apkg"
+    write(path, {**entries(made[1]["latest"]), "meta": meta, "media": zstd(listing)})
+    staging = tmp_path / "any-staging"
+    staging.mkdir(exist_ok=True)
+    problems: list[str] = []
+    try:
+        read_apkg(path, staging)
+    except DeckError as error:
+        problems = [error.source, *error.problems]
+    assert not problems or (problems[0] == str(path) and len(problems) > 1)
+    for leftover in staging.iterdir():
+        leftover.unlink()
