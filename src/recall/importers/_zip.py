@@ -28,7 +28,7 @@ _ZIP64_END_OF_DIRECTORY = b"PK\x06\x06"
 _UNPACK_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, ValueError)
 # zstd's own default ceiling on the window a frame may ask the decoder to hold in memory.
 MAX_ZSTD_WINDOW = 1 << 27
-ZSTD_INPUT_BYTES = 4096
+ZSTD_INPUT_BYTES = 1024  # at most 32 MiB out per step, at zstd's largest ratio
 
 
 def _declared_entry_count(file: BinaryIO) -> int | None:
