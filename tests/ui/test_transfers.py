@@ -63,7 +63,7 @@ def test_cancel_stops_a_package_import_and_gives_the_window_back(
 ) -> None:
     package = build_package(tmp_path)
     window.transfers.import_files([package])
-    window.transfers.cancel()
+    window.operations.cancel()
     qtbot.waitUntil(lambda: not window.transfers.busy, timeout=10_000)
     assert prompts.told[-1][0] == "Import cancelled"
     assert window.pages.isEnabled()
