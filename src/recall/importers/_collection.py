@@ -250,7 +250,9 @@ class Collection:
             value = json.loads(text)
         except RecursionError:
             raise self.error(f"{where}: nested too deeply") from None
-        except ValueError as error:  # also numbers past Python's 4,300-digit limit
+        except ValueError as error:
+            if "digits" in str(error):  # past Python's limit on converting numbers
+                raise self.error(f"{where}: a number has more than 4,300 digits") from None
             raise self.error(f"{where}: not valid JSON ({str(error)[:80]})") from None
         return _mapping(value, where, self)
 
