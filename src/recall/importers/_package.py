@@ -179,7 +179,9 @@ def _media_json(data: bytes, where: str, source: str) -> dict[str, MediaFile]:
         listing = json.loads(data.decode("utf-8")) if data.strip() else {}
     except RecursionError:
         raise DeckError(source, [f"{where}: nested too deeply"]) from None
-    except ValueError:  # bad UTF-8 or JSON, or numbers past Python's 4,300-digit limit
+    except ValueError as error:  # bad UTF-8 or JSON, or a number past Python's digit limit
+        if "digits" in str(error):
+            raise DeckError(source, [f"{where}: a number has more than 4,300 digits"]) from None
         raise DeckError(
             source,
             [f"{where}: the media list is in a format Recall cannot read; {NEWER_ANKI_ADVICE}"],
