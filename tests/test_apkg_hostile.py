@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import genanki
 import pytest
 
+from recall import importing
 from recall.errors import DeckError, ImportCancelledError
-from recall.importers import _collection_guard
+from recall.importers import ImportedReview, _collection_guard
 from recall.importers._collection import open_collection
 from recall.importers.apkg import read_apkg
+from recall.memory import Rating
+from recall.scheduling import Scheduler
+from recall.storage import Database
 from tests.anki_packages import TIMESTAMP, build_package, edit_collection, rewrite
 
 RECURSIVE_NOTES = (
@@ -173,3 +178,29 @@ def test_deeply_nested_cloze_deletions_give_a_message_or_import(
         f"zip entry 'collection.anki2': note {TIMESTAMP * 1000} (card {TIMESTAMP * 1000 + 1}): "
         "its cloze deletions are nested too deeply to read"
     ) or (isinstance(outcome, list) and len(outcome) == 1)
+
+
+def test_cancel_stops_the_replay_of_a_long_imported_history(
+    tmp_path: Path, staging: Path, database: Database, scheduler: Scheduler
+) -> None:
+    notes = [genanki.Note(model=genanki.BASIC_MODEL, fields=[f"q{i}", "a"]) for i in range(250)]
+    (deck,) = read_apkg(build_package(tmp_path, {"Many": notes}), staging).decks
+    moment = datetime(2026, 1, 1, tzinfo=UTC)
+    importing.import_deck(database, deck, moment)
+    reviews = {
+        (deck.id, card.id): [ImportedReview(moment, Rating.GOOD, 1000)] for card in deck.cards
+    }
+    asked: list[int] = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return True
+
+    with (
+        pytest.raises(ImportCancelledError),
+        database.transaction() as transaction,
+    ):
+        importing._write_history(transaction, scheduler, deck, reviews, cancelled)
+    assert len(asked) == 1  # after the first 200 cards, long before the 250th
+    with database.transaction() as transaction:
+        assert importing._write_history(transaction, scheduler, deck, reviews) == 250

@@ -33,6 +33,7 @@ from recall.storage import Database, NewCard, NewReview, Transaction
 JSON_SUFFIXES = frozenset({".json"})
 TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
 PACKAGE_SUFFIXES = frozenset({".apkg", ".colpkg"})
+CANCEL_CHECK_CARDS = 200  # replaying a card's history is slow enough to check this often
 SUPPORTED_SUFFIXES = JSON_SUFFIXES | TEXT_SUFFIXES | PACKAGE_SUFFIXES
 
 
@@ -184,7 +185,9 @@ def _write(
                     if cancelled():
                         raise ImportCancelledError
                     report = _write_deck(transaction, deck, now)
-                    reviews = _write_history(transaction, scheduler, deck, package.reviews)
+                    reviews = _write_history(
+                        transaction, scheduler, deck, package.reviews, cancelled
+                    )
                     decks.append(_with_reviews(report, reviews))
                     done += len(deck.cards)
                     progress(done, total)
@@ -270,6 +273,7 @@ def _write_history(
     scheduler: Scheduler,
     deck: Deck,
     reviews: dict[tuple[str, str], list[ImportedReview]],
+    cancelled: Cancelled = never_cancelled,
 ) -> int:
     """Append a deck's imported reviews that are not stored yet, and replay each card.
 
@@ -291,7 +295,9 @@ def _write_history(
     stored = {card.id: history for card, history in transaction.history.per_card(deck_row.id)}
     rows: list[NewReview] = []
     memories: dict[int, MemoryState] = {}
-    for card_key, history in incoming.items():
+    for count, (card_key, history) in enumerate(incoming.items(), 1):
+        if count % CANCEL_CHECK_CARDS == 0 and cancelled():
+            raise ImportCancelledError
         card_id = keys[card_key].id
         past = [PastReview(review.reviewed_at, review.rating) for review in stored.get(card_id, [])]
         seen = {review.reviewed_at for review in past}
