@@ -263,7 +263,7 @@ class _PackageReader:
         layout = self._choices[note.type_id]
         if layout is None or card.ord != 0:
             return None
-        self._audio_video += sum(count_audio_video(field) for field in note.fields)
+        sounds = sum(count_audio_video(field) for field in note.fields)
         fields = tuple(without_sounds(field) for field in note.fields)
         tags = list(dict.fromkeys(note.tags))
         result = convert(layout, fields, f"anki-{card.id}", tags)
@@ -273,7 +273,9 @@ class _PackageReader:
             front, back = (self._stager.sanitize(side, note.id) for side in sides)
             if is_blank(front) or is_blank(back):
                 return None  # read as any other note, which reports a blank side
+            self._audio_video += sounds
             return html_card(self._source, f"anki-{card.id}", front, back, tags)
+        self._audio_video += sounds
         self._choice_notes[layout.label] = self._choice_notes.get(layout.label, 0) + 1
         self._kprim += result.kprim
         return result.card
