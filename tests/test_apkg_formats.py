@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+import genanki
 import pytest
 import zstandard
 from hypothesis import HealthCheck, given, settings
@@ -24,7 +25,16 @@ from recall.importers.apkg import read_apkg
 from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database
-from tests.anki_collections import DECK, FIRST_REVIEW_MS, PNG, SVG, Made, make_packages
+from tests.anki_collections import (
+    DECK,
+    FIRST_REVIEW_MS,
+    MCNT_FIELDS,
+    PNG,
+    SVG,
+    Made,
+    make_packages,
+)
+from tests.anki_packages import build_package
 
 FORMATS = ("latest", "legacy", "colpkg")
 
@@ -409,3 +419,27 @@ def test_any_meta_and_media_list_give_a_package_or_a_message(
     assert not problems or (problems[0] == str(path) and len(problems) > 1)
     for leftover in staging.iterdir():
         leftover.unlink()
+
+
+def test_a_multiple_choice_note_with_an_image_stays_a_basic_card_with_its_image(
+    tmp_path: Path,
+) -> None:
+    model = genanki.Model(
+        1_607_392_400,
+        "Multiple Choice Note Type",
+        fields=[{"name": name} for name in MCNT_FIELDS],
+        templates=[{"name": "Card 1", "qfmt": "{{question}}", "afmt": "{{answers}}"}],
+    )
+    fields = ["1", 'Which animal? <img src="cat.png">', "cat", "dog", *[""] * 8, "a", "", ""]
+    path = build_package(tmp_path, {"Pets": [genanki.Note(model=model, fields=fields)]})
+    package = read(path, tmp_path)
+    ((card,),) = [deck.cards for deck in package.decks]
+    assert isinstance(card, BasicCard)
+    (image,) = package.media
+    assert card.front == f'Which animal? <img src="{image.name}"><ol><li>cat</li><li>dog</li></ol>'
+    assert card.back == "Answers: a"
+    assert any(
+        "1 multiple-choice note imported as basic cards" in note
+        and "it shows images, and choice cards show text only" in note
+        for note in package.notes
+    )
