@@ -180,7 +180,7 @@ def test_deeply_nested_cloze_deletions_give_a_message_or_import(
     ) or (isinstance(outcome, list) and len(outcome) == 1)
 
 
-def test_cancel_stops_the_replay_of_a_long_imported_history(
+def test_cancel_and_progress_reach_the_replay_of_a_long_imported_history(
     tmp_path: Path, staging: Path, database: Database, scheduler: Scheduler
 ) -> None:
     notes = [genanki.Note(model=genanki.BASIC_MODEL, fields=[f"q{i}", "a"]) for i in range(250)]
@@ -202,5 +202,10 @@ def test_cancel_stops_the_replay_of_a_long_imported_history(
     ):
         importing._write_history(transaction, scheduler, deck, reviews, cancelled)
     assert len(asked) == 1  # after the first 200 cards, long before the 250th
+    done: list[int] = []
     with database.transaction() as transaction:
-        assert importing._write_history(transaction, scheduler, deck, reviews) == 250
+        replayed = importing._write_history(
+            transaction, scheduler, deck, reviews, replayed=done.append
+        )
+    assert replayed == 250
+    assert done == [200]  # progress while the history is replayed

@@ -8,9 +8,10 @@ inside the same all-or-nothing step.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -186,7 +187,12 @@ def _write(
                         raise ImportCancelledError
                     report = _write_deck(transaction, deck, now)
                     reviews = _write_history(
-                        transaction, scheduler, deck, package.reviews, cancelled
+                        transaction,
+                        scheduler,
+                        deck,
+                        package.reviews,
+                        cancelled,
+                        functools.partial(_replayed, progress, done, len(deck.cards), total),
                     )
                     decks.append(_with_reviews(report, reviews))
                     done += len(deck.cards)
@@ -202,6 +208,11 @@ def _write(
             path.unlink(missing_ok=True)
         raise
     return reports
+
+
+def _replayed(progress: Progress, done: int, cards: int, total: int, count: int) -> None:
+    """Progress while a deck's history is replayed: ``count`` of its cards are done."""
+    progress(done + min(count, cards), total)
 
 
 def _with_reviews(report: DeckReport, reviews: int) -> DeckReport:
@@ -274,8 +285,12 @@ def _write_history(
     deck: Deck,
     reviews: dict[tuple[str, str], list[ImportedReview]],
     cancelled: Cancelled = never_cancelled,
+    replayed: Callable[[int], object] = lambda _count: None,
 ) -> int:
     """Append a deck's imported reviews that are not stored yet, and replay each card.
+
+    Every ``CANCEL_CHECK_CARDS`` cards ``cancelled`` is asked and ``replayed`` told how
+    many cards are done.
 
     A review counts as stored when the card already has one at the same moment, so
     importing the same history twice adds it once. Each card is replayed over its whole
@@ -296,8 +311,10 @@ def _write_history(
     rows: list[NewReview] = []
     memories: dict[int, MemoryState] = {}
     for count, (card_key, history) in enumerate(incoming.items(), 1):
-        if count % CANCEL_CHECK_CARDS == 0 and cancelled():
-            raise ImportCancelledError
+        if count % CANCEL_CHECK_CARDS == 0:
+            if cancelled():
+                raise ImportCancelledError
+            replayed(count)
         card_id = keys[card_key].id
         past = [PastReview(review.reviewed_at, review.rating) for review in stored.get(card_id, [])]
         seen = {review.reviewed_at for review in past}
