@@ -443,3 +443,24 @@ def test_a_multiple_choice_note_with_an_image_stays_a_basic_card_with_its_image(
         and "it shows images, and choice cards show text only" in note
         for note in package.notes
     )
+
+
+def test_a_damaged_package_of_todays_format_changes_nothing(
+    packages: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    run(capsys, "--data-dir", str(data), "decks")
+    before = dump(paths.database_path(data))
+    broken = packages["latest"]
+    content = entries(broken)
+    first = next(name for name in ("0", "1") if unzstd(content[name]) == PNG)
+    write(broken, {**content, first: zstd(PNG[:-1] + b"\x00")})
+    status, out, err = run(
+        capsys, "--data-dir", str(data), "import", str(packages["legacy"]), str(broken)
+    )
+    assert (status, out) == (1, "")
+    assert err.startswith(f"{broken}: zip entry {first!r} (media file 'bone.png')")
+    assert dump(paths.database_path(data)) == before
+    media = paths.media_dir(data)
+    assert not media.exists() or not any(media.iterdir())
+    assert not any((data / "tmp").iterdir())
