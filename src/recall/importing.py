@@ -27,7 +27,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.memory import NEW_CARD, CardState, MemoryState
+from recall.memory import MemoryState
 from recall.scheduling import PastReview, Scheduler
 from recall.storage import Database, NewCard, NewReview, Transaction
 
@@ -328,12 +328,7 @@ def _write_history(
             [*past, *(PastReview(review.reviewed_at, review.rating) for review in new)],
             key=lambda item: item.reviewed_at,
         )
-        # One pass gives both the state before each review and the card's memory after all.
-        states: dict[datetime, CardState] = {}
-        memory = NEW_CARD
-        for past_review in merged:
-            states[past_review.reviewed_at] = memory.state
-            memory = scheduler.review(card_id, memory, past_review.rating, past_review.reviewed_at)
+        states, memory = scheduler.replay_with_states(card_id, merged)
         for review in new:
             rows.append(
                 NewReview.rated(
