@@ -126,18 +126,3 @@ def last_text(data: bytes, number: int) -> str:
         return value.decode("utf-8")
     except UnicodeDecodeError:
         raise ProtobufError(f"field {number} is not UTF-8 text") from None
-
-
-def repeated_bytes(data: bytes, number: int) -> list[bytes]:
-    """Every length-delimited value of field ``number``, in order.
-
-    Raises:
-        ProtobufError: The message is malformed, or a value is not length-delimited.
-    """
-    found = []
-    for item in fields(data):
-        if item.number == number:
-            if not isinstance(item.value, bytes):
-                raise ProtobufError(f"field {number} is not a message")
-            found.append(item.value)
-    return found
