@@ -22,6 +22,7 @@ from benchmarks import (
     anki_peer,
     measure_answer,
     measure_history,
+    measure_hostile,
     measure_import,
     measure_queue,
     measure_window,
@@ -175,6 +176,8 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
         figures.append(
             measure_import.measure_json(json_deck, plan.json_cards, work, plan.json_rounds)
         )
+        _say("hostile packages ...")
+        figures += measure_hostile.measure_hostile(package, with_history["latest"], cache, work)
         figures += started[2:]
     print()
     print(table(figures))
