@@ -19,7 +19,7 @@ from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database
 from recall.study import Summary
-from recall.ui.choice_button import Outcome
+from recall.ui.choice_outcome import Outcome
 from recall.ui.main_window import MainWindow
 from recall.ui.review_view import Phase, ReviewView
 from recall.ui.text import markdown_to_html

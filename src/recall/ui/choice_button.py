@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from enum import Enum
-
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
+from recall.ui.choice_outcome import Outcome
 from recall.ui.text import markdown_to_html
-
-
-class Outcome(Enum):
-    """How a choice is marked once the card is answered (shown by a word, not colour alone)."""
-
-    NONE = ""
-    PICKED_RIGHT = "✓ Your answer"
-    PICKED_WRONG = "✗ Your answer"
-    RIGHT = "✓ Right answer"
-    MISSED = "✓ Also right"
 
 
 class ChoiceButton(QPushButton):
