@@ -13,7 +13,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from recall import cardhtml, paths
+from recall import cardhtml, paths, sound
 from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard, Deck, dump_deck
 from recall.errors import RecallError, UnknownDeckError
 from recall.storage import Database
@@ -85,7 +85,8 @@ def _write_apkg(deck: Deck, target: Path, media_dir: Path) -> None:
     media: set[Path] = set()
     for card in deck.cards:
         front, back = _anki_fields(card)
-        for source in _IMAGE_SOURCE.findall(front + back):
+        sounds = sound.references(front + back)
+        for source in _IMAGE_SOURCE.findall(front + back) + sounds:
             if cardhtml.is_media_name(source) and (media_dir / source).is_file():
                 media.add(media_dir / source)
         anki_deck.add_note(

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from recall import paths
-from recall.deckfile import Deck, load_deck
+from recall import paths, sound
+from recall.deckfile import Deck
 from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError
 from recall.importers import (
     Cancelled,
@@ -67,12 +67,20 @@ class DeckReport:
 
 @dataclass(frozen=True)
 class ImportReport:
-    """What importing one file did: its decks, its images, and notes on what was left out."""
+    """What importing one file did: its decks, its media, and notes on what was left out.
+
+    Attributes:
+        media: Images kept.
+        sounds: Sounds kept (played in Recall).
+        videos: Videos kept (opened with the system's player).
+    """
 
     source: str
     decks: list[DeckReport]
     media: int = 0
     notes: list[str] = field(default_factory=list)
+    sounds: int = 0
+    videos: int = 0
 
     def lines(self, with_source: bool = True) -> list[str]:
         """The report as lines: one per deck, then the images, then each note.
@@ -81,8 +89,17 @@ class ImportReport:
             with_source: Start each line with the file's name, as the terminal shows it.
         """
         lines = [deck.describe() for deck in self.decks]
-        if self.media:
-            lines.append(f"{self.media} image{'s' if self.media != 1 else ''}")
+        kept = [
+            f"{count} {word}{'s' if count != 1 else ''}"
+            for count, word in (
+                (self.media, "image"),
+                (self.sounds, "sound"),
+                (self.videos, "video"),
+            )
+            if count
+        ]
+        if kept:
+            lines.append(", ".join(kept))
         lines += [f"note: {note}" for note in self.notes]
         return [f"{self.source}: {line}" for line in lines] if with_source else lines
 
@@ -101,7 +118,9 @@ def read_file(
     """
     suffix = path.suffix.lower()
     if suffix in JSON_SUFFIXES:
-        return ImportedPackage(decks=[load_deck(path)])
+        from recall.importers.recall_deck import read_recall_deck
+
+        return read_recall_deck(path, staging)
     if suffix in TEXT_SUFFIXES:
         from recall.importers.anki_text import read_anki_text
 
@@ -189,8 +208,16 @@ def _write(
                     done += len(deck.cards)
                     progress(done, total)
                 placed += _place_media(package, media_dir)
+                kinds = [sound.kind_of(item.name) for item in package.media]
                 reports.append(
-                    ImportReport(source, decks, media=len(package.media), notes=package.notes)
+                    ImportReport(
+                        source,
+                        decks,
+                        media=kinds.count(None),
+                        notes=package.notes,
+                        sounds=kinds.count(sound.MediaKind.SOUND),
+                        videos=kinds.count(sound.MediaKind.EXTERNAL),
+                    )
                 )
             if cancelled():
                 raise ImportCancelledError
@@ -206,7 +233,7 @@ def _with_reviews(report: DeckReport, reviews: int) -> DeckReport:
 
 
 def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
-    """Move staged images into the media folder; returns the files that are new there."""
+    """Move staged media into the media folder; returns the files that are new there."""
     media_dir.mkdir(parents=True, exist_ok=True)
     placed = []
     for item in package.media:
@@ -216,7 +243,9 @@ def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
         try:
             shutil.move(item.path, target)
         except OSError as error:
-            raise RecallError(f"cannot copy an image into {media_dir}: {error.strerror}") from None
+            raise RecallError(
+                f"cannot copy {item.name} into {media_dir}: {error.strerror}"
+            ) from None
         placed.append(target)
     return placed
 

@@ -1,4 +1,4 @@
-"""Anki ``.apkg`` packages: decks, cards, tags, images and review history."""
+"""Anki ``.apkg`` packages: decks, cards, tags, images, sounds and review history."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from recall.importers._collection import (
     NoteType,
     open_collection,
 )
-from recall.importers._media import MediaStager, count_audio_video, without_sounds
+from recall.importers._media import MediaStager
 from recall.importers._shared import Tally, counted, html_card, is_blank, make_deck
 from recall.importers._zip import SafeZip
 from recall.importers.cloze import cloze_faces, cloze_numbers
@@ -67,10 +67,12 @@ def read_apkg(
 
     The package is untrusted: entries are read by name, never extracted by name, and
     unpacking stops at the limits above (100,000 entries; 2 GiB in all; 1 GiB for the
-    collection, 32 MiB for the media list, 64 MiB per image) whatever the zip's headers
-    claim. The collection is opened read-only with ``trusted_schema=OFF`` after
-    ``PRAGMA quick_check``. Review times are capped at one hour (``MAX_DURATION_MS``);
-    manual, rescheduling and cram entries are left out of the history.
+    collection, 32 MiB for the media list, 64 MiB per image or sound, 256 MiB per video)
+    whatever the zip's headers claim. The collection is opened read-only with
+    ``trusted_schema=OFF`` after ``PRAGMA quick_check``. Review times are capped at one
+    hour (``MAX_DURATION_MS``); manual, rescheduling and cram entries are left out of the
+    history. Sounds (``[sound:...]`` and ``<audio>``) and videos are kept like images; one
+    the package lacks is noted, not an error.
 
     Args:
         path: The ``.apkg`` file.
@@ -206,7 +208,6 @@ class _PackageReader:
         self._done = 0
         self._total = 0
         self._skipped = Tally()
-        self._audio_video = 0
         self._cleaned: tuple[int, list[str]] | None = None
 
     def read(self) -> ImportedPackage:
@@ -238,13 +239,7 @@ class _PackageReader:
         reviews, left_out = self._reviews(keys)
         self._progress(self._total, self._total)
         notes_lines = self._skipped.line(f"{counted(self._skipped.count, 'card')} skipped")
-        if self._audio_video:
-            notes_lines.append(
-                f"{counted(self._audio_video, 'audio/video reference')} left out "
-                "(Recall does not play sound or video)"
-            )
-        left = self._stager.left_out
-        notes_lines += left.line(f"{counted(left.count, 'image')} left out")
+        notes_lines += self._stager.report_lines()
         if suspended:
             notes_lines.append(
                 f"{counted(suspended, 'suspended card')} imported as ordinary cards "
@@ -276,7 +271,7 @@ class _PackageReader:
         fields = self._clean_fields(note)
         if note_type.is_cloze:
             text = note_type.cloze_field()
-            raw = without_sounds(note.fields[text]) if text < len(note.fields) else ""
+            raw = note.fields[text] if text < len(note.fields) else ""
             number = card.ord + 1
             if number not in cloze_numbers(raw):
                 self._skipped.add(f"{where}: the note has no cloze deletion c{number}")
@@ -299,8 +294,7 @@ class _PackageReader:
     def _clean_fields(self, note: AnkiNote) -> list[str]:
         """The note's fields sanitized, images staged; cached for the note's next card."""
         if self._cleaned is None or self._cleaned[0] != note.id:
-            self._audio_video += sum(count_audio_video(field) for field in note.fields)
-            cleaned = [self._stager.sanitize(without_sounds(f), note.id) for f in note.fields]
+            cleaned = [self._stager.sanitize(field, note.id) for field in note.fields]
             self._cleaned = (note.id, cleaned)
         return self._cleaned[1]
 

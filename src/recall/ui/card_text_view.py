@@ -8,7 +8,7 @@ from PySide6.QtCore import QSize, Qt, QUrl
 from PySide6.QtGui import QImage, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
-from recall.cardhtml import is_media_name, sanitize
+from recall.cardhtml import is_image_name, sanitize
 
 
 class CardTextView(QTextBrowser):
@@ -44,7 +44,7 @@ class CardTextView(QTextBrowser):
             return None
         stored = name.toString() if isinstance(name, QUrl) else name
         path = self._media_dir / stored
-        if not is_media_name(stored) or not path.is_file():
+        if not is_image_name(stored) or not path.is_file():
             return None
         image = QImage(str(path))
         if image.isNull():
