@@ -28,12 +28,3 @@ def write_tone(path: Path, seconds: float = 0.3, frequency: float = 440.0) -> Pa
     """Write :func:`tone_wav` to ``path``; returns the path."""
     path.write_bytes(tone_wav(seconds, frequency=frequency))
     return path
-
-
-def claiming_hours_wav() -> bytes:
-    """A WAV whose header claims about three hours of sound but holds almost none."""
-    data = bytearray(tone_wav(0.05))
-    claimed = 3 * 3600 * 22_050 * 2
-    data[4:8] = struct.pack("<I", claimed + 36)
-    data[40:44] = struct.pack("<I", claimed)
-    return bytes(data)

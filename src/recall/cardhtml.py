@@ -19,10 +19,10 @@ import nh3
 # SVG is left out: it can reference other files, and showing it would need Qt's SVG module.
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp"})
 # Sounds Recall plays, then videos and sounds it opens with the system's player (sound.py).
-SOUND_SUFFIXES = frozenset({".mp3", ".ogg", ".oga", ".flac", ".wav"})
+SOUND_SUFFIXES = frozenset({".mp3", ".ogg", ".flac", ".wav"})
 VIDEO_SUFFIXES = frozenset(
     {".mp4", ".webm", ".mkv", ".mov", ".avi", ".ogv", ".mpg", ".mpeg", ".m4v", ".3gp"}
-    | {".m4a", ".aac", ".opus", ".wma"}
+    | {".m4a", ".aac", ".opus", ".oga", ".wma"}
 )
 MEDIA_SUFFIXES = IMAGE_SUFFIXES | SOUND_SUFFIXES | VIDEO_SUFFIXES
 MEDIA_NAME = re.compile(

@@ -120,8 +120,11 @@ class CardSounds:
     @property
     def external(self) -> tuple[str, ...]:
         """Videos and other files opened with the system's player, each once, in order."""
-        names = (n for n in self.question + self.answer if kind_of(n) is MediaKind.EXTERNAL)
-        return tuple(dict.fromkeys(names))
+        return self.external_of(self.question + self.answer)
+
+    def external_of(self, side: tuple[str, ...]) -> tuple[str, ...]:
+        """The names of ``side`` opened with the system's player, each once, in order."""
+        return tuple(dict.fromkeys(n for n in side if kind_of(n) is MediaKind.EXTERNAL))
 
     def to_play(self, answered: bool, replay: bool, skip_question: bool) -> tuple[str, ...]:
         """What to play, following Anki's habits.

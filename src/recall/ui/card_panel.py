@@ -9,11 +9,20 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
 
 from recall.deckfile import BasicCard, ChoiceCard
+from recall.sound import without_references
+from recall.ui.accessibility import plain_text
 from recall.ui.card_text_view import CardTextView
 from recall.ui.choice_button import ChoiceButton
 from recall.ui.choice_outcome import ChoiceResult
 from recall.ui.feedback_panel import FeedbackPanel, card_label
+from recall.ui.sound_bar import SoundBar
 from recall.ui.text import markdown_to_html
+
+LISTEN = "Listen."  # shown for a side that is only a sound
+
+
+def _blank_html(fragment: str) -> bool:
+    return "<img" not in fragment and not plain_text(fragment)
 
 
 class CardPanel(QScrollArea):
@@ -37,16 +46,15 @@ class CardPanel(QScrollArea):
         header.addWidget(self._progress_label)
 
         self._question = card_label("question", "Question")
-        self._question_html = CardTextView(media_dir)
+        self._question_html = CardTextView(media_dir, "Question")
         self._question_html.setObjectName("question")
-        self._question_html.setAccessibleName("Question")
+        self.sound_bar = SoundBar(media_dir)
         self._hint = card_label("questionHint", "Hint", rich=False)
         self._choices_box = QVBoxLayout()
         self._choices_box.setSpacing(8)
         self._back = card_label("back", "Answer")
-        self._back_html = CardTextView(media_dir)
+        self._back_html = CardTextView(media_dir, "Answer")
         self._back_html.setObjectName("backHtml")
-        self._back_html.setAccessibleName("Answer")
         self.feedback = FeedbackPanel()
 
         column = QWidget()
@@ -58,6 +66,7 @@ class CardPanel(QScrollArea):
         column_layout.addLayout(header)
         column_layout.addWidget(self._question)
         column_layout.addWidget(self._question_html)
+        column_layout.addWidget(self.sound_bar)
         column_layout.addWidget(self._hint)
         column_layout.addLayout(self._choices_box)
         column_layout.addWidget(self._back)
@@ -86,7 +95,9 @@ class CardPanel(QScrollArea):
         self._deck_label.setText(deck_name)
         self._progress_label.setText(f"{left_today} left today")
         html = isinstance(card, BasicCard) and card.markup == "html"
-        text = card.question if isinstance(card, ChoiceCard) else card.front
+        text = without_references(card.question if isinstance(card, ChoiceCard) else card.front)
+        if not text.strip() or (html and _blank_html(text)):
+            html, text = False, LISTEN  # the question is its sound
         self._question.setVisible(not html)
         self._question_html.setVisible(html)
         if html:
@@ -126,12 +137,26 @@ class CardPanel(QScrollArea):
 
     def show_back(self, card: BasicCard) -> None:
         """Reveal a basic card's back."""
-        if card.markup == "html":
+        back = without_references(card.back)
+        if card.markup == "html" and not _blank_html(back):
             self._back_html.show()
-            self._back_html.set_card_html(card.back)
+            self._back_html.set_card_html(back)
         else:
-            self._back.setText(markdown_to_html(card.back))
+            self._back.setText(markdown_to_html(back.strip() or LISTEN))
             self._back.show()
+
+    def question_text(self) -> str:
+        """The question as plain text (what an announcement says)."""
+        if self._question_html.isVisibleTo(self):
+            return self._question_html.accessibleName()
+        return self._question.accessibleName()
+
+    def back_text(self) -> str:
+        """A basic card's revealed back as plain text, or "" before it is revealed."""
+        for view in (self._back, self._back_html):
+            if view.isVisibleTo(self):
+                return view.accessibleName()
+        return ""
 
     def scroll_by_key(self, event: QKeyEvent) -> None:
         """Scroll the card with Up, Down, Page Up or Page Down (the area never takes focus)."""

@@ -25,6 +25,20 @@ class Outcome(Enum):
     RIGHT = "✓ Right answer"
     MISSED = "✓ Also right"
 
+    @property
+    def spoken(self) -> str:
+        """The mark in words alone, as a screen reader says it (no sign to spell out)."""
+        return _SPOKEN[self]
+
+
+_SPOKEN = {
+    Outcome.NONE: "",
+    Outcome.PICKED_RIGHT: "your answer, right",
+    Outcome.PICKED_WRONG: "your answer, wrong",
+    Outcome.RIGHT: "the right answer",
+    Outcome.MISSED: "also right, not picked",
+}
+
 
 @dataclass(frozen=True)
 class ChoiceResult:

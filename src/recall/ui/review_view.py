@@ -12,19 +12,24 @@ from datetime import datetime
 from enum import Enum, auto
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QHideEvent, QKeyEvent
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
+from recall.audio import DeviceOutput, Output
 from recall.deckfile import BasicCard, ChoiceCard
 from recall.errors import RecallError
 from recall.memory import Rating
+from recall.sound import CardSounds, card_sounds
 from recall.study import Answer, StudyCard, StudySession, Summary
+from recall.ui.accessibility import announce
 from recall.ui.card_panel import CardPanel
 from recall.ui.choice_button import ChoiceButton
 from recall.ui.choice_outcome import choice_result
 from recall.ui.prompts import Prompts
 from recall.ui.rating_bar import RatingBar
+from recall.ui.sound_bar import SoundBar
+from recall.ui.sound_player import SoundPlayer
 
 _DIGIT_KEYS = {getattr(Qt.Key, f"Key_{digit}"): digit for digit in range(10)}
 _ACCEPT_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -43,12 +48,21 @@ class ReviewView(QWidget):
 
     Keys: 1-9 and 0 pick a choice (toggle on "select all" cards, then Space submits);
     Space/Enter reveals a basic card; after the answer Space/Enter accepts the proposed
-    rating and 1-4 choose Again/Hard/Good/Easy.
+    rating and 1-4 choose Again/Hard/Good/Easy. R and F5 replay the card's sounds; 5
+    pauses and resumes them (where 5 does not pick a choice).
+
+    Args:
+        session: The study session shown.
+        clock: The current time, aware UTC.
+        media_dir: The media folder images and sounds come from.
+        prompts: Asks and tells the learner; tests answer for them.
+        audio_output: Where sounds go (the system's device unless a test records them).
     """
 
     finished = Signal()
     left = Signal()
     undo_available = Signal(bool)
+    announced = Signal(str)  # each announcement sent to screen readers
 
     def __init__(
         self,
@@ -56,10 +70,13 @@ class ReviewView(QWidget):
         clock: Callable[[], datetime],
         media_dir: Path,
         prompts: Prompts | None = None,
+        audio_output: Callable[[], Output] = DeviceOutput,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self._media_dir = media_dir
+        self.sounds = SoundPlayer(media_dir, audio_output, self)
+        self._card_sounds = CardSounds()
         self._session = session
         self._clock = clock
         self._prompts = prompts or Prompts(self)
@@ -94,6 +111,11 @@ class ReviewView(QWidget):
     def rating_buttons(self) -> dict[Rating, QPushButton]:
         """The four rating buttons."""
         return dict(self._ratings.buttons)
+
+    @property
+    def sound_bar(self) -> SoundBar:
+        """The card's sound button, video links and sound problems."""
+        return self._card.sound_bar
 
     @property
     def deck_name(self) -> str:
@@ -173,6 +195,22 @@ class ReviewView(QWidget):
         if self.commit_pending():
             self.left.emit()
 
+    def replay_sounds(self) -> None:
+        """Play the sounds of the side on screen again (R, F5, the sound button)."""
+        answered = self.phase is Phase.FEEDBACK
+        skip = self._session.settings.skip_question_sounds_on_replay
+        self.sounds.play(self._card_sounds.to_play(answered, replay=True, skip_question=skip))
+
+    def _autoplay(self) -> None:
+        if self._session.settings.play_sounds_automatically:
+            answered = self.phase is Phase.FEEDBACK
+            self.sounds.play(self._card_sounds.to_play(answered, False, False))
+
+    def _announce(self, text: str, assertive: bool = False) -> None:
+        if text and self.isVisible():
+            announce(self, text, assertive)
+        self.announced.emit(text)
+
     def _record(self, answer: Answer, rating: Rating) -> bool:
         """Store the answer; if that fails, say why and offer to try again."""
         while True:
@@ -197,6 +235,10 @@ class ReviewView(QWidget):
             return
         if key == Qt.Key.Key_Escape:
             self.leave()
+        elif key in (Qt.Key.Key_R, Qt.Key.Key_F5):
+            self.replay_sounds()
+        elif key == Qt.Key.Key_5 and not self._digit_picks(5):
+            self.sounds.toggle_pause()
         elif key in _ACCEPT_KEYS:
             if self.phase is Phase.FEEDBACK:
                 self.rate()
@@ -216,6 +258,28 @@ class ReviewView(QWidget):
             return
         event.accept()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # The suggested rating holds the focus after an answer (so a screen reader says it),
+        # but every key still means what it means on the review screen.
+        if event.type() == QEvent.Type.KeyPress and watched in self._ratings.buttons.values():
+            assert isinstance(event, QKeyEvent)
+            self.keyPressEvent(event)
+            return event.isAccepted()
+        return super().eventFilter(watched, event)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        self.sounds.close()  # leaving the screen silences it; the next sound reopens
+        super().hideEvent(event)
+
+    def _digit_picks(self, digit: int) -> bool:
+        """Whether ``digit`` is a choice or rating key on the screen now."""
+        if self.phase is Phase.FEEDBACK:
+            return 1 <= digit <= 4
+        shown = self._shown
+        return (
+            shown is not None and isinstance(shown.card, ChoiceCard) and digit <= len(shown.order)
+        )
+
     # Building
 
     def _build(self) -> None:
@@ -231,9 +295,22 @@ class ReviewView(QWidget):
         self._card.choice_clicked.connect(self.pick)
         self._ratings.submitted.connect(self.submit)
         self._ratings.rated.connect(self._on_rated)
+        for button in self._ratings.buttons.values():
+            button.installEventFilter(self)
+        self._card.sound_bar.replay_requested.connect(self.replay_sounds)
+        self.sounds.problem.connect(self._on_sound_problem)
+        self.sounds.unavailable.connect(self._on_sound_unavailable)
 
     def _on_rated(self, rating: Rating) -> None:
         self.rate(rating)
+
+    def _on_sound_problem(self, text: str) -> None:
+        self._card.sound_bar.add_problem(text)
+        self._announce(text)
+
+    def _on_sound_unavailable(self, text: str) -> None:
+        self._card.sound_bar.add_problem(text)
+        self._announce(text)
 
     # Showing
 
@@ -252,7 +329,14 @@ class ReviewView(QWidget):
         self.phase = Phase.QUESTION
         card = shown.card
         left = self._session.counts(self._clock()).total
+        self.sounds.stop()
+        self._card_sounds = card_sounds(card)
         self._card.show_card(self._session.deck.name, left, card, shown.order)
+        self._card.sound_bar.clear()
+        question_sounds = self._card_sounds.playable(self._card_sounds.question)
+        self._card.sound_bar.show_media(
+            bool(question_sounds), self._card_sounds.external_of(self._card_sounds.question)
+        )
         if isinstance(card, ChoiceCard):
             many = len(card.correct_indexes) > 1
             count = len(shown.order)
@@ -264,6 +348,17 @@ class ReviewView(QWidget):
         else:
             self._ratings.ask("Space: show answer", "Show answer")
         self.setFocus()
+        self._autoplay()
+        self._announce(self._spoken_card(card, shown.order))
+
+    def _spoken_card(self, card: ChoiceCard | BasicCard, order: tuple[int, ...]) -> str:
+        """What a screen reader is told when a card appears: the question, then the choices."""
+        parts = [f"Question: {self._card.question_text()}"]
+        if isinstance(card, ChoiceCard):
+            if len(card.correct_indexes) > 1:
+                parts.append("Select all that apply.")
+            parts += [button.accessibleName() + "." for button in self._card.choice_buttons]
+        return " ".join(parts)
 
     def _answer_with(self, picked: set[int]) -> None:
         assert self._shown is not None
@@ -283,6 +378,14 @@ class ReviewView(QWidget):
         self._card.feedback.show_result(
             verdict, answer.correct, notes, card.explanation, card.source
         )
-        self._ratings.offer(answer.intervals, answer.proposed)
+        suggested = self._ratings.offer(answer.intervals, answer.proposed)
+        sounds = self._card_sounds
+        self._card.sound_bar.show_media(
+            bool(sounds.playable(sounds.question + sounds.answer)), sounds.external
+        )
         self._card.reveal_feedback()
-        self.setFocus()
+        suggested.setFocus(Qt.FocusReason.OtherFocusReason)  # where Space acts
+        self._autoplay()
+        back = self._card.back_text()
+        spoken = (f"Answer: {back}\n" if back else "") + self._card.feedback.spoken()
+        self._announce(f"{spoken}\nSuggested: {answer.proposed.label}", assertive=True)
