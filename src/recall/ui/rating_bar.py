@@ -6,11 +6,19 @@ from collections.abc import Mapping
 from datetime import timedelta
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QWidget
 
 from recall.memory import Rating
 from recall.ui.feedback_panel import card_label
 from recall.ui.text import format_interval
+
+
+class _RatingButton(QPushButton):
+    """A rating button that leaves every key to the review screen, even when focused."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        event.ignore()  # passed on to the review screen, which knows what each key means
 
 
 class RatingBar(QFrame):
@@ -38,7 +46,7 @@ class RatingBar(QFrame):
         layout.addWidget(self.key_hint, 1)
         layout.addWidget(self.submit_button)
         for rating in Rating:
-            button = QPushButton()
+            button = _RatingButton()
             button.setObjectName(f"rate{rating.label}")
             button.setProperty("rating", True)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -89,7 +97,8 @@ class RatingBar(QFrame):
             button.setText(f"{rating.value} {rating.label}\n{interval}")
             button.setProperty("suggested", suggested)
             button.setAccessibleName(
-                f"{rating.label}, next in {interval}" + (" (suggested)" if suggested else "")
+                f"{rating.label} (key {rating.value}), next in {interval}"
+                + (", suggested" if suggested else "")
             )
             button.style().unpolish(button)
             button.style().polish(button)

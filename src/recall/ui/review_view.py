@@ -12,7 +12,7 @@ from datetime import datetime
 from enum import Enum, auto
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QHideEvent, QKeyEvent
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
@@ -258,15 +258,6 @@ class ReviewView(QWidget):
             return
         event.accept()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        # The suggested rating holds the focus after an answer (so a screen reader says it),
-        # but every key still means what it means on the review screen.
-        if event.type() == QEvent.Type.KeyPress and watched in self._ratings.buttons.values():
-            assert isinstance(event, QKeyEvent)
-            self.keyPressEvent(event)
-            return event.isAccepted()
-        return super().eventFilter(watched, event)
-
     def hideEvent(self, event: QHideEvent) -> None:
         self.sounds.close()  # leaving the screen silences it; the next sound reopens
         super().hideEvent(event)
@@ -295,8 +286,6 @@ class ReviewView(QWidget):
         self._card.choice_clicked.connect(self.pick)
         self._ratings.submitted.connect(self.submit)
         self._ratings.rated.connect(self._on_rated)
-        for button in self._ratings.buttons.values():
-            button.installEventFilter(self)
         self._card.sound_bar.replay_requested.connect(self.replay_sounds)
         self.sounds.problem.connect(self._on_sound_problem)
         self.sounds.unavailable.connect(self._on_sound_unavailable)
