@@ -50,7 +50,12 @@ class CardPanel(QScrollArea):
         self._question_html.setObjectName("question")
         self.sound_bar = SoundBar(media_dir)
         self._hint = card_label("questionHint", "Hint", rich=False)
-        self._choices_box = QVBoxLayout()
+        # The choices live in their own widget, made before the feedback panel, so screen
+        # readers meet them in the order they are shown (Qt lists children as they are made).
+        self._choices = QWidget()
+        self._choices.setObjectName("choices")
+        self._choices_box = QVBoxLayout(self._choices)
+        self._choices_box.setContentsMargins(0, 0, 0, 0)
         self._choices_box.setSpacing(8)
         self._back = card_label("back", "Answer")
         self._back_html = CardTextView(media_dir, "Answer")
@@ -68,7 +73,7 @@ class CardPanel(QScrollArea):
         column_layout.addWidget(self._question_html)
         column_layout.addWidget(self.sound_bar)
         column_layout.addWidget(self._hint)
-        column_layout.addLayout(self._choices_box)
+        column_layout.addWidget(self._choices)
         column_layout.addWidget(self._back)
         column_layout.addWidget(self._back_html)
         column_layout.addWidget(self.feedback)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QStyle, QVBoxLayout, QWidget
 
 from recall import cardhtml
 from recall.sound import short_name
@@ -27,7 +27,8 @@ class SoundBar(QWidget):
         super().__init__(parent)
         self.setObjectName("soundBar")
         self._media_dir = media_dir
-        self.replay_button = QPushButton("🔊 Play sound")
+        self.replay_button = QPushButton("Play sound")
+        self.replay_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaVolume))
         self.replay_button.setObjectName("replaySound")
         self.replay_button.setAccessibleName("Play the card's sound again")
         self.replay_button.setToolTip("Play the card's sound again (R or F5; 5 pauses)")
@@ -59,7 +60,8 @@ class SoundBar(QWidget):
             button.deleteLater()
         self._videos = []
         for number, name in enumerate(videos, start=1):
-            button = QPushButton(f"▶ Open video {number}")
+            button = QPushButton(f"Open video {number}")
+            button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
             button.setObjectName("openVideo")
             button.setAccessibleName(f"Open video {number} ({short_name(name)}) in your player")
             button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
