@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchmarks import anki_peer, measure_answer, measure_import, measure_queue, prepare
+from benchmarks import (
+    anki_peer,
+    measure_answer,
+    measure_import,
+    measure_queue,
+    measure_sound,
+    prepare,
+)
 from benchmarks import measure_start as start
 from benchmarks.common import BENCHMARKS, CACHE, Figure, machine
 from benchmarks.report import markdown, table
@@ -41,10 +48,11 @@ class Plan:
     import_rounds: int
     json_rounds: int
     start_rounds: int
+    sound_rounds: int
 
 
-FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7)
-SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2)
+FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 15)
+SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 3)
 
 
 def _say(text: str) -> None:
@@ -134,6 +142,12 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
             measure_import.measure_json(json_deck, plan.json_cards, work, plan.json_rounds)
         )
         figures += started[2:]
+        _say("a card's sound ...")
+        sound = measure_sound.measure_sound(work, plan.sound_rounds)
+        if isinstance(sound, str):
+            _say(f"  a card's sound: not measured: {sound}")
+        else:
+            figures.append(sound)
     print()
     print(table(figures))
     output.parent.mkdir(parents=True, exist_ok=True)
