@@ -33,6 +33,8 @@ SHORTCUTS = (
     ("Space / Enter", "Submit, show the answer, or accept the suggested rating"),
     ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
     ("Up / Down, Page Up / Down", "Scroll a long card"),
+    ("R / F5", "Play the card's sounds again"),
+    ("5", "Pause or resume the sound (where 5 picks no choice)"),
     ("Ctrl+Z", "Undo the last rating"),
     ("Escape", "Back to the deck list"),
     ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
