@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QLabel, QMainWindow, QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
@@ -11,11 +12,12 @@ from recall.memory import Rating
 from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database
+from recall.ui.backups_dialog import BackupsDialog
 from recall.ui.main_window import MainWindow
 from recall.ui.review_view import Phase
 from tests.conftest import DATA, Clock
 from tests.ui.accessible_tree import unnamed_controls, unreachable_texts
-from tests.ui.conftest import WindowFactory
+from tests.ui.conftest import FakePrompts, WindowFactory
 from tests.ui.test_review_window import DIGITS, reviews_in, right_position, start_studying
 
 
@@ -133,3 +135,25 @@ def test_after_an_answer_the_focus_is_on_the_suggested_rating_and_keys_still_wor
     qtbot.keyClick(focused, Qt.Key.Key_2)  # a digit on the focused button still rates
     assert review.phase is Phase.QUESTION
     assert [rating for _, rating, _ in reviews_in(bundled)] == [Rating.HARD]
+
+
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # offscreen, a dialog
+def test_the_backups_dialog_works_by_keyboard_and_is_readable(
+    qtbot: QtBot, window: MainWindow, bundled: Database, clock: Clock, prompts: FakePrompts
+) -> None:
+    dialog = BackupsDialog(bundled, Scheduler(Settings()), clock, prompts, parent=window)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: dialog.focusWidget() is not None)
+    assert_readable(dialog)
+    reached = set()
+    for _ in range(8):
+        focused = dialog.focusWidget()
+        assert focused is not None
+        assert focused.accessibleName()
+        reached.add(focused.objectName() or focused.accessibleName())
+        qtbot.keyClick(focused, Qt.Key.Key_Tab)
+    assert {"Backups", "Back up now", "Close"} <= reached
+    with qtbot.waitSignal(dialog.rejected):
+        qtbot.keyClick(dialog.focusWidget() or dialog, Qt.Key.Key_Escape)
