@@ -18,6 +18,7 @@ from recall.settings import Settings
 from recall.storage import Database
 from recall.study import StudySession
 from recall.ui.review_view import Phase, ReviewView
+from recall.ui.sound_bar import SoundBar
 from tests.conftest import ZONE, Clock
 from tests.sound_files import write_tone
 
@@ -218,3 +219,31 @@ def test_leaving_the_screen_stops_the_sound(
     assert output.done.is_set()
     assert view.sounds.player is None
     assert played_seconds(output, 0) < QUESTION_SECONDS
+
+
+def test_a_video_is_a_named_button_that_opens_only_stored_files(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    media = tmp_path / "media"
+    media.mkdir()
+    outside = tmp_path / "secret.mp4"
+    outside.write_bytes(b"not for the card")
+    stored = "a" * 64 + ".mp4"
+    (media / stored).symlink_to(outside)  # a link in the media folder pointing out of it
+    host = QMainWindow()
+    host.setMinimumSize(QSize(640, 480))
+    bar = SoundBar(media)
+    host.setCentralWidget(bar)
+    qtbot.addWidget(host)
+    host.show()
+    bar.show_media(False, (stored,))
+    (button,) = bar.video_buttons
+    assert button.isVisible()
+    assert button.accessibleName() == "Open video 1 (aaaaaaaa.mp4) in your player"
+    assert not bar.replay_button.isVisible()
+    assert bar.open_video("../secret.mp4") is False
+    assert bar.open_video(stored) is False
+    assert bar.problems.text() == (
+        "../secret.mp4 could not be opened: the file is missing\n"
+        "aaaaaaaa.mp4 could not be opened: the file is missing"
+    )
