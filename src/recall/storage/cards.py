@@ -9,7 +9,7 @@ from recall.memory import CardState, MemoryState
 from recall.storage.records import CardKey, CardRow, NewCard
 from recall.storage.rows import CARD_COLUMNS, card_row
 from recall.storage.sql import Sql
-from recall.storage.tables import to_micros
+from recall.storage.times import to_micros
 
 
 class CardQueries:
@@ -32,6 +32,10 @@ class CardQueries:
         if len(rows) != 1:
             raise LookupError(f"no card {card_id}")
         return card_row(rows[0])
+
+    def count(self) -> int:
+        """How many cards there are."""
+        return int(self._sql.value("SELECT count(*) FROM card"))
 
     def of_deck(self, deck_id: int) -> list[CardRow]:
         """Every card of a deck, in deck-file order."""
