@@ -345,6 +345,11 @@ class Player:
             feed.cancelled = True
             self._send("stop", None)
 
+    @property
+    def paused(self) -> bool:
+        """Whether the list playing is paused."""
+        return self._feed is not None and self._feed.paused
+
     def toggle_pause(self) -> bool:
         """Pause, or resume where it paused; returns whether it is now paused."""
         feed = self._feed

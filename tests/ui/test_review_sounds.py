@@ -247,3 +247,17 @@ def test_a_video_is_a_named_button_that_opens_only_stored_files(
         "../secret.mp4 could not be opened: the file is missing\n"
         "aaaaaaaa.mp4 could not be opened: the file is missing"
     )
+
+
+def test_five_pauses_and_resumes_unless_it_picks_a_choice(
+    qtbot: QtBot, database: Database, clock: Clock, settings: Settings, tmp_path: Path
+) -> None:
+    output = RecordingOutput(realtime=True)
+    view = review_screen(qtbot, database, clock, tmp_path, settings, output)
+    player = view.sounds.player
+    assert player is not None
+    qtbot.keyClick(view, Qt.Key.Key_5)
+    assert player.paused
+    qtbot.keyClick(view, Qt.Key.Key_5)
+    assert not player.paused
+    assert view.phase is Phase.QUESTION  # a basic card: 5 picked nothing
