@@ -122,4 +122,11 @@ def measure_sound(work: Path, rounds: int) -> Figure | str:
         tail=True,
         goal=f"≤ {GOAL_MS:.0f} ms and ≤ 0.5x mpv",
         goal_met=recall_median <= GOAL_MS and recall_median <= 0.5 * mpv_median,
+        notes=[
+            f"Recall's time is about one device period ({audio.BUFFER_MS} ms): the running "
+            "device takes the new card's frames at its next callback. Both sides then add "
+            "the sound server's own buffering before the frames are heard.",
+            "Not counted: the first sounds of a session, while the device opens (PulseAudio "
+            "asked for no further frames for about 2 s after a stream started, on a null sink).",
+        ],
     )
