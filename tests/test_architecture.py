@@ -54,6 +54,7 @@ OWNERS = {
     "sqlmodel": "recall/storage/",
     "sqlalchemy": "recall/storage/",
     "miniaudio": "recall/audio.py",
+    "zstandard": "recall/importers/_zip.py",
 }
 
 

@@ -9,12 +9,25 @@ from urllib.parse import unquote
 from recall import cardhtml, sound
 from recall.errors import DeckError
 from recall.importers import StagedMedia
+from recall.importers._package import PackageMedia
 from recall.importers._shared import Tally, counted
-from recall.importers._zip import SafeZip
+from recall.importers._svg import svg_problem
 
+_SOUND = re.compile(r"\[sound:[^\]]*\]")
+_AUDIO_VIDEO = re.compile(r"\[sound:[^\]]*\]|<(?:audio|video)\b", re.IGNORECASE)
 _REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
 MAX_SOUND_BYTES = 64 * 1024**2  # one sound
 MAX_VIDEO_BYTES = 256 * 1024**2  # one video
+
+
+def count_audio_video(text: str) -> int:
+    """How many sounds, audio or video elements text refers to."""
+    return len(_AUDIO_VIDEO.findall(text))
+
+
+def without_sounds(text: str) -> str:
+    """Text without Anki's ``[sound:...]`` tags (the sanitizer drops audio and video tags)."""
+    return _SOUND.sub("", text)
 
 
 def _shown(name: str) -> str:
@@ -26,7 +39,8 @@ class MediaStager:
 
     Image sources and ``[sound:...]`` names (``<audio>``/``<video>`` elements become such
     tags first) are looked up in the package's media list; the file is read from the
-    numbered entry the list names (capped), and written into the staging folder under
+    numbered entry the list names (capped, and checked against the size and SHA-1 the list
+    gives when it gives them), and written into the staging folder under
     ``cardhtml.media_name``, so no name from the package ever becomes a path. A sound the
     package lacks is dropped from the text and noted; it does not fail the import.
 
@@ -39,8 +53,7 @@ class MediaStager:
 
     def __init__(
         self,
-        archive: SafeZip,
-        entries: dict[str, str],
+        files: PackageMedia,
         staging: Path,
         source: str,
         max_image_bytes: int,
@@ -50,8 +63,7 @@ class MediaStager:
         """Prepare to stage images and sounds.
 
         Args:
-            archive: The open package.
-            entries: The zip entry holding each media file, by the file's name in Anki.
+            files: The package's media files, by their names in Anki.
             staging: The folder to write images into.
             source: The package, for error messages.
             max_image_bytes: The most one image may unpack to.
@@ -62,8 +74,7 @@ class MediaStager:
         self.created: list[Path] = []
         self.left_out = Tally()
         self.sounds_left_out = Tally()
-        self._archive = archive
-        self._entries = entries
+        self._files = files
         self._staging = staging
         self._source = source
         self._max_image_bytes = max_image_bytes
@@ -80,11 +91,19 @@ class MediaStager:
         Raises:
             DeckError: A media entry is damaged or too large, or cannot be staged.
         """
+        return self._sanitize_html(self.keep_sounds(fragment, note_id), note_id)
+
+    def keep_sounds(self, fragment: str, note_id: int) -> str:
+        """``fragment`` with its sounds staged and named by their stored names (or dropped).
+
+        Raises:
+            DeckError: A sound's entry is damaged or too large, or cannot be staged.
+        """
+        lowered = fragment.lower()
+        if "[sound:" not in fragment and "<audio" not in lowered and "<video" not in lowered:
+            return fragment
         tagged = sound.media_elements_as_tags(fragment)
-        with_sounds = sound.replace_references(
-            tagged, lambda name: self._resolve_sound(name, note_id)
-        )
-        return self._sanitize_html(with_sounds, note_id)
+        return sound.replace_references(tagged, lambda name: self._resolve_sound(name, note_id))
 
     def report_lines(self) -> list[str]:
         """Report notes: the images, sounds and videos left out, with examples.
@@ -105,10 +124,9 @@ class MediaStager:
 
     def _stage_sound(self, source: str, note_id: int) -> str | None:
         where = f"{_shown(source)} in note {note_id}"
-        name = source if source in self._entries else unquote(source)
-        entry = self._entries.get(name)
+        name = source if source in self._files else unquote(source)
         kind = sound.kind_of(name)
-        if entry is None and _REMOTE.match(source):
+        if name not in self._files and _REMOTE.match(source):
             self.sounds_left_out.add(
                 f"{where} (not in the package: Recall plays only packaged files)"
             )
@@ -116,11 +134,11 @@ class MediaStager:
         if kind is None:
             self.sounds_left_out.add(f"{where} (not a kind of sound or video Recall knows)")
             return None
-        if entry is None or not self._archive.has(entry):
+        if not self._files.present(name):
             self.sounds_left_out.add(f"{where} (missing from the package)")
             return None
         limit = self._max_sound_bytes if kind is sound.MediaKind.SOUND else self._max_video_bytes
-        return self._keep(name, self._archive.read(entry, limit))
+        return self._keep(name, self._files.read(name, limit))
 
     def _sanitize_html(self, fragment: str, note_id: int) -> str:
 
@@ -145,18 +163,23 @@ class MediaStager:
 
     def _stage(self, source: str, note_id: int) -> str | None:
         where = f"{_shown(source)} in note {note_id}"
-        name = source if source in self._entries else unquote(source)
-        entry = self._entries.get(name)
-        if entry is None and _REMOTE.match(source):
+        name = source if source in self._files else unquote(source)
+        listed = name in self._files
+        if not listed and _REMOTE.match(source):
             self.left_out.add(f"{where} (not in the package: Recall shows only packaged images)")
             return None
         if PurePosixPath(name).suffix.lower() not in cardhtml.IMAGE_SUFFIXES:
             self.left_out.add(f"{where} (not a kind of image Recall shows)")
             return None
-        if entry is None or not self._archive.has(entry):
+        if not self._files.present(name):
             self.left_out.add(f"{where} (missing from the package)")
             return None
-        return self._keep(name, self._archive.read(entry, self._max_image_bytes))
+        data = self._files.read(name, self._max_image_bytes)
+        problem = svg_problem(data) if name.lower().endswith(".svg") else None
+        if problem is not None:
+            self.left_out.add(f"{where} ({problem})")
+            return None
+        return self._keep(name, data)
 
     def _keep(self, name: str, data: bytes) -> str | None:
         """Stage a file's bytes under its generated name, once; returns that name."""
