@@ -9,6 +9,8 @@ from pathlib import Path
 
 import genanki
 import pytest
+from anki.collection import Collection, DeckIdLimit, ExportAnkiPackageOptions
+from anki.decks import DeckId
 
 from recall import exporting, importing, paths
 from recall.deckfile import BasicCard, ChoiceCard
@@ -235,3 +237,41 @@ def test_a_question_that_was_only_a_missing_sound_is_an_error(
         importing.import_files(database, Scheduler(Settings()), [path], clock())
     assert "card 'c1':" in str(raised.value)
     assert "once its sounds are left out" in str(raised.value)
+
+
+@pytest.mark.parametrize("kind", ["latest", "legacy", "colpkg"])
+def test_every_anki_format_keeps_its_sounds(tmp_path: Path, kind: str) -> None:
+    home = tmp_path / "anki-profile"
+    home.mkdir()
+    collection = Collection(str(home / "collection.anki2"))
+    try:
+        (Path(collection.media.dir()) / "hello.wav").write_bytes(TONE)
+        deck_id = collection.decks.id("Listening")
+        assert deck_id is not None
+        basic = collection.models.by_name("Basic")
+        assert basic is not None
+        note = collection.new_note(basic)
+        note.fields[:] = ["[sound:hello.wav] Which word?", "bonjour"]
+        collection.add_note(note, DeckId(deck_id))
+        path = tmp_path / ("out.colpkg" if kind == "colpkg" else "out.apkg")
+        if kind == "colpkg":
+            collection.export_collection_package(str(path), True, False)
+        else:
+            options = ExportAnkiPackageOptions(
+                with_scheduling=False,
+                with_deck_configs=False,
+                with_media=True,
+                legacy=kind == "legacy",
+            )
+            collection.export_anki_package(
+                out_path=str(path), options=options, limit=DeckIdLimit(DeckId(deck_id))
+            )
+    finally:
+        collection.close()
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    result = read_apkg(path, staging)
+    fronts = [card.front for deck in result.decks for card in deck.cards if card.type == "basic"]
+    assert f"[sound:{TONE_NAME}] Which word?" in fronts
+    assert [item.name for item in result.media] == [TONE_NAME]
+    assert (staging / TONE_NAME).read_bytes() == TONE
