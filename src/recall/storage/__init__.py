@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from recall.storage.database import (
+from recall.storage.database import Database, traces_of_database
+from recall.storage.failures import (
     DamagedDatabaseError,
-    Database,
     DatabaseError,
+    MissingDatabaseError,
     NewerDatabaseError,
     StorageError,
     is_unusable,
@@ -32,6 +33,7 @@ __all__ = [
     "DatabaseError",
     "DeckCounts",
     "DeckRow",
+    "MissingDatabaseError",
     "NewCard",
     "NewerDatabaseError",
     "ReviewRow",
@@ -44,4 +46,5 @@ __all__ = [
     "is_unusable",
     "read_header",
     "restore_into",
+    "traces_of_database",
 ]

@@ -4,57 +4,41 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy import exc as sqlalchemy_errors
 from sqlmodel import Session, SQLModel
 
-from recall.errors import RecallError
 from recall.storage import maintenance, tables  # noqa: F401  (tables registers the tables)
+from recall.storage.failures import (
+    DamagedDatabaseError,
+    DatabaseError,
+    MissingDatabaseError,
+    NewerDatabaseError,
+    StorageError,
+    explain,
+    explain_header,
+)
 from recall.storage.migrations import MIGRATIONS, SCHEMA_VERSION
+from recall.storage.schema import APPEND_ONLY_TRIGGER, schema_problems
 from recall.storage.store import Store
+
+__all__ = [
+    "DamagedDatabaseError",
+    "Database",
+    "DatabaseError",
+    "MissingDatabaseError",
+    "NewerDatabaseError",
+    "StorageError",
+]
 
 APPLICATION_ID = maintenance.APPLICATION_ID
 BUSY_TIMEOUT_MS = 10_000
 Synchronous = Literal["FULL", "NORMAL"]
-
-_APPEND_ONLY_TRIGGER = """
-CREATE TRIGGER review_append_only BEFORE UPDATE ON review
-BEGIN
-    SELECT RAISE(ABORT, 'reviews are append-only');
-END
-"""
-
-
-class DatabaseError(RecallError):
-    """The database file cannot be used: not Recall's, from a newer Recall, or unreadable."""
-
-
-class NewerDatabaseError(DatabaseError):
-    """The file comes from a newer Recall; it is left untouched."""
-
-
-class StorageError(RecallError):
-    """A write or read failed for a reason outside Recall: a full disk, a read-only folder,
-    another program holding the database, a damaged file. Nothing was changed."""
-
-
-class DamagedDatabaseError(StorageError):
-    """SQLite found the file damaged while reading or writing it."""
-
-
-def is_unusable(error: BaseException) -> bool:
-    """Whether ``error`` means the file itself is broken or foreign, so a backup can replace it.
-
-    A database from a newer Recall is not unusable: it is refused, and kept as it is.
-    """
-    if isinstance(error, NewerDatabaseError):
-        return False
-    return isinstance(error, DatabaseError | DamagedDatabaseError)
 
 
 class Database:
@@ -65,6 +49,7 @@ class Database:
         path: Path,
         synchronous: Synchronous = "FULL",
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        start_empty: bool = False,
     ) -> None:
         """Open (creating if needed, upgrading if older) the database at ``path``.
 
@@ -74,41 +59,63 @@ class Database:
                 committed transaction survive a power cut, not only a crash of Recall.
             busy_timeout_ms: How long to wait for another program holding the database
                 before giving up with "in use".
+            start_empty: Create an empty database even where one existed before (its
+                marker, a set-aside damaged file or backups are beside it). Only an explicit
+                request from the learner passes True.
 
         Raises:
-            DatabaseError: The file exists but is not a Recall database, or a newer
-                Recall made it, or it cannot be opened.
+            StorageError: The file cannot be opened or written right now (full disk,
+                read-only folder, held by another program); nothing was changed.
+            DatabaseError: The file is damaged, not a Recall database, from a newer Recall
+                (``NewerDatabaseError``), or missing where one existed
+                (``MissingDatabaseError``).
         """
         self.path = path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise DatabaseError(f"cannot create the data folder {path.parent}: {error}") from None
-        version = _check_file(path)
+            raise StorageError(f"cannot create the data folder {path.parent}: {error}") from None
+        if not start_empty and not has_contents(path):
+            traces = traces_of_database(path)
+            if traces:
+                raise MissingDatabaseError(
+                    f"{path} is missing, but a database existed here ({traces[0].name} is "
+                    "beside it); Recall will not start an empty one in its place"
+                )
+        version = check_file(path, busy_timeout_ms)
         self._busy_timeout_ms = busy_timeout_ms
-        self._engine = _create_engine(path, synchronous, busy_timeout_ms)
+        self._engine = open_engine(path, synchronous, busy_timeout_ms)
         try:
             if 0 < version < SCHEMA_VERSION:
                 self._upgrade(version)
             self._create_schema()
+            self._verify_schema()
         except sqlalchemy_errors.DBAPIError as error:
             self._engine.dispose()
             raise _storage_error(error, path, busy_timeout_ms) from None
+        except BaseException:
+            self._engine.dispose()
+            raise
+        _write_marker(path)
 
     def bring_up_to_date(self) -> None:
-        """Upgrade the file's schema if it is older, as opening does (a restore may need it).
+        """Start fresh connections and check the file again, as opening does.
+
+        Called after a restore replaced the file's contents: connections opened before may
+        hold its old schema.
 
         Raises:
             NewerDatabaseError: The file now holds a newer Recall's schema.
+            DamagedDatabaseError: Its schema is not what this Recall creates.
         """
-        # Connections opened before the file changed under them may hold its old schema.
         self._engine.dispose()
-        version = _check_file(self.path)
-        if 0 < version < SCHEMA_VERSION:
-            try:
+        version = check_file(self.path, self._busy_timeout_ms)
+        try:
+            if 0 < version < SCHEMA_VERSION:
                 self._upgrade(version)
-            except sqlalchemy_errors.DBAPIError as error:
-                raise _storage_error(error, self.path, self._busy_timeout_ms) from None
+            self._verify_schema()
+        except sqlalchemy_errors.DBAPIError as error:
+            raise _storage_error(error, self.path, self._busy_timeout_ms) from None
 
     def close(self) -> None:
         """Release every connection."""
@@ -122,7 +129,8 @@ class Database:
 
         Raises:
             StorageError: SQLite could not read or write (disk full, read-only folder,
-                database held by another program, damaged file); nothing was changed.
+                database held by another program); nothing was changed.
+            DamagedDatabaseError: SQLite found the file damaged.
         """
         with Session(self._engine, expire_on_commit=False) as session:
             try:
@@ -143,67 +151,159 @@ class Database:
             if version == SCHEMA_VERSION:
                 return
             SQLModel.metadata.create_all(connection)
-            connection.exec_driver_sql(_APPEND_ONLY_TRIGGER)
+            connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
             connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
+    def _verify_schema(self) -> None:
+        with self._engine.connect() as connection:
+            driver = connection.connection.driver_connection
+            assert isinstance(driver, sqlite3.Connection)
+            problems = schema_problems(driver)
+            connection.rollback()
+        if problems:
+            raise _mismatch(self.path, SCHEMA_VERSION, problems)
+
     def _upgrade(self, version: int) -> None:
-        """Bring an older schema up to date: a backup first, then one transaction."""
+        """Bring an older schema up to date: a trial first, then a backup, then one transaction.
+
+        The trial runs every step and checks the result, then rolls back: a file whose tables
+        do not match its version stamp is refused without a backup being made for it.
+        """
+        upgrade_file(self._engine, self.path, version, dry_run=True)
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         backup = (
             self.path.parent
             / maintenance.BACKUP_FOLDER
             / (f"recall-{stamp}-before-upgrade-from-schema-{version}.sqlite3")
         )
-        maintenance.copy_database(self.path, backup)
-        with self._engine.begin() as connection:
-            _apply_migrations(connection, version)
+        try:
+            maintenance.copy_database(self.path, backup)
+        except (OSError, sqlite3.Error) as error:
+            raise StorageError(
+                f"cannot back up the database before upgrading it: {explain(error, backup)}"
+            ) from None
+        upgrade_file(self._engine, self.path, version)
+
+
+class _TrialError(Exception):
+    """Rolls a trial upgrade back."""
+
+
+def upgrade_file(engine: Engine, path: Path, version: int, dry_run: bool = False) -> None:
+    """Run every migration from ``version`` in one transaction and check the result.
+
+    Args:
+        engine: Connections to the file.
+        path: The file, for messages.
+        version: The schema version the file is stamped with.
+        dry_run: Roll back at the end: only find out whether the upgrade would work.
+
+    Raises:
+        DamagedDatabaseError: The file's tables do not match its version stamp (a step
+            failed, or the result is not this Recall's schema); nothing was changed.
+    """
+    try:
+        with engine.begin() as connection:
+            try:
+                for step in range(version, SCHEMA_VERSION):
+                    MIGRATIONS[step](connection)
+            except sqlalchemy_errors.OperationalError as error:
+                if "no such" in str(error.orig) or "duplicate" in str(error.orig):
+                    raise _mismatch(path, version, [str(error.orig)]) from None
+                raise
             connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            driver = connection.connection.driver_connection
+            assert isinstance(driver, sqlite3.Connection)
+            problems = schema_problems(driver)
+            if problems:
+                raise _mismatch(path, version, problems)
+            if dry_run:
+                raise _TrialError
+    except _TrialError:
+        pass
 
 
-def _apply_migrations(connection: Connection, version: int) -> None:
-    for step in range(version, SCHEMA_VERSION):
-        MIGRATIONS[step](connection)
+def _mismatch(path: Path, version: int, problems: list[str]) -> DamagedDatabaseError:
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return DamagedDatabaseError(
+        f"{path} carries Recall's stamp (schema {version}), but its tables are not Recall's: "
+        f"{problems[0]}{more}. Another program may have changed it"
+    )
+
+
+def marker_path(path: Path) -> Path:
+    """The file beside a database that records that the database exists."""
+    return path.with_name(f".{path.name}.created")
+
+
+def traces_of_database(path: Path) -> list[Path]:
+    """What shows that a database existed at ``path``: its marker, set-aside damaged
+    copies, backups. Empty for a folder where Recall never kept a database."""
+    traces = [marker_path(path)] if marker_path(path).exists() else []
+    traces += sorted(path.parent.glob(f"{path.name}.damaged-*"))
+    backups = path.parent / maintenance.BACKUP_FOLDER
+    if backups.is_dir():
+        traces += sorted(backups.glob("recall-*.sqlite3"), reverse=True)
+    return traces
+
+
+def has_contents(path: Path) -> bool:
+    """Whether a database file is there with something in it (or in its -wal file)."""
+    try:
+        return path.stat().st_size > 0 or Path(f"{path}-wal").exists()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True  # it is there; check_file says why it cannot be read
+
+
+def _write_marker(path: Path) -> None:
+    marker = marker_path(path)
+    if marker.exists():
+        return
+    # The database works without it; if it cannot be written, the next start tries again.
+    with suppress(OSError):
+        marker.write_text(
+            "Recall keeps its database here. This file records that it exists, so that Recall\n"
+            "never starts an empty database in its place if it goes missing.\n",
+            encoding="utf-8",
+        )
 
 
 def _storage_error(
     error: sqlalchemy_errors.DBAPIError, path: Path, busy_timeout_ms: int
-) -> StorageError:
+) -> StorageError | DamagedDatabaseError:
     """Say in words what SQLite's error means for the learner."""
-    detail = str(error.orig).lower()
-    folder = path.parent
-    if "locked" in detail or "busy" in detail:
-        what = (
-            f"the database is in use by another program (waited {busy_timeout_ms / 1000:g} s); "
-            "close the other Recall and try again"
-        )
-    elif "full" in detail:
-        what = f"the disk holding {folder} is full; free some space and try again"
-    elif "readonly" in detail or "read-only" in detail:
-        what = f"the data folder {folder} is read-only; Recall needs to write there"
-    elif "malformed" in detail or "not a database" in detail or "corrupt" in detail:
-        return DamagedDatabaseError(
-            f"the database {path} is damaged; run `recall check`, or restore a backup"
-        )
-    elif "disk i/o" in detail or "unable to open" in detail:
-        what = f"the disk holding {path} could not be read or written ({error.orig})"
-    else:
-        what = f"the database {path} failed: {error.orig}"
-    return StorageError(what)
+    return explain(error.orig or error, path, busy_timeout_ms)
 
 
-def _check_file(path: Path) -> int:
+def check_file(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> int:
     """Refuse, without writing anything, a file that is not a Recall database we can open.
 
     Returns:
         The file's schema version (0 for a new or empty file).
+
+    Raises:
+        StorageError: The file cannot be read right now (a lock, permissions, the disk).
+        DamagedDatabaseError: It is damaged or not a database.
+        DatabaseError: It is another program's SQLite database.
+        NewerDatabaseError: A newer Recall made it.
     """
-    if not path.exists() or path.stat().st_size == 0:
+    try:
+        if path.stat().st_size == 0:
+            return 0
+    except FileNotFoundError:
         return 0
+    except OSError as error:
+        raise explain(error, path) from None
+    problem = explain_header(path)
+    if problem is not None:
+        raise problem
     try:
         header = maintenance.read_header(path)
-    except sqlite3.DatabaseError as error:
-        raise DatabaseError(f"{path} is not a Recall database ({error})") from None
+    except (sqlite3.Error, OSError) as error:
+        raise explain(error, path, busy_timeout_ms) from None
     if not header.is_recall:
         raise DatabaseError(f"{path} is an SQLite database, but not one of Recall's")
     if header.schema_version > SCHEMA_VERSION:
@@ -211,10 +311,16 @@ def _check_file(path: Path) -> int:
             f"{path} was made by a newer Recall (schema {header.schema_version}; this Recall "
             f"knows schema {SCHEMA_VERSION}). Update Recall to open it; nothing was changed."
         )
+    if header.schema_version == 0 and header.tables:
+        raise DamagedDatabaseError(
+            f"{path} carries Recall's stamp but no schema version, and holds tables: "
+            "another program may have changed it"
+        )
     return header.schema_version
 
 
-def _create_engine(path: Path, synchronous: Synchronous, busy_timeout_ms: int) -> Engine:
+def open_engine(path: Path, synchronous: Synchronous, busy_timeout_ms: int) -> Engine:
+    """An engine whose connections use WAL, ``synchronous``, foreign keys and BEGIN IMMEDIATE."""
     engine = create_engine(f"sqlite:///{path}")
 
     @event.listens_for(engine, "connect")
