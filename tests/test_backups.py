@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from recall import backups, library
+from recall import backups
 from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import SCHEMA_VERSION, Database, contents, read_header
@@ -62,8 +62,8 @@ def test_a_clock_a_year_off_deletes_no_earlier_backup(jump: timedelta) -> None:
     # newest backup until it would have aged out of the daily ones anyway (the jump counts
     # as at most two days).
     before = {m for m in after if m <= now}
-    for period in (lambda m: m.isocalendar()[:2], lambda m: m.month):
-        assert {period(m) for m in kept} <= {period(m) for m in before}
+    assert {m.isocalendar()[:2] for m in kept} <= {m.isocalendar()[:2] for m in before}
+    assert {m.month for m in kept} <= {m.month for m in before}
     assert {m.date() for m in kept if now - m < timedelta(days=11)} <= {m.date() for m in before}
     assert wrong + timedelta(minutes=30 * 47) in after  # the newest is kept too
     # Once the clock is right again, the next backup deletes no day the jump left either.
@@ -102,8 +102,8 @@ def test_restore_saves_the_current_database_first(bundled: Database, clock: Cloc
     assert report.check.healthy
     assert contents(report.safety_copy).reviews == 5
     assert contents(bundled.path).reviews == 2
-    with bundled.transaction() as store:
-        assert len(list(store.all_reviews())) == 2
+    with bundled.transaction() as tx:
+        assert len(list(tx.history.all())) == 2
     # The restored database keeps working: answer again.
     answer_cards(bundled, clock, 1, Settings(fuzz=False))
     assert contents(bundled.path).reviews == 3
@@ -131,7 +131,8 @@ def test_thin_deletes_files_the_rules_do_not_keep(bundled: Database, clock: Cloc
     assert set(made[-backups.KEEP_NEWEST :]) <= kept
     assert len(kept) < len(made)  # older days keep only their newest backup
     deleted = [path for path in made if path not in kept]
-    assert deleted and not any(path.exists() for path in deleted)
+    assert deleted
+    assert not any(path.exists() for path in deleted)
 
 
 def test_a_year_without_backups_ages_the_older_ones_by_two_days_only(

@@ -70,7 +70,8 @@ def test_an_older_schema_is_upgraded_after_a_backup(
 
     assert read_header(path).schema_version == later
     names = [row[0] for row in sqlite3.connect(path).execute("SELECT name FROM deck")]
-    assert names and all(name.endswith(" (upgraded)") for name in names)
+    assert names
+    assert all(name.endswith(" (upgraded)") for name in names)
     (backup,) = (path.parent / "backups").glob("*before-upgrade-from-schema-1.sqlite3")
     assert read_header(backup).schema_version == 1
     out = io.StringIO()

@@ -10,9 +10,9 @@ not periods of age, so the backup kept for a week stays the one kept as days pas
 A backup's age is counted along the backups themselves, not only from the clock: walking
 from the newest backup to the oldest, a gap between two neighbours counts as at most twice
 what thinning itself leaves at that age (two days among the daily backups, two weeks among
-the weekly ones, 62 days among the monthly ones). So a clock that jumps a year ahead (or back), or months without using
-Recall, never makes the backups before it look old enough to delete; they age only as new
-backups are made after them. The backup just made is never deleted.
+the weekly ones, 62 days among the monthly ones). So a clock that jumps a year ahead (or
+back), or months without using Recall, never makes the backups before it look old enough to
+delete; they age only as new backups are made after them. The backup just made is never deleted.
 """
 
 from __future__ import annotations

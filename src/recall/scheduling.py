@@ -89,6 +89,17 @@ class Scheduler:
             memory = self.review(card_id, memory, past.rating, past.reviewed_at)
         return memory
 
+    def states_before(
+        self, card_id: int, history: Iterable[PastReview]
+    ) -> dict[datetime, CardState]:
+        """The card's learning state just before each review of ``history``, by its time."""
+        states: dict[datetime, CardState] = {}
+        memory = NEW_CARD
+        for past in history:
+            states[past.reviewed_at] = memory.state
+            memory = self.review(card_id, memory, past.rating, past.reviewed_at)
+        return states
+
     def _fuzzed(self, interval: timedelta, card_id: int, now: datetime) -> timedelta:
         days = interval.days
         if days < 2.5:

@@ -21,11 +21,20 @@ from recall.storage.maintenance import (
     restore_into,
 )
 from recall.storage.migrations import SCHEMA_VERSION
-from recall.storage.records import CardRow, DeckCounts, DeckRow, NewCard, ReviewRow
-from recall.storage.store import Store
+from recall.storage.records import (
+    CardKey,
+    CardRow,
+    DeckCounts,
+    DeckRow,
+    NewCard,
+    NewReview,
+    ReviewRow,
+)
+from recall.storage.transaction import Transaction
 
 __all__ = [
     "SCHEMA_VERSION",
+    "CardKey",
     "CardRow",
     "Contents",
     "DamagedDatabaseError",
@@ -35,10 +44,11 @@ __all__ = [
     "DeckRow",
     "MissingDatabaseError",
     "NewCard",
+    "NewReview",
     "NewerDatabaseError",
     "ReviewRow",
     "StorageError",
-    "Store",
+    "Transaction",
     "contents",
     "copy_database",
     "fingerprint",

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy import exc as sqlalchemy_errors
-from sqlmodel import Session, SQLModel
+from sqlmodel import SQLModel
 
 from recall.storage import maintenance, tables  # noqa: F401  (tables registers the tables)
 from recall.storage.failures import (
@@ -25,7 +25,8 @@ from recall.storage.failures import (
 )
 from recall.storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from recall.storage.schema import APPEND_ONLY_TRIGGER, schema_problems
-from recall.storage.store import Store
+from recall.storage.sql import StatementError
+from recall.storage.transaction import Transaction
 
 __all__ = [
     "DamagedDatabaseError",
@@ -42,7 +43,7 @@ Synchronous = Literal["FULL", "NORMAL"]
 
 
 class Database:
-    """One Recall database file; hand out a ``Store`` per unit of work with ``transaction``."""
+    """One Recall database file; hands out a ``Transaction`` per unit of work."""
 
     def __init__(
         self,
@@ -92,7 +93,7 @@ class Database:
             self._verify_schema()
         except sqlalchemy_errors.DBAPIError as error:
             self._engine.dispose()
-            raise _storage_error(error, path, busy_timeout_ms) from None
+            raise storage_error(error.orig, path, busy_timeout_ms) from None
         except BaseException:
             self._engine.dispose()
             raise
@@ -115,35 +116,64 @@ class Database:
                 self._upgrade(version)
             self._verify_schema()
         except sqlalchemy_errors.DBAPIError as error:
-            raise _storage_error(error, self.path, self._busy_timeout_ms) from None
+            raise storage_error(error.orig, self.path, self._busy_timeout_ms) from None
 
     def close(self) -> None:
         """Release every connection."""
         self._engine.dispose()
 
     @contextmanager
-    def transaction(self) -> Iterator[Store]:
-        """A store whose changes are committed together when the block ends without error.
+    def transaction(self) -> Iterator[Transaction]:
+        """A unit of work whose changes are committed together when the block ends.
 
-        Any exception rolls every change back, so the database is as it was before.
+        It takes the write lock up front (``BEGIN IMMEDIATE``): a writer waits for another
+        process (the busy timeout) instead of failing halfway. Any exception rolls every
+        change back, so the database is as it was before.
 
         Raises:
             StorageError: SQLite could not read or write (disk full, read-only folder,
                 database held by another program); nothing was changed.
             DamagedDatabaseError: SQLite found the file damaged.
         """
-        with Session(self._engine, expire_on_commit=False) as session:
+        with self._unit("BEGIN IMMEDIATE") as transaction:
+            yield transaction
+
+    @contextmanager
+    def reading(self) -> Iterator[Transaction]:
+        """A unit of work that only reads: one consistent snapshot, without the write lock.
+
+        In WAL mode it neither waits for a writer nor holds one up. Writing in it fails.
+
+        Raises:
+            StorageError: SQLite could not read the file.
+        """
+        with self._unit("BEGIN") as transaction:
+            yield transaction
+
+    @contextmanager
+    def _unit(self, begin: str) -> Iterator[Transaction]:
+        try:
+            pooled = self._engine.raw_connection()
+        except sqlalchemy_errors.DBAPIError as error:
+            raise storage_error(error.orig, self.path, self._busy_timeout_ms) from None
+        connection = pooled.driver_connection
+        assert isinstance(connection, sqlite3.Connection)
+        try:
             try:
-                yield Store(session)
-                session.commit()
-            except sqlalchemy_errors.DBAPIError as error:
-                session.rollback()
-                if isinstance(error, sqlalchemy_errors.IntegrityError):
-                    raise
-                raise _storage_error(error, self.path, self._busy_timeout_ms) from None
-            except BaseException:
-                session.rollback()
+                connection.execute(begin)
+                yield Transaction(connection)
+                connection.execute("COMMIT")
+            except BaseException as error:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                cause = error.error if isinstance(error, StatementError) else error
+                if isinstance(cause, sqlite3.IntegrityError):
+                    raise cause from None
+                if isinstance(cause, sqlite3.Error):
+                    raise storage_error(cause, self.path, self._busy_timeout_ms) from None
                 raise
+        finally:
+            pooled.close()
 
     def _create_schema(self) -> None:
         with self._engine.begin() as connection:
@@ -271,11 +301,11 @@ def _write_marker(path: Path) -> None:
         )
 
 
-def _storage_error(
-    error: sqlalchemy_errors.DBAPIError, path: Path, busy_timeout_ms: int
+def storage_error(
+    error: BaseException | None, path: Path, busy_timeout_ms: int
 ) -> StorageError | DamagedDatabaseError:
-    """Say in words what SQLite's error means for the learner."""
-    return explain(error.orig or error, path, busy_timeout_ms)
+    """Say in words what SQLite's error means for the learner (the one place that does)."""
+    return explain(error or StorageError("unknown"), path, busy_timeout_ms)
 
 
 def check_file(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> int:

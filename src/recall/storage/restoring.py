@@ -145,10 +145,13 @@ def diagnose(live: Path) -> RecallError | None:
     try:
         with closing(maintenance.connect_read_only(live)) as connection:
             problems = schema_problems(connection)
+            checked = [row[0] for row in connection.execute("PRAGMA quick_check")]
     except (OSError, sqlite3.Error) as error:
         return explain(error, live)
     if problems:
         return DamagedDatabaseError(f"{live}: {problems[0]}")
+    if checked != ["ok"]:
+        return DamagedDatabaseError(f"{live} is damaged: {checked[0]}")
     return None
 
 
