@@ -272,27 +272,6 @@ def replace_damaged(database_path: Path, backup_file: Path, now: datetime) -> Pa
         raise BackupError(_nothing_changed(str(error))) from None
 
 
-def set_aside_files(data_dir: Path) -> list[Path]:
-    """Databases set aside as damaged in a data folder (``recall.sqlite3.damaged-*``)."""
-    database = paths.database_path(data_dir)
-    return sorted(
-        path
-        for path in data_dir.glob(f"{database.name}.damaged-*")
-        if not path.name.endswith(("-wal", "-shm"))
-    )
-
-
-def set_aside_notice(files: list[Path]) -> str:
-    """What to tell the learner at every start while set-aside databases are kept."""
-    listed = ", ".join(str(path) for path in files)
-    return (
-        f"A database Recall could not open was set aside, not deleted: {listed}. If you need "
-        f"what it held, `recall restore {files[-1]}` checks it and, if it is readable, puts "
-        "it back (the current database is backed up first). Move it out of the data folder "
-        "to stop this note."
-    )
-
-
 def _stage(backup_file: Path, database_path: Path) -> Path:
     if not backup_file.is_file():
         raise BackupError(f"{backup_file}: no such file; nothing was changed")

@@ -33,21 +33,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.handler is not _open_window:
             parser.error("--self-test takes no command")
         args.handler = _self_test
+    if args.handler is not _print_schema:
+        _note_set_aside(paths.data_dir(args.data_dir))
     try:
         status: int = args.handler(args)
     except DeckErrors as error:
         print(error, file=sys.stderr)
         return 1
     except RecallError as error:
-        print(f"recall: {error}", file=sys.stderr)
-        from recall.storage import is_unusable
-
-        if is_unusable(error):
-            from recall import backups
-
-            _point_at_newest_backup(
-                backups.list_backups(paths.backup_dir(paths.data_dir(args.data_dir)))
-            )
+        _explain_failure(error, paths.data_dir(args.data_dir))
         return 1
     except KeyboardInterrupt:
         return 130
@@ -110,9 +104,20 @@ def _parser() -> argparse.ArgumentParser:
     listing.set_defaults(handler=_list_backups)
 
     restore = commands.add_parser(
-        "restore", help="restore a backup (the current database is backed up first)"
+        "restore",
+        help="restore a backup (the current database is backed up first)",
+        description="Restore a backup. The file is copied beside the database and checked "
+        "first; the database as it is is backed up; a database that is damaged or missing "
+        "is kept aside as recall.sqlite3.damaged-<time>. Refused while a window has the "
+        "data folder open (use its File > Backups).",
     )
-    restore.add_argument("file", type=Path, metavar="FILE")
+    restore.add_argument("file", type=Path, metavar="FILE", nargs="?")
+    restore.add_argument(
+        "--empty",
+        action="store_true",
+        help="where the database is missing, start an empty one on purpose (Recall never "
+        "does this by itself where a database existed)",
+    )
     restore.set_defaults(handler=_restore)
 
     check = commands.add_parser(
@@ -322,35 +327,29 @@ def _list_backups(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> int:
-    from recall import backups, integrity
+    from recall import recovery
     from recall.scheduling import Scheduler
-    from recall.storage import Database, is_unusable
 
-    try:
-        database = _open_database(args, install=False)
-    except RecallError as error:
-        if not is_unusable(error):
-            raise
-        # The database cannot even be opened: set it aside and put the backup in its place.
-        path = paths.database_path(paths.data_dir(args.data_dir))
-        aside = backups.replace_damaged(path, args.file, _now())
-        print(f"{path} could not be opened ({error}); it is kept as {aside}")
-        database = Database(path)
-        try:
-            return _print_check(integrity.check(database, Scheduler(Settings()), _now()))
-        finally:
-            database.close()
-    try:
-        report = backups.restore(database, args.file, Scheduler(Settings()), _now())
-    finally:
-        database.close()
-    restored = report.restored
-    print(f"saved the database as it was to {report.safety_copy}")
-    print(
-        f"restored {args.file} ({restored.cards} cards, {restored.reviews} reviews, "
-        f"made {restored.made_at.astimezone():%Y-%m-%d %H:%M})"
-    )
-    return _print_check(report.check)
+    data_dir = paths.data_dir(args.data_dir)
+    if args.empty == (args.file is not None):
+        raise RecallError("name the backup FILE to restore, or --empty (not both)")
+    if args.empty:
+        print(f"started an empty database at {recovery.start_empty(data_dir)}")
+        return 0
+    done = recovery.restore_folder(data_dir, args.file, Scheduler(Settings()), _now())
+    if done.report is not None:
+        restored = done.report.restored
+        print(f"saved the database as it was to {done.report.safety_copy}")
+        print(
+            f"restored {args.file} ({restored.cards} cards, {restored.reviews} reviews, "
+            f"made {restored.made_at.astimezone():%Y-%m-%d %H:%M})"
+        )
+    elif done.set_aside is not None:
+        print(f"the database could not be used ({done.reason}); it is kept as {done.set_aside}")
+        print(f"restored {args.file} in its place")
+    else:
+        print(f"restored {args.file} as the missing database")
+    return _print_check(done.check)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -376,6 +375,31 @@ def _check(args: argparse.Namespace) -> int:
         return _print_check(integrity.check(database, scheduler, _now()))
     finally:
         database.close()
+
+
+def _note_set_aside(data_dir: Path) -> None:
+    """Every start says so while a database set aside as damaged is kept."""
+    from recall import recovery
+
+    files = recovery.set_aside_files(data_dir)
+    if files:
+        print(f"note: {recovery.set_aside_notice(files)}", file=sys.stderr)
+
+
+def _explain_failure(error: RecallError, data_dir: Path) -> None:
+    """Print a failure, and for a damaged or missing database, the way back."""
+    from recall.storage import MissingDatabaseError, is_unusable
+
+    if isinstance(error, MissingDatabaseError):
+        from recall import recovery
+
+        print(f"recall: {recovery.missing_advice(data_dir, error)}", file=sys.stderr)
+        return
+    print(f"recall: {error}", file=sys.stderr)
+    if is_unusable(error):
+        from recall import backups
+
+        _point_at_newest_backup(backups.list_backups(paths.backup_dir(data_dir)))
 
 
 def _point_at_newest_backup(found: list[Backup]) -> None:
