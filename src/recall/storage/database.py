@@ -331,7 +331,7 @@ def check_file(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> int:
     if problem is not None:
         raise problem
     try:
-        header = maintenance.read_header(path)
+        header = maintenance.read_header(path, busy_timeout_ms)
     except (sqlite3.Error, OSError) as error:
         raise explain(error, path, busy_timeout_ms) from None
     if not header.is_recall:

@@ -40,13 +40,13 @@ class Contents:
     reviews: int
 
 
-def read_header(path: Path) -> Header:
+def read_header(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Header:
     """Read a file's application id and schema version without changing it.
 
     Raises:
         sqlite3.DatabaseError: The file is not an SQLite database.
     """
-    with closing(connect_read_only(path)) as connection:
+    with closing(connect_read_only(path, busy_timeout_ms)) as connection:
         application_id = connection.execute("PRAGMA application_id").fetchone()[0]
         version = connection.execute("PRAGMA user_version").fetchone()[0]
         tables = connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
@@ -136,11 +136,12 @@ def integrity_problems(path: Path) -> list[str]:
     return problems
 
 
-def connect_read_only(path: Path) -> sqlite3.Connection:
+def connect_read_only(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
+    """A read-only connection to an existing file (it is never created)."""
     if not path.exists():
         raise sqlite3.DatabaseError(f"no such file: {path}")
     connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    connection.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
     return connection
 
 
