@@ -150,7 +150,7 @@ def test_a_database_another_process_holds_is_in_use_with_its_pid(
     with held(data / "recall.sqlite3", *statements) as holder:
         with pytest.raises(StorageError, match=f"in use by another program .*pid {holder.pid}"):
             Database(data / "recall.sqlite3", busy_timeout_ms=200)
-        with pytest.raises(backups.BackupError, match="in use|opens normally"):
+        with pytest.raises(backups.BackupError, match=r"in use|opens normally"):
             backups.replace_damaged(data / "recall.sqlite3", backup, clock())
     assert leftovers(data) == []
     reopened = Database(data / "recall.sqlite3")
@@ -168,7 +168,7 @@ def test_restore_while_another_program_holds_the_database_refuses(
     made = sorted((data / "backups").iterdir())
     with held(data / "recall.sqlite3", "PRAGMA journal_mode = DELETE", "BEGIN EXCLUSIVE"):
         before = digest(data / "recall.sqlite3")  # as the other program left it
-        status, out, err = run(capsys, data, "restore", str(backup))
+        status, _out, err = run(capsys, data, "restore", str(backup))
     assert status == 1
     assert "in use by another program" in err
     assert not any(words in err for words in DAMAGED_WORDS), err
