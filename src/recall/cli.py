@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -259,29 +258,17 @@ def _export_deck(args: argparse.Namespace) -> int:
 def _export_reviews(args: argparse.Namespace) -> int:
     from recall import library
 
+    if not args.file.strip():
+        raise RecallError("export-reviews needs a file name ('-' writes to standard output)")
     database = _open_database(args)
     try:
         if args.file == "-":
             library.export_reviews(database, sys.stdout, args.deck)
             return 0
-        target = Path(args.file)
-        # Write beside the target and rename over it: a failure never leaves half a file.
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", newline="", dir=target.parent, suffix=".tmp", delete=False
-        ) as handle:
-            partial = Path(handle.name)
-            try:
-                written = library.export_reviews(database, handle, args.deck)
-            except BaseException:
-                handle.close()
-                partial.unlink(missing_ok=True)
-                raise
-        partial.replace(target)
-    except OSError as error:
-        raise RecallError(f"cannot write {args.file}: {error.strerror}") from None
+        written = library.write_review_log(database, Path(args.file), args.deck)
     finally:
         database.close()
-    print(f"wrote {written} reviews to {target}", file=sys.stderr)
+    print(f"wrote {written} reviews to {args.file}", file=sys.stderr)
     return 0
 
 

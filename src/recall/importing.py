@@ -9,13 +9,12 @@ inside the same all-or-nothing step.
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from recall import paths
+from recall import paths, workspace
 from recall.deckfile import Deck, load_deck
 from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError
 from recall.importers import (
@@ -139,10 +138,7 @@ def import_files(
             and nothing is written.
         ImportCancelledError: The learner stopped the import; nothing is written.
     """
-    work = database.path.parent / "tmp"
-    work.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="import-", dir=work) as folder:
-        staging = Path(folder)
+    with workspace.work_folder(database.path.parent, "import") as staging:
         packages: list[tuple[str, ImportedPackage]] = []
         errors: list[DeckError] = []
         for file in files:

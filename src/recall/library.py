@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from pathlib import Path
 from typing import IO
 
 from recall import days, paths
 from recall.deckfile import parse_deck
 from recall.errors import UnknownDeckError
 from recall.importing import DeckReport, import_deck
+from recall.outputs import output_file
 from recall.settings import Settings
 from recall.storage import Database
 
@@ -105,4 +108,23 @@ def export_reviews(database: Database, out: IO[str], deck_key: str | None = None
                 )
             )
             written += 1
+    return written
+
+
+def write_review_log(database: Database, target: Path, deck_key: str | None = None) -> int:
+    """Write the review-log CSV to ``target`` (atomically for a regular file, straight
+    through for a FIFO or device such as ``/dev/stdout``).
+
+    Returns:
+        The number of reviews written.
+
+    Raises:
+        OutputError: ``target`` cannot be written; a regular file is left as it was.
+        UnknownDeckError: ``deck_key`` names no deck.
+    """
+    with output_file(target) as stream:
+        text = io.TextIOWrapper(stream, encoding="utf-8", newline="")
+        written = export_reviews(database, text, deck_key)
+        text.flush()
+        text.detach()
     return written

@@ -149,8 +149,7 @@ class Transfers(QObject):
         if not name:
             return
         try:
-            with Path(name).open("w", encoding="utf-8", newline="") as out:
-                count = library.export_reviews(self._database, out)
+            count = library.write_review_log(self._database, Path(name))
         except (OSError, RecallError) as error:
             self._prompts.tell("Export failed", f"Cannot write {name}: {error}", warning=True)
             return

@@ -1,0 +1,108 @@
+"""Writing a file the learner named: atomically where that is right, straight through where not.
+
+A regular file (or a new path) is written beside the target under a hidden temporary name,
+flushed to disk and renamed over it, so a failure never leaves half a file, and the
+temporary file is removed on every failure path. A target that is not a regular file (a
+FIFO, a terminal, ``/dev/stdout``, or a symlink to one) is written straight through: renaming
+over it would replace the symlink or device instead of writing into it. A symlink to a
+regular file is followed, so the file it points at is replaced and the link stays.
+
+New files get the mode the user's umask gives (they are created with 0666 and the kernel
+applies the umask); a file that is replaced keeps its mode.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import BinaryIO
+
+from recall.errors import RecallError
+
+
+class OutputError(RecallError):
+    """The named file cannot be written."""
+
+
+@contextmanager
+def output_file(target: Path) -> Iterator[BinaryIO]:
+    """A binary stream whose bytes end up in ``target`` once the block ends without error.
+
+    Raises:
+        OutputError: ``target`` names no file, is a folder, or cannot be written; a
+            regular file is then left as it was and no temporary file remains.
+    """
+    if not str(target).strip():
+        raise OutputError("no file name was given")
+    try:
+        status = target.stat()  # follows symlinks
+    except FileNotFoundError:
+        status = None
+    except OSError as error:
+        raise OutputError(f"cannot write {target}: {error.strerror}") from None
+    if status is not None and stat.S_ISDIR(status.st_mode):
+        raise OutputError(f"{target} is a folder; name a file to write")
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        with _straight_through(target) as stream:
+            yield stream
+        return
+    real = target.resolve() if target.is_symlink() else target
+    mode = None if status is None else stat.S_IMODE(status.st_mode)
+    with _atomic(target, real, mode) as stream:
+        yield stream
+
+
+@contextmanager
+def _straight_through(target: Path) -> Iterator[BinaryIO]:
+    try:
+        stream = target.open("wb")
+    except OSError as error:
+        raise OutputError(f"cannot write {target}: {error.strerror}") from None
+    with stream:
+        try:
+            yield stream
+            stream.flush()
+        except OSError as error:
+            raise OutputError(f"cannot write {target}: {error.strerror}") from None
+
+
+@contextmanager
+def _atomic(target: Path, real: Path, mode: int | None) -> Iterator[BinaryIO]:
+    folder = real.parent
+    partial = folder / f".{real.name}.{secrets.token_hex(4)}.partial"
+    try:
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as error:
+        where = folder if error.filename == str(partial) else target
+        raise OutputError(f"cannot write {target}: {error.strerror} ({where})") from None
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
+        if mode is not None:
+            partial.chmod(mode)
+        partial.replace(real)
+    except OSError as error:
+        with suppress(OSError):
+            partial.unlink()
+        raise OutputError(f"cannot write {target}: {error.strerror}") from None
+    except BaseException:
+        with suppress(OSError):
+            partial.unlink()
+        raise
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename durable (POSIX); folders cannot be opened this way on Windows."""
+    with suppress(OSError):
+        descriptor = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
