@@ -121,9 +121,14 @@ def test_a_failed_export_leaves_nothing_behind(bundled: Database, tmp_path: Path
 
 def test_a_write_that_fails_part_way_removes_its_temporary_file(tmp_path: Path) -> None:
     target = tmp_path / "file.bin"
-    with pytest.raises(RuntimeError), output_file(target) as stream:
-        stream.write(b"half")
-        raise RuntimeError("stopped")
+
+    def write_half() -> None:
+        with output_file(target) as stream:
+            stream.write(b"half")
+            raise RuntimeError("stopped")
+
+    with pytest.raises(RuntimeError):
+        write_half()
     assert list(tmp_path.iterdir()) == []
 
 
