@@ -152,6 +152,13 @@ def _open_database(args: argparse.Namespace, install: bool = True) -> Database:
 
 
 def _open_window(args: argparse.Namespace) -> int:
+    from recall import window_libraries
+
+    if window_libraries.uses_xcb():
+        missing = window_libraries.problem()
+        if missing is not None:  # Qt would abort with a generic message
+            print(f"recall: {missing}", file=sys.stderr)
+            return 1
     from recall.ui.application import run  # Qt loads only here
 
     status: int = run(paths.data_dir(args.data_dir), Settings())
