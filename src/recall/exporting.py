@@ -16,7 +16,7 @@ from typing import BinaryIO
 from recall import cardhtml, paths, workspace
 from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard, Deck, dump_deck
 from recall.errors import RecallError, UnknownDeckError
-from recall.outputs import OutputError, output_file
+from recall.files import OutputError, output_file
 from recall.storage import Database
 
 EXPORT_SUFFIXES = frozenset({".json", ".apkg"})
@@ -54,7 +54,7 @@ def export_deck(database: Database, deck_key: str, target: Path) -> int:
     """Write a deck to ``target``; its suffix picks the format (.json or .apkg).
 
     A regular file is written beside the target and renamed over it when complete; a FIFO
-    or device (``/dev/stdout``) is written straight through (``outputs.output_file``).
+    or device (``/dev/stdout``) is written straight through (``files.output_file``).
 
     Returns:
         The number of cards written.

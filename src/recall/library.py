@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import csv
-import io
+import itertools
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import IO
 
-from recall import days, paths
+from recall import days, files, paths
 from recall.deckfile import parse_deck
 from recall.errors import UnknownDeckError
 from recall.importing import DeckReport, import_deck
-from recall.outputs import output_file
+from recall.progress import Progress, no_progress
 from recall.settings import Settings
 from recall.storage import Database
 
+_PROGRESS_EVERY = 10_000
 REVIEW_LOG_HEADER = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
 
 
@@ -73,11 +74,36 @@ def deck_overviews(
     ]
 
 
-def export_reviews(database: Database, out: IO[str], deck_key: str | None = None) -> int:
+def write_review_log(
+    database: Database,
+    target: Path,
+    deck_key: str | None = None,
+    progress: Progress = no_progress,
+) -> int:
+    """Write the review history to a file as ``export_reviews`` does, all or nothing.
+
+    Returns:
+        The number of reviews written.
+
+    Raises:
+        UnknownDeckError: ``deck_key`` names no deck.
+        RecallError: The file cannot be written (nothing is left of it then).
+    """
+    return files.write_text(
+        target, lambda out: export_reviews(database, out, deck_key, progress=progress)
+    )
+
+
+def export_reviews(
+    database: Database,
+    out: IO[str],
+    deck_key: str | None = None,
+    progress: Progress = no_progress,
+) -> int:
     """Write the review history as the FSRS review-log CSV, oldest first.
 
     Columns: ``card_id`` (Recall's card id), ``review_time`` (UTC milliseconds since the
-    epoch), ``review_rating`` (1-4), ``review_state`` (0-3, before the review) and
+    epoch, rounded half up), ``review_rating`` (1-4), ``review_state`` (0-3, before the review) and
     ``review_duration`` (milliseconds).
 
     Returns:
@@ -96,35 +122,10 @@ def export_reviews(database: Database, out: IO[str], deck_key: str | None = None
             if deck is None:
                 raise UnknownDeckError(deck_key)
             deck_id = deck.id
-        for review in transaction.history.all(deck_id):
-            millis = round(review.reviewed_at.timestamp() * 1000)
-            writer.writerow(
-                (
-                    review.card_id,
-                    millis,
-                    int(review.rating),
-                    int(review.state_before),
-                    review.duration_ms,
-                )
-            )
-            written += 1
-    return written
-
-
-def write_review_log(database: Database, target: Path, deck_key: str | None = None) -> int:
-    """Write the review-log CSV to ``target`` (atomically for a regular file, straight
-    through for a FIFO or device such as ``/dev/stdout``).
-
-    Returns:
-        The number of reviews written.
-
-    Raises:
-        OutputError: ``target`` cannot be written; a regular file is left as it was.
-        UnknownDeckError: ``deck_key`` names no deck.
-    """
-    with output_file(target) as stream:
-        text = io.TextIOWrapper(stream, encoding="utf-8", newline="")
-        written = export_reviews(database, text, deck_key)
-        text.flush()
-        text.detach()
+        total = transaction.history.count(deck_id)
+        rows = transaction.history.log_rows(deck_id)
+        while batch := list(itertools.islice(rows, _PROGRESS_EVERY)):
+            writer.writerows(batch)
+            written += len(batch)
+            progress(written, total)
     return written

@@ -15,8 +15,8 @@ import pytest
 from recall import library, workspace
 from recall.errors import UnknownDeckError
 from recall.exporting import ExportError, export_deck
+from recall.files import OutputError, output_file
 from recall.importing import import_files
-from recall.outputs import OutputError, output_file
 from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database

@@ -1,31 +1,53 @@
-"""Writing a file the learner named: atomically where that is right, straight through where not.
+"""Writing a file the learner named: a failure never leaves half of it behind.
 
 A regular file (or a new path) is written beside the target under a hidden temporary name,
-flushed to disk and renamed over it, so a failure never leaves half a file, and the
-temporary file is removed on every failure path. A target that is not a regular file (a
-FIFO, a terminal, ``/dev/stdout``, or a symlink to one) is written straight through: renaming
-over it would replace the symlink or device instead of writing into it. A symlink to a
-regular file is followed, so the file it points at is replaced and the link stays.
+flushed to disk and renamed over it, so the target is either the old file or the whole new
+one, and the temporary file is removed on every failure path. A target that is not a
+regular file (a FIFO, a terminal, ``/dev/stdout``, or a symlink to one) is written straight
+through: renaming over it would replace the symlink or device instead of writing into it.
+A symlink to a regular file is followed, so the file it points at is replaced and the link
+stays.
 
-New files get the mode the user's umask gives (they are created with 0666 and the kernel
-applies the umask); a file that is replaced keeps its mode.
+New files get the permissions the user's umask gives (they are created with 0666 and the
+kernel applies the umask, with no process-wide umask juggling); a replaced file keeps its
+permissions.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, BinaryIO, TypeVar
 
 from recall.errors import RecallError
+
+Result = TypeVar("Result")
 
 
 class OutputError(RecallError):
     """The named file cannot be written."""
+
+
+def write_text(target: Path, write: Callable[[IO[str]], Result]) -> Result:
+    """Call ``write`` with a UTF-8 text stream (no newline translation) that ends up as
+    ``target``, as ``output_file`` writes it.
+
+    Raises:
+        OutputError: The file cannot be written; the message says why.
+    """
+    with output_file(target) as stream:
+        text = io.TextIOWrapper(stream, encoding="utf-8", newline="")
+        try:
+            result = write(text)
+            text.flush()
+        finally:
+            text.detach()
+    return result
 
 
 @contextmanager
@@ -45,7 +67,7 @@ def output_file(target: Path) -> Iterator[BinaryIO]:
     except OSError as error:
         raise OutputError(f"cannot write {target}: {error.strerror}") from None
     if status is not None and stat.S_ISDIR(status.st_mode):
-        raise OutputError(f"{target} is a folder; name a file to write")
+        raise OutputError(f"cannot write {target}: it is a folder; name a file in it")
     if status is not None and not stat.S_ISREG(status.st_mode):
         with _straight_through(target) as stream:
             yield stream
