@@ -25,7 +25,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.memory import MemoryState
+from recall.memory import FUTURE_TOLERANCE, MemoryState
 from recall.scheduling import PastReview, Scheduler
 from recall.storage import Database, NewCard, NewReview, Transaction
 
@@ -180,14 +180,14 @@ def _write(
                     if cancelled():
                         raise ImportCancelledError
                     report = _write_deck(transaction, deck, now)
-                    reviews = _write_history(transaction, scheduler, deck, package.reviews)
+                    history = _until(package.reviews, now + FUTURE_TOLERANCE)
+                    reviews = _write_history(transaction, scheduler, deck, history)
                     decks.append(_with_reviews(report, reviews))
                     done += len(deck.cards)
                     progress(done, total)
                 placed += _place_media(package, media_dir)
-                reports.append(
-                    ImportReport(source, decks, media=len(package.media), notes=package.notes)
-                )
+                notes = [*package.notes, *_future_note(package, now)]
+                reports.append(ImportReport(source, decks, media=len(package.media), notes=notes))
             if cancelled():
                 raise ImportCancelledError
     except BaseException:
@@ -195,6 +195,33 @@ def _write(
             path.unlink(missing_ok=True)
         raise
     return reports
+
+
+def _until(
+    reviews: dict[tuple[str, str], list[ImportedReview]], latest: datetime
+) -> dict[tuple[str, str], list[ImportedReview]]:
+    """The reviews dated no later than ``latest``: a review from the future is left out."""
+    return {
+        key: [review for review in history if review.reviewed_at <= latest]
+        for key, history in reviews.items()
+    }
+
+
+def _future_note(package: ImportedPackage, now: datetime) -> list[str]:
+    latest = now + FUTURE_TOLERANCE
+    future = [
+        review.reviewed_at
+        for history in package.reviews.values()
+        for review in history
+        if review.reviewed_at > latest
+    ]
+    if not future:
+        return []
+    return [
+        f"{len(future)} review(s) dated after now (the latest {max(future):%Y-%m-%d %H:%M} UTC) "
+        "were left out: the clock of the machine that made them was probably wrong. The file "
+        "is unchanged; import it again once that time has passed to bring them in"
+    ]
 
 
 def _with_reviews(report: DeckReport, reviews: int) -> DeckReport:
