@@ -51,7 +51,7 @@ def test_a_file_that_is_not_recalls_schema_is_refused_when_opened_and_restored(
     assert is_unusable(raised.value)
 
     before = hashlib.sha256(bundled.path.read_bytes()).hexdigest()
-    with pytest.raises(backups.BackupError, match="tables are not Recall's.*nothing was changed"):
+    with pytest.raises(backups.BackupError, match=r"tables are not Recall's.*nothing was changed"):
         backups.restore(bundled, odd, Scheduler(Settings()), clock())
     assert hashlib.sha256(bundled.path.read_bytes()).hexdigest() == before
     assert not list(bundled.path.parent.glob("*.restoring"))
