@@ -136,8 +136,8 @@ def _offer_backup(data_dir: Path, error: RecallError, prompts: Prompts) -> Datab
     if not is_unusable(error):
         prompts.tell(
             "Recall cannot start",
-            f"Recall cannot open its database right now:\n{error}\n\nThe database was not "
-            "changed. Start Recall again once this is fixed.",
+            f"Recall cannot open its database right now:\n{_sentence(error)}\n\nThe "
+            "database was not changed. Start Recall again once this is fixed.",
             warning=True,
         )
         return None
@@ -154,7 +154,7 @@ def _offer_backup(data_dir: Path, error: RecallError, prompts: Prompts) -> Datab
         else "The damaged file is kept beside it (renamed), not deleted."
     )
     question = (
-        f"Recall cannot open its database:\n{error}\n\nRestore the newest backup, made "
+        f"Recall cannot open its database:\n{_sentence(error)}\n\nRestore the newest backup, made "
         f"{newest.made_at.astimezone():%Y-%m-%d %H:%M} ({newest.cards} cards, "
         f"{newest.reviews} reviews)? {kept}"
     )
@@ -171,6 +171,17 @@ def _offer_backup(data_dir: Path, error: RecallError, prompts: Prompts) -> Datab
         "Recall", f"Restored the backup made {newest.made_at.astimezone():%Y-%m-%d %H:%M}.{where}"
     )
     return database
+
+
+def _sentence(error: RecallError) -> str:
+    """An error as a sentence for a dialog: capitalised, without a trailing "nothing was
+    changed" (the dialog says what happens next), ending with a full stop."""
+    text = str(error).strip()
+    for tail in ("; nothing was changed", ". Nothing was changed", "nothing was changed."):
+        if text.lower().endswith(tail.lower()):
+            text = text[: -len(tail)]
+    text = text.rstrip(" .;")
+    return f"{text[:1].upper()}{text[1:]}."
 
 
 def _open_and_install(path: Path) -> Database:
