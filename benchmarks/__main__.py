@@ -23,6 +23,7 @@ from benchmarks import (
     measure_history,
     measure_import,
     measure_queue,
+    measure_window,
     prepare,
 )
 from benchmarks import measure_start as start
@@ -49,10 +50,11 @@ class Plan:
     json_rounds: int
     start_rounds: int
     history_rounds: int
+    window_rounds: int
 
 
-FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 3)
-SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2)
+FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 3, 2)
+SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1)
 
 
 def _say(text: str) -> None:
@@ -141,6 +143,10 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
             largest.cards,
             work,
             plan.history_rounds,
+        )
+        _say(f"the window during long operations, {largest.cards:,} cards ...")
+        figures += measure_window.measure_window(
+            largest.recall_database, package, largest.cards, work, plan.window_rounds
         )
         _say("importing ...")
         figures.append(

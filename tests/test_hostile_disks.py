@@ -131,6 +131,16 @@ def test_a_restore_that_does_not_fit_leaves_the_database_exactly_as_it_was(
         assert leftovers(data) == []
 
 
+def open_and_write(path: Path) -> None:
+    """Open the database and start a write, as any command that changes it does."""
+    database = Database(path, busy_timeout_ms=200)
+    try:
+        with database.transaction():
+            pass
+    finally:
+        database.close()
+
+
 @pytest.mark.parametrize(
     "statements",
     [
@@ -149,7 +159,7 @@ def test_a_database_another_process_holds_is_in_use_with_its_pid(
     database.close()
     with held(data / "recall.sqlite3", *statements) as holder:
         with pytest.raises(StorageError, match=f"in use by another program .*pid {holder.pid}"):
-            Database(data / "recall.sqlite3", busy_timeout_ms=200)
+            open_and_write(data / "recall.sqlite3")
         with pytest.raises(backups.BackupError, match=r"in use|opens normally"):
             backups.replace_damaged(data / "recall.sqlite3", backup, clock())
     assert leftovers(data) == []

@@ -13,7 +13,7 @@ from recall import backups
 from recall.cli import main
 from recall.scheduling import Scheduler
 from recall.settings import Settings
-from recall.storage import DamagedDatabaseError, Database, is_unusable
+from recall.storage import DamagedDatabaseError, Database, is_unusable, schema
 from tests.conftest import Clock
 
 CHANGES = {
@@ -71,3 +71,7 @@ def test_a_version_stamp_that_lies_is_refused_without_a_backup_each_time(
         err = capsys.readouterr().err
         assert "carries Recall's stamp (schema 1), but its tables are not Recall's" in err
     assert not list((data / "backups").glob("*before-upgrade*"))
+
+
+def test_the_expected_schema_is_what_the_table_definitions_declare() -> None:
+    assert schema.declared() == schema.EXPECTED

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from recall.storage.sql import Sql
-from recall.storage.tables import to_micros
+from recall.storage.times import to_micros
 
 
 class CheckQueries:

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import Engine, create_engine, event
-from sqlalchemy import exc as sqlalchemy_errors
-from sqlmodel import SQLModel
-
-from recall.storage import maintenance, tables  # noqa: F401  (tables registers the tables)
+from recall.storage import maintenance
 from recall.storage.failures import (
     DamagedDatabaseError,
     DatabaseError,
@@ -22,11 +19,15 @@ from recall.storage.failures import (
     StorageError,
     explain,
     explain_header,
+    is_unusable,
 )
 from recall.storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from recall.storage.schema import APPEND_ONLY_TRIGGER, schema_problems
 from recall.storage.sql import StatementError
 from recall.storage.transaction import Transaction
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 __all__ = [
     "DamagedDatabaseError",
@@ -35,6 +36,7 @@ __all__ = [
     "MissingDatabaseError",
     "NewerDatabaseError",
     "StorageError",
+    "is_unusable",
 ]
 
 APPLICATION_ID = maintenance.APPLICATION_ID
@@ -85,17 +87,20 @@ class Database:
                 )
         version = check_file(path, busy_timeout_ms)
         self._busy_timeout_ms = busy_timeout_ms
-        self._engine = open_engine(path, synchronous, busy_timeout_ms)
+        self._synchronous: Synchronous = synchronous
+        self._connections = _Connections(path, synchronous, busy_timeout_ms)
         try:
-            if 0 < version < SCHEMA_VERSION:
-                self._upgrade(version)
-            self._create_schema()
+            if version != SCHEMA_VERSION:
+                # Only here is SQLAlchemy imported: an up-to-date file needs no schema work.
+                if 0 < version < SCHEMA_VERSION:
+                    self._upgrade(version)
+                self._create_schema()
             self._verify_schema()
-        except sqlalchemy_errors.DBAPIError as error:
-            self._engine.dispose()
-            raise storage_error(error.orig, path, busy_timeout_ms) from None
+        except sqlite3.Error as error:
+            self._connections.close()
+            raise storage_error(error, path, busy_timeout_ms) from None
         except BaseException:
-            self._engine.dispose()
+            self._connections.close()
             raise
         _write_marker(path)
 
@@ -109,18 +114,18 @@ class Database:
             NewerDatabaseError: The file now holds a newer Recall's schema.
             DamagedDatabaseError: Its schema is not what this Recall creates.
         """
-        self._engine.dispose()
+        self._connections.close()
         version = check_file(self.path, self._busy_timeout_ms)
         try:
             if 0 < version < SCHEMA_VERSION:
                 self._upgrade(version)
             self._verify_schema()
-        except sqlalchemy_errors.DBAPIError as error:
-            raise storage_error(error.orig, self.path, self._busy_timeout_ms) from None
+        except sqlite3.Error as error:
+            raise storage_error(error, self.path, self._busy_timeout_ms) from None
 
     def close(self) -> None:
         """Release every connection."""
-        self._engine.dispose()
+        self._connections.close()
 
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
@@ -153,11 +158,9 @@ class Database:
     @contextmanager
     def _unit(self, begin: str) -> Iterator[Transaction]:
         try:
-            pooled = self._engine.raw_connection()
-        except sqlalchemy_errors.DBAPIError as error:
-            raise storage_error(error.orig, self.path, self._busy_timeout_ms) from None
-        connection = pooled.driver_connection
-        assert isinstance(connection, sqlite3.Connection)
+            connection = self._connections.take()
+        except sqlite3.Error as error:
+            raise storage_error(error, self.path, self._busy_timeout_ms) from None
         try:
             try:
                 connection.execute(begin)
@@ -173,24 +176,32 @@ class Database:
                     raise storage_error(cause, self.path, self._busy_timeout_ms) from None
                 raise
         finally:
-            pooled.close()
+            self._connections.give_back(connection)
 
     def _create_schema(self) -> None:
-        with self._engine.begin() as connection:
-            version = connection.exec_driver_sql("PRAGMA user_version").scalar_one()
-            if version == SCHEMA_VERSION:
-                return
-            SQLModel.metadata.create_all(connection)
-            connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
-            connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
-            connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        from sqlmodel import SQLModel
+
+        from recall.storage import tables  # noqa: F401  (importing it declares the tables)
+
+        engine = self._schema_engine()
+        try:
+            with engine.begin() as connection:
+                version = connection.exec_driver_sql("PRAGMA user_version").scalar_one()
+                if version == SCHEMA_VERSION:
+                    return
+                SQLModel.metadata.create_all(connection)
+                connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
+                connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+                connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        finally:
+            engine.dispose()
 
     def _verify_schema(self) -> None:
-        with self._engine.connect() as connection:
-            driver = connection.connection.driver_connection
-            assert isinstance(driver, sqlite3.Connection)
-            problems = schema_problems(driver)
-            connection.rollback()
+        connection = self._connections.take()
+        try:
+            problems = schema_problems(connection)
+        finally:
+            self._connections.give_back(connection)
         if problems:
             raise _mismatch(self.path, SCHEMA_VERSION, problems)
 
@@ -200,20 +211,52 @@ class Database:
         The trial runs every step and checks the result, then rolls back: a file whose tables
         do not match its version stamp is refused without a backup being made for it.
         """
-        upgrade_file(self._engine, self.path, version, dry_run=True)
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        backup = (
-            self.path.parent
-            / maintenance.BACKUP_FOLDER
-            / (f"recall-{stamp}-before-upgrade-from-schema-{version}.sqlite3")
-        )
+        engine = schema_engine(self.path, self._synchronous, self._busy_timeout_ms)
         try:
-            maintenance.copy_database(self.path, backup)
-        except (OSError, sqlite3.Error) as error:
-            raise StorageError(
-                f"cannot back up the database before upgrading it: {explain(error, backup)}"
-            ) from None
-        upgrade_file(self._engine, self.path, version)
+            upgrade_file(engine, self.path, version, dry_run=True)
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            backup = (
+                self.path.parent
+                / maintenance.BACKUP_FOLDER
+                / (f"recall-{stamp}-before-upgrade-from-schema-{version}.sqlite3")
+            )
+            try:
+                maintenance.copy_database(self.path, backup)
+            except (OSError, sqlite3.Error) as error:
+                raise StorageError(
+                    f"cannot back up the database before upgrading it: {explain(error, backup)}"
+                ) from None
+            upgrade_file(engine, self.path, version)
+        finally:
+            engine.dispose()
+
+    def _schema_engine(self) -> Engine:
+        return schema_engine(self.path, self._synchronous, self._busy_timeout_ms)
+
+
+def schema_engine(path: Path, synchronous: str, busy_timeout_ms: int) -> Engine:
+    """SQLAlchemy, for creating the schema from its declaration and for migrations.
+
+    Its errors reach the caller as sqlite3's, like every other query's.
+    """
+    from sqlalchemy import create_engine, event
+
+    engine = create_engine(f"sqlite:///{path}")
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        _configure(dbapi_connection, synchronous, busy_timeout_ms)
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    @event.listens_for(engine, "handle_error")
+    def _on_error(context: Any) -> None:
+        if isinstance(context.original_exception, sqlite3.Error):
+            raise context.original_exception
+
+    return engine
 
 
 class _TrialError(Exception):
@@ -224,7 +267,7 @@ def upgrade_file(engine: Engine, path: Path, version: int, dry_run: bool = False
     """Run every migration from ``version`` in one transaction and check the result.
 
     Args:
-        engine: Connections to the file.
+        engine: Connections to the file (``schema_engine``).
         path: The file, for messages.
         version: The schema version the file is stamped with.
         dry_run: Roll back at the end: only find out whether the upgrade would work.
@@ -238,9 +281,9 @@ def upgrade_file(engine: Engine, path: Path, version: int, dry_run: bool = False
             try:
                 for step in range(version, SCHEMA_VERSION):
                     MIGRATIONS[step](connection)
-            except sqlalchemy_errors.OperationalError as error:
-                if "no such" in str(error.orig) or "duplicate" in str(error.orig):
-                    raise _mismatch(path, version, [str(error.orig)]) from None
+            except sqlite3.OperationalError as error:
+                if "no such" in str(error) or "duplicate" in str(error):
+                    raise _mismatch(path, version, [str(error)]) from None
                 raise
             connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
             driver = connection.connection.driver_connection
@@ -349,26 +392,51 @@ def check_file(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> int:
     return header.schema_version
 
 
-def open_engine(path: Path, synchronous: Synchronous, busy_timeout_ms: int) -> Engine:
-    """An engine whose connections use WAL, ``synchronous``, foreign keys and BEGIN IMMEDIATE."""
-    engine = create_engine(f"sqlite:///{path}")
+def _configure(connection: sqlite3.Connection, synchronous: str, busy_timeout_ms: int) -> None:
+    """What every connection to a Recall database is set to."""
+    # Transactions begin where Recall says (BEGIN IMMEDIATE to write, BEGIN to read), not
+    # where the sqlite3 module would start them implicitly.
+    connection.isolation_level = None
+    connection.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute(f"PRAGMA synchronous = {synchronous}")
+    connection.execute("PRAGMA foreign_keys = ON")
 
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        # Let SQLAlchemy's BEGIN below start transactions instead of the sqlite3
-        # module's implicit ones, which it starts late and skips for DDL.
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute(f"PRAGMA synchronous = {synchronous}")
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.close()
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: Any) -> None:
-        # IMMEDIATE takes the write lock up front: a writer waits (busy_timeout) instead
-        # of failing halfway when another process holds the database.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+class _Connections:
+    """The database's open connections, reused between units of work on any thread."""
 
-    return engine
+    def __init__(self, path: Path, synchronous: str, busy_timeout_ms: int) -> None:
+        self._path = path
+        self._synchronous = synchronous
+        self._busy_timeout_ms = busy_timeout_ms
+        self._idle: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self.hooks: list[Callable[[sqlite3.Connection], None]] = []
+
+    def take(self) -> sqlite3.Connection:
+        """An idle connection, or a new one."""
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        connection = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        try:
+            _configure(connection, self._synchronous, self._busy_timeout_ms)
+            for hook in self.hooks:
+                hook(connection)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    def give_back(self, connection: sqlite3.Connection) -> None:
+        """Keep a connection for the next unit of work."""
+        with self._lock:
+            self._idle.append(connection)
+
+    def close(self) -> None:
+        """Close the idle connections; the next unit of work opens a fresh one."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for connection in idle:
+            connection.close()

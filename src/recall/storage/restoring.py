@@ -26,7 +26,7 @@ from recall.storage.database import (
     BUSY_TIMEOUT_MS,
     check_file,
     has_contents,
-    open_engine,
+    schema_engine,
     upgrade_file,
 )
 from recall.storage.failures import DamagedDatabaseError, MissingDatabaseError, explain
@@ -61,7 +61,7 @@ def stage(source: Path, live: Path) -> Path:
             maintenance.copy_database(source, staged)
         except (OSError, sqlite3.Error) as error:
             raise explain(error, staged) from None
-        engine = open_engine(staged, "FULL", BUSY_TIMEOUT_MS)
+        engine = schema_engine(staged, "FULL", BUSY_TIMEOUT_MS)
         try:
             if version < SCHEMA_VERSION:
                 upgrade_file(engine, source, version)

@@ -5,8 +5,9 @@ a table dropped by hand, a version stamp that lies, a trigger another program ad
 file is refused when it is opened and before a restore is accepted, instead of failing
 later with "no such table" or running a stranger's trigger on every answer.
 
-The expected schema is read from the table definitions (``tables.py``) and the one
-trigger below, so it follows the code: every table with exactly its columns, every named
+The expected schema is the table definitions (``tables.py``) and the one trigger below,
+written out as plain values (a test holds them equal to the definitions) so that opening
+a file never imports SQLAlchemy: every table with exactly its columns, every named
 index on its table, the append-only trigger with exactly its text, and nothing else that
 runs code (no other trigger, no view).
 """
@@ -16,11 +17,6 @@ from __future__ import annotations
 import re
 import sqlite3
 from dataclasses import dataclass
-from functools import cache
-
-from sqlmodel import SQLModel
-
-from recall.storage import tables  # noqa: F401  (registers the tables)
 
 APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
@@ -39,22 +35,62 @@ class Expected:
     triggers: dict[str, str]  # trigger name -> its SQL, whitespace collapsed
 
 
-@cache
+# What tables.py declares, written out so that opening a file needs no SQLAlchemy;
+# tests/test_schema_checks.py holds it equal to ``declared()``.
+EXPECTED = Expected(
+    columns={
+        "deck": frozenset({"id", "key", "name", "description", "added_at", "updated_at"}),
+        "card": frozenset(
+            {"id", "deck_id", "key", "position", "kind", "content", "added_at", "updated_at"}
+        ),
+        "card_memory": frozenset(
+            {"card_id", "deck_id", "state", "step", "stability", "difficulty", "due"}
+            | {"last_review"}
+        ),
+        "review": frozenset(
+            {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
+            | {"picked", "correct"}
+        ),
+        "set_aside_review": frozenset(
+            {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
+            | {"picked", "correct", "set_aside_at", "reason"}
+        ),
+    },
+    indexes={
+        "ix_card_deck_id": "card",
+        "ix_card_deck_position": "card",
+        "ix_card_memory_deck_state_due": "card_memory",
+        "ix_card_memory_state_due": "card_memory",
+        "ix_review_card_id": "review",
+        "ix_review_reviewed_at": "review",
+        "ix_set_aside_review_card_id": "set_aside_review",
+    },
+    triggers={"review_append_only": re.sub(r"\s+", " ", APPEND_ONLY_TRIGGER).strip()},
+)
+
+
 def expected() -> Expected:
-    """The schema the table definitions and the trigger give."""
-    columns = {
-        name: frozenset(column.name for column in table.columns)
-        for name, table in SQLModel.metadata.tables.items()
-    }
-    indexes = {
-        str(index.name): name
-        for name, table in SQLModel.metadata.tables.items()
-        for index in table.indexes
-    }
+    """The schema this Recall creates."""
+    return EXPECTED
+
+
+def declared() -> Expected:
+    """The schema the table definitions in ``tables.py`` give (imports SQLAlchemy)."""
+    from sqlmodel import SQLModel
+
+    from recall.storage import tables  # noqa: F401  (importing it declares the tables)
+
     return Expected(
-        columns=columns,
-        indexes=indexes,
-        triggers={"review_append_only": _collapse(APPEND_ONLY_TRIGGER)},
+        columns={
+            name: frozenset(column.name for column in table.columns)
+            for name, table in SQLModel.metadata.tables.items()
+        },
+        indexes={
+            str(index.name): name
+            for name, table in SQLModel.metadata.tables.items()
+            for index in table.indexes
+        },
+        triggers=EXPECTED.triggers,
     )
 
 
