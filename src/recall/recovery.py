@@ -23,7 +23,7 @@ from recall.errors import RecallError
 from recall.integrity import CheckReport
 from recall.scheduling import Scheduler
 from recall.storage import Database, MissingDatabaseError, is_unusable
-from recall.storage.database import has_contents
+from recall.storage.presence import has_contents
 
 
 class WindowOpenError(RecallError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from recall.storage.database import Database, traces_of_database
+from recall.storage.database import Database
 from recall.storage.failures import (
     DamagedDatabaseError,
     DatabaseError,
@@ -23,6 +23,7 @@ from recall.storage.maintenance import (
     restore_into,
 )
 from recall.storage.migrations import SCHEMA_VERSION
+from recall.storage.presence import traces_of_database
 from recall.storage.records import (
     CardKey,
     CardRow,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -18,10 +18,15 @@ from recall.storage.failures import (
     NewerDatabaseError,
     StorageError,
     explain,
-    explain_header,
     is_unusable,
 )
 from recall.storage.migrations import MIGRATIONS, SCHEMA_VERSION
+from recall.storage.presence import (
+    check_file,
+    has_contents,
+    traces_of_database,
+    write_marker,
+)
 from recall.storage.schema import APPEND_ONLY_TRIGGER, schema_problems
 from recall.storage.sql import StatementError
 from recall.storage.transaction import Transaction
@@ -36,6 +41,8 @@ __all__ = [
     "MissingDatabaseError",
     "NewerDatabaseError",
     "StorageError",
+    "check_file",
+    "has_contents",
     "is_unusable",
 ]
 
@@ -102,7 +109,7 @@ class Database:
         except BaseException:
             self._connections.close()
             raise
-        _write_marker(path)
+        write_marker(path)
 
     def bring_up_to_date(self) -> None:
         """Start fresh connections and check the file again, as opening does.
@@ -305,91 +312,11 @@ def _mismatch(path: Path, version: int, problems: list[str]) -> DamagedDatabaseE
     )
 
 
-def marker_path(path: Path) -> Path:
-    """The file beside a database that records that the database exists."""
-    return path.with_name(f".{path.name}.created")
-
-
-def traces_of_database(path: Path) -> list[Path]:
-    """What shows that a database existed at ``path``: its marker, set-aside damaged
-    copies, backups. Empty for a folder where Recall never kept a database."""
-    traces = [marker_path(path)] if marker_path(path).exists() else []
-    traces += sorted(path.parent.glob(f"{path.name}.damaged-*"))
-    backups = path.parent / maintenance.BACKUP_FOLDER
-    if backups.is_dir():
-        traces += sorted(backups.glob("recall-*.sqlite3"), reverse=True)
-    return traces
-
-
-def has_contents(path: Path) -> bool:
-    """Whether a database file is there with something in it (or in its -wal file)."""
-    try:
-        return path.stat().st_size > 0 or Path(f"{path}-wal").exists()
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return True  # it is there; check_file says why it cannot be read
-
-
-def _write_marker(path: Path) -> None:
-    marker = marker_path(path)
-    if marker.exists():
-        return
-    # The database works without it; if it cannot be written, the next start tries again.
-    with suppress(OSError):
-        marker.write_text(
-            "Recall keeps its database here. This file records that it exists, so that Recall\n"
-            "never starts an empty database in its place if it goes missing.\n",
-            encoding="utf-8",
-        )
-
-
 def storage_error(
     error: BaseException | None, path: Path, busy_timeout_ms: int
 ) -> StorageError | DamagedDatabaseError:
     """Say in words what SQLite's error means for the learner (the one place that does)."""
     return explain(error or StorageError("unknown"), path, busy_timeout_ms)
-
-
-def check_file(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> int:
-    """Refuse, without writing anything, a file that is not a Recall database we can open.
-
-    Returns:
-        The file's schema version (0 for a new or empty file).
-
-    Raises:
-        StorageError: The file cannot be read right now (a lock, permissions, the disk).
-        DamagedDatabaseError: It is damaged or not a database.
-        DatabaseError: It is another program's SQLite database.
-        NewerDatabaseError: A newer Recall made it.
-    """
-    try:
-        if path.stat().st_size == 0:
-            return 0
-    except FileNotFoundError:
-        return 0
-    except OSError as error:
-        raise explain(error, path) from None
-    problem = explain_header(path)
-    if problem is not None:
-        raise problem
-    try:
-        header = maintenance.read_header(path, busy_timeout_ms)
-    except (sqlite3.Error, OSError) as error:
-        raise explain(error, path, busy_timeout_ms) from None
-    if not header.is_recall:
-        raise DatabaseError(f"{path} is an SQLite database, but not one of Recall's")
-    if header.schema_version > SCHEMA_VERSION:
-        raise NewerDatabaseError(
-            f"{path} was made by a newer Recall (schema {header.schema_version}; this Recall "
-            f"knows schema {SCHEMA_VERSION}). Update Recall to open it; nothing was changed."
-        )
-    if header.schema_version == 0 and header.tables:
-        raise DamagedDatabaseError(
-            f"{path} carries Recall's stamp but no schema version, and holds tables: "
-            "another program may have changed it"
-        )
-    return header.schema_version
 
 
 def _configure(connection: sqlite3.Connection, synchronous: str, busy_timeout_ms: int) -> None:

@@ -22,15 +22,10 @@ from pathlib import Path
 
 from recall.errors import RecallError
 from recall.storage import maintenance
-from recall.storage.database import (
-    BUSY_TIMEOUT_MS,
-    check_file,
-    has_contents,
-    schema_engine,
-    upgrade_file,
-)
+from recall.storage.database import BUSY_TIMEOUT_MS, schema_engine, upgrade_file
 from recall.storage.failures import DamagedDatabaseError, MissingDatabaseError, explain
 from recall.storage.migrations import SCHEMA_VERSION
+from recall.storage.presence import check_file, has_contents
 from recall.storage.schema import schema_problems
 
 STAGED_SUFFIX = ".restoring"
