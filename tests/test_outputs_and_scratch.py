@@ -154,7 +154,7 @@ with workspace.work_folder(Path(sys.argv[1]), "import") as folder:
 """
 
 
-def test_a_running_import_in_another_process_keeps_its_files(tmp_path: Path) -> None:
+def test_a_running_import_keeps_its_files_and_a_killed_ones_are_removed(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     process = subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(data_dir)],
@@ -172,7 +172,10 @@ def test_a_running_import_in_another_process_keeps_its_files(tmp_path: Path) -> 
             assert mine.is_dir()
         assert (running / "collection.anki2").exists()
     finally:
-        process.stdin.close()
+        process.kill()  # kill -9: it cannot clean up after itself
         process.wait(timeout=30)
+        process.stdin.close()
         process.stdout.close()
-    assert not running.exists()  # removed by its own process when it ended
+    assert running.exists()
+    with workspace.work_folder(data_dir, "import"):
+        assert not running.exists()  # the next run removed what the killed one left
