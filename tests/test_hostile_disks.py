@@ -105,7 +105,7 @@ def test_a_restore_that_does_not_fit_leaves_the_database_exactly_as_it_was(
         before = digest(database)
         if mounted:
             assert big_backup.stat().st_size > 2 * 1024 * 1024
-            failure = "is full"
+            failure = "has too little free space"
         else:  # no tmpfs here: the copy beside the database fails another real way
             (data / "recall.sqlite3.restoring").mkdir()
             (data / "recall.sqlite3.restoring" / "in-the-way").write_text("x")
@@ -126,7 +126,7 @@ def test_a_restore_that_does_not_fit_leaves_the_database_exactly_as_it_was(
         Path(f"{database}-wal").unlink(missing_ok=True)
         status, _, err = run(capsys, data, "restore", str(big_backup))
         assert status == 1
-        assert "is full" in err
+        assert "has too little free space" in err
         assert database.read_bytes() == b"\0garbage" * 512
         assert leftovers(data) == []
 

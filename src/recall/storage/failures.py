@@ -194,8 +194,10 @@ def _full(path: Path, free: int | None = None) -> str:
     if free is None:
         free = _free_bytes(folder)
     amount = "" if free is None else f" ({free / 1024 / 1024:.1f} MB free)"
+    # A write that did not fit is undone, so the space it took may be free again.
+    state = "is full" if free is None or free < 1024 * 1024 else "has too little free space"
     return (
-        f"the disk holding {folder} is full{amount}; free some space and try again. "
+        f"the disk holding {folder} {state}{amount}; free some space and try again. "
         "Nothing was changed"
     )
 
