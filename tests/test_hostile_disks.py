@@ -67,7 +67,7 @@ def test_a_full_disk_is_called_full_and_nothing_is_set_aside(
             connection.execute("PRAGMA max_page_count = 2")
             with pytest.raises(sqlite3.Error) as raised:
                 connection.execute("INSERT INTO t VALUES (zeroblob(100000))")
-            assert "is full" in str(explain(raised.value, tmp_path / "limited.sqlite3"))
+            assert "could not grow" in str(explain(raised.value, tmp_path / "limited.sqlite3"))
             assert not is_unusable(explain(raised.value, tmp_path / "limited.sqlite3"))
             return
         assert run(capsys, data, "decks")[0] == 0

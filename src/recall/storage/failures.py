@@ -194,6 +194,12 @@ def _full(path: Path, free: int | None = None) -> str:
     if free is None:
         free = _free_bytes(folder)
     amount = "" if free is None else f" ({free / 1024 / 1024:.1f} MB free)"
+    if free is not None and free >= LOW_SPACE_BYTES:
+        return (
+            f"{path} could not grow: the disk holding it has {free / 1024 / 1024:.1f} MB free, "
+            "not enough for this, or a quota or size limit stopped it; free some space and "
+            "try again. Nothing was changed"
+        )
     # A write that did not fit is undone, so the space it took may be free again.
     state = "is full" if free is None or free < 1024 * 1024 else "has too little free space"
     return (
