@@ -283,3 +283,19 @@ def test_a_healthy_database_is_never_set_aside(tmp_path: Path, clock: Clock) -> 
     assert report.report is not None  # a normal restore, with its before-restore backup
     assert report.report.safety_copy.exists()
     assert leftovers(data) == []
+
+
+def test_a_restore_blocked_at_the_last_step_leaves_the_database_as_it_was(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    early = backups.make_backup(bundled, clock())
+    with bundled.transaction() as transaction:
+        transaction.decks.rename(1, "Renamed", "", clock())
+    # Another program holds the write lock: the staged copy and the before-restore backup
+    # can be made (readers are not blocked), but writing into the live file is not.
+    with held(bundled.path, "BEGIN IMMEDIATE"):
+        with pytest.raises(backups.BackupError, match="in use by another program"):
+            backups.restore(bundled, early, Scheduler(Settings()), clock())
+    with bundled.reading() as transaction:
+        assert transaction.decks.get(1).name == "Renamed"
+    assert leftovers(bundled.path.parent) == []
