@@ -293,9 +293,11 @@ def test_a_restore_blocked_at_the_last_step_leaves_the_database_as_it_was(
         transaction.decks.rename(1, "Renamed", "", clock())
     # Another program holds the write lock: the staged copy and the before-restore backup
     # can be made (readers are not blocked), but writing into the live file is not.
-    with held(bundled.path, "BEGIN IMMEDIATE"):
-        with pytest.raises(backups.BackupError, match="in use by another program"):
-            backups.restore(bundled, early, Scheduler(Settings()), clock())
+    with (
+        held(bundled.path, "BEGIN IMMEDIATE"),
+        pytest.raises(backups.BackupError, match="in use by another program"),
+    ):
+        backups.restore(bundled, early, Scheduler(Settings()), clock())
     with bundled.reading() as transaction:
         assert transaction.decks.get(1).name == "Renamed"
     assert leftovers(bundled.path.parent) == []
