@@ -9,6 +9,7 @@ a backup, and a damaged one is replaced only after the learner agrees.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,17 @@ def test_a_missing_database_is_offered_its_backup_and_set_aside_files_are_named(
     assert again is not None
     again.close()
     assert f"set aside, not deleted: {aside}" in prompts.told[-1][1]
+
+
+def test_a_database_from_a_newer_recall_is_left_alone_at_start(
+    bundled: Database, clock: Clock, prompts: FakePrompts
+) -> None:
+    backups.make_backup(bundled, clock())
+    bundled.close()
+    connection = sqlite3.connect(bundled.path)
+    connection.execute("PRAGMA user_version = 99")
+    connection.close()
+    assert open_database(bundled.path.parent, prompts) is None
+    assert prompts.asked == []  # no backup is offered for it
+    assert "made by a newer Recall" in prompts.told[-1][1]
+    assert "right now" not in prompts.told[-1][1]

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from recall import __version__, backups, library, paths, recovery
 from recall.errors import RecallError
 from recall.settings import Settings
-from recall.storage import Database, MissingDatabaseError, is_unusable
+from recall.storage import Database, MissingDatabaseError, NewerDatabaseError, is_unusable
 from recall.ui.main_window import MainWindow
 from recall.ui.prompts import Prompts
 from recall.ui.single_instance import SingleInstance, server_name
@@ -133,6 +133,9 @@ def open_database(data_dir: Path, prompts: Prompts) -> Database | None:
 def _offer_backup(data_dir: Path, error: RecallError, prompts: Prompts) -> Database | None:
     path = paths.database_path(data_dir)
     newest = recovery.newest_backup(data_dir)
+    if isinstance(error, NewerDatabaseError):
+        prompts.tell("Recall cannot start", _sentence(error), warning=True)
+        return None
     if not is_unusable(error):
         prompts.tell(
             "Recall cannot start",
