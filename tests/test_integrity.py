@@ -88,5 +88,5 @@ def test_a_schedule_row_naming_the_wrong_deck_is_found_and_placed(
         "2 card(s) have a schedule row that names another deck" in p for p in report.problems
     )
     changes = integrity.repair(bundled, report, Scheduler(Settings()))
-    assert changes == ["2 schedule row(s) given their card's deck"]
+    assert changes == ["gave 2 schedule row(s) their card's deck"]
     assert integrity.check(bundled, scheduler(), clock()).healthy

@@ -384,7 +384,7 @@ def _check(args: argparse.Namespace) -> int:
         repaired = upkeep.repair(database, scheduler, report, _now())
         print(f"saved the database as it was to {repaired.backup}")
         for change in repaired.changes:
-            print(f"rebuilt {change}")
+            print(change)
         return _print_check(repaired.after)
     finally:
         database.close()

@@ -121,7 +121,7 @@ def repair(database: Database, report: CheckReport, scheduler: Scheduler) -> lis
     with database.transaction() as transaction:
         if report.misplaced:
             placed = transaction.checks.place_schedules()
-            changes.append(f"{placed} schedule row(s) given their card's deck")
+            changes.append(f"gave {placed} schedule row(s) their card's deck")
         decks = transaction.decks.keys()
         stale = dict(report.stale)
         if report.future and report.checked_at is not None:
@@ -130,8 +130,8 @@ def repair(database: Database, report: CheckReport, scheduler: Scheduler) -> lis
                 cutoff, report.checked_at, "dated in the future when checked"
             )
             changes.append(
-                f"{report.future} review(s) dated after {_when(cutoff)} set aside (kept in "
-                "the table set_aside_review), their cards rescheduled without them"
+                f"set aside {report.future} review(s) dated after {_when(cutoff)} (kept in "
+                "the table set_aside_review); their cards are rescheduled without them"
             )
             for card_id in touched:
                 card = transaction.cards.get(card_id)
@@ -140,7 +140,8 @@ def repair(database: Database, report: CheckReport, scheduler: Scheduler) -> lis
             card = transaction.cards.get(card_id)
             transaction.cards.set_memory(card_id, memory)
             changes.append(
-                f"card {decks.get(card.deck_id, '?')}/{card.key}: due {_when(card.memory.due)}"
+                f"rebuilt card {decks.get(card.deck_id, '?')}/{card.key}: due "
+                f"{_when(card.memory.due)}"
                 f" -> {_when(memory.due)}"
             )
     return changes
