@@ -1,8 +1,9 @@
 """Before the window opens on Linux: are the X11 libraries Qt's xcb plugin needs installed?
 
 When one is missing, Qt stops with a generic "could not load the Qt platform plugin xcb"
-and aborts the process. Recall looks first (loading each library as Qt would, with
-``ctypes``) and names the Debian/Ubuntu packages to install instead.
+and aborts the process. Recall looks first (in the folders the dynamic linker searches,
+loading with ``ctypes`` only a library not found there) and names the Debian/Ubuntu
+packages to install instead.
 
 The list is what ``ldd`` shows for PySide6's ``libqxcb.so``, ``libQt6XcbQpa``, ``libQt6Gui``
 and ``libQt6Widgets`` outside the wheel, less the C and C++ runtime every system has;
@@ -12,10 +13,11 @@ module imports no Qt.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import sys
 from collections.abc import Mapping
+from contextlib import suppress
+from pathlib import Path
 
 # Each shared library, with the Debian/Ubuntu package that provides it.
 X11_LIBRARIES: dict[str, str] = {
@@ -59,14 +61,35 @@ def uses_xcb(environ: Mapping[str, str] | None = None, platform: str | None = No
 
 
 def missing(libraries: Mapping[str, str] = X11_LIBRARIES) -> dict[str, str]:
-    """The libraries that cannot be loaded, each with its package."""
+    """The libraries that cannot be loaded, each with its package.
+
+    A library found as a file in the linker's usual folders counts as there (a few stat
+    calls); only one that is not is loaded with ``ctypes`` to be sure, so the check costs
+    the start next to nothing.
+    """
+    folders = _library_folders()
     absent = {}
     for name, package in libraries.items():
+        if any((folder / name).exists() for folder in folders):
+            continue
+        import ctypes  # only for a library not found as a file
+
         try:
             ctypes.CDLL(name)
         except OSError:
             absent[name] = package
     return absent
+
+
+def _library_folders() -> list[Path]:
+    """Where the dynamic linker looks: LD_LIBRARY_PATH, ld.so.conf's folders, the defaults."""
+    folders = [part for part in os.environ.get("LD_LIBRARY_PATH", "").split(":") if part]
+    with suppress(OSError):
+        for conf in sorted(Path("/etc/ld.so.conf.d").glob("*.conf")):
+            lines = conf.read_text(encoding="utf-8", errors="replace").splitlines()
+            folders += [line.strip() for line in lines if line.startswith("/")]
+    defaults = ["/lib", "/usr/lib", "/lib64", "/usr/lib64", "/usr/local/lib"]
+    return [Path(folder) for folder in [*folders, *defaults]]
 
 
 def problem(libraries: Mapping[str, str] = X11_LIBRARIES) -> str | None:
