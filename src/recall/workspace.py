@@ -5,8 +5,9 @@ export builds its collection in ``tmp/export-XXXX``. Each is removed when the wo
 on every path. A process killed mid-work (``kill -9``, a power cut) cannot remove its
 folder, so the next import or export removes every folder left in ``tmp/``, but only when
 no other import or export is running, in this process or another: every user of ``tmp/``
-holds a shared lock on ``tmp/.lock`` while it works, and cleaning needs the exclusive lock
-(taken without waiting; if it is not free, cleaning is left for a later run). No clock is
+holds a shared lock on the ``tmp`` folder itself while it works, and cleaning needs the
+exclusive lock (taken without waiting; if it is not free, cleaning is left for a later
+run). Locking the folder rather than a file in it leaves ``tmp/`` empty between runs. No clock is
 involved, so a wrong clock cannot make a running import's files look stale.
 
 The locks are ``flock`` locks (Linux, macOS). Where there are none (Windows), leftovers are
@@ -15,12 +16,12 @@ not removed.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO
 
 try:
     import fcntl
@@ -28,7 +29,6 @@ except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
 TMP_FOLDER = "tmp"
-LOCK_NAME = ".lock"
 
 
 def tmp_dir(data_dir: Path) -> Path:
@@ -61,14 +61,15 @@ def remove_leftovers(data_dir: Path) -> list[Path]:
     root = tmp_dir(data_dir)
     if fcntl is None or not root.is_dir():
         return []
-    with (root / LOCK_NAME).open("a+b") as lock:
+    lock = os.open(root, os.O_RDONLY)
+    try:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             return []  # someone is working in tmp/: their files are not leftovers
-        removed = _remove_children(root)
-        fcntl.flock(lock, fcntl.LOCK_UN)
-    return removed
+        return _remove_children(root)
+    finally:
+        os.close(lock)  # closing releases the lock
 
 
 @contextmanager
@@ -76,8 +77,8 @@ def _shared_lock(root: Path) -> Iterator[None]:
     if fcntl is None:
         yield
         return
-    lock: IO[bytes] = (root / LOCK_NAME).open("a+b")
-    with lock:
+    lock = os.open(root, os.O_RDONLY)
+    try:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -86,13 +87,13 @@ def _shared_lock(root: Path) -> Iterator[None]:
             _remove_children(root)
         fcntl.flock(lock, fcntl.LOCK_SH)  # converts the exclusive lock, or waits for it
         yield
+    finally:
+        os.close(lock)  # closing releases the lock
 
 
 def _remove_children(root: Path) -> list[Path]:
     removed = []
     for child in root.iterdir():
-        if child.name == LOCK_NAME:
-            continue
         with suppress(OSError):
             if child.is_dir() and not child.is_symlink():
                 shutil.rmtree(child)
