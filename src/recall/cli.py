@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -211,17 +211,10 @@ def _list_decks(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
-    header = ("ID", "NAME", "NEW", "DUE", "TOTAL")
-    table = [header] + [
-        (deck.key, deck.name, str(deck.new), str(deck.due), str(deck.total)) for deck in overviews
-    ]
-    widths = [max(len(row[column]) for row in table) for column in range(len(header))]
-    for row in table:
-        cells = [
-            cell.ljust(width) if column < 2 else cell.rjust(width)
-            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        print("  ".join(cells).rstrip())
+    print_table(
+        ("ID", "NAME", "NEW", "DUE", "TOTAL"),
+        [(deck.key, deck.name, deck.new, deck.due, deck.total) for deck in overviews],
+    )
     return 0
 
 
@@ -317,25 +310,21 @@ def _list_backups(args: argparse.Namespace) -> int:
     if not found:
         print("no backups yet (`recall backup` makes one)", file=sys.stderr)
         return 0
-    rows = [("DATE", "SIZE", "DECKS", "CARDS", "REVIEWS", "FILE")]
-    rows += [
-        (
-            f"{backup.made_at.astimezone():%Y-%m-%d %H:%M:%S}",
-            backup.size_text,
-            str(backup.decks),
-            str(backup.cards),
-            str(backup.reviews),
-            str(backup.path),
-        )
-        for backup in found
-    ]
-    widths = [max(len(row[column]) for row in rows) for column in range(5)]
-    for row in rows:
-        cells = [
-            cell.rjust(width) if 0 < i < 5 else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=False))
-        ]
-        print("  ".join([*cells, row[5]]))
+    print_table(
+        ("DATE", "SIZE", "DECKS", "CARDS", "REVIEWS", "FILE"),
+        [
+            (
+                f"{backup.made_at.astimezone():%Y-%m-%d %H:%M:%S}",
+                backup.size_text,
+                backup.decks,
+                backup.cards,
+                backup.reviews,
+                str(backup.path),
+            )
+            for backup in found
+        ],
+        right={1},
+    )
     return 0
 
 
@@ -453,3 +442,32 @@ def _print_schema(_args: argparse.Namespace) -> int:
 
     print(json.dumps(deck_schema(), indent=2))
     return 0
+
+
+def print_table(
+    header: Sequence[str], rows: Sequence[Sequence[object]], right: Collection[int] = ()
+) -> None:
+    """Print rows under a header in aligned columns, two spaces apart.
+
+    Numbers (and the columns in ``right``) are aligned right, text left; the last column
+    is never padded, so a long path or name runs on.
+    """
+    table = [[str(cell) for cell in header]] + [[_cell(cell) for cell in row] for row in rows]
+    numeric = {
+        column
+        for column in range(len(header))
+        if rows and all(isinstance(row[column], int | float) for row in rows)
+    } | set(right)
+    widths = [max(len(row[column]) for row in table) for column in range(len(header))]
+    for row in table:
+        cells = [
+            cell.rjust(width) if column in numeric else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        if len(header) - 1 not in numeric:
+            cells[-1] = row[-1]
+        print("  ".join(cells).rstrip())
+
+
+def _cell(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
