@@ -93,6 +93,9 @@ LAYERS = {
     "recall.paths": "base",
     "recall.progress": "base",
     "recall.files": "base",
+    "recall.workspace": "base",
+    "recall.instances": "base",
+    "recall.window_libraries": "base",
     "recall.cardhtml": "base",
     "recall.sound": "base",
     "recall.deckfile": "base",
@@ -109,6 +112,7 @@ LAYERS = {
     "recall.integrity": "use case",
     "recall.upkeep": "use case",
     "recall.lint": "use case",
+    "recall.recovery": "use case",
     "recall.cli": "edge",
     "recall.__main__": "edge",
     "recall.ui": "edge",
@@ -125,6 +129,9 @@ SIDEWAYS = {
     # A repair backs up first, then rebuilds what the check found.
     ("recall.upkeep", "recall.backups"),
     ("recall.upkeep", "recall.integrity"),
+    # Getting a folder's database back restores a backup and checks the result.
+    ("recall.recovery", "recall.backups"),
+    ("recall.recovery", "recall.integrity"),
     # The command line opens the window (lazily, so it starts without Qt).
     ("recall.cli", "recall.ui"),
     # python -m recall runs the command line.

@@ -87,8 +87,8 @@ class BackupsDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.note = QLabel(
             "Recall backs up when it closes and every 30 minutes while you study, if anything "
-            "changed. It keeps every backup of the last two days, then one a day, one a week "
-            "and one a month, for about a year."
+            "changed. It keeps the 10 newest backups and every backup of the last two days, "
+            "then one a day, one a week and one a month, for about a year."
         )
         self.note.setWordWrap(True)
         self.empty = QLabel("No backups yet: Back Up Now makes the first one.")

@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
         )
         review.finished.connect(self._on_review_finished)
         review.left.connect(self.show_decks)
+        review.stale.connect(self._on_restored)
         review.undo_available.connect(self._on_undo_available)
         if self._review is not None:
             self.pages.removeWidget(self._review)

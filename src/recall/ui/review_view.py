@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
 from recall.audio import DeviceOutput, Output
 from recall.deckfile import BasicCard, ChoiceCard
-from recall.errors import RecallError
+from recall.errors import DatabaseChangedError, RecallError
 from recall.memory import Rating
 from recall.sound import CardSounds, card_sounds
 from recall.study import Answer, StudyCard, StudySession, Summary
@@ -61,6 +61,7 @@ class ReviewView(QWidget):
 
     finished = Signal()
     left = Signal()
+    stale = Signal()  # the database changed under the session: back to the deck list
     undo_available = Signal(bool)
     announced = Signal(str)  # each announcement sent to screen readers
 
@@ -177,7 +178,12 @@ class ReviewView(QWidget):
         """
         if not self._session.can_undo:
             return
-        self._show_card(self._session.undo(self._clock()))
+        try:
+            shown = self._session.undo(self._clock())
+        except DatabaseChangedError as error:
+            self._lost(error)
+            return
+        self._show_card(shown)
         self.undo_available.emit(self._session.can_undo)
 
     def commit_pending(self) -> bool:
@@ -216,6 +222,9 @@ class ReviewView(QWidget):
         while True:
             try:
                 self._session.record(answer, rating, self._clock())
+            except DatabaseChangedError as error:
+                self._lost(error)
+                return False
             except RecallError as error:
                 problem = f"Your answer could not be saved: {error}\n\nIt is still on screen."
                 if self._prompts.retry("Answer not saved", problem):
@@ -303,8 +312,18 @@ class ReviewView(QWidget):
 
     # Showing
 
+    def _lost(self, error: DatabaseChangedError) -> None:
+        """The stored deck is not the one on screen: say so and go back to the deck list."""
+        self._answer = None
+        self._prompts.tell("Deck changed", f"{str(error)[0].upper()}{str(error)[1:]}.")
+        self.stale.emit()
+
     def _show_next(self) -> None:
-        shown = self._session.next_card(self._clock())
+        try:
+            shown = self._session.next_card(self._clock())
+        except DatabaseChangedError as error:
+            self._lost(error)
+            return
         if shown is None:
             self._shown = None
             self.finished.emit()
