@@ -417,7 +417,12 @@ class MainWindow(QMainWindow):
 
     def _on_backups(self) -> None:
         dialog = BackupsDialog(
-            self._database, self._scheduler, self._clock, self._prompts, parent=self
+            self._database,
+            self._scheduler,
+            self._clock,
+            self._prompts,
+            parent=self,
+            tasks=self.tasks,
         )
         dialog.restored.connect(self._on_restored)
         dialog.exec()
