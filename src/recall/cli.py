@@ -417,6 +417,8 @@ def _point_at_newest_backup(found: list[Backup]) -> None:
 def _print_check(report: CheckReport) -> int:
     if report.healthy:
         print(f"healthy: {report.cards} cards and {report.reviews} reviews checked")
+        if not report.schedules_replayed:
+            print("(the file and its schema; `recall check` also replays every schedule)")
         return 0
     for problem in report.problems:
         print(f"problem: {problem}", file=sys.stderr)
