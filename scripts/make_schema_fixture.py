@@ -34,7 +34,7 @@ def main() -> None:
         library.install_bundled_decks(database, now)
         tiny = json.loads((DATA / "decks" / "tiny.json").read_text())
         importing.import_deck(database, parse_deck(json.dumps(tiny), "tiny.json"), now)
-        with database.transaction() as store:  # schema 3 on: a preset and preferences
+        with database.transaction() as store:  # schema 4 on: a preset and preferences
             tiny_deck = store.decks.by_key("tiny")
             assert tiny_deck is not None
             preset = Preset(name="Small steps", new_per_day=5, desired_retention=0.85)

@@ -53,6 +53,7 @@ OWNERS = {
     "fsrs_rs_python": "recall/scheduling/",
     "sqlmodel": "recall/storage/",
     "sqlalchemy": "recall/storage/",
+    "miniaudio": "recall/audio.py",
     "zstandard": "recall/importers/_zip.py",
 }
 
@@ -94,11 +95,16 @@ LAYERS = {
     "recall.paths": "base",
     "recall.progress": "base",
     "recall.files": "base",
+    "recall.workspace": "base",
+    "recall.instances": "base",
+    "recall.window_libraries": "base",
     "recall.cardhtml": "base",
+    "recall.sound": "base",
     "recall.deckfile": "base",
     "recall.grading": "base",
     "recall.storage": "core",
     "recall.scheduling": "core",
+    "recall.audio": "core",
     "recall.importers": "core",
     "recall.library": "use case",
     "recall.study": "use case",
@@ -112,6 +118,7 @@ LAYERS = {
     "recall.optimizing": "use case",
     "recall.workload": "use case",
     "recall.cli_options": "edge",
+    "recall.recovery": "use case",
     "recall.cli": "edge",
     "recall.__main__": "edge",
     "recall.ui": "edge",
@@ -135,6 +142,9 @@ SIDEWAYS = {
     ("recall.optimizing", "recall.deck_options"),
     # The command line's options and optimize commands live in their own module.
     ("recall.cli", "recall.cli_options"),
+    # Getting a folder's database back restores a backup and checks the result.
+    ("recall.recovery", "recall.backups"),
+    ("recall.recovery", "recall.integrity"),
     # The command line opens the window (lazily, so it starts without Qt).
     ("recall.cli", "recall.ui"),
     # python -m recall runs the command line.

@@ -63,6 +63,16 @@ class Preferences:
         "Show next intervals on rating buttons",
         "Each rating button says when the card would come back.",
     )
+    play_sounds_automatically: bool = option(
+        True,
+        "Play sounds automatically",
+        "Play a card's sounds when it is shown, the answer's when revealed.",
+    )
+    skip_question_sounds_on_replay: bool = option(
+        False,
+        "Skip the question's sounds when replaying the answer",
+        "When the answer's sounds are replayed, leave the question's out.",
+    )
     text_size: int = option(
         100, "Text size (%)", "Size of all text, as a share of the usual size.", low=60, high=250
     )
