@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from recall import paths
+from recall import integrity, paths
 from recall.deckfile import Deck, load_deck
 from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError
 from recall.importers import (
@@ -26,8 +26,8 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.memory import MemoryState, Rating
-from recall.scheduling import PastReview, Scheduler
+from recall.memory import MemoryState
+from recall.scheduling import Scheduler
 from recall.storage import Database, NewCard, Store
 
 JSON_SUFFIXES = frozenset({".json"})
@@ -290,9 +290,7 @@ def _write_history(
         card_id = keys[card_key][0]
         past = stored.get(card_id, [])
         seen = {review.reviewed_at for review in past}
-        memory = scheduler.replay(
-            card_id, [PastReview(review.reviewed_at, Rating(review.rating)) for review in past]
-        )
+        memory = scheduler.replay(card_id, [integrity.past(review) for review in past])
         added = 0
         for review in sorted(history, key=lambda item: item.reviewed_at):
             if review.reviewed_at in seen:

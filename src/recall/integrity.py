@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from recall.memory import MemoryState, Rating
+from recall.memory import MemoryState, Rating, ReviewKind
 from recall.scheduling import PastReview, Scheduler
 from recall.storage import CardRow, Database, ReviewRow, integrity_problems
 
@@ -104,9 +104,18 @@ def repair(database: Database, report: CheckReport) -> list[str]:
 
 
 def replay(scheduler: Scheduler, card: CardRow, history: list[ReviewRow]) -> MemoryState:
-    """The memory state a card's reviews give."""
-    return scheduler.replay(
-        card.id, [PastReview(review.reviewed_at, Rating(review.rating)) for review in history]
+    """The memory state a card's history gives: its answers and its changes made by hand."""
+    return scheduler.replay(card.id, [past(review) for review in history])
+
+
+def past(review: ReviewRow) -> PastReview:
+    """A stored history entry as scheduling reads it."""
+    kind = ReviewKind(review.kind)
+    return PastReview(
+        review.reviewed_at,
+        Rating(review.rating) if kind is ReviewKind.ANSWER else None,
+        kind,
+        review.set_due,
     )
 
 

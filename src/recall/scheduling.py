@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 import fsrs
 
-from recall.memory import NEW_CARD, CardState, MemoryState, Rating
+from recall.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
 from recall.settings import Settings
 
 # py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).
@@ -24,10 +24,18 @@ _FUZZ_RANGES = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
 
 @dataclass(frozen=True, slots=True)
 class PastReview:
-    """The part of a stored review that scheduling needs."""
+    """The part of a stored history entry that scheduling needs.
+
+    Attributes:
+        rating: The answer's rating; None for an entry made by hand.
+        kind: An answer, or a schedule change made by hand (forget, set due date).
+        set_due: For a set due date, the due date given.
+    """
 
     reviewed_at: datetime
-    rating: Rating
+    rating: Rating | None
+    kind: ReviewKind = ReviewKind.ANSWER
+    set_due: datetime | None = None
 
 
 class Scheduler:
@@ -37,6 +45,15 @@ class Scheduler:
         self._fsrs = fsrs.Scheduler(
             desired_retention=settings.desired_retention,
             learning_steps=settings.learning_steps,
+            relearning_steps=settings.relearning_steps,
+            maximum_interval=settings.maximum_interval_days,
+            enable_fuzzing=False,
+        )
+        # Gives a new card the memory of a first Good answer that goes straight to review,
+        # for a due date set by hand on a card never studied.
+        self._no_steps = fsrs.Scheduler(
+            desired_retention=settings.desired_retention,
+            learning_steps=(),
             relearning_steps=settings.relearning_steps,
             maximum_interval=settings.maximum_interval_days,
             enable_fuzzing=False,
@@ -73,6 +90,11 @@ class Scheduler:
             last_review=now,
         )
 
+    def forgetting_curve(self) -> tuple[float, float]:
+        """FSRS's forgetting curve R = (1 + factor * t / S) ** decay, as (decay, factor)."""
+        decay = -float(self._fsrs.parameters[20])
+        return decay, 0.9 ** (1 / decay) - 1
+
     def preview(self, card_id: int, memory: MemoryState, now: datetime) -> dict[Rating, timedelta]:
         """How long until the card is due again under each rating, reviewed at ``now``."""
         intervals: dict[Rating, timedelta] = {}
@@ -82,11 +104,41 @@ class Scheduler:
             intervals[rating] = due - now
         return intervals
 
+    def set_due(
+        self, card_id: int, memory: MemoryState, due: datetime, now: datetime
+    ) -> MemoryState:
+        """The card's memory state after its due date is set by hand, as Anki's "Set Due Date".
+
+        The card becomes a review card due then. One never studied gets the stability and
+        difficulty of a first Good answer given ``now``; a studied one keeps its own.
+        """
+        _require_utc(now)
+        _require_utc(due)
+        if memory.state is CardState.NEW:
+            first, _ = self._no_steps.review_card(
+                _to_fsrs(card_id, memory, now), fsrs.Rating.Good, now
+            )
+            return MemoryState(CardState.REVIEW, None, first.stability, first.difficulty, due, now)
+        return MemoryState(
+            CardState.REVIEW, None, memory.stability, memory.difficulty, due, memory.last_review
+        )
+
     def replay(self, card_id: int, history: Iterable[PastReview]) -> MemoryState:
-        """A card's memory state from its reviews, applied in the order given."""
+        """A card's memory state from its history, applied in the order given.
+
+        Answers are reviewed; a forget makes the card new again; a due date set by hand
+        moves the card's due date (``set_due``).
+        """
         memory = NEW_CARD
         for past in history:
-            memory = self.review(card_id, memory, past.rating, past.reviewed_at)
+            if past.kind is ReviewKind.FORGET:
+                memory = NEW_CARD
+            elif past.kind is ReviewKind.SET_DUE:
+                assert past.set_due is not None, "a set due date entry has its date"
+                memory = self.set_due(card_id, memory, past.set_due, past.reviewed_at)
+            else:
+                assert past.rating is not None, "an answer has a rating"
+                memory = self.review(card_id, memory, past.rating, past.reviewed_at)
         return memory
 
     def _fuzzed(self, interval: timedelta, card_id: int, now: datetime) -> timedelta:

@@ -14,7 +14,7 @@ from sqlalchemy import exc as sqlalchemy_errors
 from sqlmodel import Session, SQLModel
 
 from recall.errors import RecallError
-from recall.storage import maintenance, tables  # noqa: F401  (tables registers the tables)
+from recall.storage import card_index, maintenance, tables  # noqa: F401  (tables: the tables)
 from recall.storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from recall.storage.store import Store
 
@@ -144,6 +144,7 @@ class Database:
                 return
             SQLModel.metadata.create_all(connection)
             connection.exec_driver_sql(_APPEND_ONLY_TRIGGER)
+            card_index.create_triggers(connection)
             connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
 

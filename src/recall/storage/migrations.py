@@ -10,7 +10,9 @@ from collections.abc import Callable
 
 from sqlalchemy import Connection
 
-SCHEMA_VERSION = 2
+from recall.storage import card_index
+
+SCHEMA_VERSION = 3
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -33,6 +35,33 @@ def _deck_beside_schedule(connection: Connection) -> None:
     connection.exec_driver_sql("CREATE INDEX ix_card_deck_position ON card (deck_id, position)")
 
 
+def _browsing(connection: Connection) -> None:
+    """Schema 3: what the card browser and search need.
+
+    Cards get a flag, a searchable copy of their texts, a table of their tags and a mark
+    for text changed in Recall; schedules get suspended and buried-until; the history gets
+    a kind, so a schedule changed by hand (forget, set due date) is an entry replay applies.
+    """
+    for statement in (
+        "ALTER TABLE card ADD COLUMN search_text VARCHAR NOT NULL DEFAULT ''",
+        "ALTER TABLE card ADD COLUMN flag INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE card ADD COLUMN edited BOOLEAN NOT NULL DEFAULT 0",
+        "ALTER TABLE card_memory ADD COLUMN suspended BOOLEAN NOT NULL DEFAULT 0",
+        "ALTER TABLE card_memory ADD COLUMN buried_until BIGINT",
+        "ALTER TABLE review ADD COLUMN kind INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE review ADD COLUMN set_due BIGINT",
+        "CREATE TABLE card_tag (card_id INTEGER NOT NULL REFERENCES card (id), "
+        "tag VARCHAR COLLATE NOCASE NOT NULL, PRIMARY KEY (card_id, tag))",
+        "CREATE INDEX ix_card_tag_tag ON card_tag (tag, card_id)",
+    ):
+        connection.exec_driver_sql(statement)
+    card_index.create_triggers(connection)
+    card_index.fill(connection)
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _deck_beside_schedule}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    1: _deck_beside_schedule,
+    2: _browsing,
+}

@@ -70,3 +70,5 @@ class ReviewRow:
     state_before: int
     picked: tuple[str, ...] | None
     correct: bool
+    kind: int = 0
+    set_due: datetime | None = None

@@ -13,6 +13,7 @@ from sqlalchemy import exc as sqlalchemy_errors
 from sqlmodel import Session, col, select
 
 from recall.memory import CardState, MemoryState
+from recall.storage.browsing import Browsing
 from recall.storage.records import CardRow, DeckCounts, DeckRow, NewCard, ReviewRow
 from recall.storage.tables import Card, CardMemory, Deck, Review, from_micros, to_micros
 
@@ -55,6 +56,10 @@ class Store:
             assert isinstance(driver, sqlite3.Connection)
             self._connection = driver
         return self._connection
+
+    def browsing(self) -> Browsing:
+        """The card browser's queries, in this transaction."""
+        return Browsing(self._rows, self._driver)
 
     # Decks
 
@@ -443,4 +448,6 @@ def _review_row(review: Review) -> ReviewRow:
         state_before=review.state_before,
         picked=None if review.picked is None else tuple(json.loads(review.picked)),
         correct=review.correct,
+        kind=review.kind,
+        set_due=review.set_due,
     )
