@@ -47,7 +47,9 @@ def _sentence(rng: random.Random, words: int) -> str:
 def _card(rng: random.Random, index: int) -> dict[str, object]:
     tags = sorted(set(rng.sample(TAGS, rng.randint(0, 3))))
     if rng.random() < 0.6:
-        choices = [{"text": f"{_sentence(rng, 2)} {index}-{n}"} for n in range(rng.randint(2, 5))]
+        choices: list[dict[str, object]] = [
+            {"text": f"{_sentence(rng, 2)} {index}-{n}"} for n in range(rng.randint(2, 5))
+        ]
         choices[0]["correct"] = True
         if rng.random() < 0.5:
             choices[-1]["why"] = _sentence(rng, 3)
