@@ -19,7 +19,7 @@ def _core_modules() -> list[str]:
         and module.name != "recall.__main__"
     ]
     assert "recall.study" in names
-    assert "recall.storage.store" in names
+    assert "recall.storage.transaction" in names
     return names
 
 

@@ -74,21 +74,21 @@ class Finder:
         context = self.context(now)
         condition = search_sql.compile_query(search.parse(query), context)
         order = search_sql.sort_sql(sort, descending, context)
-        with self._database.transaction() as store:
-            ids = store.browsing().search(
+        with self._database.reading() as transaction:
+            ids = transaction.browsing.search(
                 condition.sql, condition.parameters, order.sql, order.parameters
             )
         return SearchResult(query, tuple(ids), sort, descending)
 
     def rows(self, card_ids: Sequence[int]) -> list[BrowseRow]:
         """The rows of these cards, in the order given."""
-        with self._database.transaction() as store:
-            return store.browsing().rows(card_ids)
+        with self._database.reading() as transaction:
+            return transaction.browsing.rows(card_ids)
 
     def tags(self) -> list[str]:
         """Every tag in use."""
-        with self._database.transaction() as store:
-            return store.browsing().tags()
+        with self._database.reading() as transaction:
+            return transaction.browsing.tags()
 
     def retrievability(self, row: BrowseRow, now: datetime) -> float | None:
         """The chance the card is recalled now (None for a new card), as fsrs computes it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from recall.memory import MemoryState, Rating, ReviewKind
+from recall.memory import MemoryState
 from recall.scheduling import PastReview, Scheduler
 from recall.storage import CardRow, Database, ReviewRow, integrity_problems
 
@@ -47,9 +47,9 @@ def check(database: Database, scheduler: Scheduler, now: datetime) -> CheckRepor
         return CheckReport(problems=problems)
     stale: dict[int, MemoryState] = {}
     cards = reviews = 0
-    with database.transaction() as store:
-        decks = store.deck_keys()
-        for card, history in store.histories():
+    with database.reading() as transaction:
+        decks = transaction.decks.keys()
+        for card, history in transaction.history.per_card():
             cards += 1
             reviews += len(history)
             replayed = replay(scheduler, card, history)
@@ -60,16 +60,16 @@ def check(database: Database, scheduler: Scheduler, now: datetime) -> CheckRepor
                     f"(due {_when(card.memory.due)}) differs from its history "
                     f"(due {_when(replayed.due)})"
                 )
-        misplaced = store.misplaced_schedules()
+        misplaced = transaction.checks.misplaced_schedules()
         if misplaced:
             problems.append(
                 f"{len(misplaced)} card(s) have a schedule row that names another deck "
                 f"(first: card {misplaced[0]})"
             )
-        for orphan in store.orphan_reviews():
+        for orphan in transaction.history.orphans():
             reviews += 1
             problems.append(f"review {orphan.id} points at card {orphan.card_id}, which is gone")
-        future = store.reviews_after(now + FUTURE_TOLERANCE)
+        future = transaction.history.after(now + FUTURE_TOLERANCE)
         if future:
             problems.append(
                 f"{len(future)} review(s) are dated in the future, the latest at "
@@ -89,13 +89,14 @@ def repair(database: Database, report: CheckReport) -> list[str]:
         What was changed, one line per card.
     """
     changes: list[str] = []
-    with database.transaction() as store:
+    with database.transaction() as transaction:
         if report.misplaced:
-            changes.append(f"{store.place_schedules()} schedule row(s) given their card's deck")
-        decks = store.deck_keys()
+            placed = transaction.checks.place_schedules()
+            changes.append(f"{placed} schedule row(s) given their card's deck")
+        decks = transaction.decks.keys()
         for card_id, memory in report.stale.items():
-            card = store.card(card_id)
-            store.set_memory(card_id, memory)
+            card = transaction.cards.get(card_id)
+            transaction.cards.set_memory(card_id, memory)
             changes.append(
                 f"card {decks.get(card.deck_id, '?')}/{card.key}: due {_when(card.memory.due)}"
                 f" -> {_when(memory.due)}"
@@ -109,14 +110,8 @@ def replay(scheduler: Scheduler, card: CardRow, history: list[ReviewRow]) -> Mem
 
 
 def past(review: ReviewRow) -> PastReview:
-    """A stored history entry as scheduling reads it."""
-    kind = ReviewKind(review.kind)
-    return PastReview(
-        review.reviewed_at,
-        Rating(review.rating) if kind is ReviewKind.ANSWER else None,
-        kind,
-        review.set_due,
-    )
+    """A stored history entry as scheduling reads it: an answer or a change made by hand."""
+    return PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
 
 
 def _when(moment: datetime | None) -> str:

@@ -54,8 +54,8 @@ def deck_overviews(
 ) -> list[DeckOverview]:
     """Every deck with today's counts, by name."""
     start, end = days.study_day(now, settings.day_rollover_hour, zone)
-    with database.transaction() as store:
-        counts = store.deck_counts(end, start)
+    with database.reading() as transaction:
+        counts = transaction.decks.counts(end, start)
     return [
         DeckOverview(
             key=count.deck.key,
@@ -75,7 +75,8 @@ def export_reviews(database: Database, out: IO[str], deck_key: str | None = None
 
     Columns: ``card_id`` (Recall's card id), ``review_time`` (UTC milliseconds since the
     epoch), ``review_rating`` (1-4), ``review_state`` (0-3, before the review) and
-    ``review_duration`` (milliseconds).
+    ``review_duration`` (milliseconds). Only answers are written: a forget or a due date
+    set by hand is not a review the optimizer could learn from.
 
     Returns:
         The number of reviews written.
@@ -86,17 +87,25 @@ def export_reviews(database: Database, out: IO[str], deck_key: str | None = None
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(REVIEW_LOG_HEADER)
     written = 0
-    with database.transaction() as store:
+    with database.reading() as transaction:
         deck_id = None
         if deck_key is not None:
-            deck = store.deck_by_key(deck_key)
+            deck = transaction.decks.by_key(deck_key)
             if deck is None:
                 raise UnknownDeckError(deck_key)
             deck_id = deck.id
-        for review in store.all_reviews(deck_id):
+        for review in transaction.history.all(deck_id):
+            if review.rating is None:  # a schedule change made by hand, not an answer
+                continue
             millis = round(review.reviewed_at.timestamp() * 1000)
             writer.writerow(
-                (review.card_id, millis, review.rating, review.state_before, review.duration_ms)
+                (
+                    review.card_id,
+                    millis,
+                    int(review.rating),
+                    int(review.state_before),
+                    review.duration_ms,
+                )
             )
             written += 1
     return written

@@ -131,15 +131,29 @@ class Scheduler:
         """
         memory = NEW_CARD
         for past in history:
-            if past.kind is ReviewKind.FORGET:
-                memory = NEW_CARD
-            elif past.kind is ReviewKind.SET_DUE:
-                assert past.set_due is not None, "a set due date entry has its date"
-                memory = self.set_due(card_id, memory, past.set_due, past.reviewed_at)
-            else:
-                assert past.rating is not None, "an answer has a rating"
-                memory = self.review(card_id, memory, past.rating, past.reviewed_at)
+            memory = self.apply(card_id, memory, past)
         return memory
+
+    def apply(self, card_id: int, memory: MemoryState, past: PastReview) -> MemoryState:
+        """The memory state after one history entry: an answer, a forget or a set due date."""
+        if past.kind is ReviewKind.FORGET:
+            return NEW_CARD
+        if past.kind is ReviewKind.SET_DUE:
+            assert past.set_due is not None, "a set due date entry has its date"
+            return self.set_due(card_id, memory, past.set_due, past.reviewed_at)
+        assert past.rating is not None, "an answer has a rating"
+        return self.review(card_id, memory, past.rating, past.reviewed_at)
+
+    def states_before(
+        self, card_id: int, history: Iterable[PastReview]
+    ) -> dict[datetime, CardState]:
+        """The card's learning state just before each review of ``history``, by its time."""
+        states: dict[datetime, CardState] = {}
+        memory = NEW_CARD
+        for past in history:
+            states[past.reviewed_at] = memory.state
+            memory = self.apply(card_id, memory, past)
+        return states
 
     def _fuzzed(self, interval: timedelta, card_id: int, now: datetime) -> timedelta:
         days = interval.days

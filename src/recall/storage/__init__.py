@@ -20,11 +20,20 @@ from recall.storage.maintenance import (
     restore_into,
 )
 from recall.storage.migrations import SCHEMA_VERSION
-from recall.storage.records import CardRow, DeckCounts, DeckRow, NewCard, ReviewRow
-from recall.storage.store import Store
+from recall.storage.records import (
+    CardKey,
+    CardRow,
+    DeckCounts,
+    DeckRow,
+    NewCard,
+    NewReview,
+    ReviewRow,
+)
+from recall.storage.transaction import Transaction
 
 __all__ = [
     "SCHEMA_VERSION",
+    "CardKey",
     "CardRow",
     "Contents",
     "DamagedDatabaseError",
@@ -33,10 +42,11 @@ __all__ = [
     "DeckCounts",
     "DeckRow",
     "NewCard",
+    "NewReview",
     "NewerDatabaseError",
     "ReviewRow",
     "StorageError",
-    "Store",
+    "Transaction",
     "contents",
     "copy_database",
     "fingerprint",

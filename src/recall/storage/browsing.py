@@ -7,19 +7,16 @@ over 100,000 cards reads one integer per match, and rows are read only for what 
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import exc as sqlalchemy_errors
-
 from recall.memory import CardState, MemoryState, ReviewKind
 from recall.storage.records import DeckRow
+from recall.storage.sql import Sql
 from recall.storage.tables import from_micros, to_micros
 
-Rows = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 FROM = (
     "FROM card JOIN card_memory ON card_memory.card_id = card.id "
     "JOIN deck ON deck.id = card.deck_id"
@@ -57,9 +54,9 @@ class BrowseRow:
 class Browsing:
     """The browser's reads and writes inside one transaction."""
 
-    def __init__(self, rows: Rows, connection: Callable[[], sqlite3.Connection]) -> None:
-        self._rows = rows
-        self._connection = connection
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._rows = sql.rows
 
     def search(
         self, where: str, parameters: Sequence[Any], order: str, order_parameters: Sequence[Any]
@@ -142,7 +139,7 @@ class Browsing:
 
     def tags(self) -> list[str]:
         """Every tag in use, sorted without regard to case."""
-        rows = self._rows("SELECT DISTINCT tag FROM card_tag ORDER BY tag COLLATE NOCASE", ())
+        rows = self._rows("SELECT DISTINCT tag FROM card_tag ORDER BY tag COLLATE NOCASE")
         return [row[0] for row in rows]
 
     def lapses(self, card_id: int) -> int:
@@ -230,13 +227,11 @@ class Browsing:
         self, card_id: int, kind: ReviewKind, at: datetime, state_before: int, due: datetime | None
     ) -> int:
         """Append a schedule change made by hand (forget, set due date) to the history."""
-        cursor = self._connection().execute(
+        return self._sql.run(
             "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, "
             "picked, correct, kind, set_due) VALUES (?, ?, 0, 0, ?, NULL, 0, ?, ?)",
             (card_id, to_micros(at), state_before, int(kind), to_micros(due)),
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
 
     def delete_reviews(self, review_ids: Sequence[int]) -> None:
         """Remove history entries (undo of a forget or set due date)."""
@@ -275,7 +270,7 @@ class Browsing:
 
     def decks(self) -> list[DeckRow]:
         """Every deck, by name."""
-        rows = self._rows("SELECT id, key, name, description FROM deck ORDER BY name, id", ())
+        rows = self._rows("SELECT id, key, name, description FROM deck ORDER BY name, id")
         return [DeckRow(id=row[0], key=row[1], name=row[2], description=row[3]) for row in rows]
 
     def deck_contents(self, deck_ids: Sequence[int]) -> tuple[int, int]:
@@ -297,7 +292,7 @@ class Browsing:
 
     def set_deck(self, deck_id: int, name: str, description: str, now: datetime) -> None:
         """Change a deck's name and description."""
-        self._rows(
+        self._sql.run(
             "UPDATE deck SET name = ?, description = ?, updated_at = ? WHERE id = ?",
             (name, description, to_micros(now), deck_id),
         )
@@ -308,7 +303,7 @@ class Browsing:
 
     def load_deck(self, row: tuple[Any, ...]) -> None:
         """Put back a deck row read with ``deck_rows``."""
-        self._rows(f"INSERT INTO deck VALUES ({', '.join('?' * len(row))})", row)
+        self._sql.run(f"INSERT INTO deck VALUES ({', '.join('?' * len(row))})", row)
 
     def deck_rows(self, deck_ids: Sequence[int]) -> list[tuple[Any, ...]]:
         """Decks' stored rows, for undoing their deletion."""
@@ -330,12 +325,8 @@ class Browsing:
         return bool(rows)
 
     def _many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
-        if not rows:
-            return
-        try:
-            self._connection().executemany(sql, rows)
-        except sqlite3.Error as error:
-            raise sqlalchemy_errors.DBAPIError.instance(sql, rows, error, sqlite3.Error) from error
+        if rows:
+            self._sql.run_many(sql, rows)
 
     @staticmethod
     def _check(table: str, columns: Sequence[str]) -> None:
