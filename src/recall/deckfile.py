@@ -60,6 +60,10 @@ class ChoiceCard(_Model):
     explanation: str = Field(default="", description="Shown after every answer (Markdown).")
     source: str = Field(default="", description="Where a reader can check the answer.")
     tags: list[Tag] = Field(default_factory=list)
+    shuffle: bool = Field(
+        default=True,
+        description="Show the choices in a new order each time; false keeps the file's order.",
+    )
 
     @model_validator(mode="after")
     def _check_choices(self) -> ChoiceCard:

@@ -40,12 +40,13 @@ def install_bundled_decks(database: Database, now: datetime) -> list[DeckReport]
     """Install the decks shipped with Recall, or bring their text up to date.
 
     Run at every start: a deck already installed only has changed cards rewritten, and
-    review history is never touched.
+    review history is never touched. What the learner changed in Recall stays as they left
+    it: cards edited, tagged or moved to another deck, and the deck's name and description.
     """
     reports = []
     for entry in paths.bundled_decks():
         deck = parse_deck(entry.read_bytes(), f"bundled deck {entry.name}")
-        reports.append(import_deck(database, deck, now))
+        reports.append(import_deck(database, deck, now, keep_edited=True))
     return reports
 
 

@@ -26,6 +26,7 @@ _CHUNK = 500
 _RESTORABLE = {
     "card": {"deck_id", "key", "content", "updated_at", "edited", "flag"},
     "card_memory": {"deck_id", "suspended", "buried_until"},
+    "deck": {"name", "description", "updated_at"},
 }
 
 
@@ -154,14 +155,14 @@ class Browsing:
     # Bulk changes
 
     def values(
-        self, table: str, columns: Sequence[str], card_ids: Sequence[int]
+        self, table: str, columns: Sequence[str], ids: Sequence[int]
     ) -> list[tuple[Any, ...]]:
-        """``(card id, *columns)`` of these cards, as stored: what undo puts back."""
+        """``(id, *columns)`` of these cards (or decks), as stored: what undo puts back."""
         self._check(table, columns)
-        key = "id" if table == "card" else "card_id"
+        key = "card_id" if table == "card_memory" else "id"
         out: list[tuple[Any, ...]] = []
-        for start in range(0, len(card_ids), _CHUNK):
-            chunk = list(card_ids[start : start + _CHUNK])
+        for start in range(0, len(ids), _CHUNK):
+            chunk = list(ids[start : start + _CHUNK])
             marks = ", ".join("?" * len(chunk))
             out += self._rows(
                 f"SELECT {key}, {', '.join(columns)} FROM {table} WHERE {key} IN ({marks})", chunk
@@ -171,9 +172,9 @@ class Browsing:
     def put_values(
         self, table: str, columns: Sequence[str], rows: Iterable[tuple[Any, ...]]
     ) -> None:
-        """Store ``(card id, *columns)`` rows as ``values`` read them."""
+        """Store ``(id, *columns)`` rows as ``values`` read them."""
         self._check(table, columns)
-        key = "id" if table == "card" else "card_id"
+        key = "card_id" if table == "card_memory" else "id"
         assignments = ", ".join(f"{column} = ?" for column in columns)
         self._many(
             f"UPDATE {table} SET {assignments} WHERE {key} = ?",
@@ -211,7 +212,7 @@ class Browsing:
         """Move cards (id, key in the new deck) to a deck, schedule rows too."""
         rows = list(moves)
         self._many(
-            "UPDATE card SET deck_id = ?, key = ? WHERE id = ?",
+            "UPDATE card SET deck_id = ?, key = ?, edited = 1 WHERE id = ?",
             [(deck_id, key, card_id) for card_id, key in rows],
         )
         self._many(
@@ -310,10 +311,23 @@ class Browsing:
         marks = ", ".join("?" * len(deck_ids))
         return self._rows(f"SELECT * FROM deck WHERE id IN ({marks})", deck_ids)
 
-    def edited_keys(self, deck_id: int) -> set[str]:
-        """Keys of the deck's cards whose text was changed in Recall."""
-        rows = self._rows("SELECT key FROM card WHERE deck_id = ? AND edited", (deck_id,))
-        return {row[0] for row in rows}
+    def edited_keys(self) -> set[str]:
+        """Keys of the cards changed in Recall (edited, tagged, or moved to another deck)."""
+        return {row[0] for row in self._rows("SELECT key FROM card WHERE edited")}
+
+    def card_id(self, deck_id: int, key: str) -> int | None:
+        """The id of the deck's card with this key, if there is one."""
+        found = self._sql.value("SELECT id FROM card WHERE deck_id = ? AND key = ?", (deck_id, key))
+        return None if found is None else int(found)
+
+    def next_position(self, deck_id: int) -> int:
+        """The position after the deck's last card: where a card added by hand goes."""
+        last = self._sql.value("SELECT max(position) FROM card WHERE deck_id = ?", (deck_id,))
+        return 0 if last is None else int(last) + 1
+
+    def deck_keys(self) -> set[str]:
+        """Every deck's file id."""
+        return {row[0] for row in self._rows("SELECT key FROM deck")}
 
     def question_exists(self, deck_id: int, question: str, but: int | None = None) -> bool:
         """Whether another card of the deck has this question (or front), exactly."""
