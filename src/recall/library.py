@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import IO
 
-from recall import days, paths
+from recall import days, deck_tree, paths
 from recall.deckfile import parse_deck
 from recall.errors import UnknownDeckError
 from recall.importing import DeckReport, import_deck
 from recall.settings import Settings
-from recall.storage import Database
+from recall.storage import Database, DeckRow
 
 REVIEW_LOG_HEADER = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
 
@@ -23,7 +23,7 @@ class DeckOverview:
 
     Attributes:
         new: New cards available to study today (within the daily limit).
-        unseen: Cards never studied.
+        unseen: Cards never studied, not suspended or buried.
         due: Studied cards due today.
     """
 
@@ -56,7 +56,7 @@ def deck_overviews(
     """Every deck with today's counts, by name."""
     start, end = days.study_day(now, settings.day_rollover_hour, zone)
     with database.reading() as transaction:
-        counts = transaction.decks.counts(end, start)
+        counts = transaction.decks.counts(end, start, now=now)
     return [
         DeckOverview(
             key=count.deck.key,
@@ -69,6 +69,56 @@ def deck_overviews(
         )
         for count in counts
     ]
+
+
+@dataclass(frozen=True)
+class TreeRow:
+    """A row of the deck tree as the terminal prints it: counts summed over its subdecks.
+
+    Attributes:
+        key: The deck's id, or "" for a name step no deck holds.
+        label: The last step of the name.
+        depth: How deep in the tree (0 at the top).
+    """
+
+    key: str
+    label: str
+    depth: int
+    new: int
+    due: int
+    total: int
+
+
+def deck_tree_rows(overviews: list[DeckOverview]) -> list[TreeRow]:
+    """The decks as a tree, parents first, each with its subdecks' counts added."""
+    rows = [
+        DeckRow(index, view.key, view.name, view.description)
+        for index, view in enumerate(overviews)
+    ]
+    counts = {index: (view.new, view.due, view.total) for index, view in enumerate(overviews)}
+
+    def add(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+        return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+    out = []
+    for node, depth in deck_tree.walk(deck_tree.build(rows)):
+        new, due, total = deck_tree.summed(node, lambda deck: counts[deck.id], add, (0, 0, 0))
+        key = node.deck.key if node.deck is not None else ""
+        out.append(TreeRow(key, node.label, depth, new, due, total))
+    return out
+
+
+def deck_parents(overviews: list[DeckOverview]) -> dict[str, str | None]:
+    """Each deck's parent deck id (its key), or None at the top of the tree."""
+    rows = [
+        DeckRow(index, view.key, view.name, view.description)
+        for index, view in enumerate(overviews)
+    ]
+    parents = {}
+    for row in rows:
+        above = deck_tree.parent(rows, row)
+        parents[row.key] = above.key if above is not None else None
+    return parents
 
 
 def export_reviews(database: Database, out: IO[str], deck_key: str | None = None) -> int:

@@ -24,7 +24,7 @@ class DeckCounts:
 
     Attributes:
         total: Cards in the deck.
-        unseen: Cards never reviewed.
+        unseen: Cards never reviewed, not suspended or buried.
         due: Reviewed cards due before the end of the study day.
         introduced_today: New cards first reviewed this study day.
     """
