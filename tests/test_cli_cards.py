@@ -29,7 +29,7 @@ def test_search_prints_a_table_and_json(data_dir: Path, capsys: pytest.CaptureFi
     assert lines[0].split() == ["ID", "DECK", "STATE", "DUE", "QUESTION"]
     assert "Two plus two?" in out
     assert lines[-1] == "2 cards"
-    status, out, _ = run(capsys, "--data-dir", str(data_dir), "search", "\"two plus\"", "--json")
+    status, out, _ = run(capsys, "--data-dir", str(data_dir), "search", '"two plus"', "--json")
     cards = json.loads(out)
     assert [card["question"] for card in cards] == ["Two plus two?"]
     assert set(cards[0]) >= {"deck", "id", "question", "state", "due", "tags", "suspended", "flag"}

@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
-
-from recall.storage import DeckRow
+from typing import Generic, Protocol, TypeVar
 
 SEPARATOR = "::"
 T = TypeVar("T")
+
+
+class Named(Protocol):
+    """A deck as the tree needs it: an id and a name (storage's ``DeckRow`` is one)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+D = TypeVar("D", bound=Named)
 
 
 def parts(name: str) -> list[str]:
@@ -33,13 +44,13 @@ def is_inside(name: str, ancestor: str) -> bool:
     return lowered == top or lowered.startswith(top + SEPARATOR)
 
 
-def subtree(decks: Iterable[DeckRow], top: DeckRow) -> list[DeckRow]:
+def subtree(decks: Iterable[D], top: D) -> list[D]:
     """``top`` and every deck inside it, in name order (``top`` first)."""
     inside = [deck for deck in decks if deck.id != top.id and is_inside(deck.name, top.name)]
     return [top, *sorted(inside, key=lambda deck: (deck.name.casefold(), deck.id))]
 
 
-def parent(decks: Sequence[DeckRow], deck: DeckRow) -> DeckRow | None:
+def parent(decks: Sequence[D], deck: D) -> D | None:
     """The nearest deck whose name ``deck``'s name continues, or None at the top."""
     by_name = {other.name.casefold(): other for other in decks}
     steps = parts(deck.name)
@@ -51,7 +62,7 @@ def parent(decks: Sequence[DeckRow], deck: DeckRow) -> DeckRow | None:
 
 
 @dataclass
-class Node:
+class Node(Generic[D]):
     """One row of the deck tree: a deck, or a name step no deck holds (``deck`` None).
 
     Attributes:
@@ -63,31 +74,32 @@ class Node:
 
     name: str
     label: str
-    deck: DeckRow | None = None
-    children: list[Node] = field(default_factory=list)
+    deck: D | None = None
+    children: list[Node[D]] = field(default_factory=list)
 
 
-def build(decks: Iterable[DeckRow]) -> list[Node]:
+def build(decks: Iterable[D]) -> list[Node[D]]:
     """The deck tree: top-level nodes in name order, each with its children in name order."""
-    roots: list[Node] = []
-    index: dict[str, Node] = {}
+    roots: list[Node[D]] = []
+    index: dict[str, Node[D]] = {}
     for deck in sorted(decks, key=lambda deck: (deck.name.casefold(), deck.id)):
         steps = parts(deck.name)
         level, above = roots, ""
         for depth in range(1, len(steps) + 1):
             key = SEPARATOR.join(steps[:depth]).casefold()
-            node = index.get(key)
-            if node is None:
+            found = index.get(key)
+            if found is None:
                 label = steps[depth - 1]
-                node = Node(name=f"{above}{SEPARATOR}{label}" if above else label, label=label)
-                index[key] = node
-                level.append(node)
+                found = Node(name=f"{above}{SEPARATOR}{label}" if above else label, label=label)
+                index[key] = found
+                level.append(found)
+            node = found
             level, above = node.children, node.name
         index[SEPARATOR.join(steps).casefold()].deck = deck
     return roots
 
 
-def walk(nodes: Iterable[Node]) -> Iterable[tuple[Node, int]]:
+def walk(nodes: Iterable[Node[D]]) -> Iterable[tuple[Node[D], int]]:
     """Every node with its depth, parents before children."""
     for node in nodes:
         yield node, 0
@@ -95,7 +107,7 @@ def walk(nodes: Iterable[Node]) -> Iterable[tuple[Node, int]]:
             yield child, depth + 1
 
 
-def summed(node: Node, own: Callable[[DeckRow], T], add: Callable[[T, T], T], zero: T) -> T:
+def summed(node: Node[D], own: Callable[[D], T], add: Callable[[T, T], T], zero: T) -> T:
     """A value of the node's own deck added to that of every node below it."""
     total = own(node.deck) if node.deck is not None else zero
     for child in node.children:

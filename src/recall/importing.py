@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from recall import integrity, paths
+from recall import paths
 from recall.deckfile import Deck, load_deck
 from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError
 from recall.importers import (
@@ -313,7 +313,10 @@ def _write_history(
     memories: dict[int, MemoryState] = {}
     for card_key, history in incoming.items():
         card_id = keys[card_key].id
-        past = [integrity.past(review) for review in stored.get(card_id, [])]
+        past = [
+            PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
+            for review in stored.get(card_id, [])
+        ]
         seen = {review.reviewed_at for review in past}
         new = sorted(
             (review for review in history if review.reviewed_at not in seen),

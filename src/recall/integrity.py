@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from recall.errors import CancelledError
 from recall.memory import MemoryState
+from recall.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import PastReview, Scheduler
 from recall.storage import CardRow, Database, ReviewRow, integrity_problems
 
+_PROGRESS_EVERY = 1_000
 # Reviews this far ahead of the clock are reported as dated in the future.
 FUTURE_TOLERANCE = timedelta(minutes=5)
 
@@ -35,12 +38,21 @@ class CheckReport:
         return not self.problems
 
 
-def check(database: Database, scheduler: Scheduler, now: datetime) -> CheckReport:
+def check(
+    database: Database,
+    scheduler: Scheduler,
+    now: datetime,
+    progress: Progress = no_progress,
+    cancelled: Cancelled = never_cancelled,
+) -> CheckReport:
     """Check the file and every card's schedule against its history.
 
     Looks for: SQLite integrity and foreign-key problems, stored schedules that differ
     from replaying the card's reviews, reviews pointing at missing cards, and reviews
-    dated in the future.
+    dated in the future. Only reads.
+
+    Raises:
+        CancelledError: ``cancelled()`` turned true; nothing was changed.
     """
     problems = integrity_problems(database.path)
     if any(problem.startswith("the file cannot be read") for problem in problems):
@@ -49,8 +61,14 @@ def check(database: Database, scheduler: Scheduler, now: datetime) -> CheckRepor
     cards = reviews = 0
     with database.reading() as transaction:
         decks = transaction.decks.keys()
+        total = transaction.cards.count()
+        progress(0, total)
         for card, history in transaction.history.per_card():
             cards += 1
+            if cards % _PROGRESS_EVERY == 0:
+                if cancelled():
+                    raise CancelledError("the check was stopped; nothing was changed")
+                progress(cards, total)
             reviews += len(history)
             replayed = replay(scheduler, card, history)
             if replayed != card.memory:

@@ -5,15 +5,18 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from pathlib import Path
 from typing import IO
 
-from recall import days, deck_tree, paths
+from recall import days, deck_tree, files, paths
 from recall.deckfile import parse_deck
 from recall.errors import UnknownDeckError
 from recall.importing import DeckReport, import_deck
+from recall.progress import Progress, no_progress
 from recall.settings import Settings
 from recall.storage import Database, DeckRow
 
+_PROGRESS_EVERY = 10_000
 REVIEW_LOG_HEADER = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
 
 
@@ -121,7 +124,32 @@ def deck_parents(overviews: list[DeckOverview]) -> dict[str, str | None]:
     return parents
 
 
-def export_reviews(database: Database, out: IO[str], deck_key: str | None = None) -> int:
+def write_review_log(
+    database: Database,
+    target: Path,
+    deck_key: str | None = None,
+    progress: Progress = no_progress,
+) -> int:
+    """Write the review history to a file as ``export_reviews`` does, all or nothing.
+
+    Returns:
+        The number of reviews written.
+
+    Raises:
+        UnknownDeckError: ``deck_key`` names no deck.
+        RecallError: The file cannot be written (nothing is left of it then).
+    """
+    return files.write_text(
+        target, lambda out: export_reviews(database, out, deck_key, progress=progress)
+    )
+
+
+def export_reviews(
+    database: Database,
+    out: IO[str],
+    deck_key: str | None = None,
+    progress: Progress = no_progress,
+) -> int:
     """Write the review history as the FSRS review-log CSV, oldest first.
 
     Columns: ``card_id`` (Recall's card id), ``review_time`` (UTC milliseconds since the
@@ -145,6 +173,7 @@ def export_reviews(database: Database, out: IO[str], deck_key: str | None = None
             if deck is None:
                 raise UnknownDeckError(deck_key)
             deck_id = deck.id
+        total = transaction.history.count(deck_id)
         for review in transaction.history.all(deck_id):
             if review.rating is None:  # a schedule change made by hand, not an answer
                 continue
@@ -159,4 +188,7 @@ def export_reviews(database: Database, out: IO[str], deck_key: str | None = None
                 )
             )
             written += 1
+            if written % _PROGRESS_EVERY == 0:
+                progress(written, total)
+    progress(written, total)
     return written

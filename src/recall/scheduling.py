@@ -76,19 +76,14 @@ class Scheduler:
             ValueError: ``now`` is not aware UTC.
         """
         _require_utc(now)
-        before = _to_fsrs(card_id, memory, now)
-        after, _ = self._fsrs.review_card(before, fsrs.Rating(int(rating)), now)
-        due = after.due
+        return _memory(self._step(card_id, _to_fsrs(card_id, memory, now), rating, now))
+
+    def _step(self, card_id: int, card: fsrs.Card, rating: Rating, now: datetime) -> fsrs.Card:
+        """One review on fsrs's own card; its due date fuzzed as Recall fuzzes it."""
+        after, _ = self._fsrs.review_card(card, _FSRS_RATINGS[rating], now)
         if self._fuzz and after.state == fsrs.State.Review:
-            due = now + self._fuzzed(due - now, card_id, now)
-        return MemoryState(
-            state=CardState(int(after.state)),
-            step=after.step,
-            stability=after.stability,
-            difficulty=after.difficulty,
-            due=due,
-            last_review=now,
-        )
+            after.due = now + self._fuzzed(after.due - now, card_id, now)
+        return after
 
     def forgetting_curve(self) -> tuple[float, float]:
         """FSRS's forgetting curve R = (1 + factor * t / S) ** decay, as (decay, factor)."""
@@ -127,12 +122,24 @@ class Scheduler:
         """A card's memory state from its history, applied in the order given.
 
         Answers are reviewed; a forget makes the card new again; a due date set by hand
-        moves the card's due date (``set_due``).
+        moves the card's due date (``set_due``). The same as applying ``apply`` to each in
+        turn (a test holds that), without converting the state to and from fsrs's card
+        between answers.
         """
-        memory = NEW_CARD
+        card: fsrs.Card | None = None
         for past in history:
-            memory = self.apply(card_id, memory, past)
-        return memory
+            _require_utc(past.reviewed_at)
+            if past.kind is not ReviewKind.ANSWER:
+                before = NEW_CARD if card is None else _memory(card)
+                memory = self.apply(card_id, before, past)
+                new = memory.state is CardState.NEW
+                card = None if new else _to_fsrs(card_id, memory, past.reviewed_at)
+                continue
+            assert past.rating is not None, "an answer has a rating"
+            if card is None:
+                card = _to_fsrs(card_id, NEW_CARD, past.reviewed_at)
+            card = self._step(card_id, card, past.rating, past.reviewed_at)
+        return NEW_CARD if card is None else _memory(card)
 
     def apply(self, card_id: int, memory: MemoryState, past: PastReview) -> MemoryState:
         """The memory state after one history entry: an answer, a forget or a set due date."""
@@ -167,6 +174,21 @@ class Scheduler:
         shortest = min(shortest, longest)
         seed = f"{card_id}:{round(now.timestamp() * 1_000_000)}"
         return timedelta(days=random.Random(seed).randint(shortest, longest))
+
+
+_FSRS_RATINGS = {rating: fsrs.Rating(int(rating)) for rating in Rating}
+_STATES = {state: CardState(int(state)) for state in fsrs.State}
+
+
+def _memory(card: fsrs.Card) -> MemoryState:
+    return MemoryState(
+        state=_STATES[card.state],
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=card.due,
+        last_review=card.last_review,
+    )
 
 
 def _to_fsrs(card_id: int, memory: MemoryState, now: datetime) -> fsrs.Card:

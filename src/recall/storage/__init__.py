@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from recall.storage.database import (
     DamagedDatabaseError,
     Database,
@@ -31,8 +33,12 @@ from recall.storage.records import (
 )
 from recall.storage.transaction import Transaction
 
+SQLITE_VERSION = sqlite3.sqlite_version
+"""The version of the SQLite library Recall runs on."""
+
 __all__ = [
     "SCHEMA_VERSION",
+    "SQLITE_VERSION",
     "CardKey",
     "CardRow",
     "Contents",

@@ -33,6 +33,10 @@ class CardQueries:
             raise LookupError(f"no card {card_id}")
         return card_row(rows[0])
 
+    def count(self) -> int:
+        """How many cards there are."""
+        return int(self._sql.value("SELECT count(*) FROM card"))
+
     def of_deck(self, deck_id: int) -> list[CardRow]:
         """Every card of a deck, in deck-file order."""
         rows = self._sql.rows(

@@ -101,6 +101,18 @@ class HistoryQueries:
         for row in rows:
             yield review_row(row)
 
+    def count(self, deck_id: int | None = None) -> int:
+        """How many reviews there are (of one deck, if given)."""
+        if deck_id is None:
+            return int(self._sql.value("SELECT count(*) FROM review"))
+        return int(
+            self._sql.value(
+                "SELECT count(*) FROM card CROSS JOIN review ON review.card_id = card.id "
+                "WHERE card.deck_id = ?",
+                (deck_id,),
+            )
+        )
+
     def after(self, moment: datetime) -> list[ReviewRow]:
         """Reviews dated after ``moment``, oldest first."""
         rows = self._sql.rows(
