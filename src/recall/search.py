@@ -148,9 +148,10 @@ def like_escape(text: str) -> str:
 
 def quote(value: str) -> str:
     """A value as a query term would quote it, for building queries (deck names, tags)."""
-    if value and not re.search(r'[\s()"*_\\:-]', value):
+    escaped = re.sub(r'([\\"*_])', r"\\\1", value)
+    if value and escaped == value and not re.search(r"[\s():-]", value):
         return value
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f'"{escaped}"'
 
 
 def _tokenize(query: str) -> list[_Token]:
