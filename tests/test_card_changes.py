@@ -283,3 +283,34 @@ def test_every_change_keeps_check_healthy(studied: Database, clock: Clock) -> No
     while changes.undo_label is not None:
         changes.undo()
         healthy(studied, clock)
+
+
+def test_replay_applies_entries_made_by_hand_as_applying_each_does(clock: Clock) -> None:
+    from datetime import timedelta
+
+    from recall.memory import NEW_CARD, ReviewKind
+    from recall.scheduling import PastReview
+
+    scheduler = Scheduler(Settings(fuzz=True))
+    start = clock()
+    days = [start + timedelta(days=n, hours=n) for n in range(12)]
+    history = [
+        PastReview(days[0], Rating.GOOD),
+        PastReview(days[1], Rating.GOOD),
+        PastReview(days[2], None, ReviewKind.SET_DUE, days[9]),
+        PastReview(days[3], Rating.AGAIN),
+        PastReview(days[4], None, ReviewKind.FORGET),
+        PastReview(days[5], None, ReviewKind.SET_DUE, days[6]),
+        PastReview(days[7], Rating.EASY),
+        PastReview(days[8], Rating.HARD),
+    ]
+    memory = NEW_CARD
+    for past in history:
+        memory = scheduler.apply(42, memory, past)
+    assert scheduler.replay(42, history) == memory
+    assert memory.state is CardState.REVIEW
+    # A forget alone leaves a new card; a due date set on a new card makes it a review card.
+    assert scheduler.replay(42, history[:5]) == NEW_CARD
+    after_set = scheduler.replay(42, history[:6])
+    assert after_set.state is CardState.REVIEW
+    assert after_set.due == days[6]

@@ -7,11 +7,12 @@ stored schedule exactly, fuzz included (Anki seeds its fuzz from the card the sa
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple, cast
 
 import fsrs
 
@@ -22,8 +23,7 @@ from recall.settings import Settings
 _FUZZ_RANGES = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
 
 
-@dataclass(frozen=True, slots=True)
-class PastReview:
+class PastReview(NamedTuple):
     """The part of a stored history entry that scheduling needs.
 
     Attributes:
@@ -36,6 +36,12 @@ class PastReview:
     rating: Rating | None
     kind: ReviewKind = ReviewKind.ANSWER
     set_due: datetime | None = None
+
+
+# What replay reads for each history entry: (time, rating) for an answer, or
+# (time, None, kind, due date set) for a change made by hand. A PastReview is either.
+ByHand = tuple[datetime, None, ReviewKind, datetime | None]
+HistoryEntry = tuple[datetime, Rating] | ByHand | PastReview
 
 
 class Scheduler:
@@ -118,7 +124,7 @@ class Scheduler:
             CardState.REVIEW, None, memory.stability, memory.difficulty, due, memory.last_review
         )
 
-    def replay(self, card_id: int, history: Iterable[PastReview]) -> MemoryState:
+    def replay(self, card_id: int, history: Iterable[HistoryEntry]) -> MemoryState:
         """A card's memory state from its history, applied in the order given.
 
         Answers are reviewed; a forget makes the card new again; a due date set by hand
@@ -127,18 +133,20 @@ class Scheduler:
         between answers.
         """
         card: fsrs.Card | None = None
-        for past in history:
-            _require_utc(past.reviewed_at)
-            if past.kind is not ReviewKind.ANSWER:
+        for entry in history:
+            reviewed_at, rating = entry[0], entry[1]
+            _require_utc(reviewed_at)
+            if rating is None:
+                # A change made by hand: (time, None, kind, due date set).
+                by_hand = cast(ByHand, entry)
                 before = NEW_CARD if card is None else _memory(card)
-                memory = self.apply(card_id, before, past)
+                memory = self.apply(card_id, before, PastReview(*by_hand))
                 new = memory.state is CardState.NEW
-                card = None if new else _to_fsrs(card_id, memory, past.reviewed_at)
+                card = None if new else _to_fsrs(card_id, memory, reviewed_at)
                 continue
-            assert past.rating is not None, "an answer has a rating"
             if card is None:
-                card = _to_fsrs(card_id, NEW_CARD, past.reviewed_at)
-            card = self._step(card_id, card, past.rating, past.reviewed_at)
+                card = _to_fsrs(card_id, NEW_CARD, reviewed_at)
+            card = self._step(card_id, card, rating, reviewed_at)
         return NEW_CARD if card is None else _memory(card)
 
     def apply(self, card_id: int, memory: MemoryState, past: PastReview) -> MemoryState:
@@ -166,14 +174,31 @@ class Scheduler:
         days = interval.days
         if days < 2.5:
             return interval
-        spread = 1.0 + sum(
-            share * max(min(float(days), end) - start, 0.0) for start, end, share in _FUZZ_RANGES
-        )
+        # Summed in the same order as ever, so every stored interval replays to the bit.
+        total = 0.0
+        for start, end, share in _FUZZ_RANGES:
+            total += share * max(min(float(days), end) - start, 0.0)
+        spread = 1.0 + total
         shortest = max(2, round(days - spread))
         longest = min(round(days + spread), self._maximum_interval)
         shortest = min(shortest, longest)
-        seed = f"{card_id}:{round(now.timestamp() * 1_000_000)}"
-        return timedelta(days=random.Random(seed).randint(shortest, longest))
+        return timedelta(
+            days=fuzz_draw(f"{card_id}:{round(now.timestamp() * 1_000_000)}", shortest, longest)
+        )
+
+
+def fuzz_draw(seed: str, shortest: int, longest: int) -> int:
+    """``random.Random(seed).randint(shortest, longest)``, without its Python-level steps.
+
+    Seeding from a string hashes it with SHA-512 and seeds from the bytes and the digest
+    as one integer; ``randint`` is ``shortest`` plus a draw below the width. Done here
+    directly (about a quarter of a replay otherwise); a test holds it equal to
+    ``random.Random``'s own, so a change in Python cannot go unnoticed.
+    """
+    encoded = seed.encode()
+    generator = random.Random(int.from_bytes(encoded + hashlib.sha512(encoded).digest()))
+    below: int = generator._randbelow(longest - shortest + 1)  # type: ignore[attr-defined]
+    return shortest + below
 
 
 _FSRS_RATINGS = {rating: fsrs.Rating(int(rating)) for rating in Rating}
