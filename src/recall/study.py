@@ -296,6 +296,12 @@ class StudySession:
             row = transaction.cards.get(last.card_id)
         return self._show(row, now)
 
+    def show(self, card_id: int, now: datetime) -> StudyCard:
+        """A card of this session as it is stored now, to show again (after an edit)."""
+        with self.database.reading() as transaction:
+            row = transaction.cards.get(card_id)
+        return self._show(row, now)
+
     def summary(self) -> Summary:
         """Cards, answers, right answers and time spent in this session, and the next due time."""
         with self.database.reading() as transaction:

@@ -21,6 +21,7 @@ from recall.settings import Settings
 from recall.storage import SQLITE_VERSION, Database
 from recall.study import StudySession
 from recall.ui.backups_dialog import BackupsDialog
+from recall.ui.collection_actions import CollectionActions
 from recall.ui.deck_list_view import DeckListView
 from recall.ui.operations import Operations
 from recall.ui.prompts import Prompts
@@ -35,7 +36,11 @@ SHORTCUTS = (
     ("Space / Enter", "Submit, show the answer, or accept the suggested rating"),
     ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
     ("Up / Down, Page Up / Down", "Scroll a long card"),
-    ("Ctrl+Z", "Undo the last rating"),
+    ("Ctrl+Z", "Undo the last rating; on the deck list, the last deck or card change"),
+    ("E / - / @", "While studying: edit / bury / suspend the card on screen"),
+    ("Ctrl+1 … Ctrl+7", "While studying or browsing: flag the card (again: unflag)"),
+    ("B / A", "Browse cards / Add cards"),
+    ("Ctrl+Shift+N / F2", "New deck / Rename the selected deck (A::B moves it inside A)"),
     ("Escape", "Back to the deck list"),
     ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
     ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
@@ -106,6 +111,9 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.deck_list)
         self.pages.addWidget(self.summary)
         self.setCentralWidget(self.pages)
+        self.collection = CollectionActions(
+            database, settings, clock, zone, self._prompts, self.deck_list, self
+        )
         self._create_actions()
         self._create_menus()
         self._connect_signals()
@@ -143,6 +151,7 @@ class MainWindow(QMainWindow):
         review.finished.connect(self._on_review_finished)
         review.left.connect(self.show_decks)
         review.undo_available.connect(self._on_undo_available)
+        self.collection.attach_review(review)
         if self._review is not None:
             self.pages.removeWidget(self._review)
             self._review.deleteLater()
@@ -279,7 +288,7 @@ class MainWindow(QMainWindow):
         self.check_action.setShortcut(QKeySequence("Ctrl+Shift+K"))
         self.quit_action = QAction("&Quit", self)
         self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
-        self.undo_action = QAction("&Undo Rating", self)
+        self.undo_action = QAction("&Undo", self)
         self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
         self.undo_action.setEnabled(False)
         self.back_action = QAction("&Back to Decks", self)
@@ -313,7 +322,10 @@ class MainWindow(QMainWindow):
         study_menu = self.menuBar().addMenu("&Study")
         study_menu.addAction(self.study_action)
         study_menu.addAction(self.back_action)
+        decks_menu = self.menuBar().addMenu("&Decks")
         tools_menu = self.menuBar().addMenu("&Tools")
+        self.collection.fill_menus(tools_menu, decks_menu)
+        tools_menu.addSeparator()
         tools_menu.addAction(self.check_action)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(self.shortcuts_action)
@@ -336,6 +348,8 @@ class MainWindow(QMainWindow):
         self.study_action.triggered.connect(self._on_study_selected)
         self.shortcuts_action.triggered.connect(self._on_shortcuts)
         self.about_action.triggered.connect(self._on_about)
+        self.collection.changed.connect(self._on_collection_changed)
+        self.collection.notice.connect(lambda text: self.statusBar().showMessage(text, 10_000))
 
     def _restore_geometry(self) -> None:
         geometry = self._window_state.value("geometry")
@@ -347,7 +361,9 @@ class MainWindow(QMainWindow):
         current = self.pages.currentWidget()
         self.back_action.setEnabled(current is not self.deck_list)
         self.study_action.setEnabled(current is self.deck_list)
-        self.undo_action.setEnabled(self._review is not None and self._review.can_undo)
+        self.undo_action.setEnabled(
+            (self._review is not None and self._review.can_undo) or self._can_undo_change()
+        )
 
     # Slots
 
@@ -359,14 +375,28 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _on_undo_available(self, available: bool) -> None:
-        self.undo_action.setEnabled(available)
+        self.undo_action.setEnabled(available or self._can_undo_change())
+
+    def _can_undo_change(self) -> bool:
+        """Whether Edit > Undo takes back a change (a deck or card edit), not a rating."""
+        on_review = self._review is not None and self.pages.currentWidget() is self._review
+        return not on_review and self.collection.changes.undo_label is not None
 
     def _on_undo(self) -> None:
         review = self._review
+        if self._can_undo_change():
+            self.collection.undo()
+            self._update_actions()
+            return
         if review is None or not review.can_undo:
             return
         self.pages.setCurrentWidget(review)
         review.undo()
+        self._update_actions()
+
+    def _on_collection_changed(self) -> None:
+        if self.pages.currentWidget() is self.deck_list:
+            self.refresh_decks()
         self._update_actions()
 
     def _on_back(self) -> None:

@@ -28,6 +28,7 @@ from recall.ui.card_text_view import CardTextView
 from recall.ui.choice_button import ChoiceButton, Outcome
 from recall.ui.feedback_panel import FeedbackPanel, card_label
 from recall.ui.prompts import Prompts
+from recall.ui.review_keys import card_key_action
 from recall.ui.text import format_interval, markdown_to_html
 
 _DIGIT_KEYS = {getattr(Qt.Key, f"Key_{digit}"): digit for digit in range(10)}
@@ -53,6 +54,8 @@ class ReviewView(QWidget):
     finished = Signal()
     left = Signal()
     undo_available = Signal(bool)
+    card_key = Signal(str, int)  # E, -, @, Ctrl+1..7 on the card shown (review_keys)
+    became_leech = Signal()
 
     def __init__(
         self,
@@ -173,6 +176,15 @@ class ReviewView(QWidget):
             return True
         return self._record(self._answer, self._answer.proposed)
 
+    def show_next(self) -> None:
+        """Move on to the next card (after the one shown was buried or suspended)."""
+        self._show_next()
+
+    def show_again(self) -> None:
+        """Show the card on screen again as it is stored now (after it was edited)."""
+        if self._shown is not None:
+            self._show_card(self._session.show(self._shown.card_id, self._clock()))
+
     def leave(self) -> None:
         """Go back to the deck list; an answer waiting for its rating keeps the suggested one."""
         if self.commit_pending():
@@ -182,7 +194,7 @@ class ReviewView(QWidget):
         """Store the answer; if that fails, say why and offer to try again."""
         while True:
             try:
-                self._session.record(answer, rating, self._clock())
+                recorded = self._session.record(answer, rating, self._clock())
             except RecallError as error:
                 problem = f"Your answer could not be saved: {error}\n\nIt is still on screen."
                 if self._prompts.retry("Answer not saved", problem):
@@ -190,11 +202,18 @@ class ReviewView(QWidget):
                 return False
             self._answer = None
             self.undo_available.emit(self._session.can_undo)
+            if recorded.became_leech:
+                self.became_leech.emit()
             return True
 
     # Qt overrides
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        action = card_key_action(event)
+        if action is not None and self._shown is not None:
+            self.card_key.emit(*action)
+            event.accept()
+            return
         key = event.key()
         modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
         if modifiers != Qt.KeyboardModifier.NoModifier:
