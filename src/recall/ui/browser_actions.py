@@ -54,7 +54,7 @@ class BrowserActions(QObject):
         )
         self.forget_action = self._action("&Forget (Make New)", "Ctrl+Alt+N", self.forget)
         self.set_due_action = self._action("Set Due &Date…", "Ctrl+Shift+D", self.set_due)
-        self.delete_action = self._action("De&lete…", "Ctrl+Delete", self.delete)
+        self.delete_action = self._action("De&lete…", "Ctrl+Del", self.delete)
         self.flag_actions = [
             self._action(
                 f"Flag {FLAG_NAMES[number].capitalize()}",
@@ -63,7 +63,7 @@ class BrowserActions(QObject):
             )
             for number in range(1, len(FLAG_NAMES))
         ]
-        self._update_undo()
+        self.update_undo()
 
     def fill_menu(self, menu: QMenu) -> None:
         """Put the actions in the browser's Cards menu."""
@@ -213,7 +213,7 @@ class BrowserActions(QObject):
         if change is not None:
             self._browser.status.setText(f"{change.label}. Ctrl+Z undoes it.")
             self.changed.emit(ids)
-        self._update_undo()
+        self.update_undo()
 
     def _run(self, work: Callable[[], Change]) -> Change | None:
         try:
@@ -222,14 +222,15 @@ class BrowserActions(QObject):
             self._prompts.tell("Browse", str(error), warning=True)
             return None
         finally:
-            self._update_undo()
+            self.update_undo()
 
     def _after_add(self) -> None:
-        self._update_undo()
+        self.update_undo()
         self.changed.emit(None)
         self._browser.search()
 
-    def _update_undo(self) -> None:
+    def update_undo(self) -> None:
+        """Name the change Ctrl+Z would undo in the Edit menu."""
         label = self._changes.undo_label
         self.undo_action.setText(f"&Undo {label}" if label else "&Undo")
         self.undo_action.setEnabled(label is not None)

@@ -2,7 +2,7 @@
 
 The search hands over every matching id at once (one integer each); rows are read from the
 database only when the view asks for more (``canFetchMore``/``fetchMore``), so 100,000
-matches open as fast as 200. Sorting asks the window to search again, sorted in SQL.
+matches open as fast as 200. Sorting is the window's: it searches again, sorted in SQL.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
-    Signal,
 )
 from PySide6.QtGui import QColor
 
@@ -57,8 +56,6 @@ _NUMBERS = {"interval", "stability", "retrievability", "reviews", "lapses"}
 
 class CardTableModel(QAbstractTableModel):
     """Rows of a search result, fetched a page at a time."""
-
-    sort_requested = Signal(str, bool)
 
     def __init__(
         self, finder: Finder, clock: Callable[[], datetime], parent: QObject | None = None
@@ -134,10 +131,6 @@ class CardTableModel(QAbstractTableModel):
         self.beginInsertRows(QModelIndex(), start, start + len(more) - 1)
         self._rows.extend(more)
         self.endInsertRows()
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        if 0 <= column < len(COLUMNS):
-            self.sort_requested.emit(COLUMNS[column][0], order == Qt.SortOrder.DescendingOrder)
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole

@@ -101,7 +101,8 @@ class BrowserWindow(QMainWindow):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSortingEnabled(True)
+        # Sorting is done in SQL by searching again, so the view only shows the indicator.
+        self.table.setSortingEnabled(False)
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
@@ -111,6 +112,8 @@ class BrowserWindow(QMainWindow):
         header.setStretchLastSection(False)
         header.resizeSection(0, 340)
         header.resizeSection(1, 160)
+        header.setSortIndicatorShown(True)
+        header.setSectionsClickable(True)
         header.setSortIndicator(2, Qt.SortOrder.AscendingOrder)
         self.sidebar = BrowserSidebar()
         self.editor = CardEditor()
@@ -169,9 +172,19 @@ class BrowserWindow(QMainWindow):
             self.model.fetchMore()
         row = self.model.row_of(card_id)
         assert row is not None
-        self.table.selectRow(row)
-        self.table.scrollTo(self.model.index(row, 0))
+        self.select_rows([row])
         return True
+
+    def select_rows(self, rows: list[int]) -> None:
+        """Select exactly these rows (whatever keys are held), the first one current."""
+        selection = self.table.selectionModel()
+        flags = QItemSelectionModel.SelectionFlag
+        selection.clearSelection()
+        for row in rows:
+            selection.select(self.model.index(row, 0), flags.Select | flags.Rows)
+        if rows:
+            selection.setCurrentIndex(self.model.index(rows[0], 0), flags.NoUpdate)
+            self.table.scrollTo(self.model.index(rows[0], 0))
 
     def refresh_sidebar(self) -> None:
         """Read the decks and tags again for the sidebar."""
@@ -206,6 +219,7 @@ class BrowserWindow(QMainWindow):
         if change.changed:
             self._changes.push(change)
             self.status.setText("Saved.")
+            self.card_actions.update_undo()
         self.save_button.setEnabled(False)
         self.model.reload([self._editing])
         self.refresh_sidebar()
@@ -288,7 +302,7 @@ class BrowserWindow(QMainWindow):
         self.search_box.returnPressed.connect(self.search)
         self._timer.timeout.connect(self.search)
         self.sidebar.query_chosen.connect(self._on_sidebar)
-        self.model.sort_requested.connect(self._on_sort)
+        self.table.horizontalHeader().sortIndicatorChanged.connect(self._on_sort)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.editor.changed.connect(lambda: self.save_button.setEnabled(self._editing is not None))
         self.save_button.clicked.connect(self.save_card)
@@ -300,6 +314,7 @@ class BrowserWindow(QMainWindow):
     # Slots
 
     def _on_found(self, result: SearchResult) -> None:
+        self.card_actions.update_undo()  # changes made elsewhere (deck list, review) count
         if self._pending is not None:
             text, self._pending = self._pending, None
             self.search_box.setText(text)
@@ -312,12 +327,7 @@ class BrowserWindow(QMainWindow):
         if keep is not None and not self.select_card(keep):
             self._load_editor()
         elif self.model.rowCount() and not self.selected_ids():
-            self.table.selectionModel().select(
-                self.model.index(0, 0),
-                QItemSelectionModel.SelectionFlag.ClearAndSelect
-                | QItemSelectionModel.SelectionFlag.Rows,
-            )
-            self.table.setCurrentIndex(self.model.index(0, 0))
+            self.select_rows([0])
 
     def _on_search_failed(self, error: Exception) -> None:
         self._pending = None
@@ -326,8 +336,8 @@ class BrowserWindow(QMainWindow):
         self.model.set_result(SearchResult(self.search_box.text(), (), *self._sort))
         self.status.setText(str(error))
 
-    def _on_sort(self, column: str, descending: bool) -> None:
-        self._sort = (column, descending)
+    def _on_sort(self, column: int, order: Qt.SortOrder) -> None:
+        self._sort = (COLUMNS[column][0], order == Qt.SortOrder.DescendingOrder)
         self.search()
 
     def _on_sidebar(self, term: str, how: str) -> None:

@@ -127,14 +127,11 @@ class CollectionActions(QObject):
         from recall.ui.browser_window import BrowserWindow
 
         if self.browser is None:
+            # A window of its own (no parent), so the main window's keys do not reach into
+            # it; its message boxes sit over it unless prompts were given (tests).
+            prompts = None if type(self._prompts) is Prompts else self._prompts
             self.browser = BrowserWindow(
-                self._database,
-                self._settings,
-                self._clock,
-                self.changes,
-                self._zone,
-                self._prompts,
-                self._window,
+                self._database, self._settings, self._clock, self.changes, self._zone, prompts
             )
             self.browser.cards_changed.connect(self.changed)
         self.browser.show()
@@ -162,6 +159,14 @@ class CollectionActions(QObject):
         dialog.added.connect(lambda _card: self._changed())
         dialog.show()
         self.add_dialog = dialog
+
+    def close_windows(self) -> None:
+        """Close the browser and the Add Cards window (the main window is closing)."""
+        if self.browser is not None:
+            self.browser.close()
+        dialog = getattr(self, "add_dialog", None)
+        if dialog is not None:
+            dialog.close()
 
     def attach_review(self, review: ReviewView) -> None:
         """Let the review screen's keys edit, bury, suspend and flag the card on screen."""

@@ -267,6 +267,7 @@ class MainWindow(QMainWindow):
             if not self._prompts.confirm("Quit Recall", question):
                 event.ignore()
                 return
+        self.collection.close_windows()
         self.backup_timer.stop()
         self.back_up_if_changed()
         self.tasks.wait()
