@@ -44,8 +44,12 @@ class BrowserSidebar(QTreeWidget):
         self.itemActivated.connect(self._on_activated)
 
     def set_contents(self, decks: Sequence[DeckRow], tags: Sequence[str]) -> None:
-        """Rebuild the items from the decks and tags there are, keeping what was expanded."""
-        expanded = {self._path(item) for item in self._all_items() if item.isExpanded()}
+        """Rebuild the items from the decks and tags there are, keeping what was collapsed."""
+        collapsed = {
+            self._path(item)
+            for item in self._all_items()
+            if item.childCount() and not item.isExpanded()
+        }
         self.clear()
         everything = self._section("All cards", "")
         everything.setExpanded(False)
@@ -65,8 +69,7 @@ class BrowserSidebar(QTreeWidget):
         self._add_tags(tag_section, tags)
         QTreeWidgetItem(tag_section, ["Untagged"]).setData(0, QUERY, "tag:none")
         for item in self._all_items():
-            if item.parent() is None or self._path(item) in expanded:
-                item.setExpanded(True)
+            item.setExpanded(self._path(item) not in collapsed)
 
     def item_for(self, term: str) -> QTreeWidgetItem | None:
         """The item that searches for ``term``, if there is one."""

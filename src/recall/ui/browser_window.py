@@ -110,8 +110,13 @@ class BrowserWindow(QMainWindow):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
-        header.resizeSection(0, 340)
-        header.resizeSection(1, 160)
+        header.resizeSection(0, 360)
+        header.resizeSection(1, 170)
+        for column in range(2, len(COLUMNS)):
+            title = COLUMNS[column][1]
+            header.resizeSection(
+                column, max(90, header.fontMetrics().horizontalAdvance(title) + 34)
+            )
         header.setSortIndicatorShown(True)
         header.setSectionsClickable(True)
         header.setSortIndicator(2, Qt.SortOrder.AscendingOrder)

@@ -169,6 +169,9 @@ class CardEditor(QWidget):
             row.text.setText(str(choice.get("text", "")))
             row.correct.setChecked(bool(choice.get("correct", False)))
             row.why.setText(str(choice.get("why") or ""))
+        # Long texts show from their start, not scrolled to their end.
+        for line in [self.source, *(r.text for r in self._rows), *(r.why for r in self._rows)]:
+            line.setCursorPosition(0)
         self.blockSignals(False)
         self._on_changed()
 
@@ -288,6 +291,8 @@ class CardEditor(QWidget):
             lines = [f"Tip: {warning.message}" for warning in warnings]
         self.problems.setText("\n".join(lines))
         self.problems.setProperty("errors", bool(problems))
+        self.problems.style().unpolish(self.problems)  # the style sheet reads the property
+        self.problems.style().polish(self.problems)
         self.problems.setVisible(bool(lines))
         if not self.signalsBlocked():
             self.changed.emit()
