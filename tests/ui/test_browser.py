@@ -354,3 +354,26 @@ def _suspended(database: Database) -> int:
     (count,) = _column(database, "SELECT count(*) FROM card_memory WHERE suspended")
     assert isinstance(count, int)
     return count
+
+
+def test_one_undo_stack_takes_back_changes_newest_first(
+    qtbot: QtBot, window: MainWindow, bundled: Database, clock: Clock, prompts: FakePrompts
+) -> None:
+    importing.import_deck(bundled, load_deck(DATA / "decks" / "tiny.json"), clock())
+    browser = window.collection.browse("deck:tiny")
+    browser.wait()
+    browser.editor._rows[0].text.setText("Three")
+    assert browser.save_card()
+    browser.close()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.refresh_decks(select="tiny")
+    prompts.texts = ["Activation Recomputation Tradeoffs::Tiny"]
+    qtbot.keyClick(window.deck_list.table, Qt.Key.Key_F2)
+    assert window.collection.changes.undo_label == (
+        "Rename Tiny deck to Activation Recomputation Tradeoffs::Tiny"
+    )
+    qtbot.keyClick(window.deck_list.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert _column(bundled, "SELECT name FROM deck WHERE key = 'tiny'") == ["Tiny deck"]
+    assert "Three" in _column(bundled, "SELECT content FROM card WHERE key = 'q1'")[0]
+    assert window.collection.changes.undo_label == "Edit a card"

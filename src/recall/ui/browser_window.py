@@ -238,6 +238,7 @@ class BrowserWindow(QMainWindow):
         if self._editing is None:
             many = f"{len(ids)} cards selected." if ids else "Select a card to edit it."
             self.editor_title.setText(many)
+            self.editor.set_data({"type": self.editor.kind})
             self.save_button.setEnabled(False)
             return
         row = self.model.row_value(self.model.row_of(self._editing) or 0)
@@ -329,10 +330,12 @@ class BrowserWindow(QMainWindow):
         self.model.set_result(result)
         count = len(result.card_ids)
         self.status.setText(f"{count:,} card{'s' if count != 1 else ''}")
-        if keep is not None and not self.select_card(keep):
-            self._load_editor()
-        elif self.model.rowCount() and not self.selected_ids():
+        if keep is not None and self.select_card(keep):
+            return
+        if self.model.rowCount():
             self.select_rows([0])
+        else:
+            self._load_editor()
 
     def _on_search_failed(self, error: Exception) -> None:
         self._pending = None

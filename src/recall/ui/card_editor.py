@@ -7,6 +7,7 @@ question as the review screen renders it.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -226,6 +227,13 @@ class CardEditor(QWidget):
         """Put the keyboard in the first field."""
         (self.question if self._kind == "choice" else self.front).setFocus()
 
+    def _is_blank(self) -> bool:
+        texts = [self.question, self.front, self.back]
+        rows = [row.text.text() for row in self._rows]
+        return not any(box.toPlainText().strip() for box in texts) and not any(
+            text.strip() for text in rows
+        )
+
     # Building
 
     def _connect_signals(self) -> None:
@@ -268,6 +276,14 @@ class CardEditor(QWidget):
             row.renumber(number)
             row.remove.setEnabled(len(self._rows) > MIN_CHOICES)
         self.add_choice_button.setEnabled(len(self._rows) < MAX_CHOICES)
+        # Tab walks the fields in the order they are shown: question, each choice's text,
+        # correct and why, then the rest.
+        chain: list[QWidget] = [self.question, self.front, self.back]
+        for row in self._rows:
+            chain += [row.text, row.correct, row.why]
+        chain += [self.add_choice_button, self.shuffle, self.explanation, self.source, self.tags]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
 
     # Slots
 
@@ -284,7 +300,9 @@ class CardEditor(QWidget):
         if self._kind == "choice":
             self.preview.setText(markdown_to_html(self.question.toPlainText()))
         problems = self.check()
-        if problems:
+        if self._is_blank():
+            lines: list[str] = []  # nothing written yet: nothing to point out
+        elif problems:
             lines = [f"• {problem}" for problem in problems]
         else:
             warnings = lint.lint_card(check_card(self.data()))
