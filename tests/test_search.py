@@ -405,3 +405,10 @@ def test_sorting_by_each_column_orders_the_same_cards(
     assert by_due == sorted(by_due)  # type: ignore[type-var]
     by_lapses = finder.rows(finder.find("", NOW, "lapses", descending=True).card_ids)
     assert [row.lapses for row in by_lapses] == sorted((r.lapses for r in by_lapses), reverse=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.text(min_size=1, max_size=30))
+def test_a_quoted_deck_name_or_tag_searches_for_exactly_that_text(name: str) -> None:
+    assert search.parse(f"deck:{search.quote(name)}") == search.InDeck(search.like_escape(name))
+    assert search.parse(f"tag:{search.quote(name)}") == search.Tagged(search.like_escape(name))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -71,11 +70,9 @@ def _search(args: argparse.Namespace) -> int:
         state = "suspended" if row.suspended else browse.STATE_NAMES[row.memory.state]
         table.append((str(row.id), row.deck_name, state, due, browse.question(row)))
     widths = [max(len(line[column]) for line in table) for column in range(4)]
-    room = max(20, shutil.get_terminal_size((100, 24)).columns - sum(widths) - 8)
     for line in table:
         cells = [cell.ljust(width) for cell, width in zip(line, widths, strict=False)]
-        question = line[4] if len(line[4]) <= room else line[4][: room - 1] + "…"
-        print("  ".join([*cells, question]).rstrip())
+        print("  ".join([*cells, line[4]]).rstrip())
     print(f"{len(rows)} card{'s' if len(rows) != 1 else ''}", flush=True)
     return 0
 

@@ -74,6 +74,7 @@ class CardEditor(QWidget):
         super().__init__(parent)
         self.setObjectName("cardEditor")
         self._kind = "choice"
+        self._loading = False
         self._extra: dict[str, Any] = {}
         self.question = _text_box("Question (Markdown)", 3)
         self.preview = card_label("question", "Question as the review screen shows it")
@@ -147,6 +148,7 @@ class CardEditor(QWidget):
 
     def set_data(self, data: dict[str, Any]) -> None:
         """Fill the fields from a card's deck-file JSON."""
+        self._loading = True  # one check at the end, not one per field filled
         self.blockSignals(True)
         self._extra = {key: data[key] for key in ("markup",) if key in data}
         self.set_kind(str(data.get("type", "choice")))
@@ -174,6 +176,7 @@ class CardEditor(QWidget):
         for line in [self.source, *(r.text for r in self._rows), *(r.why for r in self._rows)]:
             line.setCursorPosition(0)
         self.blockSignals(False)
+        self._loading = False
         self._on_changed()
 
     def clear(self) -> None:
@@ -297,6 +300,8 @@ class CardEditor(QWidget):
             self._on_changed()
 
     def _on_changed(self) -> None:
+        if self._loading:
+            return
         if self._kind == "choice":
             self.preview.setText(markdown_to_html(self.question.toPlainText()))
         problems = self.check()
