@@ -18,7 +18,7 @@ from recall.deckfile import parse_deck
 from recall.memory import NEW_CARD, Rating
 from recall.scheduling import Scheduler
 from recall.storage import Database
-from recall.storage.tables import to_micros
+from recall.storage.times import to_micros
 
 WORDS = ("apple", "river", "stone", "cloud", "amber", "piano", "tiger", "lemon", "mango", "salt")
 TAGS = ("verb", "noun", "verb::irregular", "verb::regular", "geo", "leech", "Mixed")

@@ -19,7 +19,7 @@ from recall.scheduling import Scheduler
 from recall.search import SearchError
 from recall.settings import Settings
 from recall.storage import Database
-from recall.storage.tables import from_micros
+from recall.storage.times import from_micros
 from tests.collection import generate
 from tests.conftest import ZONE
 

@@ -15,7 +15,7 @@ from typing import Any
 from recall.memory import CardState, MemoryState, ReviewKind
 from recall.storage.records import DeckRow
 from recall.storage.sql import Sql
-from recall.storage.tables import from_micros, to_micros
+from recall.storage.times import from_micros, to_micros
 
 FROM = (
     "FROM card JOIN card_memory ON card_memory.card_id = card.id "

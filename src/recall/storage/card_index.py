@@ -6,7 +6,10 @@ the editor, a bulk tag change) keeps them true without remembering to.
 
 from __future__ import annotations
 
-from sqlalchemy import Connection
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
 
 
 def _texts(content: str) -> str:

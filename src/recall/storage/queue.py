@@ -14,7 +14,7 @@ from datetime import datetime
 from recall.memory import CardState, ReviewKind
 from recall.storage.rows import REVIEWED_STATES
 from recall.storage.sql import Sql
-from recall.storage.tables import from_micros, to_micros
+from recall.storage.times import from_micros, to_micros
 
 # Cards that may be studied at the time given as the parameter.
 _STUDIABLE = "NOT card_memory.suspended AND coalesce(card_memory.buried_until, 0) <= ?"
