@@ -14,6 +14,7 @@ import pytest
 from recall import backups, browse, card_changes, importing, integrity, library
 from recall.card_changes import ChangeError, Changes
 from recall.deckfile import load_deck
+from recall.errors import RecallError
 from recall.memory import CardState, Rating
 from recall.scheduling import Scheduler
 from recall.settings import Settings
@@ -314,3 +315,16 @@ def test_replay_applies_entries_made_by_hand_as_applying_each_does(clock: Clock)
     after_set = scheduler.replay(42, history[:6])
     assert after_set.state is CardState.REVIEW
     assert after_set.due == days[6]
+
+
+def test_a_selection_becomes_one_deck_with_unique_card_ids(
+    database: Database, clock: Clock
+) -> None:
+    importing.import_deck(database, load_deck(DATA / "decks" / "tiny.json"), clock())
+    copy = load_deck(DATA / "decks" / "tiny.json").model_copy(update={"id": "tiny-copy"})
+    importing.import_deck(database, copy, clock())
+    everything = ids(database, clock, "")
+    deck = browse.selection_deck(database, everything, "Chosen")
+    assert sorted(card.id for card in deck.cards) == ["b1", "b1-2", "q1", "q1-2"]
+    with pytest.raises(RecallError, match="select the cards"):
+        browse.selection_deck(database, [], "Chosen")

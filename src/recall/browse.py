@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
 from recall import days, search, search_sql
+from recall.deckfile import CARD_ADAPTER, Deck
+from recall.errors import RecallError
 from recall.memory import CardState
 from recall.scheduling import Scheduler
 from recall.settings import Settings
@@ -97,6 +99,30 @@ class Finder:
             return None
         elapsed = max(0, (now - memory.last_review).days)
         return float((1 + self._factor * elapsed / memory.stability) ** self._decay)
+
+
+def selection_deck(
+    database: Database, card_ids: Sequence[int], name: str, key: str = "selection"
+) -> Deck:
+    """The chosen cards as one deck model, for export (ids kept unique within it).
+
+    Raises:
+        RecallError: No card was chosen.
+    """
+    if not card_ids:
+        raise RecallError("select the cards to export first")
+    with database.reading() as transaction:
+        rows = transaction.browsing.rows(card_ids)
+    cards = []
+    taken: set[str] = set()
+    for row in rows:
+        card = CARD_ADAPTER.validate_json(row.content)
+        card_key, number = card.id, 2
+        while card_key in taken:
+            card_key, number = f"{card.id}-{number}", number + 1
+        taken.add(card_key)
+        cards.append(card.model_copy(update={"id": card_key}))
+    return Deck(format="recall-deck", version=1, id=key, name=name, cards=cards)
 
 
 def question(row: BrowseRow) -> str:

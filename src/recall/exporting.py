@@ -61,19 +61,42 @@ def export_deck(database: Database, deck_key: str, target: Path) -> int:
         UnknownDeckError: No deck has that id.
         ExportError: The suffix is not supported, or the file cannot be written.
     """
+    check_suffix(target)
+    deck = load_stored_deck(database, deck_key)
+    return write_deck(deck, target, paths.media_dir(database.path.parent))
+
+
+def check_suffix(target: Path) -> None:
+    """Refuse a target whose suffix names no export format.
+
+    Raises:
+        ExportError: The suffix is neither .json nor .apkg.
+    """
     suffix = target.suffix.lower()
     if suffix not in EXPORT_SUFFIXES:
         raise ExportError(
             f"{target}: Recall exports decks as .json or .apkg, not {suffix or 'this'}"
         )
-    deck = load_stored_deck(database, deck_key)
+
+
+def write_deck(deck: Deck, target: Path, media_dir: Path) -> int:
+    """Write a deck model to ``target`` (.json or .apkg), beside it first, then renamed.
+
+    Returns:
+        The number of cards written.
+
+    Raises:
+        ExportError: The suffix is not supported, or the file cannot be written.
+    """
+    check_suffix(target)
+    suffix = target.suffix.lower()
     try:
         with tempfile.TemporaryDirectory(dir=target.parent, prefix=".export-") as folder:
             partial = Path(folder) / target.name
             if suffix == ".json":
                 partial.write_text(dump_deck(deck), encoding="utf-8")
             else:
-                _write_apkg(deck, partial, paths.media_dir(database.path.parent))
+                _write_apkg(deck, partial, media_dir)
             partial.replace(target)
     except OSError as error:
         raise ExportError(f"cannot write {target}: {error.strerror}") from None

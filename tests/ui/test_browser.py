@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -377,3 +378,22 @@ def test_one_undo_stack_takes_back_changes_newest_first(
     assert _column(bundled, "SELECT name FROM deck WHERE key = 'tiny'") == ["Tiny deck"]
     assert "Three" in _column(bundled, "SELECT content FROM card WHERE key = 'q1'")[0]
     assert window.collection.changes.undo_label == "Edit a card"
+
+
+def test_selected_cards_export_as_a_deck_that_imports_back(
+    qtbot: QtBot, browser: BrowserWindow, bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    importing.import_deck(bundled, load_deck(DATA / "decks" / "tiny.json"), clock())
+    search(qtbot, browser, "tag:math or tag:dropout")
+    browser.table.selectAll()
+    assert len(browser.selected_ids()) == 2
+    target = tmp_path / "chosen.json"
+    browser.card_actions.export_to(target)
+    browser.wait()
+    qtbot.waitUntil(lambda: "Wrote 2 cards" in browser.status.text())
+    deck = load_deck(target)
+    assert sorted(card.id for card in deck.cards) == ["dropout-rng-replay", "q1"]
+    package = tmp_path / "chosen.apkg"
+    browser.card_actions.export_to(package)
+    browser.wait()
+    qtbot.waitUntil(lambda: package.exists())

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+from recall import browse, exporting, paths
 from recall.browse import BrowseRow
 from recall.card_changes import FLAG_NAMES, Change, Changes
 from recall.errors import RecallError
@@ -55,6 +57,7 @@ class BrowserActions(QObject):
         self.forget_action = self._action("&Forget (Make New)", "Ctrl+Alt+N", self.forget)
         self.set_due_action = self._action("Set Due &Date…", "Ctrl+Shift+D", self.set_due)
         self.delete_action = self._action("De&lete…", "Ctrl+Del", self.delete)
+        self.export_action = self._action("E&xport Selected Cards…", "Ctrl+Shift+E", self.export)
         self.flag_actions = [
             self._action(
                 f"Flag {FLAG_NAMES[number].capitalize()}",
@@ -80,6 +83,8 @@ class BrowserActions(QObject):
         menu.addSeparator()
         for action in (self.forget_action, self.set_due_action, self.delete_action):
             menu.addAction(action)
+        menu.addSeparator()
+        menu.addAction(self.export_action)
 
     # Actions
 
@@ -176,6 +181,45 @@ class BrowserActions(QObject):
         )
         if self._prompts.confirm("Delete Cards", question):
             self._apply(lambda ids: self._changes.delete(ids, self._clock()))
+
+    def export(self) -> None:
+        """Ask where to, then write the selected cards as a Recall deck or an Anki package."""
+        from PySide6.QtWidgets import QFileDialog
+
+        if not self._browser.selected_ids():
+            self._browser.status.setText("Select cards first.")
+            return
+        filters = {"Recall deck (*.json)": ".json", "Anki package (*.apkg)": ".apkg"}
+        name, chosen = QFileDialog.getSaveFileName(
+            self._browser,
+            "Export Selected Cards",
+            str(Path.home() / "selected-cards.json"),
+            ";;".join(filters),
+        )
+        if name:
+            target = Path(name)
+            if target.suffix.lower() not in filters.values():
+                target = target.with_suffix(filters.get(chosen, ".json"))
+            self.export_to(target)
+
+    def export_to(self, target: Path) -> None:
+        """Write the selected cards to ``target`` (.json or .apkg) in the background."""
+        ids = self._browser.selected_ids()
+        database = self._database
+
+        def work() -> int:
+            deck = browse.selection_deck(database, ids, f"Selected cards ({len(ids)})")
+            return exporting.write_deck(deck, target, paths.media_dir(database.path.parent))
+
+        def done(cards: int) -> None:
+            self._browser.status.setText(f"Wrote {cards} cards to {target}.")
+
+        def failed(error: Exception) -> None:
+            if not isinstance(error, RecallError):
+                raise error
+            self._prompts.tell("Export", str(error), warning=True)
+
+        self._browser.tasks.run(work, done, failed)
 
     # Helpers
 
