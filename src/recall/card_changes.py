@@ -194,6 +194,11 @@ class Changes:
         """What Ctrl+Z would undo, or None when there is nothing."""
         return self._done[-1].label if self._done else None
 
+    @property
+    def newest(self) -> Change | None:
+        """The change Ctrl+Z would undo, or None."""
+        return self._done[-1] if self._done else None
+
     def push(self, change: Change) -> Change:
         """Put a change made elsewhere (an edit, a deck change) on the undo stack."""
         self._done.append(change)

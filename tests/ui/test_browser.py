@@ -397,3 +397,27 @@ def test_selected_cards_export_as_a_deck_that_imports_back(
     browser.card_actions.export_to(package)
     browser.wait()
     qtbot.waitUntil(lambda: package.exists())
+
+
+def test_ctrl_z_on_the_review_screen_brings_a_buried_card_back(
+    qtbot: QtBot, window: MainWindow, bundled: Database
+) -> None:
+    review = start_studying(qtbot, window)
+    first = review.shown
+    assert first is not None
+    qtbot.keyClick(review, Qt.Key.Key_Minus)
+    assert review.shown is not None
+    assert review.shown.card_id != first.card_id
+    assert window.undo_action.isEnabled()
+    qtbot.keyClick(review, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert review.shown is not None
+    assert review.shown.card_id == first.card_id
+    assert _column(bundled, "SELECT count(*) FROM card_memory WHERE buried_until") == [0]
+    # After a rating, Ctrl+Z takes back the rating, not an older change.
+    qtbot.keyClick(review, DIGITS[right_position(review) + 1])
+    qtbot.keyClick(review, Qt.Key.Key_Space)
+    qtbot.keyClick(review, Qt.Key.Key_Minus)
+    qtbot.keyClick(review, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(review, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert _column(bundled, "SELECT count(*) FROM review") == [0]
+    assert _column(bundled, "SELECT count(*) FROM card_memory WHERE buried_until") == [0]

@@ -91,6 +91,7 @@ class CollectionActions(QObject):
         self._window = parent
         self.changes = Changes(database, Scheduler(settings), settings, zone)
         self.browser: BrowserWindow | None = None
+        self._review_change: Change | None = None
         self.browse_action = self._action("&Browse Cards", "B", self.browse)
         self.add_action = self._action("&Add Cards…", "A", self.add_cards)
         self.new_deck_action = self._action("&New Deck…", "Ctrl+Shift+N", self.new_deck)
@@ -172,6 +173,31 @@ class CollectionActions(QObject):
         """Let the review screen's keys edit, bury, suspend and flag the card on screen."""
         review.card_key.connect(lambda action, flag: self._on_review_key(review, action, flag))
         review.became_leech.connect(self._on_leech)
+        # A rating recorded after a change there makes the rating the newer of the two.
+        review.undo_available.connect(lambda _available: self._forget_review_change())
+
+    def undo_review_change(self, review: ReviewView) -> bool:
+        """Undo a bury or suspend made on the review screen if it is the newest thing done
+        there, and show that card again; False when the newest thing is a rating."""
+        if not self.review_change_pending:
+            return False
+        self._review_change = None
+        undone = self._run(self.changes.undo)
+        if undone is None:
+            return True
+        self.notice.emit(f"Undone: {undone.label}.")
+        review.show_card(undone.card_ids[0])
+        self._changed()
+        return True
+
+    @property
+    def review_change_pending(self) -> bool:
+        """Whether a bury or suspend made on the review screen is the newest change."""
+        change = self._review_change
+        return change is not None and self.changes.newest is change
+
+    def _forget_review_change(self) -> None:
+        self._review_change = None
 
     # Decks
 
@@ -280,8 +306,9 @@ class CollectionActions(QObject):
         else:
             change = self._run(lambda: self.changes.suspend([card_id]))
         if change is not None:
-            self.notice.emit(f"{change.label}. Edit > Undo (outside the review) takes it back.")
+            self.notice.emit(f"{change.label}. Ctrl+Z takes it back.")
             review.show_next()
+            self._review_change = change if change.card_ids else None
             self._changed()
 
     def _edit_in_review(self, review: ReviewView, card_id: int) -> None:

@@ -36,7 +36,7 @@ SHORTCUTS = (
     ("Space / Enter", "Submit, show the answer, or accept the suggested rating"),
     ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
     ("Up / Down, Page Up / Down", "Scroll a long card"),
-    ("Ctrl+Z", "Undo the last rating; on the deck list, the last deck or card change"),
+    ("Ctrl+Z", "Undo the last rating, bury or suspend; on the deck list, the last change"),
     ("E / - / @", "While studying: edit / bury / suspend the card on screen"),
     ("Ctrl+1 … Ctrl+7", "While studying or browsing: flag the card (again: unflag)"),
     ("B / A", "Browse cards / Add cards"),
@@ -376,16 +376,22 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _on_undo_available(self, available: bool) -> None:
-        self.undo_action.setEnabled(available or self._can_undo_change())
+        self.undo_action.setEnabled(True if available else self._can_undo_change())
 
     def _can_undo_change(self) -> bool:
         """Whether Edit > Undo takes back a change (a deck or card edit), not a rating."""
         on_review = self._review is not None and self.pages.currentWidget() is self._review
-        return not on_review and self.collection.changes.undo_label is not None
+        if on_review:
+            return self.collection.review_change_pending
+        return self.collection.changes.undo_label is not None
 
     def _on_undo(self) -> None:
         review = self._review
-        if self._can_undo_change():
+        on_review = review is not None and self.pages.currentWidget() is review
+        if on_review and review is not None and self.collection.undo_review_change(review):
+            self._update_actions()
+            return
+        if not on_review and self._can_undo_change():
             self.collection.undo()
             self._update_actions()
             return

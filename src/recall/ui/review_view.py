@@ -183,7 +183,11 @@ class ReviewView(QWidget):
     def show_again(self) -> None:
         """Show the card on screen again as it is stored now (after it was edited)."""
         if self._shown is not None:
-            self._show_card(self._session.show(self._shown.card_id, self._clock()))
+            self.show_card(self._shown.card_id)
+
+    def show_card(self, card_id: int) -> None:
+        """Show a card of this session as it is stored now (an undone bury brings it back)."""
+        self._show_card(self._session.show(card_id, self._clock()))
 
     def leave(self) -> None:
         """Go back to the deck list; an answer waiting for its rating keeps the suggested one."""
