@@ -59,11 +59,16 @@ class Finder:
         self._decay, self._factor = scheduler.forgetting_curve()
         self._settings = settings
         self._zone = zone
+        self._day: tuple[datetime, datetime] | None = None
 
     def context(self, now: datetime) -> search_sql.SearchContext:
         """What the query's words mean at ``now``: today's study day and the forgetting curve."""
-        start, end = days.study_day(now, self._settings.day_rollover_hour, self._zone)
-        return search_sql.SearchContext(now, start, end, self._decay, self._factor)
+        day = self._day
+        if day is None or not day[0] <= now < day[1]:
+            # The study day's bounds take time zone arithmetic; a day holds many searches.
+            day = days.study_day(now, self._settings.day_rollover_hour, self._zone)
+            self._day = day
+        return search_sql.SearchContext(now, day[0], day[1], self._decay, self._factor)
 
     def find(
         self, query: str, now: datetime, sort: str = "due", descending: bool = False
