@@ -159,6 +159,26 @@ class Scheduler:
         assert past.rating is not None, "an answer has a rating"
         return self.review(card_id, memory, past.rating, past.reviewed_at)
 
+    def replay_with_states(
+        self, card_id: int, history: Iterable[PastReview]
+    ) -> tuple[dict[datetime, CardState], MemoryState]:
+        """``states_before`` and ``replay`` of the same history, in one pass over it."""
+        states: dict[datetime, CardState] = {}
+        card: fsrs.Card | None = None
+        for past in history:
+            _require_utc(past.reviewed_at)
+            states[past.reviewed_at] = CardState.NEW if card is None else _STATES[card.state]
+            if past.rating is None:  # a change made by hand, applied as replay does
+                before = NEW_CARD if card is None else _memory(card)
+                memory = self.apply(card_id, before, past)
+                new = memory.state is CardState.NEW
+                card = None if new else _to_fsrs(card_id, memory, past.reviewed_at)
+                continue
+            if card is None:
+                card = _to_fsrs(card_id, NEW_CARD, past.reviewed_at)
+            card = self._step(card_id, card, past.rating, past.reviewed_at)
+        return states, NEW_CARD if card is None else _memory(card)
+
     def states_before(
         self, card_id: int, history: Iterable[PastReview]
     ) -> dict[datetime, CardState]:

@@ -270,6 +270,7 @@ class MainWindow(QMainWindow):
         self.collection.close_windows()
         self.backup_timer.stop()
         self.back_up_if_changed()
+        self.operations.cancel()
         self.tasks.wait()
         self._window_state.setValue("geometry", self.saveGeometry())
         self._window_state.sync()
