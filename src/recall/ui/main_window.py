@@ -445,9 +445,9 @@ class MainWindow(QMainWindow):
         key = self.deck_list.selected_key()
         if key is None:
             return
-        row = self.deck_list.model.row_of(key)
-        assert row is not None
-        self.transfers.export_deck(key, self.deck_list.model.deck_at(row).name)
+        deck = self.deck_list.selected_deck()  # in the tree, not only at its top
+        assert deck is not None
+        self.transfers.export_deck(key, deck.name)
 
     def _on_backups(self) -> None:
         dialog = BackupsDialog(
