@@ -92,6 +92,9 @@ LAYERS = {
     "recall.paths": "base",
     "recall.progress": "base",
     "recall.files": "base",
+    "recall.workspace": "base",
+    "recall.instances": "base",
+    "recall.window_libraries": "base",
     "recall.cardhtml": "base",
     "recall.deckfile": "base",
     "recall.grading": "base",
@@ -113,6 +116,7 @@ LAYERS = {
     "recall.card_changes": "use case",
     "recall.editing": "use case",
     "recall.deck_changes": "use case",
+    "recall.recovery": "use case",
     "recall.cli": "edge",
     "recall.cli_cards": "edge",
     "recall.__main__": "edge",
@@ -145,6 +149,9 @@ SIDEWAYS = {
     # lists them among its commands.
     ("recall.cli", "recall.cli_cards"),
     ("recall.cli_cards", "recall.cli"),
+    # Getting a folder's database back restores a backup and checks the result.
+    ("recall.recovery", "recall.backups"),
+    ("recall.recovery", "recall.integrity"),
     # The command line opens the window (lazily, so it starts without Qt).
     ("recall.cli", "recall.ui"),
     # python -m recall runs the command line.

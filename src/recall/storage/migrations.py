@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file d
 
 from recall.storage import card_index
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -37,12 +37,27 @@ def _deck_beside_schedule(connection: Connection) -> None:
     connection.exec_driver_sql("CREATE INDEX ix_card_deck_position ON card (deck_id, position)")
 
 
+def _set_aside_reviews(connection: Connection) -> None:
+    """Schema 3: a table for reviews taken out of replay (dated in the future), kept."""
+    connection.exec_driver_sql(
+        "CREATE TABLE set_aside_review (id INTEGER NOT NULL, card_id INTEGER NOT NULL, "
+        "reviewed_at BIGINT NOT NULL, rating INTEGER NOT NULL, duration_ms INTEGER NOT NULL, "
+        "state_before INTEGER NOT NULL, picked VARCHAR, correct BOOLEAN NOT NULL, "
+        "set_aside_at BIGINT NOT NULL, reason VARCHAR NOT NULL, PRIMARY KEY (id), "
+        "FOREIGN KEY(card_id) REFERENCES card (id))"
+    )
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_set_aside_review_card_id ON set_aside_review (card_id)"
+    )
+
+
 def _browsing(connection: Connection) -> None:
-    """Schema 3: what the card browser and search need.
+    """Schema 4: what the card browser and search need.
 
     Cards get a flag, a searchable copy of their texts, a table of their tags and a mark
     for text changed in Recall; schedules get suspended and buried-until; the history gets
-    a kind, so a schedule changed by hand (forget, set due date) is an entry replay applies.
+    a kind, so a schedule changed by hand (forget, set due date) is an entry replay applies
+    (set-aside reviews keep the same columns as the history they came from).
     """
     for statement in (
         "ALTER TABLE card ADD COLUMN search_text VARCHAR NOT NULL DEFAULT ''",
@@ -52,6 +67,8 @@ def _browsing(connection: Connection) -> None:
         "ALTER TABLE card_memory ADD COLUMN buried_until BIGINT",
         "ALTER TABLE review ADD COLUMN kind INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE review ADD COLUMN set_due BIGINT",
+        "ALTER TABLE set_aside_review ADD COLUMN kind INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE set_aside_review ADD COLUMN set_due BIGINT",
         "CREATE TABLE card_tag (card_id INTEGER NOT NULL REFERENCES card (id), "
         "tag VARCHAR COLLATE NOCASE NOT NULL, PRIMARY KEY (card_id, tag))",
         "CREATE INDEX ix_card_tag_tag ON card_tag (tag, card_id)",
@@ -65,5 +82,6 @@ def _browsing(connection: Connection) -> None:
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _deck_beside_schedule,
-    2: _browsing,
+    2: _set_aside_reviews,
+    3: _browsing,
 }

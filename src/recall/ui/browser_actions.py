@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from recall import browse, exporting, paths
+from recall import browse, exporting
 from recall.browse import BrowseRow
 from recall.card_changes import FLAG_NAMES, Change, Changes
 from recall.errors import RecallError
@@ -209,7 +209,7 @@ class BrowserActions(QObject):
 
         def work() -> int:
             deck = browse.selection_deck(database, ids, f"Selected cards ({len(ids)})")
-            return exporting.write_deck(deck, target, paths.media_dir(database.path.parent))
+            return exporting.write_deck(deck, target, database.path.parent)
 
         def done(cards: int) -> None:
             self._browser.status.setText(f"Wrote {cards} cards to {target}.")
