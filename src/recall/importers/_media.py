@@ -9,7 +9,7 @@ from urllib.parse import unquote
 from recall import cardhtml
 from recall.errors import DeckError
 from recall.importers import StagedMedia
-from recall.importers._shared import Tally
+from recall.importers._report import Tally
 from recall.importers._zip import SafeZip
 
 _SOUND = re.compile(r"\[sound:[^\]]*\]")

@@ -12,7 +12,7 @@ from types import TracebackType
 from typing import BinaryIO
 
 from recall.errors import DeckError, ImportCancelledError
-from recall.importers._shared import byte_size
+from recall.importers._report import byte_size
 
 CHUNK_BYTES = 1024 * 1024
 _END_OF_DIRECTORY = b"PK\x05\x06"

@@ -15,15 +15,8 @@ from recall import cardhtml
 from recall.deckfile import BasicCard, decode_text
 from recall.errors import DeckError, ImportCancelledError
 from recall.importers import Cancelled, ImportedPackage, Progress, never_cancelled, no_progress
-from recall.importers._shared import (
-    Tally,
-    byte_size,
-    counted,
-    html_card,
-    is_blank,
-    make_deck,
-    unique_words,
-)
+from recall.importers._cards import html_card, is_blank, make_deck, unique_words
+from recall.importers._report import Tally, byte_size, counted
 from recall.importers._text_header import (
     SEPARATOR_NAMES,
     Header,

@@ -18,6 +18,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
+from recall.importers._cards import html_card, is_blank, make_deck
 from recall.importers._collection import (
     NEWER_ANKI_ADVICE,
     AnkiCard,
@@ -27,7 +28,7 @@ from recall.importers._collection import (
     open_collection,
 )
 from recall.importers._media import MediaStager, count_audio_video, without_sounds
-from recall.importers._shared import Tally, counted, html_card, is_blank, make_deck
+from recall.importers._report import Tally, counted
 from recall.importers._zip import SafeZip
 from recall.importers.cloze import cloze_faces, cloze_numbers
 from recall.memory import Rating

@@ -1,4 +1,4 @@
-"""What both Anki importers share: blank checks, report lines, and building a valid deck."""
+"""Building cards from other apps' fields: blank checks, tags, HTML cards and valid decks."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pydantic import ValidationError
 from recall.deckfile import BasicCard, Deck
 from recall.errors import DeckError
 
-EXAMPLES = 10
 _TAG = re.compile(r"<[^>]*>")
 
 
@@ -20,41 +19,6 @@ def is_blank(fragment: str) -> bool:
     if "<img" in fragment:
         return False
     return not html.unescape(_TAG.sub("", fragment)).strip()
-
-
-def byte_size(count: int) -> str:
-    """A byte count as a person reads it: ``2 GiB`` for round figures, else ``65,541 bytes``."""
-    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
-        if count >= scale and count % scale == 0:
-            return f"{count // scale} {unit}"
-    return f"{count:,} bytes"
-
-
-def counted(count: int, singular: str, plural: str | None = None) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{count} {singular if count == 1 else plural or singular + 's'}"
-
-
-class Tally:
-    """Things of one kind left out of an import: how many, and the first few, for a report."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.examples: list[str] = []
-
-    def add(self, example: str) -> None:
-        """Count one more, keeping its description if it is among the first few."""
-        self.count += 1
-        if len(self.examples) < EXAMPLES:
-            self.examples.append(example)
-
-    def line(self, summary: str) -> list[str]:
-        """``summary: first; second; ... and N more``, or nothing when none were counted."""
-        if not self.count:
-            return []
-        more = self.count - len(self.examples)
-        rest = f"; and {more} more" if more else ""
-        return [f"{summary}: {'; '.join(self.examples)}{rest}"]
 
 
 def unique_words(words: Iterable[str]) -> list[str]:
