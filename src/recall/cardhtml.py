@@ -2,8 +2,10 @@
 
 Imported HTML keeps basic formatting, lists, tables and images that point at files in
 Recall's media folder; scripts, styles, frames, forms, event handlers, links that would be
-followed and every remote or local URL are removed. The window sanitizes again when it
-shows a card, and loads images only from the media folder.
+followed and every remote or local URL are removed. Formatting nested past
+``cardlimits.MAX_NESTING`` (or tables past ``MAX_TABLE_NESTING``) is taken out first, its
+text kept, so cleaning takes time in proportion to the text however deep it nests. The
+window sanitizes again when it shows a card, and loads images only from the media folder.
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ import hashlib
 import html
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 import nh3
+
+from recall.cardlimits import Nesting, flatten_html
 
 MEDIA_NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpe?g|gif|webp|bmp)$")
 # SVG is left out: it can reference other files, and showing it would need Qt's SVG module.
@@ -59,8 +64,54 @@ def stored_media_only(name: str) -> str | None:
     return name if is_media_name(name) else None
 
 
+@dataclass(frozen=True)
+class Cleaned:
+    """A cleaned fragment, and how deeply the original nested when formatting was dropped.
+
+    Attributes:
+        html: The allow-listed HTML.
+        too_deep: The original's nesting when tags past the bounds were taken out, else None.
+    """
+
+    html: str
+    too_deep: Nesting | None = None
+
+
+def clean(fragment: str, resolve_media: MediaResolver = stored_media_only) -> Cleaned:
+    """Clean an HTML fragment down to the allow-list, saying whether nesting was cut.
+
+    Args:
+        fragment: Untrusted HTML, such as an Anki field.
+        resolve_media: Maps an ``<img src>`` value to a stored media name, or None to drop
+            the image. The default keeps only names already in Recall's media form.
+
+    Returns:
+        HTML that loads nothing from outside the media folder, runs nothing and nests
+        within the bounds, and the original's nesting if tags had to be taken out.
+    """
+
+    def keep(tag: str, attribute: str, value: str) -> str | None:
+        if tag == "img" and attribute == "src":
+            return resolve_media(html.unescape(value).strip())
+        return value
+
+    flattened = flatten_html(fragment)
+    cleaned = nh3.clean(
+        flattened.html,
+        tags=set(ALLOWED_TAGS),
+        clean_content_tags=set(DROPPED_WITH_CONTENT),
+        attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
+        attribute_filter=keep,
+        url_schemes=set(),
+        strip_comments=True,
+        link_rel=None,
+    )
+    html_out = _IMAGE_WITHOUT_SOURCE.sub("", cleaned)
+    return Cleaned(html_out, flattened.nesting if flattened.dropped else None)
+
+
 def sanitize(fragment: str, resolve_media: MediaResolver = stored_media_only) -> str:
-    """Clean an HTML fragment down to the allow-list.
+    """Clean an HTML fragment down to the allow-list (see ``clean``).
 
     Args:
         fragment: Untrusted HTML, such as an Anki field.
@@ -70,23 +121,7 @@ def sanitize(fragment: str, resolve_media: MediaResolver = stored_media_only) ->
     Returns:
         HTML that loads nothing from outside the media folder and runs nothing.
     """
-
-    def keep(tag: str, attribute: str, value: str) -> str | None:
-        if tag == "img" and attribute == "src":
-            return resolve_media(html.unescape(value).strip())
-        return value
-
-    cleaned = nh3.clean(
-        fragment,
-        tags=set(ALLOWED_TAGS),
-        clean_content_tags=set(DROPPED_WITH_CONTENT),
-        attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
-        attribute_filter=keep,
-        url_schemes=set(),
-        strip_comments=True,
-        link_rel=None,
-    )
-    return _IMAGE_WITHOUT_SOURCE.sub("", cleaned)
+    return clean(fragment, resolve_media).html
 
 
 def plain_text_to_html(text: str) -> str:
