@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -19,7 +21,13 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
-from recall.errors import DeckError
+from recall.cardlimits import (
+    MAX_FIELD_CHARS,
+    MAX_NAME_CHARS,
+    html_nesting,
+    markdown_problem,
+)
+from recall.errors import DeckError, printable
 
 FORMAT_NAME = "recall-deck"
 FORMAT_VERSION = 1
@@ -32,8 +40,25 @@ Slug = Annotated[
     StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{0,99}$"),
     Field(description="A stable key: lowercase letters, digits, '.', '_' and '-', at most 100."),
 ]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"\S")]
-Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"^\S+$")]
+Text = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=MAX_FIELD_CHARS, pattern=r"\S"
+    ),
+]
+LongText = Annotated[str, StringConstraints(max_length=MAX_FIELD_CHARS)]
+Name = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=MAX_NAME_CHARS, pattern=r"\S"
+    ),
+]
+Tag = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=MAX_NAME_CHARS, pattern=r"^\S+$"
+    ),
+]
 
 
 class _Model(BaseModel):
@@ -57,12 +82,19 @@ class ChoiceCard(_Model):
     type: Literal["choice"]
     question: Text = Field(description="The question (Markdown).")
     choices: list[Choice] = Field(min_length=MIN_CHOICES, max_length=MAX_CHOICES)
-    explanation: str = Field(default="", description="Shown after every answer (Markdown).")
-    source: str = Field(default="", description="Where a reader can check the answer.")
+    explanation: LongText = Field(default="", description="Shown after every answer (Markdown).")
+    source: LongText = Field(default="", description="Where a reader can check the answer.")
     tags: list[Tag] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _check_choices(self) -> ChoiceCard:
+        _check_markdown(
+            ("question", self.question),
+            *((f"choices[{i}].text", choice.text) for i, choice in enumerate(self.choices)),
+            *((f"choices[{i}].why", c.why) for i, c in enumerate(self.choices) if c.why),
+            ("explanation", self.explanation),
+            ("source", self.source),
+        )
         if not any(choice.correct for choice in self.choices):
             raise ValueError('no choice is marked "correct": true')
         seen: set[str] = set()
@@ -92,9 +124,29 @@ class BasicCard(_Model):
     )
     front: Text = Field(description="The prompt (Markdown, or HTML when markup is html).")
     back: Text = Field(description="The answer (Markdown, or HTML when markup is html).")
-    explanation: str = Field(default="", description="Shown with the answer (Markdown).")
-    source: str = Field(default="", description="Where a reader can check the answer.")
+    explanation: LongText = Field(default="", description="Shown with the answer (Markdown).")
+    source: LongText = Field(default="", description="Where a reader can check the answer.")
     tags: list[Tag] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _check_nesting(self) -> BasicCard:
+        sides = [("front", self.front), ("back", self.back)]
+        if self.markup == "html":
+            for name, text in sides:
+                problem = html_nesting(text).problem()
+                if problem is not None:
+                    raise ValueError(f"{name} {problem}")
+            sides = []
+        _check_markdown(*sides, ("explanation", self.explanation), ("source", self.source))
+        return self
+
+
+def _check_markdown(*fields: tuple[str, str]) -> None:
+    """Refuse Markdown nested too deep for the window to lay out."""
+    for name, text in fields:
+        problem = markdown_problem(text)
+        if problem is not None:
+            raise ValueError(f"{name} {problem}")
 
 
 Card = Annotated[ChoiceCard | BasicCard, Field(discriminator="type")]
@@ -115,8 +167,8 @@ class Deck(_Model):
     format: Literal["recall-deck"]
     version: Literal[1] = Field(description="The deck format version this file follows.")
     id: Slug
-    name: Text
-    description: str = ""
+    name: Name
+    description: LongText = ""
     cards: list[Card] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -170,6 +222,7 @@ def parse_deck(data: bytes | str, source: str) -> Deck:
     raw = _decode_json(data, source)
     if isinstance(raw, dict):
         _check_header(raw, source)
+    _check_text(raw, source)
     try:
         return Deck.model_validate(raw)
     except ValidationError as error:
@@ -188,20 +241,33 @@ def decode_text(data: bytes, source: str) -> str:
     Raises:
         DeckError: The bytes are not UTF-8; the message names the line and the byte.
     """
+    body = data.removeprefix(codecs.BOM_UTF8)
     try:
-        return data.decode("utf-8-sig")
+        return body.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
+        # Counted in the file without its byte order mark, as an editor shows it.
+        line = body[: error.start].count(b"\n") + 1
+        column = error.start - (body.rfind(b"\n", 0, error.start) + 1) + 1
         raise DeckError(
             source,
-            [f"line {line}: not UTF-8 text (byte 0x{data[error.start]:02x}); save it as UTF-8"],
+            [
+                f"line {line}: not UTF-8 text (byte 0x{body[error.start]:02x}, the "
+                f"{_ordinal(column)} byte of the line); save it as UTF-8"
+            ],
         ) from None
+
+
+def _ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number:,}{suffix}"
 
 
 def _decode_json(data: bytes | str, source: str) -> object:
     text = decode_text(data, source) if isinstance(data, bytes) else data
     try:
-        return json.loads(text, object_pairs_hook=_reject_duplicate_keys)
+        return json.loads(text, object_pairs_hook=_reject_duplicate_keys, parse_int=_whole_number)
     except json.JSONDecodeError as error:
         raise DeckError(
             source, [f"line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})"]
@@ -214,6 +280,57 @@ def _decode_json(data: bytes | str, source: str) -> object:
 
 class _DuplicateKeyError(ValueError):
     pass
+
+
+class _HugeNumber:
+    """A whole number too long to be anything in a deck (Python refuses past 4,300 digits).
+
+    It stays in the parsed value in its place, so validation names where it is.
+    """
+
+    def __init__(self, digits: str) -> None:
+        self.digits = len(digits.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits:,} digits"
+
+
+def _whole_number(digits: str) -> int | _HugeNumber:
+    return int(digits) if len(digits) <= 20 else _HugeNumber(digits)
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _check_text(raw: object, source: str) -> None:
+    """Refuse text that holds half a character (a lone ``\\ud800``-style escape).
+
+    Such text cannot be stored or shown; finding it here names its place before anything
+    is written.
+    """
+    problems: list[str] = []
+    pending: list[tuple[object, list[int | str]]] = [(raw, [])]
+    while pending and len(problems) < 10:
+        value, location = pending.pop()
+        if isinstance(value, dict):
+            for key in value:
+                if half := _SURROGATE.search(key):
+                    where = _where([*location, printable(key)], raw)
+                    problems.append(f"{where}: the field name {_half(half.group(0))}")
+            pending += reversed([(item, [*location, key]) for key, item in value.items()])
+        elif isinstance(value, list):
+            pending += reversed([(item, [*location, i]) for i, item in enumerate(value)])
+        elif isinstance(value, str) and (half := _SURROGATE.search(value)):
+            problems.append(f"{_where(location, raw) or 'the file'}: {_half(half.group(0))}")
+    if problems:
+        raise DeckError(source, problems)
+
+
+def _half(character: str) -> str:
+    return (
+        f"holds \\u{ord(character):04x}, half of a character (an unpaired UTF-16 surrogate "
+        "escape), which is not text; remove it or give the whole character"
+    )
 
 
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -302,6 +419,10 @@ def _what(detail: ErrorDetails, location: Sequence[int | str]) -> str:
         return "must be a list"
     if kind in ("model_type", "dict_type", "model_attributes_type"):
         return "must be an object ({...})"
+    if kind == "string_too_long":
+        found = detail.get("input")
+        length = f"is {len(found):,} characters long" if isinstance(found, str) else "is too long"
+        return f"{length} (at most {context.get('max_length'):,} characters)"
     if kind == "string_too_short":
         return "must not be empty"
     if kind == "string_pattern_mismatch":

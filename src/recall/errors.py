@@ -3,6 +3,15 @@
 from __future__ import annotations
 
 
+def printable(text: str) -> str:
+    """Text as it can be printed and stored: bytes that are not UTF-8 (a file name's, kept
+    by Python as lone surrogates) become ``\\xe9`` escapes, and so does any lone surrogate."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class RecallError(Exception):
     """A problem with the user's input or environment, with a message they can act on.
 
@@ -19,9 +28,10 @@ class DeckError(RecallError):
     """
 
     def __init__(self, source: str, problems: list[str]) -> None:
+        source = printable(source)
         self.source = source
-        self.problems = problems
-        super().__init__("\n".join(f"{source}: {problem}" for problem in problems))
+        self.problems = [printable(problem) for problem in problems]
+        super().__init__("\n".join(f"{source}: {problem}" for problem in self.problems))
 
 
 class DeckErrors(RecallError):  # noqa: N818 (several DeckError)

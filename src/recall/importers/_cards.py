@@ -8,8 +8,11 @@ from collections.abc import Iterable
 
 from pydantic import ValidationError
 
+from recall import cardhtml
+from recall.cardlimits import MAX_FIELD_CHARS, MAX_SOURCE_FIELD_CHARS, flatten_html, length_problem
 from recall.deckfile import BasicCard, Deck
 from recall.errors import DeckError
+from recall.importers._report import Tally, counted
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -51,3 +54,85 @@ def make_deck(source: str, deck_id: str, name: str, cards: list[BasicCard]) -> D
     except ValidationError as error:
         problems = [f"deck {name!r}: {detail['msg']}" for detail in error.errors()]
         raise DeckError(source, problems) from None
+
+
+class FieldTooLargeError(Exception):
+    """A field larger than a card may hold; the message says where and by how much."""
+
+
+class CardBounds:
+    """Each field checked against what a card may hold; what was refused or cut, tallied.
+
+    Args:
+        unit: What one refusal leaves out, for the report ("row", "card").
+    """
+
+    def __init__(self, unit: str) -> None:
+        self._unit = unit
+        self.refused = Tally()
+        self.flattened = Tally()
+
+    def check_source(self, where: str, side: str, fragment: str) -> None:
+        """Refuse a field too long to clean before any work is spent on it.
+
+        Raises:
+            FieldTooLargeError: It is longer than ``MAX_SOURCE_FIELD_CHARS``.
+        """
+        if len(fragment) > MAX_SOURCE_FIELD_CHARS:
+            raise FieldTooLargeError(
+                f"{where}: the {side} is {len(fragment):,} characters long (cards hold at "
+                f"most {MAX_FIELD_CHARS:,} per field)"
+            )
+
+    def check_length(self, where: str, side: str, text: str) -> None:
+        """Refuse a side (joined from several fields) longer than a card holds.
+
+        Raises:
+            FieldTooLargeError: It is longer than ``MAX_FIELD_CHARS``.
+        """
+        problem = length_problem(text)
+        if problem is not None:
+            raise FieldTooLargeError(f"{where}: the {side} {problem}")
+
+    def cleaned(
+        self,
+        where: str,
+        side: str,
+        fragment: str,
+        resolve: cardhtml.MediaResolver = cardhtml.stored_media_only,
+        *,
+        html: bool = True,
+    ) -> str:
+        """A field as a card holds it: cleaned HTML (or escaped text with its nesting bounded).
+
+        Formatting nested past the bounds is dropped and noted; the text stays.
+
+        Raises:
+            FieldTooLargeError: It is too long, before or after cleaning.
+        """
+        self.check_source(where, side, fragment)
+        if html:
+            result = cardhtml.clean(fragment, resolve)
+            text, too_deep = result.html, result.too_deep
+        else:
+            flattened = flatten_html(fragment)
+            text, too_deep = flattened.html, flattened.nesting if flattened.dropped else None
+        self.check_length(where, side, text)
+        if too_deep is not None:
+            self.flattened.add(f"{where}: the {side} {too_deep.problem()}")
+        return text
+
+    def refuse(self, error: FieldTooLargeError) -> None:
+        """Count one unit left out for the reason ``error`` gives."""
+        self.refused.add(str(error))
+
+    def lines(self) -> list[str]:
+        """The report's lines on what was left out or cut."""
+        refused = counted(self.refused.count, self._unit)
+        flattened = counted(self.flattened.count, "field")
+        return self.refused.line(f"{refused} left out for holding more than a card may") + (
+            self.flattened.line(
+                f"{flattened} kept without the formatting nested past the bounds (the text "
+                "is all there)"
+            )
+        )

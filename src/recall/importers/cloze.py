@@ -1,11 +1,15 @@
-"""Anki cloze deletions (``{{c1::text}}``, ``{{c1::text::hint}}``, nested): numbers and faces."""
+"""Anki cloze deletions (``{{c1::text}}``, ``{{c1::text::hint}}``, nested): numbers and faces.
+
+Deletions may nest without limit: parsing and rendering walk the nesting with explicit
+stacks, never by recursion. A number of more than nine digits is not a deletion.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
-_TOKEN = re.compile(r"\{\{c(\d+)::|::|\}\}")
+_TOKEN = re.compile(r"\{\{c(\d{1,9})::|::|\}\}")
 HIDDEN = "[...]"
 
 
@@ -59,17 +63,20 @@ def _parse(text: str) -> list[_Deletion | str]:
     return root
 
 
-def _numbers(nodes: list[_Deletion | str], found: set[int]) -> set[int]:
-    for node in nodes:
-        if isinstance(node, _Deletion):
-            found.add(node.number)
-            _numbers(node.body, found)
+def _numbers(nodes: list[_Deletion | str]) -> set[int]:
+    found: set[int] = set()
+    pending = [nodes]
+    while pending:
+        for node in pending.pop():
+            if isinstance(node, _Deletion):
+                found.add(node.number)
+                pending.append(node.body)
     return found
 
 
 def cloze_numbers(text: str) -> set[int]:
     """The cloze numbers (1 for ``c1``) that text deletes, nested deletions included."""
-    return _numbers(_parse(text), set())
+    return _numbers(_parse(text))
 
 
 def has_cloze(text: str) -> bool:
@@ -77,19 +84,44 @@ def has_cloze(text: str) -> bool:
     return bool(cloze_numbers(text))
 
 
+_DONE = object()
+
+
 def _render(nodes: list[_Deletion | str], number: int, *, answer: bool) -> str:
     parts: list[str] = []
-    for node in nodes:
-        if isinstance(node, str):
+    frames = [iter(nodes)]
+    closers = [""]
+    while frames:
+        node = next(frames[-1], _DONE)
+        if node is _DONE:
+            frames.pop()
+            parts.append(closers.pop())
+        elif isinstance(node, str):
             parts.append(node)
-        elif node.number != number:
-            parts.append(_render(node.body, number, answer=answer))
-        elif answer:
-            parts.append(f"<b>{_render(node.body, number, answer=True)}</b>")
-        else:
+        elif isinstance(node, _Deletion) and (node.number != number or answer):
+            opening, closing = ("<b>", "</b>") if node.number == number else ("", "")
+            parts.append(opening)
+            frames.append(iter(node.body))
+            closers.append(closing)
+        elif isinstance(node, _Deletion):
             hint = "".join(part for part in node.hint or [] if isinstance(part, str)).strip()
             parts.append(f"[{hint}]" if hint else HIDDEN)
     return "".join(parts)
+
+
+class ClozeText:
+    """A cloze field parsed once, to give each of its cards."""
+
+    def __init__(self, text: str) -> None:
+        self._nodes = _parse(text)
+        self.numbers = sorted(_numbers(self._nodes))
+
+    def faces(self, number: int) -> tuple[str, str]:
+        """The question and answer of one cloze card (see ``cloze_faces``)."""
+        return (
+            _render(self._nodes, number, answer=False),
+            _render(self._nodes, number, answer=True),
+        )
 
 
 def cloze_faces(text: str, number: int) -> tuple[str, str]:
@@ -103,5 +135,4 @@ def cloze_faces(text: str, number: int) -> tuple[str, str]:
         The front, with deletion ``number`` shown as ``[...]`` (or ``[hint]``) and every
         other deletion as its text; and the back, with deletion ``number`` revealed in bold.
     """
-    nodes = _parse(text)
-    return _render(nodes, number, answer=False), _render(nodes, number, answer=True)
+    return ClozeText(text).faces(number)

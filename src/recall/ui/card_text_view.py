@@ -24,14 +24,12 @@ class CardTextView(QTextBrowser):
     name is a stored media name and the file is in ``media_dir``; anything else (local
     paths, remote URLs, style sheets, a stored image that is missing) gets an empty
     placeholder, so Qt never goes looking for it itself (it would try the current folder).
-    The document's base is the media folder too. Links are never followed.
+    Links are never followed.
     """
 
     def __init__(self, media_dir: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._media_dir = media_dir
-        self.document().setBaseUrl(QUrl.fromLocalFile(f"{media_dir}/"))
-        self.setSearchPaths([str(media_dir)])
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.setFrameShape(QFrame.Shape.NoFrame)

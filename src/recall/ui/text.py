@@ -49,7 +49,7 @@ def bounded_card_html(fragment: str) -> ShownText:
     if len(fragment) > MAX_SOURCE_FIELD_CHARS:
         # Too long even to clean in good time: the start of it, tags taken out.
         problem = length_problem(fragment)
-        return ShownText("", _with_note(_visible_text(fragment[: 4 * MAX_PLAIN_SHOWN]), problem))
+        return ShownText("", _with_note(_visible_prefix(fragment), problem))
     cleaned = clean(fragment)
     problem = length_problem(cleaned.html)
     if problem is None and cleaned.too_deep is not None:
@@ -62,6 +62,19 @@ def bounded_card_html(fragment: str) -> ShownText:
 def _visible_text(fragment: str) -> str:
     """The text of an HTML fragment, a line per line break or block."""
     return html.unescape(_ANY_TAG.sub("", _LINE_END.sub("\n", fragment)))
+
+
+def _visible_prefix(fragment: str, chunk: int = 1 << 20) -> str:
+    """The text of the start of a huge fragment: enough to show, read a chunk at a time."""
+    parts: list[str] = []
+    found = 0
+    for start in range(0, len(fragment), chunk):
+        part = _visible_text(fragment[start : start + chunk])
+        parts.append(part)
+        found += len(part)
+        if found > MAX_PLAIN_SHOWN:
+            break
+    return "".join(parts)
 
 
 def _with_note(text: str, problem: str | None) -> str:
