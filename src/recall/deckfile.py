@@ -385,11 +385,18 @@ def _where(location: Sequence[int | str], raw: object) -> str:
         if isinstance(card_id, str) and card_id:
             prefix += f" (id {card_id!r})"
         steps = steps[2:]
-    rest = "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in steps)
+    rest = "".join(_step(step) for step in steps)
     rest = rest.removeprefix(".")
     if prefix and rest:
         return f"{prefix}: {rest}"
     return prefix or rest
+
+
+def _step(step: int | str) -> str:
+    """``[3]`` for a list index, ``.front`` for a field, ``['odd name']`` for any other key."""
+    if isinstance(step, int):
+        return f"[{step}]"
+    return f".{step}" if step.isidentifier() else f"[{printable(step)!r}]"
 
 
 _FIELD_NAMES = {

@@ -18,7 +18,13 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.importers._cards import html_card, is_blank, make_deck
+from recall.importers._cards import (
+    CardBounds,
+    FieldTooLargeError,
+    html_card,
+    is_blank,
+    make_deck,
+)
 from recall.importers._collection import (
     NEWER_ANKI_ADVICE,
     AnkiCard,
@@ -207,6 +213,7 @@ class _PackageReader:
         self._done = 0
         self._total = 0
         self._skipped = Tally()
+        self._bounds = CardBounds("card")
         self._audio_video = 0
         self._cleaned: tuple[int, list[str]] | None = None
 
@@ -239,6 +246,7 @@ class _PackageReader:
         reviews, left_out = self._reviews(keys)
         self._progress(self._total, self._total)
         notes_lines = self._skipped.line(f"{counted(self._skipped.count, 'card')} skipped")
+        notes_lines += self._bounds.lines()
         if self._audio_video:
             notes_lines.append(
                 f"{counted(self._audio_video, 'audio/video reference')} left out "
@@ -293,6 +301,12 @@ class _PackageReader:
         back = "<br>".join(backs)
         if is_blank(front) or is_blank(back):
             self._skipped.add(f"{where}: the {'front' if is_blank(front) else 'back'} is blank")
+            return None
+        try:
+            self._bounds.check_length(where, "front", front)
+            self._bounds.check_length(where, "back", back)
+        except FieldTooLargeError as error:
+            self._bounds.refuse(error)
             return None
         tags = list(dict.fromkeys(note.tags))
         return html_card(self._source, f"anki-{card.id}", front, back, tags)
