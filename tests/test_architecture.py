@@ -91,6 +91,7 @@ LAYERS = {
     "recall.paths": "base",
     "recall.progress": "base",
     "recall.files": "base",
+    "recall.cardlimits": "base",
     "recall.cardhtml": "base",
     "recall.deckfile": "base",
     "recall.grading": "base",

@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 
 import nh3
 
-from recall.cardlimits import Nesting, flatten_html
+from recall.cardlimits import MAX_NESTING, MAX_TABLE_NESTING, Nesting, flatten_html
 
 MEDIA_NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpe?g|gif|webp|bmp)$")
 # SVG is left out: it can reference other files, and showing it would need Qt's SVG module.
@@ -77,13 +77,21 @@ class Cleaned:
     too_deep: Nesting | None = None
 
 
-def clean(fragment: str, resolve_media: MediaResolver = stored_media_only) -> Cleaned:
+def clean(
+    fragment: str,
+    resolve_media: MediaResolver = stored_media_only,
+    *,
+    max_nesting: int = MAX_NESTING,
+    max_tables: int = MAX_TABLE_NESTING,
+) -> Cleaned:
     """Clean an HTML fragment down to the allow-list, saying whether nesting was cut.
 
     Args:
         fragment: Untrusted HTML, such as an Anki field.
         resolve_media: Maps an ``<img src>`` value to a stored media name, or None to drop
             the image. The default keeps only names already in Recall's media form.
+        max_nesting: Elements nested deeper are taken out (their text stays).
+        max_tables: Tables nested deeper are taken out.
 
     Returns:
         HTML that loads nothing from outside the media folder, runs nothing and nests
@@ -95,7 +103,7 @@ def clean(fragment: str, resolve_media: MediaResolver = stored_media_only) -> Cl
             return resolve_media(html.unescape(value).strip())
         return value
 
-    flattened = flatten_html(fragment)
+    flattened = flatten_html(fragment, max_nesting, max_tables)
     cleaned = nh3.clean(
         flattened.html,
         tags=set(ALLOWED_TAGS),

@@ -89,15 +89,13 @@ def _parser() -> argparse.ArgumentParser:
         "export", help="write a deck to Recall JSON (.json) or an Anki package (.apkg)"
     )
     export_deck.add_argument("deck", metavar="DECK_ID")
-    export_deck.add_argument("file", type=_output_file, metavar="FILE")
+    export_deck.add_argument("file", metavar="FILE")
     export_deck.set_defaults(handler=_export_deck)
 
     export = commands.add_parser(
         "export-reviews", help="write the review history as an FSRS review-log CSV"
     )
-    export.add_argument(
-        "file", type=_output_name, metavar="FILE.csv", help="where to write ('-' for stdout)"
-    )
+    export.add_argument("file", metavar="FILE.csv", help="where to write ('-' for stdout)")
     export.add_argument("--deck", metavar="DECK_ID", help="only this deck's reviews")
     export.set_defaults(handler=_export_reviews)
 
@@ -143,19 +141,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.set_defaults(handler=_check)
     return parser
-
-
-def _output_name(text: str) -> str:
-    """A file to write, as typed: refuses an empty name and a folder."""
-    if not text:
-        raise argparse.ArgumentTypeError("the file name is empty; name the file to write")
-    if text != "-" and Path(text).is_dir():
-        raise argparse.ArgumentTypeError(f"{text} is a folder; name a file inside it")
-    return text
-
-
-def _output_file(text: str) -> Path:
-    return Path(_output_name(text))
 
 
 def _now() -> datetime:
@@ -273,9 +258,13 @@ class _ProgressLine:
 def _export_deck(args: argparse.Namespace) -> int:
     from recall import exporting
 
+    if not args.file:
+        raise RecallError("export: no file name given; name a .json or .apkg file")
+    if Path(args.file).is_dir():
+        raise RecallError(f"export: {args.file} is a folder; name a .json or .apkg file in it")
     database = _open_database(args)
     try:
-        cards = exporting.export_deck(database, args.deck, args.file)
+        cards = exporting.export_deck(database, args.deck, Path(args.file))
     finally:
         database.close()
     print(f"wrote {cards} cards of {args.deck} to {args.file}", file=sys.stderr)
