@@ -216,3 +216,16 @@ def test_export_without_a_file_name_or_into_a_folder_says_so(
     status, _, err = run(capsys, "--data-dir", data, "export", "activation-recompute", folder)
     assert status == 1
     assert err == f"recall: export: {folder} is a folder; name a .json or .apkg file in it\n"
+
+
+def test_a_first_field_longer_than_the_csv_default_still_guesses_the_separator(
+    tmp_path: Path,
+) -> None:
+    long = "w" * 150_000
+    cards, notes = _read(tmp_path, f"front,{long}\nnext,card\n", name="long.csv")
+    assert [card.front for card in cards] == ["next"]
+    assert notes == [
+        "no '#separator:' line: the separator comma was guessed from line 1",
+        "1 row left out for holding more than a card may: line 1: the back is 150,000 "
+        "characters long (cards hold at most 65,536 per field)",
+    ]

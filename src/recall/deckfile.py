@@ -419,7 +419,10 @@ def _what(detail: ErrorDetails, location: Sequence[int | str]) -> str:
         suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
         return f"unknown field, not part of the deck format{suggestion}"
     if kind in ("string_type", "str_type"):
-        return "must be text"
+        found = detail.get("input")
+        return (
+            f"must be text (found {found!r})" if isinstance(found, _HugeNumber) else "must be text"
+        )
     if kind == "bool_type" or kind == "bool_parsing":
         return "must be true or false"
     if kind == "list_type":

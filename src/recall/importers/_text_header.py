@@ -20,6 +20,13 @@ SEPARATORS = {
 SEPARATOR_NAMES = {character: name for name, character in SEPARATORS.items()}
 GUESS_ORDER = ("\t", ";", ",", "|", ":")
 ROLES = ("deck", "tags", "guid", "notetype")
+MAX_TEXT_BYTES = 128 * 1024**2
+"""The largest text file Recall imports."""
+
+# A field may be as long as the file (the csv module's default limit is 128 KiB, and a
+# longer field made the separator guess and the reader fail); the card limits then say
+# what a card may hold, with the line.
+csv.field_size_limit(max(csv.field_size_limit(), MAX_TEXT_BYTES))
 MAX_COLUMN_DIGITS = 4
 _CLOZE_MARKUP = re.compile(r"\{\{c\d{1,9}::|::|\}\}")
 

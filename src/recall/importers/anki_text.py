@@ -26,6 +26,7 @@ from recall.importers._cards import (
 )
 from recall.importers._report import Tally, byte_size, counted
 from recall.importers._text_header import (
+    MAX_TEXT_BYTES,
     SEPARATOR_NAMES,
     Header,
     guess_separator,
@@ -34,7 +35,6 @@ from recall.importers._text_header import (
 )
 from recall.importers.cloze import ClozeText
 
-MAX_TEXT_BYTES = 128 * 1024**2
 MAX_CARD_TEXT = 256 * 1024**2
 """Characters of card text one file may make (a cloze row repeats its text on each card)."""
 MAX_COLUMNS = 1_000
@@ -127,9 +127,6 @@ def _records(
 ) -> list[tuple[int, list[str]]]:
     """Every non-empty row with the line it starts on; ``#`` lines between rows are skipped."""
     position = _Position()
-    # A field may be as long as the file (the csv module's default limit is 128 KiB); the
-    # card limits then say what a card may hold, with the line.
-    csv.field_size_limit(max(csv.field_size_limit(), MAX_TEXT_BYTES))
 
     def feed() -> Iterator[str]:
         for index in range(start, len(lines)):
