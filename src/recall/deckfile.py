@@ -21,12 +21,7 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
-from recall.cardlimits import (
-    MAX_FIELD_CHARS,
-    MAX_NAME_CHARS,
-    html_nesting,
-    markdown_problem,
-)
+from recall.cardlimits import MAX_NAME_CHARS, html_nesting, length_problem, markdown_problem
 from recall.errors import DeckError, printable
 
 FORMAT_NAME = "recall-deck"
@@ -40,25 +35,8 @@ Slug = Annotated[
     StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{0,99}$"),
     Field(description="A stable key: lowercase letters, digits, '.', '_' and '-', at most 100."),
 ]
-Text = Annotated[
-    str,
-    StringConstraints(
-        strip_whitespace=True, min_length=1, max_length=MAX_FIELD_CHARS, pattern=r"\S"
-    ),
-]
-LongText = Annotated[str, StringConstraints(max_length=MAX_FIELD_CHARS)]
-Name = Annotated[
-    str,
-    StringConstraints(
-        strip_whitespace=True, min_length=1, max_length=MAX_NAME_CHARS, pattern=r"\S"
-    ),
-]
-Tag = Annotated[
-    str,
-    StringConstraints(
-        strip_whitespace=True, min_length=1, max_length=MAX_NAME_CHARS, pattern=r"^\S+$"
-    ),
-]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"\S")]
+Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"^\S+$")]
 
 
 class _Model(BaseModel):
@@ -82,19 +60,12 @@ class ChoiceCard(_Model):
     type: Literal["choice"]
     question: Text = Field(description="The question (Markdown).")
     choices: list[Choice] = Field(min_length=MIN_CHOICES, max_length=MAX_CHOICES)
-    explanation: LongText = Field(default="", description="Shown after every answer (Markdown).")
-    source: LongText = Field(default="", description="Where a reader can check the answer.")
+    explanation: str = Field(default="", description="Shown after every answer (Markdown).")
+    source: str = Field(default="", description="Where a reader can check the answer.")
     tags: list[Tag] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _check_choices(self) -> ChoiceCard:
-        _check_markdown(
-            ("question", self.question),
-            *((f"choices[{i}].text", choice.text) for i, choice in enumerate(self.choices)),
-            *((f"choices[{i}].why", c.why) for i, c in enumerate(self.choices) if c.why),
-            ("explanation", self.explanation),
-            ("source", self.source),
-        )
         if not any(choice.correct for choice in self.choices):
             raise ValueError('no choice is marked "correct": true')
         seen: set[str] = set()
@@ -124,29 +95,9 @@ class BasicCard(_Model):
     )
     front: Text = Field(description="The prompt (Markdown, or HTML when markup is html).")
     back: Text = Field(description="The answer (Markdown, or HTML when markup is html).")
-    explanation: LongText = Field(default="", description="Shown with the answer (Markdown).")
-    source: LongText = Field(default="", description="Where a reader can check the answer.")
+    explanation: str = Field(default="", description="Shown with the answer (Markdown).")
+    source: str = Field(default="", description="Where a reader can check the answer.")
     tags: list[Tag] = Field(default_factory=list)
-
-    @model_validator(mode="after")
-    def _check_nesting(self) -> BasicCard:
-        sides = [("front", self.front), ("back", self.back)]
-        if self.markup == "html":
-            for name, text in sides:
-                problem = html_nesting(text).problem()
-                if problem is not None:
-                    raise ValueError(f"{name} {problem}")
-            sides = []
-        _check_markdown(*sides, ("explanation", self.explanation), ("source", self.source))
-        return self
-
-
-def _check_markdown(*fields: tuple[str, str]) -> None:
-    """Refuse Markdown nested too deep for the window to lay out."""
-    for name, text in fields:
-        problem = markdown_problem(text)
-        if problem is not None:
-            raise ValueError(f"{name} {problem}")
 
 
 Card = Annotated[ChoiceCard | BasicCard, Field(discriminator="type")]
@@ -167,8 +118,8 @@ class Deck(_Model):
     format: Literal["recall-deck"]
     version: Literal[1] = Field(description="The deck format version this file follows.")
     id: Slug
-    name: Name
-    description: LongText = ""
+    name: Text
+    description: str = ""
     cards: list[Card] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -182,6 +133,50 @@ class Deck(_Model):
                 )
             first_seen[card.id] = index
         return self
+
+
+def limit_problems(deck: Deck) -> list[str]:
+    """What in a deck is more than a card may hold or the window lay out (``cardlimits``).
+
+    Checked when a deck comes in (a file, an import), not when stored cards are read back,
+    so a card stored before these bounds still opens (the window shows it bounded).
+
+    Returns:
+        Each problem as ``where: what``; empty when the deck is within the bounds.
+    """
+    problems = _name_problems("name", deck.name)
+    too_long = length_problem(deck.description)
+    if too_long is not None:
+        problems.append(f"description: {too_long}")
+    for index, card in enumerate(deck.cards):
+        where = f"cards[{index}] (id {card.id!r})"
+        for field, text, markup in _card_texts(card):
+            problem = length_problem(text)
+            if problem is None:
+                problem = (
+                    html_nesting(text).problem() if markup == "html" else markdown_problem(text)
+                )
+            if problem is not None:
+                problems.append(f"{where}: {field}: {problem}")
+        for position, tag in enumerate(card.tags):
+            problems += _name_problems(f"{where}: tags[{position}]", tag)
+    return problems
+
+
+def _name_problems(where: str, name: str) -> list[str]:
+    if len(name) <= MAX_NAME_CHARS:
+        return []
+    return [f"{where}: is {len(name):,} characters long (at most {MAX_NAME_CHARS})"]
+
+
+def _card_texts(card: ChoiceCard | BasicCard) -> list[tuple[str, str, str]]:
+    """Each text field of a card as (name, text, markup)."""
+    notes = [("explanation", card.explanation, "markdown"), ("source", card.source, "markdown")]
+    if isinstance(card, BasicCard):
+        return [("front", card.front, card.markup), ("back", card.back, card.markup), *notes]
+    choices = [(f"choices[{i}].text", c.text, "markdown") for i, c in enumerate(card.choices)]
+    whys = [(f"choices[{i}].why", c.why, "markdown") for i, c in enumerate(card.choices) if c.why]
+    return [("question", card.question, "markdown"), *choices, *whys, *notes]
 
 
 def deck_schema() -> dict[str, Any]:
@@ -224,10 +219,14 @@ def parse_deck(data: bytes | str, source: str) -> Deck:
         _check_header(raw, source)
     _check_text(raw, source)
     try:
-        return Deck.model_validate(raw)
+        deck = Deck.model_validate(raw)
     except ValidationError as error:
         problems = [_describe(detail, raw) for detail in error.errors()]
         raise DeckError(source, problems) from None
+    problems = limit_problems(deck)
+    if problems:
+        raise DeckError(source, problems)
+    return deck
 
 
 def dump_deck(deck: Deck) -> str:
@@ -396,7 +395,7 @@ def _step(step: int | str) -> str:
     """``[3]`` for a list index, ``.front`` for a field, ``['odd name']`` for any other key."""
     if isinstance(step, int):
         return f"[{step}]"
-    return f".{step}" if step.isidentifier() else f"[{printable(step)!r}]"
+    return f".{step}" if step.isidentifier() else f"['{printable(step)}']"
 
 
 _FIELD_NAMES = {
@@ -429,10 +428,6 @@ def _what(detail: ErrorDetails, location: Sequence[int | str]) -> str:
         return "must be a list"
     if kind in ("model_type", "dict_type", "model_attributes_type"):
         return "must be an object ({...})"
-    if kind == "string_too_long":
-        found = detail.get("input")
-        length = f"is {len(found):,} characters long" if isinstance(found, str) else "is too long"
-        return f"{length} (at most {context.get('max_length'):,} characters)"
     if kind == "string_too_short":
         return "must not be empty"
     if kind == "string_pattern_mismatch":

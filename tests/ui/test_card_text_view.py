@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -9,9 +11,15 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QImage, QPixmap, QTextDocument
 from pytestqt.qtbot import QtBot
 
+from recall import importing
 from recall.cardlimits import MAX_FIELD_CHARS, MAX_MARKDOWN_NESTING, MAX_NESTING
+from recall.deckfile import parse_deck
+from recall.storage import Database
 from recall.ui.card_text_view import CardTextView
+from recall.ui.review_view import ReviewView
 from recall.ui.text import MAX_PLAIN_SHOWN, markdown_to_html
+from tests.conftest import Clock
+from tests.ui.conftest import WindowFactory
 
 MEDIA_NAME = "c" * 64 + ".png"
 
@@ -98,3 +106,32 @@ def test_markdown_over_the_bounds_becomes_escaped_plain_text() -> None:
     fine = markdown_to_html("- " * MAX_MARKDOWN_NESTING + "**x**")
     assert "Shown as plain text" not in fine
     assert "font-weight" in fine
+
+
+def test_a_card_stored_before_the_bounds_still_opens_and_is_shown_bounded(
+    qtbot: QtBot, make_window: WindowFactory, bundled: Database, clock: Clock
+) -> None:
+    raw = {
+        "format": "recall-deck",
+        "version": 1,
+        "id": "old",
+        "name": "Old",
+        "cards": [{"id": "c", "type": "basic", "markup": "html", "front": "Q", "back": "A"}],
+    }
+    importing.import_deck(bundled, parse_deck(json.dumps(raw), "old"), clock())
+    # As an older Recall stored it: a 60 MB answer (imports now refuse one).
+    huge = {"id": "c", "type": "basic", "markup": "html", "front": "Q", "back": "a " * 30_000_000}
+    connection = sqlite3.connect(bundled.path)
+    with connection:
+        connection.execute("UPDATE card SET content = ? WHERE key = 'c'", (json.dumps(huge),))
+    connection.close()
+    window = make_window()
+    window.study("old")
+    review = window.review
+    assert isinstance(review, ReviewView)
+    qtbot.keyClick(review, Qt.Key.Key_Space)
+    back = review.findChild(CardTextView, "backHtml")
+    assert back is not None
+    shown = back.toPlainText()
+    assert shown.startswith("[Shown as plain text: this card's text is 59,999,999 characters")
+    assert len(shown) < MAX_PLAIN_SHOWN + 300

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from recall import cardhtml
 from recall.cardlimits import MAX_FIELD_CHARS, MAX_SOURCE_FIELD_CHARS, flatten_html, length_problem
-from recall.deckfile import BasicCard, Deck
+from recall.deckfile import BasicCard, Deck, limit_problems
 from recall.errors import DeckError
 from recall.importers._report import Tally, counted
 
@@ -50,10 +50,14 @@ def make_deck(source: str, deck_id: str, name: str, cards: list[BasicCard]) -> D
         DeckError: The deck breaks the format anyway; names the deck and the problem.
     """
     try:
-        return Deck(format="recall-deck", version=1, id=deck_id, name=name, cards=list(cards))
+        deck = Deck(format="recall-deck", version=1, id=deck_id, name=name, cards=list(cards))
     except ValidationError as error:
         problems = [f"deck {name!r}: {detail['msg']}" for detail in error.errors()]
         raise DeckError(source, problems) from None
+    problems = [f"deck {name!r}: {problem}" for problem in limit_problems(deck)]
+    if problems:
+        raise DeckError(source, problems[:10])
+    return deck
 
 
 class FieldTooLargeError(Exception):
