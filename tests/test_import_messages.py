@@ -6,12 +6,15 @@ import json
 import os
 from pathlib import Path
 
+import genanki
 import pytest
 
 from recall.cli import main
 from recall.deckfile import BasicCard
 from recall.errors import DeckError
 from recall.importers.anki_text import read_anki_text
+from recall.importers.apkg import read_apkg
+from tests.anki_packages import build_package
 from tests.import_properties import Failed, ImportChecker
 
 
@@ -229,3 +232,35 @@ def test_a_first_field_longer_than_the_csv_default_still_guesses_the_separator(
         "1 row left out for holding more than a card may: line 1: the back is 150,000 "
         "characters long (cards hold at most 65,536 per field)",
     ]
+
+
+def test_a_tag_longer_than_a_card_holds_is_left_out_and_noted(tmp_path: Path) -> None:
+    long = "t" * 600
+    cards, notes = _read(tmp_path, f"#separator:tab\n#tags column:3\nfront\tback\tshort {long}\n")
+    assert cards[0].tags == ["short"]
+    assert notes == [
+        "1 tag left out for being longer than 500 characters: line 3: tttttttttttttttttttt... "
+        "(600 characters)"
+    ]
+
+
+def test_package_cards_over_the_bounds_are_left_out_or_cut_with_a_note(tmp_path: Path) -> None:
+    notes = {
+        "Bounds": [
+            genanki.Note(model=genanki.BASIC_MODEL, fields=["fine", "card"], tags=["t" * 600]),
+            genanki.Note(model=genanki.BASIC_MODEL, fields=["huge", "x " * 40_000]),
+            genanki.Note(model=genanki.BASIC_MODEL, fields=["deep", "<b>" * 5_000 + "core"]),
+        ]
+    }
+    package = build_package(tmp_path, notes)
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    result = read_apkg(package, staging)
+    (deck,) = result.decks
+    fronts = [card.front for card in deck.cards if isinstance(card, BasicCard)]
+    assert sorted(fronts) == ["deep", "fine"]
+    assert all(not card.tags for card in deck.cards)
+    (refused,) = [note for note in result.notes if "left out for holding" in note]
+    assert "the back is 80,000 characters long (cards hold at most 65,536 per field)" in refused
+    (tags,) = [note for note in result.notes if "tag left out" in note]
+    assert tags.startswith("1 tag left out for being longer than 500 characters: note ")

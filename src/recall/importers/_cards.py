@@ -9,7 +9,13 @@ from collections.abc import Iterable
 from pydantic import ValidationError
 
 from recall import cardhtml
-from recall.cardlimits import MAX_FIELD_CHARS, MAX_SOURCE_FIELD_CHARS, flatten_html, length_problem
+from recall.cardlimits import (
+    MAX_FIELD_CHARS,
+    MAX_NAME_CHARS,
+    MAX_SOURCE_FIELD_CHARS,
+    flatten_html,
+    length_problem,
+)
 from recall.deckfile import BasicCard, Deck, limit_problems
 from recall.errors import DeckError
 from recall.importers._report import Tally, counted
@@ -75,6 +81,15 @@ class CardBounds:
         self._unit = unit
         self.refused = Tally()
         self.flattened = Tally()
+        self.long_tags = Tally()
+
+    def tags(self, where: str, tags: list[str]) -> list[str]:
+        """The tags a card can hold; longer ones are left out and noted."""
+        kept = [tag for tag in tags if len(tag) <= MAX_NAME_CHARS]
+        for tag in tags:
+            if len(tag) > MAX_NAME_CHARS:
+                self.long_tags.add(f"{where}: {tag[:20]}... ({len(tag):,} characters)")
+        return kept
 
     def check_source(self, where: str, side: str, fragment: str) -> None:
         """Refuse a field too long to clean before any work is spent on it.
@@ -134,9 +149,14 @@ class CardBounds:
         """The report's lines on what was left out or cut."""
         refused = counted(self.refused.count, self._unit)
         flattened = counted(self.flattened.count, "field")
-        return self.refused.line(f"{refused} left out for holding more than a card may") + (
-            self.flattened.line(
+        return (
+            self.refused.line(f"{refused} left out for holding more than a card may")
+            + self.flattened.line(
                 f"{flattened} kept without the formatting nested past the bounds (the text "
                 "is all there)"
+            )
+            + self.long_tags.line(
+                f"{counted(self.long_tags.count, 'tag')} left out for being longer than "
+                f"{MAX_NAME_CHARS} characters"
             )
         )

@@ -240,12 +240,7 @@ class _Builder:
         backs = [self._prepare(cell) for cell in content[1:] if cell.strip()]
         guid = self._cell(row, "guid").strip()
         notetype = self._cell(row, "notetype").strip() or self._header.notetype
-        tags = unique_words([self._header.tags, self._cell(row, "tags")])
-        long_tag = next((tag for tag in tags if len(tag) > MAX_NAME_CHARS), None)
-        if long_tag is not None:
-            raise _RowSkippedError(
-                f"a tag of {len(long_tag):,} characters; tags hold at most {MAX_NAME_CHARS}"
-            )
+        tags = self._bounds.tags(where, unique_words([self._header.tags, self._cell(row, "tags")]))
         name = self._cell(row, "deck").strip() or self._default_deck
         if len(name) > MAX_NAME_CHARS:
             raise _RowSkippedError(

@@ -308,7 +308,7 @@ class _PackageReader:
         except FieldTooLargeError as error:
             self._bounds.refuse(error)
             return None
-        tags = list(dict.fromkeys(note.tags))
+        tags = self._bounds.tags(where, list(dict.fromkeys(note.tags)))
         return html_card(self._source, f"anki-{card.id}", front, back, tags)
 
     def _clean_fields(self, note: AnkiNote) -> list[str]:
