@@ -33,32 +33,45 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return status, captured.out, captured.err
 
 
-def test_html_nested_200000_deep_imports_bounded_with_a_note(tmp_path: Path) -> None:
-    deep = "<div>" * 200_000 + "deep answer" + "</div>" * 200_000  # 2.2 MB: too long
+def test_html_nested_200000_deep_is_refused_by_its_length_with_the_line(tmp_path: Path) -> None:
+    deep = "<div>" * 200_000 + "deep answer" + "</div>" * 200_000  # 2.2 MB in one field
+    path = tmp_path / "deep.txt"
+    path.write_text(f"#html:true\n#separator:tab\nfine\tcard\ndeep\t{deep}\n", encoding="utf-8")
+    with pytest.raises(DeckError) as caught:
+        read_anki_text(path)
+    assert caught.value.problems == [
+        "line 4: a field is longer than 1,048,576 characters (cards hold at most 65,536 per "
+        "field); shorten it or leave it out"
+    ]
+
+
+def test_html_nested_200000_deep_within_the_length_imports_bounded_with_a_note(
+    tmp_path: Path,
+) -> None:
     deep_enough = "<i>" * 200_000 + "deep answer"  # 600,011 characters
-    text = f"#html:true\n#separator:tab\ntoo long\t{deep}\nshallow\t{deep_enough}\n"
-    cards, notes = _read(tmp_path, text)
+    cards, notes = _read(tmp_path, f"#html:true\n#separator:tab\nshallow\t{deep_enough}\n")
     (card,) = cards
     assert card.front == "shallow"
     assert card.back.endswith("deep answer" + "</i>" * 100)
     assert card.back.count("<i>") == 100
     assert notes == [
-        "1 row left out for holding more than a card may: line 3: the back is 2,200,011 "
-        "characters long (cards hold at most 65,536 per field)",
         "1 field kept without the formatting nested past the bounds (the text is all there): "
-        "line 4: the back nests its formatting 200,000 levels deep (cards show at most 100)",
+        "line 3: the back nests its formatting 200,000 levels deep (cards show at most 100)",
     ]
 
 
-def test_huge_fields_leave_their_row_out_and_say_which(tmp_path: Path) -> None:
-    huge = "x" * 2_000_000
+def test_long_fields_leave_their_row_out_and_say_which(tmp_path: Path) -> None:
     long_plain = "y" * 200_000  # over the csv module's default limit of 131,072
-    text = f"#separator:tab\nfine\tcard\n{huge}\tback\nfront\t{long_plain}\nlast\tcard\n"
+    long_html = "<b>z</b>" * 20_000  # 160,000 characters, still as long once cleaned
+    text = (
+        f"#separator:tab\n#html:true\nfine\tcard\n{long_html}\tback\nfront\t{long_plain}\n"
+        "last\tcard\n"
+    )
     cards, notes = _read(tmp_path, text)
     assert [card.front for card in cards] == ["fine", "last"]
     assert notes == [
-        "2 rows left out for holding more than a card may: line 3: the front is 2,000,000 "
-        "characters long (cards hold at most 65,536 per field); line 4: the back is 200,000 "
+        "2 rows left out for holding more than a card may: line 4: the front is 160,000 "
+        "characters long (cards hold at most 65,536 per field); line 5: the back is 200,000 "
         "characters long (cards hold at most 65,536 per field)"
     ]
 

@@ -6,7 +6,7 @@ import csv
 import re
 from dataclasses import dataclass, field
 
-from recall.cardlimits import MAX_NAME_CHARS
+from recall.cardlimits import MAX_NAME_CHARS, MAX_SOURCE_FIELD_CHARS
 from recall.errors import DeckError
 
 SEPARATORS = {
@@ -23,10 +23,11 @@ ROLES = ("deck", "tags", "guid", "notetype")
 MAX_TEXT_BYTES = 128 * 1024**2
 """The largest text file Recall imports."""
 
-# A field may be as long as the file (the csv module's default limit is 128 KiB, and a
-# longer field made the separator guess and the reader fail); the card limits then say
-# what a card may hold, with the line.
-csv.field_size_limit(max(csv.field_size_limit(), MAX_TEXT_BYTES))
+# The csv module refuses fields over 128 KiB by default, far below what a file may hold;
+# a field up to MAX_SOURCE_FIELD_CHARS is read (and judged by the card limits, with its
+# line), and a longer one stops the read with its line, before the module's field buffer
+# (four bytes a character) grows with it.
+csv.field_size_limit(MAX_SOURCE_FIELD_CHARS)
 MAX_COLUMN_DIGITS = 4
 _CLOZE_MARKUP = re.compile(r"\{\{c\d{1,9}::|::|\}\}")
 

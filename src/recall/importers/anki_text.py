@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import io
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -12,7 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from recall import cardhtml
-from recall.cardlimits import MAX_CLOZE_CARDS, MAX_NAME_CHARS
+from recall.cardlimits import (
+    MAX_CLOZE_CARDS,
+    MAX_FIELD_CHARS,
+    MAX_NAME_CHARS,
+    MAX_SOURCE_FIELD_CHARS,
+)
 from recall.deckfile import BasicCard, decode_text
 from recall.errors import DeckError, ImportCancelledError, printable
 from recall.importers import Cancelled, ImportedPackage, Progress, never_cancelled, no_progress
@@ -42,6 +46,7 @@ CHECK_EVERY = 500
 _SIMPLE_DECK_NAME = re.compile(r"[a-z0-9_]+(?: [a-z0-9_]+)*(?:::[a-z0-9_]+(?: [a-z0-9_]+)*)*")
 _APKG_DECK_ID = re.compile(r"deck-\d+")
 _IMAGE = re.compile(r"<img\b", re.IGNORECASE)
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+\Z")
 
 
 def read_anki_text(
@@ -110,7 +115,12 @@ def _read_lines(path: Path, source: str) -> list[str]:
     except OSError as error:
         raise DeckError(source, [f"cannot be read ({error.strerror or error})"]) from None
     text = decode_text(data, source)
-    return io.StringIO(text.replace("\x00", ""), newline="").readlines()
+    del data  # a large file is held once at a time, not as bytes and text together
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    # Lines as the csv module reads a file opened with newline="" (ending in \n, \r\n or
+    # \r), without the copy a StringIO would make (four bytes a character).
+    return _LINE.findall(text)
 
 
 @dataclass
@@ -152,6 +162,12 @@ def _records(
         message = str(error)
         if "unexpected end of data" in message:
             where, what = position.record, "a quoted field starting on this line never closes"
+        elif "field larger than field limit" in message:
+            where = position.line
+            what = (
+                f"a field is longer than {MAX_SOURCE_FIELD_CHARS:,} characters (cards hold at "
+                f"most {MAX_FIELD_CHARS:,} per field); shorten it or leave it out"
+            )
         elif "expected after" in message:
             what = 'text follows a closing quote (inside quotes, write a quote as "")'
             where = position.line
