@@ -86,8 +86,8 @@ def length_problem(text: str, limit: int = MAX_FIELD_CHARS) -> str | None:
 
 
 def html_nesting(fragment: str) -> Nesting:
-    """The deepest the HTML parser could nest ``fragment``'s elements and tables."""
-    return flatten_html(fragment).nesting
+    """At least as deep as the HTML parser could nest ``fragment``'s elements and tables."""
+    return _scan(fragment, MAX_NESTING, MAX_TABLE_NESTING).nesting
 
 
 @dataclass(frozen=True)
@@ -211,6 +211,16 @@ def flatten_html(
     it is the innermost open element, so the parser can never nest the result deeper than
     this count, and so never past the bounds.
     """
+    markup = fragment.count("<")
+    if markup <= max_nesting:
+        # Too few tags to pass the bounds: nothing to scan (most card fields).
+        tables = fragment.lower().count("<table") if markup else 0
+        if tables <= max_tables:
+            return Flattened(fragment, Nesting(markup, tables), 0)
+    return _scan(fragment, max_nesting, max_tables)
+
+
+def _scan(fragment: str, max_nesting: int, max_tables: int) -> Flattened:
     elements = _Elements(max_nesting, max_tables)
     pieces: list[str] = []
     position = dropped = 0
