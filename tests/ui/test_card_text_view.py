@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QImage, QPixmap, QTextDocument
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from recall import importing
@@ -135,3 +136,30 @@ def test_a_card_stored_before_the_bounds_still_opens_and_is_shown_bounded(
     shown = back.toPlainText()
     assert shown.startswith("[Shown as plain text: this card's text is 59,999,999 characters")
     assert len(shown) < MAX_PLAIN_SHOWN + 300
+
+
+def test_a_long_deck_description_is_shortened_in_the_deck_list(
+    make_window: WindowFactory, bundled: Database, clock: Clock
+) -> None:
+    raw = {
+        "format": "recall-deck",
+        "version": 1,
+        "id": "long",
+        "name": "Long",
+        "cards": [{"id": "c", "type": "basic", "front": "Q", "back": "A"}],
+    }
+    importing.import_deck(bundled, parse_deck(json.dumps(raw), "long"), clock())
+    # As an older Recall could store it: a 60 MB description.
+    connection = sqlite3.connect(bundled.path)
+    with connection:
+        connection.execute(
+            "UPDATE deck SET description = ? WHERE key = 'long'", ("d" * 60_000_000,)
+        )
+    connection.close()
+    window = make_window()
+    row = window.deck_list.model.row_of("long")
+    assert row is not None
+    window.deck_list.table.selectRow(row)
+    label = window.deck_list.findChild(QLabel, "deckDescription")
+    assert label is not None
+    assert label.text() == "d" * 2_000 + "... (59,998,000 more characters)"

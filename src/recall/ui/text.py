@@ -59,6 +59,13 @@ def bounded_card_html(fragment: str) -> ShownText:
     return ShownText("", _with_note(_visible_text(cleaned.html), problem))
 
 
+def shortened(text: str, limit: int = 2_000) -> str:
+    """Plain text cut to ``limit`` characters for a label, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit:,} more characters)"
+
+
 def _visible_text(fragment: str) -> str:
     """The text of an HTML fragment, a line per line break or block."""
     return html.unescape(_ANY_TAG.sub("", _LINE_END.sub("\n", fragment)))
