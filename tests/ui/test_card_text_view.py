@@ -163,3 +163,10 @@ def test_a_long_deck_description_is_shortened_in_the_deck_list(
     label = window.deck_list.findChild(QLabel, "deckDescription")
     assert label is not None
     assert label.text() == "d" * 2_000 + "... (59,998,000 more characters)"
+
+
+def test_plain_text_shown_for_deep_html_keeps_no_run_of_empty_lines(qtbot: QtBot) -> None:
+    text = _shown(qtbot, "<div>" * 300_000 + "the answer" + "</div>" * 300_000)
+    assert "the answer" in text
+    assert "\n\n\n" not in text
+    assert "div>" not in text  # no tag cut in two where the text is read in chunks

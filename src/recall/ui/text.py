@@ -25,6 +25,7 @@ _LINE_END = re.compile(
     r"<br\s*/?>|</(?:p|div|li|tr|h[1-6]|blockquote|pre|dt|dd)\s*>", re.IGNORECASE
 )
 _ANY_TAG = re.compile(r"<[^>]*>")
+_EMPTY_LINES = re.compile(r"\n\s*\n(?:\s*\n)+")
 
 
 @dataclass(frozen=True)
@@ -67,21 +68,26 @@ def shortened(text: str, limit: int = 2_000) -> str:
 
 
 def _visible_text(fragment: str) -> str:
-    """The text of an HTML fragment, a line per line break or block."""
-    return html.unescape(_ANY_TAG.sub("", _LINE_END.sub("\n", fragment)))
+    """The text of an HTML fragment, a line per line break or block, no run of empty lines."""
+    text = html.unescape(_ANY_TAG.sub("", _LINE_END.sub("\n", fragment)))
+    return _EMPTY_LINES.sub("\n\n", text)
 
 
 def _visible_prefix(fragment: str, chunk: int = 1 << 20) -> str:
-    """The text of the start of a huge fragment: enough to show, read a chunk at a time."""
+    """The text of the start of a huge fragment: enough to show, read a chunk at a time
+    (each chunk ends after a whole tag, so no tag is cut in two)."""
     parts: list[str] = []
-    found = 0
-    for start in range(0, len(fragment), chunk):
-        part = _visible_text(fragment[start : start + chunk])
+    found = start = 0
+    while start < len(fragment) and found <= MAX_PLAIN_SHOWN:
+        end = start + chunk
+        if fragment.rfind("<", start, end) > fragment.rfind(">", start, end):
+            closing = fragment.find(">", end)
+            end = len(fragment) if closing < 0 else closing + 1
+        part = _visible_text(fragment[start:end])
         parts.append(part)
         found += len(part)
-        if found > MAX_PLAIN_SHOWN:
-            break
-    return "".join(parts)
+        start = end
+    return _EMPTY_LINES.sub("\n\n", "".join(parts))
 
 
 def _with_note(text: str, problem: str | None) -> str:
