@@ -277,3 +277,16 @@ def test_package_cards_over_the_bounds_are_left_out_or_cut_with_a_note(tmp_path:
     assert "the back is 80,000 characters long (cards hold at most 65,536 per field)" in refused
     (tags,) = [note for note in result.notes if "tag left out" in note]
     assert tags.startswith("1 tag left out for being longer than 500 characters: note ")
+
+
+def test_a_package_note_with_3000_nested_clozes_imports(tmp_path: Path) -> None:
+    nested = "{{c1::" * 3_000 + "core" + "}}" * 3_000
+    notes = {"Clozes": [genanki.Note(model=genanki.CLOZE_MODEL, fields=[nested, ""])]}
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    result = read_apkg(build_package(tmp_path, notes), staging)
+    (deck,) = result.decks
+    (card,) = deck.cards
+    assert isinstance(card, BasicCard)
+    assert card.front == "[...]"
+    assert "core" in card.back
