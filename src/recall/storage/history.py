@@ -16,7 +16,7 @@ from recall.storage.rows import (
     review_row,
 )
 from recall.storage.sql import Row, Sql
-from recall.storage.tables import from_micros, to_micros
+from recall.storage.times import from_micros, to_micros
 
 _RATING_COLUMNS = "review.id, review.card_id, review.reviewed_at, review.rating"
 
