@@ -8,8 +8,10 @@ formatting nested deeper than the bound (keeping the text), and the window shows
 over a bound as plain text with a note.
 
 The measures here never parse: they scan the text once, counting the way the HTML parser
-could nest at most (an end tag closes only the element opened last, every start tag of a
-non-void element opens one), so the real nesting is never deeper than what they report.
+could nest at most (every start tag of a non-void element opens one; an end tag closes the
+element opened last, and only paragraphs, list items and cells are closed the way the
+parser closes them by itself), so the real nesting stays within a small multiple of what
+they report (tests/test_cardlimits.py checks it on generated tag soup).
 """
 
 from __future__ import annotations
