@@ -86,7 +86,7 @@ def read_anki_text(
     separator = header.separator or guess_separator(first_row)
     infer_roles(header, separator)
     records = _records(lines, header.start, separator, source, cancelled)
-    builder = _Builder(source, header, printable(path.stem).strip() or "Anki")
+    builder = _Builder(source, header, _readable(path.stem).strip() or "Anki")
     for done, (line, row) in enumerate(records, start=1):
         builder.add(line, row)
         if done % CHECK_EVERY == 0:
@@ -101,6 +101,15 @@ def read_anki_text(
             f"from line {records[0][0]}"
         )
     return builder.package(notes)
+
+
+def _readable(name: str) -> str:
+    """A file name as a deck name: bytes that are not UTF-8 become U+FFFD (messages show
+    them as ``\\xe9`` escapes instead)."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a lone surrogate that no byte gave (Windows names)
+        return printable(name)
 
 
 def _read_lines(path: Path, source: str) -> list[str]:
