@@ -290,3 +290,19 @@ def test_a_package_note_with_3000_nested_clozes_imports(tmp_path: Path) -> None:
     assert isinstance(card, BasicCard)
     assert card.front == "[...]"
     assert "core" in card.back
+
+
+def test_a_file_whose_cards_would_hold_too_much_text_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from recall.importers import anki_text
+
+    monkeypatch.setattr(anki_text, "MAX_CARD_TEXT", 1_000)
+    clozes = "".join(f"{{{{c{number}::word{number}}}}} " for number in range(1, 31))
+    path = tmp_path / "clozes.txt"
+    path.write_text(f"#separator:tab\n{clozes}\tback\n", encoding="utf-8")
+    with pytest.raises(DeckError) as caught:
+        read_anki_text(path)
+    (problem,) = caught.value.problems
+    assert problem.startswith("line 2: the cards up to here hold ")
+    assert problem.endswith("more than one import may make (1,000); split the file")
