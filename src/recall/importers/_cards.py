@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from pydantic import ValidationError
 
@@ -16,7 +16,7 @@ from recall.cardlimits import (
     flatten_html,
     length_problem,
 )
-from recall.deckfile import BasicCard, Deck, limit_problems
+from recall.deckfile import BasicCard, ChoiceCard, Deck, limit_problems
 from recall.errors import DeckError
 from recall.importers._report import Tally, counted
 
@@ -49,7 +49,9 @@ def html_card(source: str, card_id: str, front: str, back: str, tags: list[str])
         raise DeckError(source, problems) from None
 
 
-def make_deck(source: str, deck_id: str, name: str, cards: list[BasicCard]) -> Deck:
+def make_deck(
+    source: str, deck_id: str, name: str, cards: Sequence[BasicCard | ChoiceCard]
+) -> Deck:
     """A validated deck; the importers check every value first, so failing here is unexpected.
 
     Raises:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QUrl
-from PySide6.QtGui import QImage, QResizeEvent, QTextDocument
+from PySide6.QtGui import QImage, QImageReader, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 from recall.cardhtml import is_media_name
@@ -20,11 +20,11 @@ from recall.ui.text import bounded_card_html
 class CardTextView(QTextBrowser):
     """Read-only rich text sized to its content.
 
-    Every resource request goes through ``loadResource``: an image is loaded only when its
-    name is a stored media name and the file is in ``media_dir``; anything else (local
-    paths, remote URLs, style sheets, a stored image that is missing) gets an empty
-    placeholder, so Qt never goes looking for it itself (it would try the current folder).
-    Links are never followed.
+    Every resource request goes through ``loadResource``: an image (pixels or SVG) is loaded
+    only when its name is a stored media name and the file is in ``media_dir``; anything
+    else (local paths, remote URLs, style sheets, a stored image that is missing) gets an
+    empty placeholder, so Qt never goes looking for it itself (it would try the current
+    folder). Links are never followed.
     """
 
     def __init__(self, media_dir: Path, parent: QWidget | None = None) -> None:
@@ -58,10 +58,25 @@ class CardTextView(QTextBrowser):
         path = self._media_dir / stored
         if not is_media_name(stored) or not path.is_file():
             return _placeholder()
-        image = QImage(str(path))
+        image = self._read_image(path, max(64, self.viewport().width()))
+        return _placeholder() if image is None else image
+
+    @staticmethod
+    def _read_image(path: Path, widest: int) -> QImage | None:
+        """The image at ``path`` at most ``widest`` pixels wide.
+
+        SVG is drawn at that size (through Qt's SVG image plugin) rather than at whatever
+        size it declares; pixel images are scaled down after reading.
+        """
+        reader = QImageReader(str(path))
+        declared = reader.size()
+        if path.suffix == ".svg" and declared.isValid() and declared.width() > widest:
+            reader.setScaledSize(
+                declared.scaled(widest, widest * 8, Qt.AspectRatioMode.KeepAspectRatio)
+            )
+        image = reader.read()
         if image.isNull():
-            return _placeholder()
-        widest = max(64, self.viewport().width())
+            return None
         if image.width() > widest:
             image = image.scaledToWidth(widest, Qt.TransformationMode.SmoothTransformation)
         return image
