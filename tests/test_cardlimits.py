@@ -98,6 +98,8 @@ def test_tag_soup_never_nests_past_a_small_multiple_of_the_bound(fragment: str) 
         (">>>x", 3),
         ("1. a\n   1. b", 2),
         ("-----", 0),
+        (" " * 40 + "indented code", 1),
+        ("\t\t\tindented", 1),
         ("***bold***", 0),
         ("- " * 3_000 + "x", 3_000),
     ],

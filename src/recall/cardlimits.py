@@ -262,7 +262,8 @@ def markdown_nesting(text: str) -> int:
 
     Each ``>`` and list marker at the start of a line counts as a level, and so do every
     two columns of indentation beyond the one space after each marker (a tab is four
-    columns): never fewer than the levels the line opens.
+    columns): never fewer than the levels the line opens. Indentation without a marker
+    opens one level at most (a code block).
     """
     deepest = 0
     for match in _MARKDOWN_PREFIX.finditer(text):
@@ -271,5 +272,8 @@ def markdown_nesting(text: str) -> int:
             continue  # a prefix opens at most one level per character
         markers = prefix.count(">") + len(_LIST_MARKER.findall(prefix))
         columns = prefix.count(" ") + 4 * prefix.count("\t")
+        if not markers:  # indentation alone opens one level at most (a code block)
+            deepest = max(deepest, 1 if columns >= 4 else 0)
+            continue
         deepest = max(deepest, markers + max(0, columns - markers) // 2)
     return deepest
