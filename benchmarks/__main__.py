@@ -21,6 +21,7 @@ from benchmarks import (
     anki_packages,
     anki_peer,
     measure_answer,
+    measure_desktop,
     measure_history,
     measure_hostile,
     measure_import,
@@ -137,6 +138,13 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
             largest.recall_database, largest.deck_key, largest.cards, work, plan.start_rounds
         )
         figures += started[:2]
+        if smoke:
+            _say("beside Anki desktop: left out of the smoke run (make bench measures it)")
+        else:
+            _say("beside Anki desktop ...")
+            figures += measure_desktop.measure_desktop(
+                made[0].recall_database, made[0].anki_collection, made[0].cards, work, 5
+            )
         for collections in made:
             figures += _size_figures(collections, work, plan)
         _say(f"history-wide work, {largest.cards:,} cards ...")

@@ -93,6 +93,9 @@ LAYERS = {
     "recall.progress": "base",
     "recall.files": "base",
     "recall.cardlimits": "base",
+    "recall.workspace": "base",
+    "recall.instances": "base",
+    "recall.window_libraries": "base",
     "recall.cardhtml": "base",
     "recall.deckfile": "base",
     "recall.grading": "base",
@@ -107,6 +110,7 @@ LAYERS = {
     "recall.integrity": "use case",
     "recall.upkeep": "use case",
     "recall.lint": "use case",
+    "recall.recovery": "use case",
     "recall.cli": "edge",
     "recall.__main__": "edge",
     "recall.ui": "edge",
@@ -123,6 +127,9 @@ SIDEWAYS = {
     # A repair backs up first, then rebuilds what the check found.
     ("recall.upkeep", "recall.backups"),
     ("recall.upkeep", "recall.integrity"),
+    # Getting a folder's database back restores a backup and checks the result.
+    ("recall.recovery", "recall.backups"),
+    ("recall.recovery", "recall.integrity"),
     # The command line opens the window (lazily, so it starts without Qt).
     ("recall.cli", "recall.ui"),
     # python -m recall runs the command line.

@@ -11,13 +11,12 @@ from __future__ import annotations
 import functools
 import shutil
 import stat
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from recall import paths
+from recall import paths, workspace
 from recall.deckfile import Deck, load_deck
 from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
 from recall.importers import (
@@ -28,7 +27,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.memory import MemoryState
+from recall.memory import FUTURE_TOLERANCE, MemoryState
 from recall.scheduling import PastReview, Scheduler
 from recall.storage import Database, NewCard, NewReview, Transaction
 
@@ -167,10 +166,7 @@ def import_files(
             and nothing is written.
         ImportCancelledError: The learner stopped the import; nothing is written.
     """
-    work = database.path.parent / "tmp"
-    work.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="import-", dir=work) as folder:
-        staging = Path(folder)
+    with workspace.work_folder(database.path.parent, "import") as staging:
         packages: list[tuple[str, ImportedPackage]] = []
         errors: list[DeckError] = []
         for file in files:
@@ -213,11 +209,12 @@ def _write(
                     if cancelled():
                         raise ImportCancelledError
                     report = _write_deck(transaction, deck, now)
+                    history = _until(package.reviews, now + FUTURE_TOLERANCE)
                     reviews = _write_history(
                         transaction,
                         scheduler,
                         deck,
-                        package.reviews,
+                        history,
                         cancelled,
                         functools.partial(_replayed, progress, done, len(deck.cards), total),
                     )
@@ -225,9 +222,8 @@ def _write(
                     done += len(deck.cards)
                     progress(done, total)
                 placed += _place_media(package, media_dir)
-                reports.append(
-                    ImportReport(source, decks, media=len(package.media), notes=package.notes)
-                )
+                notes = [*package.notes, *_future_note(package, now)]
+                reports.append(ImportReport(source, decks, media=len(package.media), notes=notes))
             if cancelled():
                 raise ImportCancelledError
     except BaseException:
@@ -235,6 +231,33 @@ def _write(
             path.unlink(missing_ok=True)
         raise
     return reports
+
+
+def _until(
+    reviews: dict[tuple[str, str], list[ImportedReview]], latest: datetime
+) -> dict[tuple[str, str], list[ImportedReview]]:
+    """The reviews dated no later than ``latest``: a review from the future is left out."""
+    return {
+        key: [review for review in history if review.reviewed_at <= latest]
+        for key, history in reviews.items()
+    }
+
+
+def _future_note(package: ImportedPackage, now: datetime) -> list[str]:
+    latest = now + FUTURE_TOLERANCE
+    future = [
+        review.reviewed_at
+        for history in package.reviews.values()
+        for review in history
+        if review.reviewed_at > latest
+    ]
+    if not future:
+        return []
+    return [
+        f"{len(future)} review(s) dated after now (the latest {max(future):%Y-%m-%d %H:%M} UTC) "
+        "were left out: the clock of the machine that made them was probably wrong. The file "
+        "is unchanged; import it again once that time has passed to bring them in"
+    ]
 
 
 def _replayed(progress: Progress, done: int, cards: int, total: int, count: int) -> None:

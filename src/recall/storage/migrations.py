@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -35,6 +35,23 @@ def _deck_beside_schedule(connection: Connection) -> None:
     connection.exec_driver_sql("CREATE INDEX ix_card_deck_position ON card (deck_id, position)")
 
 
+def _set_aside_reviews(connection: Connection) -> None:
+    """Schema 3: a table for reviews taken out of replay (dated in the future), kept."""
+    connection.exec_driver_sql(
+        "CREATE TABLE set_aside_review (id INTEGER NOT NULL, card_id INTEGER NOT NULL, "
+        "reviewed_at BIGINT NOT NULL, rating INTEGER NOT NULL, duration_ms INTEGER NOT NULL, "
+        "state_before INTEGER NOT NULL, picked VARCHAR, correct BOOLEAN NOT NULL, "
+        "set_aside_at BIGINT NOT NULL, reason VARCHAR NOT NULL, PRIMARY KEY (id), "
+        "FOREIGN KEY(card_id) REFERENCES card (id))"
+    )
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_set_aside_review_card_id ON set_aside_review (card_id)"
+    )
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _deck_beside_schedule}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    1: _deck_beside_schedule,
+    2: _set_aside_reviews,
+}

@@ -97,3 +97,25 @@ class Review(SQLModel, table=True):
         default=None, description="JSON list of the picked choices' texts; null on basic cards."
     )
     correct: bool
+
+
+class SetAsideReview(SQLModel, table=True):
+    """A review taken out of the history that schedules its card, kept here, never deleted.
+
+    ``recall check --repair`` moves here the reviews dated in the future when it runs (a
+    clock that ran ahead while studying, an imported history from a wrong clock): with the
+    same columns as ``review`` and its id, when and why it was set aside.
+    """
+
+    __tablename__ = "set_aside_review"
+
+    id: int | None = Field(default=None, primary_key=True)
+    card_id: int = Field(foreign_key="card.id", index=True)
+    reviewed_at: datetime = Field(sa_type=UtcDateTime)
+    rating: int
+    duration_ms: int
+    state_before: int
+    picked: str | None = None
+    correct: bool
+    set_aside_at: datetime = Field(sa_type=UtcDateTime)
+    reason: str

@@ -142,6 +142,7 @@ class MainWindow(QMainWindow):
         )
         review.finished.connect(self._on_review_finished)
         review.left.connect(self.show_decks)
+        review.stale.connect(self._on_restored)
         review.undo_available.connect(self._on_undo_available)
         if self._review is not None:
             self.pages.removeWidget(self._review)
@@ -414,7 +415,12 @@ class MainWindow(QMainWindow):
 
     def _on_backups(self) -> None:
         dialog = BackupsDialog(
-            self._database, self._scheduler, self._clock, self._prompts, parent=self
+            self._database,
+            self._scheduler,
+            self._clock,
+            self._prompts,
+            parent=self,
+            tasks=self.tasks,
         )
         dialog.restored.connect(self._on_restored)
         dialog.exec()

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from recall.deckfile import BasicCard, ChoiceCard
-from recall.errors import RecallError
+from recall.errors import DatabaseChangedError, RecallError
 from recall.memory import Rating
 from recall.study import Answer, StudyCard, StudySession, Summary
 from recall.ui.card_text_view import CardTextView
@@ -52,6 +52,7 @@ class ReviewView(QWidget):
 
     finished = Signal()
     left = Signal()
+    stale = Signal()  # the database changed under the session: back to the deck list
     undo_available = Signal(bool)
 
     def __init__(
@@ -160,7 +161,12 @@ class ReviewView(QWidget):
         """
         if not self._session.can_undo:
             return
-        self._show_card(self._session.undo(self._clock()))
+        try:
+            shown = self._session.undo(self._clock())
+        except DatabaseChangedError as error:
+            self._lost(error)
+            return
+        self._show_card(shown)
         self.undo_available.emit(self._session.can_undo)
 
     def commit_pending(self) -> bool:
@@ -183,6 +189,9 @@ class ReviewView(QWidget):
         while True:
             try:
                 self._session.record(answer, rating, self._clock())
+            except DatabaseChangedError as error:
+                self._lost(error)
+                return False
             except RecallError as error:
                 problem = f"Your answer could not be saved: {error}\n\nIt is still on screen."
                 if self._prompts.retry("Answer not saved", problem):
@@ -315,8 +324,18 @@ class ReviewView(QWidget):
 
     # Showing
 
+    def _lost(self, error: DatabaseChangedError) -> None:
+        """The stored deck is not the one on screen: say so and go back to the deck list."""
+        self._answer = None
+        self._prompts.tell("Deck changed", f"{str(error)[0].upper()}{str(error)[1:]}.")
+        self.stale.emit()
+
     def _show_next(self) -> None:
-        shown = self._session.next_card(self._clock())
+        try:
+            shown = self._session.next_card(self._clock())
+        except DatabaseChangedError as error:
+            self._lost(error)
+            return
         if shown is None:
             self._shown = None
             self.finished.emit()
