@@ -27,6 +27,7 @@ from benchmarks import (
     measure_import,
     measure_queue,
     measure_search,
+    measure_sound,
     measure_window,
     prepare,
 )
@@ -55,11 +56,12 @@ class Plan:
     start_rounds: int
     history_rounds: int
     window_rounds: int
+    sound_rounds: int
     search_rounds: int = 2
 
 
-FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 3, 2, search_rounds=7)
-SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1)
+FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 1, 1, 15, search_rounds=7)
+SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3)
 
 
 def _say(text: str) -> None:
@@ -197,6 +199,12 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
         _say("hostile packages ...")
         figures += measure_hostile.measure_hostile(package, with_history["latest"], cache, work)
         figures += started[2:]
+        _say("a card's sound ...")
+        sound = measure_sound.measure_sound(work, plan.sound_rounds)
+        if isinstance(sound, str):
+            _say(f"  a card's sound: not measured: {sound}")
+        else:
+            figures.append(sound)
     print()
     print(table(figures))
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -53,6 +53,7 @@ OWNERS = {
     "fsrs_rs_python": "recall/scheduling.py",
     "sqlmodel": "recall/storage/",
     "sqlalchemy": "recall/storage/",
+    "miniaudio": "recall/audio.py",
     "zstandard": "recall/importers/_zip.py",
 }
 
@@ -92,10 +93,12 @@ LAYERS = {
     "recall.paths": "base",
     "recall.progress": "base",
     "recall.files": "base",
+    "recall.cardlimits": "base",
     "recall.workspace": "base",
     "recall.instances": "base",
     "recall.window_libraries": "base",
     "recall.cardhtml": "base",
+    "recall.sound": "base",
     "recall.deckfile": "base",
     "recall.grading": "base",
     "recall.search": "base",
@@ -103,6 +106,7 @@ LAYERS = {
     "recall.deck_tree": "base",
     "recall.storage": "core",
     "recall.scheduling": "core",
+    "recall.audio": "core",
     "recall.importers": "core",
     "recall.library": "use case",
     "recall.study": "use case",

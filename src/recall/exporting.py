@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 from typing import BinaryIO
 
-from recall import cardhtml, paths, workspace
+from recall import cardhtml, paths, sound, workspace
 from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard, Deck, dump_deck
 from recall.errors import RecallError, UnknownDeckError
 from recall.files import OutputError, output_file
@@ -119,7 +119,8 @@ def _anki_collection(deck: Deck, folder: Path, media_dir: Path) -> tuple[Path, l
     media: set[Path] = set()
     for card in deck.cards:
         front, back = _anki_fields(card)
-        for source in _IMAGE_SOURCE.findall(front + back):
+        sounds = sound.references(front + back)
+        for source in _IMAGE_SOURCE.findall(front + back) + sounds:
             if cardhtml.is_media_name(source) and (media_dir / source).is_file():
                 media.add(media_dir / source)
         anki_deck.add_note(

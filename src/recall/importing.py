@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import functools
 import shutil
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from recall import paths, workspace
-from recall.deckfile import Deck, load_deck
-from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError
+from recall import paths, sound, workspace
+from recall.deckfile import Deck
+from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
 from recall.importers import (
     Cancelled,
     ImportedPackage,
@@ -68,12 +69,20 @@ class DeckReport:
 
 @dataclass(frozen=True)
 class ImportReport:
-    """What importing one file did: its decks, its images, and notes on what was left out."""
+    """What importing one file did: its decks, its media, and notes on what was left out.
+
+    Attributes:
+        media: Images kept.
+        sounds: Sounds kept (played in Recall).
+        videos: Videos kept (opened with the system's player).
+    """
 
     source: str
     decks: list[DeckReport]
     media: int = 0
     notes: list[str] = field(default_factory=list)
+    sounds: int = 0
+    videos: int = 0
 
     def lines(self, with_source: bool = True) -> list[str]:
         """The report as lines: one per deck, then the images, then each note.
@@ -82,8 +91,17 @@ class ImportReport:
             with_source: Start each line with the file's name, as the terminal shows it.
         """
         lines = [deck.describe() for deck in self.decks]
-        if self.media:
-            lines.append(f"{self.media} image{'s' if self.media != 1 else ''}")
+        kept = [
+            f"{count} {word}{'s' if count != 1 else ''}"
+            for count, word in (
+                (self.media, "image"),
+                (self.sounds, "sound"),
+                (self.videos, "video"),
+            )
+            if count
+        ]
+        if kept:
+            lines.append(", ".join(kept))
         lines += [f"note: {note}" for note in self.notes]
         return [f"{self.source}: {line}" for line in lines] if with_source else lines
 
@@ -100,9 +118,12 @@ def read_file(
         DeckError: The file cannot be read or is not valid; the error says where.
         ImportCancelledError: ``cancelled()`` became true.
     """
+    _check_is_a_file(path)
     suffix = path.suffix.lower()
     if suffix in JSON_SUFFIXES:
-        return ImportedPackage(decks=[load_deck(path)])
+        from recall.importers.recall_deck import read_recall_deck
+
+        return read_recall_deck(path, staging)
     if suffix in TEXT_SUFFIXES:
         from recall.importers.anki_text import read_anki_text
 
@@ -112,9 +133,33 @@ def read_file(
 
         return read_apkg(path, staging, progress, cancelled)
     known = ", ".join(sorted(SUPPORTED_SUFFIXES))
-    raise DeckError(
-        str(path), [f"Recall cannot import {suffix or 'this'} files (it reads {known})"]
-    )
+    if not suffix:
+        problem = f"the name has no file type; Recall reads {known} files"
+    else:
+        problem = f"Recall cannot import {printable(suffix)} files (it reads {known})"
+    raise DeckError(str(path), [problem])
+
+
+def _check_is_a_file(path: Path) -> None:
+    """Refuse what is not a file to read: nothing there, a folder, a device or a pipe.
+
+    Raises:
+        DeckError: Says which.
+    """
+    known = ", ".join(sorted(SUPPORTED_SUFFIXES))
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise DeckError(str(path), ["no such file"]) from None
+    except OSError as error:
+        raise DeckError(str(path), [f"cannot be read ({error.strerror or error})"]) from None
+    if stat.S_ISDIR(mode):
+        raise DeckError(
+            str(path),
+            [f"is a folder; import the files inside it instead (Recall reads {known} files)"],
+        )
+    if not stat.S_ISREG(mode):
+        raise DeckError(str(path), ["is not a regular file (a device, pipe or socket)"])
 
 
 def import_files(
@@ -145,11 +190,12 @@ def import_files(
         errors: list[DeckError] = []
         for file in files:
             try:
-                packages.append((str(file), read_file(file, staging, progress, cancelled)))
+                package = read_file(file, staging, progress, cancelled)
+                packages.append((printable(str(file)), package))
             except DeckError as error:
                 errors.append(error)
             except OSError as error:
-                errors.append(DeckError(str(file), [f"cannot be read ({error.strerror})"]))
+                errors.append(DeckError(str(file), [f"cannot be read ({error.strerror or error})"]))
         if errors:
             raise DeckErrors(errors)
         return _write(database, scheduler, packages, now, progress, cancelled)
@@ -207,7 +253,17 @@ def _write(
                     progress(done, total)
                 placed += _place_media(package, media_dir)
                 notes = [*package.notes, *_future_note(package, now)]
-                reports.append(ImportReport(source, decks, media=len(package.media), notes=notes))
+                kinds = [sound.kind_of(item.name) for item in package.media]
+                reports.append(
+                    ImportReport(
+                        source,
+                        decks,
+                        media=kinds.count(None),
+                        notes=notes,
+                        sounds=kinds.count(sound.MediaKind.SOUND),
+                        videos=kinds.count(sound.MediaKind.EXTERNAL),
+                    )
+                )
             if cancelled():
                 raise ImportCancelledError
     except BaseException:
@@ -254,7 +310,7 @@ def _with_reviews(report: DeckReport, reviews: int) -> DeckReport:
 
 
 def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
-    """Move staged images into the media folder; returns the files that are new there."""
+    """Move staged media into the media folder; returns the files that are new there."""
     media_dir.mkdir(parents=True, exist_ok=True)
     placed = []
     for item in package.media:
@@ -264,7 +320,9 @@ def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
         try:
             shutil.move(item.path, target)
         except OSError as error:
-            raise RecallError(f"cannot copy an image into {media_dir}: {error.strerror}") from None
+            raise RecallError(
+                f"cannot copy {item.name} into {media_dir}: {error.strerror}"
+            ) from None
         placed.append(target)
     return placed
 

@@ -1,4 +1,4 @@
-"""Anki packages (``.apkg`` and ``.colpkg``): decks, cards, tags, images and review history."""
+"""Anki packages (``.apkg``, ``.colpkg``): decks, cards, tags, images, sounds and history."""
 
 from __future__ import annotations
 
@@ -17,6 +17,13 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
+from recall.importers._cards import (
+    CardBounds,
+    FieldTooLargeError,
+    html_card,
+    is_blank,
+    make_deck,
+)
 from recall.importers._collection import (
     NEWER_ANKI_ADVICE,
     AnkiCard,
@@ -29,7 +36,7 @@ from recall.importers._collection import (
 from recall.importers._html_text import has_image, html_to_text
 from recall.importers._media import MediaStager, count_audio_video, without_sounds
 from recall.importers._package import Layout, read_layout, read_media
-from recall.importers._shared import Tally, counted, html_card, is_blank, make_deck
+from recall.importers._report import Tally, counted
 from recall.importers._zip import SafeZip
 from recall.importers.cloze import cloze_faces, cloze_numbers
 from recall.importers.multiple_choice import (
@@ -175,6 +182,7 @@ class _PackageReader:
         self._done = 0
         self._total = 0
         self._skipped = Tally()
+        self._bounds = CardBounds("card")
         self._audio_video = 0
         self._cleaned: tuple[int, list[str]] | None = None
         self._clean_texts: dict[str, tuple[str, int]] = {}
@@ -214,13 +222,13 @@ class _PackageReader:
         self._progress(self._total, self._total)
         notes_lines = self._choice_lines()
         notes_lines += self._skipped.line(f"{counted(self._skipped.count, 'card')} skipped")
+        notes_lines += self._bounds.lines()
         if self._audio_video:
             notes_lines.append(
-                f"{counted(self._audio_video, 'audio/video reference')} left out "
-                "(Recall does not play sound or video)"
+                f"{counted(self._audio_video, 'audio/video reference')} in multiple-choice "
+                "notes left out (Recall plays sounds on the other cards)"
             )
-        left = self._stager.left_out
-        notes_lines += left.line(f"{counted(left.count, 'image')} left out")
+        notes_lines += self._stager.report_lines()
         if suspended:
             notes_lines.append(
                 f"{counted(suspended, 'suspended card')} imported as ordinary cards "
@@ -269,11 +277,10 @@ class _PackageReader:
         result = convert(layout, fields, f"anki-{card.id}", tags)
         if result.card is None:
             self._not_choices.add(f"note {note.id}: {result.problem}")
-            sides = basic_sides(layout, fields)
+            sides = basic_sides(layout, tuple(note.fields))  # a basic card keeps its sounds
             front, back = (self._stager.sanitize(side, note.id) for side in sides)
             if is_blank(front) or is_blank(back):
                 return None  # read as any other note, which reports a blank side
-            self._audio_video += sounds
             return html_card(self._source, f"anki-{card.id}", front, back, tags)
         self._audio_video += sounds
         self._choice_notes[layout.label] = self._choice_notes.get(layout.label, 0) + 1
@@ -299,7 +306,7 @@ class _PackageReader:
         fields = self._clean_fields(note)
         if note_type.is_cloze:
             text = note_type.cloze_field()
-            raw = without_sounds(note.fields[text]) if text < len(note.fields) else ""
+            raw = note.fields[text] if text < len(note.fields) else ""
             number = card.ord + 1
             try:
                 if number not in cloze_numbers(raw):
@@ -324,7 +331,13 @@ class _PackageReader:
         if is_blank(front) or is_blank(back):
             self._skipped.add(f"{where}: the {'front' if is_blank(front) else 'back'} is blank")
             return None
-        tags = list(dict.fromkeys(note.tags))
+        try:
+            self._bounds.check_length(where, "front", front)
+            self._bounds.check_length(where, "back", back)
+        except FieldTooLargeError as error:
+            self._bounds.refuse(error)
+            return None
+        tags = self._bounds.tags(where, list(dict.fromkeys(note.tags)))
         return html_card(self._source, f"anki-{card.id}", front, back, tags)
 
     def _clean_fields(self, note: AnkiNote) -> list[str]:
@@ -337,13 +350,10 @@ class _PackageReader:
         """One field sanitized; a text without images is cleaned once however often it recurs."""
         known = self._clean_texts.get(field)
         if known is not None:
-            self._audio_video += known[1]
             return known[0]
-        sounds = count_audio_video(field)
-        self._audio_video += sounds
-        cleaned = self._stager.sanitize(without_sounds(field), note_id)
+        cleaned = self._stager.sanitize(field, note_id)  # its sounds are staged too
         if not has_image(field):  # an image's report line names its note: clean each
-            self._clean_texts[field] = (cleaned, sounds)
+            self._clean_texts[field] = (cleaned, 0)
         return cleaned
 
     def _decks(

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
+import PySide6
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -17,6 +18,7 @@ from recall.errors import RecallError
 from recall.settings import Settings
 from recall.storage import Database, MissingDatabaseError, NewerDatabaseError, is_unusable
 from recall.ui.main_window import MainWindow
+from recall.ui.none_guard import guard_none
 from recall.ui.prompts import Prompts
 from recall.ui.single_instance import SingleInstance, server_name
 
@@ -46,6 +48,7 @@ def configure(app: QApplication) -> None:
     The Fusion style draws with the palette, so the window follows the system's light or
     dark scheme; the style sheet only uses palette colours plus marks that work on both.
     """
+    guard_none(PySide6.__version__)
     app.setApplicationName("Recall")
     app.setOrganizationName("Recall")
     app.setApplicationVersion(__version__)

@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
 from recall import deck_tree
 from recall.library import DeckOverview
 from recall.storage import DeckRow
+from recall.ui.feedback_panel import card_label
+from recall.ui.text import shortened
 
 _DECK = Qt.ItemDataRole.UserRole + 1
 
@@ -106,9 +108,10 @@ class DeckListModel(QStandardItemModel):
             if column:
                 cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         cells[0].setAccessibleText(f"{node.name}: {new} new, {due} due, {total} cards")
-        if value.description:
+        description = shortened(value.description)
+        if description:
             # Tooltips guess rich text from the first tag: escape so it shows as written.
-            cells[0].setToolTip(f"<p>{html.escape(value.description)}</p>")
+            cells[0].setToolTip(f"<p>{html.escape(description)}</p>")
         parent.appendRow(cells)
         for child in node.children:
             self._add(cells[0], child, decks)
@@ -136,14 +139,11 @@ class DeckListView(QWidget):
         self.model = DeckListModel(self)
         self._title = QLabel("Decks")
         self._title.setObjectName("pageTitle")
-        self._description = QLabel()
-        self._description.setObjectName("deckDescription")
-        self._description.setAccessibleName("About the selected deck")
-        self._description.setTextFormat(Qt.TextFormat.PlainText)
-        self._description.setWordWrap(True)
-        self._status = QLabel()
-        self._status.setObjectName("deckStatus")
-        self._status.setAccessibleName("Today")
+        self._description = card_label("deckDescription", "About the selected deck", rich=False)
+        self._description.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self._status = card_label("deckStatus", "Today", rich=False)
+        self._status.setWordWrap(False)
+        self._status.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.table = _DeckTable()
         self.table.setObjectName("deckTable")
         self.table.setAccessibleName("Decks")
@@ -252,7 +252,7 @@ class DeckListView(QWidget):
     def _on_selection_changed(self) -> None:
         rows = self.table.selectionModel().selectedRows()
         text = self.model.deck_of(rows[0]).description if rows else ""
-        self._description.setText(text)
+        self._description.setText(shortened(text))
         self._description.setVisible(bool(text))
 
     def _on_study(self) -> None:

@@ -36,6 +36,8 @@ SHORTCUTS = (
     ("Space / Enter", "Submit, show the answer, or accept the suggested rating"),
     ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
     ("Up / Down, Page Up / Down", "Scroll a long card"),
+    ("R / F5", "Play the card's sounds again"),
+    ("5", "Pause or resume the sound (where 5 picks no choice)"),
     ("Ctrl+Z", "Undo the last rating, bury or suspend; on the deck list, the last change"),
     ("E / - / @", "While studying: edit / bury / suspend the card on screen"),
     ("Ctrl+1 … Ctrl+7", "While studying or browsing: flag the card (again: unflag)"),
