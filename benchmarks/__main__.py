@@ -27,6 +27,7 @@ from benchmarks import (
     measure_import,
     measure_queue,
     measure_reschedule,
+    measure_search,
     measure_sound,
     measure_window,
     prepare,
@@ -56,11 +57,26 @@ class Plan:
     history_rounds: int
     window_rounds: int
     sound_rounds: int
-    reschedule_rounds: int
+    search_rounds: int = 2
+    reschedule_rounds: int = 2
 
 
-FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 1, 1, 15, 3)
-SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3, 2)
+FULL = Plan(
+    (10_000, 100_000),
+    10_000,
+    100_000,
+    500,
+    200,
+    5,
+    3,
+    7,
+    1,
+    1,
+    15,
+    search_rounds=7,
+    reschedule_rounds=3,
+)
+SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3)
 
 
 def _say(text: str) -> None:
@@ -173,6 +189,14 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
             largest.cards,
             work,
             plan.history_rounds,
+        )
+        _say(f"searching and the browser, {largest.cards:,} cards ...")
+        figures += measure_search.measure_search(
+            largest.recall_database,
+            largest.anki_collection,
+            largest.cards,
+            work,
+            plan.search_rounds,
         )
         _say(f"the window during long operations, {largest.cards:,} cards ...")
         figures += measure_window.measure_window(

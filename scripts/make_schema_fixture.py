@@ -13,12 +13,13 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall import importing, library
+from recall import browse, importing, library
+from recall.card_changes import Changes
 from recall.deckfile import ChoiceCard, parse_deck
 from recall.memory import Rating
 from recall.preferences import Preferences
 from recall.presets import Preset
-from recall.scheduling import Schedulers
+from recall.scheduling import Scheduler, Schedulers
 from recall.storage import SCHEMA_VERSION, Database, copy_database
 from recall.study import StudySession
 
@@ -53,6 +54,19 @@ def main() -> None:
                     else:
                         answer = session.reveal(shown, clock)
                         session.record(answer, Rating(rng.randint(1, 4)), clock)
+        # What the browser changes by hand: suspended, buried, flagged and tagged cards, and
+        # a forget and a due date set by hand recorded in the history.
+        end = now + timedelta(days=4)
+        preferences = Preferences(theme="dark", day_rollover_hour=3)
+        finder = browse.Finder(database, Scheduler(), preferences)
+        cards = finder.find("", end).card_ids
+        changes = Changes(database, Schedulers(fuzz=True), preferences, rng=rng)
+        changes.suspend(cards[:2])
+        changes.bury(cards[2:3], end)
+        changes.flag(cards[3:5], 2)
+        changes.tag(cards[5:7], end, add=["hand-tagged"])
+        changes.forget(cards[7:8], end)
+        changes.set_due(cards[8:10], "2-5", end)
         with (DATA / f"schema-{SCHEMA_VERSION}.reviews.csv").open("w", newline="") as out:
             library.export_reviews(database, out)
         copy_database(database.path, target)

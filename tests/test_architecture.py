@@ -95,6 +95,7 @@ LAYERS = {
     "recall.paths": "base",
     "recall.progress": "base",
     "recall.files": "base",
+    "recall.cardlimits": "base",
     "recall.workspace": "base",
     "recall.instances": "base",
     "recall.window_libraries": "base",
@@ -102,6 +103,9 @@ LAYERS = {
     "recall.sound": "base",
     "recall.deckfile": "base",
     "recall.grading": "base",
+    "recall.search": "base",
+    "recall.search_sql": "base",
+    "recall.deck_tree": "base",
     "recall.storage": "core",
     "recall.scheduling": "core",
     "recall.audio": "core",
@@ -118,8 +122,13 @@ LAYERS = {
     "recall.optimizing": "use case",
     "recall.workload": "use case",
     "recall.cli_options": "edge",
+    "recall.browse": "use case",
+    "recall.card_changes": "use case",
+    "recall.editing": "use case",
+    "recall.deck_changes": "use case",
     "recall.recovery": "use case",
     "recall.cli": "edge",
+    "recall.cli_cards": "edge",
     "recall.__main__": "edge",
     "recall.ui": "edge",
 }
@@ -142,6 +151,21 @@ SIDEWAYS = {
     ("recall.optimizing", "recall.deck_options"),
     # The command line's options and optimize commands live in their own module.
     ("recall.cli", "recall.cli_options"),
+    # Undoing a forget or a set due date replays the card as the check does; deleting
+    # cards backs up first.
+    ("recall.card_changes", "recall.integrity"),
+    ("recall.card_changes", "recall.backups"),
+    # A leech is tagged and suspended as a bulk change, so undoing the answer undoes it.
+    ("recall.study", "recall.card_changes"),
+    # Edits and deck changes go on the same undo stack as bulk changes.
+    ("recall.editing", "recall.card_changes"),
+    ("recall.deck_changes", "recall.card_changes"),
+    # Deleting a deck backs up first.
+    ("recall.deck_changes", "recall.backups"),
+    # The card commands open the database as every command does, and the command line
+    # lists them among its commands.
+    ("recall.cli", "recall.cli_cards"),
+    ("recall.cli_cards", "recall.cli"),
     # Getting a folder's database back restores a backup and checks the result.
     ("recall.recovery", "recall.backups"),
     ("recall.recovery", "recall.integrity"),

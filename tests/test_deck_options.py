@@ -61,7 +61,7 @@ def test_new_per_day_limits_the_queue_and_the_deck_list(bundled: Database, clock
     assert session(bundled).counts(clock()).new == 5
     study_all(session(bundled), clock)
     with bundled.reading() as tx:
-        introduced = tx.queue.introduced_since(session(bundled).deck.id, clock() - timedelta(1))
+        introduced = tx.queue.introduced_since([session(bundled).deck.id], clock() - timedelta(1))
     assert introduced == 5
 
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall import __version__, cli_options, paths
+from recall import __version__, cli_cards, cli_options, paths
 from recall.errors import DeckErrors, RecallError
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
         "export", help="write a deck to Recall JSON (.json) or an Anki package (.apkg)"
     )
     export_deck.add_argument("deck", metavar="DECK_ID")
-    export_deck.add_argument("file", type=Path, metavar="FILE")
+    export_deck.add_argument("file", metavar="FILE")
     export_deck.set_defaults(handler=_export_deck)
 
     export = commands.add_parser(
@@ -144,6 +144,7 @@ def _parser() -> argparse.ArgumentParser:
         help="rebuild schedules from history (after a backup) and say what changed",
     )
     check.set_defaults(handler=_check)
+    cli_cards.add_commands(commands)
     cli_options.add_commands(commands, _open_database)
     return parser
 
@@ -166,6 +167,11 @@ def _open_database(args: argparse.Namespace, install: bool = True) -> Database:
             database.close()
             raise
     return database
+
+
+def open_database(args: argparse.Namespace, install: bool = True) -> Database:
+    """The data directory's database, as every command opens it (for the card commands)."""
+    return _open_database(args, install)
 
 
 def _open_window(args: argparse.Namespace) -> int:
@@ -198,6 +204,7 @@ def _list_decks(args: argparse.Namespace) -> int:
     finally:
         database.close()
     if args.json:
+        parents = library.deck_parents(overviews)
         rows = [
             {
                 "id": deck.key,
@@ -206,14 +213,19 @@ def _list_decks(args: argparse.Namespace) -> int:
                 "new": deck.new,
                 "due": deck.due,
                 "unseen": deck.unseen,
+                "parent": parents[deck.key],
             }
             for deck in overviews
         ]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
+    # The table shows the tree: each deck indented under its parent, counts summed up it.
     print_table(
         ("ID", "NAME", "NEW", "DUE", "TOTAL"),
-        [(deck.key, deck.name, deck.new, deck.due, deck.total) for deck in overviews],
+        [
+            (row.key, "  " * row.depth + row.label, row.new, row.due, row.total)
+            for row in library.deck_tree_rows(overviews)
+        ],
     )
     return 0
 
@@ -263,9 +275,13 @@ class _ProgressLine:
 def _export_deck(args: argparse.Namespace) -> int:
     from recall import exporting
 
+    if not args.file:
+        raise RecallError("export: no file name given; name a .json or .apkg file")
+    if Path(args.file).is_dir():
+        raise RecallError(f"export: {args.file} is a folder; name a .json or .apkg file in it")
     database = _open_database(args)
     try:
-        cards = exporting.export_deck(database, args.deck, args.file)
+        cards = exporting.export_deck(database, args.deck, Path(args.file))
     finally:
         database.close()
     print(f"wrote {cards} cards of {args.deck} to {args.file}", file=sys.stderr)

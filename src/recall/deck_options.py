@@ -291,16 +291,17 @@ def apply(
         for deck_id in affected:
             scheduler = schedulers.for_preset(after.of_deck(deck_id))
             changed: list[tuple[int, MemoryState]] = []
-            if _only_due_dates(before.of_deck(deck_id), after.of_deck(deck_id)):
-                replayed = (
-                    (card, scheduler.due_again(card.id, card.memory))
-                    for card in transaction.cards.of_deck(deck_id)
+            only_due = _only_due_dates(before.of_deck(deck_id), after.of_deck(deck_id))
+            replayed = (
+                (
+                    card,
+                    scheduler.due_again(card.id, card.memory)
+                    # A due date set by hand is kept by a replay: those cards replay.
+                    if only_due and all(entry[1] is not None for entry in history)
+                    else scheduler.replay(card.id, history),
                 )
-            else:
-                replayed = (
-                    (card, scheduler.replay(card.id, history))
-                    for card, history in transaction.history.ratings_per_card(deck_id)
-                )
+                for card, history in transaction.history.ratings_per_card(deck_id)
+            )
             for card, memory in replayed:
                 if memory != card.memory:
                     changed.append((card.id, memory))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import shutil
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from recall import paths, sound, workspace
 from recall.deckfile import Deck
-from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError
+from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
 from recall.importers import (
     Cancelled,
     ImportedPackage,
@@ -117,6 +118,7 @@ def read_file(
         DeckError: The file cannot be read or is not valid; the error says where.
         ImportCancelledError: ``cancelled()`` became true.
     """
+    _check_is_a_file(path)
     suffix = path.suffix.lower()
     if suffix in JSON_SUFFIXES:
         from recall.importers.recall_deck import read_recall_deck
@@ -131,9 +133,33 @@ def read_file(
 
         return read_apkg(path, staging, progress, cancelled)
     known = ", ".join(sorted(SUPPORTED_SUFFIXES))
-    raise DeckError(
-        str(path), [f"Recall cannot import {suffix or 'this'} files (it reads {known})"]
-    )
+    if not suffix:
+        problem = f"the name has no file type; Recall reads {known} files"
+    else:
+        problem = f"Recall cannot import {printable(suffix)} files (it reads {known})"
+    raise DeckError(str(path), [problem])
+
+
+def _check_is_a_file(path: Path) -> None:
+    """Refuse what is not a file to read: nothing there, a folder, a device or a pipe.
+
+    Raises:
+        DeckError: Says which.
+    """
+    known = ", ".join(sorted(SUPPORTED_SUFFIXES))
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise DeckError(str(path), ["no such file"]) from None
+    except OSError as error:
+        raise DeckError(str(path), [f"cannot be read ({error.strerror or error})"]) from None
+    if stat.S_ISDIR(mode):
+        raise DeckError(
+            str(path),
+            [f"is a folder; import the files inside it instead (Recall reads {known} files)"],
+        )
+    if not stat.S_ISREG(mode):
+        raise DeckError(str(path), ["is not a regular file (a device, pipe or socket)"])
 
 
 def import_files(
@@ -165,20 +191,32 @@ def import_files(
         errors: list[DeckError] = []
         for file in files:
             try:
-                packages.append((str(file), read_file(file, staging, progress, cancelled)))
+                package = read_file(file, staging, progress, cancelled)
+                packages.append((printable(str(file)), package))
             except DeckError as error:
                 errors.append(error)
             except OSError as error:
-                errors.append(DeckError(str(file), [f"cannot be read ({error.strerror})"]))
+                errors.append(DeckError(str(file), [f"cannot be read ({error.strerror or error})"]))
         if errors:
             raise DeckErrors(errors)
         return _write(database, schedulers, packages, now, progress, cancelled)
 
 
-def import_deck(database: Database, deck: Deck, now: datetime) -> DeckReport:
-    """Add or update one validated deck in a single transaction."""
+def import_deck(
+    database: Database, deck: Deck, now: datetime, keep_edited: bool = False
+) -> DeckReport:
+    """Add or update one validated deck in a single transaction.
+
+    Args:
+        database: Where to write.
+        deck: The deck.
+        now: The import's time.
+        keep_edited: Leave alone what the learner changed in Recall (the bundled decks'
+            rule): the deck's name and description once installed, cards edited, tagged or
+            moved to another deck. Cards are never deleted either way.
+    """
     with database.transaction() as transaction:
-        return _write_deck(transaction, deck, now)
+        return _write_deck(transaction, deck, now, keep_edited)
 
 
 def _write(
@@ -290,15 +328,21 @@ def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
     return placed
 
 
-def _write_deck(transaction: Transaction, deck: Deck, now: datetime) -> DeckReport:
+def _write_deck(
+    transaction: Transaction, deck: Deck, now: datetime, keep_edited: bool = False
+) -> DeckReport:
     existing = transaction.decks.by_key(deck.id)
     if existing is None:
         deck_row = transaction.decks.add(deck.id, deck.name, deck.description, now)
     else:
         deck_row = existing
-        if (existing.name, existing.description) != (deck.name, deck.description):
+        if not keep_edited and (existing.name, existing.description) != (
+            deck.name,
+            deck.description,
+        ):
             transaction.decks.rename(existing.id, deck.name, deck.description, now)
     known = transaction.cards.keys(deck_row.id)
+    edited = transaction.browsing.edited_keys() if keep_edited else set()
     to_add: list[NewCard] = []
     updated = unchanged = 0
     for position, card in enumerate(deck.cards):
@@ -309,6 +353,9 @@ def _write_deck(transaction: Transaction, deck: Deck, now: datetime) -> DeckRepo
             content=card.model_dump_json(exclude_defaults=True),
         )
         stored = known.get(card.id)
+        if card.id in edited:
+            unchanged += 1
+            continue
         if stored is None:
             to_add.append(incoming)
             continue
@@ -372,7 +419,10 @@ def _write_history(
                 raise ImportCancelledError
             replayed(count)
         card_id = keys[card_key].id
-        past = [PastReview(review.reviewed_at, review.rating) for review in stored.get(card_id, [])]
+        past = [
+            PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
+            for review in stored.get(card_id, [])
+        ]
         seen = {review.reviewed_at for review in past}
         new = sorted(
             (review for review in history if review.reviewed_at not in seen),

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from recall import deck_options
-from recall.memory import CardState
+from recall.memory import CardState, ReviewKind
 from recall.scheduling import Schedulers
 from recall.scheduling.optimize import DayRatings, Optimized, optimize
 from recall.storage import Database, ReviewRow
@@ -163,7 +163,10 @@ def _histories(
         for _card, history in per_card(deck_id):
             if not history or history[0].state_before is not CardState.NEW:
                 continue
+            # Schedule changes made by hand (forget, set due date) are left out, as Anki
+            # leaves its manual reschedules out of training.
             yield [
                 (day_number(review.reviewed_at, rollover, zone), int(review.rating))
                 for review in history
+                if review.kind is ReviewKind.ANSWER and review.rating is not None
             ]

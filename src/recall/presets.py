@@ -84,7 +84,7 @@ class Preset:
         8, "Leech threshold", "Lapses after which a card is a leech.", low=1, high=99
     )
     leech_action: str = option(
-        "tag",
+        "suspend",
         "Leech action",
         "What happens to a leech: suspended, or only tagged 'leech'.",
         choices=LEECH_ACTIONS,

@@ -7,13 +7,13 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 
-from recall import days, grading
+from recall import card_changes, days, deck_tree, grading
 from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard
 from recall.errors import DatabaseChangedError, UnknownDeckError
 from recall.integrity import replay
 from recall.memory import CardState, MemoryState, Rating
 from recall.preferences import Preferences
-from recall.presets import Preset
+from recall.presets import DeckPresets, Preset, leech_policy
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
 
@@ -96,24 +96,37 @@ class Summary:
 
 @dataclass(frozen=True)
 class Recorded:
-    """A stored answer: its review's id, and the card's schedule after it."""
+    """A stored answer: its review's id, and the card's schedule after it.
+
+    Attributes:
+        leech: Set when this answer made the card a leech (tagged, and suspended unless
+            the settings say tag only): what undoing the answer puts back.
+    """
 
     review_id: int
     card_id: int
     correct: bool
     time_spent: timedelta
     memory: MemoryState
+    leech: card_changes.Restore | None = None
+
+    @property
+    def became_leech(self) -> bool:
+        """Whether this answer made the card a leech."""
+        return self.leech is not None
 
 
 @dataclass
 class StudySession:
     """One sitting with one deck.
 
-    The learner's preferences and the deck's preset are read when the session starts.
+    The learner's preferences and the deck's preset are read when the session starts:
+    the studied deck's preset sets the day's limits, order and shuffle for the session, and
+    each card is scheduled by its own deck's preset (as ``recall check`` replays it).
 
     Args:
         database: Where cards, reviews, preferences and presets live.
-        schedulers: FSRS per preset; the session uses the one of its deck's preset.
+        schedulers: FSRS per preset.
         deck_key: The deck file id of the deck to study.
         rng: Shuffles the choices; tests pass a seeded one.
         zone: The learner's time zone for the day rollover; None is the system's.
@@ -125,20 +138,27 @@ class StudySession:
     rng: random.Random = field(default_factory=random.Random)
     zone: tzinfo | None = None
     deck: DeckRow = field(init=False)
+    deck_ids: tuple[int, ...] = field(init=False)
     preferences: Preferences = field(init=False)
     preset: Preset = field(init=False)
     scheduler: Scheduler = field(init=False)
+    _presets: DeckPresets = field(init=False)
+    _card_decks: dict[int, int] = field(default_factory=dict, init=False)
     _recorded: list[Recorded] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
         with self.database.reading() as transaction:
             deck = transaction.decks.by_key(self.deck_key)
-            if deck is None:
-                raise UnknownDeckError(self.deck_key)
+            decks = transaction.browsing.decks()
             self.preferences = transaction.options.preferences()
-            self.preset = transaction.options.deck_presets().of_deck(deck.id)
+            self._presets = transaction.options.deck_presets()
+        if deck is None:
+            raise UnknownDeckError(self.deck_key)
         self.deck = deck
+        self.preset = self._presets.of_deck(deck.id)
         self.scheduler = self.schedulers.for_preset(self.preset)
+        # Studying a deck studies its subdecks too, deck by deck in name order for new cards.
+        self.deck_ids = tuple(row.id for row in deck_tree.subtree(decks, deck))
 
     def next_card(self, now: datetime) -> StudyCard | None:
         """The card to show now, or None when the deck is done for today.
@@ -151,15 +171,16 @@ class StudySession:
         start_of_day, end_of_day = self._study_day(now)
         with self.database.reading() as transaction:
             queue = transaction.queue
-            card_id = queue.first_due(self.deck.id, _LEARNING, now)
+            decks = self.deck_ids
+            card_id = queue.first_due(decks, _LEARNING, now, now)
             if card_id is None and self._reviews_left(transaction, start_of_day, now) > 0:
-                card_id = queue.first_due(self.deck.id, (CardState.REVIEW,), end_of_day)
+                card_id = queue.first_due(decks, (CardState.REVIEW,), end_of_day, now)
             if card_id is None and self._new_left(transaction, start_of_day, now) > 0:
                 random_order = self.preset.new_card_order == "random"
-                card_id = queue.first_new(self.deck.id, random_order=random_order)
+                card_id = queue.first_new(decks, now, random_order=random_order)
             if card_id is None:
                 learn_ahead = now + self.preferences.learn_ahead
-                card_id = queue.first_due(self.deck.id, _LEARNING, learn_ahead)
+                card_id = queue.first_due(decks, _LEARNING, learn_ahead, now)
             row = transaction.cards.get(card_id) if card_id is not None else None
             self._check_deck(transaction)
         return self._show(row, now) if row is not None else None
@@ -172,10 +193,10 @@ class StudySession:
         start_of_day, end_of_day = self._study_day(now)
         with self.database.reading() as transaction:
             queue = transaction.queue
-            new_left = self._new_left(transaction, start_of_day, now)
-            new = queue.count_unseen(self.deck.id, at_most=new_left)
-            learning = queue.count_due(self.deck.id, end_of_day, _LEARNING)
-            reviews = queue.count_due(self.deck.id, end_of_day, (CardState.REVIEW,))
+            left = self._new_left(transaction, start_of_day, now)
+            new = queue.count_unseen(self.deck_ids, at_most=left, now=now)
+            learning = queue.count_due(self.deck_ids, end_of_day, now, _LEARNING)
+            reviews = queue.count_due(self.deck_ids, end_of_day, now, (CardState.REVIEW,))
             due = learning + min(reviews, self._reviews_left(transaction, start_of_day, now))
         return QueueCounts(new=new, due=due)
 
@@ -191,7 +212,9 @@ class StudySession:
         typical = None
         if preferences.answer_time_grading:
             with self.database.reading() as transaction:
-                durations = transaction.queue.recent_correct_durations(self.deck.id, _TIMING_WINDOW)
+                durations = transaction.queue.recent_correct_durations(
+                    self.deck_ids, _TIMING_WINDOW
+                )
             typical = grading.typical_duration(durations, preferences.timing_sample_size)
         proposed = grading.propose_rating(
             correct,
@@ -205,7 +228,7 @@ class StudySession:
             picked=frozenset(picked),
             correct=correct,
             proposed=proposed,
-            intervals=self.scheduler.preview(shown.card_id, shown.memory, now),
+            intervals=self._preview(shown, now),
             answered_at=now,
         )
 
@@ -216,7 +239,7 @@ class StudySession:
             picked=frozenset(),
             correct=None,
             proposed=Rating.GOOD,
-            intervals=self.scheduler.preview(shown.card_id, shown.memory, now),
+            intervals=self._preview(shown, now),
             answered_at=now,
         )
 
@@ -246,7 +269,8 @@ class StudySession:
             self._check_deck(transaction)
             stored = self._check_card(transaction, shown)
             before = stored.memory
-            after = self.scheduler.review(shown.card_id, before, rating, answer.answered_at)
+            scheduler = self._scheduler_of(stored.deck_id)
+            after = scheduler.review(shown.card_id, before, rating, answer.answered_at)
             review = NewReview.rated(
                 card_id=shown.card_id,
                 reviewed_at=answer.answered_at,
@@ -260,14 +284,23 @@ class StudySession:
             if before.last_review is not None and answer.answered_at < before.last_review:
                 # The clock went back: the schedule is the replay of the history in time
                 # order, as `recall check` computes it, not this answer applied last.
-                after = replay(self.scheduler, stored, transaction.history.of_card(shown.card_id))
+                after = replay(scheduler, stored, transaction.history.of_card(shown.card_id))
             transaction.cards.set_memory(shown.card_id, after)
+            leech = None
+            if rating is Rating.AGAIN and before.state is CardState.REVIEW:
+                lapses = transaction.browsing.lapses(shown.card_id)
+                policy = leech_policy(self._presets.of_deck(stored.deck_id))
+                if policy.is_leech(lapses):
+                    leech = card_changes.mark_leech(
+                        transaction, shown.card_id, policy, answer.answered_at
+                    )
         recorded = Recorded(
             review_id=review_id,
             card_id=shown.card_id,
             correct=review.correct,
             time_spent=max(timedelta(0), now - shown.shown_at),
             memory=after,
+            leech=leech,
         )
         self._recorded.append(recorded)
         return recorded
@@ -293,17 +326,26 @@ class StudySession:
             self._check_deck(transaction)
             if last.review_id not in {r.id for r in transaction.history.of_card(last.card_id)}:
                 raise DatabaseChangedError(_CHANGED)
+            if last.leech is not None:
+                card_changes.restore(transaction, last.leech)
             transaction.history.delete(last.review_id)
             history = transaction.history.of_card(last.card_id)
             card = transaction.cards.get(last.card_id)
-            transaction.cards.set_memory(last.card_id, replay(self.scheduler, card, history))
+            scheduler = self._scheduler_of(card.deck_id)
+            transaction.cards.set_memory(last.card_id, replay(scheduler, card, history))
             row = transaction.cards.get(last.card_id)
+        return self._show(row, now)
+
+    def show(self, card_id: int, now: datetime) -> StudyCard:
+        """A card of this session as it is stored now, to show again (after an edit)."""
+        with self.database.reading() as transaction:
+            row = transaction.cards.get(card_id)
         return self._show(row, now)
 
     def summary(self) -> Summary:
         """Cards, answers, right answers and time spent in this session, and the next due time."""
         with self.database.reading() as transaction:
-            next_due = transaction.queue.next_due(self.deck.id)
+            next_due = transaction.queue.next_due(self.deck_ids)
         return Summary(
             cards=len({entry.card_id for entry in self._recorded}),
             answered=len(self._recorded),
@@ -331,12 +373,20 @@ class StudySession:
     def _study_day(self, now: datetime) -> tuple[datetime, datetime]:
         return days.study_day(now, self.preferences.day_rollover_hour, self.zone)
 
+    def _preview(self, shown: StudyCard, now: datetime) -> dict[Rating, timedelta]:
+        deck_id = self._card_decks.get(shown.card_id, self.deck.id)
+        return self._scheduler_of(deck_id).preview(shown.card_id, shown.memory, now)
+
+    def _scheduler_of(self, deck_id: int) -> Scheduler:
+        """The scheduler of a card's own deck (a subdeck may have another preset)."""
+        return self.schedulers.for_deck(self._presets, deck_id)
+
     def _new_left(self, transaction: Transaction, start_of_day: datetime, now: datetime) -> int:
-        introduced = transaction.queue.introduced_since(self.deck.id, start_of_day)
+        introduced = transaction.queue.introduced_since(self.deck_ids, start_of_day)
         return max(0, self.preset.new_limit(now) - introduced)
 
     def _reviews_left(self, transaction: Transaction, start_of_day: datetime, now: datetime) -> int:
-        reviewed = transaction.queue.answered_since(self.deck.id, start_of_day, CardState.REVIEW)
+        reviewed = transaction.queue.answered_since(self.deck_ids, start_of_day, CardState.REVIEW)
         return max(0, self.preset.review_limit(now) - reviewed)
 
     def _show(self, row: CardRow, now: datetime) -> StudyCard:
@@ -344,10 +394,9 @@ class StudySession:
         order: tuple[int, ...] = ()
         if isinstance(card, ChoiceCard):
             count = len(card.choices)
-            if self.preset.shuffle_choices:
-                order = tuple(self.rng.sample(range(count), count))
-            else:
-                order = tuple(range(count))
+            shuffled = card.shuffle and self.preset.shuffle_choices
+            order = tuple(self.rng.sample(range(count), count) if shuffled else range(count))
+        self._card_decks[row.id] = row.deck_id
         return StudyCard(card_id=row.id, card=card, memory=row.memory, order=order, shown_at=now)
 
 

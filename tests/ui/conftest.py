@@ -50,6 +50,12 @@ class FakePrompts(Prompts):
         self.asked.append((title, label))
         return self.texts.pop(0)
 
+    def choose(self, title: str, label: str, items: list[str]) -> str | None:
+        self.asked.append((title, label))
+        answer = self.texts.pop(0)
+        assert answer is None or answer in items, (answer, items)
+        return answer
+
 
 @pytest.fixture
 def prompts() -> FakePrompts:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from recall.storage.browsing import Browsing
 from recall.storage.cards import CardQueries
 from recall.storage.checks import CheckQueries
 from recall.storage.decks import DeckQueries
@@ -26,6 +27,7 @@ class Transaction:
         history: The review history.
         checks: The consistency queries ``recall check`` runs.
         options: Preferences, deck presets and which deck uses which.
+        browsing: The card browser's searches, rows and bulk changes.
     """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -36,3 +38,4 @@ class Transaction:
         self.history = HistoryQueries(self.sql)
         self.checks = CheckQueries(self.sql)
         self.options = OptionQueries(self.sql)
+        self.browsing = Browsing(self.sql)
