@@ -8,10 +8,12 @@ from datetime import timedelta
 import pytest
 
 from recall import deck_options, integrity, library
+from recall.card_changes import Changes
 from recall.deckfile import ChoiceCard
 from recall.errors import CancelledError
 from recall.fields import OptionError
 from recall.memory import CardState, Rating
+from recall.preferences import Preferences
 from recall.presets import DEFAULT_PRESET_ID, Preset
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database, PresetNameError
@@ -303,4 +305,22 @@ def test_deleting_a_preset_is_undone_with_its_decks(bundled: Database, clock: Cl
     )
     with bundled.reading() as tx:
         assert tx.cards.of_deck(deck.id) == on_exam
+    assert integrity.check(bundled, schedulers, clock()).healthy
+
+
+def test_a_retention_change_keeps_a_due_date_set_by_hand(bundled: Database, clock: Clock) -> None:
+    schedulers = Schedulers(fuzz=True)
+    study = StudySession(bundled, schedulers, DECK, random.Random(6), ZONE)
+    study_all(study, clock)
+    with bundled.reading() as tx:
+        first = tx.cards.of_deck(study.deck.id)[0]
+    Changes(bundled, schedulers, Preferences()).set_due([first.id], "30", clock())
+    with bundled.reading() as tx:
+        set_by_hand = tx.cards.get(first.id).memory.due
+    made = deck_options.change_preset(
+        bundled, schedulers, DEFAULT_PRESET_ID, {"desired_retention": 0.75}, clock()
+    )
+    assert made.rescheduled >= 7
+    with bundled.reading() as tx:
+        assert tx.cards.get(first.id).memory.due == set_by_hand
     assert integrity.check(bundled, schedulers, clock()).healthy
