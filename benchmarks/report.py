@@ -53,6 +53,17 @@ ANALYSIS = {
         "and due dates, so its results would not equal the stored schedules), or "
         "replaying on both cores."
     ),
+    "recall export-reviews": (
+        "Recall writes the review log at the floor's speed: SQLite makes each row (the "
+        "milliseconds included) and the csv module writes them in batches, so the export is "
+        "as fast as Python's csv writer on this machine; where the 2 s goal is missed, the "
+        "floor misses it too."
+    ),
+    "Window frozen during": (
+        "The operation runs on the task runner's worker thread; a gap on the window's thread "
+        "means the worker held Python's lock in one long call into compiled code. Finding "
+        "which: run the operation under `python -X importtime` and py-spy with --gil."
+    ),
     "Restore a backup": (
         "A restore no longer replays every history (that is `recall check`'s job; the backup's "
         "schedules were checked when it was made). What remains are four passes over the whole "
