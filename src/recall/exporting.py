@@ -40,7 +40,9 @@ def load_stored_deck(database: Database, deck_key: str) -> Deck:
         cards = [
             CARD_ADAPTER.validate_json(row.content) for row in transaction.cards.of_deck(deck.id)
         ]
-    return Deck(
+    # Built without validating again what was validated card by card (one call over a
+    # 100,000-card list would hold Python's lock, and the window, for most of a second).
+    return Deck.model_construct(
         format="recall-deck",
         version=1,
         id=deck.key,
