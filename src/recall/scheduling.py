@@ -82,6 +82,12 @@ class Scheduler:
             intervals[rating] = due - now
         return intervals
 
+    def forgetting_curve(self) -> tuple[float, float]:
+        """FSRS's curve as ``(decay, factor)``: recall after ``t`` days at stability ``s`` is
+        ``(1 + factor * t / s) ** -decay``, for statistics computed where fsrs is not loaded."""
+        decay = float(self._fsrs.parameters[20])
+        return decay, 0.9 ** (-1 / decay) - 1
+
     def replay(self, card_id: int, history: Iterable[PastReview]) -> MemoryState:
         """A card's memory state from its reviews, applied in the order given."""
         memory = NEW_CARD

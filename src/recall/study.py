@@ -230,6 +230,7 @@ class StudySession:
                 state_before=int(before.state),
                 picked=picked,
                 correct=correct,
+                proposed=int(answer.proposed),
             )
             store.set_memory(shown.card_id, after)
         recorded = Recorded(

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from sqlalchemy import Connection
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -33,6 +33,15 @@ def _deck_beside_schedule(connection: Connection) -> None:
     connection.exec_driver_sql("CREATE INDEX ix_card_deck_position ON card (deck_id, position)")
 
 
+def _proposed_rating(connection: Connection) -> None:
+    """Schema 3: each review keeps the rating Recall proposed, so the statistics can show how
+    often the learner changed it. Reviews recorded before have none (NULL)."""
+    connection.exec_driver_sql("ALTER TABLE review ADD COLUMN proposed_rating INTEGER")
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _deck_beside_schedule}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    1: _deck_beside_schedule,
+    2: _proposed_rating,
+}

@@ -13,6 +13,7 @@ from sqlalchemy import exc as sqlalchemy_errors
 from sqlmodel import Session, col, select
 
 from recall.memory import CardState, MemoryState
+from recall.storage.statistics import StatisticsQueries
 from recall.storage.records import CardRow, DeckCounts, DeckRow, NewCard, ReviewRow
 from recall.storage.tables import Card, CardMemory, Deck, Review, from_micros, to_micros
 
@@ -55,6 +56,10 @@ class Store:
             assert isinstance(driver, sqlite3.Connection)
             self._connection = driver
         return self._connection
+
+    def statistics(self) -> StatisticsQueries:
+        """The statistics' queries, in this transaction."""
+        return StatisticsQueries(self._rows, self._driver)
 
     # Decks
 
@@ -276,11 +281,12 @@ class Store:
         state_before: int,
         picked: tuple[str, ...] | None,
         correct: bool,
+        proposed: int | None = None,
     ) -> int:
-        """Append a review and return its id."""
+        """Append a review and return its id (``proposed``: the rating Recall proposed)."""
         sql = (
             "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, picked, "
-            "correct) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            "correct, proposed_rating) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
         )
         parameters = (
             card_id,
@@ -290,6 +296,7 @@ class Store:
             state_before,
             None if picked is None else json.dumps(list(picked), ensure_ascii=False),
             correct,
+            proposed,
         )
         try:
             cursor = self._driver().execute(sql, parameters)

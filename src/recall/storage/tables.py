@@ -108,3 +108,7 @@ class Review(SQLModel, table=True):
         default=None, description="JSON list of the picked choices' texts; null on basic cards."
     )
     correct: bool
+    proposed_rating: int | None = Field(
+        default=None,
+        description="The rating Recall proposed (1-4); null before schema 3 and for imports.",
+    )

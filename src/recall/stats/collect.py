@@ -1,0 +1,326 @@
+"""Gathering the statistics: a few grouped queries, then sums over their (few) groups."""
+
+from __future__ import annotations
+
+import json
+import math
+import bisect
+from collections.abc import Callable, Iterable, Sequence
+from datetime import date, datetime, timedelta, tzinfo
+
+from recall import days
+from recall.errors import UnknownDeckError
+from recall.memory import Rating
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.stats.figures import (
+    RETENTION_DAYS,
+    RETENTION_WINDOWS,
+    Bin,
+    CardCounts,
+    DayReviews,
+    Distributions,
+    Forecast,
+    Histogram,
+    HourCount,
+    Misconception,
+    Ratings,
+    Retention,
+    RetentionRow,
+    Statistics,
+    Streak,
+    Today,
+    Totals,
+)
+from recall.stats.local_time import day_date, day_number, local_time
+from recall.storage import Database
+from recall.storage.statistics import (
+    KIND_LEARNING,
+    KIND_MATURE,
+    KIND_RELEARNING,
+    KIND_YOUNG,
+    DayGroup,
+    ValueCounts,
+)
+
+CALENDAR_DAYS = 365
+FORECAST_DAYS = 30
+WEEKLY_FROM_DAYS = 92
+"""Periods longer than this draw one reviews bar per week instead of per day."""
+MISCONCEPTIONS_SHOWN = 50
+
+
+def collect(
+    database: Database,
+    settings: Settings,
+    now: datetime,
+    deck_key: str | None = None,
+    period_days: int | None = 30,
+    zone: tzinfo | None = None,
+    forecast_days: int | None = None,
+) -> Statistics:
+    """Every figure of the statistics for one deck (or all) over a period ending today.
+
+    Args:
+        database: Where the history is.
+        settings: For the day rollover hour and FSRS's forgetting curve.
+        now: The current time, aware UTC.
+        deck_key: Only this deck (its file id); None for every deck.
+        period_days: Study days the period covers, today included; None for all time.
+        zone: The learner's time zone; None is the system's.
+        forecast_days: Days ahead the forecast covers; defaults to the period's length
+            (at least 30, at most 365).
+
+    Raises:
+        UnknownDeckError: ``deck_key`` names no deck.
+    """
+    hour = settings.day_rollover_hour
+    today_start, today_end = days.study_day(now, hour, zone)
+    curve = Scheduler(settings).forgetting_curve()
+    with database.transaction() as store:
+        deck_id, deck_name = None, "All decks"
+        if deck_key is not None:
+            deck = store.deck_by_key(deck_key)
+            if deck is None:
+                raise UnknownDeckError(deck_key)
+            deck_id, deck_name = deck.id, deck.name
+        queries = store.statistics()
+        first = queries.first_review(deck_id) or now
+        first = min(first, now)
+        calendar_start = today_start - timedelta(days=CALENDAR_DAYS + 1)
+        if period_days is None:
+            span = max(1, (today_start - first).days + 2)
+        else:
+            span = max(1, period_days)
+        ahead = forecast_days or min(max(span, FORECAST_DAYS), CALENDAR_DAYS)
+        horizon = days.study_day(today_start + timedelta(days=ahead, hours=12), hour, zone)[0]
+        local = local_time(min(first, calendar_start), horizon, hour, zone)
+        today_number = day_number(now, local, zone)
+        period_first = today_number - span + 1
+        period_start = days.study_day(
+            today_start - timedelta(days=span - 1, hours=-12), hour, zone
+        )[0]
+        since = None if period_days is None else period_start
+        groups = queries.day_groups(local, None, deck_id)
+        today_cards = queries.cards_reviewed(today_start, today_end, deck_id)
+        hours = queries.hours(local, since, deck_id)
+        ratings = queries.ratings(since, deck_id)
+        counts = queries.card_counts(deck_id)
+        due = queries.due_by_day(local, today_start, horizon, deck_id)
+        overdue = queries.due_before(today_start, deck_id)
+        distributions = {
+            what: queries.distribution(what, now, curve, deck_id)
+            for what in ("interval", "stability", "difficulty", "retrievability")
+        }
+        picks = queries.wrong_picks(deck_id)[:MISCONCEPTIONS_SHOWN]
+        questions = {pick.card_id: _question(store.card(pick.card_id).content) for pick in picks}
+    in_period = [group for group in groups if group.day >= period_first]
+    return Statistics(
+        now=now,
+        today_date=day_date(today_number),
+        deck_key=deck_key,
+        deck_name=deck_name,
+        period_days=span,
+        today=_today(groups, today_number, today_cards),
+        streak=_streak({group.day for group in groups}, today_number),
+        forecast=_forecast(due, today_number, ahead, overdue),
+        calendar=_calendar(groups, today_number),
+        reviews=_review_bars(in_period, period_first, today_number, span > WEEKLY_FROM_DAYS),
+        by_week=span > WEEKLY_FROM_DAYS,
+        totals=_totals(in_period),
+        cards=CardCounts(
+            new=counts.get(-1, 0),
+            learning=counts.get(KIND_LEARNING, 0),
+            relearning=counts.get(KIND_RELEARNING, 0),
+            young=counts.get(KIND_YOUNG, 0),
+            mature=counts.get(KIND_MATURE, 0),
+            suspended=0,
+        ),
+        distributions=Distributions(
+            interval=_histogram(distributions["interval"], _day_edges),
+            stability=_histogram(distributions["stability"], _day_edges),
+            difficulty=_histogram(distributions["difficulty"], lambda _top: _steps(1.0, 10.0, 0.5)),
+            retrievability=_histogram(
+                distributions["retrievability"], lambda _top: _steps(0.0, 1.0, 0.05)
+            ),
+            known=distributions["retrievability"].total,
+        ),
+        retention=tuple(
+            _retention(groups, name, today_number, window)
+            for name, window in zip(RETENTION_WINDOWS, RETENTION_DAYS, strict=True)
+        ),
+        period_retention=_retention(
+            groups, "period", today_number, None if period_days is None else span
+        ),
+        hours=_hours(hours),
+        ratings=_ratings(ratings),
+        misconceptions=tuple(
+            Misconception(
+                deck_key=pick.deck_key,
+                card_id=pick.card_id,
+                card_key=pick.card_key,
+                question=questions[pick.card_id],
+                choice=pick.choice,
+                times=pick.times,
+                last=pick.last,
+                still=pick.still,
+            )
+            for pick in picks
+        ),
+    )
+
+
+def _question(content: str) -> str:
+    card = json.loads(content)
+    return str(card.get("question") or card.get("front") or "")
+
+
+def _today(groups: Iterable[DayGroup], today: int, cards: int) -> Today:
+    todays = [group for group in groups if group.day == today]
+    totals = _totals(todays)
+    return Today(
+        cards=cards,
+        reviews=totals.reviews,
+        time_ms=totals.time_ms,
+        correct=totals.correct,
+        again=totals.again,
+    )
+
+
+def _totals(groups: Iterable[DayGroup]) -> Totals:
+    reviews = correct = again = time_ms = 0
+    for group in groups:
+        reviews += group.reviews
+        correct += group.reviews if group.correct else 0
+        again += group.reviews if group.rating == Rating.AGAIN else 0
+        time_ms += group.time_ms
+    return Totals(reviews=reviews, correct=correct, again=again, time_ms=time_ms)
+
+
+def _streak(studied: set[int], today: int) -> Streak:
+    current = 0
+    day = today if today in studied else today - 1
+    while day in studied:
+        current += 1
+        day -= 1
+    longest = run = 0
+    previous = None
+    for day in sorted(studied):
+        run = run + 1 if previous == day - 1 else 1
+        longest = max(longest, run)
+        previous = day
+    return Streak(current=current, longest=longest)
+
+
+def _forecast(due: Sequence[tuple[int, int]], today: int, ahead: int, overdue: int) -> Forecast:
+    counts = [0] * ahead
+    for day, cards in due:
+        if 0 <= day - today < ahead:
+            counts[day - today] += cards
+    return Forecast(days=tuple(counts), overdue=overdue)
+
+
+def _calendar(groups: Iterable[DayGroup], today: int) -> tuple[tuple[date, int], ...]:
+    per_day = [0] * CALENDAR_DAYS
+    first = today - CALENDAR_DAYS + 1
+    for group in groups:
+        if group.day >= first and group.day <= today:
+            per_day[group.day - first] += group.reviews
+    return tuple((day_date(first + index), count) for index, count in enumerate(per_day))
+
+
+def _review_bars(
+    groups: Iterable[DayGroup], first: int, today: int, weekly: bool
+) -> tuple[DayReviews, ...]:
+    width = 7 if weekly else 1
+    bars = (today - first) // width + 1
+    # Bars end at today: the oldest bar may reach before the period (a partial week).
+    start = today - bars * width + 1
+    reviews = [[0, 0, 0, 0] for _ in range(bars)]
+    time_ms = [[0, 0, 0, 0] for _ in range(bars)]
+    for group in groups:
+        index = (group.day - start) // width
+        if 0 <= index < bars:
+            reviews[index][group.kind] += group.reviews
+            time_ms[index][group.kind] += group.time_ms
+    return tuple(
+        DayReviews(
+            day=day_date(start + index * width),
+            reviews=(r[0], r[1], r[2], r[3]),
+            time_ms=(t[0], t[1], t[2], t[3]),
+        )
+        for index, (r, t) in enumerate(zip(reviews, time_ms, strict=True))
+    )
+
+
+def _retention(
+    groups: Iterable[DayGroup], name: str, today: int, window: int | None
+) -> RetentionRow:
+    """True retention: each review card's first review of a study day, Again failing it."""
+    last = today - 1 if name == "yesterday" else today
+    first = None if window is None else last - window + 1
+    cells = {KIND_YOUNG: [0, 0], KIND_MATURE: [0, 0]}
+    for group in groups:
+        if group.kind not in cells or not group.first_of_day or group.day > last:
+            continue
+        if first is not None and group.day < first:
+            continue
+        cells[group.kind][0 if group.rating > Rating.AGAIN else 1] += group.reviews
+    young, mature = cells[KIND_YOUNG], cells[KIND_MATURE]
+    return RetentionRow(
+        window=name, young=Retention(*young), mature=Retention(*mature)
+    )
+
+
+def _hours(rows: Iterable[tuple[int, int, int]]) -> tuple[HourCount, ...]:
+    found = {hour: (reviews, correct) for hour, reviews, correct in rows}
+    return tuple(HourCount(hour, *found.get(hour, (0, 0))) for hour in range(24))
+
+
+def _ratings(rows: Iterable[tuple[int, int | None, int]]) -> Ratings:
+    counts = [0, 0, 0, 0]
+    known = changed = raised = 0
+    for given, proposed, count in rows:
+        counts[given - 1] += count
+        if proposed is not None:
+            known += count
+            if proposed != given:
+                changed += count
+                raised += count if given > proposed else 0
+    return Ratings(
+        counts=(counts[0], counts[1], counts[2], counts[3]),
+        proposed_known=known,
+        changed=changed,
+        raised=raised,
+    )
+
+
+def _histogram(values: ValueCounts, edges_for: Callable[[float], list[float]]) -> Histogram:
+    top = values.counts[-1][0] if values.counts else 0.0
+    edges = edges_for(top)
+    bins = [0] * (len(edges) - 1)
+    for value, count in values.counts:
+        index = bisect.bisect_right(edges, value) - 1
+        bins[min(max(0, index), len(bins) - 1)] += count
+    return Histogram(
+        bins=tuple(Bin(edges[i], edges[i + 1], bins[i]) for i in range(len(bins))),
+        average=values.average,
+    )
+
+
+def _day_edges(top: float) -> list[float]:
+    """About 20 bins of a round width (1, 2, 5, 10, ... days) from 0 past the largest value."""
+    width = 1.0
+    for step in (1, 2, 5, 7, 10, 14, 30, 60, 90, 180, 365, 730, 1825, 3650):
+        width = float(step)
+        if top / step < 20:
+            break
+    count = max(1, math.floor(top / width) + 1)
+    return [index * width for index in range(count + 1)]
+
+
+def _steps(low: float, high: float, width: float) -> list[float]:
+    count = round((high - low) / width)
+    edges = [low + index * width for index in range(count + 1)]
+    edges[-1] = high + 1e-9  # the top value belongs to the last bin
+    return edges
