@@ -37,6 +37,15 @@ class StudyCard:
 
 
 @dataclass(frozen=True)
+class EarlierPick:
+    """A wrong option the learner picked again: on how many earlier reviews, and when last."""
+
+    choice: str
+    times: int
+    last: datetime
+
+
+@dataclass(frozen=True)
 class Answer:
     """An answered card, graded but not yet recorded.
 
@@ -45,6 +54,8 @@ class Answer:
         correct: Whether the answer was right; None for a basic card, which the learner rates.
         proposed: The rating Recall suggests.
         intervals: When the card would come back under each rating.
+        earlier_picks: The wrong options picked now that earlier reviews of the card
+            picked too.
     """
 
     card: StudyCard
@@ -53,6 +64,7 @@ class Answer:
     proposed: Rating
     intervals: dict[Rating, timedelta]
     answered_at: datetime
+    earlier_picks: tuple[EarlierPick, ...] = ()
 
     @property
     def duration_ms(self) -> int:
@@ -166,8 +178,12 @@ class StudySession:
         if not picked or any(not 0 <= index < len(card.choices) for index in picked):
             raise ValueError(f"picked options {sorted(picked)} do not fit the card")
         correct = grading.is_correct(picked, card.correct_indexes)
+        wrong = {card.choices[index].text for index in picked} - {
+            card.choices[index].text for index in card.correct_indexes
+        }
         with self.database.transaction() as store:
             durations = store.recent_correct_durations(self.deck.id, _TIMING_WINDOW)
+            earlier = store.statistics().option_picks(shown.card_id) if wrong else []
         typical = grading.typical_duration(durations, self.settings.timing_sample_size)
         proposed = grading.propose_rating(
             correct,
@@ -183,6 +199,11 @@ class StudySession:
             proposed=proposed,
             intervals=self.scheduler.preview(shown.card_id, shown.memory, now),
             answered_at=now,
+            earlier_picks=tuple(
+                EarlierPick(choice=text, times=times, last=last)
+                for text, times, last in earlier
+                if text in wrong
+            ),
         )
 
     def reveal(self, shown: StudyCard, now: datetime) -> Answer:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
-import bisect
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime, timedelta, tzinfo
 
@@ -267,9 +267,7 @@ def _retention(
             continue
         cells[group.kind][0 if group.rating > Rating.AGAIN else 1] += group.reviews
     young, mature = cells[KIND_YOUNG], cells[KIND_MATURE]
-    return RetentionRow(
-        window=name, young=Retention(*young), mature=Retention(*mature)
-    )
+    return RetentionRow(window=name, young=Retention(*young), mature=Retention(*mature))
 
 
 def _hours(rows: Iterable[tuple[int, int, int]]) -> tuple[HourCount, ...]:

@@ -1,4 +1,4 @@
-"""The statistics as plain values: what the window draws, the command line prints and --json holds."""
+"""The statistics as plain values: what the window draws, the CLI prints and --json holds."""
 
 from __future__ import annotations
 
@@ -169,7 +169,9 @@ class RetentionRow:
     @property
     def all(self) -> Retention:
         """Young and mature together."""
-        return Retention(self.young.passed + self.mature.passed, self.young.failed + self.mature.failed)
+        return Retention(
+            self.young.passed + self.mature.passed, self.young.failed + self.mature.failed
+        )
 
 
 @dataclass(frozen=True)

@@ -230,7 +230,8 @@ def text_report(stats: Statistics) -> str:
     lines += ["Hour of day", "  " + hours_reading(stats)]
     lines += ["Ratings", "  " + ratings_reading(stats)]
     lines.append(
-        "  " + "  ".join(f"{n} {c}" for n, c in zip(RATING_NAMES, stats.ratings.counts, strict=True))
+        "  "
+        + "  ".join(f"{n} {c}" for n, c in zip(RATING_NAMES, stats.ratings.counts, strict=True))
     )
     lines.append("Misconceptions")
     if not stats.misconceptions:

@@ -194,7 +194,8 @@ class StatisticsQueries:
             f"FROM {source} GROUP BY 1, 2 ORDER BY 1, 2"
         )
         return [
-            (int(r), None if p is None else int(p), int(n)) for r, p, n in self._rows(sql, parameters)
+            (int(r), None if p is None else int(p), int(n))
+            for r, p, n in self._rows(sql, parameters)
         ]
 
     def card_counts(self, deck_id: int | None = None) -> dict[int, int]:
@@ -279,7 +280,9 @@ class StatisticsQueries:
             total=total,
         )
 
-    def wrong_picks(self, deck_id: int | None = None, card_id: int | None = None) -> list[PickedOption]:
+    def wrong_picks(
+        self, deck_id: int | None = None, card_id: int | None = None
+    ) -> list[PickedOption]:
         """Wrong options picked on choice cards, most picked first.
 
         An option is wrong when the card's current text does not mark it correct. It is
@@ -325,7 +328,9 @@ class StatisticsQueries:
             for deck_key, cid, ckey, choice, times, last, still in rows
         ]
 
-    def option_picks(self, card_id: int, before_review: int | None = None) -> list[tuple[str, int, datetime]]:
+    def option_picks(
+        self, card_id: int, before_review: int | None = None
+    ) -> list[tuple[str, int, datetime]]:
         """Each option text picked on a card: ``(text, times, last time)``, most picked first.
 
         Args:
@@ -372,4 +377,3 @@ def _moment(value: int) -> datetime:
     moment = from_micros(value)
     assert moment is not None
     return moment
-

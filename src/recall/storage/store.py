@@ -13,8 +13,8 @@ from sqlalchemy import exc as sqlalchemy_errors
 from sqlmodel import Session, col, select
 
 from recall.memory import CardState, MemoryState
-from recall.storage.statistics import StatisticsQueries
 from recall.storage.records import CardRow, DeckCounts, DeckRow, NewCard, ReviewRow
+from recall.storage.statistics import StatisticsQueries
 from recall.storage.tables import Card, CardMemory, Deck, Review, from_micros, to_micros
 
 _REVIEWED = f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"
