@@ -23,6 +23,7 @@ from recall.ui.backups_dialog import BackupsDialog
 from recall.ui.deck_list_view import DeckListView
 from recall.ui.prompts import Prompts
 from recall.ui.review_view import ReviewView
+from recall.ui.statistics_window import StatisticsWindow
 from recall.ui.summary_view import SummaryView
 from recall.ui.tasks import TaskRunner
 from recall.ui.transfers import Transfers, importable
@@ -38,6 +39,7 @@ SHORTCUTS = (
     ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
     ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
     ("Ctrl+Shift+B", "Backups"),
+    ("Shift+S", "Statistics of the selected deck (all decks from the menu's deck box)"),
     ("F1", "This list"),
     ("Ctrl+Q", "Quit"),
 )
@@ -85,6 +87,7 @@ class MainWindow(QMainWindow):
         self._zone = zone
         self._prompts = prompts or Prompts(self)
         self._review: ReviewView | None = None
+        self.statistics: StatisticsWindow | None = None
         self.tasks = TaskRunner(self)
         self.transfers = Transfers(
             database, self._scheduler, clock, self.tasks, self._prompts, self
@@ -148,6 +151,25 @@ class MainWindow(QMainWindow):
         self._update_actions()
         review.start()
 
+    def show_statistics(self) -> None:
+        """Open the statistics window on the selected deck (or bring it to the front)."""
+        key = (
+            self.deck_list.selected_key() if self.pages.currentWidget() is self.deck_list else None
+        )
+        if self.statistics is None:
+            decks = [(deck.key, deck.name) for deck in self.deck_list.model.values()]
+            self.statistics = StatisticsWindow(
+                self._database, self._settings, self._clock, decks, key, self._zone, self
+            )
+            self.statistics.refresh()
+        elif key is not None and key != self.statistics.deck_key():
+            self.statistics.set_deck(key)  # which computes the figures again
+        else:
+            self.statistics.refresh()
+        self.statistics.show()
+        self.statistics.raise_()
+        self.statistics.activateWindow()
+
     def back_up_if_changed(self) -> None:
         """Back up in the background if anything changed since the newest backup."""
         database, now = self._database, self._clock()
@@ -192,6 +214,8 @@ class MainWindow(QMainWindow):
             if not self._prompts.confirm("Quit Recall", question):
                 event.ignore()
                 return
+        if self.statistics is not None:
+            self.statistics.close()
         self.backup_timer.stop()
         self.back_up_if_changed()
         self.tasks.wait()
@@ -217,6 +241,8 @@ class MainWindow(QMainWindow):
         self.back_action = QAction("&Back to Decks", self)
         self.back_action.setShortcut(QKeySequence("Escape"))
         self.study_action = QAction("&Study Selected Deck", self)
+        self.statistics_action = QAction("S&tatistics...", self)
+        self.statistics_action.setShortcut(QKeySequence("Shift+S"))
         self.shortcuts_action = QAction("&Keyboard Shortcuts", self)
         self.shortcuts_action.setShortcut(QKeySequence("F1"))
         self.about_action = QAction("&About Recall", self)
@@ -227,6 +253,7 @@ class MainWindow(QMainWindow):
             self.quit_action,
             self.undo_action,
             self.back_action,
+            self.statistics_action,
         ):
             self.addAction(action)
 
@@ -244,6 +271,8 @@ class MainWindow(QMainWindow):
         study_menu = self.menuBar().addMenu("&Study")
         study_menu.addAction(self.study_action)
         study_menu.addAction(self.back_action)
+        study_menu.addSeparator()
+        study_menu.addAction(self.statistics_action)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(self.shortcuts_action)
         help_menu.addAction(self.about_action)
@@ -262,6 +291,7 @@ class MainWindow(QMainWindow):
         self.undo_action.triggered.connect(self._on_undo)
         self.back_action.triggered.connect(self._on_back)
         self.study_action.triggered.connect(self._on_study_selected)
+        self.statistics_action.triggered.connect(self.show_statistics)
         self.shortcuts_action.triggered.connect(self._on_shortcuts)
         self.about_action.triggered.connect(self._on_about)
 
