@@ -26,7 +26,7 @@ from recall.memory import Rating
 from recall.study import Answer, StudyCard, StudySession, Summary
 from recall.ui.card_text_view import CardTextView
 from recall.ui.choice_button import ChoiceButton, Outcome
-from recall.ui.feedback_panel import FeedbackPanel, card_label
+from recall.ui.feedback_panel import FeedbackPanel, card_label, earlier_picks_line
 from recall.ui.prompts import Prompts
 from recall.ui.text import format_interval, markdown_to_html
 
@@ -414,7 +414,12 @@ class ReviewView(QWidget):
                 self._back.show()
             verdict = "How well did you remember it?"
         self._feedback.show_result(
-            verdict, answer.correct, "\n\n".join(notes), card.explanation, card.source
+            verdict,
+            answer.correct,
+            "\n\n".join(notes),
+            card.explanation,
+            card.source,
+            earlier_picks_line(answer.earlier_picks, self._session.zone),
         )
         for rating, rating_button in self._rating_buttons.items():
             interval = format_interval(answer.intervals[rating])

@@ -404,6 +404,9 @@ class StatisticsWindow(QWidget):
         figures = self.statistics
         if figures is None:
             return
+        title = "Reviews per week" if figures.by_week else "Reviews per day"
+        self.reviews_chart.title = title
+        self.reviews_chart.setAccessibleName(title)
         labels = [_day(bar.day) for bar in figures.reviews]
         series = tuple(kind.capitalize() for kind in KINDS)
         if self.reviews_measure.currentIndex() == 1:
@@ -412,7 +415,6 @@ class StatisticsWindow(QWidget):
             )
         else:
             self.reviews_chart.set_stacks(labels, series, [bar.reviews for bar in figures.reviews])
-        self.reviews_chart.title = "Reviews per week" if figures.by_week else "Reviews per day"
 
     def _on_loaded(self, generation: int, figures: Statistics) -> None:
         if generation == self._generation:

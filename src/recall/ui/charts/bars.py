@@ -124,7 +124,7 @@ class BarChart(Chart):
 
     def tooltip_at(self, point: QPointF) -> str | None:
         plot = self._plot(QRectF(self.rect()))
-        if not plot.adjusted(0, 0, 0, 20).contains(point) or not self._labels:
+        if self.is_empty() or not plot.adjusted(0, 0, 0, 20).contains(point):
             return None
         index = int((point.x() - plot.left()) / (plot.width() / len(self._labels)))
         if not 0 <= index < len(self._labels):

@@ -143,9 +143,10 @@ class Chart(QWidget):
         return image
 
     def save_png(self, path: str) -> bool:
-        """Write the chart as a PNG (at twice the size, for sharp print); True on success."""
+        """Write the chart as a PNG (".png" added if missing) at twice its size at least, for
+        sharp print; True on success."""
         image = self.render_image(self.size(), max(2.0, self.devicePixelRatioF()))
-        return bool(image.save(path, b"PNG"))
+        return bool(image.save(path if path.lower().endswith(".png") else f"{path}.png"))
 
     # Qt overrides
 

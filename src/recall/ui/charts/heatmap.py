@@ -76,6 +76,8 @@ class CalendarHeatmap(Chart):
                 )
 
     def tooltip_at(self, point: QPointF) -> str | None:
+        if self.is_empty():
+            return None
         for day, count in self._days:
             if self.cell_rect(day).adjusted(-1, -1, 1, 1).contains(point):
                 reviews = "review" if count == 1 else "reviews"
