@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchmarks import anki_peer, measure_answer, measure_import, measure_queue, prepare
+from benchmarks import (
+    anki_peer,
+    measure_answer,
+    measure_import,
+    measure_queue,
+    measure_stats,
+    prepare,
+)
 from benchmarks import measure_start as start
 from benchmarks.common import BENCHMARKS, CACHE, Figure, machine
 from benchmarks.report import markdown, table
@@ -41,10 +48,11 @@ class Plan:
     import_rounds: int
     json_rounds: int
     start_rounds: int
+    stats_rounds: int
 
 
-FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7)
-SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2)
+FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 5)
+SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2)
 
 
 def _say(text: str) -> None:
@@ -101,7 +109,16 @@ def _size_figures(collections: prepare.Collections, work: Path, plan: Plan) -> l
         folder,
         plan.answers,
     )
-    return [*answers, queue]
+    _say(f"statistics, {collections.cards:,} cards ...")
+    statistics = measure_stats.measure_stats(
+        collections.recall_database,
+        collections.anki_collection,
+        collections.cards,
+        collections.deck_key,
+        folder,
+        plan.stats_rounds,
+    )
+    return [*answers, queue, *statistics]
 
 
 def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
