@@ -168,7 +168,7 @@ def _window(
         QTimer.singleShot(120_000, loop.quit)
         window.refresh()
         loop.exec()
-        window.forecast_chart.repaint()  # painted now, not at the next event
+        window.page.forecast_chart.repaint()  # painted now, not at the next event
         elapsed = (time.perf_counter() - started) * 1000
         if window.statistics is None:
             raise RuntimeError("the statistics window did not load within two minutes")

@@ -78,21 +78,21 @@ def test_the_same_wrong_option_on_two_days_shows_everywhere(
     assert figures is not None
     assert statistics.deck_key() == "activation-recompute"
     assert figures.totals.reviews == 2
-    for section in statistics.sections:
+    for section in statistics.page.sections:
         assert section.reading.text(), section.title.text()
-    model = statistics.misconceptions_view.model
+    model = statistics.page.misconceptions_view.model
     qtmodeltester.check(model)
-    qtmodeltester.check(statistics.retention_model)
+    qtmodeltester.check(statistics.page.retention_model)
     assert model.rowCount() == 1
     assert model.index(0, 0).data() == wrong
     assert model.index(0, 2).data() == 2
     assert model.index(0, 4).data() == "Yes"  # the latest review picked it
-    assert statistics.calendar_chart.rows[-1][1] == "1"
-    assert statistics.ratings_chart.rows[0] == ("Again", "2")
-    assert sum(int(row[1]) for row in statistics.ratings_chart.rows) == 2
+    assert statistics.page.calendar_chart.rows[-1][1] == "1"
+    assert statistics.page.ratings_chart.rows[0] == ("Again", "2")
+    assert sum(int(row[1]) for row in statistics.page.ratings_chart.rows) == 2
 
     with qtbot.waitSignal(statistics.card_requested) as requested:
-        statistics.misconceptions_view.table.clicked.emit(model.index(0, 1))
+        statistics.page.misconceptions_view.table.clicked.emit(model.index(0, 1))
     assert requested.args == [card_id]
     dialog = statistics.findChild(CardPicksDialog)
     assert dialog is not None
@@ -107,13 +107,13 @@ def test_switching_period_and_deck_computes_again(
     first = statistics.statistics
     assert first is not None
     assert first.period_days == 30
-    assert not statistics.reviews_chart.rows  # nothing studied: the empty state
+    assert not statistics.page.reviews_chart.rows  # nothing studied: the empty state
     with qtbot.waitSignal(statistics.loaded, timeout=10_000):
         statistics.set_period(365)
     year = statistics.statistics
     assert year is not None
     assert (year.period_days, year.by_week) == (365, True)
-    assert statistics.reviews_chart.title == "Reviews per week"
+    assert statistics.page.reviews_chart.title == "Reviews per week"
     with qtbot.waitSignal(statistics.loaded, timeout=10_000):
         statistics.set_deck(None)
     whole = statistics.statistics
@@ -123,7 +123,7 @@ def test_switching_period_and_deck_computes_again(
     with qtbot.waitSignal(statistics.loaded, timeout=10_000):
         statistics.set_period(None)
     assert statistics.period_days() is None
-    statistics.reviews_measure.setCurrentIndex(1)
-    assert statistics.reviews_chart.headers[1] == "Learning"
+    statistics.page.reviews_measure.setCurrentIndex(1)
+    assert statistics.page.reviews_chart.headers[1] == "Learning"
     assert statistics.status.text().startswith("All decks")
     assert "Shift+S" in dict(SHORTCUTS)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import json
 import math
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime, timedelta, tzinfo
@@ -112,8 +111,7 @@ def collect(
             what: queries.distribution(what, now, curve, deck_id)
             for what in ("interval", "stability", "difficulty", "retrievability")
         }
-        picks = queries.wrong_picks(deck_id)[:MISCONCEPTIONS_SHOWN]
-        questions = {pick.card_id: _question(store.card(pick.card_id).content) for pick in picks}
+        picks = queries.wrong_picks(deck_id, limit=MISCONCEPTIONS_SHOWN)
     in_period = [group for group in groups if group.day >= period_first]
     return Statistics(
         now=now,
@@ -159,7 +157,7 @@ def collect(
                 deck_key=pick.deck_key,
                 card_id=pick.card_id,
                 card_key=pick.card_key,
-                question=questions[pick.card_id],
+                question=pick.question,
                 choice=pick.choice,
                 times=pick.times,
                 last=pick.last,
@@ -168,11 +166,6 @@ def collect(
             for pick in picks
         ),
     )
-
-
-def _question(content: str) -> str:
-    card = json.loads(content)
-    return str(card.get("question") or card.get("front") or "")
 
 
 def _today(groups: Iterable[DayGroup], today: int, cards: int) -> Today:

@@ -103,6 +103,7 @@ class PickedOption:
     deck_key: str
     card_id: int
     card_key: str
+    question: str
     choice: str
     times: int
     last: datetime
@@ -281,7 +282,7 @@ class StatisticsQueries:
         )
 
     def wrong_picks(
-        self, deck_id: int | None = None, card_id: int | None = None
+        self, deck_id: int | None = None, card_id: int | None = None, limit: int = -1
     ) -> list[PickedOption]:
         """Wrong options picked on choice cards, most picked first.
 
@@ -305,7 +306,8 @@ class StatisticsQueries:
                         FROM json_each(card.content, '$.choices') AS c
                         WHERE json_extract(c.value, '$.correct'))
             )
-            SELECT deck.key, card.id, card.key, picks.choice, count(*), max(picks.t),
+            SELECT deck.key, card.id, card.key, json_extract(card.content, '$.question'),
+                picks.choice, count(*), max(picks.t),
                 EXISTS (SELECT 1 FROM json_each((SELECT latest.picked FROM review AS latest
                         WHERE latest.card_id = card.id ORDER BY latest.id DESC LIMIT 1)) AS l
                     WHERE l.value = picks.choice)
@@ -313,19 +315,21 @@ class StatisticsQueries:
                 CROSS JOIN deck ON deck.id = card.deck_id
             GROUP BY card.id, picks.choice
             ORDER BY count(*) DESC, max(picks.t) DESC, card.id, picks.choice
+            LIMIT ?
         """
-        rows = self._rows(sql, ())
+        rows = self._rows(sql, (limit,))
         return [
             PickedOption(
                 deck_key=str(deck_key),
                 card_id=int(cid),
                 card_key=str(ckey),
+                question=str(question or ""),
                 choice=str(choice),
                 times=int(times),
                 last=_moment(last),
                 still=bool(still),
             )
-            for deck_key, cid, ckey, choice, times, last, still in rows
+            for deck_key, cid, ckey, question, choice, times, last, still in rows
         ]
 
     def option_picks(
