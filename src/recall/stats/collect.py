@@ -100,7 +100,7 @@ def collect(
             today_start - timedelta(days=span - 1, hours=-12), hour, zone
         )[0]
         since = None if period_days is None else period_start
-        groups = queries.day_groups(local, None, deck_id)
+        groups = queries.day_groups(local, deck_id)
         today_cards = queries.cards_reviewed(today_start, today_end, deck_id)
         hours = queries.hours(local, since, deck_id)
         ratings = queries.ratings(since, deck_id)

@@ -129,25 +129,29 @@ class StatisticsQueries:
             )
         return from_micros(first)
 
-    def day_groups(
-        self, local: LocalTime, since: datetime | None, deck_id: int | None = None
-    ) -> list[DayGroup]:
-        """Reviews since a time (all if None) counted by study day, kind, rating and result.
+    def day_groups(self, local: LocalTime, deck_id: int | None = None) -> list[DayGroup]:
+        """Every review (of one deck, if given) counted by study day, kind, rating and result.
 
         A review card's kind is young or mature by the time since the card's previous
         review; a review is its card's first of the day when that previous review fell on
-        an earlier study day (or there is none).
+        an earlier study day (or there is none). The previous review comes from a window
+        over each card's reviews in recorded order, read along the index on the card.
         """
-        previous = (
-            "(SELECT p.reviewed_at FROM review AS p WHERE p.card_id = review.card_id "
-            "AND p.id < review.id ORDER BY p.id DESC LIMIT 1)"
-        )
-        source, parameters = _reviews_since(since, deck_id)
+        parameters: tuple[int, ...] = ()
+        if deck_id is None:
+            source = "review INDEXED BY ix_review_card_id"
+        else:
+            source = (
+                "card CROSS JOIN review INDEXED BY ix_review_card_id "
+                "ON review.card_id = card.id WHERE card.deck_id = ?"
+            )
+            parameters = (deck_id,)
         sql = f"""
             WITH r AS (
                 SELECT review.reviewed_at AS t, review.rating AS rating,
                     review.duration_ms AS ms, review.state_before AS s, review.correct AS ok,
-                    {previous} AS prev
+                    lag(review.reviewed_at) OVER (
+                        PARTITION BY review.card_id ORDER BY review.id) AS prev
                 FROM {source}
             )
             SELECT {local.day("t")} AS day,
@@ -158,7 +162,7 @@ class StatisticsQueries:
                     ELSE {KIND_MATURE} END AS kind,
                 (prev IS NULL OR {local.day("prev")} <> {local.day("t")}) AS first_of_day,
                 rating, ok, count(*), sum(ms)
-            FROM r GROUP BY 1, 2, 3, 4, 5 ORDER BY 1
+            FROM r GROUP BY 1, 2, 3, 4, 5
         """
         return [
             DayGroup(int(d), int(k), bool(f), int(rt), bool(ok), int(n), int(ms or 0))
@@ -366,12 +370,24 @@ def _pow(base: float | None, exponent: float | None) -> float | None:
 
 
 def _reviews_since(since: datetime | None, deck_id: int | None) -> tuple[str, tuple[Any, ...]]:
-    """A FROM clause (with WHERE) of reviews from a time on, optionally of one deck only."""
+    """A FROM clause (with WHERE) of reviews from a time on, optionally of one deck only.
+
+    All of the history is read straight from the table; a period starts on the index of
+    review times.
+    """
     start = to_micros(since) if since is not None else -(2**62)
     if deck_id is None:
+        if since is None:
+            return "review NOT INDEXED WHERE review.reviewed_at >= ?", (start,)
         return "review WHERE review.reviewed_at >= ?", (start,)
+    if since is None:
+        return (
+            "card CROSS JOIN review ON review.card_id = card.id "
+            "WHERE card.deck_id = ? AND review.reviewed_at >= ?",
+            (deck_id, start),
+        )
     return (
-        "card CROSS JOIN review ON review.card_id = card.id "
+        "review CROSS JOIN card ON card.id = review.card_id "
         "WHERE card.deck_id = ? AND review.reviewed_at >= ?",
         (deck_id, start),
     )
