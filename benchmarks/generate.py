@@ -158,10 +158,10 @@ def write_recall_database(path: Path, deck_file: Path, cards: int, anchor: datet
     database = Database(path)
     try:
         importing.import_deck(database, load_deck(deck_file), anchor - timedelta(days=5 * 365))
-        with database.transaction() as store:
-            deck = store.deck_by_key(deck_key(cards))
+        with database.transaction() as tx:
+            deck = tx.decks.by_key(deck_key(cards))
             assert deck is not None
-            ids = [row.id for row in store.cards_of_deck(deck.id)]
+            ids = [row.id for row in tx.cards.of_deck(deck.id)]
     finally:
         database.close()
     connection = sqlite3.connect(path, isolation_level=None)

@@ -19,7 +19,7 @@ def _core_modules() -> list[str]:
         and module.name != "recall.__main__"
     ]
     assert "recall.study" in names
-    assert "recall.storage.store" in names
+    assert "recall.storage.transaction" in names
     return names
 
 
@@ -76,3 +76,140 @@ def test_outside_libraries_are_imported_only_by_their_owner() -> None:
                 offenders.append(f"{relative} imports {root}")
     assert offenders == []
     assert "fsrs" in _imported_roots(source / "scheduling.py")
+
+
+# Who may import whom among Recall's own modules. Each module belongs to one layer (the
+# longest prefix below names it); a module imports freely from the layers beneath its own.
+# Beside that: base modules use each other; a package's modules use each other; and the
+# sideways imports listed in SIDEWAYS, each with its reason. A new module must be placed.
+LAYERS = {
+    "recall": "base",  # the package itself: its version and its submodules' names
+    "recall.errors": "base",
+    "recall.memory": "base",
+    "recall.settings": "base",
+    "recall.days": "base",
+    "recall.paths": "base",
+    "recall.progress": "base",
+    "recall.files": "base",
+    "recall.cardhtml": "base",
+    "recall.deckfile": "base",
+    "recall.grading": "base",
+    "recall.storage": "core",
+    "recall.scheduling": "core",
+    "recall.importers": "core",
+    "recall.library": "use case",
+    "recall.study": "use case",
+    "recall.importing": "use case",
+    "recall.exporting": "use case",
+    "recall.backups": "use case",
+    "recall.integrity": "use case",
+    "recall.upkeep": "use case",
+    "recall.lint": "use case",
+    "recall.stats": "use case",
+    "recall.cli": "edge",
+    "recall.__main__": "edge",
+    "recall.ui": "edge",
+}
+ORDER = ("base", "core", "use case", "edge")
+PACKAGES = ("recall.storage", "recall.importers", "recall.stats", "recall.ui")
+SIDEWAYS = {
+    # A restore checks the restored file.
+    ("recall.backups", "recall.integrity"),
+    # Installing the bundled deck is an import.
+    ("recall.library", "recall.importing"),
+    # Undo rebuilds a card's schedule by the same replay the check uses.
+    ("recall.study", "recall.integrity"),
+    # A repair backs up first, then rebuilds what the check found.
+    ("recall.upkeep", "recall.backups"),
+    ("recall.upkeep", "recall.integrity"),
+    # The command line opens the window (lazily, so it starts without Qt).
+    ("recall.cli", "recall.ui"),
+    # python -m recall runs the command line.
+    ("recall.__main__", "recall.cli"),
+}
+
+
+def _layer(module: str) -> str | None:
+    matches = [
+        prefix
+        for prefix in LAYERS
+        if module == prefix or (prefix != "recall" and module.startswith(prefix + "."))
+    ]
+    return LAYERS[max(matches, key=len)] if matches else None
+
+
+def _owner(module: str) -> str:
+    """The unit a module belongs to: its package for a package's modules, else itself."""
+    return next((package for package in PACKAGES if module.startswith(package + ".")), module)
+
+
+def import_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Every import in ``graph`` (module -> Recall modules it imports) that breaks the table."""
+    found = []
+    for module, imported in sorted(graph.items()):
+        layer = _layer(module)
+        if layer is None:
+            found.append(f"{module} has no place in LAYERS")
+            continue
+        for target in sorted(imported - {module}):
+            target_layer = _layer(target)
+            if target_layer is None:
+                found.append(f"{target} has no place in LAYERS")
+            elif ORDER.index(target_layer) < ORDER.index(layer):
+                continue
+            elif ORDER.index(target_layer) > ORDER.index(layer):
+                found.append(f"{module} ({layer}) imports {target} ({target_layer}), above it")
+            elif (
+                layer == "base"
+                or target == "recall"
+                or _owner(module) == _owner(target)
+                or any(
+                    (module == low or module.startswith(low + ".")) and _owner(target) == high
+                    for low, high in SIDEWAYS
+                )
+            ):
+                continue
+            else:
+                found.append(f"{module} imports {target} sideways ({layer}); not in SIDEWAYS")
+    return found
+
+
+def _recall_imports() -> dict[str, set[str]]:
+    source = Path(recall.__file__).parent
+    modules = {}
+    for path in sorted(source.rglob("*.py")):
+        parts = ("recall", *path.relative_to(source).with_suffix("").parts)
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        imported: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                imported.add(node.module)
+                imported.update(f"{node.module}.{alias.name}" for alias in node.names)
+        graph[name] = {
+            target for target in imported if target in modules and target.startswith("recall")
+        }
+    return graph
+
+
+def test_recall_modules_import_each_other_only_as_the_table_allows() -> None:
+    graph = _recall_imports()
+    assert "recall.storage.transaction" in graph["recall.storage.database"]
+    assert import_violations(graph) == []
+
+
+def test_the_table_check_finds_imports_across_it() -> None:
+    """It can fail: an import upward, one sideways, and an unplaced module are each found."""
+    graph = _recall_imports()
+    graph["recall.storage.cards"] = graph["recall.storage.cards"] | {"recall.study"}
+    graph["recall.exporting"] = graph["recall.exporting"] | {"recall.importing"}
+    graph["recall.shiny"] = {"recall.errors"}
+    assert import_violations(graph) == [
+        "recall.exporting imports recall.importing sideways (use case); not in SIDEWAYS",
+        "recall.shiny has no place in LAYERS",
+        "recall.storage.cards (core) imports recall.study (use case), above it",
+    ]

@@ -67,8 +67,8 @@ def test_restore_saves_the_current_database_first(bundled: Database, clock: Cloc
     assert report.check.healthy
     assert contents(report.safety_copy).reviews == 5
     assert contents(bundled.path).reviews == 2
-    with bundled.transaction() as store:
-        assert len(list(store.all_reviews())) == 2
+    with bundled.transaction() as tx:
+        assert len(list(tx.history.all())) == 2
     # The restored database keeps working: answer again.
     answer_cards(bundled, clock, 1, Settings(fuzz=False))
     assert contents(bundled.path).reviews == 3

@@ -105,6 +105,23 @@ def test_export_to_a_missing_folder_is_a_clear_error(
     assert not target.exists()
 
 
+def test_export_reviews_without_a_file_name_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run(capsys, "--data-dir", str(tmp_path), "export-reviews", "")
+    assert status == 1
+    assert "no file name given" in err
+    assert sorted(path.name for path in tmp_path.iterdir() if path.suffix == ".tmp") == []
+
+
+def test_export_reviews_into_a_folder_says_it_is_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run(capsys, "--data-dir", str(tmp_path), "export-reviews", str(tmp_path))
+    assert status == 1
+    assert "it is a folder" in err
+
+
 def test_schema_is_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "schema")
     assert status == 0

@@ -124,8 +124,8 @@ def test_unsupported_files_and_cancel_import_nothing(
             cancelled=lambda: bool(seen),
         )
     assert seen == [(2, 2)]
-    with bundled.transaction() as store:
-        assert store.deck_by_key("tiny") is None
+    with bundled.transaction() as tx:
+        assert tx.decks.by_key("tiny") is None
     assert exporting.load_stored_deck(bundled, DECK) == before
     assert not list((bundled.path.parent / "tmp").iterdir())
 

@@ -85,10 +85,10 @@ def test_apkg_with_history_keeps_the_earned_schedule(
     assert [row["review_state"] for row in rows] == ["0", "1", "2"]
 
     database = Database(paths.database_path(data))
-    with database.transaction() as store:
-        deck = store.deck_by_key("anki-deck-2059400110")
+    with database.transaction() as tx:
+        deck = tx.decks.by_key("anki-deck-2059400110")
         assert deck is not None
-        (card,) = [c for c in store.cards_of_deck(deck.id) if c.key == f"anki-{chat}"]
+        (card,) = [c for c in tx.cards.of_deck(deck.id) if c.key == f"anki-{chat}"]
     assert card.memory.due is not None
     assert card.memory.due > start + timedelta(days=3)
     report = integrity.check(database, Scheduler(Settings()), datetime.now(UTC))

@@ -67,14 +67,14 @@ def test_reimport_updates_text_and_keeps_history(
     (report,) = file_report.decks
 
     assert (report.added, report.updated, report.unchanged, report.kept) == (1, 1, 0, 1)
-    with database.transaction() as store:
-        deck = store.deck_by_key("tiny")
+    with database.transaction() as tx:
+        deck = tx.decks.by_key("tiny")
         assert deck is not None
         assert deck.name == "Tiny deck, revised"
-        cards = {card.key: card for card in store.cards_of_deck(deck.id)}
+        cards = {card.key: card for card in tx.cards.of_deck(deck.id)}
         assert set(cards) == {"q1", "b1", "b2"}
         assert "What is two plus two?" in cards["q1"].content
-        assert len(store.reviews_of_card(cards["q1"].id)) == 1
+        assert len(tx.history.of_card(cards["q1"].id)) == 1
         assert cards["q1"].memory.last_review is not None
 
 

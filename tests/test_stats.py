@@ -15,6 +15,7 @@ from recall.memory import CardState, MemoryState, Rating
 from recall.settings import Settings
 from recall.stats.local_time import day_date, day_number, local_time
 from recall.storage import Database
+from recall.storage.records import NewReview
 from recall.storage.statistics import LocalTime
 from tests.conftest import DATA
 
@@ -41,10 +42,10 @@ def tiny(database: Database) -> dict[str, int]:
     importing.import_deck(
         database, parse_deck(json.dumps(deck), "tiny.json"), at("2026-01-01 12:00")
     )
-    with database.transaction() as store:
-        row = store.deck_by_key("tiny")
+    with database.reading() as transaction:
+        row = transaction.decks.by_key("tiny")
         assert row is not None
-        return {key: value[0] for key, value in store.card_keys(row.id).items()}
+        return {key: value.id for key, value in transaction.cards.keys(row.id).items()}
 
 
 def add(
@@ -57,16 +58,17 @@ def add(
     proposed: Rating | None = None,
     duration_ms: int = 4000,
 ) -> None:
-    with database.transaction() as store:
-        store.add_review(
-            card_id=card,
-            reviewed_at=when,
-            rating=int(rating),
-            duration_ms=duration_ms,
-            state_before=int(state),
-            picked=picked,
-            correct=rating is not Rating.AGAIN,
-            proposed=None if proposed is None else int(proposed),
+    with database.transaction() as transaction:
+        transaction.history.add(
+            NewReview.rated(
+                card_id=card,
+                reviewed_at=when,
+                rating=rating,
+                duration_ms=duration_ms,
+                state_before=state,
+                picked=picked,
+                proposed=proposed,
+            )
         )
 
 
@@ -224,9 +226,9 @@ def test_forecast_counts_cards_due_per_study_day(database: Database, tiny: dict[
         "q2": at("2026-01-07 03:00"),  # before 4 am: 6 January's study day
         "b1": at("2026-01-02 10:00"),  # overdue
     }
-    with database.transaction() as store:
+    with database.transaction() as transaction:
         for key, due in dues.items():
-            store.set_memory(
+            transaction.cards.set_memory(
                 tiny[key],
                 MemoryState(CardState.REVIEW, None, 10.0, 5.0, due, due - timedelta(days=10)),
             )
@@ -247,14 +249,14 @@ def test_card_counts_split_young_and_mature_by_interval(
     database: Database, tiny: dict[str, int]
 ) -> None:
     now = at("2026-01-05 12:00")
-    with database.transaction() as store:
-        store.set_memory(
+    with database.transaction() as transaction:
+        transaction.cards.set_memory(
             tiny["q1"],
             MemoryState(
                 CardState.REVIEW, None, 40.0, 5.0, now + timedelta(days=25), now - timedelta(days=5)
             ),
         )
-        store.set_memory(
+        transaction.cards.set_memory(
             tiny["q2"],
             MemoryState(CardState.LEARNING, 0, 1.0, 5.0, now, now - timedelta(minutes=5)),
         )
@@ -321,8 +323,8 @@ def test_misconceptions_rank_wrong_options_and_say_if_still_picked(
     assert summary == [("q2", "5", 2, True), ("q1", "3", 1, False), ("q2", "9", 1, False)]
     assert found[0].last == at("2026-01-07 10:00")
     assert found[0].question == "Three plus three?"
-    with database.transaction() as store:
-        per_card = store.statistics().option_picks(q2)
+    with database.reading() as transaction:
+        per_card = transaction.statistics.option_picks(q2)
     assert [(text, times) for text, times, _ in per_card] == [("5", 2), ("9", 1)]
 
 

@@ -7,13 +7,12 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy.exc import IntegrityError
 
 from recall import library
-from recall.memory import Rating
+from recall.memory import CardState, Rating
 from recall.scheduling import Scheduler
 from recall.settings import Settings
-from recall.storage import SCHEMA_VERSION, Database, DatabaseError
+from recall.storage import SCHEMA_VERSION, Database, DatabaseError, NewReview
 from recall.study import StudySession
 from tests.conftest import Clock
 
@@ -37,28 +36,28 @@ def test_reopening_keeps_decks_cards_reviews_and_state(
     library.install_bundled_decks(first, clock())
     answered = _answer_all(first, settings, clock)
     before = library.deck_overviews(first, settings, clock())
-    with first.transaction() as store:
-        reviews_before = list(store.all_reviews())
-        cards_before = store.cards_of_deck(store.deck_by_key("activation-recompute").id)  # type: ignore[union-attr]
+    with first.transaction() as tx:
+        reviews_before = list(tx.history.all())
+        cards_before = tx.cards.of_deck(tx.decks.by_key("activation-recompute").id)  # type: ignore[union-attr]
     first.close()
 
     second = Database(path)
     assert library.deck_overviews(second, settings, clock()) == before
-    with second.transaction() as store:
-        assert list(store.all_reviews()) == reviews_before
-        deck = store.deck_by_key("activation-recompute")
+    with second.transaction() as tx:
+        assert list(tx.history.all()) == reviews_before
+        deck = tx.decks.by_key("activation-recompute")
         assert deck is not None
-        assert store.cards_of_deck(deck.id) == cards_before
+        assert tx.cards.of_deck(deck.id) == cards_before
     assert len(reviews_before) == answered >= 8
     second.close()
 
 
 def test_times_come_back_aware_and_exact(database: Database, clock: Clock) -> None:
     moment = datetime(2026, 1, 15, 9, 0, 0, 123456, tzinfo=clock().tzinfo)
-    with database.transaction() as store:
-        deck = store.add_deck("d", "D", "", moment)
-    with database.transaction() as store:
-        deck_again = store.deck_by_key("d")
+    with database.transaction() as tx:
+        deck = tx.decks.add("d", "D", "", moment)
+    with database.transaction() as tx:
+        deck_again = tx.decks.by_key("d")
     assert deck_again == deck
     connection = sqlite3.connect(database.path)
     (stored,) = connection.execute("SELECT added_at FROM deck").fetchone()
@@ -67,10 +66,10 @@ def test_times_come_back_aware_and_exact(database: Database, clock: Clock) -> No
 
 
 def test_naive_time_is_never_stored(database: Database) -> None:
-    with pytest.raises(Exception, match="naive"), database.transaction() as store:
-        store.add_deck("d", "D", "", datetime(2026, 1, 1, 9))
-    with database.transaction() as store:
-        assert store.deck_by_key("d") is None
+    with pytest.raises(Exception, match="naive"), database.transaction() as tx:
+        tx.decks.add("d", "D", "", datetime(2026, 1, 1, 9))
+    with database.transaction() as tx:
+        assert tx.decks.by_key("d") is None
 
 
 def test_reviews_cannot_be_rewritten(bundled: Database, settings: Settings, clock: Clock) -> None:
@@ -82,16 +81,8 @@ def test_reviews_cannot_be_rewritten(bundled: Database, settings: Settings, cloc
 
 
 def test_reviews_must_point_at_a_card(database: Database, clock: Clock) -> None:
-    with pytest.raises(IntegrityError), database.transaction() as store:
-        store.add_review(
-            card_id=999,
-            reviewed_at=clock(),
-            rating=int(Rating.GOOD),
-            duration_ms=1,
-            state_before=0,
-            picked=None,
-            correct=True,
-        )
+    with pytest.raises(sqlite3.IntegrityError), database.transaction() as tx:
+        tx.history.add(NewReview.rated(999, clock(), Rating.GOOD, 1, CardState.NEW))
 
 
 def test_pragmas_and_stamps(database: Database) -> None:

@@ -136,9 +136,9 @@ def test_undo_restores_history_and_memory_exactly(
     answer(session, clock, correct=True)
     shown = session.next_card(clock())
     assert shown is not None
-    with bundled.transaction() as store:
-        memory_before = store.card(shown.card_id).memory
-        reviews_before = list(store.all_reviews())
+    with bundled.transaction() as tx:
+        memory_before = tx.cards.get(shown.card_id).memory
+        reviews_before = list(tx.history.all())
     clock.advance(seconds=3)
     graded = session.answer_choice(shown, {shown.order[right_position(shown)]}, clock())
     session.record(graded, Rating.EASY, clock())
@@ -147,9 +147,9 @@ def test_undo_restores_history_and_memory_exactly(
 
     assert again.card_id == shown.card_id
     assert again.memory == memory_before
-    with bundled.transaction() as store:
-        assert store.card(shown.card_id).memory == memory_before
-        assert list(store.all_reviews()) == reviews_before
+    with bundled.transaction() as tx:
+        assert tx.cards.get(shown.card_id).memory == memory_before
+        assert list(tx.history.all()) == reviews_before
     assert session.summary().answered == 1
     session.undo(clock())
     assert not session.can_undo
@@ -167,12 +167,12 @@ def test_stored_memory_equals_replaying_history(
             answer(session, clock, correct=outcomes.random() < 0.7, seconds=outcomes.uniform(2, 30))
         clock.advance(days=1 + day)
     scheduler = Scheduler(settings)
-    with bundled.transaction() as store:
-        cards = store.cards_of_deck(session.deck.id)
+    with bundled.transaction() as tx:
+        cards = tx.cards.of_deck(session.deck.id)
         for card in cards:
             history = [
                 PastReview(review.reviewed_at, Rating(review.rating))
-                for review in store.reviews_of_card(card.id)
+                for review in tx.history.of_card(card.id)
             ]
             assert history, card.key
             assert scheduler.replay(card.id, history) == card.memory
@@ -225,8 +225,8 @@ def test_select_all_and_basic_cards(
     assert revealed.correct is None
     assert revealed.proposed is Rating.GOOD
     session.record(revealed, Rating.AGAIN, clock())
-    with database.transaction() as store:
-        reviews = list(store.all_reviews())
+    with database.transaction() as tx:
+        reviews = list(tx.history.all())
     assert [(r.picked, r.correct, r.rating) for r in reviews] == [
         (("3", "4"), True, 3),
         (None, False, 1),

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -115,6 +114,23 @@ def _parser() -> argparse.ArgumentParser:
 
     schema = commands.add_parser("schema", help="print the JSON Schema of the deck format")
     schema.set_defaults(handler=_print_schema)
+
+    lint = commands.add_parser(
+        "lint",
+        help="check deck files: format errors as import reports them, and teaching warnings; "
+        "exits 0 when clean, 1 on errors, 2 on warnings only",
+    )
+    lint.add_argument("files", nargs="+", type=Path, metavar="FILE.json")
+    lint.add_argument(
+        "--accept",
+        action="append",
+        default=[],
+        metavar="CODE[:CARD]",
+        help="a warning the author has accepted (every one of that code, or one card's); "
+        "still printed, it no longer makes the exit status 2 (repeatable)",
+    )
+    lint.add_argument("--json", action="store_true", help="print JSON instead of lines")
+    lint.set_defaults(handler=_lint)
 
     backup = commands.add_parser("backup", help="back up the database now")
     backup.set_defaults(handler=_backup)
@@ -272,21 +288,12 @@ def _export_reviews(args: argparse.Namespace) -> int:
         if args.file == "-":
             library.export_reviews(database, sys.stdout, args.deck)
             return 0
+        if not args.file:
+            raise RecallError(
+                "export-reviews: no file name given; name a .csv file, or - for the terminal"
+            )
         target = Path(args.file)
-        # Write beside the target and rename over it: a failure never leaves half a file.
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", newline="", dir=target.parent, suffix=".tmp", delete=False
-        ) as handle:
-            partial = Path(handle.name)
-            try:
-                written = library.export_reviews(database, handle, args.deck)
-            except BaseException:
-                handle.close()
-                partial.unlink(missing_ok=True)
-                raise
-        partial.replace(target)
-    except OSError as error:
-        raise RecallError(f"cannot write {args.file}: {error.strerror}") from None
+        written = library.write_review_log(database, target, args.deck)
     finally:
         database.close()
     print(f"wrote {written} reviews to {target}", file=sys.stderr)
@@ -394,7 +401,7 @@ def _restore(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from recall import backups, integrity
+    from recall import backups, integrity, upkeep
     from recall.scheduling import Scheduler
 
     scheduler = Scheduler(Settings())
@@ -406,14 +413,14 @@ def _check(args: argparse.Namespace) -> int:
             if status:
                 _point_at_newest_backup(backups.list_backups(backups.backup_folder(database)))
             return status
-        if not report.stale and not report.misplaced:
+        if not upkeep.can_repair(report):
             print("nothing that --repair can rebuild:", file=sys.stderr)
             return _print_check(report)
-        saved = backups.make_backup(database, _now(), "before-repair")
-        print(f"saved the database as it was to {saved}")
-        for change in integrity.repair(database, report):
+        repaired = upkeep.repair(database, scheduler, report, _now())
+        print(f"saved the database as it was to {repaired.backup}")
+        for change in repaired.changes:
             print(f"rebuilt {change}")
-        return _print_check(integrity.check(database, scheduler, _now()))
+        return _print_check(repaired.after)
     finally:
         database.close()
 
@@ -436,6 +443,19 @@ def _print_check(report: CheckReport) -> int:
         print(f"problem: {problem}", file=sys.stderr)
     print(f"{len(report.problems)} problem(s) found", file=sys.stderr)
     return 1
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from recall import lint
+
+    run = lint.lint_files(args.files, args.accept)
+    if args.json:
+        print(json.dumps(run.as_json(), indent=2, ensure_ascii=False))
+    else:
+        for line in run.lines():
+            print(line)
+        print(run.summary())
+    return run.status
 
 
 def _print_schema(_args: argparse.Namespace) -> int:

@@ -40,7 +40,14 @@ class UnknownDeckError(RecallError):
         super().__init__(f"there is no deck with id {deck_id!r} (see `recall decks`)")
 
 
-class ImportCancelledError(RecallError):
+class CancelledError(RecallError):
+    """The learner stopped a long operation before it finished; nothing was changed."""
+
+    def __init__(self, message: str = "cancelled; nothing was changed") -> None:
+        super().__init__(message)
+
+
+class ImportCancelledError(CancelledError):
     """The learner stopped an import; nothing was imported."""
 
     def __init__(self) -> None:

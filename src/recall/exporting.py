@@ -32,11 +32,13 @@ def load_stored_deck(database: Database, deck_key: str) -> Deck:
     Raises:
         UnknownDeckError: No deck has that id.
     """
-    with database.transaction() as store:
-        deck = store.deck_by_key(deck_key)
+    with database.reading() as transaction:
+        deck = transaction.decks.by_key(deck_key)
         if deck is None:
             raise UnknownDeckError(deck_key)
-        cards = [CARD_ADAPTER.validate_json(row.content) for row in store.cards_of_deck(deck.id)]
+        cards = [
+            CARD_ADAPTER.validate_json(row.content) for row in transaction.cards.of_deck(deck.id)
+        ]
     return Deck(
         format="recall-deck",
         version=1,

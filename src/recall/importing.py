@@ -26,9 +26,9 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.memory import MemoryState, Rating
+from recall.memory import MemoryState
 from recall.scheduling import PastReview, Scheduler
-from recall.storage import Database, NewCard, Store
+from recall.storage import Database, NewCard, NewReview, Transaction
 
 JSON_SUFFIXES = frozenset({".json"})
 TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
@@ -159,8 +159,8 @@ def import_files(
 
 def import_deck(database: Database, deck: Deck, now: datetime) -> DeckReport:
     """Add or update one validated deck in a single transaction."""
-    with database.transaction() as store:
-        return _write_deck(store, deck, now)
+    with database.transaction() as transaction:
+        return _write_deck(transaction, deck, now)
 
 
 def _write(
@@ -176,15 +176,15 @@ def _write(
     total = sum(len(deck.cards) for _, package in packages for deck in package.decks)
     done = 0
     try:
-        with database.transaction() as store:
+        with database.transaction() as transaction:
             reports = []
             for source, package in packages:
                 decks = []
                 for deck in package.decks:
                     if cancelled():
                         raise ImportCancelledError
-                    report = _write_deck(store, deck, now)
-                    reviews = _write_history(store, scheduler, deck, package.reviews)
+                    report = _write_deck(transaction, deck, now)
+                    reviews = _write_history(transaction, scheduler, deck, package.reviews)
                     decks.append(_with_reviews(report, reviews))
                     done += len(deck.cards)
                     progress(done, total)
@@ -221,15 +221,15 @@ def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
     return placed
 
 
-def _write_deck(store: Store, deck: Deck, now: datetime) -> DeckReport:
-    existing = store.deck_by_key(deck.id)
+def _write_deck(transaction: Transaction, deck: Deck, now: datetime) -> DeckReport:
+    existing = transaction.decks.by_key(deck.id)
     if existing is None:
-        deck_row = store.add_deck(deck.id, deck.name, deck.description, now)
+        deck_row = transaction.decks.add(deck.id, deck.name, deck.description, now)
     else:
         deck_row = existing
         if (existing.name, existing.description) != (deck.name, deck.description):
-            store.rename_deck(existing.id, deck.name, deck.description, now)
-    known = store.card_keys(deck_row.id)
+            transaction.decks.rename(existing.id, deck.name, deck.description, now)
+    known = transaction.cards.keys(deck_row.id)
     to_add: list[NewCard] = []
     updated = unchanged = 0
     for position, card in enumerate(deck.cards):
@@ -243,13 +243,16 @@ def _write_deck(store: Store, deck: Deck, now: datetime) -> DeckReport:
         if stored is None:
             to_add.append(incoming)
             continue
-        card_id, old_position, old_kind, old_content = stored
-        if (old_position, old_kind, old_content) == (position, card.type, incoming.content):
+        if (stored.position, stored.kind, stored.content) == (
+            position,
+            card.type,
+            incoming.content,
+        ):
             unchanged += 1
         else:
-            store.update_card(card_id, incoming, now)
+            transaction.cards.update(stored.id, incoming, now)
             updated += 1
-    added = store.add_cards(deck_row.id, to_add, now)
+    added = transaction.cards.add(deck_row.id, to_add, now)
     file_keys = {card.id for card in deck.cards}
     return DeckReport(
         deck_key=deck.id,
@@ -263,7 +266,7 @@ def _write_deck(store: Store, deck: Deck, now: datetime) -> DeckReport:
 
 
 def _write_history(
-    store: Store,
+    transaction: Transaction,
     scheduler: Scheduler,
     deck: Deck,
     reviews: dict[tuple[str, str], list[ImportedReview]],
@@ -271,7 +274,9 @@ def _write_history(
     """Append a deck's imported reviews that are not stored yet, and replay each card.
 
     A review counts as stored when the card already has one at the same moment, so
-    importing the same history twice adds it once.
+    importing the same history twice adds it once. Each card is replayed over its whole
+    history in time order, so a review older than one already stored lands where it
+    belongs and the schedule is the one a fresh import of the same history gives.
     """
     incoming = {
         card_key: history
@@ -280,39 +285,38 @@ def _write_history(
     }
     if not incoming:
         return 0
-    deck_row = store.deck_by_key(deck.id)
+    deck_row = transaction.decks.by_key(deck.id)
     assert deck_row is not None
-    keys = store.card_keys(deck_row.id)
-    stored = {card.id: history for card, history in store.histories(deck_row.id)}
-    rows: list[dict[str, object]] = []
+    keys = transaction.cards.keys(deck_row.id)
+    stored = {card.id: history for card, history in transaction.history.per_card(deck_row.id)}
+    rows: list[NewReview] = []
     memories: dict[int, MemoryState] = {}
     for card_key, history in incoming.items():
-        card_id = keys[card_key][0]
-        past = stored.get(card_id, [])
+        card_id = keys[card_key].id
+        past = [PastReview(review.reviewed_at, review.rating) for review in stored.get(card_id, [])]
         seen = {review.reviewed_at for review in past}
-        memory = scheduler.replay(
-            card_id, [PastReview(review.reviewed_at, Rating(review.rating)) for review in past]
+        new = sorted(
+            (review for review in history if review.reviewed_at not in seen),
+            key=lambda item: item.reviewed_at,
         )
-        added = 0
-        for review in sorted(history, key=lambda item: item.reviewed_at):
-            if review.reviewed_at in seen:
-                continue
+        if not new:
+            continue
+        merged = sorted(
+            [*past, *(PastReview(review.reviewed_at, review.rating) for review in new)],
+            key=lambda item: item.reviewed_at,
+        )
+        states = scheduler.states_before(card_id, merged)
+        for review in new:
             rows.append(
-                {
-                    "card_id": card_id,
-                    "reviewed_at": review.reviewed_at,
-                    "rating": int(review.rating),
-                    "duration_ms": review.duration_ms,
-                    "state_before": int(memory.state),
-                    "picked": None,
-                    "correct": review.rating > 1,
-                }
+                NewReview.rated(
+                    card_id=card_id,
+                    reviewed_at=review.reviewed_at,
+                    rating=review.rating,
+                    duration_ms=review.duration_ms,
+                    state_before=states[review.reviewed_at],
+                )
             )
-            memory = scheduler.review(card_id, memory, review.rating, review.reviewed_at)
-            added += 1
-        if added:
-            memories[card_id] = memory
-    store.add_reviews(rows)
-    for card_id, memory in memories.items():
-        store.set_memory(card_id, memory)
+        memories[card_id] = scheduler.replay(card_id, merged)
+    transaction.history.add_many(rows)
+    transaction.cards.set_memories(memories.items())
     return len(rows)

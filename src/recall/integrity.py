@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from recall.memory import MemoryState, Rating
+from recall.errors import CancelledError
+from recall.memory import MemoryState
+from recall.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import PastReview, Scheduler
 from recall.storage import CardRow, Database, ReviewRow, integrity_problems
 
+_PROGRESS_EVERY = 1_000
 # Reviews this far ahead of the clock are reported as dated in the future.
 FUTURE_TOLERANCE = timedelta(minutes=5)
 
@@ -35,22 +38,37 @@ class CheckReport:
         return not self.problems
 
 
-def check(database: Database, scheduler: Scheduler, now: datetime) -> CheckReport:
+def check(
+    database: Database,
+    scheduler: Scheduler,
+    now: datetime,
+    progress: Progress = no_progress,
+    cancelled: Cancelled = never_cancelled,
+) -> CheckReport:
     """Check the file and every card's schedule against its history.
 
     Looks for: SQLite integrity and foreign-key problems, stored schedules that differ
     from replaying the card's reviews, reviews pointing at missing cards, and reviews
-    dated in the future.
+    dated in the future. Only reads.
+
+    Raises:
+        CancelledError: ``cancelled()`` turned true; nothing was changed.
     """
     problems = integrity_problems(database.path)
     if any(problem.startswith("the file cannot be read") for problem in problems):
         return CheckReport(problems=problems)
     stale: dict[int, MemoryState] = {}
     cards = reviews = 0
-    with database.transaction() as store:
-        decks = store.deck_keys()
-        for card, history in store.histories():
+    with database.reading() as transaction:
+        decks = transaction.decks.keys()
+        total = transaction.cards.count()
+        progress(0, total)
+        for card, history in transaction.history.per_card():
             cards += 1
+            if cards % _PROGRESS_EVERY == 0:
+                if cancelled():
+                    raise CancelledError("the check was stopped; nothing was changed")
+                progress(cards, total)
             reviews += len(history)
             replayed = replay(scheduler, card, history)
             if replayed != card.memory:
@@ -60,16 +78,16 @@ def check(database: Database, scheduler: Scheduler, now: datetime) -> CheckRepor
                     f"(due {_when(card.memory.due)}) differs from its history "
                     f"(due {_when(replayed.due)})"
                 )
-        misplaced = store.misplaced_schedules()
+        misplaced = transaction.checks.misplaced_schedules()
         if misplaced:
             problems.append(
                 f"{len(misplaced)} card(s) have a schedule row that names another deck "
                 f"(first: card {misplaced[0]})"
             )
-        for orphan in store.orphan_reviews():
+        for orphan in transaction.history.orphans():
             reviews += 1
             problems.append(f"review {orphan.id} points at card {orphan.card_id}, which is gone")
-        future = store.reviews_after(now + FUTURE_TOLERANCE)
+        future = transaction.history.after(now + FUTURE_TOLERANCE)
         if future:
             problems.append(
                 f"{len(future)} review(s) are dated in the future, the latest at "
@@ -89,13 +107,14 @@ def repair(database: Database, report: CheckReport) -> list[str]:
         What was changed, one line per card.
     """
     changes: list[str] = []
-    with database.transaction() as store:
+    with database.transaction() as transaction:
         if report.misplaced:
-            changes.append(f"{store.place_schedules()} schedule row(s) given their card's deck")
-        decks = store.deck_keys()
+            placed = transaction.checks.place_schedules()
+            changes.append(f"{placed} schedule row(s) given their card's deck")
+        decks = transaction.decks.keys()
         for card_id, memory in report.stale.items():
-            card = store.card(card_id)
-            store.set_memory(card_id, memory)
+            card = transaction.cards.get(card_id)
+            transaction.cards.set_memory(card_id, memory)
             changes.append(
                 f"card {decks.get(card.deck_id, '?')}/{card.key}: due {_when(card.memory.due)}"
                 f" -> {_when(memory.due)}"
@@ -106,7 +125,7 @@ def repair(database: Database, report: CheckReport) -> list[str]:
 def replay(scheduler: Scheduler, card: CardRow, history: list[ReviewRow]) -> MemoryState:
     """The memory state a card's reviews give."""
     return scheduler.replay(
-        card.id, [PastReview(review.reviewed_at, Rating(review.rating)) for review in history]
+        card.id, [PastReview(review.reviewed_at, review.rating) for review in history]
     )
 
 

@@ -5,15 +5,18 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from pathlib import Path
 from typing import IO
 
-from recall import days, paths
+from recall import days, files, paths
 from recall.deckfile import parse_deck
 from recall.errors import UnknownDeckError
 from recall.importing import DeckReport, import_deck
+from recall.progress import Progress, no_progress
 from recall.settings import Settings
 from recall.storage import Database
 
+_PROGRESS_EVERY = 10_000
 REVIEW_LOG_HEADER = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
 
 
@@ -54,8 +57,8 @@ def deck_overviews(
 ) -> list[DeckOverview]:
     """Every deck with today's counts, by name."""
     start, end = days.study_day(now, settings.day_rollover_hour, zone)
-    with database.transaction() as store:
-        counts = store.deck_counts(end, start)
+    with database.reading() as transaction:
+        counts = transaction.decks.counts(end, start)
     return [
         DeckOverview(
             key=count.deck.key,
@@ -70,7 +73,32 @@ def deck_overviews(
     ]
 
 
-def export_reviews(database: Database, out: IO[str], deck_key: str | None = None) -> int:
+def write_review_log(
+    database: Database,
+    target: Path,
+    deck_key: str | None = None,
+    progress: Progress = no_progress,
+) -> int:
+    """Write the review history to a file as ``export_reviews`` does, all or nothing.
+
+    Returns:
+        The number of reviews written.
+
+    Raises:
+        UnknownDeckError: ``deck_key`` names no deck.
+        RecallError: The file cannot be written (nothing is left of it then).
+    """
+    return files.write_text(
+        target, lambda out: export_reviews(database, out, deck_key, progress=progress)
+    )
+
+
+def export_reviews(
+    database: Database,
+    out: IO[str],
+    deck_key: str | None = None,
+    progress: Progress = no_progress,
+) -> int:
     """Write the review history as the FSRS review-log CSV, oldest first.
 
     Columns: ``card_id`` (Recall's card id), ``review_time`` (UTC milliseconds since the
@@ -86,17 +114,27 @@ def export_reviews(database: Database, out: IO[str], deck_key: str | None = None
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(REVIEW_LOG_HEADER)
     written = 0
-    with database.transaction() as store:
+    with database.reading() as transaction:
         deck_id = None
         if deck_key is not None:
-            deck = store.deck_by_key(deck_key)
+            deck = transaction.decks.by_key(deck_key)
             if deck is None:
                 raise UnknownDeckError(deck_key)
             deck_id = deck.id
-        for review in store.all_reviews(deck_id):
+        total = transaction.history.count(deck_id)
+        for review in transaction.history.all(deck_id):
             millis = round(review.reviewed_at.timestamp() * 1000)
             writer.writerow(
-                (review.card_id, millis, review.rating, review.state_before, review.duration_ms)
+                (
+                    review.card_id,
+                    millis,
+                    int(review.rating),
+                    int(review.state_before),
+                    review.duration_ms,
+                )
             )
             written += 1
+            if written % _PROGRESS_EVERY == 0:
+                progress(written, total)
+    progress(written, total)
     return written

@@ -29,6 +29,15 @@ class Rating(IntEnum):
         """The rating's name as shown to the learner."""
         return self.name.capitalize()
 
+    @property
+    def passed(self) -> bool:
+        """Whether the rating counts as remembered: anything but Again.
+
+        A review with no answer to grade (a basic card, an imported history) is right
+        exactly when it passed.
+        """
+        return self is not Rating.AGAIN
+
 
 @dataclass(frozen=True, slots=True)
 class MemoryState:

@@ -59,19 +59,14 @@ class Scheduler:
             ValueError: ``now`` is not aware UTC.
         """
         _require_utc(now)
-        before = _to_fsrs(card_id, memory, now)
-        after, _ = self._fsrs.review_card(before, fsrs.Rating(int(rating)), now)
-        due = after.due
+        return _memory(self._step(card_id, _to_fsrs(card_id, memory, now), rating, now))
+
+    def _step(self, card_id: int, card: fsrs.Card, rating: Rating, now: datetime) -> fsrs.Card:
+        """One review on fsrs's own card; its due date fuzzed as Recall fuzzes it."""
+        after, _ = self._fsrs.review_card(card, _FSRS_RATINGS[rating], now)
         if self._fuzz and after.state == fsrs.State.Review:
-            due = now + self._fuzzed(due - now, card_id, now)
-        return MemoryState(
-            state=CardState(int(after.state)),
-            step=after.step,
-            stability=after.stability,
-            difficulty=after.difficulty,
-            due=due,
-            last_review=now,
-        )
+            after.due = now + self._fuzzed(after.due - now, card_id, now)
+        return after
 
     def preview(self, card_id: int, memory: MemoryState, now: datetime) -> dict[Rating, timedelta]:
         """How long until the card is due again under each rating, reviewed at ``now``."""
@@ -89,11 +84,29 @@ class Scheduler:
         return decay, 0.9 ** (-1 / decay) - 1
 
     def replay(self, card_id: int, history: Iterable[PastReview]) -> MemoryState:
-        """A card's memory state from its reviews, applied in the order given."""
+        """A card's memory state from its reviews, applied in the order given.
+
+        The same as applying ``review`` to each in turn (a test holds that), without
+        converting the state to and from fsrs's card between reviews.
+        """
+        card: fsrs.Card | None = None
+        for past in history:
+            _require_utc(past.reviewed_at)
+            if card is None:
+                card = _to_fsrs(card_id, NEW_CARD, past.reviewed_at)
+            card = self._step(card_id, card, past.rating, past.reviewed_at)
+        return NEW_CARD if card is None else _memory(card)
+
+    def states_before(
+        self, card_id: int, history: Iterable[PastReview]
+    ) -> dict[datetime, CardState]:
+        """The card's learning state just before each review of ``history``, by its time."""
+        states: dict[datetime, CardState] = {}
         memory = NEW_CARD
         for past in history:
+            states[past.reviewed_at] = memory.state
             memory = self.review(card_id, memory, past.rating, past.reviewed_at)
-        return memory
+        return states
 
     def _fuzzed(self, interval: timedelta, card_id: int, now: datetime) -> timedelta:
         days = interval.days
@@ -107,6 +120,21 @@ class Scheduler:
         shortest = min(shortest, longest)
         seed = f"{card_id}:{round(now.timestamp() * 1_000_000)}"
         return timedelta(days=random.Random(seed).randint(shortest, longest))
+
+
+_FSRS_RATINGS = {rating: fsrs.Rating(int(rating)) for rating in Rating}
+_STATES = {state: CardState(int(state)) for state in fsrs.State}
+
+
+def _memory(card: fsrs.Card) -> MemoryState:
+    return MemoryState(
+        state=_STATES[card.state],
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=card.due,
+        last_review=card.last_review,
+    )
 
 
 def _to_fsrs(card_id: int, memory: MemoryState, now: datetime) -> fsrs.Card:

@@ -14,7 +14,7 @@ from recall.integrity import replay
 from recall.memory import CardState, MemoryState, Rating
 from recall.scheduling import Scheduler
 from recall.settings import Settings
-from recall.storage import CardRow, Database, DeckRow
+from recall.storage import CardRow, Database, DeckRow, NewReview
 
 _LEARNING = (CardState.LEARNING, CardState.RELEARNING)
 _TIMING_WINDOW = 50  # right answers the typical answer time is taken from
@@ -135,8 +135,8 @@ class StudySession:
     _recorded: list[Recorded] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
-        with self.database.transaction() as store:
-            deck = store.deck_by_key(self.deck_key)
+        with self.database.reading() as transaction:
+            deck = transaction.decks.by_key(self.deck_key)
         if deck is None:
             raise UnknownDeckError(self.deck_key)
         self.deck = deck
@@ -148,26 +148,28 @@ class StudySession:
         within the daily limit, then learning cards due within the learn-ahead window.
         """
         start_of_day, end_of_day = self._study_day(now)
-        with self.database.transaction() as store:
-            card_id = store.first_due(self.deck.id, _LEARNING, now)
+        with self.database.reading() as transaction:
+            queue = transaction.queue
+            card_id = queue.first_due(self.deck.id, _LEARNING, now)
             if card_id is None:
-                card_id = store.first_due(self.deck.id, (CardState.REVIEW,), end_of_day)
+                card_id = queue.first_due(self.deck.id, (CardState.REVIEW,), end_of_day)
             if card_id is None:
-                introduced = store.introduced_since(self.deck.id, start_of_day)
+                introduced = queue.introduced_since(self.deck.id, start_of_day)
                 if self.settings.new_cards_left(introduced) > 0:
-                    card_id = store.first_new(self.deck.id)
+                    card_id = queue.first_new(self.deck.id)
             if card_id is None:
-                card_id = store.first_due(self.deck.id, _LEARNING, now + self.settings.learn_ahead)
-            row = store.card(card_id) if card_id is not None else None
+                card_id = queue.first_due(self.deck.id, _LEARNING, now + self.settings.learn_ahead)
+            row = transaction.cards.get(card_id) if card_id is not None else None
         return self._show(row, now) if row is not None else None
 
     def counts(self, now: datetime) -> QueueCounts:
         """Cards left today: new ones within the daily limit, and due ones."""
         start_of_day, end_of_day = self._study_day(now)
-        with self.database.transaction() as store:
-            introduced = store.introduced_since(self.deck.id, start_of_day)
-            new = store.count_unseen(self.deck.id, at_most=self.settings.new_cards_left(introduced))
-            due = store.count_due(self.deck.id, end_of_day)
+        with self.database.reading() as transaction:
+            queue = transaction.queue
+            introduced = queue.introduced_since(self.deck.id, start_of_day)
+            new = queue.count_unseen(self.deck.id, at_most=self.settings.new_cards_left(introduced))
+            due = queue.count_due(self.deck.id, end_of_day)
         return QueueCounts(new=new, due=due)
 
     def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
@@ -181,9 +183,9 @@ class StudySession:
         wrong = {card.choices[index].text for index in picked} - {
             card.choices[index].text for index in card.correct_indexes
         }
-        with self.database.transaction() as store:
-            durations = store.recent_correct_durations(self.deck.id, _TIMING_WINDOW)
-            earlier = store.statistics().option_picks(shown.card_id) if wrong else []
+        with self.database.reading() as transaction:
+            durations = transaction.queue.recent_correct_durations(self.deck.id, _TIMING_WINDOW)
+            earlier = transaction.statistics.option_picks(shown.card_id) if wrong else []
         typical = grading.typical_duration(durations, self.settings.timing_sample_size)
         proposed = grading.propose_rating(
             correct,
@@ -239,25 +241,25 @@ class StudySession:
             if isinstance(card, ChoiceCard)
             else None
         )
-        correct = answer.correct if answer.correct is not None else rating is not Rating.AGAIN
-        with self.database.transaction() as store:
-            before = store.card(shown.card_id).memory
+        with self.database.transaction() as transaction:
+            before = transaction.cards.get(shown.card_id).memory
             after = self.scheduler.review(shown.card_id, before, rating, answer.answered_at)
-            review_id = store.add_review(
+            review = NewReview.rated(
                 card_id=shown.card_id,
                 reviewed_at=answer.answered_at,
-                rating=int(rating),
+                rating=rating,
                 duration_ms=answer.duration_ms,
-                state_before=int(before.state),
+                state_before=before.state,
                 picked=picked,
-                correct=correct,
-                proposed=int(answer.proposed),
+                correct=answer.correct,
+                proposed=answer.proposed,
             )
-            store.set_memory(shown.card_id, after)
+            review_id = transaction.history.add(review)
+            transaction.cards.set_memory(shown.card_id, after)
         recorded = Recorded(
             review_id=review_id,
             card_id=shown.card_id,
-            correct=correct,
+            correct=review.correct,
             time_spent=max(timedelta(0), now - shown.shown_at),
             memory=after,
         )
@@ -281,19 +283,18 @@ class StudySession:
         if not self._recorded:
             raise LookupError("nothing to undo")
         last = self._recorded.pop()
-        with self.database.transaction() as store:
-            store.delete_review(last.review_id)
-            history = store.reviews_of_card(last.card_id)
-            store.set_memory(
-                last.card_id, replay(self.scheduler, store.card(last.card_id), history)
-            )
-            row = store.card(last.card_id)
+        with self.database.transaction() as transaction:
+            transaction.history.delete(last.review_id)
+            history = transaction.history.of_card(last.card_id)
+            card = transaction.cards.get(last.card_id)
+            transaction.cards.set_memory(last.card_id, replay(self.scheduler, card, history))
+            row = transaction.cards.get(last.card_id)
         return self._show(row, now)
 
     def summary(self) -> Summary:
         """Cards, answers, right answers and time spent in this session, and the next due time."""
-        with self.database.transaction() as store:
-            next_due = store.next_due(self.deck.id)
+        with self.database.reading() as transaction:
+            next_due = transaction.queue.next_due(self.deck.id)
         return Summary(
             cards=len({entry.card_id for entry in self._recorded}),
             answered=len(self._recorded),

@@ -88,8 +88,8 @@ def _self_test(*args: str) -> subprocess.CompletedProcess[str]:
 def _reviews_in(data_dir: Path) -> int:
     database = Database(data_dir / "recall.sqlite3")
     try:
-        with database.transaction() as store:
-            return len(list(store.all_reviews()))
+        with database.transaction() as tx:
+            return len(list(tx.history.all()))
     finally:
         database.close()
 

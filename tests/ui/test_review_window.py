@@ -45,8 +45,8 @@ def right_position(review: ReviewView) -> int:
 
 
 def reviews_in(database: Database) -> list[tuple[int, int, bool]]:
-    with database.transaction() as store:
-        return [(r.card_id, r.rating, r.correct) for r in store.all_reviews()]
+    with database.transaction() as tx:
+        return [(r.card_id, r.rating, r.correct) for r in tx.history.all()]
 
 
 def phase_of(review: ReviewView) -> Phase:

@@ -110,14 +110,14 @@ def test_backups_dialog_restores_after_confirmation(
 
     prompts.answers = [False]
     assert not dialog.restore_selected()
-    with bundled.transaction() as store:
-        assert store.deck(1).name == "Renamed"
+    with bundled.transaction() as tx:
+        assert tx.decks.get(1).name == "Renamed"
 
     prompts.answers = [True]
     with qtbot.waitSignal(dialog.restored):
         assert dialog.restore_selected()
-    with bundled.transaction() as store:
-        assert store.deck(1).name == "Activation Recomputation Tradeoffs"
+    with bundled.transaction() as tx:
+        assert tx.decks.get(1).name == "Activation Recomputation Tradeoffs"
     assert "Restored. Check: healthy" in prompts.told[-1][1]
     assert dialog.model.rowCount() == 2  # the safety copy made before restoring
 

@@ -6,28 +6,23 @@ transaction. Each format has its own module; they share the types below.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from recall.deckfile import Deck
 from recall.memory import Rating
+from recall.progress import Cancelled, Progress, never_cancelled, no_progress
 
-Progress = Callable[[int, int], None]
-"""Called as ``progress(done, total)`` while a long import runs."""
-
-Cancelled = Callable[[], bool]
-"""True once the learner has asked to stop; the importer then raises ImportCancelledError."""
-
-
-def no_progress(_done: int, _total: int) -> None:
-    """A progress callback that shows nothing."""
-
-
-def never_cancelled() -> bool:
-    """A cancel check for work nobody can cancel."""
-    return False
+__all__ = [
+    "Cancelled",
+    "ImportedPackage",
+    "ImportedReview",
+    "Progress",
+    "StagedMedia",
+    "never_cancelled",
+    "no_progress",
+]
 
 
 @dataclass(frozen=True)

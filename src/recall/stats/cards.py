@@ -44,11 +44,11 @@ def card_picks(database: Database, card_id: int) -> CardPicks:
         database: Where the history is.
         card_id: The card's database id (a misconception names it).
     """
-    with database.transaction() as store:
-        row = store.card(card_id)
-        deck = store.deck(row.deck_id)
-        picks = store.statistics().option_picks(card_id)
-        reviews = len(store.reviews_of_card(card_id))
+    with database.reading() as transaction:
+        row = transaction.cards.get(card_id)
+        deck = transaction.decks.get(row.deck_id)
+        picks = transaction.statistics.option_picks(card_id)
+        reviews = len(transaction.history.of_card(card_id))
     card = CARD_ADAPTER.validate_json(row.content)
     counted = {text: (times, last) for text, times, last in picks}
     if isinstance(card, ChoiceCard):

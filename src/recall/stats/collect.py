@@ -76,14 +76,14 @@ def collect(
     hour = settings.day_rollover_hour
     today_start, today_end = days.study_day(now, hour, zone)
     curve = Scheduler(settings).forgetting_curve()
-    with database.transaction() as store:
+    with database.reading() as transaction:
         deck_id, deck_name = None, "All decks"
         if deck_key is not None:
-            deck = store.deck_by_key(deck_key)
+            deck = transaction.decks.by_key(deck_key)
             if deck is None:
                 raise UnknownDeckError(deck_key)
             deck_id, deck_name = deck.id, deck.name
-        queries = store.statistics()
+        queries = transaction.statistics
         first = queries.first_review(deck_id) or now
         first = min(first, now)
         calendar_start = today_start - timedelta(days=CALENDAR_DAYS + 1)

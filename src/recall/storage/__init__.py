@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from recall.storage.database import (
     DamagedDatabaseError,
     Database,
@@ -20,11 +22,24 @@ from recall.storage.maintenance import (
     restore_into,
 )
 from recall.storage.migrations import SCHEMA_VERSION
-from recall.storage.records import CardRow, DeckCounts, DeckRow, NewCard, ReviewRow
-from recall.storage.store import Store
+from recall.storage.records import (
+    CardKey,
+    CardRow,
+    DeckCounts,
+    DeckRow,
+    NewCard,
+    NewReview,
+    ReviewRow,
+)
+from recall.storage.transaction import Transaction
+
+SQLITE_VERSION = sqlite3.sqlite_version
+"""The version of the SQLite library Recall runs on."""
 
 __all__ = [
     "SCHEMA_VERSION",
+    "SQLITE_VERSION",
+    "CardKey",
     "CardRow",
     "Contents",
     "DamagedDatabaseError",
@@ -33,10 +48,11 @@ __all__ = [
     "DeckCounts",
     "DeckRow",
     "NewCard",
+    "NewReview",
     "NewerDatabaseError",
     "ReviewRow",
     "StorageError",
-    "Store",
+    "Transaction",
     "contents",
     "copy_database",
     "fingerprint",

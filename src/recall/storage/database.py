@@ -11,12 +11,13 @@ from typing import Any, Literal
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy import exc as sqlalchemy_errors
-from sqlmodel import Session, SQLModel
+from sqlmodel import SQLModel
 
 from recall.errors import RecallError
 from recall.storage import maintenance, tables  # noqa: F401  (tables registers the tables)
 from recall.storage.migrations import MIGRATIONS, SCHEMA_VERSION
-from recall.storage.store import Store
+from recall.storage.sql import StatementError
+from recall.storage.transaction import Transaction
 
 APPLICATION_ID = maintenance.APPLICATION_ID
 BUSY_TIMEOUT_MS = 10_000
@@ -58,7 +59,7 @@ def is_unusable(error: BaseException) -> bool:
 
 
 class Database:
-    """One Recall database file; hand out a ``Store`` per unit of work with ``transaction``."""
+    """One Recall database file; hands out a ``Transaction`` per unit of work."""
 
     def __init__(
         self,
@@ -93,7 +94,7 @@ class Database:
             self._create_schema()
         except sqlalchemy_errors.DBAPIError as error:
             self._engine.dispose()
-            raise _storage_error(error, path, busy_timeout_ms) from None
+            raise storage_error(error.orig, path, busy_timeout_ms) from None
 
     def bring_up_to_date(self) -> None:
         """Upgrade the file's schema if it is older, as opening does (a restore may need it).
@@ -108,34 +109,63 @@ class Database:
             try:
                 self._upgrade(version)
             except sqlalchemy_errors.DBAPIError as error:
-                raise _storage_error(error, self.path, self._busy_timeout_ms) from None
+                raise storage_error(error.orig, self.path, self._busy_timeout_ms) from None
 
     def close(self) -> None:
         """Release every connection."""
         self._engine.dispose()
 
     @contextmanager
-    def transaction(self) -> Iterator[Store]:
-        """A store whose changes are committed together when the block ends without error.
+    def transaction(self) -> Iterator[Transaction]:
+        """A unit of work whose changes are committed together when the block ends.
 
-        Any exception rolls every change back, so the database is as it was before.
+        It takes the write lock up front (``BEGIN IMMEDIATE``): a writer waits for another
+        process (the busy timeout) instead of failing halfway. Any exception rolls every
+        change back, so the database is as it was before.
 
         Raises:
             StorageError: SQLite could not read or write (disk full, read-only folder,
                 database held by another program, damaged file); nothing was changed.
         """
-        with Session(self._engine, expire_on_commit=False) as session:
+        with self._unit("BEGIN IMMEDIATE") as transaction:
+            yield transaction
+
+    @contextmanager
+    def reading(self) -> Iterator[Transaction]:
+        """A unit of work that only reads: one consistent snapshot, without the write lock.
+
+        In WAL mode it neither waits for a writer nor holds one up. Writing in it fails.
+
+        Raises:
+            StorageError: SQLite could not read the file.
+        """
+        with self._unit("BEGIN") as transaction:
+            yield transaction
+
+    @contextmanager
+    def _unit(self, begin: str) -> Iterator[Transaction]:
+        try:
+            pooled = self._engine.raw_connection()
+        except sqlalchemy_errors.DBAPIError as error:
+            raise storage_error(error.orig, self.path, self._busy_timeout_ms) from None
+        connection = pooled.driver_connection
+        assert isinstance(connection, sqlite3.Connection)
+        try:
             try:
-                yield Store(session)
-                session.commit()
-            except sqlalchemy_errors.DBAPIError as error:
-                session.rollback()
-                if isinstance(error, sqlalchemy_errors.IntegrityError):
-                    raise
-                raise _storage_error(error, self.path, self._busy_timeout_ms) from None
-            except BaseException:
-                session.rollback()
+                connection.execute(begin)
+                yield Transaction(connection)
+                connection.execute("COMMIT")
+            except BaseException as error:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                cause = error.error if isinstance(error, StatementError) else error
+                if isinstance(cause, sqlite3.IntegrityError):
+                    raise cause from None
+                if isinstance(cause, sqlite3.Error):
+                    raise storage_error(cause, self.path, self._busy_timeout_ms) from None
                 raise
+        finally:
+            pooled.close()
 
     def _create_schema(self) -> None:
         with self._engine.begin() as connection:
@@ -166,11 +196,9 @@ def _apply_migrations(connection: Connection, version: int) -> None:
         MIGRATIONS[step](connection)
 
 
-def _storage_error(
-    error: sqlalchemy_errors.DBAPIError, path: Path, busy_timeout_ms: int
-) -> StorageError:
-    """Say in words what SQLite's error means for the learner."""
-    detail = str(error.orig).lower()
+def storage_error(error: BaseException | None, path: Path, busy_timeout_ms: int) -> StorageError:
+    """Say in words what SQLite's error means for the learner (the one place that does)."""
+    detail = str(error).lower()
     folder = path.parent
     if "locked" in detail or "busy" in detail:
         what = (
@@ -186,9 +214,9 @@ def _storage_error(
             f"the database {path} is damaged; run `recall check`, or restore a backup"
         )
     elif "disk i/o" in detail or "unable to open" in detail:
-        what = f"the disk holding {path} could not be read or written ({error.orig})"
+        what = f"the disk holding {path} could not be read or written ({error})"
     else:
-        what = f"the database {path} failed: {error.orig}"
+        what = f"the database {path} failed: {error}"
     return StorageError(what)
 
 

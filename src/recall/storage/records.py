@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from recall.memory import MemoryState
+from recall.memory import CardState, MemoryState, Rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,14 +59,73 @@ class NewCard:
 
 
 @dataclass(frozen=True, slots=True)
+class CardKey:
+    """What an import needs to know of a stored card, found by its key."""
+
+    id: int
+    position: int
+    kind: str
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewReview:
+    """A review to append, built the same way by studying and by importing.
+
+    Attributes:
+        card_id: The card reviewed.
+        reviewed_at: When (aware UTC).
+        rating: The rating recorded.
+        duration_ms: Time spent on the answer.
+        state_before: The card's learning state before this review.
+        picked: The texts of the chosen options of a choice card, else None.
+        correct: Whether the answer was right.
+        proposed: The rating Recall proposed, when it proposed one (not for imports).
+    """
+
+    card_id: int
+    reviewed_at: datetime
+    rating: Rating
+    duration_ms: int
+    state_before: CardState
+    picked: tuple[str, ...] | None
+    correct: bool
+    proposed: Rating | None = None
+
+    @classmethod
+    def rated(
+        cls,
+        card_id: int,
+        reviewed_at: datetime,
+        rating: Rating,
+        duration_ms: int,
+        state_before: CardState,
+        picked: tuple[str, ...] | None = None,
+        correct: bool | None = None,
+        proposed: Rating | None = None,
+    ) -> NewReview:
+        """A review; without a graded answer (``correct`` None) it is right when it passed."""
+        return cls(
+            card_id=card_id,
+            reviewed_at=reviewed_at,
+            rating=rating,
+            duration_ms=duration_ms,
+            state_before=state_before,
+            picked=picked,
+            correct=rating.passed if correct is None else correct,
+            proposed=proposed,
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class ReviewRow:
     """One stored review."""
 
     id: int
     card_id: int
     reviewed_at: datetime
-    rating: int
+    rating: Rating
     duration_ms: int
-    state_before: int
+    state_before: CardState
     picked: tuple[str, ...] | None
     correct: bool

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from recall.memory import CardState
+from recall.storage.rows import REVIEW_ORDER
+from recall.storage.sql import Sql
 from recall.storage.tables import from_micros, to_micros
-
-Rows = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 
 HOUR_US = 3_600_000_000
 DAY_US = 24 * HOUR_US
@@ -113,9 +113,11 @@ class PickedOption:
 class StatisticsQueries:
     """The statistics' reads, in the transaction whose rows function is given."""
 
-    def __init__(self, rows: Rows, connection: Callable[[], sqlite3.Connection]) -> None:
-        self._rows = rows
-        self._connection = connection
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+
+    def _rows(self, sql: str, parameters: Sequence[Any]) -> list[tuple[Any, ...]]:
+        return self._sql.rows(sql, parameters)
 
     def first_review(self, deck_id: int | None = None) -> datetime | None:
         """When the first review (of one deck, if given) was made."""
@@ -135,14 +137,15 @@ class StatisticsQueries:
         A review card's kind is young or mature by the time since the card's previous
         review; a review is its card's first of the day when that previous review fell on
         an earlier study day (or there is none). The previous review comes from a window
-        over each card's reviews in recorded order, read along the index on the card.
+        over each card's reviews in the order they happened, read along the index on card
+        and time.
         """
         parameters: tuple[int, ...] = ()
         if deck_id is None:
-            source = "review INDEXED BY ix_review_card_id"
+            source = "review INDEXED BY ix_review_card_time"
         else:
             source = (
-                "card CROSS JOIN review INDEXED BY ix_review_card_id "
+                "card CROSS JOIN review INDEXED BY ix_review_card_time "
                 "ON review.card_id = card.id WHERE card.deck_id = ?"
             )
             parameters = (deck_id,)
@@ -151,7 +154,7 @@ class StatisticsQueries:
                 SELECT review.reviewed_at AS t, review.rating AS rating,
                     review.duration_ms AS ms, review.state_before AS s, review.correct AS ok,
                     lag(review.reviewed_at) OVER (
-                        PARTITION BY review.card_id ORDER BY review.id) AS prev
+                        PARTITION BY review.card_id ORDER BY {REVIEW_ORDER}) AS prev
                 FROM {source}
             )
             SELECT {local.day("t")} AS day,
@@ -356,7 +359,7 @@ class StatisticsQueries:
 
     def _ensure_pow(self) -> None:
         """Give SQLite ``pow`` when it was built without its math functions."""
-        connection = self._connection()
+        connection = self._sql.connection
         try:
             connection.execute("SELECT pow(2.0, 0.5)")
         except sqlite3.OperationalError:

@@ -98,6 +98,8 @@ class CardMemory(SQLModel, table=True):
 class Review(SQLModel, table=True):
     """One answer, appended and never changed (a trigger refuses updates)."""
 
+    __table_args__ = (Index("ix_review_card_time", "card_id", "reviewed_at"),)
+
     id: int | None = Field(default=None, primary_key=True)
     card_id: int = Field(foreign_key="card.id", index=True)
     reviewed_at: datetime = Field(sa_type=UtcDateTime, index=True)

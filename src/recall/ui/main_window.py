@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Callable
 from datetime import datetime, tzinfo
 from importlib import metadata
@@ -13,14 +12,17 @@ from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer, qVer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QWidget
 
-from recall import __version__, backups, library, paths
+from recall import __version__, backups, integrity, library, paths, upkeep
 from recall.importing import ImportReport
+from recall.integrity import CheckReport
+from recall.progress import Cancelled, Progress
 from recall.scheduling import Scheduler
 from recall.settings import Settings
-from recall.storage import Database
+from recall.storage import SQLITE_VERSION, Database
 from recall.study import StudySession
 from recall.ui.backups_dialog import BackupsDialog
 from recall.ui.deck_list_view import DeckListView
+from recall.ui.operations import Operations
 from recall.ui.prompts import Prompts
 from recall.ui.review_view import ReviewView
 from recall.ui.statistics_window import StatisticsWindow
@@ -39,7 +41,8 @@ SHORTCUTS = (
     ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
     ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
     ("Ctrl+Shift+B", "Backups"),
-    ("Shift+S", "Statistics of the selected deck (all decks from the menu's deck box)"),
+    ("Ctrl+Shift+K", "Check the database: every schedule against its history"),
+    ("Shift+S", "Statistics of the selected deck (switch to all decks in the window)"),
     ("F1", "This list"),
     ("Ctrl+Q", "Quit"),
 )
@@ -51,7 +54,7 @@ def library_versions() -> dict[str, str]:
         fsrs = metadata.version("fsrs")  # read from the metadata: only scheduling imports fsrs
     except metadata.PackageNotFoundError:
         fsrs = "unknown"
-    return {"Qt": qVersion(), "SQLite": sqlite3.sqlite_version, "fsrs": fsrs}
+    return {"Qt": qVersion(), "SQLite": SQLITE_VERSION, "fsrs": fsrs}
 
 
 class MainWindow(QMainWindow):
@@ -89,8 +92,9 @@ class MainWindow(QMainWindow):
         self._review: ReviewView | None = None
         self.statistics: StatisticsWindow | None = None
         self.tasks = TaskRunner(self)
+        self.operations = Operations(self.tasks, self._prompts, self)
         self.transfers = Transfers(
-            database, self._scheduler, clock, self.tasks, self._prompts, self
+            database, self._scheduler, clock, self.operations, self._prompts, self
         )
         self.setAcceptDrops(True)
         self.backup_timer = QTimer(self)
@@ -181,6 +185,68 @@ class MainWindow(QMainWindow):
 
         self.tasks.run(work, self._on_backup_done, self._on_backup_failed)
 
+    def check_database(self) -> None:
+        """Check every schedule against its history off the window's thread, then offer repair."""
+        database, scheduler, now = self._database, self._scheduler, self._clock()
+
+        def work(progress: Progress, cancelled: Cancelled) -> CheckReport:
+            return integrity.check(database, scheduler, now, progress, cancelled)
+
+        self.operations.run(
+            "Checking the database...",
+            work,
+            self._on_checked,
+            failure="Check failed",
+            cancellable=True,
+        )
+
+    def _on_checked(self, report: CheckReport) -> None:
+        if report.healthy:
+            self._prompts.tell(
+                "Check Database",
+                f"The database is healthy: {report.cards:,} cards and {report.reviews:,} "
+                "reviews checked, every schedule equal to its history.",
+            )
+            return
+        found = "\n".join(f"• {problem}" for problem in report.problems[:8])
+        more = len(report.problems) - 8
+        if more > 0:
+            found += f"\n… and {more:,} more"
+        if not upkeep.can_repair(report):
+            self._prompts.tell(
+                "Check Database",
+                f"{len(report.problems):,} problem(s) found:\n\n{found}\n\n"
+                "Recall cannot rebuild these; File > Backups can restore an earlier copy.",
+                warning=True,
+            )
+            return
+        if not self._prompts.confirm(
+            "Check Database",
+            f"{len(report.problems):,} problem(s) found:\n\n{found}\n\n"
+            "Rebuild the schedules from the review history? A backup is made first; "
+            "no review is changed.",
+        ):
+            return
+        database, scheduler, now = self._database, self._scheduler, self._clock()
+
+        def work(_progress: Progress, _cancelled: Cancelled) -> upkeep.Repaired:
+            return upkeep.repair(database, scheduler, report, now)
+
+        self.operations.run("Repairing...", work, self._on_repaired, failure="Repair failed")
+
+    def _on_repaired(self, repaired: upkeep.Repaired) -> None:
+        state = (
+            "The database is healthy now."
+            if repaired.after.healthy
+            else "\n".join(repaired.after.problems[:5])
+        )
+        self._prompts.tell(
+            "Check Database",
+            f"Rebuilt {len(repaired.changes):,} schedule(s) from their history. The database "
+            f"as it was is saved as {repaired.backup.name}.\n\n{state}",
+        )
+        self.refresh_decks()
+
     def bring_to_front(self) -> None:
         """Show the window above others (a second launch of Recall asks for this)."""
         if self.isMinimized():
@@ -233,6 +299,8 @@ class MainWindow(QMainWindow):
         self.export_reviews_action = QAction("Export &Review History...", self)
         self.backups_action = QAction("&Backups...", self)
         self.backups_action.setShortcut(QKeySequence("Ctrl+Shift+B"))
+        self.check_action = QAction("&Check Database", self)
+        self.check_action.setShortcut(QKeySequence("Ctrl+Shift+K"))
         self.quit_action = QAction("&Quit", self)
         self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
         self.undo_action = QAction("&Undo Rating", self)
@@ -250,6 +318,7 @@ class MainWindow(QMainWindow):
             self.import_action,
             self.export_action,
             self.backups_action,
+            self.check_action,
             self.quit_action,
             self.undo_action,
             self.back_action,
@@ -273,6 +342,8 @@ class MainWindow(QMainWindow):
         study_menu.addAction(self.back_action)
         study_menu.addSeparator()
         study_menu.addAction(self.statistics_action)
+        tools_menu = self.menuBar().addMenu("&Tools")
+        tools_menu.addAction(self.check_action)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(self.shortcuts_action)
         help_menu.addAction(self.about_action)
@@ -284,7 +355,8 @@ class MainWindow(QMainWindow):
         self.export_action.triggered.connect(self._on_export_deck)
         self.export_reviews_action.triggered.connect(self.transfers.export_reviews)
         self.transfers.imported.connect(self._on_imported)
-        self.transfers.busy_changed.connect(self._on_transfer_busy)
+        self.operations.busy_changed.connect(self._on_busy)
+        self.check_action.triggered.connect(self.check_database)
         self.backups_action.triggered.connect(self._on_backups)
         self.backup_timer.timeout.connect(self.back_up_if_changed)
         self.quit_action.triggered.connect(self.close)
@@ -349,9 +421,17 @@ class MainWindow(QMainWindow):
         lines = [line for report in reports for line in report.lines()]
         self.statusBar().showMessage(lines[0] if lines else "", 10_000)
 
-    def _on_transfer_busy(self, busy: bool) -> None:
-        self.pages.setEnabled(not busy)  # nothing else writes while an import runs
-        self.import_action.setEnabled(not busy)
+    def _on_busy(self, busy: bool) -> None:
+        # Nothing else reads or writes the cards while an operation runs on them.
+        self.pages.setEnabled(not busy)
+        for action in (
+            self.import_action,
+            self.export_action,
+            self.export_reviews_action,
+            self.backups_action,
+            self.check_action,
+        ):
+            action.setEnabled(not busy)
 
     def _on_export_deck(self) -> None:
         key = self.deck_list.selected_key()

@@ -1,0 +1,64 @@
+"""Row mapping: the columns each query reads, and the plain values made from them."""
+
+from __future__ import annotations
+
+import json
+
+from recall.memory import CardState, MemoryState, Rating
+from recall.storage.records import CardRow, DeckRow, ReviewRow
+from recall.storage.sql import Row
+from recall.storage.tables import from_micros
+
+CARD_COLUMNS = (
+    "card.id, card.deck_id, card.key, card.kind, card.content, card_memory.state, "
+    "card_memory.step, card_memory.stability, card_memory.difficulty, card_memory.due, "
+    "card_memory.last_review"
+)
+DECK_COLUMNS = "deck.id, deck.key, deck.name, deck.description"
+REVIEW_COLUMNS = (
+    "review.id, review.card_id, review.reviewed_at, review.rating, review.duration_ms, "
+    "review.state_before, review.picked, review.correct"
+)
+# Every history is read and replayed in the order the reviews happened, however they
+# arrived (an import can bring a review older than one already stored).
+REVIEW_ORDER = "review.reviewed_at, review.id"
+REVIEWED_STATES = (
+    f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"
+)
+
+
+def deck_row(row: Row) -> DeckRow:
+    """A deck from ``DECK_COLUMNS``."""
+    id_, key, name, description = row
+    return DeckRow(id=id_, key=key, name=name, description=description)
+
+
+def card_row(row: Row) -> CardRow:
+    """A card from ``CARD_COLUMNS``."""
+    card_id, deck_id, key, kind, content, state, step, stability, difficulty, due, last = row
+    memory = MemoryState(
+        CardState(state), step, stability, difficulty, from_micros(due), from_micros(last)
+    )
+    return CardRow(id=card_id, deck_id=deck_id, key=key, kind=kind, content=content, memory=memory)
+
+
+def review_row(row: Row) -> ReviewRow:
+    """A review from ``REVIEW_COLUMNS``."""
+    review_id, card_id, reviewed_at, rating, duration_ms, state_before, picked, correct = row
+    moment = from_micros(reviewed_at)
+    assert moment is not None, "a review always has a time"
+    return ReviewRow(
+        id=review_id,
+        card_id=card_id,
+        reviewed_at=moment,
+        rating=Rating(rating),
+        duration_ms=duration_ms,
+        state_before=CardState(state_before),
+        picked=None if picked is None else tuple(json.loads(picked)),
+        correct=bool(correct),
+    )
+
+
+def picked_json(picked: tuple[str, ...] | None) -> str | None:
+    """The picked choices as stored."""
+    return None if picked is None else json.dumps(list(picked), ensure_ascii=False)

@@ -1,0 +1,155 @@
+"""One way to run long work from the window: off its thread, with progress, Cancel and words.
+
+In the spirit of Anki's ``CollectionOp``/``QueryOp``, without its global: the window hands
+a plain core function to ``Operations.run``. The function runs on the task runner's worker
+thread with a ``progress(done, total)`` callback and a ``cancelled()`` check; a progress
+dialog appears only if it takes longer than half a second, determinate once a total is
+known, with Cancel where stopping is safe. Its result, or its error in words, comes back
+on the window's thread. A bug (anything but a ``RecallError``) still reaches the crash
+dialog.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QProgressDialog, QWidget
+
+from recall.errors import CancelledError, RecallError
+from recall.progress import Cancelled, Progress
+from recall.ui.prompts import Prompts
+from recall.ui.tasks import TaskRunner
+
+PROGRESS_DELAY_MS = 500
+"""Work shorter than this shows no dialog at all."""
+
+Result = TypeVar("Result")
+Work = Callable[[Progress, Cancelled], Result]
+
+
+class _ProgressRelay(QObject):
+    """Carries progress from the worker thread to the dialog on the window's thread."""
+
+    changed = Signal(int, int)
+
+
+class Operations(QObject):
+    """Runs the window's long operations one at a time.
+
+    Args:
+        tasks: The worker thread.
+        prompts: Tells the learner how an operation failed.
+        window: The parent of the progress dialog.
+    """
+
+    busy_changed = Signal(bool)
+
+    def __init__(self, tasks: TaskRunner, prompts: Prompts, window: QWidget) -> None:
+        super().__init__(window)
+        self._tasks = tasks
+        self._prompts = prompts
+        self._window = window
+        self._cancel = threading.Event()
+        self._dialog: QProgressDialog | None = None
+        self.busy = False
+
+    @property
+    def dialog(self) -> QProgressDialog | None:
+        """The progress dialog of the running operation, if one runs."""
+        return self._dialog
+
+    def run(
+        self,
+        label: str,
+        work: Work[Result],
+        on_done: Callable[[Result], None],
+        *,
+        failure: str,
+        preface: str = "",
+        cancellable: bool = False,
+        on_error: Callable[[RecallError], None] | None = None,
+    ) -> bool:
+        """Start ``work(progress, cancelled)`` unless another operation runs.
+
+        Args:
+            label: What the progress dialog says ("Checking the database...").
+            work: A plain function; it never touches a widget.
+            on_done: Gets the result, on the window's thread.
+            failure: The title of the message shown when the work raises a
+                ``RecallError`` (the message itself is the error's).
+            preface: Words put before the error's message ("Nothing was imported...").
+            cancellable: Whether the dialog offers Cancel. Only for work that leaves
+                everything as it was when stopped.
+            on_error: Called after a ``RecallError`` has been shown (or, for a
+                cancellation, instead of a message).
+
+        Returns:
+            False if another operation was still running (nothing was started).
+        """
+        if self.busy:
+            return False
+        self.busy = True
+        self.busy_changed.emit(True)
+        self._cancel.clear()
+        relay = _ProgressRelay(self)
+        dialog = QProgressDialog(label, "Cancel" if cancellable else "", 0, 0, self._window)
+        dialog.setWindowTitle(label.rstrip(".").rstrip())
+        dialog.setAccessibleName(label)
+        if not cancellable:
+            dialog.setCancelButton(None)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(PROGRESS_DELAY_MS)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        if cancellable:
+            dialog.canceled.connect(self._on_cancel)
+        relay.changed.connect(self._on_progress)
+        dialog.setValue(0)
+        self._dialog = dialog
+        cancel = self._cancel
+
+        def job() -> Result:
+            return work(relay.changed.emit, cancel.is_set)
+
+        def finished(result: Any) -> None:
+            self._finish(relay)
+            on_done(result)
+
+        def failed(error: Exception) -> None:
+            self._finish(relay)
+            if isinstance(error, CancelledError):
+                if on_error is not None:
+                    on_error(error)
+                return
+            if not isinstance(error, RecallError):
+                raise error
+            self._prompts.tell(failure, f"{preface}{error}", warning=True)
+            if on_error is not None:
+                on_error(error)
+
+        self._tasks.run(job, finished, failed)
+        return True
+
+    def _on_cancel(self) -> None:
+        self._cancel.set()
+        if self._dialog is not None:
+            self._dialog.setLabelText("Stopping...")
+
+    def _on_progress(self, done: int, total: int) -> None:
+        if self._dialog is None:
+            return
+        if total > 0:
+            self._dialog.setMaximum(total)
+            self._dialog.setValue(min(done, total))
+
+    def _finish(self, relay: _ProgressRelay) -> None:
+        if self._dialog is not None:
+            self._dialog.close()
+            self._dialog.deleteLater()
+            self._dialog = None
+        relay.deleteLater()
+        self.busy = False
+        self.busy_changed.emit(False)
