@@ -142,10 +142,10 @@ class StatisticsQueries:
         """
         parameters: tuple[int, ...] = ()
         if deck_id is None:
-            source = "review INDEXED BY ix_review_card_time"
+            source = "review"
         else:
             source = (
-                "card CROSS JOIN review INDEXED BY ix_review_card_time "
+                "card CROSS JOIN review "
                 "ON review.card_id = card.id WHERE card.deck_id = ?"
             )
             parameters = (deck_id,)
