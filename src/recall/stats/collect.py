@@ -119,6 +119,7 @@ def collect(
         deck_key=deck_key,
         deck_name=deck_name,
         period_days=span,
+        whole_history=period_days is None,
         today=_today(groups, today_number, today_cards),
         streak=_streak({group.day for group in groups}, today_number),
         forecast=_forecast(due, today_number, ahead, overdue),

@@ -230,6 +230,7 @@ class Statistics:
     Attributes:
         deck_key: The deck, or None for the whole collection.
         period_days: The study days the period covers, today included.
+        whole_history: Whether the period is all time (from the first review on).
         reviews: Bars of the reviews chart, oldest first (per day, or per week when
             ``by_week``).
         calendar: Reviews on each of the last 365 study days, oldest first.
@@ -240,6 +241,7 @@ class Statistics:
     deck_key: str | None
     deck_name: str
     period_days: int
+    whole_history: bool
     today: Today
     streak: Streak
     forecast: Forecast

@@ -25,8 +25,17 @@ def duration(milliseconds: int) -> str:
     return f"{minutes // 60} h {minutes % 60} min"
 
 
-def period_name(days: int) -> str:
+def plural(count: float, word: str) -> str:
+    """ "1 card", "3 cards" (the count rounded to a whole number)."""
+    whole = round(count)
+    return f"{whole} {word}" if whole == 1 else f"{whole} {word}s"
+
+
+def period_name(stats: Statistics) -> str:
     """The period as the readings name it."""
+    if stats.whole_history:
+        return "so far"
+    days = stats.period_days
     return {1: "today", 7: "this week", 30: "this month", 91: "these 3 months"}.get(
         days, "this year" if days == 365 else f"over {days} days"
     )
@@ -40,7 +49,7 @@ def today_reading(stats: Statistics) -> str:
     if not today.reviews:
         return f"No reviews yet today. {run}"
     return (
-        f"Today you studied {today.cards} cards in {duration(today.time_ms)}, "
+        f"Today you studied {plural(today.cards, 'card')} in {duration(today.time_ms)}, "
         f"{percent(today.share_correct)} right, {today.again} Again. {run}"
     )
 
@@ -52,7 +61,7 @@ def forecast_reading(stats: Statistics) -> str:
     tomorrow = forecast.days[1] if len(forecast.days) > 1 else 0
     overdue = f"; {forecast.overdue} overdue" if forecast.overdue else ""
     return (
-        f"{total} cards come due in the next {len(forecast.days)} days, "
+        f"{plural(total, 'card')} come due in the next {len(forecast.days)} days, "
         f"{tomorrow} of them tomorrow{overdue}."
     )
 
@@ -67,10 +76,10 @@ def reviews_reading(stats: Statistics) -> str:
     """Section 4: reviews over the period."""
     totals = stats.totals
     if not totals.reviews:
-        return f"No reviews {period_name(stats.period_days)}."
+        return f"No reviews {period_name(stats)}."
     average = totals.reviews / stats.period_days
     return (
-        f"{totals.reviews} reviews {period_name(stats.period_days)}, {average:.1f} a day, "
+        f"{plural(totals.reviews, 'review')} {period_name(stats)}, {average:.1f} a day, "
         f"{duration(totals.time_ms)} in all."
     )
 
@@ -80,7 +89,7 @@ def cards_reading(stats: Statistics) -> str:
     cards = stats.cards
     learning = cards.learning + cards.relearning
     return (
-        f"Of {cards.total} cards, {cards.mature} are mature, {cards.young} young, "
+        f"Of {plural(cards.total, 'card')}, {cards.mature} mature, {cards.young} young, "
         f"{learning} learning and {cards.new} new."
     )
 
@@ -90,13 +99,13 @@ def distributions_reading(stats: Statistics) -> str:
     known = stats.distributions.known
     interval = stats.distributions.interval.average
     tail = "" if interval is None else f"; the average interval is {interval:.1f} days"
-    return f"You would get about {known:.0f} cards right if asked all of them now{tail}."
+    return f"You would get about {plural(known, 'card')} right if asked all of them now{tail}."
 
 
 def retention_reading(stats: Statistics) -> str:
     """Section 7: true retention of mature cards over the period (young ones if none)."""
     row = stats.period_retention
-    name = period_name(stats.period_days)
+    name = period_name(stats)
     if row.mature.rate is not None:
         return f"You kept {percent(row.mature.rate)} of mature cards {name}."
     if row.young.rate is not None:
@@ -108,9 +117,11 @@ def hours_reading(stats: Statistics) -> str:
     """Section 8: the busiest hour and the best one."""
     busy = [hour for hour in stats.hours if hour.reviews]
     if not busy:
-        return f"No reviews {period_name(stats.period_days)}."
+        return f"No reviews {period_name(stats)}."
     most = max(busy, key=lambda hour: hour.reviews)
     best = max(busy, key=lambda hour: (hour.correct / hour.reviews, hour.reviews))
+    if not best.correct:
+        return f"You review most at {most.hour}:00; no answer was right yet."
     return (
         f"You review most at {most.hour}:00 and answer best at {best.hour}:00 "
         f"({percent(best.correct / best.reviews)} right)."
@@ -121,7 +132,7 @@ def ratings_reading(stats: Statistics) -> str:
     """Section 9: how often the proposed rating was changed."""
     ratings = stats.ratings
     if not sum(ratings.counts):
-        return f"No answers {period_name(stats.period_days)}."
+        return f"No answers {period_name(stats)}."
     if not ratings.proposed_known:
         return "Older reviews did not record the rating Recall proposed; new ones will."
     share = ratings.changed / ratings.proposed_known
@@ -207,7 +218,7 @@ def to_json(stats: Statistics) -> dict[str, Any]:
 
 def text_report(stats: Statistics) -> str:
     """The figures for a terminal: each section's reading, then its main numbers."""
-    lines = [f"Statistics: {stats.deck_name}, {period_name(stats.period_days)}", ""]
+    lines = [f"Statistics: {stats.deck_name}, {period_name(stats)}", ""]
     lines += ["Today", "  " + today_reading(stats)]
     lines += ["Future due", "  " + forecast_reading(stats)]
     lines.append("  next 7 days: " + " ".join(str(n) for n in stats.forecast.days[:7]))

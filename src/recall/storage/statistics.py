@@ -144,10 +144,7 @@ class StatisticsQueries:
         if deck_id is None:
             source = "review"
         else:
-            source = (
-                "card CROSS JOIN review "
-                "ON review.card_id = card.id WHERE card.deck_id = ?"
-            )
+            source = "card CROSS JOIN review ON review.card_id = card.id WHERE card.deck_id = ?"
             parameters = (deck_id,)
         sql = f"""
             WITH r AS (

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 
 from recall import stats
 from recall.settings import Settings
-from recall.stats import report
 from recall.stats.cards import card_picks
 from recall.stats.figures import Statistics
 from recall.storage import Database
@@ -167,7 +166,8 @@ class StatisticsWindow(QWidget):
     def _show(self, figures: Statistics) -> None:
         self.statistics = figures
         self.page.show_figures(figures)
-        self.status.setText(f"{figures.deck_name}, {report.period_name(figures.period_days)}")
+        period = "all time" if figures.whole_history else f"last {figures.period_days} days"
+        self.status.setText(f"{figures.deck_name}, {period}")
 
     # Slots
 
