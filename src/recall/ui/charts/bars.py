@@ -194,11 +194,15 @@ class BarChart(Chart):
         widest = max((metrics.horizontalAdvance(label) for label in self._labels), default=0)
         every = max(1, int((widest + 10) / max(slot, 1)) + 1)
         painter.setPen(text_color(self))
+        drawn_to = -1.0
         for index, label in enumerate(self._labels):
             if index % every:
                 continue
             x = plot.left() + index * slot + slot / 2
             left = min(max(x - widest / 2 - 4, 0.0), self.width() - widest - 8.0)
+            if left < drawn_to:
+                continue  # pushed in from the edge onto the label before it
+            drawn_to = left + widest + 8
             painter.drawText(
                 QRectF(left, plot.bottom() + 4, widest + 8, metrics.height()),
                 Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
@@ -229,7 +233,7 @@ class BarChart(Chart):
         color = series_color(5, self.palette())
         painter.setPen(QPen(color, 2))
         painter.drawPath(path)
-        if len(points) <= len(self._labels) // 2 or len(points) < 40:
+        if any(value is None for value in line.values):  # gaps: show the lone points
             painter.setBrush(color)
             for point in points:
                 painter.drawEllipse(point, 2.5, 2.5)

@@ -22,6 +22,7 @@ class CalendarHeatmap(Chart):
         self._days: tuple[tuple[date, int], ...] = ()
         self._first_monday = date.min
         self.setMinimumHeight(130)
+        self.setMaximumHeight(190)  # the squares grow with the width; taller is empty
 
     def set_days(self, days: Sequence[tuple[date, int]]) -> None:
         """Reviews on each day, oldest first, consecutive."""

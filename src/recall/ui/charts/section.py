@@ -72,6 +72,8 @@ class ChartSection(QFrame):
         layout.addWidget(self.reading)
         layout.addLayout(self.body)
         layout.addWidget(self.table)
+        if not self.charts:
+            layout.addStretch(1)  # text and tables stay at the top when the row is taller
         self.captions: dict[Chart, QLabel] = {}
         for index, chart in enumerate(self.charts):
             cell = QVBoxLayout()
