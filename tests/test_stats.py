@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from recall import days, importing, stats
+from recall import days, importing, library, stats
 from recall.deckfile import parse_deck
 from recall.memory import CardState, MemoryState, Rating
 from recall.settings import Settings
@@ -356,3 +356,25 @@ def test_an_unknown_deck_is_refused(database: Database, tmp_path: Path) -> None:
 
     with pytest.raises(UnknownDeckError):
         stats.collect(database, SETTINGS, at("2026-01-05 12:00"), "nope")
+
+
+def test_one_deck_counts_only_its_own_history(database: Database, tiny: dict[str, int]) -> None:
+    library.install_bundled_decks(database, at("2026-01-01 12:00"))
+    with database.reading() as transaction:
+        bundled = transaction.decks.by_key("activation-recompute")
+        assert bundled is not None
+        other = next(iter(transaction.cards.keys(bundled.id).values())).id
+    add(database, tiny["q1"], at("2026-01-05 10:00"), Rating.GOOD, CardState.NEW)
+    add(database, other, at("2026-01-05 10:05"), Rating.AGAIN, CardState.NEW, picked=("x",))
+    add(database, other, at("2026-01-06 10:05"), Rating.GOOD)
+    now = at("2026-01-06 12:00")
+
+    mine = collect(database, now, None)
+    everything = stats.collect(database, SETTINGS, now, None, None, zone=BERLIN)
+
+    assert (mine.totals.reviews, everything.totals.reviews) == (1, 3)
+    assert mine.today.reviews == 0
+    assert everything.today.reviews == 1
+    assert mine.cards.total == 3
+    assert everything.cards.total == 3 + 8
+    assert everything.deck_name == "All decks"

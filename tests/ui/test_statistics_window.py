@@ -127,3 +127,16 @@ def test_switching_period_and_deck_computes_again(
     assert statistics.page.reviews_chart.headers[1] == "Learning"
     assert statistics.status.text().startswith("All decks")
     assert "Shift+S" in dict(SHORTCUTS)
+
+
+def test_the_deck_box_follows_the_deck_list(qtbot: QtBot, window: MainWindow) -> None:
+    statistics = open_statistics(qtbot, window)
+    assert statistics.deck_box.count() == 2  # all decks, and the bundled one
+    statistics.set_decks([("activation-recompute", "Activation"), ("tiny", "Tiny deck")])
+    assert statistics.deck_box.count() == 3
+    assert statistics.deck_key() == "activation-recompute"  # still the deck shown
+    with qtbot.waitSignal(statistics.loaded, timeout=10_000):
+        statistics.set_decks([("tiny", "Tiny deck")])
+    assert statistics.deck_key() is None  # its deck is gone: all decks
+    assert statistics.statistics is not None
+    assert statistics.statistics.deck_key is None

@@ -160,15 +160,17 @@ class MainWindow(QMainWindow):
         key = (
             self.deck_list.selected_key() if self.pages.currentWidget() is self.deck_list else None
         )
+        decks = [(deck.key, deck.name) for deck in self.deck_list.model.values()]
         if self.statistics is None:
-            decks = [(deck.key, deck.name) for deck in self.deck_list.model.values()]
             self.statistics = StatisticsWindow(
                 self._database, self._settings, self._clock, decks, key, self._zone, self
             )
             self.statistics.refresh()
         elif key is not None and key != self.statistics.deck_key():
+            self.statistics.set_decks(decks)
             self.statistics.set_deck(key)  # which computes the figures again
         else:
+            self.statistics.set_decks(decks)
             self.statistics.refresh()
         self.statistics.show()
         self.statistics.raise_()

@@ -129,6 +129,7 @@ class CardPicksDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Card {picks.deck_key} / {picks.card_key}")
         self.setObjectName("cardPicksDialog")
+        self.setMinimumWidth(480)
         question = QLabel(picks.question)
         question.setObjectName("cardPicksQuestion")
         question.setTextFormat(Qt.TextFormat.PlainText)

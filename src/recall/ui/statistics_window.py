@@ -107,6 +107,19 @@ class StatisticsWindow(QWidget):
         days = self.period_box.currentData()
         return int(days) if days else None
 
+    def set_decks(self, decks: Sequence[tuple[str, str]]) -> None:
+        """Offer these decks (``(key, name)``), keeping the one shown if it is still there."""
+        shown = self.deck_key()
+        self.deck_box.blockSignals(True)
+        self.deck_box.clear()
+        self.deck_box.addItem("All decks", "")
+        for key, name in decks:
+            self.deck_box.addItem(name, key)
+        self.deck_box.setCurrentIndex(max(0, self.deck_box.findData(shown or "")))
+        self.deck_box.blockSignals(False)
+        if self.deck_key() != shown:
+            self.refresh()  # the deck shown is gone: all decks now
+
     def set_deck(self, key: str | None) -> None:
         """Show one deck (None: all decks)."""
         index = self.deck_box.findData(key or "")
