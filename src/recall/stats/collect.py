@@ -84,26 +84,26 @@ def collect(
                 raise UnknownDeckError(deck_key)
             deck_id, deck_name = deck.id, deck.name
         queries = transaction.statistics
-        first = queries.first_review(deck_id) or now
-        first = min(first, now)
+        # The first review of all (the head of the time index) bounds the offsets needed.
+        first = min(queries.first_review() or now, now)
         calendar_start = today_start - timedelta(days=CALENDAR_DAYS + 1)
+        farthest = today_start + timedelta(days=max(CALENDAR_DAYS, forecast_days or 0) + 1)
+        local = local_time(min(first, calendar_start), farthest, hour, zone)
+        today_number = day_number(now, local, zone)
+        groups = queries.day_groups(local, deck_id)
         if period_days is None:
-            span = max(1, (today_start - first).days + 2)
+            span = today_number - min((group.day for group in groups), default=today_number) + 1
         else:
             span = max(1, period_days)
         ahead = forecast_days or min(max(span, FORECAST_DAYS), CALENDAR_DAYS)
         horizon = days.study_day(today_start + timedelta(days=ahead, hours=12), hour, zone)[0]
-        local = local_time(min(first, calendar_start), horizon, hour, zone)
-        today_number = day_number(now, local, zone)
         period_first = today_number - span + 1
         period_start = days.study_day(
             today_start - timedelta(days=span - 1, hours=-12), hour, zone
         )[0]
         since = None if period_days is None else period_start
-        groups = queries.day_groups(local, deck_id)
         today_cards = queries.cards_reviewed(today_start, today_end, deck_id)
-        hours = queries.hours(local, since, deck_id)
-        ratings = queries.ratings(since, deck_id)
+        answers = queries.answer_groups(local, since, deck_id)
         counts = queries.card_counts(deck_id)
         due = queries.due_by_day(local, today_start, horizon, deck_id)
         overdue = queries.due_before(today_start, deck_id)
@@ -151,8 +151,8 @@ def collect(
         period_retention=_retention(
             groups, "period", today_number, None if period_days is None else span
         ),
-        hours=_hours(hours),
-        ratings=_ratings(ratings),
+        hours=_hours(answers),
+        ratings=_ratings(answers),
         misconceptions=tuple(
             Misconception(
                 deck_key=pick.deck_key,
@@ -264,15 +264,21 @@ def _retention(
     return RetentionRow(window=name, young=Retention(*young), mature=Retention(*mature))
 
 
-def _hours(rows: Iterable[tuple[int, int, int]]) -> tuple[HourCount, ...]:
-    found = {hour: (reviews, correct) for hour, reviews, correct in rows}
-    return tuple(HourCount(hour, *found.get(hour, (0, 0))) for hour in range(24))
+Answers = Iterable[tuple[int, int, int | None, bool, int]]
 
 
-def _ratings(rows: Iterable[tuple[int, int | None, int]]) -> Ratings:
+def _hours(answers: Answers) -> tuple[HourCount, ...]:
+    reviews, correct = [0] * 24, [0] * 24
+    for hour, _rating, _proposed, right, count in answers:
+        reviews[hour] += count
+        correct[hour] += count if right else 0
+    return tuple(HourCount(hour, reviews[hour], correct[hour]) for hour in range(24))
+
+
+def _ratings(answers: Answers) -> Ratings:
     counts = [0, 0, 0, 0]
     known = changed = raised = 0
-    for given, proposed, count in rows:
+    for _hour, given, proposed, _right, count in answers:
         counts[given - 1] += count
         if proposed is not None:
             known += count

@@ -119,16 +119,9 @@ class StatisticsQueries:
     def _rows(self, sql: str, parameters: Sequence[Any]) -> list[tuple[Any, ...]]:
         return self._sql.rows(sql, parameters)
 
-    def first_review(self, deck_id: int | None = None) -> datetime | None:
-        """When the first review (of one deck, if given) was made."""
-        if deck_id is None:
-            ((first,),) = self._rows("SELECT min(reviewed_at) FROM review", ())
-        else:
-            ((first,),) = self._rows(
-                "SELECT min(review.reviewed_at) FROM card CROSS JOIN review "
-                "ON review.card_id = card.id WHERE card.deck_id = ?",
-                (deck_id,),
-            )
+    def first_review(self) -> datetime | None:
+        """When the first review was made (the head of the index on review times)."""
+        ((first,),) = self._rows("SELECT min(reviewed_at) FROM review", ())
         return from_micros(first)
 
     def day_groups(self, local: LocalTime, deck_id: int | None = None) -> list[DayGroup]:
@@ -180,29 +173,20 @@ class StatisticsQueries:
         )
         return int(count)
 
-    def hours(
+    def answer_groups(
         self, local: LocalTime, since: datetime | None, deck_id: int | None = None
-    ) -> list[tuple[int, int, int]]:
-        """Reviews since a time by local hour: ``(hour, reviews, right answers)``."""
+    ) -> list[tuple[int, int, int | None, bool, int]]:
+        """Reviews since a time (all if None) in one pass, counted by local hour, rating
+        given, rating proposed (None when not recorded) and result:
+        ``(hour, rating, proposed, correct, reviews)``."""
         source, parameters = _reviews_since(since, deck_id)
         sql = (
-            f"SELECT {local.hour('review.reviewed_at')} AS hour, count(*), sum(review.correct) "
-            f"FROM {source} GROUP BY 1 ORDER BY 1"
-        )
-        return [(int(h), int(n), int(c)) for h, n, c in self._rows(sql, parameters)]
-
-    def ratings(
-        self, since: datetime | None, deck_id: int | None = None
-    ) -> list[tuple[int, int | None, int]]:
-        """Reviews since a time by ``(rating given, rating proposed or None, count)``."""
-        source, parameters = _reviews_since(since, deck_id)
-        sql = (
-            "SELECT review.rating, review.proposed_rating, count(*) "
-            f"FROM {source} GROUP BY 1, 2 ORDER BY 1, 2"
+            f"SELECT {local.hour('review.reviewed_at')}, review.rating, review.proposed_rating, "
+            f"review.correct, count(*) FROM {source} GROUP BY 1, 2, 3, 4"
         )
         return [
-            (int(r), None if p is None else int(p), int(n))
-            for r, p, n in self._rows(sql, parameters)
+            (int(h), int(r), None if p is None else int(p), bool(c), int(n))
+            for h, r, p, c, n in self._rows(sql, parameters)
         ]
 
     def card_counts(self, deck_id: int | None = None) -> dict[int, int]:
