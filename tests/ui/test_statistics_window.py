@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QComboBox, QHeaderView, QLabel
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from recall.deckfile import ChoiceCard
+from recall.ui.charts import Chart
 from recall.ui.main_window import SHORTCUTS, MainWindow
 from recall.ui.misconceptions_view import CardPicksDialog
 from recall.ui.review_view import ReviewView
@@ -140,3 +141,20 @@ def test_the_deck_box_follows_the_deck_list(qtbot: QtBot, window: MainWindow) ->
     assert statistics.deck_key() is None  # its deck is gone: all decks
     assert statistics.statistics is not None
     assert statistics.statistics.deck_key is None
+
+
+def test_every_control_and_chart_is_named_for_screen_readers(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    statistics = open_statistics(qtbot, window)
+    kinds = (QAbstractButton, QComboBox, QAbstractItemView, Chart)
+    controls = [
+        widget
+        for kind in kinds
+        for widget in statistics.findChildren(kind)
+        if widget.isVisibleTo(statistics) and not isinstance(widget, QHeaderView)
+    ]
+    assert len([c for c in controls if isinstance(c, Chart)]) == 11
+    assert [c.objectName() or type(c).__name__ for c in controls if not c.accessibleName()] == []
+    for chart in statistics.findChildren(Chart):
+        assert chart.accessibleDescription().startswith(chart.title)
