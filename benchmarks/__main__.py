@@ -20,9 +20,11 @@ from pathlib import Path
 from benchmarks import (
     anki_peer,
     measure_answer,
+    measure_history,
     measure_import,
     measure_queue,
     measure_stats,
+    measure_window,
     prepare,
 )
 from benchmarks import measure_start as start
@@ -48,11 +50,13 @@ class Plan:
     import_rounds: int
     json_rounds: int
     start_rounds: int
+    history_rounds: int
+    window_rounds: int
     stats_rounds: int
 
 
-FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 5)
-SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2)
+FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 3, 2, 5)
+SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 2)
 
 
 def _say(text: str) -> None:
@@ -143,6 +147,18 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
         figures += started[:2]
         for collections in made:
             figures += _size_figures(collections, work, plan)
+        _say(f"history-wide work, {largest.cards:,} cards ...")
+        figures += measure_history.measure_history(
+            largest.recall_database,
+            largest.anki_collection,
+            largest.cards,
+            work,
+            plan.history_rounds,
+        )
+        _say(f"the window during long operations, {largest.cards:,} cards ...")
+        figures += measure_window.measure_window(
+            largest.recall_database, package, largest.cards, work, plan.window_rounds
+        )
         _say("importing ...")
         figures.append(
             measure_import.measure_apkg(package, plan.apkg_notes, work, plan.import_rounds)

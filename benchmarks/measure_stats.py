@@ -105,7 +105,7 @@ def _in_process(
         recall=ours,
         baseline_name="Anki: the graphs request of its Statistics screen, whole history",
         baseline=theirs,
-        goal=f"Recall's median ≤ {STATS_GOAL_MS:,.0f} ms",
+        goal=f"Recall's median <= {STATS_GOAL_MS:,.0f} ms",
         notes=[
             f"Recall counted {figures.totals.reviews:,} reviews, {figures.cards.total:,} cards "
             f"and {len(figures.misconceptions)} misconceptions"
@@ -139,7 +139,7 @@ def _command(data: Path, anki_copy: Path, cards: int, deck_key: str, rounds: int
         recall=ours,
         baseline_name="Anki: a new process opening the collection for its graphs request",
         baseline=theirs,
-        goal=f"Recall's median ≤ {STATS_GOAL_MS:,.0f} ms",
+        goal=f"Recall's median <= {STATS_GOAL_MS:,.0f} ms",
     )
     return Figure(**{**figure.__dict__, "goal_met": figure.recall_median <= STATS_GOAL_MS})
 
@@ -191,6 +191,6 @@ def _window(
         recall=ours,
         baseline_name="Anki: the graphs request alone (its web view's drawing not counted)",
         baseline=theirs,
-        goal=f"Recall's median ≤ {STATS_GOAL_MS:,.0f} ms",
+        goal=f"Recall's median <= {STATS_GOAL_MS:,.0f} ms",
     )
     return Figure(**{**figure.__dict__, "goal_met": figure.recall_median <= STATS_GOAL_MS})

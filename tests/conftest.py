@@ -14,7 +14,6 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from sqlalchemy import event
 
 from recall import library
 from recall.scheduling import Scheduler
@@ -81,17 +80,17 @@ def sqlite_limit(database: Database, pragma: str) -> Callable[[], None]:
 
     Used to put a database in the states a disk can: read-only, full.
     """
-    engine = database._engine
+    connections = database._connections
 
-    def apply(connection: sqlite3.Connection, _record: object) -> None:
+    def apply(connection: sqlite3.Connection) -> None:
         connection.execute(pragma)
 
-    event.listen(engine, "connect", apply)
-    engine.dispose()
+    connections.hooks.append(apply)
+    connections.close()
 
     def lift() -> None:
-        event.remove(engine, "connect", apply)
-        engine.dispose()
+        connections.hooks.remove(apply)
+        connections.close()
 
     return lift
 

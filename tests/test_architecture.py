@@ -213,3 +213,27 @@ def test_the_table_check_finds_imports_across_it() -> None:
         "recall.shiny has no place in LAYERS",
         "recall.storage.cards (core) imports recall.study (use case), above it",
     ]
+
+
+def test_opening_an_up_to_date_database_does_not_load_sqlalchemy(tmp_path: Path) -> None:
+    """Queries are plain SQL: only creating or upgrading a schema needs SQLAlchemy."""
+    path = tmp_path / "recall.sqlite3"
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from recall.storage import Database\n"
+        f"database = Database(Path({str(path)!r}))\n"
+        "with database.transaction() as t:\n"
+        "    t.decks.keys()\n"
+        "database.close()\n"
+        "print('sqlalchemy' in sys.modules)\n"
+    )
+
+    def run() -> str:
+        result = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        )
+        return result.stdout.strip()
+
+    assert run() == "True"  # the first start creates the schema from its declaration
+    assert run() == "False"

@@ -120,10 +120,11 @@ def test_a_busy_database_says_it_is_in_use(tmp_path: Path, clock: Clock) -> None
     Database(path).close()
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
+    # Opening an up-to-date file writes nothing, so it succeeds; the first write waits.
+    database = Database(path, busy_timeout_ms=200)
     with pytest.raises(StorageError, match="in use by another program"):
-        Database(path, busy_timeout_ms=200)
+        library.install_bundled_decks(database, clock())
     holder.execute("ROLLBACK")
     holder.close()
-    database = Database(path, busy_timeout_ms=200)
     library.install_bundled_decks(database, clock())
     database.close()

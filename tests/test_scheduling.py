@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 
 import fsrs
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recall.memory import NEW_CARD, CardState, Rating
-from recall.scheduling import PastReview, Scheduler
+from recall.scheduling import PastReview, Scheduler, fuzz_draw
 from recall.settings import Settings
 
 START = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
@@ -109,3 +110,17 @@ def test_replay_equals_reviewing_one_by_one(
         history.append(PastReview(now, rating))
         now += gap
     assert scheduler.replay(3, history) == memory
+
+
+@given(
+    card_id=st.integers(min_value=1, max_value=10**12),
+    micros=st.integers(min_value=0, max_value=10**17),
+    shortest=st.integers(min_value=2, max_value=36_500),
+    width=st.integers(min_value=0, max_value=5_000),
+)
+def test_fuzz_draw_equals_pythons_own_generator(
+    card_id: int, micros: int, shortest: int, width: int
+) -> None:
+    seed = f"{card_id}:{micros}"
+    longest = shortest + width
+    assert fuzz_draw(seed, shortest, longest) == random.Random(seed).randint(shortest, longest)

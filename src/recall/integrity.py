@@ -63,14 +63,14 @@ def check(
         decks = transaction.decks.keys()
         total = transaction.cards.count()
         progress(0, total)
-        for card, history in transaction.history.per_card():
+        for card, history in transaction.history.ratings_per_card():
             cards += 1
             if cards % _PROGRESS_EVERY == 0:
                 if cancelled():
                     raise CancelledError("the check was stopped; nothing was changed")
                 progress(cards, total)
             reviews += len(history)
-            replayed = replay(scheduler, card, history)
+            replayed = scheduler.replay(card.id, history)
             if replayed != card.memory:
                 stale[card.id] = replayed
                 problems.append(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -102,7 +103,7 @@ def export_reviews(
     """Write the review history as the FSRS review-log CSV, oldest first.
 
     Columns: ``card_id`` (Recall's card id), ``review_time`` (UTC milliseconds since the
-    epoch), ``review_rating`` (1-4), ``review_state`` (0-3, before the review) and
+    epoch, rounded half up), ``review_rating`` (1-4), ``review_state`` (0-3, before the review) and
     ``review_duration`` (milliseconds).
 
     Returns:
@@ -122,19 +123,9 @@ def export_reviews(
                 raise UnknownDeckError(deck_key)
             deck_id = deck.id
         total = transaction.history.count(deck_id)
-        for review in transaction.history.all(deck_id):
-            millis = round(review.reviewed_at.timestamp() * 1000)
-            writer.writerow(
-                (
-                    review.card_id,
-                    millis,
-                    int(review.rating),
-                    int(review.state_before),
-                    review.duration_ms,
-                )
-            )
-            written += 1
-            if written % _PROGRESS_EVERY == 0:
-                progress(written, total)
-    progress(written, total)
+        rows = transaction.history.log_rows(deck_id)
+        while batch := list(itertools.islice(rows, _PROGRESS_EVERY)):
+            writer.writerows(batch)
+            written += len(batch)
+            progress(written, total)
     return written

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from recall.storage.statistics import DAY_US, HOUR_US, LocalTime
-from recall.storage.tables import to_micros
+from recall.storage.times import to_micros
 
 EPOCH_DAY = date(1970, 1, 1)
 

@@ -9,7 +9,7 @@ from recall.memory import CardState, MemoryState
 from recall.storage.records import CardKey, CardRow, NewCard
 from recall.storage.rows import CARD_COLUMNS, card_row
 from recall.storage.sql import Sql
-from recall.storage.tables import to_micros
+from recall.storage.times import to_micros
 
 
 class CardQueries:

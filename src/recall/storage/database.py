@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
-
-from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy import exc as sqlalchemy_errors
-from sqlmodel import SQLModel
+from typing import TYPE_CHECKING, Any, Literal
 
 from recall.errors import RecallError
-from recall.storage import maintenance, tables  # noqa: F401  (tables registers the tables)
+from recall.storage import maintenance
 from recall.storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from recall.storage.sql import StatementError
 from recall.storage.transaction import Transaction
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection, Engine
 
 APPLICATION_ID = maintenance.APPLICATION_ID
 BUSY_TIMEOUT_MS = 10_000
@@ -87,14 +87,17 @@ class Database:
             raise DatabaseError(f"cannot create the data folder {path.parent}: {error}") from None
         version = _check_file(path)
         self._busy_timeout_ms = busy_timeout_ms
-        self._engine = _create_engine(path, synchronous, busy_timeout_ms)
+        self._synchronous: Synchronous = synchronous
+        self._connections = _Connections(path, synchronous, busy_timeout_ms)
+        if version == SCHEMA_VERSION:
+            return  # the usual start: no schema work, so SQLAlchemy is never imported
         try:
             if 0 < version < SCHEMA_VERSION:
                 self._upgrade(version)
             self._create_schema()
-        except sqlalchemy_errors.DBAPIError as error:
-            self._engine.dispose()
-            raise storage_error(error.orig, path, busy_timeout_ms) from None
+        except sqlite3.Error as error:
+            self._connections.close()
+            raise storage_error(error, path, busy_timeout_ms) from None
 
     def bring_up_to_date(self) -> None:
         """Upgrade the file's schema if it is older, as opening does (a restore may need it).
@@ -103,17 +106,17 @@ class Database:
             NewerDatabaseError: The file now holds a newer Recall's schema.
         """
         # Connections opened before the file changed under them may hold its old schema.
-        self._engine.dispose()
+        self._connections.close()
         version = _check_file(self.path)
         if 0 < version < SCHEMA_VERSION:
             try:
                 self._upgrade(version)
-            except sqlalchemy_errors.DBAPIError as error:
-                raise storage_error(error.orig, self.path, self._busy_timeout_ms) from None
+            except sqlite3.Error as error:
+                raise storage_error(error, self.path, self._busy_timeout_ms) from None
 
     def close(self) -> None:
         """Release every connection."""
-        self._engine.dispose()
+        self._connections.close()
 
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
@@ -145,11 +148,9 @@ class Database:
     @contextmanager
     def _unit(self, begin: str) -> Iterator[Transaction]:
         try:
-            pooled = self._engine.raw_connection()
-        except sqlalchemy_errors.DBAPIError as error:
-            raise storage_error(error.orig, self.path, self._busy_timeout_ms) from None
-        connection = pooled.driver_connection
-        assert isinstance(connection, sqlite3.Connection)
+            connection = self._connections.take()
+        except sqlite3.Error as error:
+            raise storage_error(error, self.path, self._busy_timeout_ms) from None
         try:
             try:
                 connection.execute(begin)
@@ -165,17 +166,25 @@ class Database:
                     raise storage_error(cause, self.path, self._busy_timeout_ms) from None
                 raise
         finally:
-            pooled.close()
+            self._connections.give_back(connection)
 
     def _create_schema(self) -> None:
-        with self._engine.begin() as connection:
-            version = connection.exec_driver_sql("PRAGMA user_version").scalar_one()
-            if version == SCHEMA_VERSION:
-                return
-            SQLModel.metadata.create_all(connection)
-            connection.exec_driver_sql(_APPEND_ONLY_TRIGGER)
-            connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
-            connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        from sqlmodel import SQLModel
+
+        from recall.storage import tables  # noqa: F401  (importing it declares the tables)
+
+        engine = self._schema_engine()
+        try:
+            with engine.begin() as connection:
+                version = connection.exec_driver_sql("PRAGMA user_version").scalar_one()
+                if version == SCHEMA_VERSION:
+                    return
+                SQLModel.metadata.create_all(connection)
+                connection.exec_driver_sql(_APPEND_ONLY_TRIGGER)
+                connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+                connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        finally:
+            engine.dispose()
 
     def _upgrade(self, version: int) -> None:
         """Bring an older schema up to date: a backup first, then one transaction."""
@@ -186,9 +195,37 @@ class Database:
             / (f"recall-{stamp}-before-upgrade-from-schema-{version}.sqlite3")
         )
         maintenance.copy_database(self.path, backup)
-        with self._engine.begin() as connection:
-            _apply_migrations(connection, version)
-            connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        engine = self._schema_engine()
+        try:
+            with engine.begin() as connection:
+                _apply_migrations(connection, version)
+                connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        finally:
+            engine.dispose()
+
+    def _schema_engine(self) -> Engine:
+        """SQLAlchemy, for creating the schema from its declaration and for migrations.
+
+        Its errors reach the caller as sqlite3's, like every other query's.
+        """
+        from sqlalchemy import create_engine, event
+
+        engine = create_engine(f"sqlite:///{self.path}")
+
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+            _configure(dbapi_connection, self._synchronous, self._busy_timeout_ms)
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(connection: Any) -> None:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        @event.listens_for(engine, "handle_error")
+        def _on_error(context: Any) -> None:
+            if isinstance(context.original_exception, sqlite3.Error):
+                raise context.original_exception
+
+        return engine
 
 
 def _apply_migrations(connection: Connection, version: int) -> None:
@@ -242,25 +279,51 @@ def _check_file(path: Path) -> int:
     return header.schema_version
 
 
-def _create_engine(path: Path, synchronous: Synchronous, busy_timeout_ms: int) -> Engine:
-    engine = create_engine(f"sqlite:///{path}")
+def _configure(connection: sqlite3.Connection, synchronous: str, busy_timeout_ms: int) -> None:
+    """What every connection to a Recall database is set to."""
+    # Transactions begin where Recall says (BEGIN IMMEDIATE to write, BEGIN to read), not
+    # where the sqlite3 module would start them implicitly.
+    connection.isolation_level = None
+    connection.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute(f"PRAGMA synchronous = {synchronous}")
+    connection.execute("PRAGMA foreign_keys = ON")
 
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        # Let SQLAlchemy's BEGIN below start transactions instead of the sqlite3
-        # module's implicit ones, which it starts late and skips for DDL.
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute(f"PRAGMA synchronous = {synchronous}")
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.close()
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: Any) -> None:
-        # IMMEDIATE takes the write lock up front: a writer waits (busy_timeout) instead
-        # of failing halfway when another process holds the database.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+class _Connections:
+    """The database's open connections, reused between units of work on any thread."""
 
-    return engine
+    def __init__(self, path: Path, synchronous: str, busy_timeout_ms: int) -> None:
+        self._path = path
+        self._synchronous = synchronous
+        self._busy_timeout_ms = busy_timeout_ms
+        self._idle: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self.hooks: list[Callable[[sqlite3.Connection], None]] = []
+
+    def take(self) -> sqlite3.Connection:
+        """An idle connection, or a new one."""
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        connection = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        try:
+            _configure(connection, self._synchronous, self._busy_timeout_ms)
+            for hook in self.hooks:
+                hook(connection)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    def give_back(self, connection: sqlite3.Connection) -> None:
+        """Keep a connection for the next unit of work."""
+        with self._lock:
+            self._idle.append(connection)
+
+    def close(self) -> None:
+        """Close the idle connections; the next unit of work opens a fresh one."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for connection in idle:
+            connection.close()

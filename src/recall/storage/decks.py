@@ -8,7 +8,7 @@ from recall.memory import CardState
 from recall.storage.records import DeckCounts, DeckRow
 from recall.storage.rows import DECK_COLUMNS, REVIEWED_STATES, deck_row
 from recall.storage.sql import Sql
-from recall.storage.tables import to_micros
+from recall.storage.times import to_micros
 
 
 class DeckQueries:

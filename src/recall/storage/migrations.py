@@ -7,8 +7,10 @@ Every schema change adds a step here, keyed by the version it upgrades from, and
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection
+if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
+    from sqlalchemy import Connection
 
 SCHEMA_VERSION = 3
 

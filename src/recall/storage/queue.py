@@ -13,7 +13,7 @@ from datetime import datetime
 from recall.memory import CardState
 from recall.storage.rows import REVIEWED_STATES
 from recall.storage.sql import Sql
-from recall.storage.tables import from_micros, to_micros
+from recall.storage.times import from_micros, to_micros
 
 
 class QueueQueries:

@@ -7,7 +7,7 @@ import json
 from recall.memory import CardState, MemoryState, Rating
 from recall.storage.records import CardRow, DeckRow, ReviewRow
 from recall.storage.sql import Row
-from recall.storage.tables import from_micros
+from recall.storage.times import from_micros
 
 CARD_COLUMNS = (
     "card.id, card.deck_id, card.key, card.kind, card.content, card_memory.state, "

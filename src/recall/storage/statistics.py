@@ -19,7 +19,7 @@ from typing import Any
 from recall.memory import CardState
 from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Sql
-from recall.storage.tables import from_micros, to_micros
+from recall.storage.times import from_micros, to_micros
 
 HOUR_US = 3_600_000_000
 DAY_US = 24 * HOUR_US

@@ -1,13 +1,18 @@
-"""The database tables: decks, cards, each card's memory state, and the review history."""
+"""The database tables: decks, cards, each card's memory state, and the review history.
+
+The one declaration of the schema: a new database is created from it, and migrations
+bring older ones to it. Opening a database that is up to date does not import this
+module (nor SQLAlchemy): queries are plain SQL, so only creating or upgrading needs it.
+"""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import BigInteger, Dialect, Index, TypeDecorator, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+from recall.storage.times import from_micros, to_micros
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -25,22 +30,6 @@ class UtcDateTime(TypeDecorator[datetime]):
 
     def process_result_value(self, value: int | None, dialect: Dialect) -> datetime | None:
         return from_micros(value)
-
-
-def to_micros(value: datetime | None) -> int | None:
-    """An aware time as stored: integer microseconds since the epoch."""
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        raise ValueError(f"refusing to store a naive time: {value!r}")
-    return (value - _EPOCH) // timedelta(microseconds=1)
-
-
-def from_micros(value: int | None) -> datetime | None:
-    """A stored time read back, aware UTC."""
-    if value is None:
-        return None
-    return _EPOCH + timedelta(microseconds=value)
 
 
 class Deck(SQLModel, table=True):

@@ -109,6 +109,10 @@ class Transfers(QObject):
         target = Path(name)
         if target.suffix.lower() not in exporting.EXPORT_SUFFIXES:
             target = target.with_suffix(DECK_EXPORT_FILTERS.get(chosen, ".json"))
+        self.export_deck_to(deck_key, deck_name, target)
+
+    def export_deck_to(self, deck_key: str, deck_name: str, target: Path) -> None:
+        """Write the deck to ``target`` (.json or .apkg) in the background, then say so."""
         database = self._database
 
         def work(_progress: Progress, _cancelled: Cancelled) -> int:
@@ -131,9 +135,12 @@ class Transfers(QObject):
             str(Path.home() / "recall-reviews.csv"),
             "FSRS review log (*.csv)",
         )
-        if not name:
-            return
-        database, target = self._database, Path(name)
+        if name:
+            self.export_reviews_to(Path(name))
+
+    def export_reviews_to(self, target: Path) -> None:
+        """Write the review history to ``target`` in the background, all or nothing."""
+        database = self._database
 
         def work(progress: Progress, cancelled: Cancelled) -> int:
             return library.write_review_log(database, target, progress=progress)

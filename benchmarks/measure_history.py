@@ -1,0 +1,240 @@
+"""History-wide work on the largest collection: check, export the review log, restore, replay.
+
+Each runs on its own copy of the generated files, beside its baseline in the same run:
+Anki's Check Database on the same collection, the floor of ``sqlite3`` and ``csv``
+writing the same rows, SQLite's backup API alone, and py-fsrs's ``review_card`` over the
+same reviews in a plain loop.
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import fsrs
+
+from benchmarks import anki_peer
+from benchmarks.common import Figure, alternate, elapsed_ms
+from recall import backups, integrity, library
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database
+
+CHECK_GOAL_MS = 2_000.0
+EXPORT_GOAL_MS = 2_000.0
+EXPORT_GOAL_RATIO = 2.0
+RESTORE_GOAL_MS = 3_000.0
+REPLAY_GOAL_RATIO = 1.5
+
+
+def measure_history(
+    recall_database: Path, anki_collection: Path, cards: int, work: Path, rounds: int
+) -> list[Figure]:
+    """The four history-wide figures of one collection size."""
+    folder = work / f"history-{cards}"
+    folder.mkdir()
+    database_copy = folder / "recall.sqlite3"
+    shutil.copyfile(recall_database, database_copy)
+    anki_copy = folder / "anki.anki2"
+    shutil.copyfile(anki_collection, anki_copy)
+    return [
+        _check(database_copy, anki_copy, cards, rounds),
+        _export(database_copy, folder, cards, rounds),
+        _restore(database_copy, folder, cards, rounds),
+        _replay(database_copy, cards, rounds),
+    ]
+
+
+def _check(database_path: Path, anki_path: Path, cards: int, rounds: int) -> Figure:
+    database = Database(database_path)
+    scheduler = Scheduler(Settings())
+    reviews = 0
+
+    def recall_check() -> float:
+        nonlocal reviews
+        start = datetime.now(UTC)
+        report: list[integrity.CheckReport] = []
+        took = elapsed_ms(lambda: report.append(integrity.check(database, scheduler, start)))
+        if not report[0].healthy:
+            raise SystemExit(f"the benchmark database fails recall check: {report[0].problems}")
+        reviews = report[0].reviews
+        return took
+
+    collection = anki_peer.open_collection(anki_path, cards)
+
+    def anki_check() -> float:
+        return elapsed_ms(collection.fix_integrity)
+
+    try:
+        ours, theirs = alternate(recall_check, anki_check, rounds)
+    finally:
+        collection.close()
+        database.close()
+    return _with_goal(
+        Figure(
+            title=f"recall check, {cards:,} cards",
+            measures=(
+                f"`recall check` over {reviews:,} reviews: SQLite's integrity and foreign-key "
+                "checks, then every card's schedule against the replay of its history"
+            ),
+            recall=ours,
+            baseline_name="Anki: Check Database (col.fix_integrity()) on the same collection",
+            baseline=theirs,
+            goal=f"Recall's median <= {CHECK_GOAL_MS / 1000:g} s",
+        ),
+        lambda figure: figure.recall_median <= CHECK_GOAL_MS,
+    )
+
+
+def _export(database_path: Path, folder: Path, cards: int, rounds: int) -> Figure:
+    database = Database(database_path)
+    target = folder / "reviews.csv"
+    floor_target = folder / "floor.csv"
+
+    def recall_export() -> float:
+        return elapsed_ms(lambda: library.write_review_log(database, target))
+
+    def floor_export() -> float:
+        def write() -> None:
+            connection = sqlite3.connect(database_path)
+            try:
+                with floor_target.open("w", encoding="utf-8", newline="") as out:
+                    writer = csv.writer(out, lineterminator="\n")
+                    writer.writerow(library.REVIEW_LOG_HEADER)
+                    writer.writerows(
+                        connection.execute(
+                            "SELECT card_id, (reviewed_at + 500) / 1000, rating, state_before, "
+                            "duration_ms FROM review ORDER BY reviewed_at, id"
+                        )
+                    )
+            finally:
+                connection.close()
+
+        return elapsed_ms(write)
+
+    try:
+        ours, theirs = alternate(recall_export, floor_export, rounds)
+    finally:
+        database.close()
+    rows = sum(1 for _ in target.open(encoding="utf-8")) - 1
+    return _with_goal(
+        Figure(
+            title=f"recall export-reviews, {cards:,} cards",
+            measures=(
+                f"the FSRS review-log CSV of {rows:,} reviews written to a file, all or nothing"
+            ),
+            recall=ours,
+            baseline_name="floor: sqlite3 and csv writing the same rows",
+            baseline=theirs,
+            goal=(
+                f"Recall's median <= {EXPORT_GOAL_MS / 1000:g} s and ratio <= {EXPORT_GOAL_RATIO:g}"
+            ),
+        ),
+        lambda figure: figure.recall_median <= EXPORT_GOAL_MS and figure.ratio <= EXPORT_GOAL_RATIO,
+    )
+
+
+def _restore(database_path: Path, folder: Path, cards: int, rounds: int) -> Figure:
+    live = folder / "live" / "recall.sqlite3"
+    live.parent.mkdir()
+    shutil.copyfile(database_path, live)
+    database = Database(live)
+    backup = backups.make_backup(database, datetime.now(UTC), "benchmark")
+    scheduler = Scheduler(Settings())
+    floor_target = folder / "floor-restore.sqlite3"
+    shutil.copyfile(database_path, floor_target)
+
+    def recall_restore() -> float:
+        return elapsed_ms(lambda: backups.restore(database, backup, scheduler, datetime.now(UTC)))
+
+    def floor_restore() -> float:
+        def copy() -> None:
+            source = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
+            target = sqlite3.connect(floor_target)
+            try:
+                source.backup(target)
+            finally:
+                target.close()
+                source.close()
+
+        return elapsed_ms(copy)
+
+    try:
+        ours, theirs = alternate(recall_restore, floor_restore, rounds)
+    finally:
+        database.close()
+    return _with_goal(
+        Figure(
+            title=f"Restore a backup, {cards:,} cards",
+            measures=(
+                "`recall restore` of a backup of the same database: the before-restore "
+                "backup, the copy into the live file, and the check that follows"
+            ),
+            recall=ours,
+            baseline_name="floor: SQLite's backup API copying the backup into a file",
+            baseline=theirs,
+            goal=f"Recall's median <= {RESTORE_GOAL_MS / 1000:g} s",
+        ),
+        lambda figure: figure.recall_median <= RESTORE_GOAL_MS,
+    )
+
+
+def _replay(database_path: Path, cards: int, rounds: int) -> Figure:
+    database = Database(database_path)
+    scheduler = Scheduler(Settings())
+    with database.reading() as transaction:
+        histories = [
+            (card.id, [(moment, int(rating)) for moment, rating in history])
+            for card, history in transaction.history.ratings_per_card()
+        ]
+    reviews = sum(len(history) for _, history in histories)
+    plain = fsrs.Scheduler(enable_fuzzing=False)
+    ratings = {value: fsrs.Rating(value) for value in range(1, 5)}
+
+    def recall_replay() -> float:
+        def replay_all() -> None:
+            with database.reading() as transaction:
+                for card, history in transaction.history.ratings_per_card():
+                    scheduler.replay(card.id, history)
+
+        return elapsed_ms(replay_all)
+
+    def floor_replay() -> float:
+        def loop() -> None:
+            for card_id, history in histories:
+                card = fsrs.Card(card_id=card_id)
+                for moment, rating in history:
+                    card, _log = plain.review_card(card, ratings[rating], moment)
+
+        return elapsed_ms(loop)
+
+    try:
+        ours, theirs = alternate(recall_replay, floor_replay, rounds)
+    finally:
+        database.close()
+    return _with_goal(
+        Figure(
+            title=f"Replay every card's history, {cards:,} cards",
+            measures=(
+                f"every card's {reviews:,} reviews read from the database in one pass and "
+                "replayed through Recall's scheduler (fuzz included), as check, repair and "
+                "rescheduling do"
+            ),
+            recall=ours,
+            baseline_name=(
+                "floor: py-fsrs review_card over the same reviews, held in memory, in a "
+                "plain loop without fuzz"
+            ),
+            baseline=theirs,
+            goal=f"ratio <= {REPLAY_GOAL_RATIO:g}",
+        ),
+        lambda figure: figure.ratio <= REPLAY_GOAL_RATIO,
+    )
+
+
+def _with_goal(figure: Figure, met: Callable[[Figure], bool]) -> Figure:
+    return Figure(**{**figure.__dict__, "goal_met": met(figure)})
