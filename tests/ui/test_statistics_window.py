@@ -158,3 +158,12 @@ def test_every_control_and_chart_is_named_for_screen_readers(
     assert [c.objectName() or type(c).__name__ for c in controls if not c.accessibleName()] == []
     for chart in statistics.findChildren(Chart):
         assert chart.accessibleDescription().startswith(chart.title)
+
+
+def test_a_deck_that_is_gone_is_said_in_words(qtbot: QtBot, window: MainWindow) -> None:
+    statistics = open_statistics(qtbot, window)
+    statistics.set_decks([("activation-recompute", "Activation"), ("ghost", "Deleted meanwhile")])
+    statistics.set_deck("ghost")
+    qtbot.waitUntil(lambda: statistics.status.text().startswith("Statistics could not"))
+    assert "ghost" in statistics.status.text()
+    assert statistics.statistics is not None  # the figures shown before stay

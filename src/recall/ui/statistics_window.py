@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from recall import stats
+from recall.errors import RecallError
 from recall.settings import Settings
 from recall.stats.cards import card_picks
 from recall.stats.figures import Statistics
@@ -70,6 +71,7 @@ class StatisticsWindow(QWidget):
         self._zone = zone
         self._generation = 0
         self.statistics: Statistics | None = None
+        self.card_dialog: CardPicksDialog | None = None
         self.tasks = TaskRunner(self)
         self.setObjectName("statisticsWindow")
         self.setWindowTitle("Statistics")
@@ -193,6 +195,8 @@ class StatisticsWindow(QWidget):
             self.loaded.emit()
 
     def _on_failed(self, generation: int, error: Exception) -> None:
+        if not isinstance(error, RecallError):
+            raise error  # a bug: the crash dialog shows it with its traceback
         if generation == self._generation:
             self.status.setText(f"Statistics could not be computed: {error}")
 
