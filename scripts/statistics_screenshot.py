@@ -30,17 +30,14 @@ from recall.ui.statistics_window import StatisticsWindow
 DECK = "activation-recompute"
 
 
-def study_history(database: Database, now: datetime, days: int, seed: int = 7) -> None:
-    """Study the bundled deck once a day (most days) for ``days`` days up to ``now``."""
+def study_history(database: Database, now: datetime, days: int, seed: int = 7) -> datetime:
+    """Study the bundled deck on most of ``days`` days before ``now``, then once more on the
+    day the next card comes due; returns that moment, the "now" to show statistics at."""
     settings = Settings()
     rng = random.Random(seed)
     stubborn: dict[int, int] = {}  # card -> the wrong option this learner keeps picking
-    for day in range(days, -1, -1):
-        if day and rng.random() < 0.15:
-            continue  # a day off
-        clock = now - timedelta(
-            days=day, hours=rng.choice((1, 2, 3, 9, 10)), minutes=rng.randint(0, 50)
-        )
+
+    def sitting(clock: datetime) -> None:
         session = StudySession(database, Scheduler(settings), settings, DECK, rng)
         while (shown := session.next_card(clock)) is not None:
             card = shown.card
@@ -57,6 +54,18 @@ def study_history(database: Database, now: datetime, days: int, seed: int = 7) -
                 rating = rng.choice(list(answer.intervals))
             session.record(answer, rating, clock)
 
+    for day in range(days, 0, -1):
+        if rng.random() < 0.15:
+            continue  # a day off
+        sitting(now - timedelta(days=day, hours=rng.choice((1, 2, 3, 9, 10))))
+    with database.reading() as transaction:
+        deck = transaction.decks.by_key(DECK)
+        assert deck is not None
+        dues = [card.memory.due for card in transaction.cards.of_deck(deck.id)]
+    today = max(now, min(due for due in dues if due is not None) + timedelta(minutes=5))
+    sitting(today - timedelta(minutes=1))
+    return today + timedelta(minutes=30)
+
 
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs")
@@ -69,13 +78,13 @@ def main() -> None:
 
             app.setPalette(_dark_palette())
     configure(app)
-    # Late in a (local) day, so that "today" has reviews and the hours spread over the day.
+    # History ends in the evening, so the hours of study spread over the day.
     local = datetime.now().astimezone().replace(hour=21, minute=30, second=0, microsecond=0)
     now = local.astimezone(UTC)
     with tempfile.TemporaryDirectory() as folder:
         database = Database(Path(folder) / "recall.sqlite3")
         library.install_bundled_decks(database, now - timedelta(days=70))
-        study_history(database, now, 60)
+        now = study_history(database, now, 60)
         window = StatisticsWindow(
             database, Settings(), lambda: now, [(DECK, "Activation recomputation")], DECK
         )

@@ -109,7 +109,10 @@ def retention_reading(stats: Statistics) -> str:
     if row.mature.rate is not None:
         return f"You kept {percent(row.mature.rate)} of mature cards {name}."
     if row.young.rate is not None:
-        return f"You kept {percent(row.young.rate)} of young cards {name}; none is mature yet."
+        return (
+            f"You kept {percent(row.young.rate)} of young cards {name}; "
+            f"no mature card came up {name}."
+        )
     return "No review of a studied card yet: retention shows once cards come back."
 
 

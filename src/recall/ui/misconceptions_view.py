@@ -113,6 +113,14 @@ class MisconceptionsView(QWidget):
         self.model.set_rows(items)
         self.table.setVisible(bool(items))
         self.empty.setVisible(not items)
+        # Up to ten rows without scrolling; the page scrolls instead.
+        shown = min(len(items), 10)
+        self.table.setMinimumHeight(
+            self.table.horizontalHeader().sizeHint().height()
+            + shown * self.table.verticalHeader().defaultSectionSize()
+            + 2 * self.table.frameWidth()
+            + 2
+        )
 
     def _on_clicked(self, index: QModelIndex) -> None:
         if index.isValid():

@@ -48,6 +48,9 @@ class ChartSection(QFrame):
         self.table_button = QPushButton("Show as Table")
         self.table_button.setCheckable(True)
         self.table_button.setAccessibleName(f"Show {title} as a table")
+        policy = self.table_button.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)  # titles line up across a row of sections
+        self.table_button.setSizePolicy(policy)
         self.table_button.setVisible(bool(self.charts))
         self.model = NumbersModel(self)
         self.table = QTableView()
