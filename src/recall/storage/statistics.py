@@ -271,20 +271,15 @@ class StatisticsQueries:
             total=total,
         )
 
-    def wrong_picks(
-        self, deck_id: int | None = None, card_id: int | None = None, limit: int = -1
-    ) -> list[PickedOption]:
+    def wrong_picks(self, deck_id: int | None = None, limit: int = -1) -> list[PickedOption]:
         """Wrong options picked on choice cards, most picked first.
 
         An option is wrong when the card's current text does not mark it correct. It is
         "still" picked when the card's latest review picked it.
         """
-        where = []
+        condition = "card.kind = 'choice'"
         if deck_id is not None:
-            where.append(f"card.deck_id = {int(deck_id)}")
-        if card_id is not None:
-            where.append(f"card.id = {int(card_id)}")
-        condition = " AND ".join(["card.kind = 'choice'", *where])
+            condition += f" AND card.deck_id = {int(deck_id)}"
         sql = f"""
             WITH picks AS (
                 SELECT card.id AS card_id, picked.value AS choice, review.reviewed_at AS t
@@ -299,7 +294,8 @@ class StatisticsQueries:
             SELECT deck.key, card.id, card.key, json_extract(card.content, '$.question'),
                 picks.choice, count(*), max(picks.t),
                 EXISTS (SELECT 1 FROM json_each((SELECT latest.picked FROM review AS latest
-                        WHERE latest.card_id = card.id ORDER BY latest.id DESC LIMIT 1)) AS l
+                        WHERE latest.card_id = card.id
+                        ORDER BY latest.reviewed_at DESC, latest.id DESC LIMIT 1)) AS l
                     WHERE l.value = picks.choice)
             FROM picks CROSS JOIN card ON card.id = picks.card_id
                 CROSS JOIN deck ON deck.id = card.deck_id
@@ -322,20 +318,12 @@ class StatisticsQueries:
             for deck_key, cid, ckey, question, choice, times, last, still in rows
         ]
 
-    def option_picks(
-        self, card_id: int, before_review: int | None = None
-    ) -> list[tuple[str, int, datetime]]:
-        """Each option text picked on a card: ``(text, times, last time)``, most picked first.
-
-        Args:
-            card_id: The card.
-            before_review: Count only reviews recorded before this review id.
-        """
-        limit = "" if before_review is None else f"AND review.id < {int(before_review)}"
-        sql = f"""
+    def option_picks(self, card_id: int) -> list[tuple[str, int, datetime]]:
+        """Each option text picked on a card: ``(text, times, last time)``, most picked first."""
+        sql = """
             SELECT picked.value, count(*), max(review.reviewed_at)
             FROM review, json_each(review.picked) AS picked
-            WHERE review.card_id = ? AND review.picked IS NOT NULL {limit}
+            WHERE review.card_id = ? AND review.picked IS NOT NULL
             GROUP BY 1 ORDER BY 2 DESC, 1
         """
         return [(str(text), int(n), _moment(last)) for text, n, last in self._rows(sql, (card_id,))]
