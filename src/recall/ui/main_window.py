@@ -283,7 +283,8 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         if self.statistics is not None:
-            self.statistics.close()
+            self.statistics.close()  # hidden: figures still being computed are dropped
+            self.statistics.tasks.wait()
         self.backup_timer.stop()
         self.back_up_if_changed()
         self.tasks.wait()

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, tzinfo
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -205,7 +205,3 @@ class StatisticsWindow(QWidget):
         dialog = CardPicksDialog(card_picks(self._database, card_id), self)
         dialog.open()
         self.card_dialog = dialog
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        self.tasks.wait()
-        super().closeEvent(event)
