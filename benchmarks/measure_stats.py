@@ -7,9 +7,10 @@ Three figures, each with Anki's request as the baseline, taking turns:
   against ``graphs`` on an open collection, both over the whole history;
 - ``recall stats --json`` as a new process (open, compute, print) against a new process
   that opens the Anki collection, makes the request and closes it;
-- the statistics window opened offscreen until its first chart (the forecast) is painted,
-  against the ``graphs`` request alone (Anki's screen then renders it in a web view, which
-  is not counted).
+- the statistics window opened offscreen until its first chart (the forecast, from the
+  schedules alone) is painted, against the ``graphs`` request alone (Anki's screen then
+  renders it in a web view, which is not counted); the time until every section is filled
+  is noted beside it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -148,7 +150,7 @@ def _window(
     database: Database, collection: Collection, cards: int, deck_key: str, rounds: int
 ) -> Figure:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtCore import QEventLoop, QTimer, SignalInstance
     from PySide6.QtWidgets import QApplication
 
     from recall.ui.statistics_window import StatisticsWindow
@@ -157,21 +159,28 @@ def _window(
     assert isinstance(app, QApplication)
     settings = Settings()
 
+    filled: list[float] = []
+
+    def wait_for(signal: SignalInstance) -> None:
+        loop = QEventLoop()
+        signal.connect(loop.quit)
+        QTimer.singleShot(120_000, loop.quit)
+        loop.exec()
+
     def open_window() -> float:
         started = time.perf_counter()
         window = StatisticsWindow(
             database, settings, lambda: datetime.now(UTC), [(deck_key, deck_name(cards))], deck_key
         )
         window.show()
-        loop = QEventLoop()
-        window.loaded.connect(loop.quit)
-        QTimer.singleShot(120_000, loop.quit)
         window.refresh()
-        loop.exec()
+        wait_for(window.schedules_shown)
         window.page.forecast_chart.repaint()  # painted now, not at the next event
         elapsed = (time.perf_counter() - started) * 1000
-        if window.statistics is None:
-            raise RuntimeError("the statistics window did not load within two minutes")
+        if not window.page.forecast_chart.headers:
+            raise RuntimeError("the statistics window showed no chart within two minutes")
+        wait_for(window.loaded)
+        filled.append((time.perf_counter() - started) * 1000)
         window.close()
         window.deleteLater()
         app.processEvents()
@@ -185,12 +194,14 @@ def _window(
     figure = Figure(
         title=f"Statistics window, {cards:,}-card collection",
         measures=(
-            "from opening the window (offscreen) to its first chart painted, the figures "
-            "computed on the task runner's thread"
+            "from opening the window (offscreen) to its first chart painted (the forecast, "
+            "from the schedules alone; the history's figures follow on the task runner's "
+            "thread)"
         ),
         recall=ours,
         baseline_name="Anki: the graphs request alone (its web view's drawing not counted)",
         baseline=theirs,
         goal=f"Recall's median <= {STATS_GOAL_MS:,.0f} ms",
+        notes=[f"every section filled after {statistics.median(filled):,.0f} ms (median)"],
     )
     return Figure(**{**figure.__dict__, "goal_met": figure.recall_median <= STATS_GOAL_MS})

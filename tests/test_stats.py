@@ -14,6 +14,7 @@ from recall.deckfile import parse_deck
 from recall.memory import CardState, MemoryState, Rating
 from recall.settings import Settings
 from recall.stats.local_time import day_date, day_number, local_time
+from recall.stats.schedules import collect_schedules
 from recall.storage import Database
 from recall.storage.records import NewReview
 from recall.storage.statistics import LocalTime
@@ -233,9 +234,10 @@ def test_forecast_counts_cards_due_per_study_day(database: Database, tiny: dict[
                 MemoryState(CardState.REVIEW, None, 10.0, 5.0, due, due - timedelta(days=10)),
             )
 
-    figures = collect(database, now)
+    figures = collect(database, now, 30)
 
     assert len(figures.forecast.days) == 30
+    assert len(collect(database, now, None).forecast.days) == 365  # all time: a year ahead
     assert figures.forecast.days[:3] == (1, 1, 0)
     assert sum(figures.forecast.days) == 2
     assert figures.forecast.overdue == 1
@@ -378,3 +380,25 @@ def test_one_deck_counts_only_its_own_history(database: Database, tiny: dict[str
     assert mine.cards.total == 3
     assert everything.cards.total == 3 + 8
     assert everything.deck_name == "All decks"
+
+
+def test_the_schedules_alone_agree_with_the_full_statistics(
+    database: Database, tiny: dict[str, int]
+) -> None:
+    now = at("2026-01-05 12:00")
+    with database.transaction() as transaction:
+        transaction.cards.set_memory(
+            tiny["q1"],
+            MemoryState(CardState.REVIEW, None, 12.0, 6.0, now + timedelta(days=3), now),
+        )
+    add(database, tiny["q1"], now - timedelta(hours=1), Rating.GOOD, CardState.NEW)
+    for period in (30, None):
+        full = collect(database, now, period)
+        quick = collect_schedules(database, SETTINGS, now, "tiny", period, zone=BERLIN)
+        assert (quick.forecast, quick.cards, quick.distributions) == (
+            full.forecast,
+            full.cards,
+            full.distributions,
+        )
+        assert (quick.deck_name, quick.today_date) == ("Tiny deck", full.today_date)
+    assert quick.forecast.days[3] == 1

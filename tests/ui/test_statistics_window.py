@@ -109,7 +109,10 @@ def test_switching_period_and_deck_computes_again(
     assert first is not None
     assert first.period_days == 30
     assert not statistics.page.reviews_chart.rows  # nothing studied: the empty state
-    with qtbot.waitSignal(statistics.loaded, timeout=10_000):
+    # The schedules' charts come first, then the history's.
+    with qtbot.waitSignals(
+        [statistics.schedules_shown, statistics.loaded], order="strict", timeout=10_000
+    ):
         statistics.set_period(365)
     year = statistics.statistics
     assert year is not None

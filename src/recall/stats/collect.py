@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import bisect
-import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from datetime import date, datetime, timedelta, tzinfo
 
 from recall import days
 from recall.errors import UnknownDeckError
 from recall.memory import Rating
-from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.stats.figures import (
     RETENTION_DAYS,
     RETENTION_WINDOWS,
-    Bin,
-    CardCounts,
     DayReviews,
-    Distributions,
-    Forecast,
-    Histogram,
     HourCount,
     Misconception,
     Ratings,
@@ -32,18 +24,15 @@ from recall.stats.figures import (
     Totals,
 )
 from recall.stats.local_time import day_date, day_number, local_time
+from recall.stats.schedules import forecast_length, read_schedules
 from recall.storage import Database
 from recall.storage.statistics import (
-    KIND_LEARNING,
     KIND_MATURE,
-    KIND_RELEARNING,
     KIND_YOUNG,
     DayGroup,
-    ValueCounts,
 )
 
 CALENDAR_DAYS = 365
-FORECAST_DAYS = 30
 WEEKLY_FROM_DAYS = 92
 """Periods longer than this draw one reviews bar per week instead of per day."""
 MISCONCEPTIONS_SHOWN = 50
@@ -68,14 +57,13 @@ def collect(
         period_days: Study days the period covers, today included; None for all time.
         zone: The learner's time zone; None is the system's.
         forecast_days: Days ahead the forecast covers; defaults to the period's length
-            (at least 30, at most 365).
+            (a year for all time; at least 30, at most 365).
 
     Raises:
         UnknownDeckError: ``deck_key`` names no deck.
     """
     hour = settings.day_rollover_hour
     today_start, today_end = days.study_day(now, hour, zone)
-    curve = Scheduler(settings).forgetting_curve()
     with database.reading() as transaction:
         deck_id, deck_name = None, "All decks"
         if deck_key is not None:
@@ -95,8 +83,6 @@ def collect(
             span = today_number - min((group.day for group in groups), default=today_number) + 1
         else:
             span = max(1, period_days)
-        ahead = forecast_days or min(max(span, FORECAST_DAYS), CALENDAR_DAYS)
-        horizon = days.study_day(today_start + timedelta(days=ahead, hours=12), hour, zone)[0]
         period_first = today_number - span + 1
         period_start = days.study_day(
             today_start - timedelta(days=span - 1, hours=-12), hour, zone
@@ -104,13 +90,10 @@ def collect(
         since = None if period_days is None else period_start
         today_cards = queries.cards_reviewed(today_start, today_end, deck_id)
         answers = queries.answer_groups(local, since, deck_id)
-        counts = queries.card_counts(deck_id)
-        due = queries.due_by_day(local, today_start, horizon, deck_id)
-        overdue = queries.due_before(today_start, deck_id)
-        distributions = {
-            what: queries.distribution(what, now, curve, deck_id)
-            for what in ("interval", "stability", "difficulty", "retrievability")
-        }
+        ahead = forecast_length(period_days, forecast_days)
+        schedules = read_schedules(
+            queries, local, now, today_number, ahead, settings, zone, deck_id
+        )
         picks = queries.wrong_picks(deck_id, limit=MISCONCEPTIONS_SHOWN)
     in_period = [group for group in groups if group.day >= period_first]
     return Statistics(
@@ -122,28 +105,13 @@ def collect(
         whole_history=period_days is None,
         today=_today(groups, today_number, today_cards),
         streak=_streak({group.day for group in groups}, today_number),
-        forecast=_forecast(due, today_number, ahead, overdue),
+        forecast=schedules.forecast,
         calendar=_calendar(groups, today_number),
         reviews=_review_bars(in_period, period_first, today_number, span > WEEKLY_FROM_DAYS),
         by_week=span > WEEKLY_FROM_DAYS,
         totals=_totals(in_period),
-        cards=CardCounts(
-            new=counts.get(-1, 0),
-            learning=counts.get(KIND_LEARNING, 0),
-            relearning=counts.get(KIND_RELEARNING, 0),
-            young=counts.get(KIND_YOUNG, 0),
-            mature=counts.get(KIND_MATURE, 0),
-            suspended=0,
-        ),
-        distributions=Distributions(
-            interval=_histogram(distributions["interval"], _day_edges),
-            stability=_histogram(distributions["stability"], _day_edges),
-            difficulty=_histogram(distributions["difficulty"], lambda _top: _steps(1.0, 10.0, 0.5)),
-            retrievability=_histogram(
-                distributions["retrievability"], lambda _top: _steps(0.0, 1.0, 0.05)
-            ),
-            known=distributions["retrievability"].total,
-        ),
+        cards=schedules.cards,
+        distributions=schedules.distributions,
         retention=tuple(
             _retention(groups, name, today_number, window)
             for name, window in zip(RETENTION_WINDOWS, RETENTION_DAYS, strict=True)
@@ -204,14 +172,6 @@ def _streak(studied: set[int], today: int) -> Streak:
         longest = max(longest, run)
         previous = day
     return Streak(current=current, longest=longest)
-
-
-def _forecast(due: Sequence[tuple[int, int]], today: int, ahead: int, overdue: int) -> Forecast:
-    counts = [0] * ahead
-    for day, cards in due:
-        if 0 <= day - today < ahead:
-            counts[day - today] += cards
-    return Forecast(days=tuple(counts), overdue=overdue)
 
 
 def _calendar(groups: Iterable[DayGroup], today: int) -> tuple[tuple[date, int], ...]:
@@ -291,34 +251,3 @@ def _ratings(answers: Answers) -> Ratings:
         changed=changed,
         raised=raised,
     )
-
-
-def _histogram(values: ValueCounts, edges_for: Callable[[float], list[float]]) -> Histogram:
-    top = values.counts[-1][0] if values.counts else 0.0
-    edges = edges_for(top)
-    bins = [0] * (len(edges) - 1)
-    for value, count in values.counts:
-        index = bisect.bisect_right(edges, value) - 1
-        bins[min(max(0, index), len(bins) - 1)] += count
-    return Histogram(
-        bins=tuple(Bin(edges[i], edges[i + 1], bins[i]) for i in range(len(bins))),
-        average=values.average,
-    )
-
-
-def _day_edges(top: float) -> list[float]:
-    """About 20 bins of a round width (1, 2, 5, 10, ... days) from 0 past the largest value."""
-    width = 1.0
-    for step in (1, 2, 5, 7, 10, 14, 30, 60, 90, 180, 365, 730, 1825, 3650):
-        width = float(step)
-        if top / step < 20:
-            break
-    count = max(1, math.floor(top / width) + 1)
-    return [index * width for index in range(count + 1)]
-
-
-def _steps(low: float, high: float, width: float) -> list[float]:
-    count = round((high - low) / width)
-    edges = [low + index * width for index in range(count + 1)]
-    edges[-1] = high + 1e-9  # the top value belongs to the last bin
-    return edges

@@ -224,6 +224,18 @@ class Misconception:
 
 
 @dataclass(frozen=True)
+class Schedules:
+    """The figures read from the schedules alone (no history): quick at any size."""
+
+    deck_key: str | None
+    deck_name: str
+    today_date: date
+    forecast: Forecast
+    cards: CardCounts
+    distributions: Distributions
+
+
+@dataclass(frozen=True)
 class Statistics:
     """Every figure of the statistics window for one deck (or all) over one period.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from recall.stats.figures import KINDS, Histogram, Retention, RetentionRow, Statistics
+from recall.stats.figures import KINDS, Histogram, Retention, RetentionRow, Schedules, Statistics
 
 RATING_NAMES = ("Again", "Hard", "Good", "Easy")
 
@@ -54,7 +54,7 @@ def today_reading(stats: Statistics) -> str:
     )
 
 
-def forecast_reading(stats: Statistics) -> str:
+def forecast_reading(stats: Statistics | Schedules) -> str:
     """Section 2: what is coming."""
     forecast = stats.forecast
     total = sum(forecast.days)
@@ -84,7 +84,7 @@ def reviews_reading(stats: Statistics) -> str:
     )
 
 
-def cards_reading(stats: Statistics) -> str:
+def cards_reading(stats: Statistics | Schedules) -> str:
     """Section 5: where the cards are."""
     cards = stats.cards
     learning = cards.learning + cards.relearning
@@ -94,7 +94,7 @@ def cards_reading(stats: Statistics) -> str:
     )
 
 
-def distributions_reading(stats: Statistics) -> str:
+def distributions_reading(stats: Statistics | Schedules) -> str:
     """Section 6: the estimated number of cards known, and the average interval."""
     known = stats.distributions.known
     interval = stats.distributions.interval.average

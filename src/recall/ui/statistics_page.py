@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from recall.stats import report
-from recall.stats.figures import KINDS, Histogram, Retention, Statistics
+from recall.stats.figures import KINDS, Histogram, Retention, Schedules, Statistics
 from recall.ui.charts import BarChart, CalendarHeatmap, ChartSection, Line
 from recall.ui.charts.base import series_color
 from recall.ui.charts.numbers_model import NumbersModel
@@ -127,21 +127,8 @@ class StatisticsPage(QWidget):
         grid.setRowStretch(len(placed), 1)
         self.reviews_measure.currentIndexChanged.connect(self._on_measure_changed)
 
-    def show_figures(self, figures: Statistics) -> None:
-        """Fill every section with the figures."""
-        self.statistics = figures
-        today = figures.today
-        streak = figures.streak
-        for name, text in (
-            ("Cards studied", str(today.cards)),
-            ("Time", report.duration(today.time_ms)),
-            ("Right", report.percent(today.share_correct)),
-            ("Again", str(today.again)),
-            ("Current streak", f"{streak.current} {'day' if streak.current == 1 else 'days'}"),
-            ("Longest streak", f"{streak.longest} {'day' if streak.longest == 1 else 'days'}"),
-        ):
-            self.today_figures[name].setText(text)
-        self.today.set_reading(report.today_reading(figures))
+    def show_schedules(self, figures: Schedules | Statistics) -> None:
+        """Fill the sections that need no history: future due, card counts, memory now."""
         forecast = figures.forecast
         labels = [
             "Today",
@@ -157,10 +144,6 @@ class StatisticsPage(QWidget):
             Line("Running total (with overdue)", tuple(float(v) for v in forecast.cumulative)),
         )
         self.forecast.set_reading(report.forecast_reading(figures))
-        self.calendar_chart.set_days(figures.calendar)
-        self.calendar.set_reading(report.calendar_reading(figures))
-        self._on_measure_changed()
-        self.reviews.set_reading(report.reviews_reading(figures))
         cards = figures.cards
         kinds = ("New", "Learning", "Relearning", "Young", "Mature", "Suspended")
         values = (
@@ -183,6 +166,27 @@ class StatisticsPage(QWidget):
             "Retrievability", memory.retrievability, "", "Retrievability now", share=True
         )
         self.distributions.set_reading(report.distributions_reading(figures))
+
+    def show_figures(self, figures: Statistics) -> None:
+        """Fill every section with the figures."""
+        self.statistics = figures
+        self.show_schedules(figures)
+        today = figures.today
+        streak = figures.streak
+        for name, text in (
+            ("Cards studied", str(today.cards)),
+            ("Time", report.duration(today.time_ms)),
+            ("Right", report.percent(today.share_correct)),
+            ("Again", str(today.again)),
+            ("Current streak", f"{streak.current} {'day' if streak.current == 1 else 'days'}"),
+            ("Longest streak", f"{streak.longest} {'day' if streak.longest == 1 else 'days'}"),
+        ):
+            self.today_figures[name].setText(text)
+        self.today.set_reading(report.today_reading(figures))
+        self.calendar_chart.set_days(figures.calendar)
+        self.calendar.set_reading(report.calendar_reading(figures))
+        self._on_measure_changed()
+        self.reviews.set_reading(report.reviews_reading(figures))
         rows = []
         for row in figures.retention:
             rows.append(
@@ -207,7 +211,7 @@ class StatisticsPage(QWidget):
         )
         self.hours.set_reading(report.hours_reading(figures))
         ratings = figures.ratings
-        rating_colours = [series_color(i, palette) for i in (5, 3, 1, 0)]
+        rating_colours = [series_color(i, self.palette()) for i in (5, 3, 1, 0)]
         self.ratings_chart.set_bars(
             report.RATING_NAMES, ratings.counts, "Answers", colors=rating_colours
         )

@@ -25,7 +25,8 @@ from recall import stats
 from recall.errors import RecallError
 from recall.settings import Settings
 from recall.stats.cards import card_picks
-from recall.stats.figures import Statistics
+from recall.stats.figures import Schedules, Statistics
+from recall.stats.schedules import collect_schedules
 from recall.storage import Database
 from recall.ui.misconceptions_view import CardPicksDialog
 from recall.ui.statistics_page import StatisticsPage
@@ -52,6 +53,7 @@ class StatisticsWindow(QWidget):
     """
 
     loaded = Signal()
+    schedules_shown = Signal()
     card_requested = Signal(int)
 
     def __init__(
@@ -90,9 +92,19 @@ class StatisticsWindow(QWidget):
         deck, period = self.deck_key(), self.period_days()
         self.status.setText("Computing...")
 
+        def quick() -> Schedules:
+            return collect_schedules(database, settings, now, deck, period, zone)
+
         def work() -> Statistics:
             return stats.collect(database, settings, now, deck, period, zone)
 
+        # The schedules' figures first (quick at any size), then the history's; the task
+        # runner runs one job at a time, in order.
+        self.tasks.run(
+            quick,
+            lambda figures: self._on_schedules(generation, figures),
+            lambda error: self._on_failed(generation, error),
+        )
         self.tasks.run(
             work,
             lambda figures: self._on_loaded(generation, figures),
@@ -188,6 +200,11 @@ class StatisticsWindow(QWidget):
 
     def _on_choice_changed(self) -> None:
         self.refresh()
+
+    def _on_schedules(self, generation: int, figures: Schedules) -> None:
+        if generation == self._generation:
+            self.page.show_schedules(figures)
+            self.schedules_shown.emit()
 
     def _on_loaded(self, generation: int, figures: Statistics) -> None:
         if generation == self._generation:
