@@ -63,9 +63,10 @@ ANALYSIS = {
         "closes this one."
     ),
     "Statistics window": (
-        "The figures computed on the task runner's thread (the 'Statistics computed' row) "
-        "plus building and filling the window's sections and charts; painting a chart is "
-        "cheap. Closing the 'Statistics computed' gap closes most of this one."
+        "The first chart comes from the schedules alone; when it misses, the schedules' "
+        "reads (card counts, due days and the four distributions, each a walk of the "
+        "schedules) are what to look at. The history's sections follow later: see "
+        "'Statistics computed'."
     ),
     "recall check": (
         "The check replays every card's history through py-fsrs, which is pure Python: "
