@@ -18,9 +18,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks import (
+    anki_packages,
     anki_peer,
     measure_answer,
     measure_history,
+    measure_hostile,
     measure_import,
     measure_queue,
     measure_stats,
@@ -135,6 +137,7 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
         for collections in made:
             _check(collections)
     package = prepare.apkg(plan.apkg_notes, cache)
+    with_history = anki_packages.packages(plan.apkg_notes, cache)
     json_deck = prepare.collections(plan.json_cards, cache, now, _say).deck_file
     largest = made[-1]
     figures: list[Figure] = []
@@ -163,9 +166,29 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
         figures.append(
             measure_import.measure_apkg(package, plan.apkg_notes, work, plan.import_rounds)
         )
+        for kind, words in (("latest", "today's format"), ("legacy", "older format")):
+            figures.append(
+                measure_import.measure_apkg(
+                    with_history[kind],
+                    plan.apkg_notes,
+                    work,
+                    plan.import_rounds,
+                    kind=f"{words}, with history",
+                    made_by=(
+                        "Basic notes with three reviews per card, exported by Anki itself "
+                        + (
+                            "with its default options (zstd collection.anki21b)"
+                            if kind == "latest"
+                            else 'with "Support older Anki versions" (collection.anki21)'
+                        )
+                    ),
+                )
+            )
         figures.append(
             measure_import.measure_json(json_deck, plan.json_cards, work, plan.json_rounds)
         )
+        _say("hostile packages ...")
+        figures += measure_hostile.measure_hostile(package, with_history["latest"], cache, work)
         figures += started[2:]
     print()
     print(table(figures))

@@ -1,4 +1,5 @@
-"""Import: an Anki package made with genanki, Recall against Anki; a large Recall JSON deck."""
+"""Import: Anki packages (genanki's; Anki's own in both formats, with history), Recall against
+Anki; a large Recall JSON deck."""
 
 from __future__ import annotations
 
@@ -41,16 +42,31 @@ def _anki_import(package: Path, work: Path) -> float:
             collection.close()
 
 
-def measure_apkg(package: Path, notes: int, work: Path, rounds: int) -> Figure:
-    """Recall and Anki each import the same package into an empty collection, in turns."""
+def measure_apkg(
+    package: Path,
+    notes: int,
+    work: Path,
+    rounds: int,
+    kind: str = "",
+    made_by: str = "a package of Basic notes made with genanki",
+) -> Figure:
+    """Recall and Anki each import the same package into an empty collection, in turns.
+
+    Args:
+        package: The package.
+        notes: How many notes it holds, for the title.
+        work: A scratch folder.
+        rounds: How many imports each side makes.
+        kind: A few words after the title, such as the package format.
+        made_by: How the package was made, for the docs.
+    """
     ours, theirs = alternate(
         lambda: _recall_import(package, work), lambda: _anki_import(package, work), rounds
     )
     figure = Figure(
-        title=f"Import a {notes:,}-note .apkg",
+        title=f"Import a {notes:,}-note .apkg{f' ({kind})' if kind else ''}",
         measures=(
-            "a package of Basic notes made with genanki, imported into an empty collection "
-            "(opening the collection not counted)"
+            f"{made_by}, imported into an empty collection (opening the collection not counted)"
         ),
         recall=ours,
         baseline_name="Anki: import_anki_package of the same file",

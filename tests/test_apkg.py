@@ -271,10 +271,13 @@ def _fail(*_arguments: object) -> str:
 
 def test_staged_images_are_removed_when_reading_fails(package: Path, staging: Path) -> None:
     def break_history(connection: sqlite3.Connection) -> None:
-        connection.execute("DROP TABLE revlog")
+        connection.execute(
+            "INSERT INTO revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type)"
+            " VALUES (1, 'not a card', -1, 3, 1, 0, 2500, 1000, 1)"
+        )
 
     edit_collection(package, break_history)
-    with pytest.raises(DeckError, match="no such table: revlog"):
+    with pytest.raises(DeckError, match="revlog: a column: 'not a card' is not a whole number"):
         read_apkg(package, staging)
     assert list(staging.iterdir()) == []
 
@@ -303,11 +306,15 @@ def test_a_package_without_collection_says_what_it_holds(package: Path, staging:
     )
 
 
-def test_a_newer_anki_package_asks_for_a_legacy_export(package: Path, staging: Path) -> None:
-    rewrite(package, {"collection.anki2": None}, add={"collection.anki21b": b"(\xb5/\xfd zstd"})
-    assert problem_of(package, staging) == (
-        "zip entry 'collection.anki21b': made by a newer Anki in a format Recall cannot read; "
-        f"in Anki, {ADVICE}, then import that file"
+def test_a_newer_collection_entry_is_read_as_zstd(package: Path, staging: Path) -> None:
+    rewrite(
+        package,
+        {"collection.anki2": None, "media": None},
+        add={"collection.anki21b": b"(\xb5/\xfd zstd"},
+    )
+    assert problem_of(package, staging).startswith(
+        "zip entry 'collection.anki21b': cannot be unpacked, the package is damaged "
+        "(the zstd data is cut short)"
     )
 
 
@@ -320,23 +327,23 @@ def test_the_newer_anki_placeholder_collection_is_recognised(tmp_path: Path, sta
     )
 
 
-def test_a_newer_media_list_asks_for_a_legacy_export(package: Path, staging: Path) -> None:
+def test_a_media_list_that_is_not_json_is_refused(package: Path, staging: Path) -> None:
     rewrite(package, {"media": b"(\xb5/\xfd\x00\x01\x02"})
     assert problem_of(package, staging) == (
-        "zip entry 'media': the media list is in a newer Anki's format; "
+        "zip entry 'media': the media list is in a format Recall cannot read; "
         f"in Anki, {ADVICE}, then import that file"
     )
 
 
-def test_a_newer_collection_layout_asks_for_a_legacy_export(package: Path, staging: Path) -> None:
+def test_a_half_made_newer_layout_is_refused(package: Path, staging: Path) -> None:
     def newer_layout(connection: sqlite3.Connection) -> None:
         connection.execute("UPDATE col SET models = '{}'")
         connection.execute("CREATE TABLE notetypes (id integer primary key, name text)")
 
     edit_collection(package, newer_layout)
     assert problem_of(package, staging) == (
-        "zip entry 'collection.anki2': the collection is in a newer Anki's layout; "
-        f"in Anki, {ADVICE}, then import that file"
+        "zip entry 'collection.anki2': not an Anki collection Recall can read "
+        "(no such table: fields)"
     )
 
 

@@ -53,6 +53,7 @@ OWNERS = {
     "fsrs_rs_python": "recall/scheduling.py",
     "sqlmodel": "recall/storage/",
     "sqlalchemy": "recall/storage/",
+    "zstandard": "recall/importers/_zip.py",
 }
 
 

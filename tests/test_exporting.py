@@ -69,6 +69,9 @@ def test_apkg_export_carries_the_images_of_html_cards(
     media = paths.media_dir(database.path.parent)
     media.mkdir()
     (media / name).write_bytes(image)
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><circle r="4"/></svg>'
+    svg_name = cardhtml.media_name(svg, "dot.svg")
+    (media / svg_name).write_bytes(svg)
     raw = {
         "format": "recall-deck",
         "version": 1,
@@ -133,7 +136,7 @@ def test_unsupported_files_and_cancel_import_nothing(
 def test_anki_itself_opens_the_exported_package(
     bundled: Database, clock: Clock, tmp_path: Path
 ) -> None:
-    """Anki's own library imports the package: notes, fields and the card's image."""
+    """Anki's own library imports the package: notes, fields and the card's images."""
     from anki.collection import Collection, ImportAnkiPackageRequest
     from anki.import_export_pb2 import ImportAnkiPackageOptions
 
@@ -142,6 +145,9 @@ def test_anki_itself_opens_the_exported_package(
     media = paths.media_dir(bundled.path.parent)
     media.mkdir()
     (media / name).write_bytes(image)
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><circle r="4"/></svg>'
+    svg_name = cardhtml.media_name(svg, "dot.svg")
+    (media / svg_name).write_bytes(svg)
     raw = {
         "format": "recall-deck",
         "version": 1,
@@ -153,7 +159,7 @@ def test_anki_itself_opens_the_exported_package(
                 "type": "basic",
                 "markup": "html",
                 "front": f'<img src="{name}">',
-                "back": "a dot",
+                "back": f'a dot <img src="{svg_name}">',
             }
         ],
     }
@@ -175,5 +181,11 @@ def test_anki_itself_opens_the_exported_package(
         fronts = [collection.get_note(note).fields[0] for note in collection.find_notes("")]
         assert any("B. Extra compute (FLOPs)" in front for front in fronts)
         assert (Path(collection.media.dir()) / name).read_bytes() == image
+        assert (Path(collection.media.dir()) / svg_name).read_bytes() == svg
+        (dots,) = collection.find_notes('"deck:Dots"')
+        assert collection.get_note(dots).fields == [
+            f'<img src="{name}">',
+            f'a dot <img src="{svg_name}">',
+        ]
     finally:
         collection.close()

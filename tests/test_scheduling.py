@@ -110,6 +110,10 @@ def test_replay_equals_reviewing_one_by_one(
         history.append(PastReview(now, rating))
         now += gap
     assert scheduler.replay(3, history) == memory
+    assert scheduler.replay_with_states(3, history) == (
+        scheduler.states_before(3, history),
+        memory,
+    )
 
 
 @given(

@@ -11,14 +11,15 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+import threading
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
 import nh3
 
-MEDIA_NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpe?g|gif|webp|bmp)$")
-# SVG is left out: it can reference other files, and showing it would need Qt's SVG module.
-IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp"})
+MEDIA_NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpe?g|gif|webp|bmp|svg)$")
+# SVG comes in only when it references nothing outside itself (importers/_svg.py).
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg"})
 
 ALLOWED_TAGS = frozenset(
     {
@@ -40,7 +41,37 @@ ALLOWED_ATTRIBUTES = {
 DROPPED_WITH_CONTENT = frozenset({"script", "style", "iframe", "object", "embed", "template"})
 
 MediaResolver = Callable[[str], str | None]
+# Building nh3's cleaner costs far more than cleaning a field, so each thread keeps one;
+# its attribute filter asks the resolver of the sanitize call running on that thread.
+_local = threading.local()
+
+
+def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
+    if tag == "img" and attribute == "src":
+        resolve: MediaResolver = _local.resolve
+        return resolve(html.unescape(value).strip())
+    return value
+
+
+def _cleaner() -> nh3.Cleaner:
+    cleaner: nh3.Cleaner | None = getattr(_local, "cleaner", None)
+    if cleaner is None:
+        cleaner = nh3.Cleaner(
+            tags=set(ALLOWED_TAGS),
+            clean_content_tags=set(DROPPED_WITH_CONTENT),
+            attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
+            attribute_filter=_keep_attribute,
+            url_schemes=set(),
+            strip_comments=True,
+            link_rel=None,
+        )
+        _local.cleaner = cleaner
+    return cleaner
+
+
 _IMAGE_WITHOUT_SOURCE = re.compile(r"<img(?![^>]*\ssrc=)[^>]*>")
+# Text without these characters holds no markup and nothing the cleaner would rewrite.
+_MARKUP_OR_REWRITTEN = re.compile("[<>&\x00\r\xa0\ufeff]")
 
 
 def media_name(data: bytes, original_name: str) -> str:
@@ -70,22 +101,13 @@ def sanitize(fragment: str, resolve_media: MediaResolver = stored_media_only) ->
     Returns:
         HTML that loads nothing from outside the media folder and runs nothing.
     """
-
-    def keep(tag: str, attribute: str, value: str) -> str | None:
-        if tag == "img" and attribute == "src":
-            return resolve_media(html.unescape(value).strip())
-        return value
-
-    cleaned = nh3.clean(
-        fragment,
-        tags=set(ALLOWED_TAGS),
-        clean_content_tags=set(DROPPED_WITH_CONTENT),
-        attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
-        attribute_filter=keep,
-        url_schemes=set(),
-        strip_comments=True,
-        link_rel=None,
-    )
+    if _MARKUP_OR_REWRITTEN.search(fragment) is None:
+        return fragment  # plain text: the cleaner would return it unchanged
+    _local.resolve = resolve_media
+    try:
+        cleaned = _cleaner().clean(fragment)
+    finally:
+        _local.resolve = stored_media_only
     return _IMAGE_WITHOUT_SOURCE.sub("", cleaned)
 
 

@@ -1,16 +1,17 @@
 """Importing: read deck files of any supported format, then write them in one transaction.
 
-Formats: Recall's JSON deck, Anki text/CSV exports, and Anki ``.apkg`` packages (with
-their review history and images). Every file is read and checked before anything is
-written; one bad file means nothing is imported. Images are moved into the media folder
+Formats: Recall's JSON deck, Anki text/CSV exports, and Anki packages (``.apkg`` and
+``.colpkg``, with their review history and images). Every file is read and checked before
+anything is written; one bad file means nothing is imported. Images are moved into the media folder
 inside the same all-or-nothing step.
 """
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -32,7 +33,8 @@ from recall.storage import Database, NewCard, NewReview, Transaction
 
 JSON_SUFFIXES = frozenset({".json"})
 TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
-PACKAGE_SUFFIXES = frozenset({".apkg"})
+PACKAGE_SUFFIXES = frozenset({".apkg", ".colpkg"})
+CANCEL_CHECK_CARDS = 200  # replaying a card's history is slow enough to check this often
 SUPPORTED_SUFFIXES = JSON_SUFFIXES | TEXT_SUFFIXES | PACKAGE_SUFFIXES
 
 
@@ -184,7 +186,14 @@ def _write(
                     if cancelled():
                         raise ImportCancelledError
                     report = _write_deck(transaction, deck, now)
-                    reviews = _write_history(transaction, scheduler, deck, package.reviews)
+                    reviews = _write_history(
+                        transaction,
+                        scheduler,
+                        deck,
+                        package.reviews,
+                        cancelled,
+                        functools.partial(_replayed, progress, done, len(deck.cards), total),
+                    )
                     decks.append(_with_reviews(report, reviews))
                     done += len(deck.cards)
                     progress(done, total)
@@ -199,6 +208,11 @@ def _write(
             path.unlink(missing_ok=True)
         raise
     return reports
+
+
+def _replayed(progress: Progress, done: int, cards: int, total: int, count: int) -> None:
+    """Progress while a deck's history is replayed: ``count`` of its cards are done."""
+    progress(done + min(count, cards), total)
 
 
 def _with_reviews(report: DeckReport, reviews: int) -> DeckReport:
@@ -270,8 +284,13 @@ def _write_history(
     scheduler: Scheduler,
     deck: Deck,
     reviews: dict[tuple[str, str], list[ImportedReview]],
+    cancelled: Cancelled = never_cancelled,
+    replayed: Callable[[int], object] = lambda _count: None,
 ) -> int:
     """Append a deck's imported reviews that are not stored yet, and replay each card.
+
+    Every ``CANCEL_CHECK_CARDS`` cards ``cancelled`` is asked and ``replayed`` told how
+    many cards are done.
 
     A review counts as stored when the card already has one at the same moment, so
     importing the same history twice adds it once. Each card is replayed over its whole
@@ -291,7 +310,11 @@ def _write_history(
     stored = {card.id: history for card, history in transaction.history.per_card(deck_row.id)}
     rows: list[NewReview] = []
     memories: dict[int, MemoryState] = {}
-    for card_key, history in incoming.items():
+    for count, (card_key, history) in enumerate(incoming.items(), 1):
+        if count % CANCEL_CHECK_CARDS == 0:
+            if cancelled():
+                raise ImportCancelledError
+            replayed(count)
         card_id = keys[card_key].id
         past = [PastReview(review.reviewed_at, review.rating) for review in stored.get(card_id, [])]
         seen = {review.reviewed_at for review in past}
@@ -305,7 +328,7 @@ def _write_history(
             [*past, *(PastReview(review.reviewed_at, review.rating) for review in new)],
             key=lambda item: item.reviewed_at,
         )
-        states = scheduler.states_before(card_id, merged)
+        states, memory = scheduler.replay_with_states(card_id, merged)
         for review in new:
             rows.append(
                 NewReview.rated(
@@ -316,7 +339,7 @@ def _write_history(
                     state_before=states[review.reviewed_at],
                 )
             )
-        memories[card_id] = scheduler.replay(card_id, merged)
+        memories[card_id] = memory
     transaction.history.add_many(rows)
     transaction.cards.set_memories(memories.items())
     return len(rows)

@@ -97,6 +97,20 @@ class Scheduler:
             card = self._step(card_id, card, rating, reviewed_at)
         return NEW_CARD if card is None else _memory(card)
 
+    def replay_with_states(
+        self, card_id: int, history: Iterable[PastReview]
+    ) -> tuple[dict[datetime, CardState], MemoryState]:
+        """``states_before`` and ``replay`` of the same history, in one pass over it."""
+        states: dict[datetime, CardState] = {}
+        card: fsrs.Card | None = None
+        for past in history:
+            _require_utc(past.reviewed_at)
+            states[past.reviewed_at] = CardState.NEW if card is None else _STATES[card.state]
+            if card is None:
+                card = _to_fsrs(card_id, NEW_CARD, past.reviewed_at)
+            card = self._step(card_id, card, past.rating, past.reviewed_at)
+        return states, NEW_CARD if card is None else _memory(card)
+
     def states_before(
         self, card_id: int, history: Iterable[PastReview]
     ) -> dict[datetime, CardState]:

@@ -15,6 +15,8 @@ from recall.storage import Database
 from recall.ui.card_text_view import CardTextView
 from recall.ui.main_window import MainWindow
 from recall.ui.review_view import ReviewView
+from tests.anki_collections import make_packages
+from tests.anki_packages import FRENCH_ID, build_package
 from tests.conftest import DATA, Clock
 from tests.ui.conftest import FakePrompts, WindowFactory
 
@@ -56,6 +58,45 @@ def test_a_bad_dropped_file_imports_nothing_and_says_why(
     assert f"{bad}: cards[1] (id 'b1'): back: missing" in text
 
 
+def test_cancel_stops_a_package_import_and_gives_the_window_back(
+    qtbot: QtBot, window: MainWindow, prompts: FakePrompts, tmp_path: Path
+) -> None:
+    package = build_package(tmp_path)
+    window.transfers.import_files([package])
+    window.operations.cancel()
+    qtbot.waitUntil(lambda: not window.transfers.busy, timeout=10_000)
+    assert prompts.told[-1][0] == "Import cancelled"
+    assert window.pages.isEnabled()
+    assert window.deck_list.model.row_of(f"anki-deck-{FRENCH_ID}") is None
+
+
+def test_quitting_during_an_import_cancels_it(
+    qtbot: QtBot, window: MainWindow, prompts: FakePrompts, tmp_path: Path
+) -> None:
+    window.transfers.import_files([build_package(tmp_path)])
+    window.close()
+    assert not window.tasks.busy or window.tasks.wait(10_000)
+    qtbot.waitUntil(lambda: not window.transfers.busy, timeout=10_000)
+    assert prompts.told[-1][0] == "Import cancelled"
+
+
+def test_dropping_anki_packages_of_todays_format_and_a_colpkg_imports_them(
+    qtbot: QtBot, window: MainWindow, prompts: FakePrompts, tmp_path: Path
+) -> None:
+    made, packages = make_packages(tmp_path)
+    for kind in ("latest", "colpkg"):
+        drop(window, [packages[kind]])
+        qtbot.waitUntil(lambda: not window.transfers.busy, timeout=30_000)
+        title, text = prompts.told[-1]
+        assert title == "Import finished"
+        assert packages[kind].name in text
+        assert "became choice cards" in text
+        assert window.pages.isEnabled()
+    row = window.deck_list.model.row_of(f"anki-deck-{made.deck_id}")
+    assert row is not None
+    assert window.deck_list.model.deck_at(row).description.startswith("Bones of the arm")
+
+
 def test_files_recall_cannot_import_are_not_accepted(window: MainWindow, tmp_path: Path) -> None:
     picture = tmp_path / "holiday.pdf"
     picture.write_bytes(b"%PDF")
@@ -91,6 +132,26 @@ def test_html_cards_load_images_only_from_the_media_folder(
     assert str(outside) not in html
     assert "x()" not in html
     assert view.height() > 20
+
+
+def test_svg_images_are_drawn_and_fitted_to_the_view(qtbot: QtBot, bundled: Database) -> None:
+    media = paths.media_dir(bundled.path.parent)
+    media.mkdir()
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="2000">'
+        b'<rect width="4000" height="2000" fill="#3366cc"/></svg>'
+    )
+    stored = media / cardhtml.media_name(svg, "wide.svg")
+    stored.write_bytes(svg)
+    view = CardTextView(media)
+    qtbot.addWidget(view)
+    loaded = view.loadResource(QTextDocument.ResourceType.ImageResource.value, QUrl(stored.name))
+    assert isinstance(loaded, QImage)
+    assert loaded.width() == max(64, view.viewport().width()) < 4000
+    assert loaded.width() == 2 * loaded.height()
+    assert loaded.pixelColor(loaded.width() // 2, loaded.height() // 2).name() == "#3366cc"
+    view.set_card_html(f'<img src="{stored.name}">')
+    assert stored.name in view.toHtml()
 
 
 def test_html_basic_card_on_the_review_screen(

@@ -1,4 +1,13 @@
-"""An Anki collection (SQLite, schema 11) read through a read-only connection, as plain values."""
+"""An Anki collection read through a read-only, bounded connection, as plain values.
+
+Both layouts Anki writes are read: schema 11 (note types and decks as JSON in ``col``, as
+in packages made with "Support older Anki versions") and today's (note types, fields,
+templates and decks in their own tables, with protobuf settings; ``_collection_tables``).
+The collection is untrusted: only real tables Recall expects are read, views, triggers,
+virtual tables and generated columns are refused, and SQLite's work is bounded by a step
+budget and size limits, checked with the learner's Cancel, so no file can make a read spin
+or grow without end.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recall.errors import DeckError
+from recall.errors import DeckError, ImportCancelledError
+from recall.importers import Cancelled, _collection_guard, never_cancelled
+from recall.importers._collection_guard import bound, check_schema
 
 NEWER_ANKI_ADVICE = (
     'in Anki, export the deck again with "Support older Anki versions" checked, then import '
@@ -47,6 +58,14 @@ class NoteType:
             if reference and reference.group(1) in self.field_names:
                 return self.field_names.index(reference.group(1))
         return 0
+
+
+@dataclass(frozen=True)
+class AnkiDeck:
+    """An Anki deck: its name (with ``::`` between levels) and its description (HTML)."""
+
+    name: str
+    description: str
 
 
 @dataclass(frozen=True)
@@ -86,16 +105,25 @@ class AnkiReview:
 class Collection:
     """The tables Recall reads from an open collection; every value is checked for its type."""
 
-    def __init__(self, connection: sqlite3.Connection, entry: str, source: str) -> None:
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        entry: str,
+        source: str,
+        cancelled: Cancelled = never_cancelled,
+    ) -> None:
         self._connection = connection
         self._entry = entry
         self._source = source
+        self._cancelled = cancelled
 
     def note_types(self) -> dict[int, NoteType]:
         """Note types by id, from ``col.models``."""
         raw = self._col_json("models")
-        if not raw and self._has_table("notetypes"):
-            raise self.error(f"the collection is in a newer Anki's layout; {NEWER_ANKI_ADVICE}")
+        if not raw and self.has_table("notetypes"):
+            from recall.importers._collection_tables import read_note_types
+
+            return read_note_types(self)
         note_types: dict[int, NoteType] = {}
         for key, model in raw.items():
             where = f"col.models[{key!r}]"
@@ -118,19 +146,36 @@ class Collection:
             )
         return note_types
 
-    def deck_names(self) -> dict[int, str]:
-        """Deck names (with Anki's ``::`` hierarchy) by deck id, from ``col.decks``."""
+    def decks(self) -> dict[int, AnkiDeck]:
+        """Decks by id, from ``col.decks`` or, in today's layout, the ``decks`` table."""
+        raw = self._col_json("decks")
+        if not raw and self.has_table("decks"):
+            from recall.importers._collection_tables import read_decks
+
+            return read_decks(self)
         decks = {}
-        for key, deck in self._col_json("decks").items():
+        for key, deck in raw.items():
             where = f"col.decks[{key!r}]"
-            name = _mapping(deck, where, self).get("name", "")
-            decks[_number(key, where, self)] = _text(name, f"{where}.name", self)
+            deck = _mapping(deck, where, self)
+            decks[_number(key, where, self)] = AnkiDeck(
+                name=_text(deck.get("name", ""), f"{where}.name", self),
+                description=_text(deck.get("desc", ""), f"{where}.desc", self),
+            )
         return decks
 
     def notes(self) -> dict[int, AnkiNote]:
         """Every note by id."""
         notes: dict[int, AnkiNote] = {}
-        for row in self._rows("SELECT id, mid, flds, tags FROM notes"):
+        rows = self.rows("SELECT id, mid, flds, tags FROM notes")
+        if self._typed("notes", ("id", "mid"), ("flds", "tags")):
+            for note_id, type_id, fields, tags in rows:
+                if note_id in notes:
+                    raise self.error(f"note {note_id}: appears twice in the notes table")
+                notes[note_id] = AnkiNote(
+                    note_id, type_id, tuple(fields.split("\x1f")), tuple(tags.split())
+                )
+            return notes
+        for row in rows:
             note_id = _number(row[0], "notes: an id", self)
             where = f"note {note_id}"
             if note_id in notes:
@@ -147,14 +192,16 @@ class Collection:
         """Every card, in its home deck (a card lent to a filtered deck goes back home)."""
         cards: list[AnkiCard] = []
         seen: set[int] = set()
-        query = "SELECT id, nid, did, ord, type, queue, due, odid, odue FROM cards ORDER BY id"
-        for row in self._rows(query):
-            card_id = _number(row[0], "cards: an id", self)
+        columns = ("id", "nid", "did", "ord", "type", "queue", "due", "odid", "odue")
+        query = f"SELECT {', '.join(columns)} FROM cards ORDER BY id"
+        typed = self._typed("cards", columns, ())
+        for row in self.rows(query):
+            card_id = row[0] if typed else _number(row[0], "cards: an id", self)
             where = f"card {card_id}"
             if card_id in seen:
                 raise self.error(f"{where}: appears twice in the cards table")
             seen.add(card_id)
-            values = [_number(value, f"{where}: a column", self) for value in row[1:]]
+            values = row[1:] if typed else [_number(v, f"{where}: a column", self) for v in row[1:]]
             note_id, deck_id, ord_, kind, queue, due, home_deck, home_due = values
             lent = home_deck != 0
             cards.append(
@@ -172,23 +219,27 @@ class Collection:
 
     def review_count(self) -> int:
         """How many revlog rows there are."""
-        (row,) = self._rows("SELECT count(*) FROM revlog")
+        (row,) = self.rows("SELECT count(*) FROM revlog")
         return _number(row[0], "revlog", self)
 
     def reviews(self) -> Iterator[AnkiReview]:
         """Every revlog row, oldest first."""
-        query = "SELECT id, cid, ease, time, type FROM revlog ORDER BY id"
+        columns = ("id", "cid", "ease", "time", "type")
+        query = f"SELECT {', '.join(columns)} FROM revlog ORDER BY id"
+        typed = self._typed("revlog", columns, ())
         try:
             cursor = self._connection.execute(query)
             while batch := cursor.fetchmany(REVIEW_BATCH):
                 for row in batch:
-                    values = [_number(value, "revlog: a column", self) for value in row]
-                    yield AnkiReview(*values)
+                    if typed:
+                        yield AnkiReview(*row)
+                    else:
+                        yield AnkiReview(*[_number(v, "revlog: a column", self) for v in row])
         except sqlite3.Error as error:
             raise self._unreadable(error) from None
 
     def _col_json(self, column: str) -> dict[str, Any]:
-        rows = self._rows(f"SELECT {column} FROM col LIMIT 1")
+        rows = self.rows(f"SELECT {column} FROM col LIMIT 1")
         if not rows:
             raise self.error("col: the collection has no settings row")
         where = f"col.{column}"
@@ -197,22 +248,49 @@ class Collection:
             return {}
         try:
             value = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
-            raise self.error(f"{where}: not valid JSON") from None
+        except RecursionError:
+            raise self.error(f"{where}: nested too deeply") from None
+        except ValueError as error:
+            if "digits" in str(error):  # past Python's limit on converting numbers
+                raise self.error(f"{where}: a number has more than 4,300 digits") from None
+            raise self.error(f"{where}: not valid JSON ({str(error)[:80]})") from None
         return _mapping(value, where, self)
 
-    def _has_table(self, name: str) -> bool:
-        query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
-        return bool(self._rows(query, (name,)))
+    def _typed(self, table: str, integers: tuple[str, ...], texts: tuple[str, ...]) -> bool:
+        """Whether every value of these columns has the SQLite type Anki writes there.
 
-    def _rows(self, query: str, parameters: tuple[object, ...] = ()) -> list[Any]:
+        When they all do, rows are read as they come; otherwise value by value, so the
+        first odd one is named.
+        """
+        checks = [f"typeof({column}) != 'integer'" for column in integers]
+        checks += [f"typeof({column}) != 'text'" for column in texts]
+        (row,) = self.rows(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE {' OR '.join(checks)})")
+        return bool(row[0] == 0)
+
+    def has_table(self, name: str) -> bool:
+        """Whether the collection has a table called ``name`` (checked to be a real one)."""
+        query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+        return bool(self.rows(query, (name,)))
+
+    def rows(self, query: str, parameters: tuple[object, ...] = ()) -> list[Any]:
         try:
             return self._connection.execute(query, parameters).fetchall()
         except sqlite3.Error as error:
             raise self._unreadable(error) from None
 
-    def _unreadable(self, error: sqlite3.Error) -> DeckError:
+    def _unreadable(self, error: sqlite3.Error) -> Exception:
+        if isinstance(error, sqlite3.OperationalError) and str(error) == "interrupted":
+            return self._stopped()
         return self.error(f"not an Anki collection Recall can read ({error})")
+
+    def _stopped(self) -> Exception:
+        """Why SQLite was interrupted: the learner's Cancel, or the step budget ran out."""
+        if self._cancelled():
+            return ImportCancelledError()
+        return self.error(
+            "reading the collection takes far more work than any Anki collection needs; "
+            "refusing a file made to be slow"
+        )
 
     def error(self, what: str) -> DeckError:
         """A DeckError naming the package, then this collection's zip entry and ``what``."""
@@ -220,14 +298,20 @@ class Collection:
 
 
 @contextmanager
-def open_collection(path: Path, entry: str, source: str) -> Iterator[Collection]:
+def open_collection(
+    path: Path, entry: str, source: str, cancelled: Cancelled = never_cancelled
+) -> Iterator[Collection]:
     """Open a private copy of a collection read-only, with untrusted-schema protection.
 
     The copy's header is switched out of WAL mode first, so a read-only connection never
-    needs ``-wal`` or ``-shm`` files next to it.
+    needs ``-wal`` or ``-shm`` files next to it. SQLite checks ``cancelled`` every few
+    thousand steps and stops once it is true or once the step budget for the file's size is
+    spent; values are capped at ``MAX_VALUE_BYTES``.
 
     Raises:
-        DeckError: The file is not SQLite or fails ``PRAGMA quick_check``.
+        DeckError: The file is not SQLite, fails ``PRAGMA quick_check``, holds views,
+            triggers, virtual tables or generated columns, or is made to be slow.
+        ImportCancelledError: ``cancelled()`` became true while SQLite worked.
     """
     with path.open("r+b") as file:
         header = file.read(20)
@@ -239,17 +323,20 @@ def open_collection(path: Path, entry: str, source: str) -> Iterator[Collection]
     except sqlite3.Error as error:
         raise DeckError(source, [f"zip entry {entry!r}: cannot be opened ({error})"]) from None
     with closing(connection):
-        collection = Collection(connection, entry, source)
+        collection = Collection(connection, entry, source, cancelled)
+        bound(connection, path.stat().st_size, cancelled)
         try:
             connection.execute("PRAGMA trusted_schema = OFF")
             connection.execute("PRAGMA query_only = ON")
+            connection.execute(f"PRAGMA cache_size = -{_collection_guard.CACHE_KIB}")
             result = [row[0] for row in connection.execute("PRAGMA quick_check").fetchall()]
         except sqlite3.Error as error:
-            raise collection.error(f"not an Anki collection Recall can read ({error})") from None
+            raise collection._unreadable(error) from None
         if result != ["ok"]:
             lines = [line for row in result for line in str(row).splitlines()]
             found = next((line for line in lines if not line.startswith("***")), "no answer")
             raise collection.error(f"the collection is damaged (SQLite's quick_check: {found})")
+        check_schema(collection)
         yield collection
 
 

@@ -9,8 +9,9 @@ from urllib.parse import unquote
 from recall import cardhtml
 from recall.errors import DeckError
 from recall.importers import StagedMedia
+from recall.importers._package import PackageMedia
 from recall.importers._shared import Tally
-from recall.importers._zip import SafeZip
+from recall.importers._svg import svg_problem
 
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
 _AUDIO_VIDEO = re.compile(r"\[sound:[^\]]*\]|<(?:audio|video)\b", re.IGNORECASE)
@@ -35,7 +36,8 @@ class MediaStager:
     """Cleans fields, copying each image they show out of the package once.
 
     Image sources are looked up in the package's media list; the image is read from the
-    numbered entry the list names (capped), and written into the staging folder under
+    numbered entry the list names (capped, and checked against the size and SHA-1 the list
+    gives when it gives them), and written into the staging folder under
     ``cardhtml.media_name``, so no name from the package ever becomes a path.
 
     Attributes:
@@ -46,8 +48,7 @@ class MediaStager:
 
     def __init__(
         self,
-        archive: SafeZip,
-        entries: dict[str, str],
+        files: PackageMedia,
         staging: Path,
         source: str,
         max_image_bytes: int,
@@ -55,8 +56,7 @@ class MediaStager:
         """Prepare to stage images.
 
         Args:
-            archive: The open package.
-            entries: The zip entry holding each media file, by the file's name in Anki.
+            files: The package's media files, by their names in Anki.
             staging: The folder to write images into.
             source: The package, for error messages.
             max_image_bytes: The most one image may unpack to.
@@ -64,8 +64,7 @@ class MediaStager:
         self.media: list[StagedMedia] = []
         self.created: list[Path] = []
         self.left_out = Tally()
-        self._archive = archive
-        self._entries = entries
+        self._files = files
         self._staging = staging
         self._source = source
         self._max_image_bytes = max_image_bytes
@@ -101,18 +100,22 @@ class MediaStager:
 
     def _stage(self, source: str, note_id: int) -> str | None:
         where = f"{_shown(source)} in note {note_id}"
-        name = source if source in self._entries else unquote(source)
-        entry = self._entries.get(name)
-        if entry is None and _REMOTE.match(source):
+        name = source if source in self._files else unquote(source)
+        listed = name in self._files
+        if not listed and _REMOTE.match(source):
             self.left_out.add(f"{where} (not in the package: Recall shows only packaged images)")
             return None
         if PurePosixPath(name).suffix.lower() not in cardhtml.IMAGE_SUFFIXES:
             self.left_out.add(f"{where} (not a kind of image Recall shows)")
             return None
-        if entry is None or not self._archive.has(entry):
+        if not self._files.present(name):
             self.left_out.add(f"{where} (missing from the package)")
             return None
-        data = self._archive.read(entry, self._max_image_bytes)
+        data = self._files.read(name, self._max_image_bytes)
+        problem = svg_problem(data) if name.lower().endswith(".svg") else None
+        if problem is not None:
+            self.left_out.add(f"{where} ({problem})")
+            return None
         stored = cardhtml.media_name(data, name)
         if not cardhtml.is_media_name(stored):  # pragma: no cover (the suffix was checked)
             return None

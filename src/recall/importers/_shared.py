@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from pydantic import ValidationError
 
-from recall.deckfile import BasicCard, Deck
+from recall.deckfile import BasicCard, ChoiceCard, Deck
 from recall.errors import DeckError
 
 EXAMPLES = 10
@@ -76,7 +76,9 @@ def html_card(source: str, card_id: str, front: str, back: str, tags: list[str])
         raise DeckError(source, problems) from None
 
 
-def make_deck(source: str, deck_id: str, name: str, cards: list[BasicCard]) -> Deck:
+def make_deck(
+    source: str, deck_id: str, name: str, cards: Sequence[BasicCard | ChoiceCard]
+) -> Deck:
     """A validated deck; the importers check every value first, so failing here is unexpected.
 
     Raises:

@@ -1,4 +1,9 @@
-"""Reading an untrusted zip: entries looked up by name only, every unpacked byte counted."""
+"""Reading an untrusted zip: entries looked up by name only, every unpacked byte counted.
+
+Entries of Anki's current packages are zstd-compressed inside the zip; they are
+decompressed as a stream in bounded chunks, so what counts is the bytes that come out,
+never the sizes an entry or a zstd frame declares.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO
+from typing import IO, BinaryIO
+
+import zstandard
 
 from recall.errors import DeckError, ImportCancelledError
 from recall.importers._shared import byte_size
@@ -19,6 +26,9 @@ _END_OF_DIRECTORY = b"PK\x05\x06"
 _ZIP64_LOCATOR = b"PK\x06\x07"
 _ZIP64_END_OF_DIRECTORY = b"PK\x06\x06"
 _UNPACK_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, ValueError)
+# zstd's own default ceiling on the window a frame may ask the decoder to hold in memory.
+MAX_ZSTD_WINDOW = 1 << 27
+ZSTD_INPUT_BYTES = 1024  # at most 32 MiB out per step, at zstd's largest ratio
 
 
 def _declared_entry_count(file: BinaryIO) -> int | None:
@@ -131,38 +141,65 @@ class SafeZip:
         limit: int,
         sink: Callable[[bytes], object],
         cancelled: Callable[[], bool] = lambda: False,
+        zstd: bool = False,
     ) -> None:
         """Hand an entry's unpacked bytes to ``sink`` chunk by chunk, counting as it goes.
 
+        Args:
+            name: The entry.
+            limit: The most the entry may unpack to (after zstd, when ``zstd``).
+            sink: Receives each chunk.
+            cancelled: Checked between chunks.
+            zstd: The entry is zstd-compressed inside the zip (Anki's current packages):
+                hand on the decompressed bytes. Both the bytes read from the zip and the
+                bytes decompressed from them count against the package's total.
+
         Raises:
-            DeckError: As for ``read``.
+            DeckError: As for ``read``, or the zstd data is damaged.
             ImportCancelledError: ``cancelled()`` became true between chunks.
         """
         info = self._archive.getinfo(name)
-        if info.file_size > limit:
+        if info.file_size > (self._max_total_bytes if zstd else limit):
             raise self._error(name, f"unpacks to {byte_size(info.file_size)}; {_bomb(limit)}")
         count = 0
         with self._unpacking(name):
             stream = self._archive.open(info)
         with stream:
+            counted = _Counted(stream, self, name)
+            chunks = _zstd_chunks(counted) if zstd else iter(lambda: counted.read(), b"")
             while True:
                 with self._unpacking(name):
-                    chunk = stream.read(CHUNK_BYTES)
+                    chunk = next(chunks, b"")
                 if not chunk:
                     return
                 count += len(chunk)
-                self._unpacked += len(chunk)
                 if count > limit:
                     raise self._error(name, f"unpacks to more than {_bomb(limit)}")
-                if self._unpacked > self._max_total_bytes:
-                    raise self._error(
-                        name,
-                        "the package unpacks to more than "
-                        f"{byte_size(self._max_total_bytes)} in all; refusing a possible zip bomb",
-                    )
+                if zstd:
+                    self._count(name, len(chunk))
                 sink(chunk)
                 if cancelled():
                     raise ImportCancelledError
+
+    def read_zstd(self, name: str, limit: int) -> bytes:
+        """The decompressed bytes of a zstd-compressed entry; see ``unpack``.
+
+        Raises:
+            DeckError: As for ``unpack``.
+        """
+        parts: list[bytes] = []
+        self.unpack(name, limit, parts.append, zstd=True)
+        return b"".join(parts)
+
+    def _count(self, name: str, size: int) -> None:
+        """Count bytes against the package's total."""
+        self._unpacked += size
+        if self._unpacked > self._max_total_bytes:
+            raise self._error(
+                name,
+                "the package unpacks to more than "
+                f"{byte_size(self._max_total_bytes)} in all; refusing a possible zip bomb",
+            )
 
     @contextmanager
     def _unpacking(self, name: str) -> Iterator[None]:
@@ -177,6 +214,10 @@ class SafeZip:
             raise self._error(
                 name, "is encrypted; export the package again without a password"
             ) from None
+        except zstandard.ZstdError as error:
+            raise self._error(
+                name, f"cannot be decompressed, the package is damaged ({error})"
+            ) from None
         except _UNPACK_ERRORS as error:
             raise self._error(
                 name, f"cannot be unpacked, the package is damaged ({error})"
@@ -184,6 +225,47 @@ class SafeZip:
 
     def _error(self, name: str, what: str) -> DeckError:
         return DeckError(self._source, [f"zip entry {name!r}: {what}"])
+
+
+class _Counted:
+    """A zip entry's stream that counts every byte read from it against the package's total."""
+
+    def __init__(self, stream: IO[bytes], archive: SafeZip, name: str) -> None:
+        self._stream = stream
+        self._archive = archive
+        self._name = name
+
+    def read(self) -> bytes:
+        chunk = self._stream.read(CHUNK_BYTES)
+        self._archive._count(self._name, len(chunk))
+        return chunk
+
+
+def _zstd_chunks(source: _Counted) -> Iterator[bytes]:
+    """Decompress zstd frames from ``source``, a little input at a time.
+
+    Each call to the decoder gets at most ``ZSTD_INPUT_BYTES``, so one output chunk is at
+    most that times zstd's largest ratio (a 128 KiB block from 4 bytes), whatever the
+    frame declares. Data that stops inside a frame is damaged.
+    """
+    decoder = zstandard.ZstdDecompressor(max_window_size=MAX_ZSTD_WINDOW).decompressobj()
+    started = False
+    while compressed := source.read():
+        for start in range(0, len(compressed), ZSTD_INPUT_BYTES):
+            data = compressed[start : start + ZSTD_INPUT_BYTES]
+            while data:
+                started = True
+                output = decoder.decompress(data)
+                if output:
+                    yield output
+                data = decoder.unused_data if decoder.eof else b""
+                if decoder.eof:
+                    decoder = zstandard.ZstdDecompressor(
+                        max_window_size=MAX_ZSTD_WINDOW
+                    ).decompressobj()
+                    started = bool(data)
+    if started and not decoder.eof:
+        raise EOFError("the zstd data is cut short")
 
 
 def _bomb(limit: int) -> str:

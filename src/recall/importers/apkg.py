@@ -1,14 +1,13 @@
-"""Anki ``.apkg`` packages: decks, cards, tags, images and review history."""
+"""Anki packages (``.apkg`` and ``.colpkg``): decks, cards, tags, images and review history."""
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall.deckfile import BasicCard, Deck
+from recall.deckfile import BasicCard, ChoiceCard, Deck
 from recall.errors import DeckError, ImportCancelledError
 from recall.importers import (
     Cancelled,
@@ -21,15 +20,24 @@ from recall.importers import (
 from recall.importers._collection import (
     NEWER_ANKI_ADVICE,
     AnkiCard,
+    AnkiDeck,
     AnkiNote,
     Collection,
     NoteType,
     open_collection,
 )
+from recall.importers._html_text import has_image, html_to_text
 from recall.importers._media import MediaStager, count_audio_video, without_sounds
+from recall.importers._package import Layout, read_layout, read_media
 from recall.importers._shared import Tally, counted, html_card, is_blank, make_deck
 from recall.importers._zip import SafeZip
 from recall.importers.cloze import cloze_faces, cloze_numbers
+from recall.importers.multiple_choice import (
+    ChoiceLayout,
+    basic_sides,
+    choice_layout,
+    convert,
+)
 from recall.memory import Rating
 
 # Limits on an untrusted package, in unpacked bytes counted as they are read.
@@ -41,9 +49,6 @@ MAX_IMAGE_BYTES = 64 * 1024**2  # one image
 # Anki stops its answer clock at 60 s by default; longer is the learner walking away.
 MAX_DURATION_MS = 60 * 60 * 1000
 
-COLLECTION_ENTRIES = ("collection.anki21", "collection.anki2")
-NEWER_COLLECTION_ENTRY = "collection.anki21b"
-MEDIA_ENTRY = "media"
 PLACEHOLDER_TEXT = "update to the latest anki"
 CHECK_EVERY = 500
 
@@ -59,18 +64,23 @@ def read_apkg(
     progress: Progress = no_progress,
     cancelled: Cancelled = never_cancelled,
 ) -> ImportedPackage:
-    """Read an Anki package exported with "Support older Anki versions".
+    """Read an Anki package: a deck package (``.apkg``) or a whole collection (``.colpkg``).
 
-    Each Anki card becomes a basic HTML card ``anki-<card id>`` in the deck
-    ``anki-deck-<deck id>`` named as in Anki (with ``::``), so importing the package again
-    updates the same cards. Cloze notes give one card per deletion.
+    Packages of every Anki version are read: today's (``collection.anki21b`` and media
+    compressed with zstd, a protobuf media list) and the older ones (``collection.anki21``
+    or ``collection.anki2``, a JSON media list). Each Anki card becomes a basic HTML card
+    ``anki-<card id>`` in the deck ``anki-deck-<deck id>`` named as in Anki (with ``::``),
+    so importing the package again updates the same cards. Cloze notes give one card per
+    deletion; notes of the known multiple-choice note types (``multiple_choice``) become
+    choice cards.
 
     The package is untrusted: entries are read by name, never extracted by name, and
     unpacking stops at the limits above (100,000 entries; 2 GiB in all; 1 GiB for the
-    collection, 32 MiB for the media list, 64 MiB per image) whatever the zip's headers
-    claim. The collection is opened read-only with ``trusted_schema=OFF`` after
-    ``PRAGMA quick_check``. Review times are capped at one hour (``MAX_DURATION_MS``);
-    manual, rescheduling and cram entries are left out of the history.
+    collection, 32 MiB for the media list, 64 MiB per image, counted after zstd as well)
+    whatever the zip's headers claim. The collection is opened read-only with
+    ``trusted_schema=OFF`` after ``PRAGMA quick_check``, with only its real tables read
+    and SQLite's work bounded (``_collection``). Review times are capped at one hour
+    (``MAX_DURATION_MS``); manual, rescheduling and cram entries are left out of the history.
 
     Args:
         path: The ``.apkg`` file.
@@ -79,8 +89,8 @@ def read_apkg(
             images the cards show are left here for the caller to move (they are removed
             again if reading fails).
         progress: Called with (done, total) over the package's cards and review rows.
-        cancelled: Checked every few hundred cards or review rows and between chunks of
-            the collection as it is unpacked.
+        cancelled: Checked every few hundred cards or review rows, between chunks of the
+            collection as it is unpacked, and while SQLite works.
 
     Returns:
         The decks, the history by (deck id, card id), the staged images, and notes on what
@@ -95,13 +105,12 @@ def read_apkg(
     stager: MediaStager | None = None
     try:
         with SafeZip.open(path, source, MAX_ENTRIES, MAX_TOTAL_BYTES) as archive:
-            entry = _collection_entry(archive, source)
-            stager = MediaStager(
-                archive, _media_entries(archive, source), staging, source, MAX_IMAGE_BYTES
-            )
-            copy = _copy_collection(archive, entry, staging, source, cancelled)
+            layout = read_layout(archive, source)
+            media = read_media(archive, layout, source, MAX_MEDIA_LIST_BYTES)
+            stager = MediaStager(media, staging, source, MAX_IMAGE_BYTES)
+            copy = _copy_collection(archive, layout, staging, source, cancelled)
             try:
-                with open_collection(copy, entry, source) as collection:
+                with open_collection(copy, layout.collection, source, cancelled) as collection:
                     reader = _PackageReader(collection, stager, source, progress, cancelled)
                     return reader.read()
             finally:
@@ -113,52 +122,10 @@ def read_apkg(
         raise
 
 
-def _collection_entry(archive: SafeZip, source: str) -> str:
-    """The collection to read: Anki 2.1's, else Anki 2.0's; the newer zstd one is refused."""
-    newest, oldest = COLLECTION_ENTRIES
-    if archive.has(newest):
-        return newest
-    if archive.has(NEWER_COLLECTION_ENTRY):
-        raise DeckError(
-            source,
-            [
-                f"zip entry {NEWER_COLLECTION_ENTRY!r}: made by a newer Anki in a format Recall "
-                f"cannot read; {NEWER_ANKI_ADVICE}"
-            ],
-        )
-    if archive.has(oldest):
-        return oldest
-    names = archive.names()
-    listing = ", ".join(repr(name) for name in names[:10]) or "nothing"
-    if len(names) > 10:
-        listing += f" and {len(names) - 10} more entries"
-    raise DeckError(source, [f"no Anki collection inside (the zip holds {listing})"])
-
-
-def _media_entries(archive: SafeZip, source: str) -> dict[str, str]:
-    """The zip entry of each media file, by its name in Anki (the ``media`` JSON inverted)."""
-    if not archive.has(MEDIA_ENTRY):
-        return {}
-    where = f"zip entry {MEDIA_ENTRY!r}"
-    data = archive.read(MEDIA_ENTRY, MAX_MEDIA_LIST_BYTES)
-    try:
-        listing = json.loads(data.decode("utf-8")) if data.strip() else {}
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise DeckError(
-            source, [f"{where}: the media list is in a newer Anki's format; {NEWER_ANKI_ADVICE}"]
-        ) from None
-    if not isinstance(listing, dict) or not all(isinstance(v, str) for v in listing.values()):
-        raise DeckError(source, [f"{where}: not the media list Anki writes"])
-    entries: dict[str, str] = {}
-    for entry, name in listing.items():
-        entries.setdefault(name, entry)
-    return entries
-
-
 def _copy_collection(
-    archive: SafeZip, entry: str, staging: Path, source: str, cancelled: Cancelled
+    archive: SafeZip, layout: Layout, staging: Path, source: str, cancelled: Cancelled
 ) -> Path:
-    """Unpack the collection into a file with a generated name in ``staging``."""
+    """Unpack the collection (decompressing it if zstd) into a generated name in ``staging``."""
     failure = f"cannot copy the collection into {staging}"
     try:
         descriptor, name = tempfile.mkstemp(prefix=".collection-", suffix=".anki2", dir=staging)
@@ -167,7 +134,9 @@ def _copy_collection(
     copy = Path(name)
     try:
         with os.fdopen(descriptor, "wb") as file:
-            archive.unpack(entry, MAX_COLLECTION_BYTES, file.write, cancelled)
+            archive.unpack(
+                layout.collection, MAX_COLLECTION_BYTES, file.write, cancelled, layout.zstd
+            )
     except OSError as error:
         copy.unlink(missing_ok=True)
         raise DeckError(source, [f"{failure} ({error.strerror})"]) from None
@@ -208,11 +177,17 @@ class _PackageReader:
         self._skipped = Tally()
         self._audio_video = 0
         self._cleaned: tuple[int, list[str]] | None = None
+        self._clean_texts: dict[str, tuple[str, int]] = {}
+        self._question_fields: dict[tuple[int, int], int] = {}
+        self._choices: dict[int, ChoiceLayout | None] = {}
+        self._choice_notes: dict[str, int] = {}
+        self._kprim = 0
+        self._not_choices = Tally()
 
     def read(self) -> ImportedPackage:
         """Everything the package holds, in Recall's terms."""
         note_types = self._collection.note_types()
-        deck_names = self._collection.deck_names()
+        anki_decks = self._collection.decks()
         notes = self._collection.notes()
         first_field = next(iter(notes.values())).fields[0] if notes else ""
         if len(notes) == 1 and PLACEHOLDER_TEXT in first_field.lower():
@@ -222,7 +197,7 @@ class _PackageReader:
             )
         cards = self._collection.cards()
         self._total = len(cards) + self._collection.review_count()
-        by_deck: dict[int, list[tuple[tuple[int, int, int], BasicCard]]] = {}
+        by_deck: dict[int, list[tuple[tuple[int, int, int], BasicCard | ChoiceCard]]] = {}
         keys: dict[int, tuple[str, str]] = {}
         suspended = 0
         for card in sorted(cards, key=lambda card: (card.note_id, card.ord, card.id)):
@@ -234,10 +209,11 @@ class _PackageReader:
             by_deck.setdefault(card.deck_id, []).append((order, converted))
             keys[card.id] = (f"anki-deck-{card.deck_id}", converted.id)
             suspended += card.suspended
-        decks = self._decks(by_deck, deck_names)
+        decks = self._decks(by_deck, anki_decks)
         reviews, left_out = self._reviews(keys)
         self._progress(self._total, self._total)
-        notes_lines = self._skipped.line(f"{counted(self._skipped.count, 'card')} skipped")
+        notes_lines = self._choice_lines()
+        notes_lines += self._skipped.line(f"{counted(self._skipped.count, 'card')} skipped")
         if self._audio_video:
             notes_lines.append(
                 f"{counted(self._audio_video, 'audio/video reference')} left out "
@@ -260,9 +236,53 @@ class _PackageReader:
                 raise ImportCancelledError
             self._progress(self._done, self._total)
 
+    def _choice_lines(self) -> list[str]:
+        """Report lines on the notes that became choice cards and those that could not."""
+        lines = []
+        for label, count in sorted(self._choice_notes.items()):
+            became = "became choice cards" if count != 1 else "became a choice card"
+            line = f"{counted(count, f'{label} note')} {became}"
+            if label == "anki-mc AllInOne" and self._kprim:
+                line += (
+                    f'; {counted(self._kprim, "kprim question")} became "select all that '
+                    'apply", the true statements being the right choices'
+                )
+            lines.append(line)
+        summary = f"{counted(self._not_choices.count, 'multiple-choice note')} imported as basic"
+        return lines + self._not_choices.line(f"{summary} cards")
+
+    def _choice(
+        self, card: AnkiCard, note: AnkiNote, note_type: NoteType
+    ) -> ChoiceCard | BasicCard | None:
+        """The card for a note of a known multiple-choice type, or None for other notes.
+
+        A note that does not make a valid choice card becomes a basic card, with a note.
+        """
+        if note.type_id not in self._choices:
+            self._choices[note.type_id] = choice_layout(note_type.field_names)
+        layout = self._choices[note.type_id]
+        if layout is None or card.ord != 0:
+            return None
+        sounds = sum(count_audio_video(field) for field in note.fields)
+        fields = tuple(without_sounds(field) for field in note.fields)
+        tags = list(dict.fromkeys(note.tags))
+        result = convert(layout, fields, f"anki-{card.id}", tags)
+        if result.card is None:
+            self._not_choices.add(f"note {note.id}: {result.problem}")
+            sides = basic_sides(layout, fields)
+            front, back = (self._stager.sanitize(side, note.id) for side in sides)
+            if is_blank(front) or is_blank(back):
+                return None  # read as any other note, which reports a blank side
+            self._audio_video += sounds
+            return html_card(self._source, f"anki-{card.id}", front, back, tags)
+        self._audio_video += sounds
+        self._choice_notes[layout.label] = self._choice_notes.get(layout.label, 0) + 1
+        self._kprim += result.kprim
+        return result.card
+
     def _card(
         self, card: AnkiCard, notes: dict[int, AnkiNote], note_types: dict[int, NoteType]
-    ) -> BasicCard | None:
+    ) -> BasicCard | ChoiceCard | None:
         """The Recall card for an Anki card, or None (counted as skipped) if it has none."""
         note = notes.get(card.note_id)
         if note is None:
@@ -273,19 +293,30 @@ class _PackageReader:
         if note_type is None:
             self._skipped.add(f"{where}: its note type is missing")
             return None
+        choice = self._choice(card, note, note_type)
+        if choice is not None:
+            return choice
         fields = self._clean_fields(note)
         if note_type.is_cloze:
             text = note_type.cloze_field()
             raw = without_sounds(note.fields[text]) if text < len(note.fields) else ""
             number = card.ord + 1
-            if number not in cloze_numbers(raw):
-                self._skipped.add(f"{where}: the note has no cloze deletion c{number}")
-                return None
-            question, answer = cloze_faces(raw, number)
+            try:
+                if number not in cloze_numbers(raw):
+                    self._skipped.add(f"{where}: the note has no cloze deletion c{number}")
+                    return None
+                question, answer = cloze_faces(raw, number)
+            except RecursionError:
+                raise self._collection.error(
+                    f"{where}: its cloze deletions are nested too deeply to read"
+                ) from None
             front = self._stager.sanitize(question, note.id)
             backs = [self._stager.sanitize(answer, note.id)]
         else:
-            text = note_type.question_field(card.ord)
+            shown = (note.type_id, card.ord)
+            text = self._question_fields.get(shown, -1)
+            if text < 0:
+                text = self._question_fields[shown] = note_type.question_field(card.ord)
             front = fields[text] if text < len(fields) else ""
             backs = []
         backs += [field for i, field in enumerate(fields) if i != text and not is_blank(field)]
@@ -299,15 +330,26 @@ class _PackageReader:
     def _clean_fields(self, note: AnkiNote) -> list[str]:
         """The note's fields sanitized, images staged; cached for the note's next card."""
         if self._cleaned is None or self._cleaned[0] != note.id:
-            self._audio_video += sum(count_audio_video(field) for field in note.fields)
-            cleaned = [self._stager.sanitize(without_sounds(f), note.id) for f in note.fields]
-            self._cleaned = (note.id, cleaned)
+            self._cleaned = (note.id, [self._clean(field, note.id) for field in note.fields])
         return self._cleaned[1]
+
+    def _clean(self, field: str, note_id: int) -> str:
+        """One field sanitized; a text without images is cleaned once however often it recurs."""
+        known = self._clean_texts.get(field)
+        if known is not None:
+            self._audio_video += known[1]
+            return known[0]
+        sounds = count_audio_video(field)
+        self._audio_video += sounds
+        cleaned = self._stager.sanitize(without_sounds(field), note_id)
+        if not has_image(field):  # an image's report line names its note: clean each
+            self._clean_texts[field] = (cleaned, sounds)
+        return cleaned
 
     def _decks(
         self,
-        by_deck: dict[int, list[tuple[tuple[int, int, int], BasicCard]]],
-        deck_names: dict[int, str],
+        by_deck: dict[int, list[tuple[tuple[int, int, int], BasicCard | ChoiceCard]]],
+        anki_decks: dict[int, AnkiDeck],
     ) -> list[Deck]:
         """One deck per Anki deck with cards, by name; studied cards first, then new ones."""
         if not by_deck:
@@ -317,19 +359,23 @@ class _PackageReader:
                 else "the package holds no cards"
             )
             raise DeckError(self._source, [f"no cards to import: {reason}"])
+        empty = AnkiDeck("", "")
         named = {
-            deck_id: (deck_names.get(deck_id) or "").strip() or f"Anki deck {deck_id}"
+            deck_id: anki_decks.get(deck_id, empty).name.strip() or f"Anki deck {deck_id}"
             for deck_id in by_deck
         }
-        return [
-            make_deck(
+        decks = []
+        for deck_id in sorted(by_deck, key=lambda did: (named[did].casefold(), did)):
+            deck = make_deck(
                 self._source,
                 f"anki-deck-{deck_id}",
                 named[deck_id],
                 [card for _, card in sorted(by_deck[deck_id], key=lambda item: item[0])],
             )
-            for deck_id in sorted(by_deck, key=lambda did: (named[did].casefold(), did))
-        ]
+            description = html_to_text(anki_decks.get(deck_id, empty).description)
+            # A plain string on a deck already validated: no rule applies to descriptions.
+            decks.append(deck.model_copy(update={"description": description}))
+        return decks
 
     def _reviews(
         self, keys: dict[int, tuple[str, str]]

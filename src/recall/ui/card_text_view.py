@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QUrl
-from PySide6.QtGui import QImage, QResizeEvent, QTextDocument
+from PySide6.QtGui import QImage, QImageReader, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 from recall.cardhtml import is_media_name, sanitize
@@ -14,8 +14,8 @@ from recall.cardhtml import is_media_name, sanitize
 class CardTextView(QTextBrowser):
     """Read-only rich text sized to its content.
 
-    Every resource request goes through ``loadResource``: an image is loaded only when its
-    name is a stored media name and the file is in ``media_dir``; anything else (local
+    Every resource request goes through ``loadResource``: an image (pixels or SVG) is loaded
+    only when its name is a stored media name and the file is in ``media_dir``; anything else (local
     paths, remote URLs, style sheets) loads nothing. Links are never followed.
     """
 
@@ -46,10 +46,24 @@ class CardTextView(QTextBrowser):
         path = self._media_dir / stored
         if not is_media_name(stored) or not path.is_file():
             return None
-        image = QImage(str(path))
+        return self._read_image(path, max(64, self.viewport().width()))
+
+    @staticmethod
+    def _read_image(path: Path, widest: int) -> QImage | None:
+        """The image at ``path`` at most ``widest`` pixels wide.
+
+        SVG is drawn at that size (through Qt's SVG image plugin) rather than at whatever
+        size it declares; pixel images are scaled down after reading.
+        """
+        reader = QImageReader(str(path))
+        declared = reader.size()
+        if path.suffix == ".svg" and declared.isValid() and declared.width() > widest:
+            reader.setScaledSize(
+                declared.scaled(widest, widest * 8, Qt.AspectRatioMode.KeepAspectRatio)
+            )
+        image = reader.read()
         if image.isNull():
             return None
-        widest = max(64, self.viewport().width())
         if image.width() > widest:
             image = image.scaledToWidth(widest, Qt.TransformationMode.SmoothTransformation)
         return image

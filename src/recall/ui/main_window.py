@@ -287,6 +287,7 @@ class MainWindow(QMainWindow):
             self.statistics.tasks.wait()
         self.backup_timer.stop()
         self.back_up_if_changed()
+        self.operations.cancel()
         self.tasks.wait()
         self._window_state.setValue("geometry", self.saveGeometry())
         self._window_state.sync()

@@ -54,6 +54,7 @@ class Operations(QObject):
         self._window = window
         self._cancel = threading.Event()
         self._dialog: QProgressDialog | None = None
+        self._cancellable = False
         self.busy = False
 
     @property
@@ -94,6 +95,7 @@ class Operations(QObject):
         self.busy = True
         self.busy_changed.emit(True)
         self._cancel.clear()
+        self._cancellable = cancellable
         relay = _ProgressRelay(self)
         dialog = QProgressDialog(label, "Cancel" if cancellable else "", 0, 0, self._window)
         dialog.setWindowTitle(label.rstrip(".").rstrip())
@@ -132,6 +134,15 @@ class Operations(QObject):
 
         self._tasks.run(job, finished, failed)
         return True
+
+    def cancel(self) -> None:
+        """Stop the running operation if it may be stopped, as its Cancel button would.
+
+        The window asks this when it closes, so quitting never waits for a whole import:
+        the work notices within moments (an import even inside SQLite) and writes nothing.
+        """
+        if self.busy and self._cancellable:
+            self._on_cancel()
 
     def _on_cancel(self) -> None:
         self._cancel.set()

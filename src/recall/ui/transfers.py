@@ -22,7 +22,8 @@ from recall.ui.operations import Operations
 from recall.ui.prompts import Prompts
 
 IMPORT_FILTER = (
-    "Decks (*.json *.apkg *.txt *.csv *.tsv);;Recall decks (*.json);;Anki packages (*.apkg);;"
+    "Decks (*.json *.apkg *.colpkg *.txt *.csv *.tsv);;Recall decks (*.json);;"
+    "Anki packages (*.apkg *.colpkg);;"
     "Anki text exports (*.txt *.csv *.tsv);;All files (*)"
 )
 DECK_EXPORT_FILTERS = {"Recall deck (*.json)": ".json", "Anki package (*.apkg)": ".apkg"}

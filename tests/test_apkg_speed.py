@@ -1,0 +1,87 @@
+"""The shortcuts that make package import fast give exactly what the long way gives."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import nh3
+from hypothesis import given
+from hypothesis import strategies as st
+
+from recall import cardhtml
+from recall.importers.apkg import read_apkg
+from tests.anki_packages import build_package, edit_collection
+
+MARKUP = "<b></b>"
+
+
+@given(st.text())
+def test_plain_text_skips_the_cleaner_only_when_the_cleaner_would_not_change_it(
+    text: str,
+) -> None:
+    # Behind an empty element the text always goes through nh3; the element comes back as is.
+    through_cleaner = cardhtml.sanitize(MARKUP + text)
+    assert through_cleaner.startswith(MARKUP)
+    if not text.startswith("\ufeff"):
+        assert cardhtml.sanitize(text) == through_cleaner[len(MARKUP) :]
+
+
+def test_the_shared_cleaner_gives_what_nh3_clean_gives() -> None:
+    fragment = '<p onclick="x()">a <img src="cat.png"> <script>y()</script><i>b</i></p>'
+    expected = nh3.clean(
+        fragment,
+        tags=set(cardhtml.ALLOWED_TAGS),
+        clean_content_tags=set(cardhtml.DROPPED_WITH_CONTENT),
+        attributes={tag: set(names) for tag, names in cardhtml.ALLOWED_ATTRIBUTES.items()},
+        attribute_filter=lambda tag, attribute, value: (
+            "c" * 64 + ".png" if (tag, attribute) == ("img", "src") else value
+        ),
+        url_schemes=set(),
+        strip_comments=True,
+        link_rel=None,
+    )
+    assert cardhtml.sanitize(fragment, lambda _: "c" * 64 + ".png") == expected
+    assert cardhtml.sanitize(fragment) == expected.replace(f' src="{"c" * 64}.png"', "").replace(
+        "<img>", ""
+    )
+
+
+def test_each_thread_cleans_with_its_own_resolver() -> None:
+    results: dict[str, str] = {}
+
+    def clean(name: str) -> None:
+        stored = name * 64 + ".png"
+
+        def resolve(_source: str) -> str:
+            return stored
+
+        for _ in range(200):
+            results[name] = cardhtml.sanitize('<img src="x.png">', resolve)
+            assert results[name] == f'<img src="{stored}">'
+
+    threads = [threading.Thread(target=clean, args=(name,)) for name in "abcd"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == {name: f'<img src="{name * 64}.png">' for name in "abcd"}
+
+
+def test_rows_of_odd_types_are_read_value_by_value_to_the_same_cards(tmp_path: Path) -> None:
+    for name in ("plain", "odd"):
+        (tmp_path / name).mkdir()
+    plain = build_package(tmp_path / "plain")
+    odd = build_package(tmp_path / "odd")
+
+    def blobs(connection: sqlite3.Connection) -> None:
+        connection.execute("UPDATE notes SET flds = CAST(flds AS BLOB), tags = CAST(tags AS BLOB)")
+        assert connection.execute("SELECT DISTINCT typeof(flds) FROM notes").fetchall() == [
+            ("blob",)
+        ]
+
+    edit_collection(odd, blobs)
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    assert read_apkg(plain, staging).decks == read_apkg(odd, staging).decks
