@@ -183,3 +183,20 @@ def test_section_shows_its_numbers_as_a_table(qtbot: QtBot, qtmodeltester: Model
     assert model.index(1, 1).data() == "9"
     section.table_button.click()
     assert chart.isVisibleTo(section)
+
+
+def test_a_section_of_several_charts_tables_them_one_after_another(
+    qtbot: QtBot, qtmodeltester: ModelTester
+) -> None:
+    ratings, changes = BarChart("Ratings"), BarChart("Proposed rating")
+    section = ChartSection("Ratings", [ratings, changes], columns=2)
+    qtbot.addWidget(section)
+    ratings.set_bars(["Again", "Good"], [1, 4], "Answers")
+    changes.set_bars(["Kept", "Raised"], [0, 0], "Answers")
+    section.set_caption(ratings, "Ratings: 5 answers")
+    assert section.captions[ratings].text() == "Ratings: 5 answers"
+    section.table_button.click()
+    qtmodeltester.check(section.model)
+    column = [section.model.index(row, 0).data() for row in range(section.model.rowCount())]
+    assert column == ["Ratings", "Again", "Good", "Proposed rating", EMPTY_TEXT]
+    assert not section.captions[ratings].isVisibleTo(section)
