@@ -2,7 +2,8 @@
 # Both create the virtual environment in .venv on first use (or when
 # pyproject.toml changes) and reuse it afterwards. `make package` adds
 # PyInstaller (the `package` extra) to it and builds the standalone app;
-# `make bench` adds Anki (the `bench` extra) and measures Recall beside it.
+# `make bench` adds Anki (the `bench` extra) and its desktop app (`desktop-bench`) and
+# measures Recall beside them.
 
 PYTHON ?= python3
 VENV := .venv
@@ -10,6 +11,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PACKAGE_STAMP := $(VENV)/.installed-package
 BENCH_STAMP := $(VENV)/.installed-bench
+DESKTOP_STAMP := $(VENV)/.installed-desktop-bench
 PYINSTALLER := $(BIN)/pyinstaller --noconfirm --clean --log-level WARN
 
 .PHONY: run test lint lint-deck typecheck unit bench bench-smoke benchmark package package-onefile clean
@@ -28,6 +30,10 @@ $(PACKAGE_STAMP): $(STAMP)
 $(BENCH_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	@touch $(BENCH_STAMP)
+
+$(DESKTOP_STAMP): $(BENCH_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench,desktop-bench]'
+	@touch $(DESKTOP_STAMP)
 
 run: $(STAMP)  ## open the window on the bundled deck
 	$(BIN)/recall $(ARGS)
@@ -52,7 +58,7 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest
 
-bench: $(BENCH_STAMP)  ## Recall beside Anki and the floor; writes docs/benchmarks.md
+bench: $(DESKTOP_STAMP)  ## Recall beside Anki and the floor; writes docs/benchmarks.md
 	$(BIN)/python -m benchmarks
 
 bench-smoke: $(BENCH_STAMP)  ## the same on small collections, quickly (CI)

@@ -21,10 +21,12 @@ from benchmarks import (
     anki_packages,
     anki_peer,
     measure_answer,
+    measure_desktop,
     measure_history,
     measure_hostile,
     measure_import,
     measure_queue,
+    measure_sound,
     measure_stats,
     measure_window,
     prepare,
@@ -54,11 +56,12 @@ class Plan:
     start_rounds: int
     history_rounds: int
     window_rounds: int
+    sound_rounds: int
     stats_rounds: int
 
 
-FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 3, 2, 5)
-SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 2)
+FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 3, 2, 15, 5)
+SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3, 2)
 
 
 def _say(text: str) -> None:
@@ -148,6 +151,13 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
             largest.recall_database, largest.deck_key, largest.cards, work, plan.start_rounds
         )
         figures += started[:2]
+        if smoke:
+            _say("beside Anki desktop: left out of the smoke run (make bench measures it)")
+        else:
+            _say("beside Anki desktop ...")
+            figures += measure_desktop.measure_desktop(
+                made[0].recall_database, made[0].anki_collection, made[0].cards, work, 5
+            )
         for collections in made:
             figures += _size_figures(collections, work, plan)
         _say(f"history-wide work, {largest.cards:,} cards ...")
@@ -190,6 +200,12 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
         _say("hostile packages ...")
         figures += measure_hostile.measure_hostile(package, with_history["latest"], cache, work)
         figures += started[2:]
+        _say("a card's sound ...")
+        sound = measure_sound.measure_sound(work, plan.sound_rounds)
+        if isinstance(sound, str):
+            _say(f"  a card's sound: not measured: {sound}")
+        else:
+            figures.append(sound)
     print()
     print(table(figures))
     output.parent.mkdir(parents=True, exist_ok=True)

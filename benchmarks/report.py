@@ -92,6 +92,11 @@ ANALYSIS = {
         "SHA-512); the floor has no fuzz. The fuzz is what lets a replay reproduce stored "
         "schedules exactly, so it stays."
     ),
+    "Start to the deck list beside Anki desktop": (
+        "Both start from a warm cache on the same X screen. Recall's start is Python, "
+        "PySide6 and its own window; Anki desktop also starts Chromium's web engine for "
+        "its deck browser."
+    ),
     "Peak memory": (
         "An empty Qt window peaks at about 50 MB; importing sqlmodel (SQLAlchemy and "
         "pydantic) and fsrs, which Recall needs, raises that to about 107 MB before any "

@@ -1,10 +1,13 @@
 """Child process: Recall started as ``recall`` starts, until its first card is painted.
 
-``python -m benchmarks.start_app DATA_DIR DECK_KEY`` runs the real entry point
-(``recall.cli.main``) on ``DATA_DIR``. The only addition is a hook on the window it shows:
+``python -m benchmarks.start_app DATA_DIR DECK_KEY`` (or ``DATA_DIR --deck-list``) runs the
+real entry point (``recall.cli.main``) on ``DATA_DIR``. The only addition is a hook on the
+window it shows:
 as soon as the event loop runs, the deck ``DECK_KEY`` is studied (what Enter on the deck
 list does), and at the first paint of the review screen after a card is on it, the process
 prints ``painted <peak RSS in kB>`` and exits at once, skipping the backup made on close.
+With ``--deck-list`` it stops at the first paint of the deck list instead, and adds the
+summed PSS of the process and its children.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
+from benchmarks.proc import peak_rss_kb, tree_pss_kb
 from recall import cli
 from recall.settings import Settings
 from recall.storage import Database
@@ -24,22 +28,27 @@ from recall.ui.main_window import MainWindow
 from recall.ui.prompts import Prompts
 
 
-def peak_rss_kb() -> int:
-    """The process's peak resident memory so far (VmHWM), in kB."""
-    for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    return 0
-
-
 class _FirstPaint(QObject):
-    """Ends the process at the first paint of the review screen showing a card."""
+    """Ends the process at the first paint of the review screen showing a card (or, with
+    ``deck_list``, of the deck list showing its decks)."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: MainWindow, deck_list: bool) -> None:
         super().__init__()
         self._window = window
+        self._deck_list = deck_list
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self._deck_list:
+            decks = self._window.deck_list
+            if (
+                event.type() == QEvent.Type.Paint
+                and decks.model.rowCount() > 0
+                and isinstance(watched, QWidget)
+                and decks.isAncestorOf(watched)
+            ):
+                print(f"painted {peak_rss_kb()} {tree_pss_kb(os.getpid())}", flush=True)
+                os._exit(0)
+            return False
         review = self._window.review
         if (
             event.type() == QEvent.Type.Paint
@@ -55,16 +64,18 @@ class _FirstPaint(QObject):
 
 def main() -> None:
     data_dir, deck_key = sys.argv[1], sys.argv[2]
+    deck_list = deck_key == "--deck-list"
     original = application.show_window
 
     def show_and_study(
         database: Database, settings: Settings, data_dir: Path, prompts: Prompts
     ) -> MainWindow:
         window = original(database, settings, data_dir, prompts)
-        watcher = _FirstPaint(window)
+        watcher = _FirstPaint(window, deck_list)
         _watchers.append(watcher)  # lives as long as the process
         application.application().installEventFilter(watcher)
-        QTimer.singleShot(0, lambda: window.study(deck_key))
+        if not deck_list:
+            QTimer.singleShot(0, lambda: window.study(deck_key))
         return window
 
     application.show_window = show_and_study

@@ -133,9 +133,10 @@ def test_images_are_staged_under_their_hash_and_the_rest_is_reported(
     assert image.path.read_bytes() == IMAGE
     assert sorted(path.name for path in staging.iterdir()) == [IMAGE_NAME]
     blank = ids[("no answer", 0)]
+    cat = ids[('le chat <img src="cat.png">', 0)]
     assert result.notes == [
         f"1 card skipped: note {blank - 1} (card {blank}): the back is blank",
-        "1 audio/video reference left out (Recall does not play sound or video)",
+        f"1 sound or video left out: 'miaou.mp3' in note {cat - 1} (missing from the package)",
     ]
 
 

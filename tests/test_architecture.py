@@ -53,6 +53,7 @@ OWNERS = {
     "fsrs_rs_python": "recall/scheduling.py",
     "sqlmodel": "recall/storage/",
     "sqlalchemy": "recall/storage/",
+    "miniaudio": "recall/audio.py",
     "zstandard": "recall/importers/_zip.py",
 }
 
@@ -92,11 +93,16 @@ LAYERS = {
     "recall.paths": "base",
     "recall.progress": "base",
     "recall.files": "base",
+    "recall.workspace": "base",
+    "recall.instances": "base",
+    "recall.window_libraries": "base",
     "recall.cardhtml": "base",
+    "recall.sound": "base",
     "recall.deckfile": "base",
     "recall.grading": "base",
     "recall.storage": "core",
     "recall.scheduling": "core",
+    "recall.audio": "core",
     "recall.importers": "core",
     "recall.library": "use case",
     "recall.study": "use case",
@@ -106,6 +112,7 @@ LAYERS = {
     "recall.integrity": "use case",
     "recall.upkeep": "use case",
     "recall.lint": "use case",
+    "recall.recovery": "use case",
     "recall.stats": "use case",
     "recall.cli": "edge",
     "recall.__main__": "edge",
@@ -123,6 +130,9 @@ SIDEWAYS = {
     # A repair backs up first, then rebuilds what the check found.
     ("recall.upkeep", "recall.backups"),
     ("recall.upkeep", "recall.integrity"),
+    # Getting a folder's database back restores a backup and checks the result.
+    ("recall.recovery", "recall.backups"),
+    ("recall.recovery", "recall.integrity"),
     # The command line opens the window (lazily, so it starts without Qt).
     ("recall.cli", "recall.ui"),
     # python -m recall runs the command line.

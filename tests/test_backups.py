@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from recall import backups, library
+from recall import backups
 from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import SCHEMA_VERSION, Database, contents, read_header
@@ -17,23 +17,58 @@ from tests.conftest import DATA, Clock, answer_cards
 NOW = datetime(2026, 6, 30, 12, 0, tzinfo=UTC)
 
 
+def thinned_daily(days: int, start: datetime, per_day: int = 1) -> tuple[datetime, set[datetime]]:
+    """Back up ``per_day`` times a day for ``days`` days, thinning after each backup."""
+    kept: set[datetime] = set()
+    now = start
+    for step in range(days * per_day):
+        now = start + timedelta(days=step / per_day)
+        kept = backups.to_keep(kept | {now}, now)
+    return now, kept
+
+
 def test_thinning_keeps_recent_all_then_daily_weekly_monthly() -> None:
-    hourly = [NOW - timedelta(hours=hours) for hours in range(0, 24 * 400, 6)]
-    kept = backups.to_keep(hourly, NOW)
-    recent = {moment for moment in hourly if NOW - moment < timedelta(days=2)}
-    assert recent <= kept
-    daily = [NOW - m for m in kept if timedelta(days=2) <= NOW - m < timedelta(days=14)]
-    assert sorted(age.days for age in daily) == list(range(2, 14))
-    weekly = [NOW - m for m in kept if timedelta(days=14) <= NOW - m < timedelta(days=84)]
-    assert sorted((age.days - 14) // 7 for age in weekly) == list(range(10))
-    monthly = [NOW - m for m in kept if timedelta(days=84) <= NOW - m < timedelta(days=354)]
-    assert sorted((age.days - 84) // 30 for age in monthly) == list(range(9))
-    assert len(kept) == len(recent) + 12 + 10 + 9
+    now, kept = thinned_daily(400, NOW - timedelta(days=400), per_day=4)
+    ages = sorted(now - moment for moment in kept)
+    assert [age for age in ages if age < timedelta(days=2)] == [
+        timedelta(hours=6 * n) for n in range(8)
+    ]
+    older = ages[backups.KEEP_NEWEST :]  # the 10 newest are kept whatever their age
+    daily = [now - age for age in older if age < timedelta(days=14)]
+    assert len({moment.date() for moment in daily}) == len(daily) >= 11
+    weekly = [now - age for age in older if timedelta(days=14) <= age < timedelta(days=84)]
+    assert len({moment.isocalendar()[:2] for moment in weekly}) == len(weekly) >= 9
+    monthly = [now - age for age in older if timedelta(days=84) <= age]
+    assert len({(moment.year, moment.month) for moment in monthly}) == len(monthly) >= 8
+    assert max(ages) < timedelta(days=14 + 70 + 9 * 31)
+    assert len(kept) <= 45
 
 
 def test_thinning_keeps_the_newest_of_each_day_of_age() -> None:
-    times = [NOW - timedelta(days=4, hours=hours) for hours in (21, 22, 23)]
-    assert backups.to_keep(times, NOW) == {NOW - timedelta(days=4, hours=21)}
+    recent = [NOW - timedelta(hours=hours) for hours in range(0, 48, 4)]
+    times = [NOW - timedelta(days=3, hours=hours) for hours in (1, 2, 3)]
+    assert backups.to_keep(recent + times, NOW) == {*recent, NOW - timedelta(days=3, hours=1)}
+
+
+@pytest.mark.parametrize("jump", [timedelta(days=365), -timedelta(days=365)])
+def test_a_clock_a_year_off_deletes_no_earlier_backup(jump: timedelta) -> None:
+    now, kept = thinned_daily(60, NOW - timedelta(days=60), per_day=2)
+    wrong = now + jump
+    after = set(kept)
+    for step in range(48):  # a day of backups every 30 minutes with the wrong clock
+        moment = wrong + timedelta(minutes=30 * step)
+        after = backups.to_keep(after | {moment}, moment)
+    # No bucket is emptied: every week and month keeps a backup, and every day keeps its
+    # newest backup until it would have aged out of the daily ones anyway (the jump counts
+    # as at most two days).
+    before = {m for m in after if m <= now}
+    assert {m.isocalendar()[:2] for m in kept} <= {m.isocalendar()[:2] for m in before}
+    assert {m.month for m in kept} <= {m.month for m in before}
+    assert {m.date() for m in kept if now - m < timedelta(days=11)} <= {m.date() for m in before}
+    assert wrong + timedelta(minutes=30 * 47) in after  # the newest is kept too
+    # Once the clock is right again, the next backup deletes no day the jump left either.
+    later = backups.to_keep(after | {now + timedelta(hours=1)}, now + timedelta(hours=1))
+    assert {m.date() for m in before} <= {m.date() for m in later}
 
 
 def test_backup_is_a_self_contained_snapshot(bundled: Database, clock: Clock) -> None:
@@ -83,19 +118,35 @@ def test_restoring_something_that_is_not_a_backup_changes_nothing(
     connection.execute("CREATE TABLE notes (text TEXT)")
     connection.commit()
     connection.close()
-    with pytest.raises(backups.BackupError, match="not a Recall database"):
+    with pytest.raises(backups.BackupError, match="not one of Recall's; nothing was changed"):
         backups.restore(bundled, bogus, Scheduler(Settings()), clock())
     assert contents(bundled.path).reviews == 2
 
 
-def test_thin_deletes_old_backups(bundled: Database, clock: Clock) -> None:
+def test_thin_deletes_files_the_rules_do_not_keep(bundled: Database, clock: Clock) -> None:
     folder = backups.backup_folder(bundled)
-    old = backups.make_backup(bundled, clock() - timedelta(days=400))
-    recent = backups.make_backup(bundled, clock())
-    assert not old.exists()
-    assert recent.exists()
-    library.install_bundled_decks(bundled, clock())
-    assert [b.path for b in backups.list_backups(folder)] == [recent]
+    made = [backups.make_backup(bundled, clock.advance(hours=8)) for _ in range(3 * 8)]
+    kept = {backup.path for backup in backups.list_backups(folder)}
+    assert made[-1] in kept
+    assert set(made[-backups.KEEP_NEWEST :]) <= kept
+    assert len(kept) < len(made)  # older days keep only their newest backup
+    deleted = [path for path in made if path not in kept]
+    assert deleted
+    assert not any(path.exists() for path in deleted)
+
+
+def test_a_year_without_backups_ages_the_older_ones_by_two_days_only(
+    bundled: Database, clock: Clock
+) -> None:
+    folder = backups.backup_folder(bundled)
+    made = [backups.make_backup(bundled, clock.advance(hours=6)) for _ in range(20)]
+    backups.make_backup(bundled, clock.advance(days=365))
+    left = [path for path in made if path.exists()]
+    assert made[-(backups.KEEP_NEWEST - 1) :] == left[-(backups.KEEP_NEWEST - 1) :]
+    # Every day before the gap keeps its newest backup.
+    made_days = {backups._time_of(path.name).date() for path in made}  # type: ignore[union-attr]
+    kept_days = {backup.made_at.date() for backup in backups.list_backups(folder)}
+    assert made_days | {clock().date()} == kept_days
 
 
 def test_a_backup_from_an_older_recall_is_restored_and_upgraded(

@@ -91,7 +91,7 @@ def test_killed_mid_answer_loses_no_committed_review(
 
 @pytest.mark.parametrize(
     ("limit", "message"),
-    [("query_only = ON", "read-only"), ("max_page_count = {pages}", "is full")],
+    [("query_only = ON", "read-only"), ("max_page_count = {pages}", "could not grow")],
 )
 def test_a_failed_save_says_why_and_can_be_retried(
     bundled: Database, clock: Clock, limit: str, message: str

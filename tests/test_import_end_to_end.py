@@ -63,7 +63,7 @@ def test_apkg_with_history_keeps_the_earned_schedule(
     assert f"{package}: added deck 'Languages::French' (anki-deck-2059400110):" in out
     assert "3 reviews" in out
     assert "note: 2 review history entries left out of the replay" in out
-    assert "audio/video reference left out" in out
+    assert "1 sound or video left out: 'miaou.mp3'" in out
     assert f"{package}: 1 image\n" in out
 
     decks = deck_counts(capsys, data)

@@ -35,7 +35,7 @@ def test_a_tampered_schedule_is_found_and_rebuilt(bundled: Database, clock: Cloc
     assert list(report.stale) == [1]
     assert report.problems[0].startswith("card activation-recompute/what-is-traded: the stored")
 
-    changes = integrity.repair(bundled, report)
+    changes = integrity.repair(bundled, report, Scheduler(Settings()))
     assert len(changes) == 1
     assert integrity.check(bundled, scheduler(), clock()).healthy
 
@@ -87,5 +87,6 @@ def test_a_schedule_row_naming_the_wrong_deck_is_found_and_placed(
     assert any(
         "2 card(s) have a schedule row that names another deck" in p for p in report.problems
     )
-    assert integrity.repair(bundled, report) == ["2 schedule row(s) given their card's deck"]
+    changes = integrity.repair(bundled, report, Scheduler(Settings()))
+    assert changes == ["gave 2 schedule row(s) their card's deck"]
     assert integrity.check(bundled, scheduler(), clock()).healthy

@@ -54,8 +54,8 @@ def test_every_old_database_opens_with_every_review_intact(tmp_path: Path, fixtu
     database.close()
 
 
-def _add_review_note(connection: Connection) -> None:
-    connection.exec_driver_sql("ALTER TABLE review ADD COLUMN note TEXT")
+def _mark_deck_names(connection: Connection) -> None:
+    connection.exec_driver_sql("UPDATE deck SET name = name || ' (upgraded)'")
 
 
 def test_an_older_schema_is_upgraded_after_a_backup(
@@ -65,14 +65,15 @@ def test_an_older_schema_is_upgraded_after_a_backup(
     later = SCHEMA_VERSION + 1
     monkeypatch.setattr(database_module, "SCHEMA_VERSION", later)
     monkeypatch.setattr(
-        database_module, "MIGRATIONS", {**MIGRATIONS, SCHEMA_VERSION: _add_review_note}
+        database_module, "MIGRATIONS", {**MIGRATIONS, SCHEMA_VERSION: _mark_deck_names}
     )
 
     database = Database(path)
 
     assert read_header(path).schema_version == later
-    columns = {row[1] for row in sqlite3.connect(path).execute("PRAGMA table_info(review)")}
-    assert "note" in columns
+    names = [row[0] for row in sqlite3.connect(path).execute("SELECT name FROM deck")]
+    assert names
+    assert all(name.endswith(" (upgraded)") for name in names)
     (backup,) = (path.parent / "backups").glob("*before-upgrade-from-schema-1.sqlite3")
     assert read_header(backup).schema_version == 1
     out = io.StringIO()
@@ -112,10 +113,10 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
-def test_schema_2_gains_an_empty_proposed_rating_and_new_reviews_fill_it(
+def test_schema_3_gains_an_empty_proposed_rating_and_new_reviews_fill_it(
     tmp_path: Path,
 ) -> None:
-    path = copy_fixture(tmp_path, DATA / "schema-2.sqlite3")
+    path = copy_fixture(tmp_path, DATA / "schema-3.sqlite3")
     database = Database(path)
     connection = sqlite3.connect(path)
     try:

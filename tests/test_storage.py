@@ -12,7 +12,7 @@ from recall import library
 from recall.memory import CardState, Rating
 from recall.scheduling import Scheduler
 from recall.settings import Settings
-from recall.storage import SCHEMA_VERSION, Database, DatabaseError, NewReview
+from recall.storage import SCHEMA_VERSION, Database, DatabaseError, NewReview, StorageError
 from recall.study import StudySession
 from tests.conftest import Clock
 
@@ -114,5 +114,5 @@ def test_garbage_file_is_refused(tmp_path: Path) -> None:
 def test_data_folder_that_cannot_be_created_is_a_clear_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(DatabaseError, match="cannot create the data folder"):
+    with pytest.raises(StorageError, match="cannot create the data folder"):
         Database(blocker / "sub" / "recall.sqlite3")

@@ -1,9 +1,18 @@
 """Backups: made with SQLite's online backup API, thinned like Anki's, restored safely.
 
 Backups live in the ``backups`` folder of the data directory, named by their UTC time
-(``recall-20260115-093000-000000.sqlite3``). Thinning keeps every backup from the last two
-days, then the newest of each day of age for 12 more days, of each week for 10 weeks, and
-of each 30 days for 9 months (about 13 months in all); older ones are deleted.
+(``recall-20260115-093000-000000.sqlite3``). Thinning keeps the 10 newest backups whatever
+their age, every backup from the last two days, then the newest of each calendar day for
+12 more days, of each calendar week for 10 weeks, and of each calendar month for 9 months
+(about 13 months in all); older ones are deleted. The periods are calendar periods (UTC),
+not periods of age, so the backup kept for a week stays the one kept as days pass.
+
+A backup's age is counted along the backups themselves, not only from the clock: walking
+from the newest backup to the oldest, a gap between two neighbours counts as at most twice
+what thinning itself leaves at that age (two days among the daily backups, two weeks among
+the weekly ones, 62 days among the monthly ones). So a clock that jumps a year ahead (or
+back), or months without using Recall, never makes the backups before it look old enough to
+delete; they age only as new backups are made after them. The backup just made is never deleted.
 """
 
 from __future__ import annotations
@@ -19,16 +28,8 @@ from recall import paths
 from recall.errors import RecallError
 from recall.integrity import CheckReport, check
 from recall.scheduling import Scheduler
-from recall.storage import (
-    SCHEMA_VERSION,
-    Database,
-    contents,
-    copy_database,
-    fingerprint,
-    integrity_problems,
-    read_header,
-    restore_into,
-)
+from recall.storage import Database, StorageError, contents, copy_database, fingerprint, restoring
+from recall.storage.failures import explain, is_unusable
 
 _NAME = re.compile(r"^recall-(\d{8}-\d{6})(?:-(\d{6}))?(?:-[a-z0-9-]+)?\.sqlite3$")
 KEEP_ALL_FOR = timedelta(days=2)
@@ -36,6 +37,8 @@ DAILY_FOR = timedelta(days=2 + 12)
 WEEKLY_FOR = DAILY_FOR + timedelta(weeks=10)
 MONTHLY_FOR = WEEKLY_FOR + timedelta(days=9 * 30)  # months of 30 days
 AUTOMATIC_INTERVAL = timedelta(minutes=30)
+KEEP_NEWEST = 10
+LONGEST_GAP = KEEP_ALL_FOR  # between young backups, a longer gap counts as this long
 
 
 class BackupError(RecallError):
@@ -86,17 +89,23 @@ def make_backup(database: Database, now: datetime, note: str = "") -> Path:
         note: Added to the name, like ``before-restore``.
 
     Raises:
-        BackupError: The backup could not be written.
+        BackupError: The backup could not be written; no partial file is left.
     """
     folder = backup_folder(database)
     name = f"recall-{now.astimezone(UTC):%Y%m%d-%H%M%S-%f}{'-' + note if note else ''}.sqlite3"
     target = folder / name
     try:
         copy_database(database.path, target)
-    except OSError as error:
-        raise BackupError(f"cannot write a backup into {folder}: {error.strerror}") from None
-    thin(folder, now)
+    except (OSError, sqlite3.Error) as error:
+        where = database.path if _is_lock(error) else target
+        raise BackupError(f"cannot write a backup into {folder}: {explain(error, where)}") from None
+    thin(folder, now, made=target)
     return target
+
+
+def _is_lock(error: BaseException) -> bool:
+    code = getattr(error, "sqlite_errorcode", 0)
+    return isinstance(code, int) and code & 0xFF in (5, 6)
 
 
 def changed_since_last_backup(database: Database) -> bool:
@@ -135,20 +144,33 @@ def list_backups(folder: Path) -> list[Backup]:
 
 
 def to_keep(times: Iterable[datetime], now: datetime) -> set[datetime]:
-    """Which backup times the thinning rules keep (see the module docstring)."""
-    kept: set[datetime] = set()
-    buckets: set[tuple[str, int]] = set()
-    for moment in sorted(times, reverse=True):
-        age = now - moment
+    """Which backup times the thinning rules keep (see the module docstring).
+
+    Ages are counted from ``now`` to the newest backup and then from each backup to the
+    next older one, each gap counting as at most ``LONGEST_GAP`` (and never below zero):
+    a clock that is wrong, now or when a backup was named, cannot age the others at once.
+    """
+    ordered = sorted(set(times), reverse=True)
+    kept: set[datetime] = set(ordered[:KEEP_NEWEST])
+    buckets: set[tuple[str, int, int]] = set()
+    age = timedelta(0)
+    later = now
+    for moment in ordered:
+        age += min(max(later - moment, timedelta(0)), _longest_gap(age))
+        later = moment
         if age < KEEP_ALL_FOR:
             kept.add(moment)
             continue
+        # Calendar periods (UTC), not periods of age: a backup kept as the newest of its
+        # week stays the newest of that week however many days pass.
+        day = moment.astimezone(UTC).date()
         if age < DAILY_FOR:
-            bucket = ("day", age.days)
+            bucket = ("day", day.toordinal(), 0)
         elif age < WEEKLY_FOR:
-            bucket = ("week", (age - DAILY_FOR).days // 7)
+            year, week, _ = day.isocalendar()
+            bucket = ("week", year, week)
         elif age < MONTHLY_FOR:
-            bucket = ("month", (age - WEEKLY_FOR).days // 30)
+            bucket = ("month", day.year, day.month)
         else:
             continue
         if bucket not in buckets:
@@ -157,15 +179,31 @@ def to_keep(times: Iterable[datetime], now: datetime) -> set[datetime]:
     return kept
 
 
-def thin(folder: Path, now: datetime) -> list[Path]:
-    """Delete the backups the thinning rules do not keep; returns what was deleted."""
+def _longest_gap(age: timedelta) -> timedelta:
+    """The longest gap thinning itself leaves between two backups of this age, doubled:
+    a longer one (a clock jump, months away) counts as only this long."""
+    if age < DAILY_FOR:
+        return LONGEST_GAP
+    if age < WEEKLY_FOR:
+        return timedelta(weeks=2)
+    return timedelta(days=62)
+
+
+def thin(folder: Path, now: datetime, made: Path | None = None) -> list[Path]:
+    """Delete the backups the thinning rules do not keep; returns what was deleted.
+
+    Args:
+        folder: The backups folder.
+        now: The current time, aware UTC.
+        made: The backup just made: it is kept whatever its name says.
+    """
     dated = {
         path: made_at
         for path in (folder.glob("recall-*.sqlite3") if folder.is_dir() else [])
         if (made_at := _time_of(path.name)) is not None
     }
     keep = to_keep(dated.values(), now)
-    removed = [path for path, made_at in dated.items() if made_at not in keep]
+    removed = [path for path, made_at in dated.items() if made_at not in keep and path != made]
     for path in removed:
         path.unlink(missing_ok=True)
     return removed
@@ -174,58 +212,88 @@ def thin(folder: Path, now: datetime) -> list[Path]:
 def restore(
     database: Database, backup_file: Path, scheduler: Scheduler, now: datetime
 ) -> RestoreReport:
-    """Replace the database's contents with a backup's: back up first, restore, then check.
+    """Replace the database's contents with a backup's: check, back up first, restore, check.
+
+    The backup is copied beside the database and checked there first (integrity, schema);
+    then the database as it is is backed up (``before-restore``), or nothing happens; then
+    the checked copy is written into the live file in one transaction.
 
     Raises:
-        BackupError: The file is not a healthy Recall database; nothing was changed.
+        BackupError: The file is not a healthy Recall database, the copy or the
+            before-restore backup could not be written, or the database is held by another
+            program; the database is exactly as it was.
     """
-    if not backup_file.is_file():
-        raise BackupError(f"{backup_file}: no such file")
-    chosen = next(
-        (b for b in list_backups(backup_file.parent) if b.path.resolve() == backup_file.resolve()),
-        None,
-    ) or _describe(backup_file)
-    if read_header(backup_file).schema_version > SCHEMA_VERSION:
-        raise BackupError(f"{backup_file} was made by a newer Recall; nothing was changed")
-    safety = make_backup(database, now, "before-restore")
+    staged = _stage(backup_file, database.path)
+    chosen = _describe(backup_file)
     try:
-        restore_into(backup_file, database.path)
-    except ValueError as error:
-        raise BackupError(f"{error}; nothing was changed") from None
-    database.bring_up_to_date()  # a backup from an older Recall gets today's schema
+        safety = make_backup(database, now, "before-restore")
+    except BackupError as error:
+        restoring.discard(staged)
+        message = f"{error}; the restore needs that backup first"
+        raise BackupError(_nothing_changed(message)) from None
+    try:
+        restoring.overwrite(staged, database.path)
+    except StorageError as error:
+        raise BackupError(_nothing_changed(f"cannot restore: {error}")) from None
+    database.bring_up_to_date()
     return RestoreReport(safety_copy=safety, restored=chosen, check=check(database, scheduler, now))
 
 
-def replace_damaged(database_path: Path, backup_file: Path, now: datetime) -> Path:
-    """Put a backup in place of a database that cannot be opened at all.
+def replace_damaged(database_path: Path, backup_file: Path, now: datetime) -> Path | None:
+    """Put a backup in place of a database that is damaged, foreign or missing.
 
-    The unreadable file is renamed, never deleted (``recall.sqlite3.damaged-<time>``),
-    together with its -wal and -shm files, and the backup is copied in its place.
+    The backup is copied beside the database and checked first. Only then is the damaged
+    file renamed aside, never deleted (``recall.sqlite3.damaged-<time>``, with its -wal and
+    -shm files), and the checked copy renamed into its place. A database that cannot be
+    opened for a passing reason (a full disk, a lock, a read-only folder) is never touched.
 
     Returns:
-        Where the damaged file now is.
+        Where the damaged file now is, or None when there was no file.
 
     Raises:
-        BackupError: The backup is not a healthy Recall database; nothing was moved.
+        BackupError: The database is not damaged (it opens, or cannot be read right now),
+            or the backup is not healthy, or a copy could not be written; nothing changed.
     """
-    chosen = _describe(backup_file)
-    if integrity_problems(chosen.path):
-        raise BackupError(f"{backup_file} is damaged too; nothing was changed")
+    if not backup_file.is_file():
+        raise BackupError(f"{backup_file}: no such file; nothing was changed")
+    problem = restoring.diagnose(database_path)
+    if problem is None:
+        raise BackupError(
+            f"{database_path} opens normally, so it is not set aside; `recall restore` "
+            "(or File > Backups) restores into it after backing it up"
+        )
+    if not is_unusable(problem):
+        raise BackupError(_nothing_changed(str(problem)))
+    staged = _stage(backup_file, database_path)
     aside = database_path.with_name(f"{database_path.name}.damaged-{now:%Y%m%d-%H%M%S}")
-    for suffix in ("", "-wal", "-shm"):
-        companion = Path(f"{database_path}{suffix}")
-        if companion.exists():
-            companion.replace(Path(f"{aside}{suffix}"))
-    copy_database(chosen.path, database_path)
-    return aside
+    try:
+        return restoring.put_in_place(staged, database_path, aside)
+    except StorageError as error:
+        raise BackupError(_nothing_changed(str(error))) from None
+
+
+def _stage(backup_file: Path, database_path: Path) -> Path:
+    if not backup_file.is_file():
+        raise BackupError(f"{backup_file}: no such file; nothing was changed")
+    try:
+        return restoring.stage(backup_file, database_path)
+    except RecallError as error:
+        raise BackupError(_nothing_changed(f"cannot restore: {error}")) from None
+
+
+def _nothing_changed(message: str) -> str:
+    message = message.rstrip(". ")
+    if message.lower().endswith("nothing was changed"):
+        return message
+    return f"{message}; nothing was changed"
 
 
 def _describe(path: Path) -> Backup:
     try:
         counted = contents(path)
-    except (sqlite3.DatabaseError, OSError) as error:
+    except (sqlite3.Error, OSError) as error:
         raise BackupError(
-            f"{path} is not a Recall database ({error}); nothing was changed"
+            _nothing_changed(f"{path} cannot be restored: {explain(error, path)}")
         ) from None
     made_at = _time_of(path.name) or datetime.fromtimestamp(path.stat().st_mtime, UTC)
     return Backup(path, made_at, path.stat().st_size, counted.decks, counted.cards, counted.reviews)

@@ -17,9 +17,18 @@ from pathlib import PurePosixPath
 
 import nh3
 
-MEDIA_NAME = re.compile(r"^[0-9a-f]{64}\.(?:png|jpe?g|gif|webp|bmp|svg)$")
 # SVG comes in only when it references nothing outside itself (importers/_svg.py).
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg"})
+# Sounds Recall plays, then videos and sounds it opens with the system's player (sound.py).
+SOUND_SUFFIXES = frozenset({".mp3", ".ogg", ".flac", ".wav"})
+VIDEO_SUFFIXES = frozenset(
+    {".mp4", ".webm", ".mkv", ".mov", ".avi", ".ogv", ".mpg", ".mpeg", ".m4v", ".3gp"}
+    | {".m4a", ".aac", ".opus", ".oga", ".wma"}
+)
+MEDIA_SUFFIXES = IMAGE_SUFFIXES | SOUND_SUFFIXES | VIDEO_SUFFIXES
+MEDIA_NAME = re.compile(
+    r"^[0-9a-f]{64}\.(?:" + "|".join(sorted(s[1:] for s in MEDIA_SUFFIXES)) + r")$"
+)
 
 ALLOWED_TAGS = frozenset(
     {
@@ -75,7 +84,7 @@ _MARKUP_OR_REWRITTEN = re.compile("[<>&\x00\r\xa0\ufeff]")
 
 
 def media_name(data: bytes, original_name: str) -> str:
-    """The safe stored name of an image: its SHA-256 and its (lowercase) image suffix."""
+    """The safe stored name of a media file: its SHA-256 and its (lowercase) suffix."""
     suffix = PurePosixPath(original_name).suffix.lower()
     return f"{hashlib.sha256(data).hexdigest()}{suffix}"
 
@@ -85,9 +94,14 @@ def is_media_name(name: str) -> bool:
     return MEDIA_NAME.fullmatch(name) is not None
 
 
+def is_image_name(name: str) -> bool:
+    """Whether ``name`` is a stored media name of an image."""
+    return is_media_name(name) and PurePosixPath(name).suffix in IMAGE_SUFFIXES
+
+
 def stored_media_only(name: str) -> str | None:
-    """The resolver for text that is already stored: keep stored media names, drop the rest."""
-    return name if is_media_name(name) else None
+    """The resolver for text that is already stored: keep stored image names, drop the rest."""
+    return name if is_image_name(name) else None
 
 
 def sanitize(fragment: str, resolve_media: MediaResolver = stored_media_only) -> str:

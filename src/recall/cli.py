@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,21 +32,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.handler is not _open_window:
             parser.error("--self-test takes no command")
         args.handler = _self_test
+    if args.handler is not _print_schema:
+        _note_set_aside(paths.data_dir(args.data_dir))
     try:
         status: int = args.handler(args)
     except DeckErrors as error:
         print(error, file=sys.stderr)
         return 1
     except RecallError as error:
-        print(f"recall: {error}", file=sys.stderr)
-        from recall.storage import is_unusable
-
-        if is_unusable(error):
-            from recall import backups
-
-            _point_at_newest_backup(
-                backups.list_backups(paths.backup_dir(paths.data_dir(args.data_dir)))
-            )
+        _explain_failure(error, paths.data_dir(args.data_dir))
         return 1
     except KeyboardInterrupt:
         return 130
@@ -139,9 +133,20 @@ def _parser() -> argparse.ArgumentParser:
     listing.set_defaults(handler=_list_backups)
 
     restore = commands.add_parser(
-        "restore", help="restore a backup (the current database is backed up first)"
+        "restore",
+        help="restore a backup (the current database is backed up first)",
+        description="Restore a backup. The file is copied beside the database and checked "
+        "first; the database as it is is backed up; a database that is damaged or missing "
+        "is kept aside as recall.sqlite3.damaged-<time>. Refused while a window has the "
+        "data folder open (use its File > Backups).",
     )
-    restore.add_argument("file", type=Path, metavar="FILE")
+    restore.add_argument("file", type=Path, metavar="FILE", nargs="?")
+    restore.add_argument(
+        "--empty",
+        action="store_true",
+        help="where the database is missing, start an empty one on purpose (Recall never "
+        "does this by itself where a database existed)",
+    )
     restore.set_defaults(handler=_restore)
 
     check = commands.add_parser(
@@ -177,6 +182,13 @@ def _open_database(args: argparse.Namespace, install: bool = True) -> Database:
 
 
 def _open_window(args: argparse.Namespace) -> int:
+    from recall import window_libraries
+
+    if window_libraries.uses_xcb():
+        missing = window_libraries.problem()
+        if missing is not None:  # Qt would abort with a generic message
+            print(f"recall: {missing}", file=sys.stderr)
+            return 1
     from recall.ui.application import run  # Qt loads only here
 
     status: int = run(paths.data_dir(args.data_dir), Settings())
@@ -212,17 +224,10 @@ def _list_decks(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
-    header = ("ID", "NAME", "NEW", "DUE", "TOTAL")
-    table = [header] + [
-        (deck.key, deck.name, str(deck.new), str(deck.due), str(deck.total)) for deck in overviews
-    ]
-    widths = [max(len(row[column]) for row in table) for column in range(len(header))]
-    for row in table:
-        cells = [
-            cell.ljust(width) if column < 2 else cell.rjust(width)
-            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        print("  ".join(cells).rstrip())
+    print_table(
+        ("ID", "NAME", "NEW", "DUE", "TOTAL"),
+        [(deck.key, deck.name, deck.new, deck.due, deck.total) for deck in overviews],
+    )
     return 0
 
 
@@ -283,20 +288,19 @@ def _export_deck(args: argparse.Namespace) -> int:
 def _export_reviews(args: argparse.Namespace) -> int:
     from recall import library
 
+    if not args.file.strip():
+        raise RecallError(
+            "export-reviews: no file name given; name a .csv file, or - for the terminal"
+        )
     database = _open_database(args)
     try:
         if args.file == "-":
             library.export_reviews(database, sys.stdout, args.deck)
             return 0
-        if not args.file:
-            raise RecallError(
-                "export-reviews: no file name given; name a .csv file, or - for the terminal"
-            )
-        target = Path(args.file)
-        written = library.write_review_log(database, target, args.deck)
+        written = library.write_review_log(database, Path(args.file), args.deck)
     finally:
         database.close()
-    print(f"wrote {written} reviews to {target}", file=sys.stderr)
+    print(f"wrote {written} reviews to {args.file}", file=sys.stderr)
     return 0
 
 
@@ -346,58 +350,48 @@ def _list_backups(args: argparse.Namespace) -> int:
     if not found:
         print("no backups yet (`recall backup` makes one)", file=sys.stderr)
         return 0
-    rows = [("DATE", "SIZE", "DECKS", "CARDS", "REVIEWS", "FILE")]
-    rows += [
-        (
-            f"{backup.made_at.astimezone():%Y-%m-%d %H:%M:%S}",
-            backup.size_text,
-            str(backup.decks),
-            str(backup.cards),
-            str(backup.reviews),
-            str(backup.path),
-        )
-        for backup in found
-    ]
-    widths = [max(len(row[column]) for row in rows) for column in range(5)]
-    for row in rows:
-        cells = [
-            cell.rjust(width) if 0 < i < 5 else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=False))
-        ]
-        print("  ".join([*cells, row[5]]))
+    print_table(
+        ("DATE", "SIZE", "DECKS", "CARDS", "REVIEWS", "FILE"),
+        [
+            (
+                f"{backup.made_at.astimezone():%Y-%m-%d %H:%M:%S}",
+                backup.size_text,
+                backup.decks,
+                backup.cards,
+                backup.reviews,
+                str(backup.path),
+            )
+            for backup in found
+        ],
+        right={1},
+    )
     return 0
 
 
 def _restore(args: argparse.Namespace) -> int:
-    from recall import backups, integrity
+    from recall import recovery
     from recall.scheduling import Scheduler
-    from recall.storage import Database, is_unusable
 
-    try:
-        database = _open_database(args, install=False)
-    except RecallError as error:
-        if not is_unusable(error):
-            raise
-        # The database cannot even be opened: set it aside and put the backup in its place.
-        path = paths.database_path(paths.data_dir(args.data_dir))
-        aside = backups.replace_damaged(path, args.file, _now())
-        print(f"{path} could not be opened ({error}); it is kept as {aside}")
-        database = Database(path)
-        try:
-            return _print_check(integrity.check(database, Scheduler(Settings()), _now()))
-        finally:
-            database.close()
-    try:
-        report = backups.restore(database, args.file, Scheduler(Settings()), _now())
-    finally:
-        database.close()
-    restored = report.restored
-    print(f"saved the database as it was to {report.safety_copy}")
-    print(
-        f"restored {args.file} ({restored.cards} cards, {restored.reviews} reviews, "
-        f"made {restored.made_at.astimezone():%Y-%m-%d %H:%M})"
-    )
-    return _print_check(report.check)
+    data_dir = paths.data_dir(args.data_dir)
+    if args.empty == (args.file is not None):
+        raise RecallError("name the backup FILE to restore, or --empty (not both)")
+    if args.empty:
+        print(f"started an empty database at {recovery.start_empty(data_dir)}")
+        return 0
+    done = recovery.restore_folder(data_dir, args.file, Scheduler(Settings()), _now())
+    if done.report is not None:
+        restored = done.report.restored
+        print(f"saved the database as it was to {done.report.safety_copy}")
+        print(
+            f"restored {args.file} ({restored.cards} cards, {restored.reviews} reviews, "
+            f"made {restored.made_at.astimezone():%Y-%m-%d %H:%M})"
+        )
+    elif done.set_aside is not None:
+        print(f"the database could not be used ({done.reason}); it is kept as {done.set_aside}")
+        print(f"restored {args.file} in its place")
+    else:
+        print(f"restored {args.file} as the missing database")
+    return _print_check(done.check)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -419,10 +413,35 @@ def _check(args: argparse.Namespace) -> int:
         repaired = upkeep.repair(database, scheduler, report, _now())
         print(f"saved the database as it was to {repaired.backup}")
         for change in repaired.changes:
-            print(f"rebuilt {change}")
+            print(change)
         return _print_check(repaired.after)
     finally:
         database.close()
+
+
+def _note_set_aside(data_dir: Path) -> None:
+    """Every start says so while a database set aside as damaged is kept."""
+    from recall import recovery
+
+    files = recovery.set_aside_files(data_dir)
+    if files:
+        print(f"note: {recovery.set_aside_notice(files)}", file=sys.stderr)
+
+
+def _explain_failure(error: RecallError, data_dir: Path) -> None:
+    """Print a failure, and for a damaged or missing database, the way back."""
+    from recall.storage import MissingDatabaseError, is_unusable
+
+    if isinstance(error, MissingDatabaseError):
+        from recall import recovery
+
+        print(f"recall: {recovery.missing_advice(data_dir, error)}", file=sys.stderr)
+        return
+    print(f"recall: {error}", file=sys.stderr)
+    if is_unusable(error):
+        from recall import backups
+
+        _point_at_newest_backup(backups.list_backups(paths.backup_dir(data_dir)))
 
 
 def _point_at_newest_backup(found: list[Backup]) -> None:
@@ -463,3 +482,32 @@ def _print_schema(_args: argparse.Namespace) -> int:
 
     print(json.dumps(deck_schema(), indent=2))
     return 0
+
+
+def print_table(
+    header: Sequence[str], rows: Sequence[Sequence[object]], right: Collection[int] = ()
+) -> None:
+    """Print rows under a header in aligned columns, two spaces apart.
+
+    Numbers (and the columns in ``right``) are aligned right, text left; the last column
+    is never padded, so a long path or name runs on.
+    """
+    table = [[str(cell) for cell in header]] + [[_cell(cell) for cell in row] for row in rows]
+    numeric = {
+        column
+        for column in range(len(header))
+        if rows and all(isinstance(row[column], int | float) for row in rows)
+    } | set(right)
+    widths = [max(len(row[column]) for row in table) for column in range(len(header))]
+    for row in table:
+        cells = [
+            cell.rjust(width) if column in numeric else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        if len(header) - 1 not in numeric:
+            cells[-1] = row[-1]
+        print("  ".join(cells).rstrip())
+
+
+def _cell(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)

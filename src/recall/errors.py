@@ -52,3 +52,8 @@ class ImportCancelledError(CancelledError):
 
     def __init__(self) -> None:
         super().__init__("the import was cancelled; nothing was imported")
+
+
+class DatabaseChangedError(RecallError):
+    """The database changed under a study session (a backup was restored from outside):
+    the card or deck it shows is no longer the one stored. Nothing was recorded."""

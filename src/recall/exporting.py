@@ -8,14 +8,15 @@ import itertools
 import json
 import re
 import sqlite3
-import tempfile
 import time
 import zipfile
 from pathlib import Path
+from typing import BinaryIO
 
-from recall import cardhtml, paths
+from recall import cardhtml, paths, sound, workspace
 from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard, Deck, dump_deck
 from recall.errors import RecallError, UnknownDeckError
+from recall.files import OutputError, output_file
 from recall.storage import Database
 
 EXPORT_SUFFIXES = frozenset({".json", ".apkg"})
@@ -52,7 +53,8 @@ def load_stored_deck(database: Database, deck_key: str) -> Deck:
 def export_deck(database: Database, deck_key: str, target: Path) -> int:
     """Write a deck to ``target``; its suffix picks the format (.json or .apkg).
 
-    The file is written beside the target and renamed over it when complete.
+    A regular file is written beside the target and renamed over it when complete; a FIFO
+    or device (``/dev/stdout``) is written straight through (``files.output_file``).
 
     Returns:
         The number of cards written.
@@ -67,27 +69,33 @@ def export_deck(database: Database, deck_key: str, target: Path) -> int:
             f"{target}: Recall exports decks as .json or .apkg, not {suffix or 'this'}"
         )
     deck = load_stored_deck(database, deck_key)
+    data_dir = database.path.parent
     try:
-        with tempfile.TemporaryDirectory(dir=target.parent, prefix=".export-") as folder:
-            partial = Path(folder) / target.name
-            if suffix == ".json":
-                partial.write_text(dump_deck(deck), encoding="utf-8")
-            else:
-                _write_apkg(deck, partial, paths.media_dir(database.path.parent))
-            partial.replace(target)
+        if suffix == ".json":
+            with output_file(target) as stream:
+                stream.write(dump_deck(deck).encode("utf-8"))
+        else:
+            with workspace.work_folder(data_dir, "export") as folder:
+                collection = _anki_collection(deck, folder, paths.media_dir(data_dir))
+                with output_file(target) as stream:
+                    _zip_package(collection, stream)
+    except OutputError as error:
+        raise ExportError(str(error)) from None
     except OSError as error:
         raise ExportError(f"cannot write {target}: {error.strerror}") from None
     return len(deck.cards)
 
 
-def _write_apkg(deck: Deck, target: Path, media_dir: Path) -> None:
+def _anki_collection(deck: Deck, folder: Path, media_dir: Path) -> tuple[Path, list[Path]]:
+    """Build the deck's Anki collection in ``folder``; returns it and the images it uses."""
     import genanki  # only when exporting: it is slow to import and the window rarely needs it
 
     anki_deck = genanki.Deck(_anki_id(deck.id), deck.name, description=deck.description)
     media: set[Path] = set()
     for card in deck.cards:
         front, back = _anki_fields(card)
-        for source in _IMAGE_SOURCE.findall(front + back):
+        sounds = sound.references(front + back)
+        for source in _IMAGE_SOURCE.findall(front + back) + sounds:
             if cardhtml.is_media_name(source) and (media_dir / source).is_file():
                 media.add(media_dir / source)
         anki_deck.add_note(
@@ -99,8 +107,8 @@ def _write_apkg(deck: Deck, target: Path, media_dir: Path) -> None:
             )
         )
     # genanki's write_to_file leaves its collection in the system's temporary folder; build
-    # the collection beside the target instead, and zip it the way Anki packages are zipped.
-    collection = target.with_name(target.name + ".anki2")
+    # it in Recall's own scratch folder instead, and zip it the way Anki packages are zipped.
+    collection = folder / "collection.anki2"
     connection = sqlite3.connect(collection)
     try:
         stamp = time.time()
@@ -110,15 +118,16 @@ def _write_apkg(deck: Deck, target: Path, media_dir: Path) -> None:
         connection.commit()
     finally:
         connection.close()
-    files = sorted(media)
-    try:
-        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as package:
-            package.write(collection, "collection.anki2")
-            package.writestr("media", json.dumps({str(i): p.name for i, p in enumerate(files)}))
-            for index, path in enumerate(files):
-                package.write(path, str(index))
-    finally:
-        collection.unlink(missing_ok=True)
+    return collection, sorted(media)
+
+
+def _zip_package(built: tuple[Path, list[Path]], stream: BinaryIO) -> None:
+    collection, files = built
+    with zipfile.ZipFile(stream, "w", zipfile.ZIP_DEFLATED) as package:
+        package.write(collection, "collection.anki2")
+        package.writestr("media", json.dumps({str(i): p.name for i, p in enumerate(files)}))
+        for index, path in enumerate(files):
+            package.write(path, str(index))
 
 
 def _anki_fields(card: ChoiceCard | BasicCard) -> tuple[str, str]:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import functools
 import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from recall import paths
-from recall.deckfile import Deck, load_deck
+from recall import paths, sound, workspace
+from recall.deckfile import Deck
 from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError
 from recall.importers import (
     Cancelled,
@@ -27,7 +26,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.memory import MemoryState
+from recall.memory import FUTURE_TOLERANCE, MemoryState
 from recall.scheduling import PastReview, Scheduler
 from recall.storage import Database, NewCard, NewReview, Transaction
 
@@ -69,12 +68,20 @@ class DeckReport:
 
 @dataclass(frozen=True)
 class ImportReport:
-    """What importing one file did: its decks, its images, and notes on what was left out."""
+    """What importing one file did: its decks, its media, and notes on what was left out.
+
+    Attributes:
+        media: Images kept.
+        sounds: Sounds kept (played in Recall).
+        videos: Videos kept (opened with the system's player).
+    """
 
     source: str
     decks: list[DeckReport]
     media: int = 0
     notes: list[str] = field(default_factory=list)
+    sounds: int = 0
+    videos: int = 0
 
     def lines(self, with_source: bool = True) -> list[str]:
         """The report as lines: one per deck, then the images, then each note.
@@ -83,8 +90,17 @@ class ImportReport:
             with_source: Start each line with the file's name, as the terminal shows it.
         """
         lines = [deck.describe() for deck in self.decks]
-        if self.media:
-            lines.append(f"{self.media} image{'s' if self.media != 1 else ''}")
+        kept = [
+            f"{count} {word}{'s' if count != 1 else ''}"
+            for count, word in (
+                (self.media, "image"),
+                (self.sounds, "sound"),
+                (self.videos, "video"),
+            )
+            if count
+        ]
+        if kept:
+            lines.append(", ".join(kept))
         lines += [f"note: {note}" for note in self.notes]
         return [f"{self.source}: {line}" for line in lines] if with_source else lines
 
@@ -103,7 +119,9 @@ def read_file(
     """
     suffix = path.suffix.lower()
     if suffix in JSON_SUFFIXES:
-        return ImportedPackage(decks=[load_deck(path)])
+        from recall.importers.recall_deck import read_recall_deck
+
+        return read_recall_deck(path, staging)
     if suffix in TEXT_SUFFIXES:
         from recall.importers.anki_text import read_anki_text
 
@@ -141,10 +159,7 @@ def import_files(
             and nothing is written.
         ImportCancelledError: The learner stopped the import; nothing is written.
     """
-    work = database.path.parent / "tmp"
-    work.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="import-", dir=work) as folder:
-        staging = Path(folder)
+    with workspace.work_folder(database.path.parent, "import") as staging:
         packages: list[tuple[str, ImportedPackage]] = []
         errors: list[DeckError] = []
         for file in files:
@@ -186,11 +201,12 @@ def _write(
                     if cancelled():
                         raise ImportCancelledError
                     report = _write_deck(transaction, deck, now)
+                    history = _until(package.reviews, now + FUTURE_TOLERANCE)
                     reviews = _write_history(
                         transaction,
                         scheduler,
                         deck,
-                        package.reviews,
+                        history,
                         cancelled,
                         functools.partial(_replayed, progress, done, len(deck.cards), total),
                     )
@@ -198,8 +214,17 @@ def _write(
                     done += len(deck.cards)
                     progress(done, total)
                 placed += _place_media(package, media_dir)
+                notes = [*package.notes, *_future_note(package, now)]
+                kinds = [sound.kind_of(item.name) for item in package.media]
                 reports.append(
-                    ImportReport(source, decks, media=len(package.media), notes=package.notes)
+                    ImportReport(
+                        source,
+                        decks,
+                        media=kinds.count(None),
+                        notes=notes,
+                        sounds=kinds.count(sound.MediaKind.SOUND),
+                        videos=kinds.count(sound.MediaKind.EXTERNAL),
+                    )
                 )
             if cancelled():
                 raise ImportCancelledError
@@ -208,6 +233,33 @@ def _write(
             path.unlink(missing_ok=True)
         raise
     return reports
+
+
+def _until(
+    reviews: dict[tuple[str, str], list[ImportedReview]], latest: datetime
+) -> dict[tuple[str, str], list[ImportedReview]]:
+    """The reviews dated no later than ``latest``: a review from the future is left out."""
+    return {
+        key: [review for review in history if review.reviewed_at <= latest]
+        for key, history in reviews.items()
+    }
+
+
+def _future_note(package: ImportedPackage, now: datetime) -> list[str]:
+    latest = now + FUTURE_TOLERANCE
+    future = [
+        review.reviewed_at
+        for history in package.reviews.values()
+        for review in history
+        if review.reviewed_at > latest
+    ]
+    if not future:
+        return []
+    return [
+        f"{len(future)} review(s) dated after now (the latest {max(future):%Y-%m-%d %H:%M} UTC) "
+        "were left out: the clock of the machine that made them was probably wrong. The file "
+        "is unchanged; import it again once that time has passed to bring them in"
+    ]
 
 
 def _replayed(progress: Progress, done: int, cards: int, total: int, count: int) -> None:
@@ -220,7 +272,7 @@ def _with_reviews(report: DeckReport, reviews: int) -> DeckReport:
 
 
 def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
-    """Move staged images into the media folder; returns the files that are new there."""
+    """Move staged media into the media folder; returns the files that are new there."""
     media_dir.mkdir(parents=True, exist_ok=True)
     placed = []
     for item in package.media:
@@ -230,7 +282,9 @@ def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
         try:
             shutil.move(item.path, target)
         except OSError as error:
-            raise RecallError(f"cannot copy an image into {media_dir}: {error.strerror}") from None
+            raise RecallError(
+                f"cannot copy {item.name} into {media_dir}: {error.strerror}"
+            ) from None
         placed.append(target)
     return placed
 

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from recall.errors import CancelledError
-from recall.memory import MemoryState
+from recall.memory import FUTURE_TOLERANCE, MemoryState
 from recall.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import PastReview, Scheduler
 from recall.storage import CardRow, Database, ReviewRow, integrity_problems
 
 _PROGRESS_EVERY = 1_000
-# Reviews this far ahead of the clock are reported as dated in the future.
-FUTURE_TOLERANCE = timedelta(minutes=5)
 
 
 @dataclass(frozen=True)
@@ -24,6 +22,8 @@ class CheckReport:
         problems: Each finding in words; empty when the database is healthy.
         stale: Cards whose stored schedule differs from the replay of their history,
             with the replayed state that ``repair`` would store.
+        future: Reviews dated after ``checked_at`` (and a tolerance): ``repair`` sets
+            them aside, kept whole, and replays their cards without them.
     """
 
     problems: list[str]
@@ -31,6 +31,8 @@ class CheckReport:
     reviews: int = 0
     stale: dict[int, MemoryState] = field(default_factory=dict)
     misplaced: int = 0
+    future: int = 0
+    checked_at: datetime | None = None
 
     @property
     def healthy(self) -> bool:
@@ -91,17 +93,26 @@ def check(
         if future:
             problems.append(
                 f"{len(future)} review(s) are dated in the future, the latest at "
-                f"{_when(future[-1].reviewed_at)} (was the clock wrong?)"
+                f"{_when(future[-1].reviewed_at)} (was the clock wrong?); --repair sets them "
+                "aside, kept, and reschedules their cards without them"
             )
     return CheckReport(
-        problems=problems, cards=cards, reviews=reviews, stale=stale, misplaced=len(misplaced)
+        problems=problems,
+        cards=cards,
+        reviews=reviews,
+        stale=stale,
+        misplaced=len(misplaced),
+        future=len(future),
+        checked_at=now,
     )
 
 
-def repair(database: Database, report: CheckReport) -> list[str]:
+def repair(database: Database, report: CheckReport, scheduler: Scheduler) -> list[str]:
     """Store the replayed schedule of every stale card, and its deck, in one transaction.
 
-    Only derived state is rewritten; reviews are never changed. Make a backup first.
+    Only derived state is rewritten, and reviews dated in the future are moved to
+    ``set_aside_review`` (kept whole, never deleted) before their cards are replayed
+    without them. Make a backup first.
 
     Returns:
         What was changed, one line per card.
@@ -110,13 +121,27 @@ def repair(database: Database, report: CheckReport) -> list[str]:
     with database.transaction() as transaction:
         if report.misplaced:
             placed = transaction.checks.place_schedules()
-            changes.append(f"{placed} schedule row(s) given their card's deck")
+            changes.append(f"gave {placed} schedule row(s) their card's deck")
         decks = transaction.decks.keys()
-        for card_id, memory in report.stale.items():
+        stale = dict(report.stale)
+        if report.future and report.checked_at is not None:
+            cutoff = report.checked_at + FUTURE_TOLERANCE
+            touched = transaction.checks.set_aside_after(
+                cutoff, report.checked_at, "dated in the future when checked"
+            )
+            changes.append(
+                f"set aside {report.future} review(s) dated after {_when(cutoff)} (kept in "
+                "the table set_aside_review); their cards are rescheduled without them"
+            )
+            for card_id in touched:
+                card = transaction.cards.get(card_id)
+                stale[card_id] = replay(scheduler, card, transaction.history.of_card(card_id))
+        for card_id, memory in stale.items():
             card = transaction.cards.get(card_id)
             transaction.cards.set_memory(card_id, memory)
             changes.append(
-                f"card {decks.get(card.deck_id, '?')}/{card.key}: due {_when(card.memory.due)}"
+                f"rebuilt card {decks.get(card.deck_id, '?')}/{card.key}: due "
+                f"{_when(card.memory.due)}"
                 f" -> {_when(memory.due)}"
             )
     return changes

@@ -54,6 +54,15 @@ class Settings:
         metadata={"help": "Right answers a deck needs before timing can change a rating."},
     )
 
+    play_sounds_automatically: bool = field(
+        default=True,
+        metadata={"help": "Play a card's sounds when it is shown, the answer's when revealed."},
+    )
+    skip_question_sounds_on_replay: bool = field(
+        default=False,
+        metadata={"help": "When the answer's sounds are replayed, leave the question's out."},
+    )
+
     def new_cards_left(self, introduced_today: int) -> int:
         """How many more new cards a deck may introduce today."""
         return max(0, self.new_cards_per_day - introduced_today)

@@ -9,15 +9,19 @@ from datetime import datetime, timedelta, tzinfo
 
 from recall import days, grading
 from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard
-from recall.errors import UnknownDeckError
+from recall.errors import DatabaseChangedError, UnknownDeckError
 from recall.integrity import replay
 from recall.memory import CardState, MemoryState, Rating
 from recall.scheduling import Scheduler
 from recall.settings import Settings
-from recall.storage import CardRow, Database, DeckRow, NewReview
+from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
 
 _LEARNING = (CardState.LEARNING, CardState.RELEARNING)
-_TIMING_WINDOW = 50  # right answers the typical answer time is taken from
+_TIMING_WINDOW = 50
+_CHANGED = (
+    "the database changed while this deck was open (was a backup restored from the command "
+    "line?); nothing was recorded. Open the deck again from the deck list"
+)  # right answers the typical answer time is taken from
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,7 @@ class StudySession:
             if card_id is None:
                 card_id = queue.first_due(self.deck.id, _LEARNING, now + self.settings.learn_ahead)
             row = transaction.cards.get(card_id) if card_id is not None else None
+            self._check_deck(transaction)
         return self._show(row, now) if row is not None else None
 
     def counts(self, now: datetime) -> QueueCounts:
@@ -242,7 +247,9 @@ class StudySession:
             else None
         )
         with self.database.transaction() as transaction:
-            before = transaction.cards.get(shown.card_id).memory
+            self._check_deck(transaction)
+            stored = self._check_card(transaction, shown)
+            before = stored.memory
             after = self.scheduler.review(shown.card_id, before, rating, answer.answered_at)
             review = NewReview.rated(
                 card_id=shown.card_id,
@@ -255,6 +262,10 @@ class StudySession:
                 proposed=answer.proposed,
             )
             review_id = transaction.history.add(review)
+            if before.last_review is not None and answer.answered_at < before.last_review:
+                # The clock went back: the schedule is the replay of the history in time
+                # order, as `recall check` computes it, not this answer applied last.
+                after = replay(self.scheduler, stored, transaction.history.of_card(shown.card_id))
             transaction.cards.set_memory(shown.card_id, after)
         recorded = Recorded(
             review_id=review_id,
@@ -284,6 +295,9 @@ class StudySession:
             raise LookupError("nothing to undo")
         last = self._recorded.pop()
         with self.database.transaction() as transaction:
+            self._check_deck(transaction)
+            if last.review_id not in {r.id for r in transaction.history.of_card(last.card_id)}:
+                raise DatabaseChangedError(_CHANGED)
             transaction.history.delete(last.review_id)
             history = transaction.history.of_card(last.card_id)
             card = transaction.cards.get(last.card_id)
@@ -302,6 +316,22 @@ class StudySession:
             time_spent=sum((entry.time_spent for entry in self._recorded), timedelta(0)),
             next_due=next_due,
         )
+
+    def _check_deck(self, transaction: Transaction) -> None:
+        """Refuse to go on when the deck this session studies is no longer the stored one."""
+        deck = transaction.decks.by_key(self.deck_key)
+        if deck is None or deck.id != self.deck.id:
+            raise DatabaseChangedError(_CHANGED)
+
+    def _check_card(self, transaction: Transaction, shown: StudyCard) -> CardRow:
+        """The stored card, refused unless it is the one on screen (same deck and key)."""
+        try:
+            stored = transaction.cards.get(shown.card_id)
+        except LookupError:
+            raise DatabaseChangedError(_CHANGED) from None
+        if stored.deck_id != self.deck.id or stored.key != shown.card.id:
+            raise DatabaseChangedError(_CHANGED)
+        return stored
 
     def _study_day(self, now: datetime) -> tuple[datetime, datetime]:
         return days.study_day(now, self.settings.day_rollover_hour, self.zone)

@@ -33,7 +33,7 @@ class Repaired:
 
 def can_repair(report: CheckReport) -> bool:
     """Whether ``repair`` can rebuild something ``report`` found (schedules, their decks)."""
-    return bool(report.stale or report.misplaced)
+    return bool(report.stale or report.misplaced or report.future)
 
 
 def repair(
@@ -47,5 +47,5 @@ def repair(
         RecallError: The backup or the repair could not be written; nothing was changed.
     """
     saved = backups.make_backup(database, now, "before-repair")
-    changes = integrity.repair(database, report)
+    changes = integrity.repair(database, report, scheduler)
     return Repaired(backup=saved, changes=changes, after=integrity.check(database, scheduler, now))

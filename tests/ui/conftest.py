@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+import PySide6
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
@@ -15,10 +16,13 @@ from recall.settings import Settings
 from recall.storage import Database
 from recall.ui.application import configure, window_state
 from recall.ui.main_window import MainWindow
+from recall.ui.none_guard import guard_none
 from recall.ui.prompts import Prompts
 from tests.conftest import ZONE, Clock
 
 WindowFactory = Callable[[], MainWindow]
+
+guard_none(PySide6.__version__)  # as the app does at start: tests make many Qt calls
 
 
 class FakePrompts(Prompts):

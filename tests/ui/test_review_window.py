@@ -19,7 +19,7 @@ from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database
 from recall.study import Summary
-from recall.ui.choice_button import Outcome
+from recall.ui.choice_outcome import Outcome
 from recall.ui.main_window import MainWindow
 from recall.ui.review_view import Phase, ReviewView
 from recall.ui.text import markdown_to_html
@@ -121,8 +121,8 @@ def test_wrong_answer_feedback_marks_choices_in_words(
     buttons = review.choice_buttons
     assert buttons[wrong].property("outcome") == Outcome.PICKED_WRONG.name.lower()
     assert buttons[right].property("outcome") == Outcome.RIGHT.name.lower()
-    assert "✗ Your answer" in buttons[wrong].accessibleName()
-    assert "✓ Right answer" in buttons[right].accessibleName()
+    assert buttons[wrong].accessibleName().endswith("(your answer, wrong)")
+    assert buttons[right].accessibleName().endswith("(the right answer)")
     shown = review.shown
     assert shown is not None
     assert isinstance(shown.card, ChoiceCard)

@@ -1,4 +1,4 @@
-"""Images a package's fields show, copied out under generated names into a staging folder."""
+"""Images and sounds a package's fields use, copied out under generated names into staging."""
 
 from __future__ import annotations
 
@@ -6,16 +6,18 @@ import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from recall import cardhtml
+from recall import cardhtml, sound
 from recall.errors import DeckError
 from recall.importers import StagedMedia
 from recall.importers._package import PackageMedia
-from recall.importers._shared import Tally
+from recall.importers._shared import Tally, counted
 from recall.importers._svg import svg_problem
 
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
 _AUDIO_VIDEO = re.compile(r"\[sound:[^\]]*\]|<(?:audio|video)\b", re.IGNORECASE)
 _REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
+MAX_SOUND_BYTES = 64 * 1024**2  # one sound
+MAX_VIDEO_BYTES = 256 * 1024**2  # one video
 
 
 def count_audio_video(text: str) -> int:
@@ -33,17 +35,20 @@ def _shown(name: str) -> str:
 
 
 class MediaStager:
-    """Cleans fields, copying each image they show out of the package once.
+    """Cleans fields, copying each image and sound they use out of the package once.
 
-    Image sources are looked up in the package's media list; the image is read from the
+    Image sources and ``[sound:...]`` names (``<audio>``/``<video>`` elements become such
+    tags first) are looked up in the package's media list; the file is read from the
     numbered entry the list names (capped, and checked against the size and SHA-1 the list
     gives when it gives them), and written into the staging folder under
-    ``cardhtml.media_name``, so no name from the package ever becomes a path.
+    ``cardhtml.media_name``, so no name from the package ever becomes a path. A sound the
+    package lacks is dropped from the text and noted; it does not fail the import.
 
     Attributes:
-        media: The staged images, each once.
+        media: The staged images, sounds and videos, each once.
         created: Files this stager wrote (the caller removes them if the import fails).
         left_out: Images that were dropped, with the reason and the note.
+        sounds_left_out: Sounds and videos that were dropped, likewise.
     """
 
     def __init__(
@@ -52,32 +57,90 @@ class MediaStager:
         staging: Path,
         source: str,
         max_image_bytes: int,
+        max_sound_bytes: int = MAX_SOUND_BYTES,
+        max_video_bytes: int = MAX_VIDEO_BYTES,
     ) -> None:
-        """Prepare to stage images.
+        """Prepare to stage images and sounds.
 
         Args:
             files: The package's media files, by their names in Anki.
             staging: The folder to write images into.
             source: The package, for error messages.
             max_image_bytes: The most one image may unpack to.
+            max_sound_bytes: The most one sound may unpack to.
+            max_video_bytes: The most one video may unpack to.
         """
         self.media: list[StagedMedia] = []
         self.created: list[Path] = []
         self.left_out = Tally()
+        self.sounds_left_out = Tally()
         self._files = files
         self._staging = staging
         self._source = source
         self._max_image_bytes = max_image_bytes
+        self._max_sound_bytes = max_sound_bytes
+        self._max_video_bytes = max_video_bytes
         self._stored: dict[str, str | None] = {}
+        self._stored_sounds: dict[str, str | None] = {}
         self._staged: set[str] = set()
         self._failure: Exception | None = None
 
     def sanitize(self, fragment: str, note_id: int) -> str:
-        """Sanitized HTML whose images point at staged files (or are dropped).
+        """Sanitized HTML whose images and sounds point at staged files (or are dropped).
 
         Raises:
-            DeckError: An image entry is damaged or too large, or cannot be staged.
+            DeckError: A media entry is damaged or too large, or cannot be staged.
         """
+        return self._sanitize_html(self.keep_sounds(fragment, note_id), note_id)
+
+    def keep_sounds(self, fragment: str, note_id: int) -> str:
+        """``fragment`` with its sounds staged and named by their stored names (or dropped).
+
+        Raises:
+            DeckError: A sound's entry is damaged or too large, or cannot be staged.
+        """
+        lowered = fragment.lower()
+        if "[sound:" not in fragment and "<audio" not in lowered and "<video" not in lowered:
+            return fragment
+        tagged = sound.media_elements_as_tags(fragment)
+        return sound.replace_references(tagged, lambda name: self._resolve_sound(name, note_id))
+
+    def report_lines(self) -> list[str]:
+        """Report notes: the images, sounds and videos left out, with examples.
+
+        What was kept is counted from ``media`` by the import report.
+        """
+        left, sounds_left = self.left_out, self.sounds_left_out
+        lines = left.line(f"{counted(left.count, 'image')} left out")
+        lines += sounds_left.line(
+            f"{counted(sounds_left.count, 'sound or video', 'sounds or videos')} left out"
+        )
+        return lines
+
+    def _resolve_sound(self, source: str, note_id: int) -> str | None:
+        if source not in self._stored_sounds:
+            self._stored_sounds[source] = self._stage_sound(source, note_id)
+        return self._stored_sounds[source]
+
+    def _stage_sound(self, source: str, note_id: int) -> str | None:
+        where = f"{_shown(source)} in note {note_id}"
+        name = source if source in self._files else unquote(source)
+        kind = sound.kind_of(name)
+        if name not in self._files and _REMOTE.match(source):
+            self.sounds_left_out.add(
+                f"{where} (not in the package: Recall plays only packaged files)"
+            )
+            return None
+        if kind is None:
+            self.sounds_left_out.add(f"{where} (not a kind of sound or video Recall knows)")
+            return None
+        if not self._files.present(name):
+            self.sounds_left_out.add(f"{where} (missing from the package)")
+            return None
+        limit = self._max_sound_bytes if kind is sound.MediaKind.SOUND else self._max_video_bytes
+        return self._keep(name, self._files.read(name, limit))
+
+    def _sanitize_html(self, fragment: str, note_id: int) -> str:
 
         def resolve(source: str) -> str | None:
             if self._failure is not None:
@@ -116,6 +179,10 @@ class MediaStager:
         if problem is not None:
             self.left_out.add(f"{where} ({problem})")
             return None
+        return self._keep(name, data)
+
+    def _keep(self, name: str, data: bytes) -> str | None:
+        """Stage a file's bytes under its generated name, once; returns that name."""
         stored = cardhtml.media_name(data, name)
         if not cardhtml.is_media_name(stored):  # pragma: no cover (the suffix was checked)
             return None
@@ -135,5 +202,5 @@ class MediaStager:
             pass  # an earlier file of the same import staged the same image
         except OSError as error:
             raise DeckError(
-                self._source, [f"cannot stage an image in {self._staging} ({error.strerror})"]
+                self._source, [f"cannot stage a media file in {self._staging} ({error.strerror})"]
             ) from None

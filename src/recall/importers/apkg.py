@@ -1,4 +1,4 @@
-"""Anki packages (``.apkg`` and ``.colpkg``): decks, cards, tags, images and review history."""
+"""Anki packages (``.apkg``, ``.colpkg``): decks, cards, tags, images, sounds and history."""
 
 from __future__ import annotations
 
@@ -216,11 +216,10 @@ class _PackageReader:
         notes_lines += self._skipped.line(f"{counted(self._skipped.count, 'card')} skipped")
         if self._audio_video:
             notes_lines.append(
-                f"{counted(self._audio_video, 'audio/video reference')} left out "
-                "(Recall does not play sound or video)"
+                f"{counted(self._audio_video, 'audio/video reference')} in multiple-choice "
+                "notes left out (Recall plays sounds on the other cards)"
             )
-        left = self._stager.left_out
-        notes_lines += left.line(f"{counted(left.count, 'image')} left out")
+        notes_lines += self._stager.report_lines()
         if suspended:
             notes_lines.append(
                 f"{counted(suspended, 'suspended card')} imported as ordinary cards "
@@ -269,11 +268,10 @@ class _PackageReader:
         result = convert(layout, fields, f"anki-{card.id}", tags)
         if result.card is None:
             self._not_choices.add(f"note {note.id}: {result.problem}")
-            sides = basic_sides(layout, fields)
+            sides = basic_sides(layout, tuple(note.fields))  # a basic card keeps its sounds
             front, back = (self._stager.sanitize(side, note.id) for side in sides)
             if is_blank(front) or is_blank(back):
                 return None  # read as any other note, which reports a blank side
-            self._audio_video += sounds
             return html_card(self._source, f"anki-{card.id}", front, back, tags)
         self._audio_video += sounds
         self._choice_notes[layout.label] = self._choice_notes.get(layout.label, 0) + 1
@@ -299,7 +297,7 @@ class _PackageReader:
         fields = self._clean_fields(note)
         if note_type.is_cloze:
             text = note_type.cloze_field()
-            raw = without_sounds(note.fields[text]) if text < len(note.fields) else ""
+            raw = note.fields[text] if text < len(note.fields) else ""
             number = card.ord + 1
             try:
                 if number not in cloze_numbers(raw):
@@ -337,13 +335,10 @@ class _PackageReader:
         """One field sanitized; a text without images is cleaned once however often it recurs."""
         known = self._clean_texts.get(field)
         if known is not None:
-            self._audio_video += known[1]
             return known[0]
-        sounds = count_audio_video(field)
-        self._audio_video += sounds
-        cleaned = self._stager.sanitize(without_sounds(field), note_id)
+        cleaned = self._stager.sanitize(field, note_id)  # its sounds are staged too
         if not has_image(field):  # an image's report line names its note: clean each
-            self._clean_texts[field] = (cleaned, sounds)
+            self._clean_texts[field] = (cleaned, 0)
         return cleaned
 
     def _decks(

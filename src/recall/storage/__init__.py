@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sqlite3
 
-from recall.storage.database import (
+from recall.storage.database import Database
+from recall.storage.failures import (
     DamagedDatabaseError,
-    Database,
     DatabaseError,
+    MissingDatabaseError,
     NewerDatabaseError,
     StorageError,
     is_unusable,
@@ -22,6 +23,7 @@ from recall.storage.maintenance import (
     restore_into,
 )
 from recall.storage.migrations import SCHEMA_VERSION
+from recall.storage.presence import traces_of_database
 from recall.storage.records import (
     CardKey,
     CardRow,
@@ -47,6 +49,7 @@ __all__ = [
     "DatabaseError",
     "DeckCounts",
     "DeckRow",
+    "MissingDatabaseError",
     "NewCard",
     "NewReview",
     "NewerDatabaseError",
@@ -60,4 +63,5 @@ __all__ = [
     "is_unusable",
     "read_header",
     "restore_into",
+    "traces_of_database",
 ]

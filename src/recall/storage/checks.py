@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from recall.storage.sql import Sql
+from recall.storage.times import to_micros
 
 
 class CheckQueries:
@@ -28,3 +31,32 @@ class CheckQueries:
             "card.id = card_memory.card_id)"
         )
         return self._sql.changes() - before
+
+    def set_aside_after(self, moment: datetime, now: datetime, reason: str) -> list[int]:
+        """Move every review dated after ``moment`` into ``set_aside_review``, kept whole.
+
+        Returns:
+            The cards whose history lost a review (their schedules need a replay).
+        """
+        after = to_micros(moment)
+        cards = [
+            int(row[0])
+            for row in self._sql.rows(
+                "SELECT DISTINCT card_id FROM review WHERE reviewed_at > ? ORDER BY card_id",
+                (after,),
+            )
+        ]
+        self._sql.run(
+            "INSERT INTO set_aside_review (id, card_id, reviewed_at, rating, duration_ms, "
+            "state_before, picked, correct, proposed_rating, set_aside_at, reason) SELECT id, "
+            "card_id, reviewed_at, rating, duration_ms, state_before, picked, correct, "
+            "proposed_rating, ?, ? FROM review WHERE reviewed_at > ?",
+            (to_micros(now), reason, after),
+        )
+        self._sql.run("DELETE FROM review WHERE reviewed_at > ?", (after,))
+        return cards
+
+    def set_aside_count(self) -> int:
+        """How many reviews have been set aside."""
+        ((count,),) = self._sql.rows("SELECT count(*) FROM set_aside_review")
+        return int(count)

@@ -10,52 +10,45 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from recall.errors import RecallError
 from recall.storage import maintenance
+from recall.storage.failures import (
+    DamagedDatabaseError,
+    DatabaseError,
+    MissingDatabaseError,
+    NewerDatabaseError,
+    StorageError,
+    explain,
+    is_unusable,
+)
 from recall.storage.migrations import MIGRATIONS, SCHEMA_VERSION
+from recall.storage.presence import (
+    check_file,
+    has_contents,
+    traces_of_database,
+    write_marker,
+)
+from recall.storage.schema import APPEND_ONLY_TRIGGER, schema_problems
 from recall.storage.sql import StatementError
 from recall.storage.transaction import Transaction
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection, Engine
+    from sqlalchemy import Engine
+
+__all__ = [
+    "DamagedDatabaseError",
+    "Database",
+    "DatabaseError",
+    "MissingDatabaseError",
+    "NewerDatabaseError",
+    "StorageError",
+    "check_file",
+    "has_contents",
+    "is_unusable",
+]
 
 APPLICATION_ID = maintenance.APPLICATION_ID
 BUSY_TIMEOUT_MS = 10_000
 Synchronous = Literal["FULL", "NORMAL"]
-
-_APPEND_ONLY_TRIGGER = """
-CREATE TRIGGER review_append_only BEFORE UPDATE ON review
-BEGIN
-    SELECT RAISE(ABORT, 'reviews are append-only');
-END
-"""
-
-
-class DatabaseError(RecallError):
-    """The database file cannot be used: not Recall's, from a newer Recall, or unreadable."""
-
-
-class NewerDatabaseError(DatabaseError):
-    """The file comes from a newer Recall; it is left untouched."""
-
-
-class StorageError(RecallError):
-    """A write or read failed for a reason outside Recall: a full disk, a read-only folder,
-    another program holding the database, a damaged file. Nothing was changed."""
-
-
-class DamagedDatabaseError(StorageError):
-    """SQLite found the file damaged while reading or writing it."""
-
-
-def is_unusable(error: BaseException) -> bool:
-    """Whether ``error`` means the file itself is broken or foreign, so a backup can replace it.
-
-    A database from a newer Recall is not unusable: it is refused, and kept as it is.
-    """
-    if isinstance(error, NewerDatabaseError):
-        return False
-    return isinstance(error, DatabaseError | DamagedDatabaseError)
 
 
 class Database:
@@ -66,6 +59,7 @@ class Database:
         path: Path,
         synchronous: Synchronous = "FULL",
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        start_empty: bool = False,
     ) -> None:
         """Open (creating if needed, upgrading if older) the database at ``path``.
 
@@ -75,44 +69,66 @@ class Database:
                 committed transaction survive a power cut, not only a crash of Recall.
             busy_timeout_ms: How long to wait for another program holding the database
                 before giving up with "in use".
+            start_empty: Create an empty database even where one existed before (its
+                marker, a set-aside damaged file or backups are beside it). Only an explicit
+                request from the learner passes True.
 
         Raises:
-            DatabaseError: The file exists but is not a Recall database, or a newer
-                Recall made it, or it cannot be opened.
+            StorageError: The file cannot be opened or written right now (full disk,
+                read-only folder, held by another program); nothing was changed.
+            DatabaseError: The file is damaged, not a Recall database, from a newer Recall
+                (``NewerDatabaseError``), or missing where one existed
+                (``MissingDatabaseError``).
         """
         self.path = path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise DatabaseError(f"cannot create the data folder {path.parent}: {error}") from None
-        version = _check_file(path)
+            raise StorageError(f"cannot create the data folder {path.parent}: {error}") from None
+        if not start_empty and not has_contents(path):
+            traces = traces_of_database(path)
+            if traces:
+                raise MissingDatabaseError(
+                    f"{path} is missing, but a database existed here ({traces[0].name} is "
+                    "beside it); Recall will not start an empty one in its place"
+                )
+        version = check_file(path, busy_timeout_ms)
         self._busy_timeout_ms = busy_timeout_ms
         self._synchronous: Synchronous = synchronous
         self._connections = _Connections(path, synchronous, busy_timeout_ms)
-        if version == SCHEMA_VERSION:
-            return  # the usual start: no schema work, so SQLAlchemy is never imported
         try:
-            if 0 < version < SCHEMA_VERSION:
-                self._upgrade(version)
-            self._create_schema()
+            if version != SCHEMA_VERSION:
+                # Only here is SQLAlchemy imported: an up-to-date file needs no schema work.
+                if 0 < version < SCHEMA_VERSION:
+                    self._upgrade(version)
+                self._create_schema()
+            self._verify_schema()
         except sqlite3.Error as error:
             self._connections.close()
             raise storage_error(error, path, busy_timeout_ms) from None
+        except BaseException:
+            self._connections.close()
+            raise
+        write_marker(path)
 
     def bring_up_to_date(self) -> None:
-        """Upgrade the file's schema if it is older, as opening does (a restore may need it).
+        """Start fresh connections and check the file again, as opening does.
+
+        Called after a restore replaced the file's contents: connections opened before may
+        hold its old schema.
 
         Raises:
             NewerDatabaseError: The file now holds a newer Recall's schema.
+            DamagedDatabaseError: Its schema is not what this Recall creates.
         """
-        # Connections opened before the file changed under them may hold its old schema.
         self._connections.close()
-        version = _check_file(self.path)
-        if 0 < version < SCHEMA_VERSION:
-            try:
+        version = check_file(self.path, self._busy_timeout_ms)
+        try:
+            if 0 < version < SCHEMA_VERSION:
                 self._upgrade(version)
-            except sqlite3.Error as error:
-                raise storage_error(error, self.path, self._busy_timeout_ms) from None
+            self._verify_schema()
+        except sqlite3.Error as error:
+            raise storage_error(error, self.path, self._busy_timeout_ms) from None
 
     def close(self) -> None:
         """Release every connection."""
@@ -128,7 +144,8 @@ class Database:
 
         Raises:
             StorageError: SQLite could not read or write (disk full, read-only folder,
-                database held by another program, damaged file); nothing was changed.
+                database held by another program); nothing was changed.
+            DamagedDatabaseError: SQLite found the file damaged.
         """
         with self._unit("BEGIN IMMEDIATE") as transaction:
             yield transaction
@@ -180,103 +197,126 @@ class Database:
                 if version == SCHEMA_VERSION:
                     return
                 SQLModel.metadata.create_all(connection)
-                connection.exec_driver_sql(_APPEND_ONLY_TRIGGER)
+                connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
                 connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
                 connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
         finally:
             engine.dispose()
 
-    def _upgrade(self, version: int) -> None:
-        """Bring an older schema up to date: a backup first, then one transaction."""
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        backup = (
-            self.path.parent
-            / maintenance.BACKUP_FOLDER
-            / (f"recall-{stamp}-before-upgrade-from-schema-{version}.sqlite3")
-        )
-        maintenance.copy_database(self.path, backup)
-        engine = self._schema_engine()
+    def _verify_schema(self) -> None:
+        connection = self._connections.take()
         try:
-            with engine.begin() as connection:
-                _apply_migrations(connection, version)
-                connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            problems = schema_problems(connection)
+        finally:
+            self._connections.give_back(connection)
+        if problems:
+            raise _mismatch(self.path, SCHEMA_VERSION, problems)
+
+    def _upgrade(self, version: int) -> None:
+        """Bring an older schema up to date: a trial first, then a backup, then one transaction.
+
+        The trial runs every step and checks the result, then rolls back: a file whose tables
+        do not match its version stamp is refused without a backup being made for it.
+        """
+        engine = schema_engine(self.path, self._synchronous, self._busy_timeout_ms)
+        try:
+            upgrade_file(engine, self.path, version, dry_run=True)
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            backup = (
+                self.path.parent
+                / maintenance.BACKUP_FOLDER
+                / (f"recall-{stamp}-before-upgrade-from-schema-{version}.sqlite3")
+            )
+            try:
+                maintenance.copy_database(self.path, backup)
+            except (OSError, sqlite3.Error) as error:
+                raise StorageError(
+                    f"cannot back up the database before upgrading it: {explain(error, backup)}"
+                ) from None
+            upgrade_file(engine, self.path, version)
         finally:
             engine.dispose()
 
     def _schema_engine(self) -> Engine:
-        """SQLAlchemy, for creating the schema from its declaration and for migrations.
-
-        Its errors reach the caller as sqlite3's, like every other query's.
-        """
-        from sqlalchemy import create_engine, event
-
-        engine = create_engine(f"sqlite:///{self.path}")
-
-        @event.listens_for(engine, "connect")
-        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-            _configure(dbapi_connection, self._synchronous, self._busy_timeout_ms)
-
-        @event.listens_for(engine, "begin")
-        def _on_begin(connection: Any) -> None:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
-
-        @event.listens_for(engine, "handle_error")
-        def _on_error(context: Any) -> None:
-            if isinstance(context.original_exception, sqlite3.Error):
-                raise context.original_exception
-
-        return engine
+        return schema_engine(self.path, self._synchronous, self._busy_timeout_ms)
 
 
-def _apply_migrations(connection: Connection, version: int) -> None:
-    for step in range(version, SCHEMA_VERSION):
-        MIGRATIONS[step](connection)
+def schema_engine(path: Path, synchronous: str, busy_timeout_ms: int) -> Engine:
+    """SQLAlchemy, for creating the schema from its declaration and for migrations.
 
-
-def storage_error(error: BaseException | None, path: Path, busy_timeout_ms: int) -> StorageError:
-    """Say in words what SQLite's error means for the learner (the one place that does)."""
-    detail = str(error).lower()
-    folder = path.parent
-    if "locked" in detail or "busy" in detail:
-        what = (
-            f"the database is in use by another program (waited {busy_timeout_ms / 1000:g} s); "
-            "close the other Recall and try again"
-        )
-    elif "full" in detail:
-        what = f"the disk holding {folder} is full; free some space and try again"
-    elif "readonly" in detail or "read-only" in detail:
-        what = f"the data folder {folder} is read-only; Recall needs to write there"
-    elif "malformed" in detail or "not a database" in detail or "corrupt" in detail:
-        return DamagedDatabaseError(
-            f"the database {path} is damaged; run `recall check`, or restore a backup"
-        )
-    elif "disk i/o" in detail or "unable to open" in detail:
-        what = f"the disk holding {path} could not be read or written ({error})"
-    else:
-        what = f"the database {path} failed: {error}"
-    return StorageError(what)
-
-
-def _check_file(path: Path) -> int:
-    """Refuse, without writing anything, a file that is not a Recall database we can open.
-
-    Returns:
-        The file's schema version (0 for a new or empty file).
+    Its errors reach the caller as sqlite3's, like every other query's.
     """
-    if not path.exists() or path.stat().st_size == 0:
-        return 0
+    from sqlalchemy import create_engine, event
+
+    engine = create_engine(f"sqlite:///{path}")
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        _configure(dbapi_connection, synchronous, busy_timeout_ms)
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    @event.listens_for(engine, "handle_error")
+    def _on_error(context: Any) -> None:
+        if isinstance(context.original_exception, sqlite3.Error):
+            raise context.original_exception
+
+    return engine
+
+
+class _TrialError(Exception):
+    """Rolls a trial upgrade back."""
+
+
+def upgrade_file(engine: Engine, path: Path, version: int, dry_run: bool = False) -> None:
+    """Run every migration from ``version`` in one transaction and check the result.
+
+    Args:
+        engine: Connections to the file (``schema_engine``).
+        path: The file, for messages.
+        version: The schema version the file is stamped with.
+        dry_run: Roll back at the end: only find out whether the upgrade would work.
+
+    Raises:
+        DamagedDatabaseError: The file's tables do not match its version stamp (a step
+            failed, or the result is not this Recall's schema); nothing was changed.
+    """
     try:
-        header = maintenance.read_header(path)
-    except sqlite3.DatabaseError as error:
-        raise DatabaseError(f"{path} is not a Recall database ({error})") from None
-    if not header.is_recall:
-        raise DatabaseError(f"{path} is an SQLite database, but not one of Recall's")
-    if header.schema_version > SCHEMA_VERSION:
-        raise NewerDatabaseError(
-            f"{path} was made by a newer Recall (schema {header.schema_version}; this Recall "
-            f"knows schema {SCHEMA_VERSION}). Update Recall to open it; nothing was changed."
-        )
-    return header.schema_version
+        with engine.begin() as connection:
+            try:
+                for step in range(version, SCHEMA_VERSION):
+                    MIGRATIONS[step](connection)
+            except sqlite3.OperationalError as error:
+                if "no such" in str(error) or "duplicate" in str(error):
+                    raise _mismatch(path, version, [str(error)]) from None
+                raise
+            connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            driver = connection.connection.driver_connection
+            assert isinstance(driver, sqlite3.Connection)
+            problems = schema_problems(driver)
+            if problems:
+                raise _mismatch(path, version, problems)
+            if dry_run:
+                raise _TrialError
+    except _TrialError:
+        pass
+
+
+def _mismatch(path: Path, version: int, problems: list[str]) -> DamagedDatabaseError:
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return DamagedDatabaseError(
+        f"{path} carries Recall's stamp (schema {version}), but its tables are not Recall's: "
+        f"{problems[0]}{more}. Another program may have changed it"
+    )
+
+
+def storage_error(
+    error: BaseException | None, path: Path, busy_timeout_ms: int
+) -> StorageError | DamagedDatabaseError:
+    """Say in words what SQLite's error means for the learner (the one place that does)."""
+    return explain(error or StorageError("unknown"), path, busy_timeout_ms)
 
 
 def _configure(connection: sqlite3.Connection, synchronous: str, busy_timeout_ms: int) -> None:

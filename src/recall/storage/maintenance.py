@@ -16,6 +16,8 @@ from recall.paths import BACKUP_FOLDER
 
 APPLICATION_ID = 0x5245434C  # "RECL": marks the file as a Recall database
 BUSY_TIMEOUT_MS = 10_000
+_SQLITE_BUSY = 5
+_SQLITE_LOCKED = 6
 
 __all__ = ["BACKUP_FOLDER"]
 
@@ -26,6 +28,7 @@ class Header:
 
     is_recall: bool
     schema_version: int
+    tables: int
 
 
 @dataclass(frozen=True)
@@ -37,23 +40,23 @@ class Contents:
     reviews: int
 
 
-def read_header(path: Path) -> Header:
+def read_header(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Header:
     """Read a file's application id and schema version without changing it.
 
     Raises:
         sqlite3.DatabaseError: The file is not an SQLite database.
     """
-    with closing(_connect_read_only(path)) as connection:
+    with closing(connect_read_only(path, busy_timeout_ms)) as connection:
         application_id = connection.execute("PRAGMA application_id").fetchone()[0]
         version = connection.execute("PRAGMA user_version").fetchone()[0]
         tables = connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
     recall = application_id == APPLICATION_ID or (application_id == 0 and tables == 0)
-    return Header(is_recall=recall, schema_version=version)
+    return Header(is_recall=recall, schema_version=version, tables=tables)
 
 
 def contents(path: Path) -> Contents:
     """Count a database's decks, cards and reviews, reading only."""
-    with closing(_connect_read_only(path)) as connection:
+    with closing(connect_read_only(path)) as connection:
         decks, cards, reviews = connection.execute(
             "SELECT (SELECT count(*) FROM deck), (SELECT count(*) FROM card), "
             "(SELECT count(*) FROM review)"
@@ -63,7 +66,7 @@ def contents(path: Path) -> Contents:
 
 def fingerprint(path: Path) -> tuple[int, ...]:
     """Numbers that change whenever a deck, card or review is added, changed or removed."""
-    with closing(_connect_read_only(path)) as connection:
+    with closing(connect_read_only(path)) as connection:
         row = connection.execute(
             "SELECT (SELECT count(*) FROM deck), (SELECT coalesce(max(updated_at), 0) FROM deck),"
             " (SELECT count(*) FROM card), (SELECT coalesce(max(updated_at), 0) FROM card),"
@@ -86,38 +89,44 @@ def copy_database(source: Path, target: Path) -> None:
             origin.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             origin.backup(copy)
             copy.execute("PRAGMA journal_mode = DELETE")
-        _fsync(partial)
+        fsync_file(partial)
         partial.replace(target)
-        _fsync(target.parent)
+        fsync_file(target.parent)
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
 
 
-def restore_into(backup: Path, target: Path) -> None:
-    """Replace the contents of the live database ``target`` with those of ``backup``.
+def restore_into(source: Path, target: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+    """Replace the contents of the live database ``target`` with those of ``source``.
 
-    Goes through SQLite's backup API on the live file, so connections that stay open see
-    the restored data and nothing is torn.
+    Goes through SQLite's backup API on the live file in one step, which is one write
+    transaction: connections that stay open see the restored data, and a failure part way
+    (a full disk) rolls back, leaving the live database as it was. Check ``source`` first.
 
     Raises:
-        ValueError: ``backup`` is not a healthy Recall database.
+        sqlite3.Error: SQLite could not write the live file; it is unchanged. A lock held
+            by another program for longer than ``busy_timeout_ms`` gives SQLITE_BUSY.
     """
-    header = read_header(backup)
-    if not header.is_recall:
-        raise ValueError(f"{backup} is not a Recall database")
-    problems = integrity_problems(backup)
-    if problems:
-        raise ValueError(f"{backup} is damaged: {problems[0]}")
-    with closing(_connect_read_only(backup)) as origin, closing(sqlite3.connect(target)) as live:
-        live.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        origin.backup(live)
+
+    def give_up_when_busy(status: int, _remaining: int, _total: int) -> None:
+        # The busy handler has already waited busy_timeout_ms for this step: without this,
+        # Python's backup() would retry a locked database for ever.
+        if status in (_SQLITE_BUSY, _SQLITE_LOCKED):
+            error = sqlite3.OperationalError("database is locked")
+            error.sqlite_errorcode = status
+            error.sqlite_errorname = "SQLITE_BUSY"
+            raise error
+
+    with closing(connect_read_only(source)) as origin, closing(sqlite3.connect(target)) as live:
+        live.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+        origin.backup(live, progress=give_up_when_busy)
 
 
 def integrity_problems(path: Path) -> list[str]:
     """What SQLite's integrity and foreign-key checks find, in words; empty when healthy."""
     try:
-        with closing(_connect_read_only(path)) as connection:
+        with closing(connect_read_only(path)) as connection:
             rows = [row[0] for row in connection.execute("PRAGMA integrity_check")]
             problems = [] if rows == ["ok"] else [f"SQLite integrity check: {row}" for row in rows]
             for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check"):
@@ -127,15 +136,16 @@ def integrity_problems(path: Path) -> list[str]:
     return problems
 
 
-def _connect_read_only(path: Path) -> sqlite3.Connection:
+def connect_read_only(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
+    """A read-only connection to an existing file (it is never created)."""
     if not path.exists():
         raise sqlite3.DatabaseError(f"no such file: {path}")
     connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    connection.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
     return connection
 
 
-def _fsync(path: Path) -> None:
+def fsync_file(path: Path) -> None:
     descriptor = os.open(path, os.O_RDONLY)
     try:
         os.fsync(descriptor)

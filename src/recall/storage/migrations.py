@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -35,13 +35,29 @@ def _deck_beside_schedule(connection: Connection) -> None:
     connection.exec_driver_sql("CREATE INDEX ix_card_deck_position ON card (deck_id, position)")
 
 
+def _set_aside_reviews(connection: Connection) -> None:
+    """Schema 3: a table for reviews taken out of replay (dated in the future), kept."""
+    connection.exec_driver_sql(
+        "CREATE TABLE set_aside_review (id INTEGER NOT NULL, card_id INTEGER NOT NULL, "
+        "reviewed_at BIGINT NOT NULL, rating INTEGER NOT NULL, duration_ms INTEGER NOT NULL, "
+        "state_before INTEGER NOT NULL, picked VARCHAR, correct BOOLEAN NOT NULL, "
+        "set_aside_at BIGINT NOT NULL, reason VARCHAR NOT NULL, PRIMARY KEY (id), "
+        "FOREIGN KEY(card_id) REFERENCES card (id))"
+    )
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_set_aside_review_card_id ON set_aside_review (card_id)"
+    )
+
+
 def _proposed_rating(connection: Connection) -> None:
-    """Schema 3: each review keeps the rating Recall proposed, so the statistics can show how
+    """Schema 4: each review keeps the rating Recall proposed, so the statistics can show how
     often the learner changed it (reviews recorded before have none: NULL); and reviews are
     indexed by card and time, the order every history is read and replayed in, so the
     statistics find each review's previous one (and ``recall check`` each card's history)
     without sorting the whole table."""
     connection.exec_driver_sql("ALTER TABLE review ADD COLUMN proposed_rating INTEGER")
+    # Reviews set aside are kept whole, so they keep it too.
+    connection.exec_driver_sql("ALTER TABLE set_aside_review ADD COLUMN proposed_rating INTEGER")
     connection.exec_driver_sql("CREATE INDEX ix_review_card_time ON review (card_id, reviewed_at)")
 
 
@@ -49,5 +65,6 @@ def _proposed_rating(connection: Connection) -> None:
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _deck_beside_schedule,
-    2: _proposed_rating,
+    2: _set_aside_reviews,
+    3: _proposed_rating,
 }

@@ -101,5 +101,28 @@ class Review(SQLModel, table=True):
     correct: bool
     proposed_rating: int | None = Field(
         default=None,
-        description="The rating Recall proposed (1-4); null before schema 3 and for imports.",
+        description="The rating Recall proposed (1-4); null before schema 4 and for imports.",
     )
+
+
+class SetAsideReview(SQLModel, table=True):
+    """A review taken out of the history that schedules its card, kept here, never deleted.
+
+    ``recall check --repair`` moves here the reviews dated in the future when it runs (a
+    clock that ran ahead while studying, an imported history from a wrong clock): with the
+    same columns as ``review`` and its id, when and why it was set aside.
+    """
+
+    __tablename__ = "set_aside_review"
+
+    id: int | None = Field(default=None, primary_key=True)
+    card_id: int = Field(foreign_key="card.id", index=True)
+    reviewed_at: datetime = Field(sa_type=UtcDateTime)
+    rating: int
+    duration_ms: int
+    state_before: int
+    picked: str | None = None
+    correct: bool
+    proposed_rating: int | None = None
+    set_aside_at: datetime = Field(sa_type=UtcDateTime)
+    reason: str

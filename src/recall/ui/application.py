@@ -8,15 +8,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
+import PySide6
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from recall import __version__, backups, library, paths
+from recall import __version__, backups, library, paths, recovery
 from recall.errors import RecallError
 from recall.settings import Settings
-from recall.storage import Database, is_unusable
+from recall.storage import Database, MissingDatabaseError, NewerDatabaseError, is_unusable
 from recall.ui.main_window import MainWindow
+from recall.ui.none_guard import guard_none
 from recall.ui.prompts import Prompts
 from recall.ui.single_instance import SingleInstance, server_name
 
@@ -46,6 +48,7 @@ def configure(app: QApplication) -> None:
     The Fusion style draws with the palette, so the window follows the system's light or
     dark scheme; the style sheet only uses palette colours plus marks that work on both.
     """
+    guard_none(PySide6.__version__)
     app.setApplicationName("Recall")
     app.setOrganizationName("Recall")
     app.setApplicationVersion(__version__)
@@ -109,32 +112,82 @@ def run(data_dir: Path, settings: Settings) -> int:
 
 
 def open_database(data_dir: Path, prompts: Prompts) -> Database | None:
-    """Open the database, offering the newest backup if the file is damaged or foreign.
+    """Open the database; offer the newest backup only if the file is damaged or missing.
+
+    A database that cannot be opened right now (a full disk, a read-only folder, another
+    program holding it) is never replaced: the learner is told why and Recall closes, so
+    the same start works once the cause is gone. While a database set aside as damaged is
+    kept in the folder, every start says so.
 
     Returns:
         The open database, or None when it cannot be opened and the learner was told why.
     """
     path = paths.database_path(data_dir)
     try:
-        return _open_and_install(path)
+        database = _open_and_install(path)
     except RecallError as error:
-        newest = next(iter(backups.list_backups(paths.backup_dir(data_dir))), None)
-        if not is_unusable(error) or newest is None:
-            prompts.tell("Recall cannot start", str(error), warning=True)
-            return None
-        question = (
-            f"Recall cannot open its database:\n{error}\n\nRestore the newest backup, made "
-            f"{newest.made_at.astimezone():%Y-%m-%d %H:%M} ({newest.cards} cards, "
-            f"{newest.reviews} reviews)? The damaged file is kept beside it, not deleted."
-        )
-        if not prompts.confirm("Recall cannot start", question):
-            return None
-    try:
-        backups.replace_damaged(path, newest.path, now())
-        return _open_and_install(path)
-    except RecallError as error:
-        prompts.tell("Recall cannot start", str(error), warning=True)
+        return _offer_backup(data_dir, error, prompts)
+    aside = recovery.set_aside_files(data_dir)
+    if aside:
+        prompts.tell("Recall", recovery.set_aside_notice(aside), warning=True)
+    return database
+
+
+def _offer_backup(data_dir: Path, error: RecallError, prompts: Prompts) -> Database | None:
+    path = paths.database_path(data_dir)
+    newest = recovery.newest_backup(data_dir)
+    if isinstance(error, NewerDatabaseError):
+        prompts.tell("Recall cannot start", _sentence(error), warning=True)
         return None
+    if not is_unusable(error):
+        prompts.tell(
+            "Recall cannot start",
+            f"Recall cannot open its database right now:\n{_sentence(error)}\n\nThe "
+            "database was not changed. Start Recall again once this is fixed.",
+            warning=True,
+        )
+        return None
+    missing = isinstance(error, MissingDatabaseError)
+    if newest is None:
+        text = str(error)
+        if isinstance(error, MissingDatabaseError):
+            text = recovery.missing_advice(data_dir, error)
+        prompts.tell("Recall cannot start", text, warning=True)
+        return None
+    kept = (
+        "Nothing is deleted."
+        if missing
+        else "The damaged file is kept beside it (renamed), not deleted."
+    )
+    question = (
+        f"Recall cannot open its database:\n{_sentence(error)}\n\nRestore the newest backup, made "
+        f"{newest.made_at.astimezone():%Y-%m-%d %H:%M} ({newest.cards} cards, "
+        f"{newest.reviews} reviews)? {kept}"
+    )
+    if not prompts.confirm("Recall cannot start", question):
+        return None
+    try:
+        aside = backups.replace_damaged(path, newest.path, now())
+        database = _open_and_install(path)
+    except RecallError as failure:
+        prompts.tell("Recall cannot start", f"Nothing was restored: {failure}", warning=True)
+        return None
+    where = f" The damaged file is kept as {aside}." if aside is not None else ""
+    prompts.tell(
+        "Recall", f"Restored the backup made {newest.made_at.astimezone():%Y-%m-%d %H:%M}.{where}"
+    )
+    return database
+
+
+def _sentence(error: RecallError) -> str:
+    """An error as a sentence for a dialog: capitalised, without a trailing "nothing was
+    changed" (the dialog says what happens next), ending with a full stop."""
+    text = str(error).strip()
+    for tail in ("; nothing was changed", ". Nothing was changed", "nothing was changed."):
+        if text.lower().endswith(tail.lower()):
+            text = text[: -len(tail)]
+    text = text.rstrip(" .;")
+    return f"{text[:1].upper()}{text[1:]}."
 
 
 def _open_and_install(path: Path) -> Database:

@@ -1,9 +1,14 @@
-"""File > Backups: the list of backups, Back Up Now, and Restore after a confirmation."""
+"""File > Backups: the list of backups, Back Up Now, and Restore after a confirmation.
+
+Backing up and restoring run off the window's thread through ``Operations``, with a
+progress dialog when they take longer than half a second.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -20,11 +25,13 @@ from PySide6.QtWidgets import (
 
 from recall import backups
 from recall.backups import Backup
-from recall.errors import RecallError
+from recall.progress import Cancelled, Progress
 from recall.scheduling import Scheduler
 from recall.storage import Database
+from recall.ui.operations import Operations
 from recall.ui.prompts import Prompts
 from recall.ui.rows_model import RowsModel
+from recall.ui.tasks import TaskRunner
 
 
 class BackupListModel(RowsModel[Backup]):
@@ -67,6 +74,7 @@ class BackupsDialog(QDialog):
         clock: Callable[[], datetime],
         prompts: Prompts | None = None,
         parent: QWidget | None = None,
+        tasks: TaskRunner | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Backups")
@@ -76,6 +84,7 @@ class BackupsDialog(QDialog):
         self._scheduler = scheduler
         self._clock = clock
         self._prompts = prompts or Prompts(self)
+        self.operations = Operations(tasks or TaskRunner(self), self._prompts, self)
         self.model = BackupListModel(self)
         self.table = QTableView()
         self.table.setAccessibleName("Backups")
@@ -87,8 +96,8 @@ class BackupsDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.note = QLabel(
             "Recall backs up when it closes and every 30 minutes while you study, if anything "
-            "changed. It keeps every backup of the last two days, then one a day, one a week "
-            "and one a month, for about a year."
+            "changed. It keeps the 10 newest backups and every backup of the last two days, "
+            "then one a day, one a week and one a month, for about a year."
         )
         self.note.setWordWrap(True)
         self.empty = QLabel("No backups yet: Back Up Now makes the first one.")
@@ -133,25 +142,65 @@ class BackupsDialog(QDialog):
         )
         if not self._prompts.confirm("Restore backup", question):
             return False
-        try:
-            report = backups.restore(self._database, chosen.path, self._scheduler, self._clock())
-        except RecallError as error:
-            self._prompts.tell("Backups", f"Nothing was restored: {error}", warning=True)
-            return False
+        return self.restore(chosen.path)
+
+    def restore(self, backup_file: Path) -> bool:
+        """Restore ``backup_file`` off the window's thread, with progress; True if started.
+
+        ``restored`` is emitted once it is in place and checked.
+        """
+        database, scheduler, now = self._database, self._scheduler, self._clock()
+
+        def work(_progress: Progress, _cancelled: Cancelled) -> backups.RestoreReport:
+            return backups.restore(database, backup_file, scheduler, now)
+
+        return self.operations.run(
+            "Restoring the backup...",
+            work,
+            self._on_restored,
+            failure="Backups",
+            preface="Nothing was restored: ",
+            on_error=lambda _error: self.refresh(),
+        )
+
+    def back_up_now(self) -> bool:
+        """Make a backup off the window's thread; True if started."""
+        database, now = self._database, self._clock()
+
+        def work(_progress: Progress, _cancelled: Cancelled) -> Path:
+            return backups.make_backup(database, now)
+
+        return self.operations.run(
+            "Backing up...",
+            work,
+            self._on_backed_up,
+            failure="Backups",
+            on_error=lambda _error: self.refresh(),
+        )
+
+    def reject(self) -> None:
+        """Close, unless a backup or restore is still running (it finishes first)."""
+        if not self.operations.busy:
+            super().reject()
+
+    def _on_restored(self, report: backups.RestoreReport) -> None:
         self.refresh()
         state = "healthy" if report.check.healthy else "\n".join(report.check.problems[:5])
         self._prompts.tell("Backups", f"Restored. Check: {state}")
         self.restored.emit()
-        return True
+
+    def _on_backed_up(self, path: Path) -> None:
+        self.refresh()
+        self._prompts.tell("Backups", f"Backed up to {path.name}.")
+
+    def _on_busy(self, busy: bool) -> None:
+        for button in (self.backup_button, self.restore_button, self.close_button):
+            button.setEnabled(not busy)
+        if not busy:
+            self.restore_button.setEnabled(self.model.rowCount() > 0)
 
     def _connect_signals(self) -> None:
-        self.backup_button.clicked.connect(self._on_backup)
+        self.backup_button.clicked.connect(self.back_up_now)
         self.restore_button.clicked.connect(self.restore_selected)
         self.close_button.clicked.connect(self.accept)
-
-    def _on_backup(self) -> None:
-        try:
-            backups.make_backup(self._database, self._clock())
-        except RecallError as error:
-            self._prompts.tell("Backups", str(error), warning=True)
-        self.refresh()
+        self.operations.busy_changed.connect(self._on_busy)

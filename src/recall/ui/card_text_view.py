@@ -8,20 +8,23 @@ from PySide6.QtCore import QSize, Qt, QUrl
 from PySide6.QtGui import QImage, QImageReader, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
-from recall.cardhtml import is_media_name, sanitize
+from recall.cardhtml import is_image_name, sanitize
+from recall.ui.accessibility import expose
 
 
 class CardTextView(QTextBrowser):
-    """Read-only rich text sized to its content.
+    """Read-only rich text sized to its content, named by its text as plain text.
 
     Every resource request goes through ``loadResource``: an image (pixels or SVG) is loaded
     only when its name is a stored media name and the file is in ``media_dir``; anything else (local
     paths, remote URLs, style sheets) loads nothing. Links are never followed.
     """
 
-    def __init__(self, media_dir: Path, parent: QWidget | None = None) -> None:
+    def __init__(self, media_dir: Path, role: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._media_dir = media_dir
+        self._role = role
+        expose(self, "", role)
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -37,6 +40,7 @@ class CardTextView(QTextBrowser):
     def set_card_html(self, fragment: str) -> None:
         """Show an HTML fragment after cleaning it to the allow-list."""
         self.setHtml(sanitize(fragment))
+        expose(self, " ".join(self.toPlainText().split()), self._role)
         self._fit()
 
     def loadResource(self, kind: int, name: QUrl | str) -> object:
@@ -44,7 +48,7 @@ class CardTextView(QTextBrowser):
             return None
         stored = name.toString() if isinstance(name, QUrl) else name
         path = self._media_dir / stored
-        if not is_media_name(stored) or not path.is_file():
+        if not is_image_name(stored) or not path.is_file():
             return None
         return self._read_image(path, max(64, self.viewport().width()))
 

@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-from enum import Enum
-
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
+from recall.ui.accessibility import expose, markdown_plain_text
+from recall.ui.choice_outcome import Outcome
 from recall.ui.text import markdown_to_html
-
-
-class Outcome(Enum):
-    """How a choice is marked once the card is answered (shown by a word, not colour alone)."""
-
-    NONE = ""
-    PICKED_RIGHT = "✓ Your answer"
-    PICKED_WRONG = "✗ Your answer"
-    RIGHT = "✓ Right answer"
-    MISSED = "✓ Also right"
 
 
 class ChoiceButton(QPushButton):
@@ -34,11 +24,13 @@ class ChoiceButton(QPushButton):
         self._number = QLabel(key, self)
         self._number.setObjectName("choiceNumber")
         self._number.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        expose(self._number, key, "Key")
         self._text = QLabel(self)
         self._text.setObjectName("choiceText")
         self._text.setWordWrap(True)
         self._text.setTextFormat(Qt.TextFormat.RichText)
         self._text.setText(markdown_to_html(text))
+        expose(self._text, markdown_plain_text(text), "Choice")
         self._text.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self._mark = QLabel(self)
         self._mark.setObjectName("choiceMark")
@@ -49,16 +41,16 @@ class ChoiceButton(QPushButton):
         layout.addWidget(self._number, 0, Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self._text, 1)
         layout.addWidget(self._mark, 0, Qt.AlignmentFlag.AlignVCenter)
-        self.setAccessibleName(f"Choice {key}: {text}")
-        self._plain_text = text
+        self._plain_text = markdown_plain_text(text)
         self.set_outcome(Outcome.NONE)
 
     def set_outcome(self, outcome: Outcome) -> None:
         """Mark the choice after the answer, or clear the mark."""
         self._mark.setText(outcome.value)
+        expose(self._mark, outcome.spoken, "Mark")
         self._mark.setVisible(outcome is not Outcome.NONE)
         self.setProperty("outcome", outcome.name.lower())
-        suffix = f" ({outcome.value})" if outcome is not Outcome.NONE else ""
+        suffix = f" ({outcome.spoken})" if outcome is not Outcome.NONE else ""
         self.setAccessibleName(f"Choice {self._number.text()}: {self._plain_text}{suffix}")
         self.style().unpolish(self)
         self.style().polish(self)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from recall.library import DeckOverview
+from recall.ui.feedback_panel import card_label
 from recall.ui.rows_model import RowsModel
 
 
@@ -81,14 +82,11 @@ class DeckListView(QWidget):
         self.model = DeckListModel(self)
         self._title = QLabel("Decks")
         self._title.setObjectName("pageTitle")
-        self._description = QLabel()
-        self._description.setObjectName("deckDescription")
-        self._description.setAccessibleName("About the selected deck")
-        self._description.setTextFormat(Qt.TextFormat.PlainText)
-        self._description.setWordWrap(True)
-        self._status = QLabel()
-        self._status.setObjectName("deckStatus")
-        self._status.setAccessibleName("Today")
+        self._description = card_label("deckDescription", "About the selected deck", rich=False)
+        self._description.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self._status = card_label("deckStatus", "Today", rich=False)
+        self._status.setWordWrap(False)
+        self._status.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.table = _DeckTable()
         self.table.setObjectName("deckTable")
         self.table.setAccessibleName("Decks")

@@ -8,7 +8,9 @@ from datetime import tzinfo
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
+from recall.sound import without_references
 from recall.study import EarlierPick
+from recall.ui.accessibility import expose, plain_text
 from recall.ui.text import markdown_to_html
 
 
@@ -29,13 +31,38 @@ def earlier_picks_line(picks: Sequence[EarlierPick], zone: tzinfo | None = None)
     return " ".join(lines)
 
 
-def card_label(name: str, accessible: str, rich: bool = True) -> QLabel:
-    """A word-wrapped label for card text that never takes focus nor follows links."""
-    label = QLabel()
+class CardLabel(QLabel):
+    """A label whose accessible name is the text it shows, as plain text; its role describes it.
+
+    Args:
+        role: What the label holds ("Question", "Explanation"): its accessible description,
+            and its name while it is empty.
+        rich: Whether the text is rich text (rendered Markdown) or plain.
+    """
+
+    def __init__(self, role: str, rich: bool = True, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._role = role
+        self.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
+        expose(self, "", role)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        rich = self.textFormat() == Qt.TextFormat.RichText
+        expose(self, plain_text(text) if rich else text.strip(), self._role)
+
+
+def card_label(name: str, accessible: str, rich: bool = True) -> CardLabel:
+    """A word-wrapped label for card text that never takes focus nor follows links.
+
+    Args:
+        name: Its object name (the style sheet and tests find it by that).
+        accessible: Its role word, the accessible description.
+        rich: Rich text (rendered Markdown) or plain text.
+    """
+    label = CardLabel(accessible, rich)
     label.setObjectName(name)
-    label.setAccessibleName(accessible)
     label.setWordWrap(True)
-    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     label.setOpenExternalLinks(False)
@@ -85,9 +112,15 @@ class FeedbackPanel(QFrame):
         self.earlier.setText(earlier)
         self.earlier.setVisible(bool(earlier))
         _set_markdown(self.picked_note, notes)
-        _set_markdown(self.explanation, explanation)
+        _set_markdown(self.explanation, without_references(explanation).strip())
         _set_markdown(self.source, f"*Source:* {source}" if source else "")
         self.show()
+
+    def spoken(self) -> str:
+        """What a screen reader announces when the panel appears: verdict, earlier picks,
+        notes, explanation."""
+        parts = [self.verdict, self.earlier, self.picked_note, self.explanation]
+        return "\n".join(label.accessibleName() for label in parts if label.isVisibleTo(self))
 
 
 def _set_markdown(label: QLabel, markdown: str) -> None:

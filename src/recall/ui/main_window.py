@@ -36,6 +36,8 @@ SHORTCUTS = (
     ("Space / Enter", "Submit, show the answer, or accept the suggested rating"),
     ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
     ("Up / Down, Page Up / Down", "Scroll a long card"),
+    ("R / F5", "Play the card's sounds again"),
+    ("5", "Pause or resume the sound (where 5 picks no choice)"),
     ("Ctrl+Z", "Undo the last rating"),
     ("Escape", "Back to the deck list"),
     ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
@@ -145,6 +147,7 @@ class MainWindow(QMainWindow):
         )
         review.finished.connect(self._on_review_finished)
         review.left.connect(self.show_decks)
+        review.stale.connect(self._on_restored)
         review.undo_available.connect(self._on_undo_available)
         if self._review is not None:
             self.pages.removeWidget(self._review)
@@ -447,7 +450,12 @@ class MainWindow(QMainWindow):
 
     def _on_backups(self) -> None:
         dialog = BackupsDialog(
-            self._database, self._scheduler, self._clock, self._prompts, parent=self
+            self._database,
+            self._scheduler,
+            self._clock,
+            self._prompts,
+            parent=self,
+            tasks=self.tasks,
         )
         dialog.restored.connect(self._on_restored)
         dialog.exec()

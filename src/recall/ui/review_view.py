@@ -1,4 +1,9 @@
-"""The review screen: a card, its choices, the feedback after the answer, and the ratings."""
+"""The review screen: one study session's cards, driven by keys and clicks.
+
+It owns the session and the order of things (question, answer, rating, next card); what is
+on screen belongs to its parts: the card panel (``card_panel.py``), the rating bar
+(``rating_bar.py``) and the choice marks (``choice_outcome.py``, pure logic).
+"""
 
 from __future__ import annotations
 
@@ -8,27 +13,24 @@ from enum import Enum, auto
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import (
-    QApplication,
-    QFrame,
-    QHBoxLayout,
-    QPushButton,
-    QScrollArea,
-    QSizePolicy,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QHideEvent, QKeyEvent
+from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
+from recall.audio import DeviceOutput, Output
 from recall.deckfile import BasicCard, ChoiceCard
-from recall.errors import RecallError
+from recall.errors import DatabaseChangedError, RecallError
 from recall.memory import Rating
+from recall.sound import CardSounds, card_sounds
 from recall.study import Answer, StudyCard, StudySession, Summary
-from recall.ui.card_text_view import CardTextView
-from recall.ui.choice_button import ChoiceButton, Outcome
-from recall.ui.feedback_panel import FeedbackPanel, card_label, earlier_picks_line
+from recall.ui.accessibility import announce
+from recall.ui.card_panel import CardPanel
+from recall.ui.choice_button import ChoiceButton
+from recall.ui.choice_outcome import choice_result
+from recall.ui.feedback_panel import earlier_picks_line
 from recall.ui.prompts import Prompts
-from recall.ui.text import format_interval, markdown_to_html
+from recall.ui.rating_bar import RatingBar
+from recall.ui.sound_bar import SoundBar
+from recall.ui.sound_player import SoundPlayer
 
 _DIGIT_KEYS = {getattr(Qt.Key, f"Key_{digit}"): digit for digit in range(10)}
 _ACCEPT_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -47,12 +49,22 @@ class ReviewView(QWidget):
 
     Keys: 1-9 and 0 pick a choice (toggle on "select all" cards, then Space submits);
     Space/Enter reveals a basic card; after the answer Space/Enter accepts the proposed
-    rating and 1-4 choose Again/Hard/Good/Easy.
+    rating and 1-4 choose Again/Hard/Good/Easy. R and F5 replay the card's sounds; 5
+    pauses and resumes them (where 5 does not pick a choice).
+
+    Args:
+        session: The study session shown.
+        clock: The current time, aware UTC.
+        media_dir: The media folder images and sounds come from.
+        prompts: Asks and tells the learner; tests answer for them.
+        audio_output: Where sounds go (the system's device unless a test records them).
     """
 
     finished = Signal()
     left = Signal()
+    stale = Signal()  # the database changed under the session: back to the deck list
     undo_available = Signal(bool)
+    announced = Signal(str)  # each announcement sent to screen readers
 
     def __init__(
         self,
@@ -60,17 +72,19 @@ class ReviewView(QWidget):
         clock: Callable[[], datetime],
         media_dir: Path,
         prompts: Prompts | None = None,
+        audio_output: Callable[[], Output] = DeviceOutput,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self._media_dir = media_dir
+        self.sounds = SoundPlayer(media_dir, audio_output, self)
+        self._card_sounds = CardSounds()
         self._session = session
         self._clock = clock
         self._prompts = prompts or Prompts(self)
         self._shown: StudyCard | None = None
         self._answer: Answer | None = None
         self._selected: set[int] = set()
-        self._choice_buttons: list[ChoiceButton] = []
         self.phase = Phase.QUESTION
         self.setObjectName("reviewView")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -93,12 +107,17 @@ class ReviewView(QWidget):
     @property
     def choice_buttons(self) -> list[ChoiceButton]:
         """The choice buttons in the order shown."""
-        return list(self._choice_buttons)
+        return self._card.choice_buttons
 
     @property
     def rating_buttons(self) -> dict[Rating, QPushButton]:
         """The four rating buttons."""
-        return dict(self._rating_buttons)
+        return dict(self._ratings.buttons)
+
+    @property
+    def sound_bar(self) -> SoundBar:
+        """The card's sound button, video links and sound problems."""
+        return self._card.sound_bar
 
     @property
     def deck_name(self) -> str:
@@ -129,8 +148,8 @@ class ReviewView(QWidget):
         index = shown.order[position]
         if len(card.correct_indexes) > 1:
             self._selected ^= {index}
-            self._choice_buttons[position].setChecked(index in self._selected)
-            self._submit_button.setEnabled(bool(self._selected))
+            self._card.set_checked(position, index in self._selected)
+            self._ratings.set_submit_enabled(bool(self._selected))
             return
         self._answer_with({index})
 
@@ -160,7 +179,12 @@ class ReviewView(QWidget):
         """
         if not self._session.can_undo:
             return
-        self._show_card(self._session.undo(self._clock()))
+        try:
+            shown = self._session.undo(self._clock())
+        except DatabaseChangedError as error:
+            self._lost(error)
+            return
+        self._show_card(shown)
         self.undo_available.emit(self._session.can_undo)
 
     def commit_pending(self) -> bool:
@@ -178,11 +202,30 @@ class ReviewView(QWidget):
         if self.commit_pending():
             self.left.emit()
 
+    def replay_sounds(self) -> None:
+        """Play the sounds of the side on screen again (R, F5, the sound button)."""
+        answered = self.phase is Phase.FEEDBACK
+        skip = self._session.settings.skip_question_sounds_on_replay
+        self.sounds.play(self._card_sounds.to_play(answered, replay=True, skip_question=skip))
+
+    def _autoplay(self) -> None:
+        if self._session.settings.play_sounds_automatically:
+            answered = self.phase is Phase.FEEDBACK
+            self.sounds.play(self._card_sounds.to_play(answered, False, False))
+
+    def _announce(self, text: str, assertive: bool = False) -> None:
+        if text and self.isVisible():
+            announce(self, text, assertive)
+        self.announced.emit(text)
+
     def _record(self, answer: Answer, rating: Rating) -> bool:
         """Store the answer; if that fails, say why and offer to try again."""
         while True:
             try:
                 self._session.record(answer, rating, self._clock())
+            except DatabaseChangedError as error:
+                self._lost(error)
+                return False
             except RecallError as error:
                 problem = f"Your answer could not be saved: {error}\n\nIt is still on screen."
                 if self._prompts.retry("Answer not saved", problem):
@@ -202,14 +245,17 @@ class ReviewView(QWidget):
             return
         if key == Qt.Key.Key_Escape:
             self.leave()
+        elif key in (Qt.Key.Key_R, Qt.Key.Key_F5):
+            self.replay_sounds()
+        elif key == Qt.Key.Key_5 and not self._digit_picks(5):
+            self.sounds.toggle_pause()
         elif key in _ACCEPT_KEYS:
             if self.phase is Phase.FEEDBACK:
                 self.rate()
             else:
                 self.submit()
         elif key in _SCROLL_KEYS:
-            # The card scrolls from the keyboard too (the scroll area never takes focus).
-            QApplication.sendEvent(self._scroll.verticalScrollBar(), event)
+            self._card.scroll_by_key(event)
         elif key in _DIGIT_KEYS:
             digit = _DIGIT_KEYS[Qt.Key(key)]
             if self.phase is Phase.FEEDBACK:
@@ -222,101 +268,63 @@ class ReviewView(QWidget):
             return
         event.accept()
 
+    def hideEvent(self, event: QHideEvent) -> None:
+        self.sounds.close()  # leaving the screen silences it; the next sound reopens
+        super().hideEvent(event)
+
+    def _digit_picks(self, digit: int) -> bool:
+        """Whether ``digit`` is a choice or rating key on the screen now."""
+        if self.phase is Phase.FEEDBACK:
+            return 1 <= digit <= 4
+        shown = self._shown
+        return (
+            shown is not None and isinstance(shown.card, ChoiceCard) and digit <= len(shown.order)
+        )
+
     # Building
 
     def _build(self) -> None:
-        self._deck_label = card_label("deckName", "Deck", rich=False)
-        self._progress_label = card_label("progress", "Cards left today", rich=False)
-        self._progress_label.setAlignment(Qt.AlignmentFlag.AlignRight)
-        header = QHBoxLayout()
-        header.addWidget(self._deck_label, 1)
-        header.addWidget(self._progress_label)
-
-        self._question = card_label("question", "Question")
-        self._question_html = CardTextView(self._media_dir)
-        self._question_html.setObjectName("question")
-        self._question_html.setAccessibleName("Question")
-        self._hint = card_label("questionHint", "Hint", rich=False)
-        self._choices_box = QVBoxLayout()
-        self._choices_box.setSpacing(8)
-        self._back = card_label("back", "Answer")
-        self._back_html = CardTextView(self._media_dir)
-        self._back_html.setObjectName("backHtml")
-        self._back_html.setAccessibleName("Answer")
-
-        self._feedback = FeedbackPanel()
-
-        column = QWidget()
-        column.setObjectName("cardColumn")
-        column.setMaximumWidth(820)
-        column_layout = QVBoxLayout(column)
-        column_layout.setContentsMargins(24, 20, 24, 20)
-        column_layout.setSpacing(14)
-        column_layout.addLayout(header)
-        column_layout.addWidget(self._question)
-        column_layout.addWidget(self._question_html)
-        column_layout.addWidget(self._hint)
-        column_layout.addLayout(self._choices_box)
-        column_layout.addWidget(self._back)
-        column_layout.addWidget(self._back_html)
-        column_layout.addWidget(self._feedback)
-        column_layout.addStretch(1)
-
-        page = QWidget()
-        page.setObjectName("reviewPage")
-        page_layout = QHBoxLayout(page)
-        page_layout.setContentsMargins(0, 0, 0, 0)
-        page_layout.addStretch(0)
-        page_layout.addWidget(column, 100)
-        page_layout.addStretch(0)
-        self._scroll = QScrollArea()
-        self._scroll.setObjectName("reviewScroll")
-        self._scroll.setWidgetResizable(True)
-        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self._scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self._scroll.setWidget(page)
-
-        self._key_hint = card_label("keyHint", "Keyboard hint", rich=False)
-        self._submit_button = QPushButton("Show answer")
-        self._submit_button.setObjectName("submit")
-        self._submit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self._rating_buttons: dict[Rating, QPushButton] = {}
-        bar = QHBoxLayout()
-        bar.setContentsMargins(24, 10, 24, 14)
-        bar.setSpacing(8)
-        bar.addWidget(self._key_hint, 1)
-        bar.addWidget(self._submit_button)
-        for rating in Rating:
-            button = QPushButton()
-            button.setObjectName(f"rate{rating.label}")
-            button.setProperty("rating", True)
-            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-            button.setMinimumWidth(92)
-            self._rating_buttons[rating] = button
-            bar.addWidget(button)
-        bottom = QFrame()
-        bottom.setObjectName("ratingBar")
-        bottom.setLayout(bar)
-
+        self._card = CardPanel(self._media_dir)
+        self._ratings = RatingBar()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(self._scroll, 1)
-        layout.addWidget(bottom)
+        layout.addWidget(self._card, 1)
+        layout.addWidget(self._ratings)
 
     def _connect_signals(self) -> None:
-        self._submit_button.clicked.connect(self._on_submit_clicked)
-        for rating, button in self._rating_buttons.items():
-            button.clicked.connect(lambda _checked=False, r=rating: self.rate(r))
+        self._card.choice_clicked.connect(self.pick)
+        self._ratings.submitted.connect(self.submit)
+        self._ratings.rated.connect(self._on_rated)
+        self._card.sound_bar.replay_requested.connect(self.replay_sounds)
+        self.sounds.problem.connect(self._on_sound_problem)
+        self.sounds.unavailable.connect(self._on_sound_unavailable)
 
-    def _on_submit_clicked(self) -> None:
-        self.submit()
+    def _on_rated(self, rating: Rating) -> None:
+        self.rate(rating)
+
+    def _on_sound_problem(self, text: str) -> None:
+        self._card.sound_bar.add_problem(text)
+        self._announce(text)
+
+    def _on_sound_unavailable(self, text: str) -> None:
+        self._card.sound_bar.add_problem(text)
+        self._announce(text)
 
     # Showing
 
+    def _lost(self, error: DatabaseChangedError) -> None:
+        """The stored deck is not the one on screen: say so and go back to the deck list."""
+        self._answer = None
+        self._prompts.tell("Deck changed", f"{str(error)[0].upper()}{str(error)[1:]}.")
+        self.stale.emit()
+
     def _show_next(self) -> None:
-        shown = self._session.next_card(self._clock())
+        try:
+            shown = self._session.next_card(self._clock())
+        except DatabaseChangedError as error:
+            self._lost(error)
+            return
         if shown is None:
             self._shown = None
             self.finished.emit()
@@ -329,54 +337,37 @@ class ReviewView(QWidget):
         self._selected = set()
         self.phase = Phase.QUESTION
         card = shown.card
-        self._deck_label.setText(self._session.deck.name)
         left = self._session.counts(self._clock()).total
-        self._progress_label.setText(f"{left} left today")
-        html = isinstance(card, BasicCard) and card.markup == "html"
-        text = card.question if isinstance(card, ChoiceCard) else card.front
-        self._question.setVisible(not html)
-        self._question_html.setVisible(html)
-        if html:
-            self._question_html.set_card_html(text)
-        else:
-            self._question.setText(markdown_to_html(text))
-        self._clear_choices()
-        self._feedback.hide()
-        self._back.hide()
-        self._back_html.hide()
-        for button in self._rating_buttons.values():
-            button.hide()
+        self.sounds.stop()
+        self._card_sounds = card_sounds(card)
+        self._card.show_card(self._session.deck.name, left, card, shown.order)
+        self._card.sound_bar.clear()
+        question_sounds = self._card_sounds.playable(self._card_sounds.question)
+        self._card.sound_bar.show_media(
+            bool(question_sounds), self._card_sounds.external_of(self._card_sounds.question)
+        )
         if isinstance(card, ChoiceCard):
             many = len(card.correct_indexes) > 1
-            self._hint.setText("Select all that apply." if many else "")
-            self._hint.setVisible(many)
-            for position, index in enumerate(shown.order):
-                button = ChoiceButton(position + 1, card.choices[index].text)
-                button.clicked.connect(lambda _checked=False, p=position: self.pick(p))
-                self._choices_box.addWidget(button)
-                button.show()  # at once, not when the layout gets round to it
-                self._choice_buttons.append(button)
-            self._submit_button.setText("Submit")
-            self._submit_button.setVisible(many)
-            self._submit_button.setEnabled(False)
-            keys = f"1-{min(len(shown.order), 9)}" + (" and 0" if len(shown.order) == 10 else "")
-            self._key_hint.setText(
-                f"{keys}: toggle choices · Space: submit" if many else f"{keys}: choose"
-            )
+            count = len(shown.order)
+            keys = f"1-{min(count, 9)}" + (" and 0" if count == 10 else "")
+            if many:
+                self._ratings.ask(f"{keys}: toggle choices · Space: submit", "Submit", False)
+            else:
+                self._ratings.ask(f"{keys}: choose", None)
         else:
-            self._hint.hide()
-            self._submit_button.setText("Show answer")
-            self._submit_button.setVisible(True)
-            self._submit_button.setEnabled(True)
-            self._key_hint.setText("Space: show answer")
-        self._scroll.verticalScrollBar().setValue(0)
+            self._ratings.ask("Space: show answer", "Show answer")
         self.setFocus()
+        self._autoplay()
+        self._announce(self._spoken_card(card, shown.order))
 
-    def _clear_choices(self) -> None:
-        for button in self._choice_buttons:
-            self._choices_box.removeWidget(button)
-            button.deleteLater()
-        self._choice_buttons = []
+    def _spoken_card(self, card: ChoiceCard | BasicCard, order: tuple[int, ...]) -> str:
+        """What a screen reader is told when a card appears: the question, then the choices."""
+        parts = [f"Question: {self._card.question_text()}"]
+        if isinstance(card, ChoiceCard):
+            if len(card.correct_indexes) > 1:
+                parts.append("Select all that apply.")
+            parts += [button.accessibleName() + "." for button in self._card.choice_buttons]
+        return " ".join(parts)
 
     def _answer_with(self, picked: set[int]) -> None:
         assert self._shown is not None
@@ -386,52 +377,29 @@ class ReviewView(QWidget):
         self._answer = answer
         self.phase = Phase.FEEDBACK
         card = answer.card.card
-        self._submit_button.hide()
-        self._hint.hide()
-        notes: list[str] = []
         if isinstance(card, ChoiceCard):
-            right = card.correct_indexes
-            for position, index in enumerate(answer.card.order):
-                button = self._choice_buttons[position]
-                button.setChecked(index in answer.picked)
-                if index in answer.picked:
-                    outcome = Outcome.PICKED_RIGHT if index in right else Outcome.PICKED_WRONG
-                    why = card.choices[index].why
-                    if why:
-                        notes.append(f"**{card.choices[index].text}**: {why}")
-                elif index in right:
-                    outcome = Outcome.MISSED if answer.picked & right else Outcome.RIGHT
-                else:
-                    outcome = Outcome.NONE
-                button.set_outcome(outcome)
-            verdict = "Correct" if answer.correct else "Not quite"
+            result = choice_result(card, answer.card.order, answer.picked)
+            self._card.show_choice_result(result)
+            verdict, notes = result.verdict, result.notes
         else:
-            if card.markup == "html":
-                self._back_html.show()
-                self._back_html.set_card_html(card.back)
-            else:
-                self._back.setText(markdown_to_html(card.back))
-                self._back.show()
-            verdict = "How well did you remember it?"
-        self._feedback.show_result(
+            self._card.show_back(card)
+            verdict, notes = "How well did you remember it?", ""
+        self._card.feedback.show_result(
             verdict,
             answer.correct,
-            "\n\n".join(notes),
+            notes,
             card.explanation,
             card.source,
             earlier_picks_line(answer.earlier_picks, self._session.zone),
         )
-        for rating, rating_button in self._rating_buttons.items():
-            interval = format_interval(answer.intervals[rating])
-            suggested = rating is answer.proposed
-            rating_button.setText(f"{rating.value} {rating.label}\n{interval}")
-            rating_button.setProperty("suggested", suggested)
-            rating_button.setAccessibleName(
-                f"{rating.label}, next in {interval}" + (" (suggested)" if suggested else "")
-            )
-            rating_button.style().unpolish(rating_button)
-            rating_button.style().polish(rating_button)
-            rating_button.show()
-        self._key_hint.setText(f"Space: {answer.proposed.label} (suggested) · 1-4: choose")
-        self._scroll.ensureWidgetVisible(self._feedback)
-        self.setFocus()
+        suggested = self._ratings.offer(answer.intervals, answer.proposed)
+        sounds = self._card_sounds
+        self._card.sound_bar.show_media(
+            bool(sounds.playable(sounds.question + sounds.answer)), sounds.external
+        )
+        self._card.reveal_feedback()
+        suggested.setFocus(Qt.FocusReason.OtherFocusReason)  # where Space acts
+        self._autoplay()
+        back = self._card.back_text()
+        spoken = (f"Answer: {back}\n" if back else "") + self._card.feedback.spoken()
+        self._announce(f"{spoken}\nSuggested: {answer.proposed.label}", assertive=True)

@@ -1,9 +1,10 @@
 """``recall --self-test``: open the real window, study one card by keyboard, check it was stored.
 
 It proves that a build of Recall works end to end on the machine it runs on: Qt finds its
-platform plugin, the bundled deck, icon and style sheet load, a review reaches the database,
-and the window quits cleanly. CI runs it against the frozen app (``scripts/smoke_test.py``);
-``scripts/startup_time.py`` times its "first card on screen" line.
+platform plugin, the bundled deck, icon and style sheet load, miniaudio decodes the bundled
+sound, a review reaches the database, and the window quits cleanly. CI runs it against the
+frozen app (``scripts/smoke_test.py``); ``scripts/startup_time.py`` times its "first card on
+screen" line.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
+from importlib import resources
 from pathlib import Path
 from types import TracebackType
 
@@ -23,7 +25,7 @@ from PySide6.QtCore import QEvent, QEventLoop, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
-from recall import __version__, library, paths
+from recall import __version__, audio, library, paths
 from recall.errors import RecallError
 from recall.settings import Settings
 from recall.storage import Database
@@ -33,6 +35,7 @@ from recall.ui.prompts import Prompts
 from recall.ui.review_view import Phase
 from recall.ui.single_instance import SingleInstance, server_name
 
+CHECK_SOUND = "check.wav"  # 0.3 s of tone: decoding it proves miniaudio is in the build
 STEP_SECONDS = 20.0  # generous: a cold start of a frozen app on a loaded CI machine
 FIRST_CARD = "first card on screen"  # scripts/startup_time.py waits for this line
 
@@ -104,6 +107,7 @@ def _self_test(data_dir: Path, settings: Settings) -> None:
     _say(f"resources from {paths.resource(STYLE_SHEET)}")
     if app.windowIcon().isNull():
         raise SelfTestError("the application has no icon")
+    _decode_check_sound()
     instance = SingleInstance(server_name(data_dir))
     if instance.notify_running():
         raise SelfTestError(f"a Recall is already running on {data_dir}")
@@ -134,6 +138,24 @@ def _self_test(data_dir: Path, settings: Settings) -> None:
     if stored != 1:
         raise SelfTestError(f"after quitting, the database holds {stored} new reviews, not 1")
     _say(f"quit cleanly; the review is in {paths.database_path(data_dir)}")
+
+
+def _decode_check_sound() -> None:
+    """Decode the bundled sound through the player, into a recording (no device needed)."""
+    problems: list[str] = []
+    output = audio.RecordingOutput()
+    player = audio.Player(problems.append, problems.append, lambda: output)
+    with resources.as_file(paths.resource(CHECK_SOUND)) as path:
+        player.play([path])
+        finished = player.idle.wait(STEP_SECONDS) and output.done.wait(STEP_SECONDS)
+        player.close()
+    if problems or not finished:
+        raise SelfTestError(f"the bundled sound did not play: {problems or 'no end'}")
+    samples = output.samples()
+    seconds = len(samples) / audio.CHANNELS / audio.SAMPLE_RATE
+    if seconds < 0.25 or not any(samples):
+        raise SelfTestError(f"the bundled sound decoded to {seconds:.2f} s of silence")
+    _say(f"sound: miniaudio decoded {CHECK_SOUND} ({seconds:.2f} s)")
 
 
 def _stored_reviews(database: Database) -> int:

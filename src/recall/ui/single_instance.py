@@ -3,34 +3,21 @@
 The running Recall listens on a local socket (a Unix domain socket, or a named pipe on
 Windows) through the standard library's ``multiprocessing.connection``, with a key derived
 from the user and the data directory; a new launch that reaches it sends one message and
-exits. The standard library keeps Qt's network module out of the standalone app.
+exits; the command line sends another (`recall.instances`) to learn that a window is open.
+The standard library keeps Qt's network module out of the standalone app.
 """
 
 from __future__ import annotations
 
-import getpass
-import hashlib
-import sys
-import tempfile
 import threading
-from multiprocessing.connection import Client, Connection, Listener
+from multiprocessing.connection import Connection, Listener
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-_MESSAGE = b"activate"
+from recall.instances import ACTIVATE, authkey, endpoint, send, server_name
 
-
-def server_name(data_dir: Path) -> str:
-    """A name for the local socket, unique to this user and data directory."""
-    key = f"{getpass.getuser()}:{data_dir.resolve()}".encode()
-    return f"recall-{hashlib.sha256(key).hexdigest()[:16]}"
-
-
-def _endpoint(name: str) -> tuple[str, str]:
-    if sys.platform == "win32":
-        return rf"\\.\pipe\{name}", "AF_PIPE"
-    return str(Path(tempfile.gettempdir()) / f"{name}.sock"), "AF_UNIX"
+__all__ = ["SingleInstance", "server_name"]
 
 
 class SingleInstance(QObject):
@@ -40,19 +27,14 @@ class SingleInstance(QObject):
 
     def __init__(self, name: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._address, self._family = _endpoint(name)
-        self._authkey = hashlib.sha256(f"{getpass.getuser()}:{name}".encode()).digest()
+        self._name = name
+        self._address, self._family = endpoint(name)
+        self._authkey = authkey(name)
         self._listener: Listener | None = None
 
     def notify_running(self) -> bool:
         """Ask a running Recall to come to the front; False when none is running."""
-        try:
-            connection = Client(self._address, family=self._family, authkey=self._authkey)
-        except (OSError, EOFError):
-            return False
-        with connection:
-            connection.send_bytes(_MESSAGE)
-        return True
+        return send(self._name, ACTIVATE)
 
     def listen(self) -> bool:
         """Start answering later launches (on a background thread); True when listening."""
@@ -88,7 +70,7 @@ class SingleInstance(QObject):
     def _read(self, connection: Connection) -> None:
         with connection:
             try:
-                if connection.poll(1.0) and connection.recv_bytes(64) == _MESSAGE:
+                if connection.poll(1.0) and connection.recv_bytes(64) == ACTIVATE:
                     self.activation_requested.emit()  # queued to the window's thread
             except (OSError, EOFError):
                 return

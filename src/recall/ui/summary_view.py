@@ -5,11 +5,29 @@ from __future__ import annotations
 from datetime import datetime
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QKeyEvent, QShowEvent
+from PySide6.QtWidgets import QFormLayout, QFrame, QPushButton, QVBoxLayout, QWidget
 
 from recall.study import Summary
+from recall.ui.accessibility import announce
+from recall.ui.feedback_panel import CardLabel
 from recall.ui.text import format_duration, format_when
+
+
+def _label(name: str, role: str, value: bool = False) -> CardLabel:
+    """A plain-text label named by its text, or by ``"role: text"`` for a ``value``.
+
+    A value alone ("8 (16 answers)") says nothing out of its row, so its name carries it.
+    """
+    label = _ValueLabel(role, rich=False) if value else CardLabel(role, rich=False)
+    label.setObjectName(name)
+    return label
+
+
+class _ValueLabel(CardLabel):
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setAccessibleName(f"{self.accessibleDescription()}: {text}" if text else "")
 
 
 class SummaryView(QWidget):
@@ -21,17 +39,13 @@ class SummaryView(QWidget):
         super().__init__(parent)
         self.setObjectName("summaryView")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.title = QLabel()
-        self.title.setObjectName("pageTitle")
-        self.title.setAccessibleName("Title")
-        self.subtitle = QLabel()
-        self.subtitle.setObjectName("summarySubtitle")
+        self.title = _label("pageTitle", "Title")
+        self.subtitle = _label("summarySubtitle", "Summary")  # plain text: it names the deck
         self.subtitle.setWordWrap(True)
-        self.subtitle.setTextFormat(Qt.TextFormat.PlainText)  # it names the deck
-        self.reviewed = QLabel()
-        self.correct = QLabel()
-        self.time_spent = QLabel()
-        self.next_due = QLabel()
+        self.reviewed = _label("summaryValue", "Cards reviewed", value=True)
+        self.correct = _label("summaryValue", "Correct", value=True)
+        self.time_spent = _label("summaryValue", "Time spent", value=True)
+        self.next_due = _label("summaryValue", "Next card due", value=True)
         form = QFormLayout()
         form.setHorizontalSpacing(24)
         form.setVerticalSpacing(10)
@@ -41,8 +55,6 @@ class SummaryView(QWidget):
             ("Time spent", self.time_spent),
             ("Next card due", self.next_due),
         ):
-            label.setObjectName("summaryValue")
-            label.setAccessibleName(caption)
             form.addRow(caption, label)
         self.back_button = QPushButton("Back to decks")
         self.back_button.setAccessibleName("Back to decks")
@@ -83,6 +95,11 @@ class SummaryView(QWidget):
             format_when(summary.next_due, now) if summary.next_due is not None else "no cards yet"
         )
         self.setFocus()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.title.text():
+            announce(self, f"{self.title.text()}. {self.subtitle.text()}")
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (

@@ -1,0 +1,409 @@
+"""Playing card sounds in-process: the only module that imports miniaudio, on the first sound.
+
+A :class:`Player` takes a list of files and plays them one after another. Nothing runs on
+the caller's thread but putting a command on a queue: a worker thread imports miniaudio,
+opens the output and starts it, and the output pulls frames from a generator that streams
+each file (``miniaudio.stream_file``, a chunk at a time, never the whole file in memory).
+Problems come back through callbacks, from those threads: one per file that cannot be
+played, and one when no output can be opened.
+
+Hostile files are bounded: a file that is not audio miniaudio decodes, or whose header
+claims more than ``sound.MAX_SECONDS``, is refused before decoding; and no file yields more
+frames than that limit allows, whatever its header said.
+"""
+
+from __future__ import annotations
+
+import array
+import queue
+import threading
+import time
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Protocol
+
+from recall.sound import MAX_SECONDS
+
+SAMPLE_RATE = 44_100
+CHANNELS = 2
+SAMPLE_BYTES = 2  # signed 16-bit
+CHUNK_FRAMES = 1024
+BUFFER_MS = 40  # the device's period: how soon a stop or pause is heard
+
+Frames = Generator["bytes | array.array[int]", int, None]
+"""What an output pulls from: send it a frame count, it yields up to that many frames."""
+
+Problem = Callable[[str], None]
+
+
+def _miniaudio() -> ModuleType:
+    import miniaudio  # loaded on the first sound, not at start
+
+    module: ModuleType = miniaudio
+    return module
+
+
+class AudioUnavailableError(Exception):
+    """No output could be opened (no device, no sound server)."""
+
+
+class Output(Protocol):
+    """Where frames go: a sound device, or a recorder in tests and the self-test."""
+
+    def start(self, frames: Frames) -> None:
+        """Begin pulling ``frames`` (already primed); replaces anything playing."""
+
+    def stop(self) -> None:
+        """Stop pulling frames."""
+
+    def close(self) -> None:
+        """Release the output."""
+
+
+class DeviceOutput:
+    """The system's default sound output, through miniaudio.
+
+    The device is started once and then kept running until ``close``: a new sound swaps the
+    source its callback pulls from, and between sounds it pulls silence. Stopping and
+    starting a PulseAudio stream for every card was measured to stall for up to two
+    seconds now and then; swapping a source costs one device period (``BUFFER_MS``).
+    """
+
+    def __init__(self) -> None:
+        module = _miniaudio()
+        try:
+            self._device = module.PlaybackDevice(
+                output_format=module.SampleFormat.SIGNED16,
+                nchannels=CHANNELS,
+                sample_rate=SAMPLE_RATE,
+                buffersize_msec=BUFFER_MS,
+                app_name="Recall",
+            )
+        except module.MiniaudioError as error:
+            raise AudioUnavailableError(_describe(error)) from None
+        self.backend: str = self._device.backend
+        self._source: Frames | None = None
+        self._running = False
+
+    def start(self, frames: Frames) -> None:
+        """Play ``frames`` from the next device period on, in place of anything playing."""
+        self._source = frames
+        if self._running:
+            return
+        module = _miniaudio()
+        pull = self._pull()
+        next(pull)
+        try:
+            self._device.start(pull)
+        except module.MiniaudioError as error:
+            raise AudioUnavailableError(_describe(error)) from None
+        self._running = True
+
+    def stop(self) -> None:
+        """Silence: the device keeps running, pulling nothing but silence."""
+        self._source = None
+
+    def close(self) -> None:
+        """Stop and close the device."""
+        self._source = None
+        self._running = False
+        self._device.close()
+
+    def _pull(self) -> Frames:
+        """The device's callback: the current source's frames, or silence."""
+        requested = (yield b"") or CHUNK_FRAMES
+        while True:
+            source = self._source
+            chunk: bytes | array.array[int] = b""
+            if source is not None:
+                try:
+                    chunk = source.send(requested)
+                except StopIteration:
+                    if self._source is source:
+                        self._source = None
+            if not len(chunk):
+                chunk = bytes(requested * SAMPLE_BYTES * CHANNELS)
+            requested = (yield chunk) or CHUNK_FRAMES
+
+
+class RecordingOutput:
+    """An output that keeps the frames it pulls, on a thread of its own: no device needed.
+
+    Args:
+        realtime: Pull at the pace a device would (tests of stopping need time to pass);
+            otherwise as fast as the frames come.
+        limit_frames: The most frames one start records.
+
+    Attributes:
+        takes: The frames of each start, as chunks of bytes.
+        done: Set when the frames of the latest start have ended or were stopped.
+    """
+
+    def __init__(self, realtime: bool = False, limit_frames: int = SAMPLE_RATE * 60) -> None:
+        self.takes: list[list[bytes]] = []
+        self.done = threading.Event()
+        self._realtime = realtime
+        self._limit = limit_frames
+        self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()
+
+    def start(self, frames: Frames) -> None:
+        """Pull ``frames`` until they end, or until ``stop``."""
+        self.stop()
+        self._stopped = threading.Event()
+        self.done = threading.Event()
+        take: list[bytes] = []
+        self.takes.append(take)
+        self._thread = threading.Thread(
+            target=self._pull, args=(frames, take, self._stopped, self.done), daemon=True
+        )
+        self._thread.start()
+
+    def _pull(
+        self, frames: Frames, take: list[bytes], stopped: threading.Event, done: threading.Event
+    ) -> None:
+        pulled = 0
+        try:
+            while not stopped.is_set() and pulled < self._limit:
+                try:
+                    chunk = bytes(frames.send(CHUNK_FRAMES))
+                except StopIteration:
+                    break
+                take.append(chunk)
+                count = len(chunk) // (SAMPLE_BYTES * CHANNELS)
+                pulled += count
+                if self._realtime or not any(chunk):  # paused: silence, not a busy loop
+                    time.sleep(max(count, 1) / SAMPLE_RATE)
+        finally:
+            done.set()
+
+    def stop(self) -> None:
+        """Stop pulling and wait for the thread."""
+        self._stopped.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def close(self) -> None:
+        """Stop."""
+        self.stop()
+
+    def samples(self, take: int = -1) -> array.array[int]:
+        """The frames of one start (the latest by default) as signed 16-bit samples."""
+        data = array.array("h")
+        data.frombytes(b"".join(self.takes[take]) if self.takes else b"")
+        return data
+
+
+def _length(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.1f} seconds"
+    return f"{round(seconds / 60)} minutes"
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error.args[0]) if error.args else type(error).__name__
+    return text.removesuffix(".")
+
+
+@dataclass
+class FileFeed:
+    """The frames of a list of files, one after another; silence while paused.
+
+    Attributes:
+        cancelled: Set by the player when something else is to play: the frames end.
+        paused: While set, the frames are silence and the files wait.
+    """
+
+    paths: tuple[Path, ...]
+    problem: Problem
+    first_frame: Callable[[], None]
+    finished: Callable[[FileFeed], None]
+    max_seconds: float = MAX_SECONDS
+    cancelled: bool = False
+    paused: bool = False
+
+    def frames(self) -> Frames:
+        """The generator an output pulls from (prime it with ``next`` first)."""
+        requested = (yield b"") or CHUNK_FRAMES
+        for path in self.paths:
+            if self.cancelled:
+                return
+            stream = self._open(path)
+            if stream is None:
+                continue
+            left = int(self.max_seconds * SAMPLE_RATE)
+            first = True
+            while left > 0 and not self.cancelled:
+                if self.paused:
+                    requested = (yield bytes(requested * SAMPLE_BYTES * CHANNELS)) or CHUNK_FRAMES
+                    continue
+                try:
+                    chunk = stream.send(min(requested, left))
+                except StopIteration:
+                    break
+                except Exception as error:  # miniaudio's decode errors: the file is damaged
+                    self.problem(f"{path.name} could not be played: {_describe(error)}")
+                    break
+                if first:
+                    self.first_frame()
+                    first = False
+                left -= len(chunk) // CHANNELS
+                requested = (yield chunk) or CHUNK_FRAMES
+            stream.close()
+        self.finished(self)
+
+    def _open(self, path: Path) -> Generator[array.array[int], int, None] | None:
+        module = _miniaudio()
+        if not path.is_file():
+            self.problem(f"{path.name} could not be played: the file is missing")
+            return None
+        try:
+            info = module.get_file_info(str(path))
+        except module.DecodeError:
+            self.problem(
+                f"{path.name} could not be played: not a sound Recall plays "
+                "(mp3, ogg vorbis, flac or wav)"
+            )
+            return None
+        if info.duration > self.max_seconds:
+            self.problem(
+                f"{path.name} could not be played: it claims to last "
+                f"{_length(info.duration)}, and Recall plays sounds of up to "
+                f"{_length(self.max_seconds)}"
+            )
+            return None
+        try:
+            stream: Generator[array.array[int], int, None] = module.stream_file(
+                str(path),
+                output_format=module.SampleFormat.SIGNED16,
+                nchannels=CHANNELS,
+                sample_rate=SAMPLE_RATE,
+                frames_to_read=CHUNK_FRAMES,
+            )
+        except module.DecodeError as error:
+            self.problem(f"{path.name} could not be played: {_describe(error)}")
+            return None
+        return stream
+
+
+class Player:
+    """Plays lists of sound files one after another, off the caller's thread.
+
+    Args:
+        problem: Told, from a worker thread, why a file could not be played.
+        unavailable: Told, once per player, that no output could be opened.
+        output: Makes the output on the worker thread (the system's device by default).
+        first_frame: Called (from the output's thread) when a file's first frames go out.
+        max_seconds: The longest sound played; longer ones are refused.
+    """
+
+    def __init__(
+        self,
+        problem: Problem,
+        unavailable: Problem,
+        output: Callable[[], Output] = DeviceOutput,
+        first_frame: Callable[[], None] = lambda: None,
+        max_seconds: float = MAX_SECONDS,
+    ) -> None:
+        self._max_seconds = max_seconds
+        self._problem = problem
+        self._unavailable = unavailable
+        self._make_output = output
+        self._first_frame = first_frame
+        self._commands: queue.Queue[tuple[str, FileFeed | None]] = queue.Queue()
+        self._feed: FileFeed | None = None
+        self._last: tuple[Path, ...] = ()
+        self._output: Output | None = None
+        self._told_unavailable = False
+        self._thread: threading.Thread | None = None
+        self.idle = threading.Event()
+        self.idle.set()
+
+    def play(self, paths: Sequence[Path]) -> None:
+        """Stop what is playing and play ``paths`` in order (nothing when empty)."""
+        self._last = tuple(paths)
+        self.stop()
+        if not paths:
+            return
+        feed = FileFeed(
+            self._last, self._problem, self._first_frame, self._on_finished, self._max_seconds
+        )
+        self._feed = feed
+        self._send("play", feed)
+
+    def replay(self) -> None:
+        """Play the last list again from its start."""
+        self.play(self._last)
+
+    def stop(self) -> None:
+        """Stop playing (a new card does this)."""
+        feed, self._feed = self._feed, None
+        if feed is not None:
+            feed.cancelled = True
+            self._send("stop", None)
+
+    @property
+    def paused(self) -> bool:
+        """Whether the list playing is paused."""
+        return self._feed is not None and self._feed.paused
+
+    def toggle_pause(self) -> bool:
+        """Pause, or resume where it paused; returns whether it is now paused."""
+        feed = self._feed
+        if feed is None:
+            return False
+        feed.paused = not feed.paused
+        return feed.paused
+
+    def close(self) -> None:
+        """Stop and release the output; the worker ends."""
+        self.stop()
+        if self._thread is not None:
+            self._commands.put(("close", None))
+            self._thread.join()
+            self._thread = None
+
+    def _on_finished(self, feed: FileFeed) -> None:
+        self._commands.put(("finished", feed))  # from the output's thread
+
+    def _send(self, command: str, feed: FileFeed | None) -> None:
+        self.idle.clear()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="recall-audio", daemon=True)
+            self._thread.start()
+        self._commands.put((command, feed))
+
+    def _work(self) -> None:
+        while True:
+            command, feed = self._commands.get()
+            try:
+                if command == "close":
+                    if self._output is not None:
+                        self._output.close()
+                        self._output = None
+                    return
+                if command == "stop" and self._output is not None:
+                    self._output.stop()
+                elif command == "finished" and feed is self._feed and self._output is not None:
+                    self._output.stop()  # the device rests until the next sound
+                elif command == "play" and feed is not None and not feed.cancelled:
+                    self._start(feed)
+            finally:
+                if self._commands.empty():
+                    self.idle.set()
+
+    def _start(self, feed: FileFeed) -> None:
+        try:
+            if self._output is None:
+                self._output = self._make_output()
+            frames = feed.frames()
+            next(frames)
+            self._output.start(frames)
+        except AudioUnavailableError as error:
+            self._output = None
+            if not self._told_unavailable:
+                self._told_unavailable = True
+                self._unavailable(f"Sound is off: no audio output could be opened ({error})")

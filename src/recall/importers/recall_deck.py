@@ -1,0 +1,169 @@
+"""Recall's own JSON deck, with the sound files its cards name, staged beside the import.
+
+A card's question, front, back or explanation may hold ``[sound:hello.mp3]``. The file is
+looked up in a ``media`` folder next to the deck file, then next to the deck file itself;
+it is copied (never moved) into the staging folder under its generated name
+(``cardhtml.media_name``) and the reference is rewritten to that name. A name that is
+already a stored media name (what Recall's own JSON export writes) is kept as it is.
+"""
+
+from __future__ import annotations
+
+import stat
+from functools import partial
+from pathlib import Path, PurePath
+
+from pydantic import ValidationError
+
+from recall import cardhtml, sound
+from recall.deckfile import BasicCard, ChoiceCard, load_deck
+from recall.errors import DeckError
+from recall.importers import ImportedPackage, StagedMedia
+from recall.importers._media import MAX_SOUND_BYTES, MAX_VIDEO_BYTES
+from recall.importers._shared import Tally, counted
+
+MEDIA_FOLDER = "media"
+MAX_NAME_LENGTH = 200
+
+
+def read_recall_deck(path: Path, staging: Path) -> ImportedPackage:
+    """Read a Recall deck file and stage the sounds its cards name.
+
+    Args:
+        path: The deck's JSON file.
+        staging: An existing folder inside the data directory; staged sounds are left here
+            for the caller to move into the media folder.
+
+    Returns:
+        The deck with its sound references rewritten, the staged files, and a note on
+        any sound that was not found.
+
+    Raises:
+        DeckError: The deck is invalid, or a sound name is not a plain file name of a kind
+            Recall knows, or a sound file is too large or cannot be read.
+    """
+    deck = load_deck(path)
+    stager = _SoundStager(path, staging)
+    try:
+        cards = [stager.card(card) for card in deck.cards]
+    except BaseException:
+        for staged in stager.media:
+            staged.path.unlink(missing_ok=True)
+        raise
+    if stager.problems:
+        raise DeckError(str(path), stager.problems)
+    notes = stager.missing.line(
+        f"{counted(stager.missing.count, 'sound')} not found next to the deck and left out"
+    )
+    return ImportedPackage(
+        decks=[deck.model_copy(update={"cards": cards})], media=stager.media, notes=notes
+    )
+
+
+class _SoundStager:
+    """Rewrites the sound references of one deck's cards, staging each file once."""
+
+    def __init__(self, deck_file: Path, staging: Path) -> None:
+        self.media: list[StagedMedia] = []
+        self.missing = Tally()
+        self.problems: list[str] = []
+        self._folder = deck_file.parent
+        self._source = str(deck_file)
+        self._staging = staging
+        self._resolved: dict[str, str | None] = {}
+
+    def card(self, card: ChoiceCard | BasicCard) -> ChoiceCard | BasicCard:
+        """The card with every sound reference resolved (or dropped when missing)."""
+        fields = ("question", "explanation") if isinstance(card, ChoiceCard) else (
+            "front", "back", "explanation"
+        )  # fmt: skip
+        update: dict[str, str] = {}
+        for field in fields:
+            text: str = getattr(card, field)
+            if "[sound:" not in text:
+                continue
+            where = f"card {card.id!r}, {field}"
+            rewritten = sound.replace_references(text, partial(self._resolve, where=where))
+            if rewritten != text:
+                update[field] = rewritten
+        if not update:
+            return card
+        try:
+            return type(card).model_validate({**card.model_dump(), **update})
+        except ValidationError as error:
+            for detail in error.errors():
+                self.problems.append(
+                    f"card {card.id!r}: {detail['msg']} once its sounds are left out"
+                )
+            return card
+
+    def _resolve(self, name: str, where: str) -> str | None:
+        if name not in self._resolved:
+            self._resolved[name] = self._stage(name, where)
+        return self._resolved[name]
+
+    def _stage(self, name: str, where: str) -> str | None:
+        kind = sound.kind_of(name)
+        if cardhtml.is_media_name(name) and kind is not None:
+            found = self._find(name)
+            return self._copy(found, name, kind, where) if found else name
+        if not _plain_name(name):
+            self.problems.append(f"{where}: sound {name[:80]!r} must be a plain file name")
+            return None
+        if kind is None:
+            known = ", ".join(sorted(sound.PLAYABLE_SUFFIXES | sound.EXTERNAL_SUFFIXES))
+            self.problems.append(
+                f"{where}: {name!r} is not a sound or video Recall knows ({known})"
+            )
+            return None
+        found = self._find(name)
+        if found is None:
+            self.missing.add(f"{name!r} ({where})")
+            return None
+        return self._copy(found, name, kind, where)
+
+    def _find(self, name: str) -> Path | None:
+        for folder in (self._folder / MEDIA_FOLDER, self._folder):
+            candidate = folder / name
+            try:
+                mode = candidate.lstat().st_mode
+            except OSError:
+                continue
+            if stat.S_ISREG(mode):  # a link could point anywhere: only plain files
+                return candidate
+        return None
+
+    def _copy(self, found: Path, name: str, kind: sound.MediaKind, where: str) -> str | None:
+        limit = MAX_SOUND_BYTES if kind is sound.MediaKind.SOUND else MAX_VIDEO_BYTES
+        try:
+            with found.open("rb") as file:
+                data = file.read(limit + 1)
+        except OSError as error:
+            self.problems.append(f"{where}: cannot read {found} ({error.strerror})")
+            return None
+        if len(data) > limit:
+            self.problems.append(f"{where}: {name!r} is larger than {limit // 1024**2} MiB")
+            return None
+        stored = cardhtml.media_name(data, name)
+        target = self._staging / stored
+        if not target.exists():
+            try:
+                target.write_bytes(data)
+            except OSError as error:
+                raise DeckError(
+                    self._source, [f"cannot stage {name!r} in {self._staging} ({error.strerror})"]
+                ) from None
+            self.media.append(StagedMedia(name=stored, path=target))
+        return stored
+
+
+def _plain_name(name: str) -> bool:
+    """A file name with no folder part, not hidden, of printable characters."""
+    return (
+        0 < len(name) <= MAX_NAME_LENGTH
+        and PurePath(name).name == name
+        and "/" not in name
+        and "\\" not in name
+        and not name.startswith(".")
+        and name.isprintable()
+    )

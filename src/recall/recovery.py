@@ -1,0 +1,143 @@
+"""Getting a data folder's database back: restore whatever state it is in, say what is kept.
+
+One place for what the command line and the window both do when the database is damaged,
+missing or being restored:
+
+- ``restore_folder`` restores a backup into a database that opens (after a before-restore
+  backup), or in place of one that is really damaged or missing (which is kept aside);
+  a database that cannot be opened right now (full disk, lock, read-only) is never touched.
+- ``set_aside_notice`` is what every start says while a set-aside file is kept.
+- ``missing_advice`` is what to do when the database is gone from a folder where one was.
+- ``start_empty`` is the one way to start an empty database where one existed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from recall import backups, integrity, paths
+from recall.backups import Backup, RestoreReport
+from recall.errors import RecallError
+from recall.integrity import CheckReport
+from recall.scheduling import Scheduler
+from recall.storage import Database, MissingDatabaseError, is_unusable
+from recall.storage.presence import has_contents
+
+
+class WindowOpenError(RecallError):
+    """A Recall window has the data folder open, so the command line does not restore."""
+
+
+@dataclass(frozen=True)
+class FolderRestore:
+    """What ``restore_folder`` did.
+
+    Attributes:
+        report: The normal restore's report (safety copy and check), when the database
+            opened.
+        set_aside: Where the damaged file was renamed, when it was replaced.
+        reason: Why the database could not be opened, when it was replaced.
+        check: The check of the database after the restore.
+    """
+
+    restored: Path
+    check: CheckReport
+    report: RestoreReport | None = None
+    set_aside: Path | None = None
+    reason: str = ""
+
+
+def restore_folder(
+    data_dir: Path, backup_file: Path, scheduler: Scheduler, now: datetime
+) -> FolderRestore:
+    """Restore ``backup_file`` as the database of ``data_dir``, whatever state it is in.
+
+    Raises:
+        RecallError: Nothing was changed: the backup is not healthy, the database cannot be
+            opened right now (full disk, lock, read-only folder), or a step failed.
+    """
+    from recall.instances import window_open
+
+    if window_open(data_dir):
+        raise WindowOpenError(
+            f"a Recall window has {data_dir} open: restore from its File > Backups, or close "
+            "the window and run this again. Nothing was changed"
+        )
+    path = paths.database_path(data_dir)
+    try:
+        database = Database(path)
+    except RecallError as error:
+        if not is_unusable(error):
+            raise
+        aside = backups.replace_damaged(path, backup_file, now)
+        database = Database(path)
+        try:
+            report = integrity.check(database, scheduler, now)
+        finally:
+            database.close()
+        return FolderRestore(backup_file, report, set_aside=aside, reason=str(error))
+    try:
+        restored = backups.restore(database, backup_file, scheduler, now)
+    finally:
+        database.close()
+    return FolderRestore(backup_file, restored.check, report=restored)
+
+
+def start_empty(data_dir: Path) -> Path:
+    """Start an empty database where one is missing, on the learner's explicit request.
+
+    Raises:
+        RecallError: A database is there (restore a backup to go back instead).
+    """
+    path = paths.database_path(data_dir)
+    if has_contents(path):
+        raise RecallError(
+            f"{path} is there, so no empty database is started; to go back to a backup, "
+            "`recall restore FILE`. Nothing was changed"
+        )
+    Database(path, start_empty=True).close()
+    return path
+
+
+def set_aside_files(data_dir: Path) -> list[Path]:
+    """Databases set aside as damaged in a data folder (``recall.sqlite3.damaged-*``)."""
+    name = paths.database_path(data_dir).name
+    return sorted(
+        path
+        for path in data_dir.glob(f"{name}.damaged-*")
+        if not path.name.endswith(("-wal", "-shm"))
+    )
+
+
+def set_aside_notice(files: list[Path]) -> str:
+    """What every start says while set-aside databases are kept in the data folder."""
+    listed = ", ".join(str(path) for path in files)
+    return (
+        f"A database Recall could not open was set aside, not deleted: {listed}. If you need "
+        f"what it held, `recall restore {files[-1]}` checks it and, if it is readable, puts "
+        "it back (the current database is backed up first). Move the file out of the data "
+        "folder to stop this note."
+    )
+
+
+def missing_advice(data_dir: Path, error: MissingDatabaseError) -> str:
+    """What to do when the database is gone from a folder where one existed."""
+    newest = newest_backup(data_dir)
+    lines = [str(error) + "."]
+    if newest is not None:
+        lines.append(
+            f"The newest backup was made {newest.made_at.astimezone():%Y-%m-%d %H:%M} "
+            f"({newest.cards} cards, {newest.reviews} reviews): `recall restore {newest.path}` "
+            "brings it back."
+        )
+    for aside in set_aside_files(data_dir)[-1:]:
+        lines.append(f"`recall restore {aside}` tries the file set aside as damaged.")
+    lines.append("To start with an empty database on purpose: `recall restore --empty`.")
+    return " ".join(lines)
+
+
+def newest_backup(data_dir: Path) -> Backup | None:
+    """The newest readable backup of a data folder, if any."""
+    return next(iter(backups.list_backups(paths.backup_dir(data_dir))), None)

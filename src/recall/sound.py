@@ -1,0 +1,167 @@
+"""A card's sounds: the ``[sound:...]`` references in its text, their kinds, which side plays them.
+
+Anki writes a sound as ``[sound:name.mp3]`` in a field (and some decks use ``<audio src>``);
+Recall keeps the same tag in stored card text, with the name rewritten to a stored media
+name (``cardhtml.media_name``), so a reference can only address a file in the media folder.
+The same tag works in Recall's own deck files. This module only reads and rewrites text:
+it opens no file and plays nothing (``audio.py`` plays).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import PurePosixPath
+
+from recall import cardhtml
+from recall.deckfile import BasicCard, ChoiceCard
+
+SOUND_TAG = re.compile(r"\[sound:([^\]\[]*)\]")
+_MEDIA_ELEMENT = re.compile(
+    r"<(audio|video)\b([^>]*)>(.*?)</\1\s*>|<(?:audio|video)\b([^>]*)/?>",
+    re.IGNORECASE | re.DOTALL,
+)
+_SOURCE = re.compile(r"<source\b([^>]*)>", re.IGNORECASE)
+_SRC = re.compile(r"""\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
+
+# What miniaudio decodes: played inside Recall.
+PLAYABLE_SUFFIXES = cardhtml.SOUND_SUFFIXES
+# Kept, and opened with the system's player from a link on the card.
+EXTERNAL_SUFFIXES = cardhtml.VIDEO_SUFFIXES
+# The longest sound Recall plays; anything claiming more is refused, not decoded.
+MAX_SECONDS = 10 * 60
+
+
+class MediaKind(Enum):
+    """How a card's media file is presented."""
+
+    SOUND = "sound"  # played in-process
+    EXTERNAL = "video"  # opened with the system's player
+
+
+def kind_of(name: str) -> MediaKind | None:
+    """Whether a file name is a sound Recall plays, a video (or other) it links to, or neither."""
+    suffix = PurePosixPath(name).suffix.lower()
+    if suffix in PLAYABLE_SUFFIXES:
+        return MediaKind.SOUND
+    if suffix in EXTERNAL_SUFFIXES:
+        return MediaKind.EXTERNAL
+    return None
+
+
+def references(text: str) -> list[str]:
+    """The names of the ``[sound:...]`` tags in ``text``, in order, HTML entities decoded."""
+    return [html.unescape(name).strip() for name in SOUND_TAG.findall(text)]
+
+
+def without_references(text: str) -> str:
+    """``text`` with every ``[sound:...]`` tag removed (what the card shows as text)."""
+    return SOUND_TAG.sub("", text)
+
+
+def replace_references(text: str, resolve: Callable[[str], str | None]) -> str:
+    """Rewrite each ``[sound:name]`` to ``[sound:resolve(name)]``, or drop it when that is None."""
+
+    def swap(match: re.Match[str]) -> str:
+        stored = resolve(html.unescape(match.group(1)).strip())
+        return f"[sound:{stored}]" if stored else ""
+
+    return SOUND_TAG.sub(swap, text)
+
+
+def media_elements_as_tags(fragment: str) -> str:
+    """HTML ``<audio>``/``<video>`` elements turned into ``[sound:...]`` tags, one per source.
+
+    The sanitizer removes these elements; turning them into tags first keeps their files.
+    """
+
+    def swap(match: re.Match[str]) -> str:
+        attributes = match.group(2) if match.group(1) else match.group(4) or ""
+        sources = [attributes, *_SOURCE.findall(match.group(3) or "")]
+        names = [_src(found) for found in sources]
+        return "".join(f"[sound:{name}]" for name in names if name)
+
+    return _MEDIA_ELEMENT.sub(swap, fragment)
+
+
+def _src(attributes: str) -> str:
+    found = _SRC.search(attributes)
+    if found is None:
+        return ""
+    return html.unescape(next(group for group in found.groups() if group is not None)).strip()
+
+
+def stored_sound_only(name: str) -> str | None:
+    """Keep a reference that is already a stored media name of a sound or video."""
+    return name if cardhtml.is_media_name(name) and kind_of(name) is not None else None
+
+
+@dataclass(frozen=True)
+class CardSounds:
+    """The stored media names a card refers to, by side.
+
+    Attributes:
+        question: Sounds on the question side (a choice card's question, a basic card's
+            front), played when the card is shown.
+        answer: Sounds on the answer side (the back and the explanation), played when the
+            answer is revealed.
+    """
+
+    question: tuple[str, ...] = ()
+    answer: tuple[str, ...] = ()
+
+    def playable(self, side: tuple[str, ...]) -> tuple[str, ...]:
+        """The names of ``side`` Recall plays itself, in order."""
+        return tuple(name for name in side if kind_of(name) is MediaKind.SOUND)
+
+    @property
+    def external(self) -> tuple[str, ...]:
+        """Videos and other files opened with the system's player, each once, in order."""
+        return self.external_of(self.question + self.answer)
+
+    def external_of(self, side: tuple[str, ...]) -> tuple[str, ...]:
+        """The names of ``side`` opened with the system's player, each once, in order."""
+        return tuple(dict.fromkeys(n for n in side if kind_of(n) is MediaKind.EXTERNAL))
+
+    def to_play(self, answered: bool, replay: bool, skip_question: bool) -> tuple[str, ...]:
+        """What to play, following Anki's habits.
+
+        Args:
+            answered: The answer side is on screen.
+            replay: The learner asked (R, F5, the sound button) rather than the card
+                appearing or being revealed.
+            skip_question: The preference "skip the question's sounds when replaying the
+                answer".
+
+        Returns:
+            On the question: its sounds. When the answer is revealed: the answer's sounds.
+            A replay of the answer: the question's and the answer's, or only the answer's
+            when ``skip_question``.
+        """
+        if not answered:
+            return self.playable(self.question)
+        if replay and not skip_question:
+            return self.playable(self.question + self.answer)
+        return self.playable(self.answer)
+
+
+def card_sounds(card: ChoiceCard | BasicCard) -> CardSounds:
+    """The stored sounds and videos a card refers to (unstored names are left out)."""
+    if isinstance(card, ChoiceCard):
+        question, answer = card.question, card.explanation
+    else:
+        question, answer = card.front, card.back + card.explanation
+    return CardSounds(question=_stored(question), answer=_stored(answer))
+
+
+def _stored(text: str) -> tuple[str, ...]:
+    return tuple(name for name in references(text) if stored_sound_only(name))
+
+
+def short_name(name: str) -> str:
+    """A stored name as the card shows it: the start of its hash and its suffix."""
+    path = PurePosixPath(name)
+    return f"{path.stem[:8]}{path.suffix}" if cardhtml.is_media_name(name) else name

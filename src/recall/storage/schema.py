@@ -1,0 +1,140 @@
+"""The schema this Recall creates, and a check that a file's schema is exactly that.
+
+A file can carry Recall's stamp (application id and version) and still hold other tables:
+a table dropped by hand, a version stamp that lies, a trigger another program added. Such a
+file is refused when it is opened and before a restore is accepted, instead of failing
+later with "no such table" or running a stranger's trigger on every answer.
+
+The expected schema is the table definitions (``tables.py``) and the one trigger below,
+written out as plain values (a test holds them equal to the definitions) so that opening
+a file never imports SQLAlchemy: every table with exactly its columns, every named
+index on its table, the append-only trigger with exactly its text, and nothing else that
+runs code (no other trigger, no view).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+
+APPEND_ONLY_TRIGGER = """
+CREATE TRIGGER review_append_only BEFORE UPDATE ON review
+BEGIN
+    SELECT RAISE(ABORT, 'reviews are append-only');
+END
+"""
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the current code creates."""
+
+    columns: dict[str, frozenset[str]]
+    indexes: dict[str, str]  # index name -> table
+    triggers: dict[str, str]  # trigger name -> its SQL, whitespace collapsed
+
+
+# What tables.py declares, written out so that opening a file needs no SQLAlchemy;
+# tests/test_schema_checks.py holds it equal to ``declared()``.
+EXPECTED = Expected(
+    columns={
+        "deck": frozenset({"id", "key", "name", "description", "added_at", "updated_at"}),
+        "card": frozenset(
+            {"id", "deck_id", "key", "position", "kind", "content", "added_at", "updated_at"}
+        ),
+        "card_memory": frozenset(
+            {"card_id", "deck_id", "state", "step", "stability", "difficulty", "due"}
+            | {"last_review"}
+        ),
+        "review": frozenset(
+            {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
+            | {"picked", "correct", "proposed_rating"}
+        ),
+        "set_aside_review": frozenset(
+            {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
+            | {"picked", "correct", "proposed_rating", "set_aside_at", "reason"}
+        ),
+    },
+    indexes={
+        "ix_card_deck_id": "card",
+        "ix_card_deck_position": "card",
+        "ix_card_memory_deck_state_due": "card_memory",
+        "ix_card_memory_state_due": "card_memory",
+        "ix_review_card_id": "review",
+        "ix_review_card_time": "review",
+        "ix_review_reviewed_at": "review",
+        "ix_set_aside_review_card_id": "set_aside_review",
+    },
+    triggers={"review_append_only": re.sub(r"\s+", " ", APPEND_ONLY_TRIGGER).strip()},
+)
+
+
+def expected() -> Expected:
+    """The schema this Recall creates."""
+    return EXPECTED
+
+
+def declared() -> Expected:
+    """The schema the table definitions in ``tables.py`` give (imports SQLAlchemy)."""
+    from sqlmodel import SQLModel
+
+    from recall.storage import tables  # noqa: F401  (importing it declares the tables)
+
+    return Expected(
+        columns={
+            name: frozenset(column.name for column in table.columns)
+            for name, table in SQLModel.metadata.tables.items()
+        },
+        indexes={
+            str(index.name): name
+            for name, table in SQLModel.metadata.tables.items()
+            for index in table.indexes
+        },
+        triggers=EXPECTED.triggers,
+    )
+
+
+def schema_problems(connection: sqlite3.Connection) -> list[str]:
+    """How the connected file's schema differs from what this Recall creates, in words.
+
+    Empty when they match. Only reads ``sqlite_schema`` and ``PRAGMA table_info``.
+    """
+    want = expected()
+    found = connection.execute(
+        "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema"
+    ).fetchall()
+    problems: list[str] = []
+    present = {name: table for kind, name, table, _ in found if kind == "table"}
+    for table, columns in sorted(want.columns.items()):
+        if table not in present:
+            problems.append(f"table {table!r} is missing")
+            continue
+        have = {row[1] for row in connection.execute(f"PRAGMA table_info('{table}')")}
+        for column in sorted(columns - have):
+            problems.append(f"table {table!r} has no column {column!r}")
+        for column in sorted(have - columns):
+            problems.append(f"table {table!r} has an unexpected column {column!r}")
+    for kind, name, table, sql in found:
+        if name.startswith("sqlite_"):
+            continue  # SQLite's own: statistics, indexes of UNIQUE constraints
+        if kind == "table" and name not in want.columns:
+            problems.append(f"it holds an unexpected table {name!r}")
+        elif kind == "view":
+            problems.append(f"it holds a view {name!r}, which Recall never makes")
+        elif kind == "trigger" and want.triggers.get(name) != _collapse(sql):
+            problems.append(f"it holds an unexpected trigger {name!r} on {table!r}")
+        elif kind == "index" and want.indexes.get(name) != table:
+            problems.append(f"it holds an unexpected index {name!r} on {table!r}")
+    names = {name for _, name, _, _ in found}
+    for index, table in sorted(want.indexes.items()):
+        if index not in names and table in present:
+            problems.append(f"index {index!r} on {table!r} is missing")
+    for trigger in sorted(want.triggers):
+        if trigger not in names:
+            problems.append(f"trigger {trigger!r} (reviews are append-only) is missing")
+    return problems
+
+
+def _collapse(sql: str) -> str:
+    return re.sub(r"\s+", " ", sql).strip()

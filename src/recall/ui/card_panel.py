@@ -1,0 +1,178 @@
+"""The card itself, scrollable: deck and progress, question, choices, back and feedback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
+
+from recall.deckfile import BasicCard, ChoiceCard
+from recall.sound import without_references
+from recall.ui.accessibility import plain_text
+from recall.ui.card_text_view import CardTextView
+from recall.ui.choice_button import ChoiceButton
+from recall.ui.choice_outcome import ChoiceResult
+from recall.ui.feedback_panel import FeedbackPanel, card_label
+from recall.ui.sound_bar import SoundBar
+from recall.ui.text import markdown_to_html
+
+LISTEN = "Listen."  # shown for a side that is only a sound
+
+
+def _blank_html(fragment: str) -> bool:
+    return "<img" not in fragment and not plain_text(fragment)
+
+
+class CardPanel(QScrollArea):
+    """Shows one card; it emits the position of a clicked choice and never grades anything."""
+
+    choice_clicked = Signal(int)
+
+    def __init__(self, media_dir: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("reviewScroll")
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._choice_buttons: list[ChoiceButton] = []
+
+        self._deck_label = card_label("deckName", "Deck", rich=False)
+        self._progress_label = card_label("progress", "Cards left today", rich=False)
+        self._progress_label.setAlignment(Qt.AlignmentFlag.AlignRight)
+        header = QHBoxLayout()
+        header.addWidget(self._deck_label, 1)
+        header.addWidget(self._progress_label)
+
+        self._question = card_label("question", "Question")
+        self._question_html = CardTextView(media_dir, "Question")
+        self._question_html.setObjectName("question")
+        self.sound_bar = SoundBar(media_dir)
+        self._hint = card_label("questionHint", "Hint", rich=False)
+        # The choices live in their own widget, made before the feedback panel, so screen
+        # readers meet them in the order they are shown (Qt lists children as they are made).
+        self._choices = QWidget()
+        self._choices.setObjectName("choices")
+        self._choices_box = QVBoxLayout(self._choices)
+        self._choices_box.setContentsMargins(0, 0, 0, 0)
+        self._choices_box.setSpacing(8)
+        self._back = card_label("back", "Answer")
+        self._back_html = CardTextView(media_dir, "Answer")
+        self._back_html.setObjectName("backHtml")
+        self.feedback = FeedbackPanel()
+
+        column = QWidget()
+        column.setObjectName("cardColumn")
+        column.setMaximumWidth(820)
+        column_layout = QVBoxLayout(column)
+        column_layout.setContentsMargins(24, 20, 24, 20)
+        column_layout.setSpacing(14)
+        column_layout.addLayout(header)
+        column_layout.addWidget(self._question)
+        column_layout.addWidget(self._question_html)
+        column_layout.addWidget(self.sound_bar)
+        column_layout.addWidget(self._hint)
+        column_layout.addWidget(self._choices)
+        column_layout.addWidget(self._back)
+        column_layout.addWidget(self._back_html)
+        column_layout.addWidget(self.feedback)
+        column_layout.addStretch(1)
+
+        page = QWidget()
+        page.setObjectName("reviewPage")
+        page_layout = QHBoxLayout(page)
+        page_layout.setContentsMargins(0, 0, 0, 0)
+        page_layout.addStretch(0)
+        page_layout.addWidget(column, 100)
+        page_layout.addStretch(0)
+        self.setWidget(page)
+
+    @property
+    def choice_buttons(self) -> list[ChoiceButton]:
+        """The choice buttons in the order shown."""
+        return list(self._choice_buttons)
+
+    def show_card(
+        self, deck_name: str, left_today: int, card: ChoiceCard | BasicCard, order: tuple[int, ...]
+    ) -> None:
+        """Show a card's question (and its choices in ``order``), hiding any earlier answer."""
+        self._deck_label.setText(deck_name)
+        self._progress_label.setText(f"{left_today} left today")
+        html = isinstance(card, BasicCard) and card.markup == "html"
+        text = without_references(card.question if isinstance(card, ChoiceCard) else card.front)
+        if not text.strip() or (html and _blank_html(text)):
+            html, text = False, LISTEN  # the question is its sound
+        self._question.setVisible(not html)
+        self._question_html.setVisible(html)
+        if html:
+            self._question_html.set_card_html(text)
+        else:
+            self._question.setText(markdown_to_html(text))
+        self._clear_choices()
+        self.feedback.hide()
+        self._back.hide()
+        self._back_html.hide()
+        many = isinstance(card, ChoiceCard) and len(card.correct_indexes) > 1
+        self._hint.setText("Select all that apply." if many else "")
+        self._hint.setVisible(many)
+        if isinstance(card, ChoiceCard):
+            for position, index in enumerate(order):
+                button = ChoiceButton(position + 1, card.choices[index].text)
+                button.clicked.connect(
+                    lambda _checked=False, p=position: self.choice_clicked.emit(p)
+                )
+                self._choices_box.addWidget(button)
+                button.show()  # at once, not when the layout gets round to it
+                self._choice_buttons.append(button)
+        self.verticalScrollBar().setValue(0)
+
+    def set_checked(self, position: int, checked: bool) -> None:
+        """Tick or untick a choice of a "select all" card."""
+        self._choice_buttons[position].setChecked(checked)
+
+    def show_choice_result(self, result: ChoiceResult) -> None:
+        """Mark every choice after the answer; the hint goes."""
+        self._hint.hide()
+        for button, outcome, checked in zip(
+            self._choice_buttons, result.outcomes, result.checked, strict=True
+        ):
+            button.setChecked(checked)
+            button.set_outcome(outcome)
+
+    def show_back(self, card: BasicCard) -> None:
+        """Reveal a basic card's back."""
+        back = without_references(card.back)
+        if card.markup == "html" and not _blank_html(back):
+            self._back_html.show()
+            self._back_html.set_card_html(back)
+        else:
+            self._back.setText(markdown_to_html(back.strip() or LISTEN))
+            self._back.show()
+
+    def question_text(self) -> str:
+        """The question as plain text (what an announcement says)."""
+        if self._question_html.isVisibleTo(self):
+            return self._question_html.accessibleName()
+        return self._question.accessibleName()
+
+    def back_text(self) -> str:
+        """A basic card's revealed back as plain text, or "" before it is revealed."""
+        for view in (self._back, self._back_html):
+            if view.isVisibleTo(self):
+                return view.accessibleName()
+        return ""
+
+    def scroll_by_key(self, event: QKeyEvent) -> None:
+        """Scroll the card with Up, Down, Page Up or Page Down (the area never takes focus)."""
+        QApplication.sendEvent(self.verticalScrollBar(), event)
+
+    def reveal_feedback(self) -> None:
+        """Scroll so the feedback panel is in view."""
+        self.ensureWidgetVisible(self.feedback)
+
+    def _clear_choices(self) -> None:
+        for button in self._choice_buttons:
+            self._choices_box.removeWidget(button)
+            button.deleteLater()
+        self._choice_buttons = []

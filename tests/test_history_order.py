@@ -1,0 +1,139 @@
+"""The same history gives the same schedule however it arrived; reviews from the future
+are left out of an import with a note, and ``check --repair`` sets stored ones aside."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from recall import integrity, upkeep
+from recall.cli import main
+from recall.importing import import_files
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database
+from recall.study import StudySession
+from tests.anki_packages import FRENCH_ID, add_reviews, build_package, card_ids
+from tests.conftest import Clock, answer_cards
+
+DAY = 86_400_000
+START = 1_700_000_000_000  # November 2023, in Anki's milliseconds
+
+
+def schedules(database: Database) -> dict[str, object]:
+    with database.reading() as transaction:
+        return {card.key: card.memory for card, _ in transaction.history.per_card()}
+
+
+def package_with(tmp_path: Path, name: str, rows: list[tuple[int, int]]) -> Path:
+    """The test package with reviews (time offset in days, ease) on one French card.
+
+    Every copy comes from one built package, so the card ids are the same in all of them.
+    """
+    built = tmp_path / "built" / "deck.apkg"
+    if not built.exists():
+        built.parent.mkdir()
+        build_package(built.parent)
+    package = tmp_path / f"{name}.apkg"
+    shutil.copyfile(built, package)
+    card = card_ids(package)[("chien", 0)]
+    add_reviews(package, [(START + days * DAY, card, ease, 5_000, 1) for days, ease in rows])
+    return package
+
+
+def test_a_reimport_that_gained_an_older_review_equals_a_fresh_import(
+    tmp_path: Path, clock: Clock
+) -> None:
+    scheduler = Scheduler(Settings(fuzz=True))
+    first = package_with(tmp_path, "first", [(2, 3), (5, 3), (12, 2)])
+    grown = package_with(tmp_path, "grown", [(0, 1), (2, 3), (5, 3), (12, 2)])
+
+    twice = Database(tmp_path / "twice" / "recall.sqlite3")
+    import_files(twice, scheduler, [first], clock())
+    import_files(twice, scheduler, [grown], clock())
+    fresh = Database(tmp_path / "fresh" / "recall.sqlite3")
+    import_files(fresh, scheduler, [grown], clock())
+
+    assert schedules(twice) == schedules(fresh)
+    assert integrity.check(twice, scheduler, clock()).healthy
+    twice.close()
+    fresh.close()
+
+
+def test_reviews_from_the_future_are_left_out_of_an_import_with_a_note(
+    tmp_path: Path, clock: Clock
+) -> None:
+    in_2100 = (datetime(2100, 1, 1, tzinfo=UTC).timestamp() * 1000 - START) // DAY
+    package = package_with(tmp_path, "future", [(0, 3), (int(in_2100), 3)])
+    database = Database(tmp_path / "data" / "recall.sqlite3")
+    (report,) = import_files(database, Scheduler(Settings()), [package], clock())
+    assert sum(deck.reviews for deck in report.decks) == 1
+    (note,) = [note for note in report.notes if "dated after now" in note]
+    assert "2099-12-31" in note
+    assert integrity.check(database, Scheduler(Settings()), clock()).healthy
+    deck = f"anki-deck-{FRENCH_ID}"
+    with database.reading() as transaction:
+        assert transaction.decks.by_key(deck) is not None
+    database.close()
+
+
+def test_check_repair_sets_future_reviews_aside_and_then_passes(
+    bundled: Database, clock: Clock, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer_cards(bundled, clock, 2)
+    ahead = Clock(clock() + timedelta(days=365))  # the clock ran a year ahead while studying
+    answer_cards(bundled, ahead, 2)
+    scheduler = Scheduler(Settings(fuzz=True))
+    report = integrity.check(bundled, scheduler, clock())
+    assert report.future == 2
+    assert any("dated in the future" in problem for problem in report.problems)
+    reviews_before = sqlite3.connect(bundled.path).execute("SELECT count(*) FROM review").fetchone()
+
+    repaired = upkeep.repair(bundled, scheduler, report, clock())
+    assert repaired.after.healthy, repaired.after.problems
+    assert any("set aside" in change for change in repaired.changes)
+    connection = sqlite3.connect(bundled.path)
+    kept, aside = connection.execute(
+        "SELECT (SELECT count(*) FROM review), (SELECT count(*) FROM set_aside_review)"
+    ).fetchone()
+    connection.close()
+    assert (kept, aside) == (reviews_before[0] - 2, 2)  # nothing deleted: moved
+    # The command line agrees, and studying goes on.
+    data = bundled.path.parent
+    bundled.close()
+    assert main(["--data-dir", str(data), "check"]) == 0
+    database = Database(data / "recall.sqlite3")
+    answer_cards(database, clock, 1)
+    assert integrity.check(database, scheduler, clock()).healthy
+    database.close()
+
+
+def test_an_answer_dated_before_the_cards_last_review_is_replayed_in_time_order(
+    bundled: Database, clock: Clock
+) -> None:
+    settings = Settings(fuzz=True)
+    session = StudySession(bundled, Scheduler(settings), settings, "activation-recompute")
+    shown = session.next_card(clock())
+    assert shown is not None
+    answer = session.answer_choice(shown, {shown.order[0]}, clock.advance(seconds=5))
+    session.record(answer, answer.proposed, clock())
+    # The clock goes back an hour: the learning card comes back and is answered "earlier".
+    back = Clock(clock() - timedelta(hours=1))
+    again = session.next_card(back() + timedelta(minutes=30))
+    assert again is not None
+    late = session.answer_choice(again, {again.order[0]}, back.advance(seconds=5))
+    session.record(late, late.proposed, back())
+    assert integrity.check(bundled, Scheduler(settings), clock()).healthy
+
+
+def test_the_schema_3_fixture_keeps_its_set_aside_table(tmp_path: Path) -> None:
+    fixture = Path(__file__).parent / "data" / "schema-3.sqlite3"
+    copy = tmp_path / "recall.sqlite3"
+    shutil.copyfile(fixture, copy)
+    Database(copy).close()
+    tables = {row[0] for row in sqlite3.connect(copy).execute("SELECT name FROM sqlite_schema")}
+    assert "set_aside_review" in tables
