@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from recall.deckfile import ChoiceCard
 from recall.ui.charts import Chart
+from recall.ui.feedback_panel import FeedbackPanel
 from recall.ui.main_window import SHORTCUTS, MainWindow
 from recall.ui.misconceptions_view import CardPicksDialog
 from recall.ui.review_view import ReviewView
@@ -72,6 +73,9 @@ def test_the_same_wrong_option_on_two_days_shows_everywhere(
     clock.advance(seconds=6)
     pick_text(review, wrong)
     assert earlier_line(review) == "You picked this on 1 earlier review (last on 15 Jan)."
+    panel = review.findChild(FeedbackPanel)
+    assert panel is not None
+    assert "You picked this on 1 earlier review" in panel.spoken()  # read out, too
     qtbot.keyClick(review, Qt.Key.Key_Space)
 
     statistics = open_statistics(qtbot, window)
