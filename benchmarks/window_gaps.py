@@ -3,8 +3,9 @@
 ``python -m benchmarks.window_gaps DATABASE WORK_FOLDER IMPORT_FILE`` opens the main window
 (offscreen) on ``DATABASE`` and runs, one after another, what a learner starts from the
 menus: Check Database, export the review history, export the largest deck, import a file,
-back up now and restore a backup. A timer on the window's thread ticks every 5 ms; the
-longest gap between two ticks while an operation runs is how long the window was frozen.
+back up now and restore a backup (from File > Backups). A timer on the window's thread
+ticks every 5 ms; the longest gap between two ticks while an operation runs is how long
+the window was frozen.
 For the baseline, the same timer watches the idle window for as long as the operation took.
 Prints one JSON object: ``{operation: [longest gap ms, idle gap ms, duration ms, the title
 of what the window said at the end]}``.
@@ -20,14 +21,18 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+import PySide6
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from recall import backups
+from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database
 from recall.ui.application import configure
+from recall.ui.backups_dialog import BackupsDialog
 from recall.ui.main_window import MainWindow
+from recall.ui.none_guard import guard_none
 from recall.ui.prompts import Prompts
 
 TICK_MS = 5
@@ -84,16 +89,21 @@ class _Watch:
 
 def main() -> None:
     database_path, work, import_file = (Path(argument) for argument in sys.argv[1:4])
+    guard_none(PySide6.__version__)  # as the app does at start (ui/none_guard.py)
     app = QApplication.instance() or QApplication(["recall-bench"])
     assert isinstance(app, QApplication)
     configure(app)
     database = Database(database_path)
     prompts = _Answers()
+
+    def clock() -> datetime:
+        return datetime.now(UTC)
+
     window = MainWindow(
         database,
         Settings(),
         QSettings(str(work / "window.ini"), QSettings.Format.IniFormat),
-        lambda: datetime.now(UTC),
+        clock,
         rng=random.Random(1),
         prompts=prompts,
     )
@@ -106,7 +116,7 @@ def main() -> None:
     )
     deck = window.deck_list.model.deck_at(largest)
     backup = backups.make_backup(database, datetime.now(UTC), "benchmark")
-    operations: dict[str, Callable[[], None]] = {
+    operations: dict[str, Callable[[], object]] = {
         "Check Database": window.check_database,
         "Export the review history": lambda: window.transfers.export_reviews_to(
             work / "reviews.csv"
@@ -116,10 +126,11 @@ def main() -> None:
         ),
         "Import a deck": lambda: window.transfers.import_files([import_file]),
     }
-    if hasattr(window, "back_up_now"):
-        operations["Back up now"] = window.back_up_now
-    if hasattr(window, "restore_backup"):
-        operations["Restore a backup"] = lambda: window.restore_backup(backup)
+    backups_dialog = BackupsDialog(
+        database, Scheduler(Settings()), clock, prompts, parent=window, tasks=window.tasks
+    )
+    operations["Back up now"] = backups_dialog.back_up_now
+    operations["Restore a backup"] = lambda: backups_dialog.restore(backup)
     results: dict[str, list[object]] = {}
     for name, start in operations.items():
         told = len(prompts.told)
@@ -128,7 +139,8 @@ def main() -> None:
         start()
 
         def finished(told: int = told) -> bool:
-            return not window.operations.busy and len(prompts.told) > told
+            busy = window.operations.busy or backups_dialog.operations.busy
+            return not busy and len(prompts.told) > told
 
         watch.run_until(finished, 600)
         took = (time.perf_counter() - began) * 1000

@@ -30,7 +30,7 @@ EXPECTED_ERRORS = {
         "no cards to import: every row was skipped, the first being line 1 (the back is blank)"
     ),
     "no-rows": "no cards to import: the file has no rows",
-    "not-utf8": "line 3: not UTF-8 text (byte 0xe9); save it as UTF-8",
+    "not-utf8": "line 3: not UTF-8 text (byte 0xe9, the 4th byte of the line); save it as UTF-8",
     "same-column": "line 3: '#tags column:' names column 3, which is already the deck column",
     "text-after-quote": 'line 3: text follows a closing quote (inside quotes, write a quote as "")',
     "unclosed-quote": "line 3: a quoted field starting on this line never closes",
@@ -197,8 +197,9 @@ def test_a_repeated_card_is_merged_and_the_later_row_wins(tmp_path: Path) -> Non
     ]
     assert [card[1:3] for card in faces(second)] == [("q", "other deck")]
     assert result.notes == [
-        "2 rows repeated an earlier row's card (same guid, or the same front without one) "
-        "in the same deck; the later row was kept"
+        "2 rows gave the same card as an earlier row (same guid, or the same front without "
+        "one) in the same deck, so the later row was kept: line 5 repeats line 4; line 8 "
+        "repeats line 7"
     ]
 
 

@@ -93,6 +93,7 @@ LAYERS = {
     "recall.paths": "base",
     "recall.progress": "base",
     "recall.files": "base",
+    "recall.cardlimits": "base",
     "recall.workspace": "base",
     "recall.instances": "base",
     "recall.window_libraries": "base",

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from recall.importers import cloze
 from recall.importers.cloze import cloze_faces, cloze_numbers, has_cloze
 
 
@@ -56,3 +57,34 @@ def test_any_text_renders_and_keeps_plain_text(text: str) -> None:
         assert "<b>" in back
     if not numbers:
         assert cloze_faces(text, 1) == (text, text)
+
+
+def _faces_by_walking_everything(text: str, number: int) -> tuple[str, str]:
+    """The plain definition: render the whole parse for this number."""
+    nodes = cloze._parse(text)
+    return (
+        cloze._render(nodes, number, answer=False),
+        cloze._render(nodes, number, answer=True),
+    )
+
+
+@given(st.text(alphabet="{}:c123ab ", max_size=80))
+def test_faces_equal_rendering_the_whole_text_for_each_number(text: str) -> None:
+    for number in [*cloze_numbers(text), 7]:
+        assert cloze_faces(text, number) == _faces_by_walking_everything(text, number)
+
+
+def test_3000_nested_and_3000_numbered_deletions_give_their_cards() -> None:
+    nested = "{{c1::" * 3_000 + "core" + "}}" * 3_000
+    assert cloze_numbers(nested) == {1}
+    front, back = cloze_faces(nested, 1)
+    assert front == "[...]"
+    assert back == "<b>" * 3_000 + "core" + "</b>" * 3_000
+    many = "".join(f"{{{{c{number}::w{number}}}}} " for number in range(1, 3_001))
+    assert cloze_numbers(many) == set(range(1, 3_001))
+    front, back = cloze_faces(many, 2_999)
+    assert front.count("[...]") == 1
+    assert "<b>w2999</b>" in back
+    huge_number = "{{c" + "9" * 5_000 + "::x}}"  # past Python's 4,300-digit limit
+    assert cloze_numbers(huge_number) == set()
+    assert cloze_faces(huge_number, 1) == (huge_number, huge_number)

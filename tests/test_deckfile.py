@@ -39,7 +39,7 @@ EXPECTED_ERRORS = {
     "no-cards": "cards: needs at least 1 (found 0)",
     "no-correct-choice": "cards[0] (id 'q1'): no choice is marked \"correct\": true",
     "not-json": "line 5, column 3: not valid JSON (Expecting ',' delimiter)",
-    "not-utf8": "line 3: not UTF-8 text (byte 0xe9)",
+    "not-utf8": "line 3: not UTF-8 text (byte 0xe9, the 15th byte of the line)",
     "one-choice": "cards[0] (id 'q1'): choices: needs at least 2 (found 1)",
     "repeated-choice": "cards[0] (id 'q1'): choices[2] repeats the text '3'",
     "tag-with-space": "cards[0] (id 'q1'): tags[0]: a tag is one word, without spaces",

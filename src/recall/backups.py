@@ -236,7 +236,11 @@ def restore(
     except StorageError as error:
         raise BackupError(_nothing_changed(f"cannot restore: {error}")) from None
     database.bring_up_to_date()
-    return RestoreReport(safety_copy=safety, restored=chosen, check=check(database, scheduler, now))
+    # The copy's integrity and schema were checked before it went in; its schedules were
+    # checked when the backup was made. Replaying every history (minutes at a million
+    # reviews) is left to `recall check`.
+    quick = check(database, scheduler, now, replay_schedules=False)
+    return RestoreReport(safety_copy=safety, restored=chosen, check=quick)
 
 
 def replace_damaged(database_path: Path, backup_file: Path, now: datetime) -> Path | None:

@@ -2,8 +2,10 @@
 
 Imported HTML keeps basic formatting, lists, tables and images that point at files in
 Recall's media folder; scripts, styles, frames, forms, event handlers, links that would be
-followed and every remote or local URL are removed. The window sanitizes again when it
-shows a card, and loads images only from the media folder.
+followed and every remote or local URL are removed. Formatting nested past
+``cardlimits.MAX_NESTING`` (or tables past ``MAX_TABLE_NESTING``) is taken out first, its
+text kept, so cleaning takes time in proportion to the text however deep it nests. The
+window sanitizes again when it shows a card, and loads images only from the media folder.
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ import html
 import re
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 import nh3
+
+from recall.cardlimits import MAX_NESTING, MAX_TABLE_NESTING, Nesting, flatten_html
 
 # SVG comes in only when it references nothing outside itself (importers/_svg.py).
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg"})
@@ -104,8 +109,53 @@ def stored_media_only(name: str) -> str | None:
     return name if is_image_name(name) else None
 
 
+@dataclass(frozen=True)
+class Cleaned:
+    """A cleaned fragment, and how deeply the original nested when formatting was dropped.
+
+    Attributes:
+        html: The allow-listed HTML.
+        too_deep: The original's nesting when tags past the bounds were taken out, else None.
+    """
+
+    html: str
+    too_deep: Nesting | None = None
+
+
+def clean(
+    fragment: str,
+    resolve_media: MediaResolver = stored_media_only,
+    *,
+    max_nesting: int = MAX_NESTING,
+    max_tables: int = MAX_TABLE_NESTING,
+) -> Cleaned:
+    """Clean an HTML fragment down to the allow-list, saying whether nesting was cut.
+
+    Args:
+        fragment: Untrusted HTML, such as an Anki field.
+        resolve_media: Maps an ``<img src>`` value to a stored media name, or None to drop
+            the image. The default keeps only names already in Recall's media form.
+        max_nesting: Elements nested deeper are taken out (their text stays).
+        max_tables: Tables nested deeper are taken out.
+
+    Returns:
+        HTML that loads nothing from outside the media folder, runs nothing and nests
+        within the bounds, and the original's nesting if tags had to be taken out.
+    """
+    if _MARKUP_OR_REWRITTEN.search(fragment) is None:
+        return Cleaned(fragment)  # plain text: the cleaner would return it unchanged
+    flattened = flatten_html(fragment, max_nesting, max_tables)
+    _local.resolve = resolve_media
+    try:
+        cleaned = _cleaner().clean(flattened.html)
+    finally:
+        _local.resolve = stored_media_only
+    html_out = _IMAGE_WITHOUT_SOURCE.sub("", cleaned)
+    return Cleaned(html_out, flattened.nesting if flattened.dropped else None)
+
+
 def sanitize(fragment: str, resolve_media: MediaResolver = stored_media_only) -> str:
-    """Clean an HTML fragment down to the allow-list.
+    """Clean an HTML fragment down to the allow-list (see ``clean``).
 
     Args:
         fragment: Untrusted HTML, such as an Anki field.
@@ -115,14 +165,7 @@ def sanitize(fragment: str, resolve_media: MediaResolver = stored_media_only) ->
     Returns:
         HTML that loads nothing from outside the media folder and runs nothing.
     """
-    if _MARKUP_OR_REWRITTEN.search(fragment) is None:
-        return fragment  # plain text: the cleaner would return it unchanged
-    _local.resolve = resolve_media
-    try:
-        cleaned = _cleaner().clean(fragment)
-    finally:
-        _local.resolve = stored_media_only
-    return _IMAGE_WITHOUT_SOURCE.sub("", cleaned)
+    return clean(fragment, resolve_media).html
 
 
 def plain_text_to_html(text: str) -> str:

@@ -83,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
         "export", help="write a deck to Recall JSON (.json) or an Anki package (.apkg)"
     )
     export_deck.add_argument("deck", metavar="DECK_ID")
-    export_deck.add_argument("file", type=Path, metavar="FILE")
+    export_deck.add_argument("file", metavar="FILE")
     export_deck.set_defaults(handler=_export_deck)
 
     export = commands.add_parser(
@@ -276,9 +276,13 @@ class _ProgressLine:
 def _export_deck(args: argparse.Namespace) -> int:
     from recall import exporting
 
+    if not args.file:
+        raise RecallError("export: no file name given; name a .json or .apkg file")
+    if Path(args.file).is_dir():
+        raise RecallError(f"export: {args.file} is a folder; name a .json or .apkg file in it")
     database = _open_database(args)
     try:
-        cards = exporting.export_deck(database, args.deck, args.file)
+        cards = exporting.export_deck(database, args.deck, Path(args.file))
     finally:
         database.close()
     print(f"wrote {cards} cards of {args.deck} to {args.file}", file=sys.stderr)
@@ -457,6 +461,8 @@ def _point_at_newest_backup(found: list[Backup]) -> None:
 def _print_check(report: CheckReport) -> int:
     if report.healthy:
         print(f"healthy: {report.cards} cards and {report.reviews} reviews checked")
+        if not report.schedules_replayed:
+            print("(the file and its schema; `recall check` also replays every schedule)")
         return 0
     for problem in report.problems:
         print(f"problem: {problem}", file=sys.stderr)

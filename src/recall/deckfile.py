@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -19,7 +21,8 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
-from recall.errors import DeckError
+from recall.cardlimits import MAX_NAME_CHARS, html_nesting, length_problem, markdown_problem
+from recall.errors import DeckError, printable
 
 FORMAT_NAME = "recall-deck"
 FORMAT_VERSION = 1
@@ -132,6 +135,50 @@ class Deck(_Model):
         return self
 
 
+def limit_problems(deck: Deck) -> list[str]:
+    """What in a deck is more than a card may hold or the window lay out (``cardlimits``).
+
+    Checked when a deck comes in (a file, an import), not when stored cards are read back,
+    so a card stored before these bounds still opens (the window shows it bounded).
+
+    Returns:
+        Each problem as ``where: what``; empty when the deck is within the bounds.
+    """
+    problems = _name_problems("name", deck.name)
+    too_long = length_problem(deck.description)
+    if too_long is not None:
+        problems.append(f"description: {too_long}")
+    for index, card in enumerate(deck.cards):
+        where = f"cards[{index}] (id {card.id!r})"
+        for field, text, markup in _card_texts(card):
+            problem = length_problem(text)
+            if problem is None:
+                problem = (
+                    html_nesting(text).problem() if markup == "html" else markdown_problem(text)
+                )
+            if problem is not None:
+                problems.append(f"{where}: {field}: {problem}")
+        for position, tag in enumerate(card.tags):
+            problems += _name_problems(f"{where}: tags[{position}]", tag)
+    return problems
+
+
+def _name_problems(where: str, name: str) -> list[str]:
+    if len(name) <= MAX_NAME_CHARS:
+        return []
+    return [f"{where}: is {len(name):,} characters long (at most {MAX_NAME_CHARS})"]
+
+
+def _card_texts(card: ChoiceCard | BasicCard) -> list[tuple[str, str, str]]:
+    """Each text field of a card as (name, text, markup)."""
+    notes = [("explanation", card.explanation, "markdown"), ("source", card.source, "markdown")]
+    if isinstance(card, BasicCard):
+        return [("front", card.front, card.markup), ("back", card.back, card.markup), *notes]
+    choices = [(f"choices[{i}].text", c.text, "markdown") for i, c in enumerate(card.choices)]
+    whys = [(f"choices[{i}].why", c.why, "markdown") for i, c in enumerate(card.choices) if c.why]
+    return [("question", card.question, "markdown"), *choices, *whys, *notes]
+
+
 def deck_schema() -> dict[str, Any]:
     """The JSON Schema of the deck format, generated from the models."""
     return Deck.model_json_schema()
@@ -170,11 +217,16 @@ def parse_deck(data: bytes | str, source: str) -> Deck:
     raw = _decode_json(data, source)
     if isinstance(raw, dict):
         _check_header(raw, source)
+    _check_text(raw, source)
     try:
-        return Deck.model_validate(raw)
+        deck = Deck.model_validate(raw)
     except ValidationError as error:
         problems = [_describe(detail, raw) for detail in error.errors()]
         raise DeckError(source, problems) from None
+    problems = limit_problems(deck)
+    if problems:
+        raise DeckError(source, problems)
+    return deck
 
 
 def dump_deck(deck: Deck) -> str:
@@ -188,20 +240,33 @@ def decode_text(data: bytes, source: str) -> str:
     Raises:
         DeckError: The bytes are not UTF-8; the message names the line and the byte.
     """
+    body = data.removeprefix(codecs.BOM_UTF8)
     try:
-        return data.decode("utf-8-sig")
+        return body.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
+        # Counted in the file without its byte order mark, as an editor shows it.
+        line = body[: error.start].count(b"\n") + 1
+        column = error.start - (body.rfind(b"\n", 0, error.start) + 1) + 1
         raise DeckError(
             source,
-            [f"line {line}: not UTF-8 text (byte 0x{data[error.start]:02x}); save it as UTF-8"],
+            [
+                f"line {line}: not UTF-8 text (byte 0x{body[error.start]:02x}, the "
+                f"{_ordinal(column)} byte of the line); save it as UTF-8"
+            ],
         ) from None
+
+
+def _ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number:,}{suffix}"
 
 
 def _decode_json(data: bytes | str, source: str) -> object:
     text = decode_text(data, source) if isinstance(data, bytes) else data
     try:
-        return json.loads(text, object_pairs_hook=_reject_duplicate_keys)
+        return json.loads(text, object_pairs_hook=_reject_duplicate_keys, parse_int=_whole_number)
     except json.JSONDecodeError as error:
         raise DeckError(
             source, [f"line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})"]
@@ -214,6 +279,57 @@ def _decode_json(data: bytes | str, source: str) -> object:
 
 class _DuplicateKeyError(ValueError):
     pass
+
+
+class _HugeNumber:
+    """A whole number too long to be anything in a deck (Python refuses past 4,300 digits).
+
+    It stays in the parsed value in its place, so validation names where it is.
+    """
+
+    def __init__(self, digits: str) -> None:
+        self.digits = len(digits.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits:,} digits"
+
+
+def _whole_number(digits: str) -> int | _HugeNumber:
+    return int(digits) if len(digits) <= 20 else _HugeNumber(digits)
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _check_text(raw: object, source: str) -> None:
+    """Refuse text that holds half a character (a lone ``\\ud800``-style escape).
+
+    Such text cannot be stored or shown; finding it here names its place before anything
+    is written.
+    """
+    problems: list[str] = []
+    pending: list[tuple[object, list[int | str]]] = [(raw, [])]
+    while pending and len(problems) < 10:
+        value, location = pending.pop()
+        if isinstance(value, dict):
+            for key in value:
+                if half := _SURROGATE.search(key):
+                    where = _where([*location, printable(key)], raw)
+                    problems.append(f"{where}: the field name {_half(half.group(0))}")
+            pending += reversed([(item, [*location, key]) for key, item in value.items()])
+        elif isinstance(value, list):
+            pending += reversed([(item, [*location, i]) for i, item in enumerate(value)])
+        elif isinstance(value, str) and (half := _SURROGATE.search(value)):
+            problems.append(f"{_where(location, raw) or 'the file'}: {_half(half.group(0))}")
+    if problems:
+        raise DeckError(source, problems)
+
+
+def _half(character: str) -> str:
+    return (
+        f"holds \\u{ord(character):04x}, half of a character (an unpaired UTF-16 surrogate "
+        "escape), which is not text; remove it or give the whole character"
+    )
 
 
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -268,11 +384,18 @@ def _where(location: Sequence[int | str], raw: object) -> str:
         if isinstance(card_id, str) and card_id:
             prefix += f" (id {card_id!r})"
         steps = steps[2:]
-    rest = "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in steps)
+    rest = "".join(_step(step) for step in steps)
     rest = rest.removeprefix(".")
     if prefix and rest:
         return f"{prefix}: {rest}"
     return prefix or rest
+
+
+def _step(step: int | str) -> str:
+    """``[3]`` for a list index, ``.front`` for a field, ``['odd name']`` for any other key."""
+    if isinstance(step, int):
+        return f"[{step}]"
+    return f".{step}" if step.isidentifier() else f"['{printable(step)}']"
 
 
 _FIELD_NAMES = {
@@ -295,7 +418,10 @@ def _what(detail: ErrorDetails, location: Sequence[int | str]) -> str:
         suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
         return f"unknown field, not part of the deck format{suggestion}"
     if kind in ("string_type", "str_type"):
-        return "must be text"
+        found = detail.get("input")
+        return (
+            f"must be text (found {found!r})" if isinstance(found, _HugeNumber) else "must be text"
+        )
     if kind == "bool_type" or kind == "bool_parsing":
         return "must be true or false"
     if kind == "list_type":

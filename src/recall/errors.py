@@ -2,6 +2,26 @@
 
 from __future__ import annotations
 
+import re
+
+
+def printable(text: str) -> str:
+    """Text as it can be printed and stored: bytes that are not UTF-8 (a file name's, kept
+    by Python as lone surrogates) become ``\\xe9`` escapes, and so does any lone surrogate."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """Printable text on one line: line breaks and other control characters escaped
+    (``\\n``, ``\\x0c``), as a terminal or a message box shows them."""
+    return _CONTROL.sub(lambda match: ascii(match.group(0))[1:-1], printable(text))
+
 
 class RecallError(Exception):
     """A problem with the user's input or environment, with a message they can act on.
@@ -19,9 +39,10 @@ class DeckError(RecallError):
     """
 
     def __init__(self, source: str, problems: list[str]) -> None:
+        source = one_line(source)
         self.source = source
-        self.problems = problems
-        super().__init__("\n".join(f"{source}: {problem}" for problem in problems))
+        self.problems = [one_line(problem) for problem in problems]
+        super().__init__("\n".join(f"{source}: {problem}" for problem in self.problems))
 
 
 class DeckErrors(RecallError):  # noqa: N818 (several DeckError)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import shutil
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from recall import paths, sound, workspace
 from recall.deckfile import Deck
-from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError
+from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
 from recall.importers import (
     Cancelled,
     ImportedPackage,
@@ -117,6 +118,7 @@ def read_file(
         DeckError: The file cannot be read or is not valid; the error says where.
         ImportCancelledError: ``cancelled()`` became true.
     """
+    _check_is_a_file(path)
     suffix = path.suffix.lower()
     if suffix in JSON_SUFFIXES:
         from recall.importers.recall_deck import read_recall_deck
@@ -131,9 +133,33 @@ def read_file(
 
         return read_apkg(path, staging, progress, cancelled)
     known = ", ".join(sorted(SUPPORTED_SUFFIXES))
-    raise DeckError(
-        str(path), [f"Recall cannot import {suffix or 'this'} files (it reads {known})"]
-    )
+    if not suffix:
+        problem = f"the name has no file type; Recall reads {known} files"
+    else:
+        problem = f"Recall cannot import {printable(suffix)} files (it reads {known})"
+    raise DeckError(str(path), [problem])
+
+
+def _check_is_a_file(path: Path) -> None:
+    """Refuse what is not a file to read: nothing there, a folder, a device or a pipe.
+
+    Raises:
+        DeckError: Says which.
+    """
+    known = ", ".join(sorted(SUPPORTED_SUFFIXES))
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise DeckError(str(path), ["no such file"]) from None
+    except OSError as error:
+        raise DeckError(str(path), [f"cannot be read ({error.strerror or error})"]) from None
+    if stat.S_ISDIR(mode):
+        raise DeckError(
+            str(path),
+            [f"is a folder; import the files inside it instead (Recall reads {known} files)"],
+        )
+    if not stat.S_ISREG(mode):
+        raise DeckError(str(path), ["is not a regular file (a device, pipe or socket)"])
 
 
 def import_files(
@@ -164,11 +190,12 @@ def import_files(
         errors: list[DeckError] = []
         for file in files:
             try:
-                packages.append((str(file), read_file(file, staging, progress, cancelled)))
+                package = read_file(file, staging, progress, cancelled)
+                packages.append((printable(str(file)), package))
             except DeckError as error:
                 errors.append(error)
             except OSError as error:
-                errors.append(DeckError(str(file), [f"cannot be read ({error.strerror})"]))
+                errors.append(DeckError(str(file), [f"cannot be read ({error.strerror or error})"]))
         if errors:
             raise DeckErrors(errors)
         return _write(database, scheduler, packages, now, progress, cancelled)

@@ -123,7 +123,9 @@ def test_html_cards_load_images_only_from_the_media_folder(
     assert isinstance(loaded, QImage)
     assert loaded.width() == 40
     for elsewhere in (str(outside), outside.as_uri(), "../secret.png", "http://example.com/a.png"):
-        assert view.loadResource(kind, QUrl(elsewhere)) is None
+        refused = view.loadResource(kind, QUrl(elsewhere))
+        assert isinstance(refused, QImage)
+        assert (refused.width(), refused.height()) == (1, 1)  # the placeholder, not the file
     view.set_card_html(
         f'<b>Cat</b> <img src="{stored.name}"> <img src="{outside}"> <script>x()</script>'
     )

@@ -10,7 +10,7 @@ from recall import cardhtml, sound
 from recall.errors import DeckError
 from recall.importers import StagedMedia
 from recall.importers._package import PackageMedia
-from recall.importers._shared import Tally, counted
+from recall.importers._report import Tally, counted
 from recall.importers._svg import svg_problem
 
 _SOUND = re.compile(r"\[sound:[^\]]*\]")

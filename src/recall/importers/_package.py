@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from recall.errors import DeckError
 from recall.importers import _protobuf
 from recall.importers._collection import NEWER_ANKI_ADVICE
-from recall.importers._shared import counted
+from recall.importers._report import counted
 from recall.importers._zip import SafeZip
 
 META_ENTRY = "meta"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass, field
 
+from recall.cardlimits import MAX_NAME_CHARS, MAX_SOURCE_FIELD_CHARS
 from recall.errors import DeckError
 
 SEPARATORS = {
@@ -18,6 +20,23 @@ SEPARATORS = {
 SEPARATOR_NAMES = {character: name for name, character in SEPARATORS.items()}
 GUESS_ORDER = ("\t", ";", ",", "|", ":")
 ROLES = ("deck", "tags", "guid", "notetype")
+MAX_TEXT_BYTES = 128 * 1024**2
+"""The largest text file Recall imports."""
+
+# The csv module refuses fields over 128 KiB by default, far below what a file may hold;
+# a field up to MAX_SOURCE_FIELD_CHARS is read (and judged by the card limits, with its
+# line), and a longer one stops the read with its line, before the module's field buffer
+# (four bytes a character) grows with it.
+csv.field_size_limit(MAX_SOURCE_FIELD_CHARS)
+MAX_COLUMN_DIGITS = 4
+_CLOZE_MARKUP = re.compile(r"\{\{c\d{1,9}::|::|\}\}")
+
+
+def quoted(value: str, limit: int = 40) -> str:
+    """A value quoted for a message, cut short when long (a header line may hold megabytes)."""
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value):,} characters)"
 
 
 @dataclass
@@ -76,11 +95,17 @@ def _apply(header: Header, key: str, raw: str) -> str | None:
             header.separator = raw
         else:
             names = ", ".join(name.capitalize() for name in SEPARATORS)
-            return f"'#separator:' must be {names} or one character (found {raw!r})"
+            return f"'#separator:' must be {names} or one character (found {quoted(raw)})"
     elif key == "html":
         if value.casefold() not in ("true", "false"):
-            return f"'#html:' must be true or false (found {value!r})"
+            return f"'#html:' must be true or false (found {quoted(value)})"
         header.html = value.casefold() == "true"
+    elif key == "deck" and len(value) > MAX_NAME_CHARS:
+        return f"'#deck:' names a deck of {len(value):,} characters (at most {MAX_NAME_CHARS})"
+    elif key == "tags" and (
+        long := next((w for w in value.split() if len(w) > MAX_NAME_CHARS), "")
+    ):
+        return f"'#tags:' holds a tag of {len(long):,} characters (at most {MAX_NAME_CHARS})"
     elif key in ("tags", "deck", "notetype"):
         setattr(header, key, value)
     elif key == "columns":
@@ -91,8 +116,8 @@ def _apply(header: Header, key: str, raw: str) -> str | None:
 
 
 def _apply_role(header: Header, role: str, value: str) -> str | None:
-    if not value.isdecimal() or int(value) < 1:
-        return f"'#{role} column:' must be a column number from 1 (found {value!r})"
+    if not value.isdecimal() or len(value) > MAX_COLUMN_DIGITS or int(value) < 1:
+        return f"'#{role} column:' must be a column number from 1 (found {quoted(value)})"
     column = int(value) - 1
     for other, taken in header.role_columns.items():
         if taken == column and other != role:
@@ -115,8 +140,11 @@ def guess_separator(line: str) -> str:
     A tab wins whenever it splits the line (card text seldom holds tabs); otherwise the
     character that splits the line into the most fields, ties going to semicolon, then
     comma, pipe and colon. A line none of them splits is read with tabs (one column).
-    Spaces are never guessed: card text is full of them.
+    Spaces are never guessed: card text is full of them, and neither is a character that
+    appears only in cloze markup (the colons of ``{{c1::...}}``).
     """
+    if "{{c" in line:
+        line = _CLOZE_MARKUP.sub("", line)
     best, most = "\t", 1
     for separator in GUESS_ORDER:
         count = len(split_line(line, separator))

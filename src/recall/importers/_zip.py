@@ -19,7 +19,7 @@ from typing import IO, BinaryIO
 import zstandard
 
 from recall.errors import DeckError, ImportCancelledError
-from recall.importers._shared import byte_size
+from recall.importers._report import byte_size
 
 CHUNK_BYTES = 1024 * 1024
 _END_OF_DIRECTORY = b"PK\x05\x06"

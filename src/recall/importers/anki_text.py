@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import io
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -12,32 +11,42 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from recall import cardhtml
+from recall.cardlimits import (
+    MAX_CLOZE_CARDS,
+    MAX_FIELD_CHARS,
+    MAX_NAME_CHARS,
+    MAX_SOURCE_FIELD_CHARS,
+)
 from recall.deckfile import BasicCard, decode_text
-from recall.errors import DeckError, ImportCancelledError
+from recall.errors import DeckError, ImportCancelledError, printable
 from recall.importers import Cancelled, ImportedPackage, Progress, never_cancelled, no_progress
-from recall.importers._shared import (
-    Tally,
-    byte_size,
-    counted,
+from recall.importers._cards import (
+    CardBounds,
+    FieldTooLargeError,
     html_card,
     is_blank,
     make_deck,
     unique_words,
 )
+from recall.importers._report import Tally, byte_size, counted
 from recall.importers._text_header import (
+    MAX_TEXT_BYTES,
     SEPARATOR_NAMES,
     Header,
     guess_separator,
     infer_roles,
     read_header,
 )
-from recall.importers.cloze import cloze_faces, cloze_numbers
+from recall.importers.cloze import ClozeText
 
-MAX_TEXT_BYTES = 128 * 1024**2
+MAX_CARD_TEXT = 256 * 1024**2
+"""Characters of card text one file may make (a cloze row repeats its text on each card)."""
+MAX_COLUMNS = 1_000
 CHECK_EVERY = 500
 _SIMPLE_DECK_NAME = re.compile(r"[a-z0-9_]+(?: [a-z0-9_]+)*(?:::[a-z0-9_]+(?: [a-z0-9_]+)*)*")
 _APKG_DECK_ID = re.compile(r"deck-\d+")
 _IMAGE = re.compile(r"<img\b", re.IGNORECASE)
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+\Z")
 
 
 def read_anki_text(
@@ -77,7 +86,7 @@ def read_anki_text(
     separator = header.separator or guess_separator(first_row)
     infer_roles(header, separator)
     records = _records(lines, header.start, separator, source, cancelled)
-    builder = _Builder(source, header, path.stem.strip() or "Anki")
+    builder = _Builder(source, header, _readable(path.stem).strip() or "Anki")
     for done, (line, row) in enumerate(records, start=1):
         builder.add(line, row)
         if done % CHECK_EVERY == 0:
@@ -94,18 +103,33 @@ def read_anki_text(
     return builder.package(notes)
 
 
+def _readable(name: str) -> str:
+    """A file name as a deck name: bytes that are not UTF-8 become U+FFFD (messages show
+    them as ``\\xe9`` escapes instead)."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a lone surrogate that no byte gave (Windows names)
+        return printable(name)
+
+
 def _read_lines(path: Path, source: str) -> list[str]:
     try:
-        size = path.stat().st_size
-        if size > MAX_TEXT_BYTES:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_TEXT_BYTES + 1)
+        if len(data) > MAX_TEXT_BYTES:
+            size = max(path.stat().st_size, len(data))
             limit = byte_size(MAX_TEXT_BYTES)
             problem = f"the file is {byte_size(size)}; text imports are limited to {limit}"
             raise DeckError(source, [problem])
-        data = path.read_bytes()
     except OSError as error:
         raise DeckError(source, [f"cannot be read ({error.strerror or error})"]) from None
     text = decode_text(data, source)
-    return io.StringIO(text.replace("\x00", ""), newline="").readlines()
+    del data  # a large file is held once at a time, not as bytes and text together
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    # Lines as the csv module reads a file opened with newline="" (ending in \n, \r\n or
+    # \r), without the copy a StringIO would make (four bytes a character).
+    return _LINE.findall(text)
 
 
 @dataclass
@@ -147,6 +171,12 @@ def _records(
         message = str(error)
         if "unexpected end of data" in message:
             where, what = position.record, "a quoted field starting on this line never closes"
+        elif "field larger than field limit" in message:
+            where = position.line
+            what = (
+                f"a field is longer than {MAX_SOURCE_FIELD_CHARS:,} characters (cards hold at "
+                f"most {MAX_FIELD_CHARS:,} per field); shorten it or leave it out"
+            )
         elif "expected after" in message:
             what = 'text follows a closing quote (inside quotes, write a quote as "")'
             where = position.line
@@ -191,6 +221,11 @@ def _key(prefix: str, text: str) -> str:
 class _Deck:
     name: str
     rows: dict[str, list[BasicCard]] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+class _RowSkippedError(Exception):
+    """A row that gives no card; the message says why, for the report."""
 
 
 class _Builder:
@@ -203,31 +238,62 @@ class _Builder:
         self._roles = header.role_columns
         self._decks: dict[str, _Deck] = {}
         self._skipped = Tally()
-        self._merged = 0
+        self._bounds = CardBounds("row")
+        self._merged = Tally()
         self._images = 0
+        self._text = 0
 
     def add(self, line: int, row: list[str]) -> None:
-        """Turn one row into its cards (or count it as skipped)."""
+        """Turn one row into its cards (or count it as skipped, saying why)."""
+        try:
+            self._add(line, row)
+        except _RowSkippedError as error:
+            self._skipped.add(f"line {line} ({error})")
+        except FieldTooLargeError as error:
+            self._bounds.refuse(error)
+
+    def _add(self, line: int, row: list[str]) -> None:
+        if len(row) > MAX_COLUMNS:
+            raise _RowSkippedError(f"{len(row):,} columns; a row may have {MAX_COLUMNS:,}")
         content = [cell for index, cell in enumerate(row) if index not in self._roles.values()]
+        where = f"line {line}"
+        for index, cell in enumerate(content):
+            self._bounds.check_source(where, "front" if index == 0 else "back", cell)
         if self._header.html:
             self._images += sum(len(_IMAGE.findall(cell)) for cell in content)
         front = self._prepare(content[0] if content else "")
-        backs = [self._prepare(cell) for cell in content[1:]]
+        backs = [self._prepare(cell) for cell in content[1:] if cell.strip()]
         guid = self._cell(row, "guid").strip()
         notetype = self._cell(row, "notetype").strip() or self._header.notetype
-        tags = unique_words([self._header.tags, self._cell(row, "tags")])
-        key = _key("g", guid) if guid else _key("f", self._clean(front))
-        numbers = cloze_numbers(front)
-        if numbers or "cloze" in notetype.casefold():
-            cards = self._cloze_cards(line, key, front, backs, sorted(numbers), tags)
+        tags = self._bounds.tags(where, unique_words([self._header.tags, self._cell(row, "tags")]))
+        name = self._cell(row, "deck").strip() or self._default_deck
+        if len(name) > MAX_NAME_CHARS:
+            raise _RowSkippedError(
+                f"a deck name of {len(name):,} characters; names hold at most {MAX_NAME_CHARS}"
+            )
+        cleaned_front = self._clean(where, "front", front)
+        key = _key("g", guid) if guid else _key("f", cleaned_front)
+        cloze = ClozeText(front)
+        if cloze.numbers or "cloze" in notetype.casefold():
+            cards = self._cloze_cards(line, key, cloze, backs, tags)
         else:
-            cards = self._basic_card(line, key, front, backs, tags)
+            cards = self._basic_card(line, key, cleaned_front, backs, tags)
         if not cards:
             return
-        name = self._cell(row, "deck").strip() or self._default_deck
+        self._text += sum(len(card.front) + len(card.back) for card in cards)
+        if self._text > MAX_CARD_TEXT:
+            raise DeckError(
+                self._source,
+                [
+                    f"line {line}: the cards up to here hold {self._text:,} characters of text, "
+                    f"more than one import may make ({MAX_CARD_TEXT:,}); split the file"
+                ],
+            )
         deck = self._decks.setdefault(deck_id_for(name), _Deck(name))
         if key in deck.rows:
-            self._merged += 1
+            self._merged.add(f"line {line} repeats line {deck.lines[key]}")
+        else:
+            deck.lines[key] = line
         deck.rows[key] = cards
 
     def _cell(self, row: list[str], role: str) -> str:
@@ -238,39 +304,44 @@ class _Builder:
         """A field as HTML, not yet cleaned: as written, or escaped plain text."""
         return cell if self._header.html else cardhtml.plain_text_to_html(cell)
 
-    def _clean(self, fragment: str) -> str:
-        if not self._header.html:
-            return fragment  # escaped plain text, or cloze markup around it
-        return cardhtml.sanitize(fragment, _no_media)
+    def _clean(self, where: str, side: str, fragment: str) -> str:
+        """A side as the card holds it (raises FieldTooLargeError when it cannot)."""
+        return self._bounds.cleaned(where, side, fragment, _no_media, html=self._header.html)
 
-    def _back(self, backs: list[str], first: str = "") -> str:
+    def _back(self, where: str, backs: list[str], first: str = "") -> str:
         parts = [first] if first else []
-        parts += [cleaned for back in backs if not is_blank(cleaned := self._clean(back))]
-        return "<br>".join(parts)
+        for back in backs:
+            cleaned = self._clean(where, "back", back)
+            if not is_blank(cleaned):
+                parts.append(cleaned)
+        joined = "<br>".join(parts)
+        self._bounds.check_length(where, "back", joined)
+        return joined
 
     def _basic_card(
         self, line: int, key: str, front: str, backs: list[str], tags: list[str]
     ) -> list[BasicCard]:
-        front = self._clean(front)
-        back = self._back(backs)
+        back = self._back(f"line {line}", backs)
         if is_blank(front) or is_blank(back):
-            self._skipped.add(
-                f"line {line} (the {'front' if is_blank(front) else 'back'} is blank)"
-            )
-            return []
+            raise _RowSkippedError(f"the {'front' if is_blank(front) else 'back'} is blank")
         return [html_card(self._source, key, front, back, tags)]
 
     def _cloze_cards(
-        self, line: int, key: str, text: str, backs: list[str], numbers: list[int], tags: list[str]
+        self, line: int, key: str, cloze: ClozeText, backs: list[str], tags: list[str]
     ) -> list[BasicCard]:
-        if not numbers:
-            self._skipped.add(f"line {line} (a cloze row without a cloze deletion)")
-            return []
+        if not cloze.numbers:
+            raise _RowSkippedError("a cloze row without a cloze deletion")
+        if len(cloze.numbers) > MAX_CLOZE_CARDS:
+            raise _RowSkippedError(
+                f"{len(cloze.numbers):,} cloze numbers; a note gives at most "
+                f"{MAX_CLOZE_CARDS} cards"
+            )
         cards = []
-        for number in numbers:
-            question, answer = cloze_faces(text, number)
-            front = self._clean(question)
-            back = self._back(backs, first=self._clean(answer))
+        for number in cloze.numbers:
+            where = f"line {line}, cloze c{number}"
+            question, answer = cloze.faces(number)
+            front = self._clean(where, "front", question)
+            back = self._back(where, backs, first=self._clean(where, "back", answer))
             if is_blank(front) or is_blank(back):
                 what = "front" if is_blank(front) else "back"
                 self._skipped.add(f"line {line} (the {what} of cloze c{number} is blank)")
@@ -285,9 +356,10 @@ class _Builder:
             DeckError: No row gave a card.
         """
         if not self._decks:
+            first = self._skipped.examples[:1] or self._bounds.refused.examples[:1]
             reason = (
-                f"every row was skipped, the first being {self._skipped.examples[0]}"
-                if self._skipped.count
+                f"every row was skipped, the first being {first[0]}"
+                if first
                 else "the file has no rows"
             )
             raise DeckError(self._source, [f"no cards to import: {reason}", *notes])
@@ -298,11 +370,11 @@ class _Builder:
             for deck_id, deck in self._decks.items()
         ]
         notes += self._skipped.line(f"{counted(self._skipped.count, 'row')} skipped")
-        if self._merged:
-            notes.append(
-                f"{counted(self._merged, 'row')} repeated an earlier row's card (same guid, or "
-                "the same front without one) in the same deck; the later row was kept"
-            )
+        notes += self._bounds.lines()
+        notes += self._merged.line(
+            f"{counted(self._merged.count, 'row')} gave the same card as an earlier row (same "
+            "guid, or the same front without one) in the same deck, so the later row was kept"
+        )
         if self._images:
             notes.append(
                 f"{counted(self._images, 'image')} left out (a text file carries no images)"

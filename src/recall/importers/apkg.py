@@ -17,6 +17,13 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
+from recall.importers._cards import (
+    CardBounds,
+    FieldTooLargeError,
+    html_card,
+    is_blank,
+    make_deck,
+)
 from recall.importers._collection import (
     NEWER_ANKI_ADVICE,
     AnkiCard,
@@ -29,7 +36,7 @@ from recall.importers._collection import (
 from recall.importers._html_text import has_image, html_to_text
 from recall.importers._media import MediaStager, count_audio_video, without_sounds
 from recall.importers._package import Layout, read_layout, read_media
-from recall.importers._shared import Tally, counted, html_card, is_blank, make_deck
+from recall.importers._report import Tally, counted
 from recall.importers._zip import SafeZip
 from recall.importers.cloze import cloze_faces, cloze_numbers
 from recall.importers.multiple_choice import (
@@ -175,6 +182,7 @@ class _PackageReader:
         self._done = 0
         self._total = 0
         self._skipped = Tally()
+        self._bounds = CardBounds("card")
         self._audio_video = 0
         self._cleaned: tuple[int, list[str]] | None = None
         self._clean_texts: dict[str, tuple[str, int]] = {}
@@ -214,6 +222,7 @@ class _PackageReader:
         self._progress(self._total, self._total)
         notes_lines = self._choice_lines()
         notes_lines += self._skipped.line(f"{counted(self._skipped.count, 'card')} skipped")
+        notes_lines += self._bounds.lines()
         if self._audio_video:
             notes_lines.append(
                 f"{counted(self._audio_video, 'audio/video reference')} in multiple-choice "
@@ -322,7 +331,13 @@ class _PackageReader:
         if is_blank(front) or is_blank(back):
             self._skipped.add(f"{where}: the {'front' if is_blank(front) else 'back'} is blank")
             return None
-        tags = list(dict.fromkeys(note.tags))
+        try:
+            self._bounds.check_length(where, "front", front)
+            self._bounds.check_length(where, "back", back)
+        except FieldTooLargeError as error:
+            self._bounds.refuse(error)
+            return None
+        tags = self._bounds.tags(where, list(dict.fromkeys(note.tags)))
         return html_card(self._source, f"anki-{card.id}", front, back, tags)
 
     def _clean_fields(self, note: AnkiNote) -> list[str]:

@@ -1,11 +1,16 @@
-"""Anki cloze deletions (``{{c1::text}}``, ``{{c1::text::hint}}``, nested): numbers and faces."""
+"""Anki cloze deletions (``{{c1::text}}``, ``{{c1::text::hint}}``, nested): numbers and faces.
+
+Deletions may nest without limit: parsing and rendering walk the nesting with explicit
+stacks, never by recursion. A number of more than nine digits is not a deletion.
+"""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
-_TOKEN = re.compile(r"\{\{c(\d+)::|::|\}\}")
+_TOKEN = re.compile(r"\{\{c(\d{1,9})::|::|\}\}")
 HIDDEN = "[...]"
 
 
@@ -59,17 +64,20 @@ def _parse(text: str) -> list[_Deletion | str]:
     return root
 
 
-def _numbers(nodes: list[_Deletion | str], found: set[int]) -> set[int]:
-    for node in nodes:
-        if isinstance(node, _Deletion):
-            found.add(node.number)
-            _numbers(node.body, found)
+def _numbers(nodes: list[_Deletion | str]) -> set[int]:
+    found: set[int] = set()
+    pending = [nodes]
+    while pending:
+        for node in pending.pop():
+            if isinstance(node, _Deletion):
+                found.add(node.number)
+                pending.append(node.body)
     return found
 
 
 def cloze_numbers(text: str) -> set[int]:
     """The cloze numbers (1 for ``c1``) that text deletes, nested deletions included."""
-    return _numbers(_parse(text), set())
+    return set(_parsed(text).numbers)
 
 
 def has_cloze(text: str) -> bool:
@@ -77,19 +85,78 @@ def has_cloze(text: str) -> bool:
     return bool(cloze_numbers(text))
 
 
+_DONE = object()
+
+
 def _render(nodes: list[_Deletion | str], number: int, *, answer: bool) -> str:
     parts: list[str] = []
-    for node in nodes:
-        if isinstance(node, str):
+    frames = [iter(nodes)]
+    closers = [""]
+    while frames:
+        node = next(frames[-1], _DONE)
+        if node is _DONE:
+            frames.pop()
+            parts.append(closers.pop())
+        elif isinstance(node, str):
             parts.append(node)
-        elif node.number != number:
-            parts.append(_render(node.body, number, answer=answer))
-        elif answer:
-            parts.append(f"<b>{_render(node.body, number, answer=True)}</b>")
-        else:
+        elif isinstance(node, _Deletion) and (node.number != number or answer):
+            opening, closing = ("<b>", "</b>") if node.number == number else ("", "")
+            parts.append(opening)
+            frames.append(iter(node.body))
+            closers.append(closing)
+        elif isinstance(node, _Deletion):
             hint = "".join(part for part in node.hint or [] if isinstance(part, str)).strip()
             parts.append(f"[{hint}]" if hint else HIDDEN)
     return "".join(parts)
+
+
+class ClozeText:
+    """A cloze field parsed once, to give each of its cards.
+
+    The text with every deletion revealed is rendered once; a card then renders only the
+    top-level runs that hold its deletion and copies the rest, so a note with thousands
+    of deletions gives its cards in time proportional to their size.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._nodes = _parse(text)
+        self.numbers = sorted(_numbers(self._nodes))
+        pieces: list[str] = []
+        self._starts: list[int] = []
+        self._runs: dict[int, list[int]] = {}
+        length = 0
+        for index, node in enumerate(self._nodes):
+            self._starts.append(length)
+            if isinstance(node, _Deletion):
+                for number in _numbers([node]):
+                    self._runs.setdefault(number, []).append(index)
+                piece = _render([node], 0, answer=False)  # no deletion is numbered 0
+            else:
+                piece = node
+            pieces.append(piece)
+            length += len(piece)
+        self._starts.append(length)
+        self._revealed = "".join(pieces)
+
+    def faces(self, number: int) -> tuple[str, str]:
+        """The question and answer of one cloze card (see ``cloze_faces``)."""
+        question: list[str] = []
+        answer: list[str] = []
+        position = 0
+        for index in self._runs.get(number, []):
+            before = self._revealed[position : self._starts[index]]
+            node = self._nodes[index : index + 1]
+            question += (before, _render(node, number, answer=False))
+            answer += (before, _render(node, number, answer=True))
+            position = self._starts[index + 1]
+        rest = self._revealed[position:]
+        return "".join(question) + rest, "".join(answer) + rest
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(text: str) -> ClozeText:
+    """The parse of a field, kept for the next card of the same note."""
+    return ClozeText(text)
 
 
 def cloze_faces(text: str, number: int) -> tuple[str, str]:
@@ -103,5 +170,4 @@ def cloze_faces(text: str, number: int) -> tuple[str, str]:
         The front, with deletion ``number`` shown as ``[...]`` (or ``[hint]``) and every
         other deletion as its text; and the back, with deletion ``number`` revealed in bold.
     """
-    nodes = _parse(text)
-    return _render(nodes, number, answer=False), _render(nodes, number, answer=True)
+    return _parsed(text).faces(number)

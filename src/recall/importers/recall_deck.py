@@ -20,7 +20,7 @@ from recall.deckfile import BasicCard, ChoiceCard, load_deck
 from recall.errors import DeckError
 from recall.importers import ImportedPackage, StagedMedia
 from recall.importers._media import MAX_SOUND_BYTES, MAX_VIDEO_BYTES
-from recall.importers._shared import Tally, counted
+from recall.importers._report import Tally, counted
 
 MEDIA_FOLDER = "media"
 MAX_NAME_LENGTH = 200

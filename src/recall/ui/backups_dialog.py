@@ -186,7 +186,11 @@ class BackupsDialog(QDialog):
     def _on_restored(self, report: backups.RestoreReport) -> None:
         self.refresh()
         state = "healthy" if report.check.healthy else "\n".join(report.check.problems[:5])
-        self._prompts.tell("Backups", f"Restored. Check: {state}")
+        self._prompts.tell(
+            "Backups",
+            f"Restored. Check: {state}\n\nTools > Check Database also replays every "
+            "schedule against its history.",
+        )
         self.restored.emit()
 
     def _on_backed_up(self, path: Path) -> None:

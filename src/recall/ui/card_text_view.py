@@ -1,23 +1,31 @@
-"""Imported HTML card text: sized to fit, images only from the media folder, no links followed."""
+"""Imported HTML card text: sized to fit, bounded, images only from the media folder, no links.
+
+Qt's rich-text layout slows with a card's length and nesting (tables inside tables double
+its work at each level), so text over the bounds of ``cardlimits`` is shown as plain text,
+cut to ``MAX_PLAIN_SHOWN`` characters, under a note saying why.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QUrl
+from PySide6.QtCore import QByteArray, QSize, Qt, QUrl
 from PySide6.QtGui import QImage, QImageReader, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
-from recall.cardhtml import is_image_name, sanitize
+from recall.cardhtml import is_image_name
 from recall.ui.accessibility import expose
+from recall.ui.text import bounded_card_html
 
 
 class CardTextView(QTextBrowser):
     """Read-only rich text sized to its content, named by its text as plain text.
 
     Every resource request goes through ``loadResource``: an image (pixels or SVG) is loaded
-    only when its name is a stored media name and the file is in ``media_dir``; anything else (local
-    paths, remote URLs, style sheets) loads nothing. Links are never followed.
+    only when its name is a stored media name and the file is in ``media_dir``; anything
+    else (local paths, remote URLs, style sheets, a stored image that is missing) gets an
+    empty placeholder, so Qt never goes looking for it itself (it would try the current
+    folder). Links are never followed.
     """
 
     def __init__(self, media_dir: Path, role: str = "", parent: QWidget | None = None) -> None:
@@ -38,19 +46,24 @@ class CardTextView(QTextBrowser):
         self.document().documentLayout().documentSizeChanged.connect(self._fit)
 
     def set_card_html(self, fragment: str) -> None:
-        """Show an HTML fragment after cleaning it to the allow-list."""
-        self.setHtml(sanitize(fragment))
+        """Show an HTML fragment cleaned to the allow-list, or as plain text when too large."""
+        shown = bounded_card_html(fragment)
+        if shown.plain is None:
+            self.setHtml(shown.html)
+        else:
+            self.setPlainText(shown.plain)
         expose(self, " ".join(self.toPlainText().split()), self._role)
         self._fit()
 
     def loadResource(self, kind: int, name: QUrl | str) -> object:
         if kind != QTextDocument.ResourceType.ImageResource.value:
-            return None
+            return QByteArray()
         stored = name.toString() if isinstance(name, QUrl) else name
         path = self._media_dir / stored
         if not is_image_name(stored) or not path.is_file():
-            return None
-        return self._read_image(path, max(64, self.viewport().width()))
+            return _placeholder()
+        image = self._read_image(path, max(64, self.viewport().width()))
+        return _placeholder() if image is None else image
 
     @staticmethod
     def _read_image(path: Path, widest: int) -> QImage | None:
@@ -89,3 +102,10 @@ class CardTextView(QTextBrowser):
         height = self._content_height()
         if height != self.height():
             self.setFixedHeight(height)
+
+
+def _placeholder() -> QImage:
+    """A transparent pixel: a loaded resource, so Qt does not look for the file itself."""
+    image = QImage(1, 1, QImage.Format.Format_ARGB32)
+    image.fill(Qt.GlobalColor.transparent)
+    return image

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from recall.library import DeckOverview
 from recall.ui.feedback_panel import card_label
 from recall.ui.rows_model import RowsModel
+from recall.ui.text import shortened
 
 
 class DeckListModel(RowsModel[DeckOverview]):
@@ -52,7 +53,8 @@ class DeckListModel(RowsModel[DeckOverview]):
     def extra(self, value: DeckOverview, column: int, role: int) -> object:
         if role == Qt.ItemDataRole.ToolTipRole:
             # Tooltips guess rich text from the first tag: escape so a description shows as written.
-            return f"<p>{html.escape(value.description)}</p>" if value.description else None
+            description = shortened(value.description)
+            return f"<p>{html.escape(description)}</p>" if description else None
         if role == Qt.ItemDataRole.AccessibleTextRole:
             if column == 0:
                 return f"{value.name}: {value.new} new, {value.due} due, {value.total} cards"
@@ -152,7 +154,7 @@ class DeckListView(QWidget):
     def _on_selection_changed(self) -> None:
         rows = self.table.selectionModel().selectedRows()
         text = self.model.deck_at(rows[0].row()).description if rows else ""
-        self._description.setText(text)
+        self._description.setText(shortened(text))
         self._description.setVisible(bool(text))
 
     def _on_study(self) -> None:

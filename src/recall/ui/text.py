@@ -1,13 +1,99 @@
-"""Turning values into the words the window shows: Markdown, intervals, local times."""
+"""Turning values into the words the window shows: card text, intervals, local times.
+
+Card text over the bounds of ``cardlimits`` (too long, or nested too deep for Qt's layout
+to finish in time) is shown as plain text, cut to ``MAX_PLAIN_SHOWN`` characters, under a
+note that says why.
+"""
 
 from __future__ import annotations
 
+import html
 import re
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 
+from recall.cardhtml import clean
+from recall.cardlimits import MAX_SOURCE_FIELD_CHARS, length_problem, markdown_problem
+
+MAX_PLAIN_SHOWN = 20_000
+"""Characters of an over-large card shown as plain text."""
+
 _BODY_STYLE = re.compile(r"<body style=\"[^\"]*\">")
+_LINE_END = re.compile(
+    r"<br\s*/?>|</(?:p|div|li|tr|h[1-6]|blockquote|pre|dt|dd)\s*>", re.IGNORECASE
+)
+_ANY_TAG = re.compile(r"<[^>]*>")
+_EMPTY_LINES = re.compile(r"\n\s*\n(?:\s*\n)+")
+
+
+@dataclass(frozen=True)
+class ShownText:
+    """Card text as the window shows it: rich text, or plain text when over the bounds.
+
+    Attributes:
+        html: The cleaned HTML to show (empty when ``plain`` is set).
+        plain: The note and the text, when the card is shown as plain text.
+    """
+
+    html: str
+    plain: str | None = None
+
+
+def bounded_card_html(fragment: str) -> ShownText:
+    """An HTML card field cleaned for showing, or as plain text with a note when too large.
+
+    Args:
+        fragment: The stored HTML (cleaned again here: the database is not trusted).
+    """
+    if len(fragment) > MAX_SOURCE_FIELD_CHARS:
+        # Too long even to clean in good time: the start of it, tags taken out.
+        problem = length_problem(fragment)
+        return ShownText("", _with_note(_visible_prefix(fragment), problem))
+    cleaned = clean(fragment)
+    problem = length_problem(cleaned.html)
+    if problem is None and cleaned.too_deep is not None:
+        problem = cleaned.too_deep.problem()
+    if problem is None:
+        return ShownText(cleaned.html)
+    return ShownText("", _with_note(_visible_text(cleaned.html), problem))
+
+
+def shortened(text: str, limit: int = 2_000) -> str:
+    """Plain text cut to ``limit`` characters for a label, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit:,} more characters)"
+
+
+def _visible_text(fragment: str) -> str:
+    """The text of an HTML fragment, a line per line break or block, no run of empty lines."""
+    text = html.unescape(_ANY_TAG.sub("", _LINE_END.sub("\n", fragment)))
+    return _EMPTY_LINES.sub("\n\n", text)
+
+
+def _visible_prefix(fragment: str, chunk: int = 1 << 20) -> str:
+    """The text of the start of a huge fragment: enough to show, read a chunk at a time
+    (each chunk ends after a whole tag, so no tag is cut in two)."""
+    parts: list[str] = []
+    found = start = 0
+    while start < len(fragment) and found <= MAX_PLAIN_SHOWN:
+        end = start + chunk
+        if fragment.rfind("<", start, end) > fragment.rfind(">", start, end):
+            closing = fragment.find(">", end)
+            end = len(fragment) if closing < 0 else closing + 1
+        part = _visible_text(fragment[start:end])
+        parts.append(part)
+        found += len(part)
+        start = end
+    return _EMPTY_LINES.sub("\n\n", "".join(parts))
+
+
+def _with_note(text: str, problem: str | None) -> str:
+    cut = len(text) > MAX_PLAIN_SHOWN
+    shown = f"; the first {MAX_PLAIN_SHOWN:,} characters follow" if cut else ""
+    return f"[Shown as plain text: this card's text {problem}{shown}.]\n\n{text[:MAX_PLAIN_SHOWN]}"
 
 
 def markdown_to_html(markdown: str) -> str:
@@ -18,10 +104,16 @@ def markdown_to_html(markdown: str) -> str:
     text with their anchor; labels showing them do not follow links.
 
     The result names no body font, so the label's own font (from the style sheet) applies.
+    Text over the bounds (too long, or lists and quotes nested too deep) is shown as
+    escaped plain text under a note instead.
 
     Args:
         markdown: Card text from a deck.
     """
+    problem = markdown_problem(markdown)
+    if problem is not None:
+        plain = _with_note(markdown, problem)
+        return html.escape(plain).replace("\n", "<br>")
     document = QTextDocument()
     document.setMarkdown(markdown, QTextDocument.MarkdownFeature.MarkdownNoHTML)
     _replace_images(document)

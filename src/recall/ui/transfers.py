@@ -94,7 +94,11 @@ class Transfers(QObject):
             work,
             self._on_imported,
             failure="Import failed",
-            preface="Nothing was imported; the file has problems:\n\n",
+            preface=(
+                "Nothing was imported; the file has problems:\n\n"
+                if len(files) == 1
+                else "Nothing was imported; these files have problems:\n\n"
+            ),
             cancellable=True,
             on_error=self._on_import_failed,
         )

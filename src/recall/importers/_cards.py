@@ -1,0 +1,164 @@
+"""Building cards from other apps' fields: blank checks, tags, HTML cards and valid decks."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Sequence
+
+from pydantic import ValidationError
+
+from recall import cardhtml
+from recall.cardlimits import (
+    MAX_FIELD_CHARS,
+    MAX_NAME_CHARS,
+    MAX_SOURCE_FIELD_CHARS,
+    flatten_html,
+    length_problem,
+)
+from recall.deckfile import BasicCard, ChoiceCard, Deck, limit_problems
+from recall.errors import DeckError
+from recall.importers._report import Tally, counted
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def is_blank(fragment: str) -> bool:
+    """Whether HTML shows nothing: no image and no visible character."""
+    if "<img" in fragment:
+        return False
+    return not html.unescape(_TAG.sub("", fragment)).strip()
+
+
+def unique_words(words: Iterable[str]) -> list[str]:
+    """Whitespace-separated words from several sources, each once, in order."""
+    return list(dict.fromkeys(word for text in words for word in text.split()))
+
+
+def html_card(source: str, card_id: str, front: str, back: str, tags: list[str]) -> BasicCard:
+    """A basic card whose sides are sanitized HTML.
+
+    Raises:
+        DeckError: A value breaks the deck format after all (the importers check each one
+            first); names the card and the problem.
+    """
+    try:
+        return BasicCard(id=card_id, type="basic", markup="html", front=front, back=back, tags=tags)
+    except ValidationError as error:
+        problems = [f"card {card_id!r}: {detail['msg']}" for detail in error.errors()]
+        raise DeckError(source, problems) from None
+
+
+def make_deck(
+    source: str, deck_id: str, name: str, cards: Sequence[BasicCard | ChoiceCard]
+) -> Deck:
+    """A validated deck; the importers check every value first, so failing here is unexpected.
+
+    Raises:
+        DeckError: The deck breaks the format anyway; names the deck and the problem.
+    """
+    try:
+        deck = Deck(format="recall-deck", version=1, id=deck_id, name=name, cards=list(cards))
+    except ValidationError as error:
+        problems = [f"deck {name!r}: {detail['msg']}" for detail in error.errors()]
+        raise DeckError(source, problems) from None
+    problems = [f"deck {name!r}: {problem}" for problem in limit_problems(deck)]
+    if problems:
+        raise DeckError(source, problems[:10])
+    return deck
+
+
+class FieldTooLargeError(Exception):
+    """A field larger than a card may hold; the message says where and by how much."""
+
+
+class CardBounds:
+    """Each field checked against what a card may hold; what was refused or cut, tallied.
+
+    Args:
+        unit: What one refusal leaves out, for the report ("row", "card").
+    """
+
+    def __init__(self, unit: str) -> None:
+        self._unit = unit
+        self.refused = Tally()
+        self.flattened = Tally()
+        self.long_tags = Tally()
+
+    def tags(self, where: str, tags: list[str]) -> list[str]:
+        """The tags a card can hold; longer ones are left out and noted."""
+        kept = [tag for tag in tags if len(tag) <= MAX_NAME_CHARS]
+        for tag in tags:
+            if len(tag) > MAX_NAME_CHARS:
+                self.long_tags.add(f"{where}: {tag[:20]}... ({len(tag):,} characters)")
+        return kept
+
+    def check_source(self, where: str, side: str, fragment: str) -> None:
+        """Refuse a field too long to clean before any work is spent on it.
+
+        Raises:
+            FieldTooLargeError: It is longer than ``MAX_SOURCE_FIELD_CHARS``.
+        """
+        if len(fragment) > MAX_SOURCE_FIELD_CHARS:
+            raise FieldTooLargeError(
+                f"{where}: the {side} is {len(fragment):,} characters long (cards hold at "
+                f"most {MAX_FIELD_CHARS:,} per field)"
+            )
+
+    def check_length(self, where: str, side: str, text: str) -> None:
+        """Refuse a side (joined from several fields) longer than a card holds.
+
+        Raises:
+            FieldTooLargeError: It is longer than ``MAX_FIELD_CHARS``.
+        """
+        problem = length_problem(text)
+        if problem is not None:
+            raise FieldTooLargeError(f"{where}: the {side} {problem}")
+
+    def cleaned(
+        self,
+        where: str,
+        side: str,
+        fragment: str,
+        resolve: cardhtml.MediaResolver = cardhtml.stored_media_only,
+        *,
+        html: bool = True,
+    ) -> str:
+        """A field as a card holds it: cleaned HTML (or escaped text with its nesting bounded).
+
+        Formatting nested past the bounds is dropped and noted; the text stays.
+
+        Raises:
+            FieldTooLargeError: It is too long, before or after cleaning.
+        """
+        self.check_source(where, side, fragment)
+        if html:
+            result = cardhtml.clean(fragment, resolve)
+            text, too_deep = result.html, result.too_deep
+        else:
+            flattened = flatten_html(fragment)
+            text, too_deep = flattened.html, flattened.nesting if flattened.dropped else None
+        self.check_length(where, side, text)
+        if too_deep is not None:
+            self.flattened.add(f"{where}: the {side} {too_deep.problem()}")
+        return text
+
+    def refuse(self, error: FieldTooLargeError) -> None:
+        """Count one unit left out for the reason ``error`` gives."""
+        self.refused.add(str(error))
+
+    def lines(self) -> list[str]:
+        """The report's lines on what was left out or cut."""
+        refused = counted(self.refused.count, self._unit)
+        flattened = counted(self.flattened.count, "field")
+        return (
+            self.refused.line(f"{refused} left out for holding more than a card may")
+            + self.flattened.line(
+                f"{flattened} kept without the formatting nested past the bounds (the text "
+                "is all there)"
+            )
+            + self.long_tags.line(
+                f"{counted(self.long_tags.count, 'tag')} left out for being longer than "
+                f"{MAX_NAME_CHARS} characters"
+            )
+        )

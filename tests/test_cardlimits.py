@@ -1,0 +1,108 @@
+"""Card bounds: the sanitizer stays linear and bounded however deep HTML nests."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from recall.cardhtml import clean, sanitize
+from recall.cardlimits import (
+    MAX_NESTING,
+    MAX_TABLE_NESTING,
+    flatten_html,
+    html_nesting,
+    markdown_nesting,
+)
+
+DEEP = 200_000
+
+# Each shape once made the HTML parser quadratic (or worse) in its depth.
+SHAPES = {
+    "div": ("<div>", "</div>"),
+    "formatting": ("<b>", "</b>"),
+    "misnested": ("<b><div></b>", ""),  # the parser keeps every div open
+    "list": ("<ul><li>", "</li></ul>"),
+    "table": ("<table><tr><td>", "</td></tr></table>"),
+    "blockquote": ("<blockquote>", ""),
+    "unknown": ("<x-y>", ""),
+    "attributes": ('<b class="{i}">', "</b>"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_deep_nesting_is_cleaned_to_the_bounds_with_its_text(shape: str) -> None:
+    opening, closing = SHAPES[shape]
+    fragment = opening * DEEP + "the text" + closing * DEEP
+    cleaned = clean(fragment)
+    nesting = html_nesting(cleaned.html)
+    assert nesting.depth <= 2 * MAX_NESTING + 2
+    assert nesting.tables <= MAX_TABLE_NESTING
+    assert "the text" in cleaned.html
+    assert cleaned.too_deep is not None
+    assert cleaned.too_deep.depth >= DEEP
+    assert len(cleaned.html) < len(fragment)
+
+
+def test_ordinary_html_is_left_as_it_is() -> None:
+    fragment = (
+        "<p>a<p>b<ul><li>one<li>two</ul><table><tr><td>1<td>2<tr><td>3</table>"
+        "<div><b>bold <i>both</i></b></div>" + "<div>" * (MAX_NESTING - 1) + "x"
+    )
+    flattened = flatten_html(fragment)
+    assert flattened.dropped == 0
+    assert flattened.html == fragment
+    assert clean(fragment).too_deep is None
+
+
+def test_a_dropped_tag_never_lets_its_neighbours_join_into_a_new_tag() -> None:
+    fragment = "<b>" * MAX_NESTING + "<<b>div>" * 1_000 + "end"
+    cleaned = sanitize(fragment)
+    assert "<div>" not in cleaned
+    assert html_nesting(cleaned).depth <= MAX_NESTING
+    assert cleaned.count("&lt;div&gt;") == 1_000
+
+
+TAGS = ["b", "i", "u", "font", "a", "p", "div", "span", "li", "ul", "ol", "table", "tr", "td",
+        "th", "tbody", "dd", "dt", "dl", "h1", "h2", "blockquote", "select", "option", "svg",
+        "math", "template", "textarea", "script", "br", "img", "x-z"]  # fmt: skip
+start_tags = st.sampled_from(TAGS).map(lambda tag: f"<{tag}>")
+soup_tokens = st.one_of(
+    start_tags,
+    start_tags,
+    start_tags,
+    st.sampled_from(TAGS).map(lambda tag: f"</{tag}>"),
+    st.sampled_from(TAGS).map(lambda tag: f'<{tag} id="{tag}>x">'),
+    st.sampled_from(["x", "<", ">", "<!--", "-->", '"', "<<", "<!x>", "</>", "&amp;"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(soup_tokens, min_size=50, max_size=600).map("".join))
+def test_tag_soup_never_nests_past_a_small_multiple_of_the_bound(fragment: str) -> None:
+    # With a bound of 6, the parser's own nesting of whatever comes through stays close to it.
+    cleaned = clean(fragment, max_nesting=6, max_tables=2)
+    nesting = html_nesting(cleaned.html)
+    assert nesting.depth <= 3 * 6 + 4
+    assert nesting.tables <= 2
+
+
+@pytest.mark.parametrize(
+    ("markdown", "depth"),
+    [
+        ("plain text", 0),
+        ("- item", 1),
+        ("- " * 16 + "x", 16),
+        ("  " * 15 + "- x", 16),
+        ("> > > quoted", 3),
+        (">>>x", 3),
+        ("1. a\n   1. b", 2),
+        ("-----", 0),
+        (" " * 40 + "indented code", 1),
+        ("\t\t\tindented", 1),
+        ("***bold***", 0),
+        ("- " * 3_000 + "x", 3_000),
+    ],
+)
+def test_markdown_nesting_counts_at_least_what_a_line_opens(markdown: str, depth: int) -> None:
+    assert markdown_nesting(markdown) == depth
