@@ -26,6 +26,7 @@ from benchmarks import (
     measure_hostile,
     measure_import,
     measure_queue,
+    measure_search,
     measure_sound,
     measure_stats,
     measure_window,
@@ -58,9 +59,10 @@ class Plan:
     window_rounds: int
     sound_rounds: int
     stats_rounds: int
+    search_rounds: int = 2
 
 
-FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 1, 1, 15, 5)
+FULL = Plan((10_000, 100_000), 10_000, 100_000, 500, 200, 5, 3, 7, 1, 1, 15, 5, search_rounds=7)
 SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3, 2)
 
 
@@ -167,6 +169,14 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
             largest.cards,
             work,
             plan.history_rounds,
+        )
+        _say(f"searching and the browser, {largest.cards:,} cards ...")
+        figures += measure_search.measure_search(
+            largest.recall_database,
+            largest.anki_collection,
+            largest.cards,
+            work,
+            plan.search_rounds,
         )
         _say(f"the window during long operations, {largest.cards:,} cards ...")
         figures += measure_window.measure_window(

@@ -188,7 +188,8 @@ def _replay(database_path: Path, cards: int, rounds: int) -> Figure:
     scheduler = Scheduler(Settings())
     with database.reading() as transaction:
         histories = [
-            (card.id, [(moment, int(rating)) for moment, rating in history])
+            # The generated histories hold answers only: (time, rating) each.
+            (card.id, [(entry[0], int(entry[1] or 0)) for entry in history])
             for card, history in transaction.history.ratings_per_card()
         ]
     reviews = sum(len(history) for _, history in histories)

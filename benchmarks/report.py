@@ -11,16 +11,15 @@ from benchmarks.common import Figure, Machine
 # the development machine; the numbers beside them come from each run.
 ANALYSIS = {
     "Answer a card": (
-        "An answer now costs about the same at 10,000 and 100,000 cards: since schema 2 each "
-        "schedule row carries its deck, and the next card and today's counts are walks of "
-        "the (deck, state, due) index (before it, counting the due cards looked each one up "
-        "in `card`, half of an answer at 100,000 cards). Of what is left, the floor's work "
-        "(one FSRS review in Python, an insert, an update, the durable commit) is about a "
-        "third; reading the next card and the counts is the 'Today's queue' figure; the rest "
-        "is SQLAlchemy's session around each of the three transactions (about 0.07 ms each). "
-        "Anki keeps its queue in memory in Rust between answers. What would close it: one "
-        "transaction per answer, the queue kept in memory between answers, and the FSRS "
-        "step in compiled code."
+        "An answer is one write transaction (the review and the new schedule, committed with "
+        "synchronous=FULL) and one read of the next card and today's counts, all plain SQL on "
+        "Recall's own sqlite3 connections (SQLAlchemy is no longer on this path). Of what is "
+        "left, the floor's work (one FSRS review in pure Python, an insert, an update, the "
+        "durable commit) is about a third; reading the next card and the counts is the 'Today's "
+        "queue' figure. Anki keeps its queue in memory in Rust between answers and computes "
+        "FSRS in compiled code. What would close it: today's queue kept in memory between "
+        "answers (invalidated by SQLite's data_version when another process writes), and the "
+        "FSRS step in compiled code."
     ),
     "Import a": (
         "A profile of the import splits Recall's time into: reading the package (about "
@@ -33,16 +32,15 @@ ANALYSIS = {
         "data Recall made itself."
     ),
     "Cold start": (
-        "`python -X importtime` on the started app shows where the time goes beyond the "
-        "floor: the floor pays for PySide6, sqlmodel and fsrs as Recall does, and Recall "
-        "then loads its own window modules (about 100 ms for `recall.ui.application` and "
-        "what it imports: the main window, review view, Markdown and HTML cleaning, the "
-        "task runner), opens and checks the database, installs or checks the bundled deck "
-        "(parsing its JSON with pydantic), reads the deck list's counts and builds the "
-        "review screen. The database size barely matters (the counts are index walks). "
-        "What would close it: importing the review screen, the importers and the backup "
-        "dialog only when first used, and checking the bundled deck by a hash of its file "
-        "instead of parsing it at every start."
+        "`python -X importtime` on the started app shows where the time goes beyond the floor: "
+        "the floor imports PySide6, sqlmodel and fsrs, while Recall no longer imports "
+        "SQLAlchemy or SQLModel to open an existing database, but loads its own window modules "
+        "(the main window, review screen, Markdown and HTML cleaning, the task runner), "
+        "pydantic for the deck format, opens and checks the database and its schema, installs "
+        "or checks the bundled deck (parsing its JSON), reads the deck list's counts and builds "
+        "the review screen. What would close the rest: importing the review screen, the "
+        "importers and the backup dialog only when first used, and checking the bundled deck by "
+        "a hash of its file instead of parsing it at every start."
     ),
     "Statistics computed": (
         "One read transaction runs about a dozen grouped queries; Python only sums their "
@@ -79,10 +77,28 @@ ANALYSIS = {
         "and due dates, so its results would not equal the stored schedules), or "
         "replaying on both cores."
     ),
+    "recall export-reviews": (
+        "Recall writes the review log at the floor's speed: SQLite makes each row (the "
+        "milliseconds included) and the csv module writes them in batches, so the export is "
+        "as fast as Python's csv writer on this machine; where the 2 s goal is missed, the "
+        "floor misses it too."
+    ),
+    "Window frozen during": (
+        "The operation runs on the task runner's worker thread; a gap on the window's thread "
+        "means the worker held Python's lock in one long call into compiled code. Finding "
+        "which: run the operation under `python -X importtime` and py-spy with --gil."
+    ),
     "Restore a backup": (
-        "The copy itself is SQLite's backup API, as the floor; the rest is the "
-        "before-restore backup (a second full copy) and the check that follows a restore, "
-        "which replays every history (see 'recall check')."
+        "A restore no longer replays every history (that is `recall check`'s job; the backup's "
+        "schedules were checked when it was made). What remains are four passes over the whole "
+        "file where the floor makes one: the backup is copied beside the database and checked "
+        "there (SQLite's integrity check and the schema), the database as it is is backed up "
+        "first (before-restore), the checked copy is written into the live file through "
+        "SQLite's backup API, and the restored file gets a quick check. Each protects against "
+        "losing data (a restore that fails halfway leaves the live database as it was, and a "
+        "restore can itself be undone). What would close it: a quick_check instead of the full "
+        "integrity check of the staged copy, and reusing the staged copy as the before-restore "
+        "backup's source instead of copying twice."
     ),
     "Replay every card's history": (
         "Beyond the floor's `review_card`, Recall reads the history from SQLite (one pass, "
@@ -98,12 +114,12 @@ ANALYSIS = {
         "its deck browser."
     ),
     "Peak memory": (
-        "An empty Qt window peaks at about 50 MB; importing sqlmodel (SQLAlchemy and "
-        "pydantic) and fsrs, which Recall needs, raises that to about 107 MB before any "
-        "of Recall's code runs, and Recall's own window, deck parsing and SQLite page cache "
-        "add about 35 MB. The goal is out of reach while storage goes through SQLAlchemy: "
-        "what would close it is a storage layer on sqlite3 alone (as the hot paths now "
-        "are) and Recall's deck format validated without pydantic at start."
+        "An empty Qt window peaks at about 50 MB; pydantic (the deck format) and fsrs, which "
+        "Recall needs, add about 30 MB before any of Recall's own code runs, and Recall's "
+        "window, its deck parsing and SQLite's page cache the rest. Opening a database no "
+        "longer loads SQLAlchemy (it used to cost about 30 MB). What would close it: validating "
+        "Recall's deck format without pydantic at start, and loading the importers only on the "
+        "first import."
     ),
 }
 

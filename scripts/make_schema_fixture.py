@@ -13,7 +13,8 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall import importing, library
+from recall import browse, importing, library
+from recall.card_changes import Changes
 from recall.deckfile import ChoiceCard, parse_deck
 from recall.memory import Rating
 from recall.scheduling import Scheduler
@@ -47,6 +48,18 @@ def main() -> None:
                     else:
                         answer = session.reveal(shown, clock)
                         session.record(answer, Rating(rng.randint(1, 4)), clock)
+        # What the browser changes by hand: suspended, buried, flagged and tagged cards, and
+        # a forget and a due date set by hand recorded in the history.
+        end = now + timedelta(days=4)
+        finder = browse.Finder(database, Scheduler(settings), settings)
+        cards = finder.find("", end).card_ids
+        changes = Changes(database, Scheduler(settings), settings, rng=rng)
+        changes.suspend(cards[:2])
+        changes.bury(cards[2:3], end)
+        changes.flag(cards[3:5], 2)
+        changes.tag(cards[5:7], end, add=["hand-tagged"])
+        changes.forget(cards[7:8], end)
+        changes.set_due(cards[8:10], "2-5", end)
         with (DATA / f"schema-{SCHEMA_VERSION}.reviews.csv").open("w", newline="") as out:
             library.export_reviews(database, out)
         copy_database(database.path, target)

@@ -101,6 +101,9 @@ LAYERS = {
     "recall.sound": "base",
     "recall.deckfile": "base",
     "recall.grading": "base",
+    "recall.search": "base",
+    "recall.search_sql": "base",
+    "recall.deck_tree": "base",
     "recall.storage": "core",
     "recall.scheduling": "core",
     "recall.audio": "core",
@@ -113,9 +116,14 @@ LAYERS = {
     "recall.integrity": "use case",
     "recall.upkeep": "use case",
     "recall.lint": "use case",
+    "recall.browse": "use case",
+    "recall.card_changes": "use case",
+    "recall.editing": "use case",
+    "recall.deck_changes": "use case",
     "recall.recovery": "use case",
     "recall.stats": "use case",
     "recall.cli": "edge",
+    "recall.cli_cards": "edge",
     "recall.__main__": "edge",
     "recall.ui": "edge",
 }
@@ -131,6 +139,21 @@ SIDEWAYS = {
     # A repair backs up first, then rebuilds what the check found.
     ("recall.upkeep", "recall.backups"),
     ("recall.upkeep", "recall.integrity"),
+    # Undoing a forget or a set due date replays the card as the check does; deleting
+    # cards backs up first.
+    ("recall.card_changes", "recall.integrity"),
+    ("recall.card_changes", "recall.backups"),
+    # A leech is tagged and suspended as a bulk change, so undoing the answer undoes it.
+    ("recall.study", "recall.card_changes"),
+    # Edits and deck changes go on the same undo stack as bulk changes.
+    ("recall.editing", "recall.card_changes"),
+    ("recall.deck_changes", "recall.card_changes"),
+    # Deleting a deck backs up first.
+    ("recall.deck_changes", "recall.backups"),
+    # The card commands open the database as every command does, and the command line
+    # lists them among its commands.
+    ("recall.cli", "recall.cli_cards"),
+    ("recall.cli_cards", "recall.cli"),
     # Getting a folder's database back restores a backup and checks the result.
     ("recall.recovery", "recall.backups"),
     ("recall.recovery", "recall.integrity"),

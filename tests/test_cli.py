@@ -40,6 +40,7 @@ def test_decks_on_a_fresh_data_dir_shows_the_bundled_deck(
             "new": 8,
             "due": 0,
             "unseen": 8,
+            "parent": None,
         }
     ]
     assert (tmp_path / "recall.sqlite3").exists()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from recall import cardhtml, exporting, importing, paths
-from recall.deckfile import parse_deck
+from recall.deckfile import dump_deck, parse_deck
 from recall.errors import UnknownDeckError
 from recall.scheduling import Scheduler
 from recall.settings import Settings
@@ -189,3 +189,21 @@ def test_anki_itself_opens_the_exported_package(
         ]
     finally:
         collection.close()
+
+
+@pytest.mark.parametrize(
+    "deck_file",
+    [
+        *sorted((DATA / "decks").glob("*.json")),
+        *sorted(DATA.glob("lint_*.json")),
+        Path(__file__).parents[1] / "decks" / "activation_recompute.json",
+    ],
+    ids=lambda path: path.stem,
+)
+def test_a_deck_dumped_card_by_card_equals_the_whole_deck_dumped_at_once(
+    deck_file: Path,
+) -> None:
+    deck = parse_deck(deck_file.read_bytes(), str(deck_file))
+    whole = deck.model_dump_json(indent=2, exclude_defaults=True, by_alias=True) + "\n"
+    assert dump_deck(deck) == whole
+    assert parse_deck(dump_deck(deck).encode(), "again") == deck

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from recall import integrity, upkeep
+from recall.card_changes import Changes
 from recall.cli import main
 from recall.importing import import_files
+from recall.memory import CardState, ReviewKind
 from recall.scheduling import Scheduler
 from recall.settings import Settings
 from recall.storage import Database
@@ -110,6 +112,28 @@ def test_check_repair_sets_future_reviews_aside_and_then_passes(
     answer_cards(database, clock, 1)
     assert integrity.check(database, scheduler, clock()).healthy
     database.close()
+
+
+def test_a_forget_dated_in_the_future_is_set_aside_with_its_kind(
+    bundled: Database, clock: Clock
+) -> None:
+    answer_cards(bundled, clock, 2)
+    connection = sqlite3.connect(bundled.path)
+    (card_id,) = connection.execute("SELECT min(card_id) FROM review").fetchone()
+    settings = Settings(fuzz=True)
+    scheduler = Scheduler(settings)
+    Changes(bundled, scheduler, settings).forget([card_id], clock() + timedelta(days=365))
+    with bundled.reading() as transaction:
+        assert transaction.cards.get(card_id).memory.state is CardState.NEW
+    report = integrity.check(bundled, scheduler, clock())
+    assert report.future == 1
+    repaired = upkeep.repair(bundled, scheduler, report, clock())
+    assert repaired.after.healthy, repaired.after.problems
+    kinds = connection.execute("SELECT card_id, kind FROM set_aside_review").fetchall()
+    connection.close()
+    assert kinds == [(card_id, int(ReviewKind.FORGET))]  # kept whole, kind and all
+    with bundled.reading() as transaction:  # replayed without it: studied again
+        assert transaction.cards.get(card_id).memory.state is not CardState.NEW
 
 
 def test_an_answer_dated_before_the_cards_last_review_is_replayed_in_time_order(

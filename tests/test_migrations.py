@@ -113,10 +113,10 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
-def test_schema_3_gains_an_empty_proposed_rating_and_new_reviews_fill_it(
+def test_schema_4_gains_an_empty_proposed_rating_and_new_reviews_fill_it(
     tmp_path: Path,
 ) -> None:
-    path = copy_fixture(tmp_path, DATA / "schema-3.sqlite3")
+    path = copy_fixture(tmp_path, DATA / "schema-4.sqlite3")
     database = Database(path)
     connection = sqlite3.connect(path)
     try:

@@ -11,7 +11,7 @@ import pytest
 
 from recall import days, importing, library, stats
 from recall.deckfile import parse_deck
-from recall.memory import CardState, MemoryState, Rating
+from recall.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.settings import Settings
 from recall.stats.local_time import day_date, day_number, local_time
 from recall.stats.schedules import collect_schedules
@@ -402,3 +402,31 @@ def test_the_schedules_alone_agree_with_the_full_statistics(
         )
         assert (quick.deck_name, quick.today_date) == ("Tiny deck", full.today_date)
     assert quick.forecast.days[3] == 1
+
+
+def test_changes_made_by_hand_are_not_reviews_and_suspended_cards_are_counted_apart(
+    database: Database, tiny: dict[str, int]
+) -> None:
+    now = at("2026-01-05 12:00")
+    add(database, tiny["q1"], at("2026-01-05 09:00"), Rating.GOOD, CardState.NEW)
+    with database.transaction() as transaction:
+        # A forget from the card browser: an entry of the history, not an answer.
+        transaction.browsing.add_entry(
+            tiny["q1"], ReviewKind.FORGET, at("2026-01-05 10:00"), int(CardState.LEARNING), None
+        )
+        due = now + timedelta(days=2)
+        transaction.cards.set_memory(
+            tiny["q2"], MemoryState(CardState.REVIEW, None, 5.0, 5.0, due, now)
+        )
+        transaction.sql.run("UPDATE card_memory SET suspended = 1 WHERE card_id = ?", (tiny["q2"],))
+
+    figures = collect(database, now, 30)
+
+    assert (figures.totals.reviews, figures.today.reviews, figures.ratings.counts) == (
+        1,
+        1,
+        (0, 0, 1, 0),
+    )
+    assert figures.cards.suspended == 1
+    assert figures.cards.young == 0
+    assert sum(figures.forecast.days) == 0  # a suspended card is not coming due

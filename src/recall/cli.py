@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall import __version__, paths
+from recall import __version__, cli_cards, paths
 from recall.errors import DeckErrors, RecallError
 from recall.settings import Settings
 
@@ -158,6 +158,7 @@ def _parser() -> argparse.ArgumentParser:
         help="rebuild schedules from history (after a backup) and say what changed",
     )
     check.set_defaults(handler=_check)
+    cli_cards.add_commands(commands)
     return parser
 
 
@@ -179,6 +180,11 @@ def _open_database(args: argparse.Namespace, install: bool = True) -> Database:
             database.close()
             raise
     return database
+
+
+def open_database(args: argparse.Namespace, install: bool = True) -> Database:
+    """The data directory's database, as every command opens it (for the card commands)."""
+    return _open_database(args, install)
 
 
 def _open_window(args: argparse.Namespace) -> int:
@@ -211,6 +217,7 @@ def _list_decks(args: argparse.Namespace) -> int:
     finally:
         database.close()
     if args.json:
+        parents = library.deck_parents(overviews)
         rows = [
             {
                 "id": deck.key,
@@ -219,14 +226,19 @@ def _list_decks(args: argparse.Namespace) -> int:
                 "new": deck.new,
                 "due": deck.due,
                 "unseen": deck.unseen,
+                "parent": parents[deck.key],
             }
             for deck in overviews
         ]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
+    # The table shows the tree: each deck indented under its parent, counts summed up it.
     print_table(
         ("ID", "NAME", "NEW", "DUE", "TOTAL"),
-        [(deck.key, deck.name, deck.new, deck.due, deck.total) for deck in overviews],
+        [
+            (row.key, "  " * row.depth + row.label, row.new, row.due, row.total)
+            for row in library.deck_tree_rows(overviews)
+        ],
     )
     return 0
 

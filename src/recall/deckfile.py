@@ -63,6 +63,10 @@ class ChoiceCard(_Model):
     explanation: str = Field(default="", description="Shown after every answer (Markdown).")
     source: str = Field(default="", description="Where a reader can check the answer.")
     tags: list[Tag] = Field(default_factory=list)
+    shuffle: bool = Field(
+        default=True,
+        description="Show the choices in a new order each time; false keeps the file's order.",
+    )
 
     @model_validator(mode="after")
     def _check_choices(self) -> ChoiceCard:
@@ -230,8 +234,25 @@ def parse_deck(data: bytes | str, source: str) -> Deck:
 
 
 def dump_deck(deck: Deck) -> str:
-    """The deck as formatted JSON that ``parse_deck`` reads back unchanged."""
-    return deck.model_dump_json(indent=2, exclude_defaults=True, by_alias=True) + "\n"
+    """The deck as formatted JSON that ``parse_deck`` reads back unchanged.
+
+    Each card is serialized on its own and put in place, with the text the whole deck's
+    ``model_dump_json`` would give: one call for a 100,000-card deck holds Python's lock
+    for most of a second, and an export runs beside the window.
+    """
+    head = deck.model_copy(update={"cards": []}).model_dump_json(
+        indent=2, exclude_defaults=True, by_alias=True
+    )
+    assert head.endswith('"cards": []\n}'), "cards is the deck's last field"
+    cards = ",\n".join(
+        _indented(CARD_ADAPTER.dump_json(card, indent=2, exclude_defaults=True, by_alias=True))
+        for card in deck.cards
+    )
+    return head.removesuffix("[]\n}") + "[\n" + cards + "\n  ]\n}\n"
+
+
+def _indented(card_json: bytes) -> str:
+    return "\n".join("    " + line for line in card_json.decode("utf-8").split("\n"))
 
 
 def decode_text(data: bytes, source: str) -> str:

@@ -40,7 +40,9 @@ def load_stored_deck(database: Database, deck_key: str) -> Deck:
         cards = [
             CARD_ADAPTER.validate_json(row.content) for row in transaction.cards.of_deck(deck.id)
         ]
-    return Deck(
+    # Built without validating again what was validated card by card (one call over a
+    # 100,000-card list would hold Python's lock, and the window, for most of a second).
+    return Deck.model_construct(
         format="recall-deck",
         version=1,
         id=deck.key,
@@ -63,13 +65,38 @@ def export_deck(database: Database, deck_key: str, target: Path) -> int:
         UnknownDeckError: No deck has that id.
         ExportError: The suffix is not supported, or the file cannot be written.
     """
+    check_suffix(target)
+    deck = load_stored_deck(database, deck_key)
+    return write_deck(deck, target, database.path.parent)
+
+
+def check_suffix(target: Path) -> None:
+    """Refuse a target whose suffix names no export format.
+
+    Raises:
+        ExportError: The suffix is neither .json nor .apkg.
+    """
     suffix = target.suffix.lower()
     if suffix not in EXPORT_SUFFIXES:
         raise ExportError(
             f"{target}: Recall exports decks as .json or .apkg, not {suffix or 'this'}"
         )
-    deck = load_stored_deck(database, deck_key)
-    data_dir = database.path.parent
+
+
+def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
+    """Write a deck model to ``target`` (.json or .apkg), its images from ``data_dir``'s media.
+
+    A regular file is written beside the target and renamed over it when complete; a FIFO
+    or device (``/dev/stdout``) is written straight through (``files.output_file``).
+
+    Returns:
+        The number of cards written.
+
+    Raises:
+        ExportError: The suffix is not supported, or the file cannot be written.
+    """
+    check_suffix(target)
+    suffix = target.suffix.lower()
     try:
         if suffix == ".json":
             with output_file(target) as stream:

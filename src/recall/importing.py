@@ -201,10 +201,21 @@ def import_files(
         return _write(database, scheduler, packages, now, progress, cancelled)
 
 
-def import_deck(database: Database, deck: Deck, now: datetime) -> DeckReport:
-    """Add or update one validated deck in a single transaction."""
+def import_deck(
+    database: Database, deck: Deck, now: datetime, keep_edited: bool = False
+) -> DeckReport:
+    """Add or update one validated deck in a single transaction.
+
+    Args:
+        database: Where to write.
+        deck: The deck.
+        now: The import's time.
+        keep_edited: Leave alone what the learner changed in Recall (the bundled decks'
+            rule): the deck's name and description once installed, cards edited, tagged or
+            moved to another deck. Cards are never deleted either way.
+    """
     with database.transaction() as transaction:
-        return _write_deck(transaction, deck, now)
+        return _write_deck(transaction, deck, now, keep_edited)
 
 
 def _write(
@@ -316,15 +327,21 @@ def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
     return placed
 
 
-def _write_deck(transaction: Transaction, deck: Deck, now: datetime) -> DeckReport:
+def _write_deck(
+    transaction: Transaction, deck: Deck, now: datetime, keep_edited: bool = False
+) -> DeckReport:
     existing = transaction.decks.by_key(deck.id)
     if existing is None:
         deck_row = transaction.decks.add(deck.id, deck.name, deck.description, now)
     else:
         deck_row = existing
-        if (existing.name, existing.description) != (deck.name, deck.description):
+        if not keep_edited and (existing.name, existing.description) != (
+            deck.name,
+            deck.description,
+        ):
             transaction.decks.rename(existing.id, deck.name, deck.description, now)
     known = transaction.cards.keys(deck_row.id)
+    edited = transaction.browsing.edited_keys() if keep_edited else set()
     to_add: list[NewCard] = []
     updated = unchanged = 0
     for position, card in enumerate(deck.cards):
@@ -335,6 +352,9 @@ def _write_deck(transaction: Transaction, deck: Deck, now: datetime) -> DeckRepo
             content=card.model_dump_json(exclude_defaults=True),
         )
         stored = known.get(card.id)
+        if card.id in edited:
+            unchanged += 1
+            continue
         if stored is None:
             to_add.append(incoming)
             continue
@@ -397,7 +417,10 @@ def _write_history(
                 raise ImportCancelledError
             replayed(count)
         card_id = keys[card_key].id
-        past = [PastReview(review.reviewed_at, review.rating) for review in stored.get(card_id, [])]
+        past = [
+            PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
+            for review in stored.get(card_id, [])
+        ]
         seen = {review.reviewed_at for review in past}
         new = sorted(
             (review for review in history if review.reviewed_at not in seen),

@@ -164,10 +164,13 @@ def repair(database: Database, report: CheckReport, scheduler: Scheduler) -> lis
 
 
 def replay(scheduler: Scheduler, card: CardRow, history: list[ReviewRow]) -> MemoryState:
-    """The memory state a card's reviews give."""
-    return scheduler.replay(
-        card.id, [PastReview(review.reviewed_at, review.rating) for review in history]
-    )
+    """The memory state a card's history gives: its answers and its changes made by hand."""
+    return scheduler.replay(card.id, [past(review) for review in history])
+
+
+def past(review: ReviewRow) -> PastReview:
+    """A stored history entry as scheduling reads it: an answer or a change made by hand."""
+    return PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
 
 
 def _when(moment: datetime | None) -> str:

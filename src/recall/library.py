@@ -9,13 +9,13 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import IO
 
-from recall import days, files, paths
+from recall import days, deck_tree, files, paths
 from recall.deckfile import parse_deck
 from recall.errors import UnknownDeckError
 from recall.importing import DeckReport, import_deck
 from recall.progress import Progress, no_progress
 from recall.settings import Settings
-from recall.storage import Database
+from recall.storage import Database, DeckRow
 
 _PROGRESS_EVERY = 10_000
 REVIEW_LOG_HEADER = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
@@ -27,7 +27,7 @@ class DeckOverview:
 
     Attributes:
         new: New cards available to study today (within the daily limit).
-        unseen: Cards never studied.
+        unseen: Cards never studied, not suspended or buried.
         due: Studied cards due today.
     """
 
@@ -44,12 +44,13 @@ def install_bundled_decks(database: Database, now: datetime) -> list[DeckReport]
     """Install the decks shipped with Recall, or bring their text up to date.
 
     Run at every start: a deck already installed only has changed cards rewritten, and
-    review history is never touched.
+    review history is never touched. What the learner changed in Recall stays as they left
+    it: cards edited, tagged or moved to another deck, and the deck's name and description.
     """
     reports = []
     for entry in paths.bundled_decks():
         deck = parse_deck(entry.read_bytes(), f"bundled deck {entry.name}")
-        reports.append(import_deck(database, deck, now))
+        reports.append(import_deck(database, deck, now, keep_edited=True))
     return reports
 
 
@@ -59,7 +60,7 @@ def deck_overviews(
     """Every deck with today's counts, by name."""
     start, end = days.study_day(now, settings.day_rollover_hour, zone)
     with database.reading() as transaction:
-        counts = transaction.decks.counts(end, start)
+        counts = transaction.decks.counts(end, start, now=now)
     return [
         DeckOverview(
             key=count.deck.key,
@@ -72,6 +73,56 @@ def deck_overviews(
         )
         for count in counts
     ]
+
+
+@dataclass(frozen=True)
+class TreeRow:
+    """A row of the deck tree as the terminal prints it: counts summed over its subdecks.
+
+    Attributes:
+        key: The deck's id, or "" for a name step no deck holds.
+        label: The last step of the name.
+        depth: How deep in the tree (0 at the top).
+    """
+
+    key: str
+    label: str
+    depth: int
+    new: int
+    due: int
+    total: int
+
+
+def deck_tree_rows(overviews: list[DeckOverview]) -> list[TreeRow]:
+    """The decks as a tree, parents first, each with its subdecks' counts added."""
+    rows = [
+        DeckRow(index, view.key, view.name, view.description)
+        for index, view in enumerate(overviews)
+    ]
+    counts = {index: (view.new, view.due, view.total) for index, view in enumerate(overviews)}
+
+    def add(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+        return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+    out = []
+    for node, depth in deck_tree.walk(deck_tree.build(rows)):
+        new, due, total = deck_tree.summed(node, lambda deck: counts[deck.id], add, (0, 0, 0))
+        key = node.deck.key if node.deck is not None else ""
+        out.append(TreeRow(key, node.label, depth, new, due, total))
+    return out
+
+
+def deck_parents(overviews: list[DeckOverview]) -> dict[str, str | None]:
+    """Each deck's parent deck id (its key), or None at the top of the tree."""
+    rows = [
+        DeckRow(index, view.key, view.name, view.description)
+        for index, view in enumerate(overviews)
+    ]
+    parents = {}
+    for row in rows:
+        above = deck_tree.parent(rows, row)
+        parents[row.key] = above.key if above is not None else None
+    return parents
 
 
 def write_review_log(
@@ -103,8 +154,9 @@ def export_reviews(
     """Write the review history as the FSRS review-log CSV, oldest first.
 
     Columns: ``card_id`` (Recall's card id), ``review_time`` (UTC milliseconds since the
-    epoch, rounded half up), ``review_rating`` (1-4), ``review_state`` (0-3, before the review) and
-    ``review_duration`` (milliseconds).
+    epoch, rounded half up), ``review_rating`` (1-4), ``review_state`` (0-3, before the
+    review) and ``review_duration`` (milliseconds). Only answers are written: a forget or a
+    due date set by hand is not a review the optimizer could learn from.
 
     Returns:
         The number of reviews written.

@@ -63,6 +63,18 @@ class MemoryState:
 NEW_CARD = MemoryState()
 
 
+class ReviewKind(IntEnum):
+    """What a history entry records: an answer, or a schedule change made by hand.
+
+    Anki's review log records manual reschedules the same way, so replaying a card's history
+    still gives its schedule.
+    """
+
+    ANSWER = 0
+    FORGET = 1
+    SET_DUE = 2
+
+
 # A review dated this far after the clock is "in the future": an import leaves it out,
 # and ``recall check`` reports it (``--repair`` sets it aside).
 FUTURE_TOLERANCE = timedelta(minutes=5)

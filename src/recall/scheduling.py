@@ -12,11 +12,11 @@ import math
 import random
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import fsrs
 
-from recall.memory import NEW_CARD, CardState, MemoryState, Rating
+from recall.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
 from recall.settings import Settings
 
 # py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).
@@ -24,10 +24,24 @@ _FUZZ_RANGES = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
 
 
 class PastReview(NamedTuple):
-    """The part of a stored review that scheduling needs."""
+    """The part of a stored history entry that scheduling needs.
+
+    Attributes:
+        rating: The answer's rating; None for an entry made by hand.
+        kind: An answer, or a schedule change made by hand (forget, set due date).
+        set_due: For a set due date, the due date given.
+    """
 
     reviewed_at: datetime
-    rating: Rating
+    rating: Rating | None
+    kind: ReviewKind = ReviewKind.ANSWER
+    set_due: datetime | None = None
+
+
+# What replay reads for each history entry: (time, rating) for an answer, or
+# (time, None, kind, due date set) for a change made by hand. A PastReview is either.
+ByHand = tuple[datetime, None, ReviewKind, datetime | None]
+HistoryEntry = tuple[datetime, Rating] | ByHand | PastReview
 
 
 class Scheduler:
@@ -37,6 +51,15 @@ class Scheduler:
         self._fsrs = fsrs.Scheduler(
             desired_retention=settings.desired_retention,
             learning_steps=settings.learning_steps,
+            relearning_steps=settings.relearning_steps,
+            maximum_interval=settings.maximum_interval_days,
+            enable_fuzzing=False,
+        )
+        # Gives a new card the memory of a first Good answer that goes straight to review,
+        # for a due date set by hand on a card never studied.
+        self._no_steps = fsrs.Scheduler(
+            desired_retention=settings.desired_retention,
+            learning_steps=(),
             relearning_steps=settings.relearning_steps,
             maximum_interval=settings.maximum_interval_days,
             enable_fuzzing=False,
@@ -68,6 +91,11 @@ class Scheduler:
             after.due = now + self._fuzzed(after.due - now, card_id, now)
         return after
 
+    def forgetting_curve(self) -> tuple[float, float]:
+        """FSRS's forgetting curve R = (1 + factor * t / S) ** decay, as (decay, factor)."""
+        decay = -float(self._fsrs.parameters[20])
+        return decay, 0.9 ** (1 / decay) - 1
+
     def preview(self, card_id: int, memory: MemoryState, now: datetime) -> dict[Rating, timedelta]:
         """How long until the card is due again under each rating, reviewed at ``now``."""
         intervals: dict[Rating, timedelta] = {}
@@ -77,25 +105,59 @@ class Scheduler:
             intervals[rating] = due - now
         return intervals
 
-    def forgetting_curve(self) -> tuple[float, float]:
-        """FSRS's curve as ``(decay, factor)``: recall after ``t`` days at stability ``s`` is
-        ``(1 + factor * t / s) ** -decay``, for statistics computed where fsrs is not loaded."""
-        decay = float(self._fsrs.parameters[20])
-        return decay, 0.9 ** (-1 / decay) - 1
+    def set_due(
+        self, card_id: int, memory: MemoryState, due: datetime, now: datetime
+    ) -> MemoryState:
+        """The card's memory state after its due date is set by hand, as Anki's "Set Due Date".
 
-    def replay(self, card_id: int, history: Iterable[tuple[datetime, Rating]]) -> MemoryState:
-        """A card's memory state from its reviews, applied in the order given.
+        The card becomes a review card due then. One never studied gets the stability and
+        difficulty of a first Good answer given ``now``; a studied one keeps its own.
+        """
+        _require_utc(now)
+        _require_utc(due)
+        if memory.state is CardState.NEW:
+            first, _ = self._no_steps.review_card(
+                _to_fsrs(card_id, memory, now), fsrs.Rating.Good, now
+            )
+            return MemoryState(CardState.REVIEW, None, first.stability, first.difficulty, due, now)
+        return MemoryState(
+            CardState.REVIEW, None, memory.stability, memory.difficulty, due, memory.last_review
+        )
 
-        The same as applying ``review`` to each in turn (a test holds that), without
-        converting the state to and from fsrs's card between reviews.
+    def replay(self, card_id: int, history: Iterable[HistoryEntry]) -> MemoryState:
+        """A card's memory state from its history, applied in the order given.
+
+        Answers are reviewed; a forget makes the card new again; a due date set by hand
+        moves the card's due date (``set_due``). The same as applying ``apply`` to each in
+        turn (a test holds that), without converting the state to and from fsrs's card
+        between answers.
         """
         card: fsrs.Card | None = None
-        for reviewed_at, rating in history:
+        for entry in history:
+            reviewed_at, rating = entry[0], entry[1]
             _require_utc(reviewed_at)
+            if rating is None:
+                # A change made by hand: (time, None, kind, due date set).
+                by_hand = cast(ByHand, entry)
+                before = NEW_CARD if card is None else _memory(card)
+                memory = self.apply(card_id, before, PastReview(*by_hand))
+                new = memory.state is CardState.NEW
+                card = None if new else _to_fsrs(card_id, memory, reviewed_at)
+                continue
             if card is None:
                 card = _to_fsrs(card_id, NEW_CARD, reviewed_at)
             card = self._step(card_id, card, rating, reviewed_at)
         return NEW_CARD if card is None else _memory(card)
+
+    def apply(self, card_id: int, memory: MemoryState, past: PastReview) -> MemoryState:
+        """The memory state after one history entry: an answer, a forget or a set due date."""
+        if past.kind is ReviewKind.FORGET:
+            return NEW_CARD
+        if past.kind is ReviewKind.SET_DUE:
+            assert past.set_due is not None, "a set due date entry has its date"
+            return self.set_due(card_id, memory, past.set_due, past.reviewed_at)
+        assert past.rating is not None, "an answer has a rating"
+        return self.review(card_id, memory, past.rating, past.reviewed_at)
 
     def replay_with_states(
         self, card_id: int, history: Iterable[PastReview]
@@ -106,6 +168,12 @@ class Scheduler:
         for past in history:
             _require_utc(past.reviewed_at)
             states[past.reviewed_at] = CardState.NEW if card is None else _STATES[card.state]
+            if past.rating is None:  # a change made by hand, applied as replay does
+                before = NEW_CARD if card is None else _memory(card)
+                memory = self.apply(card_id, before, past)
+                new = memory.state is CardState.NEW
+                card = None if new else _to_fsrs(card_id, memory, past.reviewed_at)
+                continue
             if card is None:
                 card = _to_fsrs(card_id, NEW_CARD, past.reviewed_at)
             card = self._step(card_id, card, past.rating, past.reviewed_at)
@@ -119,7 +187,7 @@ class Scheduler:
         memory = NEW_CARD
         for past in history:
             states[past.reviewed_at] = memory.state
-            memory = self.review(card_id, memory, past.rating, past.reviewed_at)
+            memory = self.apply(card_id, memory, past)
         return states
 
     def _fuzzed(self, interval: timedelta, card_id: int, now: datetime) -> timedelta:

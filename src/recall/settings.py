@@ -54,6 +54,23 @@ class Settings:
         metadata={"help": "Right answers a deck needs before timing can change a rating."},
     )
 
+    leech_threshold: int = field(
+        default=8,
+        metadata={"help": "Times a card in review is forgotten before it counts as a leech."},
+    )
+    leech_action: str = field(
+        default="suspend",
+        metadata={"help": "What a leech gets besides the tag 'leech': 'suspend' or 'tag' only."},
+    )
+
+    def is_leech(self, lapses: int) -> bool:
+        """Whether a card forgotten ``lapses`` times becomes a leech now (as Anki: at the
+        threshold, then again every half threshold)."""
+        if lapses < self.leech_threshold or self.leech_threshold <= 0:
+            return False
+        step = max(1, self.leech_threshold // 2)
+        return (lapses - self.leech_threshold) % step == 0
+
     play_sounds_automatically: bool = field(
         default=True,
         metadata={"help": "Play a card's sounds when it is shown, the answer's when revealed."},

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 
-from recall import days, grading
+from recall import card_changes, days, deck_tree, grading
 from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard
 from recall.errors import DatabaseChangedError, UnknownDeckError
 from recall.integrity import replay
@@ -107,13 +107,24 @@ class Summary:
 
 @dataclass(frozen=True)
 class Recorded:
-    """A stored answer: its review's id, and the card's schedule after it."""
+    """A stored answer: its review's id, and the card's schedule after it.
+
+    Attributes:
+        leech: Set when this answer made the card a leech (tagged, and suspended unless
+            the settings say tag only): what undoing the answer puts back.
+    """
 
     review_id: int
     card_id: int
     correct: bool
     time_spent: timedelta
     memory: MemoryState
+    leech: card_changes.Restore | None = None
+
+    @property
+    def became_leech(self) -> bool:
+        """Whether this answer made the card a leech."""
+        return self.leech is not None
 
 
 @dataclass
@@ -136,14 +147,18 @@ class StudySession:
     rng: random.Random = field(default_factory=random.Random)
     zone: tzinfo | None = None
     deck: DeckRow = field(init=False)
+    deck_ids: tuple[int, ...] = field(init=False)
     _recorded: list[Recorded] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
         with self.database.reading() as transaction:
             deck = transaction.decks.by_key(self.deck_key)
+            decks = transaction.browsing.decks()
         if deck is None:
             raise UnknownDeckError(self.deck_key)
         self.deck = deck
+        # Studying a deck studies its subdecks too, deck by deck in name order for new cards.
+        self.deck_ids = tuple(row.id for row in deck_tree.subtree(decks, deck))
 
     def next_card(self, now: datetime) -> StudyCard | None:
         """The card to show now, or None when the deck is done for today.
@@ -154,15 +169,16 @@ class StudySession:
         start_of_day, end_of_day = self._study_day(now)
         with self.database.reading() as transaction:
             queue = transaction.queue
-            card_id = queue.first_due(self.deck.id, _LEARNING, now)
+            decks = self.deck_ids
+            card_id = queue.first_due(decks, _LEARNING, now, now)
             if card_id is None:
-                card_id = queue.first_due(self.deck.id, (CardState.REVIEW,), end_of_day)
+                card_id = queue.first_due(decks, (CardState.REVIEW,), end_of_day, now)
             if card_id is None:
-                introduced = queue.introduced_since(self.deck.id, start_of_day)
+                introduced = queue.introduced_since(decks, start_of_day)
                 if self.settings.new_cards_left(introduced) > 0:
-                    card_id = queue.first_new(self.deck.id)
+                    card_id = queue.first_new(decks, now)
             if card_id is None:
-                card_id = queue.first_due(self.deck.id, _LEARNING, now + self.settings.learn_ahead)
+                card_id = queue.first_due(decks, _LEARNING, now + self.settings.learn_ahead, now)
             row = transaction.cards.get(card_id) if card_id is not None else None
             self._check_deck(transaction)
         return self._show(row, now) if row is not None else None
@@ -172,9 +188,10 @@ class StudySession:
         start_of_day, end_of_day = self._study_day(now)
         with self.database.reading() as transaction:
             queue = transaction.queue
-            introduced = queue.introduced_since(self.deck.id, start_of_day)
-            new = queue.count_unseen(self.deck.id, at_most=self.settings.new_cards_left(introduced))
-            due = queue.count_due(self.deck.id, end_of_day)
+            introduced = queue.introduced_since(self.deck_ids, start_of_day)
+            left = self.settings.new_cards_left(introduced)
+            new = queue.count_unseen(self.deck_ids, at_most=left, now=now)
+            due = queue.count_due(self.deck_ids, end_of_day, now)
         return QueueCounts(new=new, due=due)
 
     def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
@@ -189,7 +206,7 @@ class StudySession:
             card.choices[index].text for index in card.correct_indexes
         }
         with self.database.reading() as transaction:
-            durations = transaction.queue.recent_correct_durations(self.deck.id, _TIMING_WINDOW)
+            durations = transaction.queue.recent_correct_durations(self.deck_ids, _TIMING_WINDOW)
             earlier = transaction.statistics.option_picks(shown.card_id) if wrong else []
         typical = grading.typical_duration(durations, self.settings.timing_sample_size)
         proposed = grading.propose_rating(
@@ -267,12 +284,20 @@ class StudySession:
                 # order, as `recall check` computes it, not this answer applied last.
                 after = replay(self.scheduler, stored, transaction.history.of_card(shown.card_id))
             transaction.cards.set_memory(shown.card_id, after)
+            leech = None
+            if rating is Rating.AGAIN and before.state is CardState.REVIEW:
+                lapses = transaction.browsing.lapses(shown.card_id)
+                if self.settings.is_leech(lapses):
+                    leech = card_changes.mark_leech(
+                        transaction, shown.card_id, self.settings, answer.answered_at
+                    )
         recorded = Recorded(
             review_id=review_id,
             card_id=shown.card_id,
             correct=review.correct,
             time_spent=max(timedelta(0), now - shown.shown_at),
             memory=after,
+            leech=leech,
         )
         self._recorded.append(recorded)
         return recorded
@@ -298,6 +323,8 @@ class StudySession:
             self._check_deck(transaction)
             if last.review_id not in {r.id for r in transaction.history.of_card(last.card_id)}:
                 raise DatabaseChangedError(_CHANGED)
+            if last.leech is not None:
+                card_changes.restore(transaction, last.leech)
             transaction.history.delete(last.review_id)
             history = transaction.history.of_card(last.card_id)
             card = transaction.cards.get(last.card_id)
@@ -305,10 +332,16 @@ class StudySession:
             row = transaction.cards.get(last.card_id)
         return self._show(row, now)
 
+    def show(self, card_id: int, now: datetime) -> StudyCard:
+        """A card of this session as it is stored now, to show again (after an edit)."""
+        with self.database.reading() as transaction:
+            row = transaction.cards.get(card_id)
+        return self._show(row, now)
+
     def summary(self) -> Summary:
         """Cards, answers, right answers and time spent in this session, and the next due time."""
         with self.database.reading() as transaction:
-            next_due = transaction.queue.next_due(self.deck.id)
+            next_due = transaction.queue.next_due(self.deck_ids)
         return Summary(
             cards=len({entry.card_id for entry in self._recorded}),
             answered=len(self._recorded),
@@ -340,7 +373,8 @@ class StudySession:
         card = CARD_ADAPTER.validate_json(row.content)
         order: tuple[int, ...] = ()
         if isinstance(card, ChoiceCard):
-            order = tuple(self.rng.sample(range(len(card.choices)), len(card.choices)))
+            count = len(card.choices)
+            order = tuple(self.rng.sample(range(count), count) if card.shuffle else range(count))
         return StudyCard(card_id=row.id, card=card, memory=row.memory, order=order, shown_at=now)
 
 

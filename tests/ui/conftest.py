@@ -33,6 +33,7 @@ class FakePrompts(Prompts):
         self.answers: list[bool] = []
         self.asked: list[tuple[str, str]] = []
         self.told: list[tuple[str, str]] = []
+        self.texts: list[str | None] = []
 
     def confirm(self, title: str, question: str) -> bool:
         self.asked.append((title, question))
@@ -44,6 +45,16 @@ class FakePrompts(Prompts):
 
     def tell(self, title: str, text: str, warning: bool = False) -> None:
         self.told.append((title, text))
+
+    def ask_text(self, title: str, label: str, text: str = "") -> str | None:
+        self.asked.append((title, label))
+        return self.texts.pop(0)
+
+    def choose(self, title: str, label: str, items: list[str]) -> str | None:
+        self.asked.append((title, label))
+        answer = self.texts.pop(0)
+        assert answer is None or answer in items, (answer, items)
+        return answer
 
 
 @pytest.fixture

@@ -157,9 +157,9 @@ def test_a_long_deck_description_is_shortened_in_the_deck_list(
         )
     connection.close()
     window = make_window()
-    row = window.deck_list.model.row_of("long")
-    assert row is not None
-    window.deck_list.table.selectRow(row)
+    index = window.deck_list.model.index_of("long")
+    assert index is not None
+    window.deck_list.table.setCurrentIndex(index)
     label = window.deck_list.findChild(QLabel, "deckDescription")
     assert label is not None
     assert label.text() == "d" * 2_000 + "... (59,998,000 more characters)"

@@ -44,7 +44,7 @@ def right_position(review: ReviewView) -> int:
     return next(p for p, i in enumerate(shown.order) if shown.card.choices[i].correct)
 
 
-def reviews_in(database: Database) -> list[tuple[int, int, bool]]:
+def reviews_in(database: Database) -> list[tuple[int, int | None, bool]]:
     with database.transaction() as tx:
         return [(r.card_id, r.rating, r.correct) for r in tx.history.all()]
 

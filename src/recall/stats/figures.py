@@ -91,7 +91,8 @@ class Totals:
 
 @dataclass(frozen=True)
 class CardCounts:
-    """Cards by where they are now; young and mature by their current interval."""
+    """Cards by where they are now; young and mature by their current interval; a suspended
+    card counts as suspended only."""
 
     new: int
     learning: int
@@ -103,7 +104,8 @@ class CardCounts:
     @property
     def total(self) -> int:
         """Every card."""
-        return self.new + self.learning + self.relearning + self.young + self.mature
+        total = self.new + self.learning + self.relearning + self.young + self.mature
+        return total + self.suspended
 
 
 @dataclass(frozen=True)

@@ -134,7 +134,7 @@ def read_schedules(
             relearning=counts.get(KIND_RELEARNING, 0),
             young=counts.get(KIND_YOUNG, 0),
             mature=counts.get(KIND_MATURE, 0),
-            suspended=0,
+            suspended=counts.get(-2, 0),
         ),
         distributions=Distributions(
             interval=_histogram(memory["interval"], _day_edges),

@@ -55,7 +55,11 @@ class DeckQueries:
         return {int(id_): key for id_, key in self._sql.rows("SELECT id, key FROM deck")}
 
     def counts(
-        self, due_before: datetime, day_start: datetime, deck_id: int | None = None
+        self,
+        due_before: datetime,
+        day_start: datetime,
+        deck_id: int | None = None,
+        now: datetime | None = None,
     ) -> list[DeckCounts]:
         """Every deck (or the one given) with its card counts, by name.
 
@@ -63,25 +67,30 @@ class DeckQueries:
             due_before: The end of the study day: reviewed cards due before it count as due.
             day_start: The start of the study day, for counting new cards introduced today.
             deck_id: Count only this deck.
+            now: Suspended cards, and cards buried past this time, are not counted as new
+                or due (when given; the day's start otherwise).
         """
+        studiable = "NOT suspended AND coalesce(buried_until, 0) <= ?"
+        moment = to_micros(now or day_start)
         only, parameters = ("", ()) if deck_id is None else ("WHERE deck.id = ?", (deck_id,))
         decks = self._sql.rows(
             f"SELECT {DECK_COLUMNS} FROM deck {only} ORDER BY name, id", parameters
         )
         totals = self._per_deck("SELECT deck_id, count(*) FROM card GROUP BY deck_id")
         unseen = self._per_deck(
-            "SELECT deck_id, count(*) FROM card_memory WHERE state = ? GROUP BY deck_id",
-            (int(CardState.NEW),),
+            f"SELECT deck_id, count(*) FROM card_memory WHERE state = ? AND {studiable} "
+            "GROUP BY deck_id",
+            (int(CardState.NEW), moment),
         )
         due = self._per_deck(
             f"SELECT deck_id, count(*) FROM card_memory WHERE state IN {REVIEWED_STATES} "
-            "AND due < ? GROUP BY deck_id",
-            (to_micros(due_before),),
+            f"AND due < ? AND {studiable} GROUP BY deck_id",
+            (to_micros(due_before), moment),
         )
         introduced = self._per_deck(
             "SELECT card.deck_id, count(*) FROM review CROSS JOIN card "
             "ON card.id = review.card_id WHERE review.reviewed_at >= ? "
-            "AND review.state_before = ? GROUP BY card.deck_id",
+            "AND review.state_before = ? AND review.kind = 0 GROUP BY card.deck_id",
             (to_micros(day_start), int(CardState.NEW)),
         )
         return [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 
-from recall.memory import Rating
+from recall.memory import Rating, ReviewKind
 from recall.storage.records import CardRow, NewReview, ReviewRow
 from recall.storage.rows import (
     CARD_COLUMNS,
@@ -18,7 +18,11 @@ from recall.storage.rows import (
 from recall.storage.sql import Row, Sql
 from recall.storage.times import from_micros, to_micros
 
-_RATING_COLUMNS = "review.id, review.card_id, review.reviewed_at, review.rating"
+_RATING_COLUMNS = (
+    "review.id, review.card_id, review.reviewed_at, review.rating, review.kind, review.set_due"
+)
+_ANSWER = int(ReviewKind.ANSWER)
+HistoryEntry = tuple[datetime, Rating] | tuple[datetime, None, ReviewKind, datetime | None]
 
 _INSERT = (
     "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, picked, "
@@ -64,13 +68,22 @@ class HistoryQueries:
 
     def ratings_per_card(
         self, deck_id: int | None = None
-    ) -> Iterator[tuple[CardRow, list[tuple[datetime, Rating]]]]:
+    ) -> Iterator[tuple[CardRow, list[HistoryEntry]]]:
         """Every card with the time and rating of each review, in order: what a replay needs.
 
-        As ``per_card``, reading two columns of each review instead of all of them.
+        As ``per_card``, reading few columns of each review instead of all of them. An
+        answer is ``(time, rating)``; a change made by hand is ``(time, None, kind, due)``.
         """
         for card, rows in self._per_card(_RATING_COLUMNS, deck_id):
-            yield card, [(_moment(micros), Rating(rating)) for _id, _card, micros, rating in rows]
+            yield (
+                card,
+                [
+                    (_moment(micros), Rating(rating))
+                    if kind == _ANSWER
+                    else (_moment(micros), None, ReviewKind(kind), from_micros(due))
+                    for _id, _card, micros, rating, kind, due in rows
+                ],
+            )
 
     def _per_card(self, columns: str, deck_id: int | None) -> Iterator[tuple[CardRow, list[Row]]]:
         """Cards in id order, each with its review rows (``columns``, the card id second)."""
@@ -121,16 +134,20 @@ class HistoryQueries:
 
     def log_rows(self, deck_id: int | None = None) -> Iterator[tuple[int, int, int, int, int]]:
         """The FSRS review-log rows, oldest first: card id, UTC milliseconds (rounded half
-        up), rating, state before and duration, made by SQLite for speed."""
+        up), rating, state before and duration, made by SQLite for speed. Answers only: a
+        change made by hand is not a review an optimizer could learn from."""
         columns = (
             "review.card_id, (review.reviewed_at + 500) / 1000, review.rating, "
             "review.state_before, review.duration_ms"
         )
         if deck_id is None:
-            return self._sql.each(f"SELECT {columns} FROM review ORDER BY {REVIEW_ORDER}")
+            return self._sql.each(
+                f"SELECT {columns} FROM review WHERE review.kind = {_ANSWER} "
+                f"ORDER BY {REVIEW_ORDER}"
+            )
         return self._sql.each(
             f"SELECT {columns} FROM card CROSS JOIN review ON review.card_id = card.id "
-            f"WHERE card.deck_id = ? ORDER BY {REVIEW_ORDER}",
+            f"WHERE card.deck_id = ? AND review.kind = {_ANSWER} ORDER BY {REVIEW_ORDER}",
             (deck_id,),
         )
 

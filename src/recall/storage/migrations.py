@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-SCHEMA_VERSION = 4
+from recall.storage import card_index
+
+SCHEMA_VERSION = 5
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -49,8 +51,35 @@ def _set_aside_reviews(connection: Connection) -> None:
     )
 
 
+def _browsing(connection: Connection) -> None:
+    """Schema 4: what the card browser and search need.
+
+    Cards get a flag, a searchable copy of their texts, a table of their tags and a mark
+    for text changed in Recall; schedules get suspended and buried-until; the history gets
+    a kind, so a schedule changed by hand (forget, set due date) is an entry replay applies
+    (set-aside reviews keep the same columns as the history they came from).
+    """
+    for statement in (
+        "ALTER TABLE card ADD COLUMN search_text VARCHAR NOT NULL DEFAULT ''",
+        "ALTER TABLE card ADD COLUMN flag INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE card ADD COLUMN edited BOOLEAN NOT NULL DEFAULT 0",
+        "ALTER TABLE card_memory ADD COLUMN suspended BOOLEAN NOT NULL DEFAULT 0",
+        "ALTER TABLE card_memory ADD COLUMN buried_until BIGINT",
+        "ALTER TABLE review ADD COLUMN kind INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE review ADD COLUMN set_due BIGINT",
+        "ALTER TABLE set_aside_review ADD COLUMN kind INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE set_aside_review ADD COLUMN set_due BIGINT",
+        "CREATE TABLE card_tag (card_id INTEGER NOT NULL REFERENCES card (id), "
+        "tag VARCHAR COLLATE NOCASE NOT NULL, PRIMARY KEY (card_id, tag))",
+        "CREATE INDEX ix_card_tag_tag ON card_tag (tag, card_id)",
+    ):
+        connection.exec_driver_sql(statement)
+    card_index.create_triggers(connection)
+    card_index.fill(connection)
+
+
 def _proposed_rating(connection: Connection) -> None:
-    """Schema 4: each review keeps the rating Recall proposed, so the statistics can show how
+    """Schema 5: each review keeps the rating Recall proposed, so the statistics can show how
     often the learner changed it (reviews recorded before have none: NULL); and reviews are
     indexed by card and time, the order every history is read and replayed in, so the
     statistics find each review's previous one (and ``recall check`` each card's history)
@@ -66,5 +95,6 @@ def _proposed_rating(connection: Connection) -> None:
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _deck_beside_schedule,
     2: _set_aside_reviews,
-    3: _proposed_rating,
+    3: _browsing,
+    4: _proposed_rating,
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from recall.memory import CardState, MemoryState, Rating
+from recall.memory import CardState, MemoryState, Rating, ReviewKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class DeckCounts:
 
     Attributes:
         total: Cards in the deck.
-        unseen: Cards never reviewed.
+        unseen: Cards never reviewed, not suspended or buried.
         due: Reviewed cards due before the end of the study day.
         introduced_today: New cards first reviewed this study day.
     """
@@ -119,13 +119,21 @@ class NewReview:
 
 @dataclass(frozen=True, slots=True)
 class ReviewRow:
-    """One stored review."""
+    """One stored history entry: an answer, or a schedule change made by hand.
+
+    Attributes:
+        rating: The answer's rating; None for a change made by hand.
+        kind: An answer, a forget, or a due date set by hand.
+        set_due: For a due date set by hand, the date.
+    """
 
     id: int
     card_id: int
     reviewed_at: datetime
-    rating: Rating
+    rating: Rating | None
     duration_ms: int
     state_before: CardState
     picked: tuple[str, ...] | None
     correct: bool
+    kind: ReviewKind = ReviewKind.ANSWER
+    set_due: datetime | None = None

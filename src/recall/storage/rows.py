@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from recall.memory import CardState, MemoryState, Rating
+from recall.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.storage.records import CardRow, DeckRow, ReviewRow
 from recall.storage.sql import Row
 from recall.storage.times import from_micros
@@ -17,7 +17,7 @@ CARD_COLUMNS = (
 DECK_COLUMNS = "deck.id, deck.key, deck.name, deck.description"
 REVIEW_COLUMNS = (
     "review.id, review.card_id, review.reviewed_at, review.rating, review.duration_ms, "
-    "review.state_before, review.picked, review.correct"
+    "review.state_before, review.picked, review.correct, review.kind, review.set_due"
 )
 # Every history is read and replayed in the order the reviews happened, however they
 # arrived (an import can bring a review older than one already stored).
@@ -44,18 +44,21 @@ def card_row(row: Row) -> CardRow:
 
 def review_row(row: Row) -> ReviewRow:
     """A review from ``REVIEW_COLUMNS``."""
-    review_id, card_id, reviewed_at, rating, duration_ms, state_before, picked, correct = row
+    (review_id, card_id, reviewed_at, rating, duration_ms, state_before, picked, correct) = row[:8]
+    kind = ReviewKind(row[8])
     moment = from_micros(reviewed_at)
     assert moment is not None, "a review always has a time"
     return ReviewRow(
         id=review_id,
         card_id=card_id,
         reviewed_at=moment,
-        rating=Rating(rating),
+        rating=Rating(rating) if kind is ReviewKind.ANSWER else None,
         duration_ms=duration_ms,
         state_before=CardState(state_before),
         picked=None if picked is None else tuple(json.loads(picked)),
         correct=bool(correct),
+        kind=kind,
+        set_due=from_micros(row[9]),
     )
 
 

@@ -5,11 +5,12 @@ a table dropped by hand, a version stamp that lies, a trigger another program ad
 file is refused when it is opened and before a restore is accepted, instead of failing
 later with "no such table" or running a stranger's trigger on every answer.
 
-The expected schema is the table definitions (``tables.py``) and the one trigger below,
-written out as plain values (a test holds them equal to the definitions) so that opening
-a file never imports SQLAlchemy: every table with exactly its columns, every named
-index on its table, the append-only trigger with exactly its text, and nothing else that
-runs code (no other trigger, no view).
+The expected schema is the table definitions (``tables.py``), the append-only trigger
+below and the triggers that keep the card search index (``card_index.TRIGGERS``), written
+out as plain values (a test holds them equal to the definitions) so that opening a file
+never imports SQLAlchemy: every table with exactly its columns, every named index on its
+table, each of those triggers with exactly its text, and nothing else that runs code (no
+other trigger, no view).
 """
 
 from __future__ import annotations
@@ -18,12 +19,24 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
+from recall.storage import card_index
+
 APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
 BEGIN
     SELECT RAISE(ABORT, 'reviews are append-only');
 END
 """
+
+
+def _collapse(sql: str) -> str:
+    return re.sub(r"\s+", " ", sql).strip()
+
+
+def _trigger_name(sql: str) -> str:
+    found = re.search(r"CREATE TRIGGER (\w+)", sql)
+    assert found is not None, sql
+    return found.group(1)
 
 
 @dataclass(frozen=True)
@@ -42,18 +55,21 @@ EXPECTED = Expected(
         "deck": frozenset({"id", "key", "name", "description", "added_at", "updated_at"}),
         "card": frozenset(
             {"id", "deck_id", "key", "position", "kind", "content", "added_at", "updated_at"}
+            | {"search_text", "flag", "edited"}
         ),
         "card_memory": frozenset(
             {"card_id", "deck_id", "state", "step", "stability", "difficulty", "due"}
-            | {"last_review"}
+            | {"last_review", "suspended", "buried_until"}
         ),
+        "card_tag": frozenset({"card_id", "tag"}),
         "review": frozenset(
             {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
-            | {"picked", "correct", "proposed_rating"}
+            | {"picked", "correct", "kind", "set_due", "proposed_rating"}
         ),
         "set_aside_review": frozenset(
             {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
-            | {"picked", "correct", "proposed_rating", "set_aside_at", "reason"}
+            | {"picked", "correct", "kind", "set_due", "proposed_rating", "set_aside_at"}
+            | {"reason"}
         ),
     },
     indexes={
@@ -61,12 +77,15 @@ EXPECTED = Expected(
         "ix_card_deck_position": "card",
         "ix_card_memory_deck_state_due": "card_memory",
         "ix_card_memory_state_due": "card_memory",
+        "ix_card_tag_tag": "card_tag",
         "ix_review_card_id": "review",
         "ix_review_card_time": "review",
         "ix_review_reviewed_at": "review",
         "ix_set_aside_review_card_id": "set_aside_review",
     },
-    triggers={"review_append_only": re.sub(r"\s+", " ", APPEND_ONLY_TRIGGER).strip()},
+    triggers={
+        _trigger_name(sql): _collapse(sql) for sql in (APPEND_ONLY_TRIGGER, *card_index.TRIGGERS)
+    },
 )
 
 
@@ -132,9 +151,5 @@ def schema_problems(connection: sqlite3.Connection) -> list[str]:
             problems.append(f"index {index!r} on {table!r} is missing")
     for trigger in sorted(want.triggers):
         if trigger not in names:
-            problems.append(f"trigger {trigger!r} (reviews are append-only) is missing")
+            problems.append(f"trigger {trigger!r} is missing")
     return problems
-
-
-def _collapse(sql: str) -> str:
-    return re.sub(r"\s+", " ", sql).strip()

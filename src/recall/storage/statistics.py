@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from recall.memory import CardState
+from recall.memory import CardState, ReviewKind
 from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
 
 HOUR_US = 3_600_000_000
 DAY_US = 24 * HOUR_US
+_ANSWER = int(ReviewKind.ANSWER)
 MATURE_DAYS = 21
 """A review card whose interval is at least this many days is mature (as in Anki)."""
 
@@ -135,11 +136,14 @@ class StatisticsQueries:
         """
         parameters: tuple[int, ...] = ()
         if deck_id is None:
-            source = "review"
+            source = f"review WHERE review.kind = {_ANSWER}"
         else:
             # The deck's cards as a list to look up, so the reviews are still read along
             # the (card, time) index, already in the window's order.
-            source = "review WHERE review.card_id IN (SELECT id FROM card WHERE deck_id = ?)"
+            source = (
+                f"review WHERE review.kind = {_ANSWER} "
+                "AND review.card_id IN (SELECT id FROM card WHERE deck_id = ?)"
+            )
             parameters = (deck_id,)
         sql = f"""
             WITH r AS (
@@ -190,10 +194,11 @@ class StatisticsQueries:
         ]
 
     def card_counts(self, deck_id: int | None = None) -> dict[int, int]:
-        """Cards by kind now: -1 for new, else the ``KIND_*`` numbers (by scheduled interval)."""
+        """Cards by kind now: -2 for suspended, -1 for new, else the ``KIND_*`` numbers (by
+        scheduled interval)."""
         where = "" if deck_id is None else f"WHERE deck_id = {int(deck_id)}"
         sql = f"""
-            SELECT CASE WHEN state = {int(CardState.NEW)} THEN -1
+            SELECT CASE WHEN suspended THEN -2 WHEN state = {int(CardState.NEW)} THEN -1
                 WHEN state = {int(CardState.LEARNING)} THEN {KIND_LEARNING}
                 WHEN state = {int(CardState.RELEARNING)} THEN {KIND_RELEARNING}
                 WHEN due - last_review < {MATURE_DAYS * DAY_US} THEN {KIND_YOUNG}
@@ -209,7 +214,8 @@ class StatisticsQueries:
         deck = "" if deck_id is None else f"AND deck_id = {int(deck_id)}"
         sql = (
             f"SELECT {local.day('due')}, count(*) FROM card_memory "
-            f"WHERE state <> {int(CardState.NEW)} AND due >= ? AND due < ? {deck} "
+            f"WHERE state <> {int(CardState.NEW)} AND NOT suspended AND due >= ? AND due < ? "
+            f"{deck} "
             "GROUP BY 1 ORDER BY 1"
         )
         return [(int(d), int(n)) for d, n in self._rows(sql, (to_micros(since), to_micros(until)))]
@@ -219,7 +225,7 @@ class StatisticsQueries:
         deck = "" if deck_id is None else f"AND deck_id = {int(deck_id)}"
         ((count,),) = self._rows(
             f"SELECT count(*) FROM card_memory WHERE state <> {int(CardState.NEW)} "
-            f"AND due < ? {deck}",
+            f"AND NOT suspended AND due < ? {deck}",
             (to_micros(moment),),
         )
         return int(count)
@@ -234,7 +240,7 @@ class StatisticsQueries:
                 ``"difficulty"`` (1-10, to a tenth) or ``"retrievability"`` (0-1, to 1%).
             now: The moment retrievability is taken at.
             curve: FSRS's forgetting curve as ``(decay, factor)``: retrievability is
-                ``(1 + factor * days / stability) ** -decay``.
+                ``(1 + factor * days / stability) ** decay`` (decay is negative).
             deck_id: Only this deck's cards.
 
         Returns:
@@ -249,7 +255,7 @@ class StatisticsQueries:
             "stability": ("stability", 1.0),
             "difficulty": ("difficulty", 10.0),
             "retrievability": (
-                f"pow(1.0 + {float(factor)} * {elapsed} / stability, {-float(decay)})",
+                f"pow(1.0 + {float(factor)} * {elapsed} / stability, {float(decay)})",
                 100.0,
             ),
         }
@@ -350,19 +356,20 @@ def _reviews_since(since: datetime | None, deck_id: int | None) -> tuple[str, tu
     review times.
     """
     start = to_micros(since) if since is not None else -(2**62)
+    answers = f"review.kind = {_ANSWER}"  # not the schedule changes made by hand
     if deck_id is None:
         if since is None:
-            return "review NOT INDEXED WHERE review.reviewed_at >= ?", (start,)
-        return "review WHERE review.reviewed_at >= ?", (start,)
+            return f"review NOT INDEXED WHERE {answers} AND review.reviewed_at >= ?", (start,)
+        return f"review WHERE {answers} AND review.reviewed_at >= ?", (start,)
     if since is None:
         return (
             "card CROSS JOIN review ON review.card_id = card.id "
-            "WHERE card.deck_id = ? AND review.reviewed_at >= ?",
+            f"WHERE card.deck_id = ? AND {answers} AND review.reviewed_at >= ?",
             (deck_id, start),
         )
     return (
         "review CROSS JOIN card ON card.id = review.card_id "
-        "WHERE card.deck_id = ? AND review.reviewed_at >= ?",
+        f"WHERE card.deck_id = ? AND {answers} AND review.reviewed_at >= ?",
         (deck_id, start),
     )
 

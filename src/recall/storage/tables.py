@@ -1,4 +1,4 @@
-"""The database tables: decks, cards, each card's memory state, and the review history.
+"""The database tables: decks, cards and their tags, each card's memory state, the history.
 
 The one declaration of the schema: a new database is created from it, and migrations
 bring older ones to it. Opening a database that is up to date does not import this
@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Dialect, Index, TypeDecorator, UniqueConstraint
+from sqlalchemy import BigInteger, Dialect, Index, String, TypeDecorator, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from recall.storage.times import from_micros, to_micros
+
+NOCASE_TEXT = String(collation="NOCASE")
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -59,6 +61,17 @@ class Card(SQLModel, table=True):
     content: str
     added_at: datetime = Field(sa_type=UtcDateTime)
     updated_at: datetime = Field(sa_type=UtcDateTime)
+    search_text: str = Field(
+        default="",
+        sa_column_kwargs={"server_default": ""},
+        description="The card's texts in one column for search; a trigger keeps it.",
+    )
+    flag: int = Field(default=0, sa_column_kwargs={"server_default": "0"}, description="0-7.")
+    edited: bool = Field(
+        default=False,
+        sa_column_kwargs={"server_default": "0"},
+        description="Changed in Recall: a newer bundled deck keeps this card's text.",
+    )
 
 
 class CardMemory(SQLModel, table=True):
@@ -82,6 +95,24 @@ class CardMemory(SQLModel, table=True):
     difficulty: float | None = None
     due: datetime | None = Field(default=None, sa_type=UtcDateTime)
     last_review: datetime | None = Field(default=None, sa_type=UtcDateTime)
+    suspended: bool = Field(
+        default=False,
+        sa_column_kwargs={"server_default": "0"},
+        description="Kept out of study until unsuspended.",
+    )
+    buried_until: datetime | None = Field(
+        default=None, sa_type=UtcDateTime, description="Kept out of study until this time."
+    )
+
+
+class CardTag(SQLModel, table=True):
+    """One tag of one card: the card's tags, kept from its content by a trigger, for search."""
+
+    __tablename__ = "card_tag"
+    __table_args__ = (Index("ix_card_tag_tag", "tag", "card_id"),)
+
+    card_id: int = Field(foreign_key="card.id", primary_key=True)
+    tag: str = Field(primary_key=True, sa_type=NOCASE_TEXT)
 
 
 class Review(SQLModel, table=True):
@@ -99,9 +130,17 @@ class Review(SQLModel, table=True):
         default=None, description="JSON list of the picked choices' texts; null on basic cards."
     )
     correct: bool
+    kind: int = Field(
+        default=0,
+        sa_column_kwargs={"server_default": "0"},
+        description="0 an answer, 1 forget (back to new), 2 due date set by hand.",
+    )
+    set_due: datetime | None = Field(
+        default=None, sa_type=UtcDateTime, description="For kind 2: the due date set."
+    )
     proposed_rating: int | None = Field(
         default=None,
-        description="The rating Recall proposed (1-4); null before schema 4 and for imports.",
+        description="The rating Recall proposed (1-4); null before schema 5 and for imports.",
     )
 
 
@@ -123,6 +162,14 @@ class SetAsideReview(SQLModel, table=True):
     state_before: int
     picked: str | None = None
     correct: bool
+    kind: int = Field(
+        default=0,
+        sa_column_kwargs={"server_default": "0"},
+        description="As in review: 0 an answer, 1 forget, 2 due date set by hand.",
+    )
+    set_due: datetime | None = Field(
+        default=None, sa_type=UtcDateTime, description="For kind 2: the due date set."
+    )
     proposed_rating: int | None = None
     set_aside_at: datetime = Field(sa_type=UtcDateTime)
     reason: str

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from recall.storage.browsing import Browsing
 from recall.storage.cards import CardQueries
 from recall.storage.checks import CheckQueries
 from recall.storage.decks import DeckQueries
@@ -25,6 +26,7 @@ class Transaction:
         queue: Today's queue of a deck.
         history: The review history.
         checks: The consistency queries ``recall check`` runs.
+        browsing: The card browser's searches, rows and bulk changes.
         statistics: The statistics' grouped reads of the history and the schedules.
     """
 
@@ -35,4 +37,5 @@ class Transaction:
         self.queue = QueueQueries(self.sql)
         self.history = HistoryQueries(self.sql)
         self.checks = CheckQueries(self.sql)
+        self.browsing = Browsing(self.sql)
         self.statistics = StatisticsQueries(self.sql)

@@ -1,68 +1,123 @@
-"""The deck list: each deck with its new, due and total cards, and a Study button."""
+"""The deck list: decks as a tree with their new, due and total cards, and a Study button."""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
 
-from PySide6.QtCore import (
-    Qt,
-    Signal,
-)
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
-    QTableView,
+    QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
+from recall import deck_tree
 from recall.library import DeckOverview
+from recall.storage import DeckRow
 from recall.ui.feedback_panel import card_label
-from recall.ui.rows_model import RowsModel
 from recall.ui.text import shortened
 
+_DECK = Qt.ItemDataRole.UserRole + 1
 
-class DeckListModel(RowsModel[DeckOverview]):
-    """Rows of ``DeckOverview`` values: name, new, due, total."""
+
+class DeckListModel(QStandardItemModel):
+    """The deck tree: each deck under its parent (names with ``::``), counts summed up it.
+
+    Each row's deck is a ``DeckOverview`` whose counts include its subdecks'; a name step
+    no deck holds (``A`` of ``A::B`` alone) is a row with an empty key.
+    """
 
     HEADERS = ("Deck", "New", "Due", "Total")
 
-    def set_decks(self, decks: Sequence[DeckOverview]) -> None:
-        """Replace every row."""
-        self.set_rows(decks)
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setHorizontalHeaderLabels(list(self.HEADERS))
 
-    def deck_at(self, row: int) -> DeckOverview:
-        """The deck shown in ``row``."""
-        return self.row_value(row)
+    def set_decks(self, decks: Sequence[DeckOverview]) -> None:
+        """Replace every row with the tree of ``decks``."""
+        self.removeRows(0, self.rowCount())
+        rows = [
+            DeckRow(index, view.key, view.name, view.description)
+            for index, view in enumerate(decks)
+        ]
+        for node in deck_tree.build(rows):
+            self._add(self.invisibleRootItem(), node, decks)
+
+    def deck_at(self, row: int, parent: QModelIndex | None = None) -> DeckOverview:
+        """The deck shown in ``row`` (under ``parent``), with its subdecks' counts added."""
+        value = self.index(row, 0, parent or QModelIndex()).data(_DECK)
+        assert isinstance(value, DeckOverview)
+        return value
+
+    def deck_of(self, index: QModelIndex) -> DeckOverview:
+        """The deck of the row ``index`` is in."""
+        value = index.siblingAtColumn(0).data(_DECK)
+        assert isinstance(value, DeckOverview)
+        return value
+
+    def index_of(self, key: str) -> QModelIndex | None:
+        """The first-column index of the deck with file id ``key``, anywhere in the tree."""
+        stack = [self.invisibleRootItem()]
+        while stack:
+            item = stack.pop()
+            for row in range(item.rowCount()):
+                child = item.child(row, 0)
+                if child.data(_DECK).key == key:
+                    return child.index()
+                stack.append(child)
+        return None
 
     def row_of(self, key: str) -> int | None:
-        """The row showing the deck with file id ``key``."""
-        for row, deck in enumerate(self.values()):
-            if deck.key == key:
-                return row
-        return None
+        """The row of the deck with file id ``key`` among its siblings."""
+        index = self.index_of(key)
+        return None if index is None else index.row()
 
-    def cells(self, value: DeckOverview) -> tuple[object, ...]:
-        return (value.name, value.new, value.due, value.total)
+    def _add(
+        self, parent: QStandardItem, node: deck_tree.Node[DeckRow], decks: Sequence[DeckOverview]
+    ) -> None:
+        def own(row: DeckRow) -> tuple[int, int, int]:
+            view = decks[row.id]
+            return (view.new, view.due, view.total)
 
-    def extra(self, value: DeckOverview, column: int, role: int) -> object:
-        if role == Qt.ItemDataRole.ToolTipRole:
-            # Tooltips guess rich text from the first tag: escape so a description shows as written.
-            description = shortened(value.description)
-            return f"<p>{html.escape(description)}</p>" if description else None
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            if column == 0:
-                return f"{value.name}: {value.new} new, {value.due} due, {value.total} cards"
-            return str(self.cells(value)[column])
-        return None
+        def add(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+            return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+        new, due, total = deck_tree.summed(node, own, add, (0, 0, 0))
+        mine = decks[node.deck.id] if node.deck is not None else None
+        value = DeckOverview(
+            key=mine.key if mine else "",
+            name=node.name,
+            description=mine.description if mine else "",
+            total=total,
+            new=new,
+            unseen=mine.unseen if mine else 0,
+            due=due,
+        )
+        cells = [QStandardItem(node.label), QStandardItem(str(new)), QStandardItem(str(due))]
+        cells.append(QStandardItem(str(total)))
+        for column, cell in enumerate(cells):
+            cell.setEditable(False)
+            cell.setData(value, _DECK)
+            if column:
+                cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        cells[0].setAccessibleText(f"{node.name}: {new} new, {due} due, {total} cards")
+        description = shortened(value.description)
+        if description:
+            # Tooltips guess rich text from the first tag: escape so it shows as written.
+            cells[0].setToolTip(f"<p>{html.escape(description)}</p>")
+        parent.appendRow(cells)
+        for child in node.children:
+            self._add(cells[0], child, decks)
 
 
-class _DeckTable(QTableView):
+class _DeckTable(QTreeView):
     activated_by_key = Signal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -96,12 +151,12 @@ class DeckListView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setShowGrid(False)
         self.table.setAlternatingRowColors(True)
-        self.table.verticalHeader().hide()
-        self.table.setCornerButtonEnabled(False)
+        self.table.setUniformRowHeights(True)
         self.table.setTabKeyNavigation(False)
-        header = self.table.horizontalHeader()
+        self.table.setAllColumnsShowFocus(True)
+        header = self.table.header()
+        header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
@@ -122,24 +177,67 @@ class DeckListView(QWidget):
         self._connect_signals()
 
     def set_decks(self, decks: Sequence[DeckOverview], select: str | None = None) -> None:
-        """Show ``decks`` and select the one with file id ``select`` (else keep the row)."""
+        """Show ``decks`` as a tree and select the one with file id ``select`` (else keep it).
+
+        Subtrees the learner collapsed stay collapsed.
+        """
         previous = self.selected_key()
+        collapsed = self._collapsed()
         self.model.set_decks(decks)
-        row = self.model.row_of(select or previous or "") if decks else None
-        if row is None and decks:
-            row = 0
-        if row is not None:
-            self.table.selectRow(row)
+        self.table.expandAll()
+        for name in collapsed:
+            index = self._index_named(name)
+            if index is not None:
+                self.table.collapse(index)
+        index = self.model.index_of(select or previous or "") if decks else None
+        if index is None and decks:
+            index = self.model.index(0, 0)
+        if index is not None:
+            self.table.setCurrentIndex(index)
+            self.table.selectionModel().select(
+                index,
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows,
+            )
         self.study_button.setEnabled(bool(decks))
-        due = sum(deck.new + deck.due for deck in decks)
+        due = sum(deck.new + deck.due for deck in decks)  # each deck's own, summed once
         self._status.setText(
             "Nothing left to study today." if due == 0 else f"{due} cards to study today."
         )
 
     def selected_key(self) -> str | None:
-        """The file id of the selected deck."""
+        """The file id of the selected deck (None for a name step no deck holds)."""
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
-        return self.model.deck_at(rows[0].row()).key if rows else None
+        key = self.model.deck_of(rows[0]).key if rows else ""
+        return key or None
+
+    def selected_deck(self) -> DeckOverview | None:
+        """The selected row's deck, its counts summed over its subdecks."""
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        return self.model.deck_of(rows[0]) if rows else None
+
+    def _collapsed(self) -> set[str]:
+        names: set[str] = set()
+        stack = [QModelIndex()]
+        while stack:
+            parent = stack.pop()
+            for row in range(self.model.rowCount(parent)):
+                index = self.model.index(row, 0, parent)
+                if self.model.hasChildren(index) and not self.table.isExpanded(index):
+                    names.add(self.model.deck_of(index).name)
+                stack.append(index)
+        return names
+
+    def _index_named(self, name: str) -> QModelIndex | None:
+        stack = [QModelIndex()]
+        while stack:
+            parent = stack.pop()
+            for row in range(self.model.rowCount(parent)):
+                index = self.model.index(row, 0, parent)
+                if self.model.deck_of(index).name == name:
+                    return index
+                stack.append(index)
+        return None
 
     def focus_table(self) -> None:
         """Put the keyboard on the deck table so Enter starts studying."""
@@ -153,7 +251,7 @@ class DeckListView(QWidget):
 
     def _on_selection_changed(self) -> None:
         rows = self.table.selectionModel().selectedRows()
-        text = self.model.deck_at(rows[0].row()).description if rows else ""
+        text = self.model.deck_of(rows[0]).description if rows else ""
         self._description.setText(shortened(text))
         self._description.setVisible(bool(text))
 

@@ -21,6 +21,7 @@ from recall.settings import Settings
 from recall.storage import SQLITE_VERSION, Database
 from recall.study import StudySession
 from recall.ui.backups_dialog import BackupsDialog
+from recall.ui.collection_actions import CollectionActions
 from recall.ui.deck_list_view import DeckListView
 from recall.ui.operations import Operations
 from recall.ui.prompts import Prompts
@@ -38,7 +39,11 @@ SHORTCUTS = (
     ("Up / Down, Page Up / Down", "Scroll a long card"),
     ("R / F5", "Play the card's sounds again"),
     ("5", "Pause or resume the sound (where 5 picks no choice)"),
-    ("Ctrl+Z", "Undo the last rating"),
+    ("Ctrl+Z", "Undo the last rating, bury or suspend; on the deck list, the last change"),
+    ("E / - / @", "While studying: edit / bury / suspend the card on screen"),
+    ("Ctrl+1 … Ctrl+7", "While studying or browsing: flag the card (again: unflag)"),
+    ("B / A", "Browse cards / Add cards"),
+    ("Ctrl+Shift+N / F2", "New deck / Rename the selected deck (A::B moves it inside A)"),
     ("Escape", "Back to the deck list"),
     ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
     ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
@@ -111,6 +116,9 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.deck_list)
         self.pages.addWidget(self.summary)
         self.setCentralWidget(self.pages)
+        self.collection = CollectionActions(
+            database, settings, clock, zone, self._prompts, self.deck_list, self
+        )
         self._create_actions()
         self._create_menus()
         self._connect_signals()
@@ -149,6 +157,7 @@ class MainWindow(QMainWindow):
         review.left.connect(self.show_decks)
         review.stale.connect(self._on_restored)
         review.undo_available.connect(self._on_undo_available)
+        self.collection.attach_review(review)
         if self._review is not None:
             self.pages.removeWidget(self._review)
             self._review.deleteLater()
@@ -163,7 +172,10 @@ class MainWindow(QMainWindow):
         key = (
             self.deck_list.selected_key() if self.pages.currentWidget() is self.deck_list else None
         )
-        decks = [(deck.key, deck.name) for deck in self.deck_list.model.values()]
+        overviews = library.deck_overviews(
+            self._database, self._settings, self._clock(), self._zone
+        )
+        decks = [(deck.key, deck.name) for deck in overviews]
         if self.statistics is None:
             self.statistics = StatisticsWindow(
                 self._database, self._settings, self._clock, decks, key, self._zone, self
@@ -288,6 +300,7 @@ class MainWindow(QMainWindow):
         if self.statistics is not None:
             self.statistics.close()  # hidden: figures still being computed are dropped
             self.statistics.tasks.wait()
+        self.collection.close_windows()
         self.backup_timer.stop()
         self.back_up_if_changed()
         self.operations.cancel()
@@ -310,7 +323,7 @@ class MainWindow(QMainWindow):
         self.check_action.setShortcut(QKeySequence("Ctrl+Shift+K"))
         self.quit_action = QAction("&Quit", self)
         self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
-        self.undo_action = QAction("&Undo Rating", self)
+        self.undo_action = QAction("&Undo", self)
         self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
         self.undo_action.setEnabled(False)
         self.back_action = QAction("&Back to Decks", self)
@@ -349,7 +362,10 @@ class MainWindow(QMainWindow):
         study_menu.addAction(self.back_action)
         study_menu.addSeparator()
         study_menu.addAction(self.statistics_action)
+        decks_menu = self.menuBar().addMenu("&Decks")
         tools_menu = self.menuBar().addMenu("&Tools")
+        self.collection.fill_menus(tools_menu, decks_menu)
+        tools_menu.addSeparator()
         tools_menu.addAction(self.check_action)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(self.shortcuts_action)
@@ -373,6 +389,8 @@ class MainWindow(QMainWindow):
         self.statistics_action.triggered.connect(self.show_statistics)
         self.shortcuts_action.triggered.connect(self._on_shortcuts)
         self.about_action.triggered.connect(self._on_about)
+        self.collection.changed.connect(self._on_collection_changed)
+        self.collection.notice.connect(lambda text: self.statusBar().showMessage(text, 10_000))
 
     def _restore_geometry(self) -> None:
         geometry = self._window_state.value("geometry")
@@ -384,7 +402,9 @@ class MainWindow(QMainWindow):
         current = self.pages.currentWidget()
         self.back_action.setEnabled(current is not self.deck_list)
         self.study_action.setEnabled(current is self.deck_list)
-        self.undo_action.setEnabled(self._review is not None and self._review.can_undo)
+        self.undo_action.setEnabled(
+            (self._review is not None and self._review.can_undo) or self._can_undo_change()
+        )
 
     # Slots
 
@@ -396,14 +416,34 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _on_undo_available(self, available: bool) -> None:
-        self.undo_action.setEnabled(available)
+        self.undo_action.setEnabled(True if available else self._can_undo_change())
+
+    def _can_undo_change(self) -> bool:
+        """Whether Edit > Undo takes back a change (a deck or card edit), not a rating."""
+        on_review = self._review is not None and self.pages.currentWidget() is self._review
+        if on_review:
+            return self.collection.review_change_pending
+        return self.collection.changes.undo_label is not None
 
     def _on_undo(self) -> None:
         review = self._review
+        on_review = review is not None and self.pages.currentWidget() is review
+        if on_review and review is not None and self.collection.undo_review_change(review):
+            self._update_actions()
+            return
+        if not on_review and self._can_undo_change():
+            self.collection.undo()
+            self._update_actions()
+            return
         if review is None or not review.can_undo:
             return
         self.pages.setCurrentWidget(review)
         review.undo()
+        self._update_actions()
+
+    def _on_collection_changed(self) -> None:
+        if self.pages.currentWidget() is self.deck_list:
+            self.refresh_decks()
         self._update_actions()
 
     def _on_back(self) -> None:
@@ -444,9 +484,9 @@ class MainWindow(QMainWindow):
         key = self.deck_list.selected_key()
         if key is None:
             return
-        row = self.deck_list.model.row_of(key)
-        assert row is not None
-        self.transfers.export_deck(key, self.deck_list.model.deck_at(row).name)
+        deck = self.deck_list.selected_deck()  # in the tree, not only at its top
+        assert deck is not None
+        self.transfers.export_deck(key, deck.name)
 
     def _on_backups(self) -> None:
         dialog = BackupsDialog(

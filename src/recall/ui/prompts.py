@@ -7,7 +7,7 @@ for the learner without a modal box blocking the test.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
 
 class Prompts:
@@ -34,6 +34,18 @@ class Prompts:
         """Show a notice."""
         icon = QMessageBox.Icon.Warning if warning else QMessageBox.Icon.Information
         self._box(icon, title, text).exec()
+
+    def ask_text(self, title: str, label: str, text: str = "") -> str | None:
+        """Ask for a line of text; None when the learner cancels."""
+        value, accepted = QInputDialog.getText(
+            self._parent, title, label, QLineEdit.EchoMode.Normal, text
+        )
+        return value if accepted else None
+
+    def choose(self, title: str, label: str, items: list[str]) -> str | None:
+        """Ask the learner to pick one of ``items``; None when they cancel."""
+        value, accepted = QInputDialog.getItem(self._parent, title, label, items, 0, False)
+        return value if accepted else None
 
     def _box(self, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
         box = QMessageBox(icon, title, text, parent=self._parent)

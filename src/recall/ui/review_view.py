@@ -29,6 +29,7 @@ from recall.ui.choice_outcome import choice_result
 from recall.ui.feedback_panel import earlier_picks_line
 from recall.ui.prompts import Prompts
 from recall.ui.rating_bar import RatingBar
+from recall.ui.review_keys import card_key_action
 from recall.ui.sound_bar import SoundBar
 from recall.ui.sound_player import SoundPlayer
 
@@ -64,6 +65,8 @@ class ReviewView(QWidget):
     left = Signal()
     stale = Signal()  # the database changed under the session: back to the deck list
     undo_available = Signal(bool)
+    card_key = Signal(str, int)  # E, -, @, Ctrl+1..7 on the card shown (review_keys)
+    became_leech = Signal()
     announced = Signal(str)  # each announcement sent to screen readers
 
     def __init__(
@@ -197,6 +200,19 @@ class ReviewView(QWidget):
             return True
         return self._record(self._answer, self._answer.proposed)
 
+    def show_next(self) -> None:
+        """Move on to the next card (after the one shown was buried or suspended)."""
+        self._show_next()
+
+    def show_again(self) -> None:
+        """Show the card on screen again as it is stored now (after it was edited)."""
+        if self._shown is not None:
+            self.show_card(self._shown.card_id)
+
+    def show_card(self, card_id: int) -> None:
+        """Show a card of this session as it is stored now (an undone bury brings it back)."""
+        self._show_card(self._session.show(card_id, self._clock()))
+
     def leave(self) -> None:
         """Go back to the deck list; an answer waiting for its rating keeps the suggested one."""
         if self.commit_pending():
@@ -222,7 +238,7 @@ class ReviewView(QWidget):
         """Store the answer; if that fails, say why and offer to try again."""
         while True:
             try:
-                self._session.record(answer, rating, self._clock())
+                recorded = self._session.record(answer, rating, self._clock())
             except DatabaseChangedError as error:
                 self._lost(error)
                 return False
@@ -233,11 +249,18 @@ class ReviewView(QWidget):
                 return False
             self._answer = None
             self.undo_available.emit(self._session.can_undo)
+            if recorded.became_leech:
+                self.became_leech.emit()
             return True
 
     # Qt overrides
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        action = card_key_action(event)
+        if action is not None and self._shown is not None:
+            self.card_key.emit(*action)
+            event.accept()
+            return
         key = event.key()
         modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
         if modifiers != Qt.KeyboardModifier.NoModifier:

@@ -1,0 +1,422 @@
+"""Changes to many cards at once, each undoable: suspend, bury, flag, move, tag, forget,
+set due date, delete.
+
+Every change returns a ``Change`` holding what undo puts back, and ``Changes`` keeps them
+on a stack. A change of schedule that is not an answer (forget, set due date) is appended
+to the history as an entry of its own kind, so a card's schedule stays the replay of its
+history; undoing it removes the entries and replays the card.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, tzinfo
+from typing import Any
+
+from recall import days, integrity
+from recall.deckfile import CARD_ADAPTER
+from recall.errors import RecallError
+from recall.memory import NEW_CARD, CardState, ReviewKind
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database, DeckRow, Transaction
+
+LEECH_TAG = "leech"
+FLAG_NAMES = ("no flag", "red", "orange", "green", "blue", "pink", "turquoise", "purple")
+Values = tuple[str, tuple[str, ...], tuple[tuple[Any, ...], ...]]
+
+
+class ChangeError(RecallError):
+    """A change that cannot be made as asked (a bad tag, due date or deck)."""
+
+
+@dataclass(frozen=True)
+class Restore:
+    """What undoing a change puts back, in this order.
+
+    Attributes:
+        values: Columns of cards or decks as they were: (table, columns, rows of
+            (id, *values)).
+        entries: History entries the change appended; removed, then their cards replayed.
+        added_cards: Cards the change added; deleted.
+        decks: Deck rows the change deleted; put back before their cards.
+        cards: Rows of cards the change deleted, by table; put back.
+        added_decks: Decks the change added; deleted once empty.
+    """
+
+    values: tuple[Values, ...] = ()
+    entries: tuple[int, ...] = ()
+    replay: tuple[int, ...] = ()
+    added_cards: tuple[int, ...] = ()
+    decks: tuple[tuple[Any, ...], ...] = ()
+    cards: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
+    added_decks: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change as it was made: what it was called, how many cards it changed, its undo."""
+
+    label: str
+    changed: int
+    restore: Restore
+    card_ids: tuple[int, ...] = ()
+
+
+def restore(transaction: Transaction, undo: Restore, scheduler: Scheduler | None = None) -> None:
+    """Put back what a change changed, inside the caller's transaction."""
+    browsing = transaction.browsing
+    for card_id in undo.added_cards:
+        browsing.delete_cards([card_id])
+    for row in undo.decks:
+        browsing.load_deck(row)
+    if undo.cards:
+        browsing.load(undo.cards)
+    for table, columns, rows in undo.values:
+        browsing.put_values(table, columns, rows)
+    if undo.entries:
+        browsing.delete_reviews(undo.entries)
+        assert scheduler is not None, "replaying needs the scheduler"
+        for card_id in undo.replay:
+            card = transaction.cards.get(card_id)
+            history = transaction.history.of_card(card_id)
+            transaction.cards.set_memory(card_id, integrity.replay(scheduler, card, history))
+    if undo.added_decks:
+        browsing.delete_decks(undo.added_decks)
+
+
+def with_tags(content: str, add: Iterable[str] = (), remove: Iterable[str] = ()) -> str:
+    """A card's stored content with tags added and removed (removal ignores case)."""
+    data = json.loads(content)
+    tags: list[str] = list(data.get("tags", []))
+    gone = {tag.casefold() for tag in remove}
+    tags = [tag for tag in tags if tag.casefold() not in gone]
+    present = {tag.casefold() for tag in tags}
+    for tag in add:
+        if tag.casefold() not in present:
+            tags.append(tag)
+            present.add(tag.casefold())
+    data["tags"] = tags
+    return CARD_ADAPTER.validate_python(data).model_dump_json(exclude_defaults=True)
+
+
+def check_tags(tags: Iterable[str]) -> list[str]:
+    """Tags as given, each checked to be one word.
+
+    Raises:
+        ChangeError: A tag is empty or holds a space.
+    """
+    checked = []
+    for tag in tags:
+        if not tag or re.search(r"\s", tag):
+            raise ChangeError(f"the tag {tag!r} is not one word; tags cannot hold spaces")
+        checked.append(tag)
+    return checked
+
+
+def mark_leech(
+    transaction: Transaction, card_id: int, settings: Settings, now: datetime
+) -> Restore:
+    """Tag a card ``leech`` and, unless the settings say tag only, suspend it.
+
+    Returns:
+        What undoing the answer that made it a leech must put back.
+    """
+    browsing = transaction.browsing
+    content = browsing.values("card", ("content", "updated_at", "edited"), [card_id])
+    suspended = browsing.values("card_memory", ("suspended",), [card_id])
+    browsing.set_content([(card_id, with_tags(content[0][1], add=[LEECH_TAG]))], now)
+    if settings.leech_action == "suspend":
+        browsing.set_suspended([card_id], True)
+    return Restore(
+        values=(
+            ("card", ("content", "updated_at", "edited"), tuple(content)),
+            ("card_memory", ("suspended",), tuple(suspended)),
+        )
+    )
+
+
+def parse_due(spec: str) -> tuple[int, int]:
+    """A due date as the set-due-date box takes it: ``0`` today, ``3`` in three days,
+    ``3-7`` a random day from three to seven days away.
+
+    Raises:
+        ChangeError: The text is not a day count or a range of them.
+    """
+    match = re.fullmatch(r"\s*(\d{1,5})\s*(?:-\s*(\d{1,5})\s*)?", spec)
+    if match is None:
+        raise ChangeError(
+            f"{spec!r} is not a due date: give days from today, like 0 (today), 3, or 3-7"
+        )
+    low = int(match.group(1))
+    high = int(match.group(2)) if match.group(2) else low
+    if high < low:
+        raise ChangeError(f"{spec!r}: the range must go from fewer to more days, like 3-7")
+    return low, high
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class Changes:
+    """Bulk changes to cards, and the stack that undoes them newest first.
+
+    Args:
+        database: The collection.
+        scheduler: Sets due dates and replays cards whose entries an undo removes.
+        settings: The day rollover hour that "bury until tomorrow" and due dates count by.
+        zone: The learner's time zone; None is the system's.
+        rng: Picks the day of a due date range; tests pass a seeded one.
+    """
+
+    def __init__(
+        self,
+        database: Database,
+        scheduler: Scheduler,
+        settings: Settings,
+        zone: tzinfo | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self._database = database
+        self._scheduler = scheduler
+        self._settings = settings
+        self._zone = zone
+        self._rng = rng or random.Random()
+        self._done: list[Change] = []
+
+    @property
+    def undo_label(self) -> str | None:
+        """What Ctrl+Z would undo, or None when there is nothing."""
+        return self._done[-1].label if self._done else None
+
+    @property
+    def newest(self) -> Change | None:
+        """The change Ctrl+Z would undo, or None."""
+        return self._done[-1] if self._done else None
+
+    def push(self, change: Change) -> Change:
+        """Put a change made elsewhere (an edit, a deck change) on the undo stack."""
+        self._done.append(change)
+        return change
+
+    def undo(self) -> Change:
+        """Undo the newest change.
+
+        Raises:
+            LookupError: Nothing to undo.
+        """
+        if not self._done:
+            raise LookupError("nothing to undo")
+        change = self._done[-1]
+        with self._database.transaction() as transaction:
+            restore(transaction, change.restore, self._scheduler)
+        self._done.pop()
+        return change
+
+    def suspend(self, card_ids: Sequence[int], suspended: bool = True) -> Change:
+        """Suspend (or unsuspend) cards; ``changed`` counts those that were not already."""
+        verb = "Suspend" if suspended else "Unsuspend"
+        with self._database.transaction() as transaction:
+            browsing = transaction.browsing
+            before = browsing.values("card_memory", ("suspended",), card_ids)
+            targets = [row[0] for row in before if bool(row[1]) != suspended]
+            browsing.set_suspended(targets, suspended)
+        kept = tuple(row for row in before if row[0] in set(targets))
+        return self.push(
+            Change(
+                f"{verb} {_plural(len(targets), 'card')}",
+                len(targets),
+                Restore(values=(("card_memory", ("suspended",), kept),)),
+                tuple(targets),
+            )
+        )
+
+    def bury(self, card_ids: Sequence[int], now: datetime) -> Change:
+        """Keep cards out of study until the next study day begins."""
+        until = days.next_rollover(now, self._settings.day_rollover_hour, self._zone)
+        with self._database.transaction() as transaction:
+            browsing = transaction.browsing
+            before = browsing.values("card_memory", ("buried_until",), card_ids)
+            browsing.set_buried(card_ids, until)
+        return self.push(
+            Change(
+                f"Bury {_plural(len(before), 'card')}",
+                len(before),
+                Restore(values=(("card_memory", ("buried_until",), tuple(before)),)),
+                tuple(card_ids),
+            )
+        )
+
+    def flag(self, card_ids: Sequence[int], flag: int) -> Change:
+        """Give cards a flag, 1-7, or take it away with 0."""
+        if not 0 <= flag < len(FLAG_NAMES):
+            raise ChangeError(f"there is no flag {flag}; flags are 1 to 7, and 0 for none")
+        with self._database.transaction() as transaction:
+            browsing = transaction.browsing
+            before = browsing.values("card", ("flag",), card_ids)
+            targets = [row[0] for row in before if row[1] != flag]
+            browsing.set_flag(targets, flag)
+        kept = tuple(row for row in before if row[0] in set(targets))
+        label = "Remove the flag of" if flag == 0 else f"Flag {FLAG_NAMES[flag]}:"
+        return self.push(
+            Change(
+                f"{label} {_plural(len(targets), 'card')}",
+                len(targets),
+                Restore(values=(("card", ("flag",), kept),)),
+                tuple(targets),
+            )
+        )
+
+    def tag(
+        self,
+        card_ids: Sequence[int],
+        now: datetime,
+        add: Iterable[str] = (),
+        remove: Iterable[str] = (),
+    ) -> Change:
+        """Add and remove tags; ``changed`` counts cards whose tags changed."""
+        adding, removing = check_tags(add), check_tags(remove)
+        with self._database.transaction() as transaction:
+            browsing = transaction.browsing
+            before = browsing.values("card", ("content", "updated_at", "edited"), card_ids)
+            changes = []
+            for row in before:
+                content = with_tags(row[1], adding, removing)
+                if json.loads(content).get("tags", []) != json.loads(row[1]).get("tags", []):
+                    changes.append((row[0], content))
+            browsing.set_content(changes, now)
+        changed = {card_id for card_id, _ in changes}
+        kept = tuple(row for row in before if row[0] in changed)
+        return self.push(
+            Change(
+                f"Change the tags of {_plural(len(changed), 'card')}",
+                len(changed),
+                Restore(values=(("card", ("content", "updated_at", "edited"), kept),)),
+                tuple(changed),
+            )
+        )
+
+    def move(self, card_ids: Sequence[int], deck: DeckRow) -> Change:
+        """Move cards to another deck, with their schedules and history.
+
+        A card whose key the deck already uses gets a new one (``key-2``, ...).
+        """
+        with self._database.transaction() as transaction:
+            browsing = transaction.browsing
+            cards = browsing.values("card", ("deck_id", "key", "edited"), card_ids)
+            memory = browsing.values("card_memory", ("deck_id",), card_ids)
+            taken = browsing.keys(deck.id)
+            moves = []
+            for card_id, deck_id, key, _ in cards:
+                if deck_id == deck.id:
+                    continue
+                new_key, number = key, 2
+                while new_key in taken:
+                    new_key, number = f"{key}-{number}", number + 1
+                taken.add(new_key)
+                moves.append((card_id, new_key))
+            browsing.move(moves, deck.id)
+        moved = {card_id for card_id, _ in moves}
+        return self.push(
+            Change(
+                f"Move {_plural(len(moved), 'card')} to {deck.name}",
+                len(moved),
+                Restore(
+                    values=(
+                        (
+                            "card",
+                            ("deck_id", "key", "edited"),
+                            tuple(r for r in cards if r[0] in moved),
+                        ),
+                        ("card_memory", ("deck_id",), tuple(r for r in memory if r[0] in moved)),
+                    )
+                ),
+                tuple(moved),
+            )
+        )
+
+    def forget(self, card_ids: Sequence[int], now: datetime) -> Change:
+        """Make studied cards new again, recording a forget entry in each one's history."""
+        entries = []
+        forgotten = []
+        with self._database.transaction() as transaction:
+            for card_id in card_ids:
+                card = transaction.cards.get(card_id)
+                if card.memory.state is CardState.NEW:
+                    continue
+                entries.append(
+                    transaction.browsing.add_entry(
+                        card_id, ReviewKind.FORGET, now, int(card.memory.state), None
+                    )
+                )
+                forgotten.append(card_id)
+                transaction.cards.set_memory(card_id, NEW_CARD)
+        return self.push(
+            Change(
+                f"Forget {_plural(len(entries), 'card')}",
+                len(entries),
+                Restore(entries=tuple(entries), replay=tuple(forgotten)),
+                tuple(forgotten),
+            )
+        )
+
+    def set_due(self, card_ids: Sequence[int], spec: str, now: datetime) -> Change:
+        """Set cards' due dates: ``0`` today, ``3`` in three days, ``3-7`` a day in between.
+
+        Each card becomes a review card due then, with an entry in its history.
+        """
+        low, high = parse_due(spec)
+        entries = []
+        with self._database.transaction() as transaction:
+            for card_id in card_ids:
+                card = transaction.cards.get(card_id)
+                offset = self._rng.randint(low, high)
+                due = self._due_in(offset, now)
+                entries.append(
+                    transaction.browsing.add_entry(
+                        card_id, ReviewKind.SET_DUE, now, int(card.memory.state), due
+                    )
+                )
+                after = self._scheduler.set_due(card_id, card.memory, due, now)
+                transaction.cards.set_memory(card_id, after)
+        return self.push(
+            Change(
+                f"Set the due date of {_plural(len(entries), 'card')}",
+                len(entries),
+                Restore(entries=tuple(entries), replay=tuple(card_ids)),
+                tuple(card_ids),
+            )
+        )
+
+    def delete(self, card_ids: Sequence[int], now: datetime) -> Change:
+        """Delete cards with their history, after a backup; undo puts them back.
+
+        Raises:
+            BackupError: The backup could not be made; nothing was deleted.
+        """
+        from recall import backups
+
+        backups.make_backup(self._database, now, note="before-delete")
+        with self._database.transaction() as transaction:
+            dumped = transaction.browsing.dump(card_ids)
+            transaction.browsing.delete_cards(card_ids)
+        count = len(dumped["card"])
+        return self.push(
+            Change(
+                f"Delete {_plural(count, 'card')} and {_plural(len(dumped['review']), 'review')}",
+                count,
+                Restore(cards=dumped),
+                tuple(card_ids),
+            )
+        )
+
+    def _due_in(self, offset: int, now: datetime) -> datetime:
+        if offset == 0:
+            return now
+        later = now + timedelta(days=offset)
+        return days.study_day(later, self._settings.day_rollover_hour, self._zone)[0]

@@ -1,0 +1,115 @@
+"""Decks as a tree: names with ``::`` nest (``Spanish::Verbs`` is inside ``Spanish``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
+
+SEPARATOR = "::"
+T = TypeVar("T")
+
+
+class Named(Protocol):
+    """A deck as the tree needs it: an id and a name (storage's ``DeckRow`` is one)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+D = TypeVar("D", bound=Named)
+
+
+def parts(name: str) -> list[str]:
+    """A deck name's steps down the tree, each stripped: ``"A :: B"`` is ``["A", "B"]``."""
+    return [part.strip() for part in name.split(SEPARATOR)]
+
+
+def normalize(name: str) -> str:
+    """A deck name with each step stripped and joined by ``::``."""
+    return SEPARATOR.join(parts(name))
+
+
+def leaf(name: str) -> str:
+    """The last step of a deck name: what the tree shows on its row."""
+    return parts(name)[-1]
+
+
+def is_inside(name: str, ancestor: str) -> bool:
+    """Whether deck ``name`` is ``ancestor`` itself or one of its subdecks (any case)."""
+    lowered, top = name.casefold(), ancestor.casefold()
+    return lowered == top or lowered.startswith(top + SEPARATOR)
+
+
+def subtree(decks: Iterable[D], top: D) -> list[D]:
+    """``top`` and every deck inside it, in name order (``top`` first)."""
+    inside = [deck for deck in decks if deck.id != top.id and is_inside(deck.name, top.name)]
+    return [top, *sorted(inside, key=lambda deck: (deck.name.casefold(), deck.id))]
+
+
+def parent(decks: Sequence[D], deck: D) -> D | None:
+    """The nearest deck whose name ``deck``'s name continues, or None at the top."""
+    by_name = {other.name.casefold(): other for other in decks}
+    steps = parts(deck.name)
+    for length in range(len(steps) - 1, 0, -1):
+        found = by_name.get(SEPARATOR.join(steps[:length]).casefold())
+        if found is not None:
+            return found
+    return None
+
+
+@dataclass
+class Node(Generic[D]):
+    """One row of the deck tree: a deck, or a name step no deck holds (``deck`` None).
+
+    Attributes:
+        name: The full name down to this node.
+        label: The last step of the name, shown on the row.
+        own: What this node's own deck holds (None without a deck).
+        total: ``own`` summed with every node below, by the summing function given.
+    """
+
+    name: str
+    label: str
+    deck: D | None = None
+    children: list[Node[D]] = field(default_factory=list)
+
+
+def build(decks: Iterable[D]) -> list[Node[D]]:
+    """The deck tree: top-level nodes in name order, each with its children in name order."""
+    roots: list[Node[D]] = []
+    index: dict[str, Node[D]] = {}
+    for deck in sorted(decks, key=lambda deck: (deck.name.casefold(), deck.id)):
+        steps = parts(deck.name)
+        level, above = roots, ""
+        for depth in range(1, len(steps) + 1):
+            key = SEPARATOR.join(steps[:depth]).casefold()
+            found = index.get(key)
+            if found is None:
+                label = steps[depth - 1]
+                found = Node(name=f"{above}{SEPARATOR}{label}" if above else label, label=label)
+                index[key] = found
+                level.append(found)
+            node = found
+            level, above = node.children, node.name
+        index[SEPARATOR.join(steps).casefold()].deck = deck
+    return roots
+
+
+def walk(nodes: Iterable[Node[D]]) -> Iterable[tuple[Node[D], int]]:
+    """Every node with its depth, parents before children."""
+    for node in nodes:
+        yield node, 0
+        for child, depth in walk(node.children):
+            yield child, depth + 1
+
+
+def summed(node: Node[D], own: Callable[[D], T], add: Callable[[T, T], T], zero: T) -> T:
+    """A value of the node's own deck added to that of every node below it."""
+    total = own(node.deck) if node.deck is not None else zero
+    for child in node.children:
+        total = add(total, summed(child, own, add, zero))
+    return total

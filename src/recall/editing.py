@@ -1,0 +1,142 @@
+"""Writing cards by hand: add a card to a deck, or change one's text, checked as deck files are.
+
+A card is checked by the deck format's own models, so the editor shows the same messages a
+deck file would get ("choices[1].text: must not be empty"). Editing keeps the card's id,
+history and schedule, and marks it as changed in Recall so a newer bundled deck keeps the
+learner's text (docs/deck-format.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from datetime import datetime
+from typing import Any
+
+from recall.card_changes import Change, Restore
+from recall.deckfile import FORMAT_NAME, FORMAT_VERSION, BasicCard, ChoiceCard, parse_deck
+from recall.errors import DeckError, RecallError
+from recall.storage import Database, DeckRow, NewCard
+
+
+class CardError(RecallError):
+    """A card as written breaks the deck format; ``problems`` lists each, as ``where: what``."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+def check_card(data: dict[str, Any]) -> ChoiceCard | BasicCard:
+    """A card (as deck-file JSON) checked by the deck format.
+
+    Args:
+        data: The card's fields as a deck file writes them (``id`` may be left out).
+
+    Raises:
+        CardError: Each problem, as ``field: what`` ("choices[1].text: must not be empty").
+    """
+    card = {"id": "card", **data}
+    deck = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "id": "editor",
+        "name": "editor",
+        "cards": [card],
+    }
+    try:
+        parsed = parse_deck(json.dumps(deck), "card")
+    except DeckError as error:
+        raise CardError([_local(problem) for problem in error.problems]) from None
+    return parsed.cards[0]
+
+
+def _local(problem: str) -> str:
+    """A deck-file problem about ``cards[0]`` said about the card alone."""
+    return re.sub(r"^cards\[0\](?: \(id '[^']*'\))?(?::\s*)?", "", problem) or problem
+
+
+def question_of(card: ChoiceCard | BasicCard) -> str:
+    """The card's question, or its front."""
+    return card.question if isinstance(card, ChoiceCard) else card.front
+
+
+def is_duplicate(database: Database, deck_id: int, question: str, but: int | None = None) -> bool:
+    """Whether another card of the deck already asks exactly this question."""
+    with database.reading() as transaction:
+        return transaction.browsing.question_exists(deck_id, question.strip(), but)
+
+
+def new_key(question: str, taken: set[str]) -> str:
+    """A card id for a card written by hand: words of its question and a short hash."""
+    words = re.findall(r"[a-z0-9]+", question.lower())[:6]
+    stem = "-".join(words)[:60].strip("-") or "card"
+    digest = hashlib.sha1(question.encode()).hexdigest()[:6]
+    key = f"{stem}-{digest}"
+    number = 2
+    while key in taken:
+        key = f"{stem}-{digest}-{number}"
+        number += 1
+    return key
+
+
+def add_card(
+    database: Database, deck: DeckRow, data: dict[str, Any], now: datetime
+) -> tuple[Change, int]:
+    """Add a card at the end of a deck.
+
+    Returns:
+        The change (undo deletes the card) and the new card's id.
+
+    Raises:
+        CardError: The card breaks the deck format.
+    """
+    card = check_card({key: value for key, value in data.items() if key != "id"})
+    with database.transaction() as transaction:
+        browsing = transaction.browsing
+        key = new_key(question_of(card), browsing.keys(deck.id))
+        stored = card.model_copy(update={"id": key})
+        content = stored.model_dump_json(exclude_defaults=True)
+        position = browsing.next_position(deck.id)
+        transaction.cards.add(deck.id, [NewCard(key, position, stored.type, content)], now)
+        card_id = browsing.card_id(deck.id, key)
+        assert card_id is not None
+    change = Change(f"Add a card to {deck.name}", 1, Restore(added_cards=(card_id,)), (card_id,))
+    return change, card_id
+
+
+def edit_card(database: Database, card_id: int, data: dict[str, Any], now: datetime) -> Change:
+    """Replace a card's text; its id, history and schedule stay.
+
+    Returns:
+        The change (undo puts the old text back); ``changed`` is 0 when nothing differed.
+
+    Raises:
+        CardError: The card breaks the deck format.
+    """
+    with database.transaction() as transaction:
+        browsing = transaction.browsing
+        before = browsing.values("card", ("content", "updated_at", "edited", "key"), [card_id])
+        if not before:
+            raise RecallError(f"card {card_id} no longer exists")
+        key = before[0][4]
+        stored = json.loads(before[0][1])
+        card = check_card({**data, "id": key, "type": stored["type"]})
+        content = card.model_dump_json(exclude_defaults=True)
+        if content == before[0][1]:
+            return Change("Edit a card", 0, Restore(), (card_id,))
+        browsing.set_content([(card_id, content)], now)
+    rows = tuple(row[:4] for row in before)
+    return Change(
+        "Edit a card",
+        1,
+        Restore(values=(("card", ("content", "updated_at", "edited"), rows),)),
+        (card_id,),
+    )
+
+
+def card_data(content: str) -> dict[str, Any]:
+    """A stored card's fields, as the editor fills them in."""
+    data: dict[str, Any] = json.loads(content)
+    return data

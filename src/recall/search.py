@@ -1,0 +1,406 @@
+"""The search language: a query parsed into a small tree, with errors that say where.
+
+The syntax follows Anki's (docs/search.md): words that must all match, ``"exact phrases"``,
+``-negation``, ``or``, parentheses, ``*`` and ``_`` wildcards, and ``field:value`` terms
+(``deck:``, ``tag:``, ``is:``, ``flag:``, ``prop:``, ``rated:``, ``missed:``, ``added:``,
+``edited:``, ``question:``, ``front:``, ``back:``, ``choice:``). ``search_sql`` turns a tree
+into SQL; nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from recall.errors import RecallError
+
+TEXT_FIELDS = ("question", "front", "back", "choice")
+IS_VALUES = ("new", "learn", "review", "due", "suspended", "buried", "leech")
+PROPERTIES = ("ivl", "due", "reps", "lapses", "stability", "difficulty", "retrievability")
+DAY_FIELDS = ("rated", "missed", "added", "edited")
+FIELDS = (*TEXT_FIELDS, "deck", "tag", "is", "flag", "prop", *DAY_FIELDS)
+COMPARISONS = ("<=", ">=", "!=", "=", "<", ">")
+MAX_DAYS = 36500
+
+Comparison = Literal["<=", ">=", "!=", "=", "<", ">"]
+
+
+class SearchError(RecallError):
+    """A query that cannot be understood, with the 1-based column where the problem is."""
+
+    def __init__(self, message: str, column: int, hint: str = "") -> None:
+        self.column = column
+        super().__init__(f"{message} at column {column}" + (f"; {hint}" if hint else ""))
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """Text to find: in any of the card's texts (``field`` None), or in one field.
+
+    Attributes:
+        pattern: An SQL LIKE pattern (``%`` any run, ``_`` one character, ``\\`` escapes).
+    """
+
+    pattern: str
+    field: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InDeck:
+    """Cards of a deck (matched by name or id, wildcards allowed) and of its subdecks."""
+
+    pattern: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tagged:
+    """Cards with a tag or one of its child tags (``a::b`` is a child of ``a``); ``none``."""
+
+    pattern: str
+
+
+@dataclass(frozen=True, slots=True)
+class Is:
+    """Cards in a state: one of ``IS_VALUES``."""
+
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """Cards with a flag, 1-7; 0 means no flag."""
+
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Prop:
+    """A numeric property compared with a number (``prop:ivl>=10``)."""
+
+    name: str
+    comparison: Comparison
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class Days:
+    """Events in the last ``days`` study days: answered, answered wrong, added, edited.
+
+    Attributes:
+        rating: For ``rated``, only answers with this rating (1-4).
+    """
+
+    kind: str
+    days: int
+    rating: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    """Cards the operand does not match."""
+
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    """Cards every operand matches."""
+
+    operands: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    """Cards at least one operand matches."""
+
+    operands: tuple[Node, ...]
+
+
+Node = Text | InDeck | Tagged | Is | Flag | Prop | Days | Not | And | Or
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    kind: Literal["open", "close", "not", "or", "and", "term"]
+    column: int
+    text: str = ""
+    quoted: bool = False
+
+
+def parse(query: str) -> Node | None:
+    """Parse a query; None for an empty one (which matches every card).
+
+    Raises:
+        SearchError: The query cannot be understood; the message says what and where.
+    """
+    tokens = _tokenize(query)
+    if not tokens:
+        return None
+    parser = _Parser(tokens, len(query) + 1)
+    return parser.parse()
+
+
+def like_escape(text: str) -> str:
+    """Literal text as an SQL LIKE pattern with ``\\`` as the escape character."""
+    return re.sub(r"([\\%_])", r"\\\1", text)
+
+
+def quote(value: str) -> str:
+    """A value as a query term would quote it, for building queries (deck names, tags)."""
+    escaped = re.sub(r'([\\"*_])', r"\\\1", value)
+    if value and escaped == value and not re.search(r"[\s():-]", value):
+        return value
+    return f'"{escaped}"'
+
+
+def _tokenize(query: str) -> list[_Token]:
+    tokens: list[_Token] = []
+    index = 0
+    length = len(query)
+    while index < length:
+        char = query[index]
+        column = index + 1
+        if char.isspace():
+            index += 1
+        elif char == "(":
+            tokens.append(_Token("open", column))
+            index += 1
+        elif char == ")":
+            tokens.append(_Token("close", column))
+            index += 1
+        elif char == "-" and (index + 1 == length or not query[index + 1].isspace()):
+            if index + 1 == length:
+                raise SearchError("'-' needs a search after it", column)
+            tokens.append(_Token("not", column))
+            index += 1
+        else:
+            token, index = _read_term(query, index)
+            lowered = token.text.lower()
+            if not token.quoted and lowered in ("or", "and"):
+                tokens.append(_Token("or" if lowered == "or" else "and", column))
+            else:
+                tokens.append(token)
+    return tokens
+
+
+def _read_term(query: str, start: int) -> tuple[_Token, int]:
+    """One term: runs of plain and quoted text up to a space or parenthesis outside quotes.
+
+    The text keeps wildcards as written, with escaped characters marked by a backslash
+    (``\\*`` is a literal star); quoted parts escape their wildcards too only when escaped.
+    """
+    parts: list[str] = []
+    index = start
+    quoted = False
+    while index < len(query):
+        char = query[index]
+        if char.isspace() or char in "()":
+            break
+        if char == '"':
+            quoted = True
+            end = index + 1
+            while end < len(query) and query[end] != '"':
+                if query[end] == "\\" and end + 1 < len(query):
+                    parts.append(query[end : end + 2])
+                    end += 2
+                    continue
+                parts.append(query[end])
+                end += 1
+            if end >= len(query):
+                raise SearchError('this quote is never closed (add a closing ")', index + 1)
+            index = end + 1
+            continue
+        if char == "\\":
+            if index + 1 == len(query):
+                raise SearchError("'\\' at the end escapes nothing", index + 1)
+            parts.append(query[index : index + 2])
+            index += 2
+            continue
+        parts.append(char)
+        index += 1
+    text = "".join(parts)
+    return _Token("term", start + 1, text=text, quoted=quoted), index
+
+
+class _Parser:
+    """Recursive descent: or-expression of and-expressions of (negated) atoms."""
+
+    def __init__(self, tokens: list[_Token], end_column: int) -> None:
+        self._tokens = tokens
+        self._position = 0
+        self._end_column = end_column
+
+    def parse(self) -> Node:
+        node = self._or()
+        if self._position < len(self._tokens):
+            token = self._tokens[self._position]
+            assert token.kind == "close"
+            raise SearchError("')' closes nothing", token.column)
+        return node
+
+    def _peek(self) -> _Token | None:
+        return self._tokens[self._position] if self._position < len(self._tokens) else None
+
+    def _or(self) -> Node:
+        operands = [self._and()]
+        while (token := self._peek()) is not None and token.kind == "or":
+            self._position += 1
+            following = self._peek()
+            if following is None or following.kind in ("close", "or", "and"):
+                raise SearchError("'or' needs a search on each side", token.column)
+            operands.append(self._and())
+        return operands[0] if len(operands) == 1 else Or(tuple(operands))
+
+    def _and(self) -> Node:
+        operands: list[Node] = []
+        while (token := self._peek()) is not None and token.kind not in ("close", "or"):
+            if token.kind == "and":
+                self._position += 1
+                following = self._peek()
+                if not operands or following is None or following.kind in ("close", "or", "and"):
+                    raise SearchError("'and' needs a search on each side", token.column)
+                continue
+            operands.append(self._unary())
+        if not operands:
+            token = self._peek()
+            column = token.column if token is not None else self._end_column
+            if token is not None and token.kind == "or":
+                raise SearchError("'or' needs a search on each side", column)
+            raise SearchError("a search was expected", column)
+        return operands[0] if len(operands) == 1 else And(tuple(operands))
+
+    def _unary(self) -> Node:
+        token = self._tokens[self._position]
+        if token.kind == "not":
+            self._position += 1
+            following = self._peek()
+            if following is None or following.kind in ("close", "or", "and"):
+                raise SearchError("'-' needs a search after it", token.column)
+            return Not(self._unary())
+        if token.kind == "open":
+            self._position += 1
+            following = self._peek()
+            if following is not None and following.kind == "close":
+                raise SearchError("'()' holds no search", token.column)
+            node = self._or()
+            closing = self._peek()
+            if closing is None or closing.kind != "close":
+                raise SearchError("this '(' is never closed", token.column)
+            self._position += 1
+            return node
+        self._position += 1
+        return _term(token)
+
+
+def _term(token: _Token) -> Node:
+    text = token.text
+    match = re.match(r"([A-Za-z]+):", text)
+    if match is None:
+        if not _unescaped(text).strip():
+            raise SearchError('"" holds nothing to search for', token.column)
+        return Text(pattern="%" + _like(text) + "%")
+    field = match.group(1).lower()
+    value = text[match.end() :]
+    value_column = token.column + match.end()
+    if field not in FIELDS and token.quoted:
+        return Text(pattern="%" + _like(text) + "%")
+    if field not in FIELDS:
+        raise SearchError(
+            f"unknown search field '{match.group(1)}'",
+            token.column,
+            f"expected one of {', '.join(FIELDS)} (put text with a colon in quotes)",
+        )
+    if not value:
+        raise SearchError(f"'{field}:' needs a value after it", token.column)
+    if field in TEXT_FIELDS:
+        return Text(pattern=_like(value), field=field)
+    if field == "deck":
+        return InDeck(_like(value))
+    if field == "tag":
+        return Tagged(_like(value))
+    plain = _unescaped(value).lower()
+    if field == "is":
+        if plain not in IS_VALUES:
+            raise SearchError(
+                f"unknown `is:` value '{plain}'",
+                value_column,
+                f"expected one of {', '.join(IS_VALUES)}",
+            )
+        return Is(plain)
+    if field == "flag":
+        if not re.fullmatch(r"[0-7]", plain):
+            raise SearchError(
+                f"'flag:{plain}' is not a flag; use 1 to 7, or 0 for no flag", value_column
+            )
+        return Flag(int(plain))
+    if field == "prop":
+        return _prop(plain, value_column)
+    return _days(field, plain, value_column)
+
+
+def _prop(text: str, column: int) -> Prop:
+    match = re.fullmatch(r"([a-z]+)(<=|>=|!=|=|<|>)(.*)", text)
+    if match is None:
+        raise SearchError(
+            f"'prop:{text}' needs a property, a comparison and a number, like prop:ivl>=10",
+            column,
+        )
+    name, comparison, number = match.groups()
+    if name not in PROPERTIES:
+        raise SearchError(
+            f"unknown property '{name}'", column, f"expected one of {', '.join(PROPERTIES)}"
+        )
+    try:
+        value = float(number)
+    except ValueError:
+        value = float("nan")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise SearchError(
+            f"'{number}' is not a number (in prop:{text})", column + len(name) + len(comparison)
+        )
+    return Prop(name, comparison, value)  # type: ignore[arg-type]
+
+
+def _days(field: str, text: str, column: int) -> Days:
+    parts = text.split(":")
+    allowed = 2 if field == "rated" else 1
+    example = f"{field}:7" + (" or rated:7:1" if field == "rated" else "")
+    if len(parts) > allowed or not re.fullmatch(r"\d{1,6}", parts[0]):
+        raise SearchError(f"'{field}:{text}' needs a number of days, like {example}", column)
+    days = int(parts[0])
+    if not 1 <= days <= MAX_DAYS:
+        raise SearchError(f"'{field}:' takes 1 to {MAX_DAYS} days, not {days}", column)
+    rating = None
+    if len(parts) == 2:
+        if not re.fullmatch(r"[1-4]", parts[1]):
+            raise SearchError(
+                f"'{parts[1]}' is not a rating; use 1 (again) to 4 (easy)",
+                column + len(parts[0]) + 1,
+            )
+        rating = int(parts[1])
+    return Days(field, days, rating)
+
+
+def _like(text: str) -> str:
+    """A term's text (backslash escapes, ``*`` and ``_`` wildcards) as an SQL LIKE pattern."""
+    out: list[str] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\" and index + 1 < len(text):
+            out.append(like_escape(text[index + 1]))
+            index += 2
+            continue
+        if char == "*":
+            out.append("%")
+        elif char == "_":
+            out.append("_")
+        else:
+            out.append(like_escape(char))
+        index += 1
+    return "".join(out)
+
+
+def _unescaped(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)

@@ -1,0 +1,301 @@
+"""A parsed search turned into an SQL condition with parameters, for storage to run.
+
+The condition reads the tables ``card``, ``card_memory`` (joined on the card) and ``deck``
+(joined on the card's deck) and looks into ``card_tag`` and ``review`` through subqueries.
+Every value from the query travels as a parameter; the SQL text holds only fixed pieces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from recall.memory import CardState, ReviewKind
+from recall.search import And, Days, Flag, InDeck, Is, Node, Not, Or, Prop, Tagged, Text
+
+_DAY_MICROS = 86_400_000_000
+_REVIEWED = f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"
+_ANSWER = int(ReviewKind.ANSWER)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchContext:
+    """What a search's meaning depends on besides the cards.
+
+    Attributes:
+        now: The current time, aware UTC.
+        day_start: The start of today's study day, aware UTC (``rated:1`` means since then).
+        day_end: The end of today's study day (``is:due`` means due before it).
+        decay: FSRS's forgetting-curve decay (negative), for ``prop:retrievability``.
+        factor: FSRS's forgetting-curve factor, for ``prop:retrievability``.
+    """
+
+    now: datetime
+    day_start: datetime
+    day_end: datetime
+    decay: float
+    factor: float
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """An SQL boolean expression and its parameters, in order."""
+
+    sql: str
+    parameters: tuple[object, ...]
+
+
+TRUE = Condition("1", ())
+
+
+def compile_query(node: Node | None, context: SearchContext) -> Condition:
+    """The SQL condition a parsed query stands for (every card for None)."""
+    if node is None:
+        return TRUE
+    return _Compiler(context).compile(node)
+
+
+def micros(moment: datetime) -> int:
+    """An aware time as the database stores it: microseconds since the epoch."""
+    return (moment - _EPOCH) // timedelta(microseconds=1)
+
+
+def retrievability_sql(now_parameter: str = "?") -> str:
+    """FSRS's retrievability of a reviewed card at a time, as SQL over ``card_memory``.
+
+    Takes three parameters in order: factor, the time (stored form) and decay. Elapsed time
+    counts whole days, as fsrs does.
+    """
+    return (
+        "(CASE WHEN card_memory.stability > 0 AND card_memory.last_review IS NOT NULL THEN "
+        f"pow(1 + ? * max(0, ({now_parameter} - card_memory.last_review) / {_DAY_MICROS}) "
+        "/ card_memory.stability, ?) END)"
+    )
+
+
+def reps_sql() -> str:
+    """How many times a card was answered, as SQL."""
+    return (
+        f"(SELECT count(*) FROM review WHERE review.card_id = card.id AND review.kind = {_ANSWER})"
+    )
+
+
+def lapses_sql() -> str:
+    """How many times a card in review was answered wrong (forgotten), as SQL."""
+    return (
+        "(SELECT count(*) FROM review WHERE review.card_id = card.id "
+        f"AND review.kind = {_ANSWER} AND review.rating = 1 "
+        f"AND review.state_before = {int(CardState.REVIEW)})"
+    )
+
+
+def interval_days_sql() -> str:
+    """A reviewed card's interval in whole days (last review to due), as SQL."""
+    return (
+        f"(CASE WHEN card_memory.state IN {_REVIEWED} THEN "
+        f"round((card_memory.due - card_memory.last_review) * 1.0 / {_DAY_MICROS}) END)"
+    )
+
+
+class _Compiler:
+    def __init__(self, context: SearchContext) -> None:
+        self._context = context
+
+    def compile(self, node: Node) -> Condition:
+        sql, parameters = self._node(node)
+        return Condition(sql, tuple(parameters))
+
+    def _node(self, node: Node) -> tuple[str, list[object]]:
+        if isinstance(node, And | Or):
+            parts = [self._node(operand) for operand in node.operands]
+            joiner = " AND " if isinstance(node, And) else " OR "
+            return (
+                "(" + joiner.join(sql for sql, _ in parts) + ")",
+                [value for _, values in parts for value in values],
+            )
+        if isinstance(node, Not):
+            sql, parameters = self._node(node.operand)
+            # A NULL inside (a new card's due, say) must count as "not matched" on both sides.
+            return f"NOT coalesce({sql}, 0)", parameters
+        if isinstance(node, Text):
+            return _text(node)
+        if isinstance(node, InDeck):
+            return (
+                "card.deck_id IN (SELECT id FROM deck WHERE name LIKE ? ESCAPE '\\' "
+                "OR name LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\')",
+                [node.pattern, node.pattern + "::%", node.pattern],
+            )
+        if isinstance(node, Tagged):
+            if node.pattern.lower() == "none":
+                return "NOT EXISTS (SELECT 1 FROM card_tag WHERE card_tag.card_id = card.id)", []
+            return (
+                "card.id IN (SELECT card_id FROM card_tag WHERE tag LIKE ? ESCAPE '\\' "
+                "OR tag LIKE ? ESCAPE '\\')",
+                [node.pattern, node.pattern + "::%"],
+            )
+        if isinstance(node, Is):
+            return self._is(node.value)
+        if isinstance(node, Flag):
+            return "card.flag = ?", [node.value]
+        if isinstance(node, Prop):
+            return self._prop(node)
+        return self._days(node)
+
+    def _is(self, value: str) -> tuple[str, list[object]]:
+        now = micros(self._context.now)
+        if value == "new":
+            return f"card_memory.state = {int(CardState.NEW)}", []
+        if value == "learn":
+            return (
+                f"card_memory.state IN ({int(CardState.LEARNING)}, {int(CardState.RELEARNING)})",
+                [],
+            )
+        if value == "review":
+            return (
+                f"card_memory.state IN ({int(CardState.REVIEW)}, {int(CardState.RELEARNING)})",
+                [],
+            )
+        if value == "due":
+            return (
+                f"(card_memory.state IN {_REVIEWED} AND card_memory.due < ? "
+                "AND card_memory.suspended = 0 "
+                "AND coalesce(card_memory.buried_until, 0) <= ?)",
+                [micros(self._context.day_end), now],
+            )
+        if value == "suspended":
+            return "card_memory.suspended = 1", []
+        if value == "buried":
+            return "coalesce(card_memory.buried_until, 0) > ?", [now]
+        assert value == "leech"
+        return "card.id IN (SELECT card_id FROM card_tag WHERE tag = 'leech')", []
+
+    def _prop(self, node: Prop) -> tuple[str, list[object]]:
+        context = self._context
+        parameters: list[object] = []
+        if node.name == "ivl":
+            expression = interval_days_sql()
+        elif node.name == "due":
+            # Days from today's study day to the day the card is due (0 today, -1 overdue).
+            delta = "(card_memory.due - ?)"
+            expression = (
+                f"(CASE WHEN card_memory.state IN {_REVIEWED} THEN "
+                f"({delta} - (({delta} % {_DAY_MICROS}) + {_DAY_MICROS}) % {_DAY_MICROS}) "
+                f"/ {_DAY_MICROS} END)"
+            )
+            start = micros(context.day_start)
+            parameters += [start, start]
+        elif node.name == "reps":
+            expression = reps_sql()
+        elif node.name == "lapses":
+            expression = lapses_sql()
+        elif node.name == "stability":
+            expression = "card_memory.stability"
+        elif node.name == "difficulty":
+            expression = "card_memory.difficulty"
+        else:
+            expression = retrievability_sql()
+            parameters += [context.factor, micros(context.now), context.decay]
+        operator = "<>" if node.comparison == "!=" else node.comparison
+        return f"({expression} {operator} ?)", [*parameters, node.value]
+
+    def _days(self, node: Days) -> tuple[str, list[object]]:
+        since = micros(self._context.day_start - timedelta(days=node.days - 1))
+        if node.kind == "added":
+            return "card.added_at >= ?", [since]
+        if node.kind == "edited":
+            return "card.updated_at >= ?", [since]
+        condition = f"review.kind = {_ANSWER} AND review.reviewed_at >= ?"
+        parameters: list[object] = [since]
+        if node.kind == "missed":
+            condition += " AND NOT review.correct"
+        elif node.rating is not None:
+            condition += " AND review.rating = ?"
+            parameters.append(node.rating)
+        return f"card.id IN (SELECT card_id FROM review WHERE {condition})", parameters
+
+
+def _text(node: Text) -> tuple[str, list[object]]:
+    if node.field is None:
+        return "card.search_text LIKE ? ESCAPE '\\'", [node.pattern]
+    if node.field in ("question", "front"):
+        return (
+            "coalesce(json_extract(card.content, '$.question'), "
+            "json_extract(card.content, '$.front')) LIKE ? ESCAPE '\\'",
+            [node.pattern],
+        )
+    if node.field == "back":
+        return "json_extract(card.content, '$.back') LIKE ? ESCAPE '\\'", [node.pattern]
+    return (
+        "EXISTS (SELECT 1 FROM json_each(card.content, '$.choices') "
+        "WHERE json_extract(value, '$.text') LIKE ? ESCAPE '\\')",
+        [node.pattern],
+    )
+
+
+SORT_COLUMNS = (
+    "question",
+    "deck",
+    "due",
+    "interval",
+    "stability",
+    "retrievability",
+    "reviews",
+    "lapses",
+    "last_answer",
+    "tags",
+    "added",
+    "edited",
+)
+
+
+def sort_sql(column: str, descending: bool, context: SearchContext) -> Condition:
+    """An ORDER BY expression for one of ``SORT_COLUMNS`` (cards without a value last).
+
+    Raises:
+        ValueError: ``column`` is not a sort column.
+    """
+    parameters: tuple[object, ...] = ()
+    if column == "question":
+        expression = (
+            "coalesce(json_extract(card.content, '$.question'), "
+            "json_extract(card.content, '$.front')) COLLATE NOCASE"
+        )
+    elif column == "deck":
+        expression = "deck.name COLLATE NOCASE"
+    elif column == "due":
+        # New cards after the scheduled ones, in deck order, as Anki sorts them.
+        expression = "card_memory.due IS NULL, card_memory.due"
+        expression += " DESC" if descending else ""
+        expression += ", card.position"
+    elif column == "interval":
+        expression = interval_days_sql()
+    elif column == "stability":
+        expression = "card_memory.stability"
+    elif column == "retrievability":
+        expression = retrievability_sql()
+        parameters = (context.factor, micros(context.now), context.decay)
+    elif column == "reviews":
+        expression = reps_sql()
+    elif column == "lapses":
+        expression = lapses_sql()
+    elif column == "last_answer":
+        expression = (
+            "(SELECT correct FROM review WHERE review.card_id = card.id "
+            f"AND review.kind = {_ANSWER} ORDER BY review.id DESC LIMIT 1)"
+        )
+    elif column == "tags":
+        expression = (
+            "(SELECT group_concat(tag, ' ') FROM (SELECT tag FROM card_tag "
+            "WHERE card_tag.card_id = card.id ORDER BY tag)) COLLATE NOCASE"
+        )
+    elif column == "added":
+        expression = "card.added_at"
+    elif column == "edited":
+        expression = "card.updated_at"
+    else:
+        raise ValueError(f"no sort column {column!r}")
+    if column == "due":
+        return Condition(expression, parameters)
+    direction = " DESC" if descending else ""
+    return Condition(f"({expression}) IS NULL, {expression}{direction}", parameters * 2)

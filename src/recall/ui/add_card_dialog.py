@@ -1,0 +1,155 @@
+"""Adding cards: pick a deck and a card type, write the card, Ctrl+Enter adds it and clears.
+
+The deck and the type stay for the next card, as in Anki's Add window, and a warning says
+when the deck already has a card with the same question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from recall import editing
+from recall.card_changes import Changes
+from recall.errors import RecallError
+from recall.storage import Database, DeckRow
+from recall.ui.card_editor import CardEditor
+
+KINDS = (("Multiple choice", "choice"), ("Basic (front and back)", "basic"))
+
+
+class AddCardDialog(QDialog):
+    """A window for writing new cards into a deck.
+
+    Args:
+        database: Where cards are added.
+        changes: The undo stack each added card goes on.
+        decks: The decks to choose from.
+        clock: The current time, aware UTC.
+        deck_id: The deck to start with.
+    """
+
+    added = Signal(int)
+
+    def __init__(
+        self,
+        database: Database,
+        changes: Changes,
+        decks: Sequence[DeckRow],
+        clock: Callable[[], datetime],
+        deck_id: int | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Add Cards")
+        self.setObjectName("addCardDialog")
+        self._database = database
+        self._changes = changes
+        self._clock = clock
+        self._decks = list(decks)
+        self.deck_box = QComboBox()
+        self.deck_box.setAccessibleName("Deck")
+        for deck in self._decks:
+            self.deck_box.addItem(deck.name, deck.id)
+        if deck_id is not None:
+            self.deck_box.setCurrentIndex(max(0, self.deck_box.findData(deck_id)))
+        self.kind_box = QComboBox()
+        self.kind_box.setAccessibleName("Card type")
+        for label, kind in KINDS:
+            self.kind_box.addItem(label, kind)
+        self.editor = CardEditor()
+        self.warning = QLabel()
+        self.warning.setObjectName("duplicateWarning")
+        self.warning.setAccessibleName("Warning")
+        self.warning.setTextFormat(Qt.TextFormat.PlainText)
+        self.warning.hide()
+        self.status = QLabel()
+        self.status.setObjectName("addStatus")
+        self.status.setAccessibleName("Last added")
+        self.add_button = QPushButton("Add")
+        self.add_button.setDefault(False)
+        self.add_button.setAutoDefault(False)
+        self.add_button.setToolTip("Add the card and clear the fields (Ctrl+Enter)")
+        self.add_button.setAccessibleName("Add the card")
+        close = QPushButton("Close")
+        close.setAutoDefault(False)
+        close.clicked.connect(self.close)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Deck"))
+        top.addWidget(self.deck_box, 2)
+        top.addWidget(QLabel("Type"))
+        top.addWidget(self.kind_box, 1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.editor)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.add_button)
+        bottom.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.warning)
+        layout.addLayout(bottom)
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(keys), self, self.add_card)
+        self.add_button.clicked.connect(self.add_card)
+        self.kind_box.currentIndexChanged.connect(self._on_kind)
+        self.editor.changed.connect(self._on_edited)
+        self.deck_box.currentIndexChanged.connect(self._on_edited)
+        self.resize(760, 720)
+        self._on_kind()
+
+    def deck(self) -> DeckRow:
+        """The deck chosen."""
+        deck_id = self.deck_box.currentData()
+        return next(deck for deck in self._decks if deck.id == deck_id)
+
+    def add_card(self) -> int | None:
+        """Add the card as written; clear the fields for the next one. None if it has problems."""
+        problems = self.editor.check()
+        if problems:
+            self.status.setText("Not added: " + problems[0])
+            return None
+        deck = self.deck()
+        try:
+            change, card_id = editing.add_card(
+                self._database, deck, self.editor.data(), self._clock()
+            )
+        except RecallError as error:
+            self.status.setText(f"Not added: {error}")
+            return None
+        self._changes.push(change)
+        self.status.setText(f"Added to {deck.name}.")
+        self.editor.clear()
+        self.editor.focus_first()
+        self.added.emit(card_id)
+        return card_id
+
+    def _on_kind(self) -> None:
+        self.editor.set_kind(str(self.kind_box.currentData()))
+        self.editor.focus_first()
+
+    def _on_edited(self) -> None:
+        data = self.editor.data()
+        question = str(data.get("question") or data.get("front") or "").strip()
+        duplicate = bool(question) and editing.is_duplicate(
+            self._database, self.deck().id, question
+        )
+        self.warning.setText(
+            f"{self.deck().name} already has a card with this question." if duplicate else ""
+        )
+        self.warning.setVisible(duplicate)

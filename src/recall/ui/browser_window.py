@@ -1,0 +1,376 @@
+"""The card browser: search, a sidebar that builds queries, the matching cards, an editor.
+
+Typing searches after a short pause and Enter at once; the search runs on the task runner,
+so a query over 100,000 cards never freezes the window. Bulk actions live in
+``browser_actions``; each goes on the undo stack that Ctrl+Z walks back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, tzinfo
+
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from recall import browse, editing
+from recall.browse import Finder, SearchResult
+from recall.card_changes import Changes
+from recall.errors import RecallError
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database
+from recall.ui.browser_actions import BrowserActions
+from recall.ui.browser_model import COLUMNS, CardTableModel
+from recall.ui.browser_sidebar import BrowserSidebar
+from recall.ui.card_editor import CardEditor
+from recall.ui.prompts import Prompts
+from recall.ui.tasks import TaskRunner
+
+SEARCH_PAUSE_MS = 350
+
+
+class BrowserWindow(QMainWindow):
+    """Tools > Browse.
+
+    Args:
+        database: The collection.
+        settings: The day rollover and scheduling the search and the actions use.
+        clock: The current time, aware UTC.
+        changes: The undo stack shared with the rest of the window.
+        zone: The learner's time zone; None is the system's.
+        prompts: Asks and tells the learner; tests answer for them.
+    """
+
+    cards_changed = Signal()
+
+    def __init__(
+        self,
+        database: Database,
+        settings: Settings,
+        clock: Callable[[], datetime],
+        changes: Changes,
+        zone: tzinfo | None = None,
+        prompts: Prompts | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Browse")
+        self.setObjectName("browserWindow")
+        self._database = database
+        self._clock = clock
+        self._changes = changes
+        self._prompts = prompts or Prompts(self)
+        self.finder = Finder(database, Scheduler(settings), settings, zone)
+        self.tasks = TaskRunner(self)
+        self._sort = ("due", False)
+        self._pending: str | None = None
+        self._editing: int | None = None
+        self.search_box = QLineEdit()
+        self.search_box.setObjectName("browserSearch")
+        self.search_box.setAccessibleName("Search")
+        self.search_box.setPlaceholderText(
+            "Search: words, deck:Spanish, tag:verb, is:due, flag:1, prop:ivl>=10 "
+            "(Enter searches at once)"
+        )
+        self.search_box.setClearButtonEnabled(True)
+        self.status = QLabel()
+        self.status.setObjectName("browserStatus")
+        self.status.setAccessibleName("Search result")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.model = CardTableModel(self.finder, clock, self)
+        self.table = QTableView()
+        self.table.setObjectName("browserTable")
+        self.table.setAccessibleName("Cards")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # Sorting is done in SQL by searching again, so the view only shows the indicator.
+        self.table.setSortingEnabled(False)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.table.setTabKeyNavigation(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(False)
+        header.resizeSection(0, 360)
+        header.resizeSection(1, 170)
+        for column in range(2, len(COLUMNS)):
+            title = COLUMNS[column][1]
+            header.resizeSection(
+                column, max(90, header.fontMetrics().horizontalAdvance(title) + 34)
+            )
+        header.setSortIndicatorShown(True)
+        header.setSectionsClickable(True)
+        header.setSortIndicator(2, Qt.SortOrder.AscendingOrder)
+        self.sidebar = BrowserSidebar()
+        self.editor = CardEditor()
+        self.save_button = QPushButton("Save")
+        self.save_button.setAccessibleName("Save the card")
+        self.save_button.setToolTip("Save the changes to this card (Ctrl+S)")
+        self.save_button.setEnabled(False)
+        self.editor_title = QLabel("Select a card to edit it.")
+        self.editor_title.setObjectName("editorTitle")
+        self.editor_title.setTextFormat(Qt.TextFormat.PlainText)
+        self.card_actions = BrowserActions(self, database, changes, clock, self._prompts)
+        self._build()
+        self._create_menus()
+        self._connect_signals()
+        self.resize(1320, 820)
+        self.refresh_sidebar()
+
+    # Searching
+
+    def search(self, query: str | None = None) -> None:
+        """Search now for ``query`` (or the search box's text); the table fills when done."""
+        if query is not None and query != self.search_box.text():
+            self.search_box.blockSignals(True)
+            self.search_box.setText(query)
+            self.search_box.blockSignals(False)
+        self._timer.stop()
+        text = self.search_box.text()
+        if self.tasks.busy:
+            self._pending = text
+            return
+        finder, now = self.finder, self._clock()
+        column, descending = self._sort
+
+        def work() -> SearchResult:
+            return finder.find(text, now, column, descending)
+
+        self.status.setText("Searching…")
+        self.tasks.run(work, self._on_found, self._on_search_failed)
+
+    def wait(self) -> None:
+        """Block until the running search is done and shown (for tests and scripts)."""
+        while self.tasks.busy or self._pending is not None:
+            self.tasks.wait()
+            QApplication.processEvents()
+
+    def selected_ids(self) -> list[int]:
+        """The ids of the selected cards, in table order."""
+        rows = sorted(index.row() for index in self.table.selectionModel().selectedRows())
+        return [self.model.card_id(row) for row in rows]
+
+    def select_card(self, card_id: int) -> bool:
+        """Select a card if it is in the table, loading pages until it is."""
+        if card_id not in self.model.card_ids:
+            return False
+        while self.model.row_of(card_id) is None and self.model.canFetchMore():
+            self.model.fetchMore()
+        row = self.model.row_of(card_id)
+        assert row is not None
+        self.select_rows([row])
+        return True
+
+    def select_rows(self, rows: list[int]) -> None:
+        """Select exactly these rows (whatever keys are held), the first one current."""
+        selection = self.table.selectionModel()
+        flags = QItemSelectionModel.SelectionFlag
+        selection.clearSelection()
+        for row in rows:
+            selection.select(self.model.index(row, 0), flags.Select | flags.Rows)
+        if rows:
+            selection.setCurrentIndex(self.model.index(rows[0], 0), flags.NoUpdate)
+            self.table.scrollTo(self.model.index(rows[0], 0))
+
+    def refresh_sidebar(self) -> None:
+        """Read the decks and tags again for the sidebar."""
+        with self._database.reading() as transaction:
+            decks = transaction.browsing.decks()
+        self.sidebar.set_contents(decks, self.finder.tags())
+
+    def after_change(self, card_ids: list[int] | None = None) -> None:
+        """Show a change's effect: rows read again, the editor reloaded, others told."""
+        self.model.reload(card_ids)
+        self._load_editor()
+        self.refresh_sidebar()
+        self.cards_changed.emit()
+
+    # Editing
+
+    def save_card(self) -> bool:
+        """Save the editor's card if it changed; False when it has problems (they show)."""
+        if self._editing is None or not self.save_button.isEnabled():
+            return True
+        problems = self.editor.check()
+        if problems:
+            self.status.setText("Not saved: " + problems[0])
+            return False
+        try:
+            change = editing.edit_card(
+                self._database, self._editing, self.editor.data(), self._clock()
+            )
+        except RecallError as error:
+            self.status.setText(f"Not saved: {error}")
+            return False
+        if change.changed:
+            self._changes.push(change)
+            self.status.setText("Saved.")
+            self.card_actions.update_undo()
+        self.save_button.setEnabled(False)
+        self.model.reload([self._editing])
+        self.refresh_sidebar()
+        self.cards_changed.emit()
+        return True
+
+    def _load_editor(self) -> None:
+        ids = self.selected_ids()
+        self._editing = ids[0] if len(ids) == 1 else None
+        self.editor.setEnabled(self._editing is not None)
+        if self._editing is None:
+            many = f"{len(ids)} cards selected." if ids else "Select a card to edit it."
+            self.editor_title.setText(many)
+            self.editor.set_data({"type": self.editor.kind})
+            self.save_button.setEnabled(False)
+            return
+        row = self.model.row_value(self.model.row_of(self._editing) or 0)
+        self.editor.set_data(editing.card_data(row.content))
+        self.editor_title.setText(f"{row.deck_name}: {browse.question(row)}")
+        self.save_button.setEnabled(False)
+
+    # Building
+
+    def _build(self) -> None:
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(SEARCH_PAUSE_MS)
+        add = QPushButton("Add Cards…")
+        add.setAccessibleName("Add cards")
+        add.clicked.connect(self.card_actions.add_cards)
+        top = QHBoxLayout()
+        top.addWidget(self.search_box, 1)
+        top.addWidget(add)
+        middle = QWidget()
+        middle_layout = QVBoxLayout(middle)
+        middle_layout.setContentsMargins(0, 0, 0, 0)
+        middle_layout.addLayout(top)
+        middle_layout.addWidget(self.table, 1)
+        middle_layout.addWidget(self.status)
+        editor_scroll = QScrollArea()
+        editor_scroll.setWidgetResizable(True)
+        editor_scroll.setWidget(self.editor)
+        pane = QWidget()
+        pane_layout = QVBoxLayout(pane)
+        pane_layout.setContentsMargins(0, 0, 0, 0)
+        pane_layout.addWidget(self.editor_title)
+        pane_layout.addWidget(editor_scroll, 1)
+        pane_layout.addWidget(self.save_button, 0, Qt.AlignmentFlag.AlignRight)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(middle)
+        right.addWidget(pane)
+        right.setStretchFactor(0, 3)
+        right.setStretchFactor(1, 2)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.sidebar)
+        split.addWidget(right)
+        split.setStretchFactor(1, 1)
+        split.setSizes([230, 1090])
+        self.setCentralWidget(split)
+        self.editor.setEnabled(False)
+
+    def _create_menus(self) -> None:
+        self.find_action = QAction("&Find", self)
+        self.find_action.setShortcut(QKeySequence("Ctrl+F"))
+        self.save_action = QAction("&Save Card", self)
+        self.save_action.setShortcut(QKeySequence("Ctrl+S"))
+        self.close_action = QAction("&Close", self)
+        self.close_action.setShortcut(QKeySequence("Escape"))
+        edit = self.menuBar().addMenu("&Edit")
+        edit.addAction(self.card_actions.undo_action)
+        edit.addSeparator()
+        edit.addAction(self.find_action)
+        edit.addAction(self.save_action)
+        edit.addAction(self.close_action)
+        self.card_actions.fill_menu(self.menuBar().addMenu("&Cards"))
+        for action in (self.find_action, self.save_action, self.close_action):
+            self.addAction(action)
+
+    def _connect_signals(self) -> None:
+        self.search_box.textChanged.connect(lambda _text: self._timer.start())
+        self.search_box.returnPressed.connect(self.search)
+        self._timer.timeout.connect(self.search)
+        self.sidebar.query_chosen.connect(self._on_sidebar)
+        self.table.horizontalHeader().sortIndicatorChanged.connect(self._on_sort)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+        self.editor.changed.connect(lambda: self.save_button.setEnabled(self._editing is not None))
+        self.save_button.clicked.connect(self.save_card)
+        self.save_action.triggered.connect(self.save_card)
+        self.find_action.triggered.connect(self._on_find)
+        self.close_action.triggered.connect(self.close)
+        self.card_actions.changed.connect(self.after_change)
+
+    # Slots
+
+    def _on_found(self, result: SearchResult) -> None:
+        self.card_actions.update_undo()  # changes made elsewhere (deck list, review) count
+        if self._pending is not None:
+            text, self._pending = self._pending, None
+            self.search_box.setText(text)
+            self.search()
+            return
+        keep = self._editing
+        self.model.set_result(result)
+        count = len(result.card_ids)
+        self.status.setText(f"{count:,} card{'s' if count != 1 else ''}")
+        if keep is not None and self.select_card(keep):
+            return
+        if self.model.rowCount():
+            self.select_rows([0])
+        else:
+            self._load_editor()
+
+    def _on_search_failed(self, error: Exception) -> None:
+        self._pending = None
+        if not isinstance(error, RecallError):
+            raise error
+        self.model.set_result(SearchResult(self.search_box.text(), (), *self._sort))
+        self.status.setText(str(error))
+
+    def _on_sort(self, column: int, order: Qt.SortOrder) -> None:
+        self._sort = (COLUMNS[column][0], order == Qt.SortOrder.DescendingOrder)
+        self.search()
+
+    def _on_sidebar(self, term: str, how: str) -> None:
+        current = self.search_box.text().strip()
+        if how and current:
+            joined = f"({current}) or {term}" if how == "or" else f"{current} {term}"
+            self.search(joined)
+        else:
+            self.search(term)
+
+    def _on_selection(self) -> None:
+        if self._editing is not None and self.save_button.isEnabled():
+            self.save_card()
+        self._load_editor()
+
+    def _on_find(self) -> None:
+        self.search_box.setFocus()
+        self.search_box.selectAll()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_card()
+        self.tasks.wait()
+        super().closeEvent(event)
+
+
+def column_index(key: str) -> int:
+    """The table column showing ``key``."""
+    return [name for name, _ in COLUMNS].index(key)

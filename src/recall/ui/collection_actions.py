@@ -1,0 +1,338 @@
+"""The main window's way into cards and decks: Browse, Add Cards, deck changes, review keys.
+
+One undo stack (``Changes``) holds every change made here, in the browser and from the
+review screen; Edit > Undo walks it back when no rating is waiting to be undone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QScrollArea, QVBoxLayout, QWidget
+
+from recall import deck_changes, editing
+from recall.card_changes import Change, Changes
+from recall.errors import RecallError
+from recall.scheduling import Scheduler
+from recall.settings import Settings
+from recall.storage import Database
+from recall.ui.card_editor import CardEditor
+from recall.ui.prompts import Prompts
+
+if TYPE_CHECKING:
+    from recall.ui.browser_window import BrowserWindow
+    from recall.ui.deck_list_view import DeckListView
+    from recall.ui.review_view import ReviewView
+
+
+class EditCardDialog(QDialog):
+    """One card in the editor, saved with Save (Ctrl+S) or dropped with Cancel."""
+
+    def __init__(self, content: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Edit Card")
+        self.editor = CardEditor()
+        self.editor.set_data(editing.card_data(content))
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.editor)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self._on_save)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(buttons)
+        self.resize(760, 700)
+
+    def _on_save(self) -> None:
+        if not self.editor.check():
+            self.accept()
+
+
+class CollectionActions(QObject):
+    """Actions on the collection for the main window's menus.
+
+    Args:
+        database: The collection.
+        settings: Scheduling and day settings.
+        clock: The current time, aware UTC.
+        zone: The learner's time zone; None is the system's.
+        prompts: Asks and tells the learner.
+        deck_list: The deck list, whose selected deck the deck actions work on.
+        parent: The main window.
+    """
+
+    changed = Signal()
+    notice = Signal(str)
+
+    def __init__(
+        self,
+        database: Database,
+        settings: Settings,
+        clock: Callable[[], datetime],
+        zone: tzinfo | None,
+        prompts: Prompts,
+        deck_list: DeckListView,
+        parent: QWidget,
+    ) -> None:
+        super().__init__(parent)
+        self._database = database
+        self._settings = settings
+        self._clock = clock
+        self._zone = zone
+        self._prompts = prompts
+        self._deck_list = deck_list
+        self._window = parent
+        self.changes = Changes(database, Scheduler(settings), settings, zone)
+        self.browser: BrowserWindow | None = None
+        self._review_change: Change | None = None
+        self.browse_action = self._action("&Browse Cards", "B", self.browse)
+        self.add_action = self._action("&Add Cards…", "A", self.add_cards)
+        self.new_deck_action = self._action("&New Deck…", "Ctrl+Shift+N", self.new_deck)
+        self.rename_deck_action = self._action("&Rename Deck…", "F2", self.rename_deck)
+        self.describe_deck_action = self._action("Deck &Description…", "", self.describe_deck)
+        self.delete_deck_action = self._action("&Delete Deck…", "", self.delete_deck)
+
+    def fill_menus(self, tools: QMenu, decks: QMenu) -> None:
+        """Put Browse and Add Cards in Tools, the deck actions in Decks."""
+        tools.addAction(self.browse_action)
+        tools.addAction(self.add_action)
+        for action in (
+            self.new_deck_action,
+            self.rename_deck_action,
+            self.describe_deck_action,
+            self.delete_deck_action,
+        ):
+            decks.addAction(action)
+
+    def undo(self) -> bool:
+        """Undo the newest change; False when there is none."""
+        if self.changes.undo_label is None:
+            return False
+        change = self._run(self.changes.undo)
+        if change is not None:
+            self.notice.emit(f"Undone: {change.label}.")
+            self._changed()
+        return True
+
+    # Cards
+
+    def browse(self, query: str = "") -> BrowserWindow:
+        """Open the browser (one window, raised if open), searching for ``query``."""
+        from recall.ui.browser_window import BrowserWindow
+
+        if self.browser is None:
+            # A window of its own (no parent), so the main window's keys do not reach into
+            # it; its message boxes sit over it unless prompts were given (tests).
+            prompts = None if type(self._prompts) is Prompts else self._prompts
+            self.browser = BrowserWindow(
+                self._database, self._settings, self._clock, self.changes, self._zone, prompts
+            )
+            self.browser.cards_changed.connect(self.changed)
+        self.browser.show()
+        self.browser.raise_()
+        self.browser.activateWindow()
+        self.browser.search(query)
+        return self.browser
+
+    def add_cards(self) -> None:
+        """Open the Add Cards window on the selected deck."""
+        from recall.ui.add_card_dialog import AddCardDialog
+
+        with self._database.reading() as transaction:
+            decks = transaction.browsing.decks()
+            selected = self._deck_list.selected_key()
+            deck = transaction.decks.by_key(selected) if selected else None
+        dialog = AddCardDialog(
+            self._database,
+            self.changes,
+            decks,
+            self._clock,
+            deck.id if deck else None,
+            self._window,
+        )
+        dialog.added.connect(lambda _card: self._changed())
+        dialog.show()
+        self.add_dialog = dialog
+
+    def close_windows(self) -> None:
+        """Close the browser and the Add Cards window (the main window is closing)."""
+        if self.browser is not None:
+            self.browser.close()
+        dialog = getattr(self, "add_dialog", None)
+        if dialog is not None:
+            dialog.close()
+
+    def attach_review(self, review: ReviewView) -> None:
+        """Let the review screen's keys edit, bury, suspend and flag the card on screen."""
+        review.card_key.connect(lambda action, flag: self._on_review_key(review, action, flag))
+        review.became_leech.connect(self._on_leech)
+        # A rating recorded after a change there makes the rating the newer of the two.
+        review.undo_available.connect(lambda _available: self._forget_review_change())
+
+    def undo_review_change(self, review: ReviewView) -> bool:
+        """Undo a bury or suspend made on the review screen if it is the newest thing done
+        there, and show that card again; False when the newest thing is a rating."""
+        if not self.review_change_pending:
+            return False
+        self._review_change = None
+        undone = self._run(self.changes.undo)
+        if undone is None:
+            return True
+        self.notice.emit(f"Undone: {undone.label}.")
+        review.show_card(undone.card_ids[0])
+        self._changed()
+        return True
+
+    @property
+    def review_change_pending(self) -> bool:
+        """Whether a bury or suspend made on the review screen is the newest change."""
+        change = self._review_change
+        return change is not None and self.changes.newest is change
+
+    def _forget_review_change(self) -> None:
+        self._review_change = None
+
+    # Decks
+
+    def new_deck(self) -> None:
+        """Ask for a name (``A::B`` makes it a subdeck) and add the deck."""
+        name = self._prompts.ask_text("New Deck", "Name (use :: for a subdeck, as in A::B):")
+        if name:
+            self._apply(lambda: deck_changes.new_deck(self._database, name, self._clock()))
+
+    def rename_deck(self) -> None:
+        """Rename the selected deck; a name with ``::`` moves it in the tree."""
+        deck = self._selected_deck()
+        if deck is None:
+            return
+        name = self._prompts.ask_text("Rename Deck", "New name (A::B puts it inside A):", deck[1])
+        if name and name != deck[1]:
+            self._apply(
+                lambda: deck_changes.rename_deck(self._database, deck[0], name, self._clock())
+            )
+
+    def describe_deck(self) -> None:
+        """Change the selected deck's description."""
+        deck = self._selected_deck()
+        if deck is None:
+            return
+        text = self._prompts.ask_text("Deck Description", "Description:", deck[2])
+        if text is not None:
+            self._apply(
+                lambda: deck_changes.describe_deck(self._database, deck[0], text, self._clock())
+            )
+
+    def delete_deck(self) -> None:
+        """Delete the selected deck and its subdecks after saying what goes; backs up first."""
+        deck = self._selected_deck()
+        if deck is None:
+            return
+        contents = deck_changes.contents(self._database, deck[0])
+        subdecks = len(contents.decks) - 1
+        inside = f" and its {subdecks} subdeck{'s' if subdecks != 1 else ''}" if subdecks else ""
+        question = (
+            f"Delete {deck[1]}{inside}, with {contents.cards:,} cards and "
+            f"{contents.reviews:,} reviews? A backup is made first, and Edit > Undo brings "
+            "them back."
+        )
+        if self._prompts.confirm("Delete Deck", question):
+            self._apply(lambda: deck_changes.delete_deck(self._database, deck[0], self._clock()))
+
+    # Helpers
+
+    def _action(self, text: str, keys: str, slot: Callable[[], object]) -> QAction:
+        action = QAction(text, self._window)
+        if keys:
+            action.setShortcut(QKeySequence(keys))
+        action.triggered.connect(lambda _checked=False: slot())
+        self._window.addAction(action)
+        return action
+
+    def _selected_deck(self) -> tuple[int, str, str] | None:
+        key = self._deck_list.selected_key()
+        if key is None:
+            return None
+        with self._database.reading() as transaction:
+            deck = transaction.decks.by_key(key)
+        return None if deck is None else (deck.id, deck.name, deck.description)
+
+    def _apply(self, work: Callable[[], Change]) -> None:
+        change = self._run(work)
+        if change is not None:
+            self.changes.push(change)
+            self.notice.emit(f"{change.label}. Edit > Undo takes it back.")
+            self._changed()
+
+    def _run(self, work: Callable[[], Change]) -> Change | None:
+        try:
+            return work()
+        except RecallError as error:
+            self._prompts.tell("Recall", str(error), warning=True)
+            return None
+
+    def _changed(self) -> None:
+        self.changed.emit()
+        if self.browser is not None and self.browser.isVisible():
+            self.browser.refresh_sidebar()
+            self.browser.search()
+
+    def _on_review_key(self, review: ReviewView, action: str, flag: int) -> None:
+        shown = review.shown
+        if shown is None:
+            return
+        card_id = shown.card_id
+        if action == "edit":
+            self._edit_in_review(review, card_id)
+            return
+        if action == "flag":
+            with self._database.reading() as transaction:
+                ((_, current),) = transaction.browsing.values("card", ("flag",), [card_id])
+            value = 0 if current == flag else flag
+            change = self._run(lambda: self.changes.flag([card_id], value))
+            if change is not None:
+                self.notice.emit(f"{change.label}.")
+            return
+        if not review.commit_pending():
+            return
+        if action == "bury":
+            change = self._run(lambda: self.changes.bury([card_id], self._clock()))
+        else:
+            change = self._run(lambda: self.changes.suspend([card_id]))
+        if change is not None:
+            self.notice.emit(f"{change.label}. Ctrl+Z takes it back.")
+            review.show_next()
+            self._review_change = change if change.card_ids else None
+            self._changed()
+
+    def _edit_in_review(self, review: ReviewView, card_id: int) -> None:
+        with self._database.reading() as transaction:
+            content = transaction.cards.get(card_id).content
+        dialog = EditCardDialog(content, self._window)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        change = self._run(
+            lambda: editing.edit_card(self._database, card_id, dialog.editor.data(), self._clock())
+        )
+        if change is not None and change.changed:
+            self.changes.push(change)
+            self.notice.emit("Card saved.")
+            self._changed()
+        review.show_again()
+
+    def _on_leech(self) -> None:
+        action = (
+            "tagged leech and suspended"
+            if self._settings.leech_action == "suspend"
+            else "tagged leech"
+        )
+        self.notice.emit(
+            f"That card is a leech: forgotten {self._settings.leech_threshold} times, it was "
+            f"{action}. Find it in Browse with is:leech."
+        )
