@@ -29,6 +29,7 @@ from benchmarks import (
     measure_reschedule,
     measure_search,
     measure_sound,
+    measure_stats,
     measure_window,
     prepare,
 )
@@ -57,6 +58,7 @@ class Plan:
     history_rounds: int
     window_rounds: int
     sound_rounds: int
+    stats_rounds: int
     search_rounds: int = 2
     reschedule_rounds: int = 2
 
@@ -73,10 +75,11 @@ FULL = Plan(
     1,
     1,
     15,
+    5,
     search_rounds=7,
     reschedule_rounds=3,
 )
-SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3)
+SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3, 2)
 
 
 def _say(text: str) -> None:
@@ -149,7 +152,16 @@ def _size_figures(collections: prepare.Collections, work: Path, plan: Plan) -> l
         plan.reschedule_rounds,
         parameters_too=False,
     )
-    return [*answers, queue, reschedule, retention]
+    _say(f"statistics, {collections.cards:,} cards ...")
+    statistics = measure_stats.measure_stats(
+        collections.recall_database,
+        collections.anki_collection,
+        collections.cards,
+        collections.deck_key,
+        folder,
+        plan.stats_rounds,
+    )
+    return [*answers, queue, *statistics, reschedule, retention]
 
 
 def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:

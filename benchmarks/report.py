@@ -42,6 +42,30 @@ ANALYSIS = {
         "importers and the backup dialog only when first used, and checking the bundled deck by "
         "a hash of its file instead of parsing it at every start."
     ),
+    "Statistics computed": (
+        "One read transaction runs about a dozen grouped queries; Python only sums their "
+        "groups. At 10,000 cards (about 92,000 reviews) the pass that finds each review's "
+        "previous one (a window over each card's reviews in time order, read along the "
+        "(card, time) index) is about 60% of the time, the wrong options (`json_each` over "
+        "the picks of wrong answers) and the hours-and-ratings scan about 15% each, the "
+        "distributions of memory the rest. Every opening reads the whole history, so the "
+        "time grows with the reviews; Anki reads its revlog once in Rust. What would close "
+        "it: keep in each review row what the statistics derive from the previous review "
+        "(its time, as Anki's revlog keeps the last interval), making the day groups one "
+        "plain scan, and keep per-day totals updated at each answer (the history is "
+        "append-only), so that opening the statistics reads days instead of reviews."
+    ),
+    "`recall stats --json`": (
+        "The process itself starts quickly (storage no longer loads SQLAlchemy for an "
+        "up-to-date file); the rest is the 'Statistics computed' row, and closing that gap "
+        "closes this one."
+    ),
+    "Statistics window": (
+        "The first chart comes from the schedules alone; when it misses, the schedules' "
+        "reads (card counts, due days and the four distributions, each a walk of the "
+        "schedules) are what to look at. The history's sections follow later: see "
+        "'Statistics computed'."
+    ),
     "recall check": (
         "The check replays every card's history through py-fsrs, which is pure Python: "
         "its `review_card` alone costs about 30-40 microseconds a review on this machine, "

@@ -127,13 +127,14 @@ LAYERS = {
     "recall.editing": "use case",
     "recall.deck_changes": "use case",
     "recall.recovery": "use case",
+    "recall.stats": "use case",
     "recall.cli": "edge",
     "recall.cli_cards": "edge",
     "recall.__main__": "edge",
     "recall.ui": "edge",
 }
 ORDER = ("base", "core", "use case", "edge")
-PACKAGES = ("recall.storage", "recall.importers", "recall.scheduling", "recall.ui")
+PACKAGES = ("recall.storage", "recall.importers", "recall.scheduling", "recall.stats", "recall.ui")
 SIDEWAYS = {
     # A restore checks the restored file.
     ("recall.backups", "recall.integrity"),

@@ -8,13 +8,15 @@ import json
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from recall import __version__
+from recall import __version__, library, paths
 from recall.cli import main
-from tests.conftest import DATA
+from recall.storage import Database
+from tests.conftest import DATA, Clock, answer_cards
 
 TINY = DATA / "decks" / "tiny.json"
 
@@ -249,3 +251,50 @@ def test_self_test_takes_no_command(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--self-test", "decks"])
     assert exit_.value.code == 2
     assert "--self-test takes no command" in capsys.readouterr().err
+
+
+def test_stats_json_agrees_with_the_exported_review_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = Database(paths.database_path(tmp_path))
+    clock = Clock(datetime.now(UTC))
+    library.install_bundled_decks(database, clock())
+    answer_cards(database, clock, 6)
+    database.close()
+
+    status, out, _ = run(capsys, "--data-dir", str(tmp_path), "stats", "--json")
+    assert status == 0
+    figures = json.loads(out)
+    for key in ("cards", "reviews", "true_retention", "forecast", "streak", "misconceptions"):
+        assert key in figures
+    assert len(figures["forecast"]) == 30
+    assert figures["streak"]["current"] >= 1
+    status, log, _ = run(capsys, "--data-dir", str(tmp_path), "export-reviews", "-")
+    assert status == 0
+    rows = len(log.splitlines()) - 1
+    assert rows == 6
+    assert figures["reviews"]["total"] == rows
+    _, decks, _ = run(capsys, "--data-dir", str(tmp_path), "decks", "--json")
+    assert sum(figures["cards"].values()) == sum(deck["total"] for deck in json.loads(decks))
+
+
+def test_stats_text_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys,
+        "--data-dir",
+        str(tmp_path),
+        "stats",
+        "--deck",
+        "activation-recompute",
+        "--days",
+        "7",
+    )
+    assert status == 0
+    assert "True retention" in out
+    assert "No reviews yet today" in out
+    status, _, err = run(capsys, "--data-dir", str(tmp_path), "stats", "--deck", "nope")
+    assert status == 1
+    assert "nope" in err
+    with pytest.raises(SystemExit):
+        main(["--data-dir", str(tmp_path), "stats", "--days", "0"])
+    assert "expected a whole number of days" in capsys.readouterr().err

@@ -12,10 +12,12 @@ import pytest
 from sqlalchemy import Connection
 
 from recall import integrity, library
+from recall.memory import Rating
 from recall.scheduling import Schedulers
 from recall.storage import SCHEMA_VERSION, Database, DatabaseError, read_header
 from recall.storage import database as database_module
 from recall.storage.migrations import MIGRATIONS
+from recall.study import StudySession
 from tests.conftest import DATA
 
 FIXTURE = DATA / "schema-1.sqlite3"
@@ -108,3 +110,35 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DatabaseError, match="made by a newer Recall"):
         Database(path)
     assert path.read_bytes() == before
+
+
+def test_schema_4_gains_an_empty_proposed_rating_and_new_reviews_fill_it(
+    tmp_path: Path,
+) -> None:
+    path = copy_fixture(tmp_path, DATA / "schema-4.sqlite3")
+    database = Database(path)
+    connection = sqlite3.connect(path)
+    try:
+        before = connection.execute(
+            "SELECT count(*), count(proposed_rating) FROM review"
+        ).fetchone()
+    finally:
+        connection.close()
+    assert before[0] > 100
+    assert before[1] == 0  # older reviews never recorded it
+    schedulers = Schedulers(fuzz=True)
+    session = StudySession(database, schedulers, "activation-recompute")
+    shown = session.next_card(AFTER_FIXTURE)
+    assert shown is not None
+    answer = session.answer_choice(shown, {shown.order[0]}, AFTER_FIXTURE)
+    session.record(answer, Rating.EASY, AFTER_FIXTURE)
+    connection = sqlite3.connect(path)
+    try:
+        latest = connection.execute(
+            "SELECT rating, proposed_rating FROM review ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+    finally:
+        connection.close()
+    assert latest == (int(Rating.EASY), int(answer.proposed))
+    assert integrity.check(database, schedulers, AFTER_FIXTURE).healthy
+    database.close()

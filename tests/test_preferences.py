@@ -103,7 +103,7 @@ def test_a_stored_preset_with_too_few_parameters_keeps_the_rest(database: Databa
     assert (preset.new_per_day, preset.parameters) == (7, ())
 
 
-@pytest.mark.parametrize("version", [2, 3, 4])
+@pytest.mark.parametrize("version", [2, 3, 4, 5])
 def test_an_older_database_upgrades_to_default_presets(tmp_path: Path, version: int) -> None:
     target = tmp_path / "data" / "recall.sqlite3"
     target.parent.mkdir()
@@ -135,7 +135,7 @@ def _trim(match: re.Match[str]) -> str:
 def test_the_upgrade_makes_the_tables_a_new_database_has(tmp_path: Path) -> None:
     target = tmp_path / "old" / "recall.sqlite3"
     target.parent.mkdir()
-    shutil.copyfile(DATA / "schema-4.sqlite3", target)
+    shutil.copyfile(DATA / "schema-5.sqlite3", target)
     Database(target).close()
     fresh = tmp_path / "new" / "recall.sqlite3"
     Database(fresh).close()
@@ -143,10 +143,10 @@ def test_the_upgrade_makes_the_tables_a_new_database_has(tmp_path: Path) -> None
     assert len(_option_schema(fresh)) == 4  # three tables and the index on deck_preset
 
 
-def test_the_schema_5_fixture_keeps_its_preset_and_preferences(tmp_path: Path) -> None:
+def test_the_schema_6_fixture_keeps_its_preset_and_preferences(tmp_path: Path) -> None:
     target = tmp_path / "data" / "recall.sqlite3"
     target.parent.mkdir()
-    shutil.copyfile(DATA / "schema-5.sqlite3", target)
+    shutil.copyfile(DATA / "schema-6.sqlite3", target)
     database = Database(target)
     assert deck_options.preferences(database) == Preferences(theme="dark", day_rollover_hour=3)
     preset = deck_options.deck_options(database, "tiny").preset

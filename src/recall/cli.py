@@ -92,6 +92,19 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--deck", metavar="DECK_ID", help="only this deck's reviews")
     export.set_defaults(handler=_export_reviews)
 
+    statistics = commands.add_parser(
+        "stats", help="print statistics: today, streak, forecast, retention, misconceptions"
+    )
+    statistics.add_argument("--deck", metavar="DECK_ID", help="only this deck")
+    statistics.add_argument(
+        "--days",
+        type=_positive_days,
+        metavar="N",
+        help="the period: the last N study days, today included (default: all time)",
+    )
+    statistics.add_argument("--json", action="store_true", help="print JSON for scripts")
+    statistics.set_defaults(handler=_print_stats)
+
     schema = commands.add_parser("schema", help="print the JSON Schema of the deck format")
     schema.set_defaults(handler=_print_schema)
 
@@ -304,6 +317,35 @@ def _export_reviews(args: argparse.Namespace) -> int:
     finally:
         database.close()
     print(f"wrote {written} reviews to {args.file}", file=sys.stderr)
+    return 0
+
+
+def _positive_days(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of days (1 or more), got {text!r}"
+        )
+    return value
+
+
+def _print_stats(args: argparse.Namespace) -> int:
+    from recall import deck_options, stats
+
+    database = _open_database(args)
+    try:
+        figures = stats.collect(
+            database, deck_options.preferences(database), _now(), args.deck, args.days
+        )
+    finally:
+        database.close()
+    if args.json:
+        print(json.dumps(stats.to_json(figures), indent=2, ensure_ascii=False))
+    else:
+        print(stats.text_report(figures))
     return 0
 
 

@@ -42,6 +42,15 @@ class StudyCard:
 
 
 @dataclass(frozen=True)
+class EarlierPick:
+    """A wrong option the learner picked again: on how many earlier reviews, and when last."""
+
+    choice: str
+    times: int
+    last: datetime
+
+
+@dataclass(frozen=True)
 class Answer:
     """An answered card, graded but not yet recorded.
 
@@ -50,6 +59,8 @@ class Answer:
         correct: Whether the answer was right; None for a basic card, which the learner rates.
         proposed: The rating Recall suggests.
         intervals: When the card would come back under each rating.
+        earlier_picks: The wrong options picked now that earlier reviews of the card
+            picked too.
     """
 
     card: StudyCard
@@ -58,6 +69,7 @@ class Answer:
     proposed: Rating
     intervals: dict[Rating, timedelta]
     answered_at: datetime
+    earlier_picks: tuple[EarlierPick, ...] = ()
 
     @property
     def duration_ms(self) -> int:
@@ -208,13 +220,15 @@ class StudySession:
         if not picked or any(not 0 <= index < len(card.choices) for index in picked):
             raise ValueError(f"picked options {sorted(picked)} do not fit the card")
         correct = grading.is_correct(picked, card.correct_indexes)
+        wrong = {card.choices[index].text for index in picked} - {
+            card.choices[index].text for index in card.correct_indexes
+        }
         preferences = self.preferences
+        with self.database.reading() as transaction:
+            durations = transaction.queue.recent_correct_durations(self.deck_ids, _TIMING_WINDOW)
+            earlier = transaction.statistics.option_picks(shown.card_id) if wrong else []
         typical = None
         if preferences.answer_time_grading:
-            with self.database.reading() as transaction:
-                durations = transaction.queue.recent_correct_durations(
-                    self.deck_ids, _TIMING_WINDOW
-                )
             typical = grading.typical_duration(durations, preferences.timing_sample_size)
         proposed = grading.propose_rating(
             correct,
@@ -230,6 +244,11 @@ class StudySession:
             proposed=proposed,
             intervals=self._preview(shown, now),
             answered_at=now,
+            earlier_picks=tuple(
+                EarlierPick(choice=text, times=times, last=last)
+                for text, times, last in earlier
+                if text in wrong
+            ),
         )
 
     def reveal(self, shown: StudyCard, now: datetime) -> Answer:
@@ -279,6 +298,7 @@ class StudySession:
                 state_before=before.state,
                 picked=picked,
                 correct=answer.correct,
+                proposed=answer.proposed,
             )
             review_id = transaction.history.add(review)
             if before.last_review is not None and answer.answered_at < before.last_review:

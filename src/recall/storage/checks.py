@@ -48,9 +48,10 @@ class CheckQueries:
         ]
         self._sql.run(
             "INSERT INTO set_aside_review (id, card_id, reviewed_at, rating, duration_ms, "
-            "state_before, picked, correct, kind, set_due, set_aside_at, reason) SELECT id, "
-            "card_id, reviewed_at, rating, duration_ms, state_before, picked, correct, kind, "
-            "set_due, ?, ? FROM review WHERE reviewed_at > ?",
+            "state_before, picked, correct, kind, set_due, proposed_rating, set_aside_at, "
+            "reason) SELECT id, card_id, reviewed_at, rating, duration_ms, state_before, "
+            "picked, correct, kind, set_due, proposed_rating, ?, ? FROM review "
+            "WHERE reviewed_at > ?",
             (to_micros(now), reason, after),
         )
         self._sql.run("DELETE FROM review WHERE reviewed_at > ?", (after,))

@@ -26,7 +26,7 @@ HistoryEntry = tuple[datetime, Rating] | tuple[datetime, None, ReviewKind, datet
 
 _INSERT = (
     "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, picked, "
-    "correct) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "correct, proposed_rating) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -189,6 +189,7 @@ def _values(review: NewReview) -> tuple[object, ...]:
         int(review.state_before),
         picked_json(review.picked),
         review.correct,
+        None if review.proposed is None else int(review.proposed),
     )
 
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file d
 
 from recall.storage import card_index
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -78,8 +78,20 @@ def _browsing(connection: Connection) -> None:
     card_index.fill(connection)
 
 
+def _proposed_rating(connection: Connection) -> None:
+    """Schema 5: each review keeps the rating Recall proposed, so the statistics can show how
+    often the learner changed it (reviews recorded before have none: NULL); and reviews are
+    indexed by card and time, the order every history is read and replayed in, so the
+    statistics find each review's previous one (and ``recall check`` each card's history)
+    without sorting the whole table."""
+    connection.exec_driver_sql("ALTER TABLE review ADD COLUMN proposed_rating INTEGER")
+    # Reviews set aside are kept whole, so they keep it too.
+    connection.exec_driver_sql("ALTER TABLE set_aside_review ADD COLUMN proposed_rating INTEGER")
+    connection.exec_driver_sql("CREATE INDEX ix_review_card_time ON review (card_id, reviewed_at)")
+
+
 def _preferences_and_presets(connection: Connection) -> None:
-    """Schema 5: preferences, deck presets and each deck's preset live in the database.
+    """Schema 6: preferences, deck presets and each deck's preset live in the database.
 
     Backups then carry them. Every deck starts on the default preset, whose options are
     the ones every deck had before. The tables are those ``tables.py`` declares.
@@ -106,5 +118,6 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _deck_beside_schedule,
     2: _set_aside_reviews,
     3: _browsing,
-    4: _preferences_and_presets,
+    4: _proposed_rating,
+    5: _preferences_and_presets,
 }

@@ -84,6 +84,7 @@ class NewReview:
         state_before: The card's learning state before this review.
         picked: The texts of the chosen options of a choice card, else None.
         correct: Whether the answer was right.
+        proposed: The rating Recall proposed, when it proposed one (not for imports).
     """
 
     card_id: int
@@ -93,6 +94,7 @@ class NewReview:
     state_before: CardState
     picked: tuple[str, ...] | None
     correct: bool
+    proposed: Rating | None = None
 
     @classmethod
     def rated(
@@ -104,6 +106,7 @@ class NewReview:
         state_before: CardState,
         picked: tuple[str, ...] | None = None,
         correct: bool | None = None,
+        proposed: Rating | None = None,
     ) -> NewReview:
         """A review; without a graded answer (``correct`` None) it is right when it passed."""
         return cls(
@@ -114,6 +117,7 @@ class NewReview:
             state_before=state_before,
             picked=picked,
             correct=rating.passed if correct is None else correct,
+            proposed=proposed,
         )
 
 

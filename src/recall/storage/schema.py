@@ -64,11 +64,12 @@ EXPECTED = Expected(
         "card_tag": frozenset({"card_id", "tag"}),
         "review": frozenset(
             {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
-            | {"picked", "correct", "kind", "set_due"}
+            | {"picked", "correct", "kind", "set_due", "proposed_rating"}
         ),
         "set_aside_review": frozenset(
             {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
-            | {"picked", "correct", "kind", "set_due", "set_aside_at", "reason"}
+            | {"picked", "correct", "kind", "set_due", "proposed_rating", "set_aside_at"}
+            | {"reason"}
         ),
         "preference": frozenset({"key", "value"}),
         "preset": frozenset({"id", "name", "config"}),
@@ -81,6 +82,7 @@ EXPECTED = Expected(
         "ix_card_memory_state_due": "card_memory",
         "ix_card_tag_tag": "card_tag",
         "ix_review_card_id": "review",
+        "ix_review_card_time": "review",
         "ix_review_reviewed_at": "review",
         "ix_set_aside_review_card_id": "set_aside_review",
         "ix_deck_preset_preset_id": "deck_preset",

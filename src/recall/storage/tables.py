@@ -118,6 +118,8 @@ class CardTag(SQLModel, table=True):
 class Review(SQLModel, table=True):
     """One answer, appended and never changed (a trigger refuses updates)."""
 
+    __table_args__ = (Index("ix_review_card_time", "card_id", "reviewed_at"),)
+
     id: int | None = Field(default=None, primary_key=True)
     card_id: int = Field(foreign_key="card.id", index=True)
     reviewed_at: datetime = Field(sa_type=UtcDateTime, index=True)
@@ -135,6 +137,10 @@ class Review(SQLModel, table=True):
     )
     set_due: datetime | None = Field(
         default=None, sa_type=UtcDateTime, description="For kind 2: the due date set."
+    )
+    proposed_rating: int | None = Field(
+        default=None,
+        description="The rating Recall proposed (1-4); null before schema 5 and for imports.",
     )
 
 
@@ -190,5 +196,6 @@ class SetAsideReview(SQLModel, table=True):
     set_due: datetime | None = Field(
         default=None, sa_type=UtcDateTime, description="For kind 2: the due date set."
     )
+    proposed_rating: int | None = None
     set_aside_at: datetime = Field(sa_type=UtcDateTime)
     reason: str

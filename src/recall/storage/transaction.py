@@ -12,6 +12,7 @@ from recall.storage.history import HistoryQueries
 from recall.storage.options import OptionQueries
 from recall.storage.queue import QueueQueries
 from recall.storage.sql import Sql
+from recall.storage.statistics import StatisticsQueries
 
 
 class Transaction:
@@ -28,6 +29,7 @@ class Transaction:
         checks: The consistency queries ``recall check`` runs.
         options: Preferences, deck presets and which deck uses which.
         browsing: The card browser's searches, rows and bulk changes.
+        statistics: The statistics' grouped reads of the history and the schedules.
     """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -39,3 +41,4 @@ class Transaction:
         self.checks = CheckQueries(self.sql)
         self.options = OptionQueries(self.sql)
         self.browsing = Browsing(self.sql)
+        self.statistics = StatisticsQueries(self.sql)

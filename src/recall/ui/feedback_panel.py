@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import tzinfo
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from recall.sound import without_references
+from recall.study import EarlierPick
 from recall.ui.accessibility import expose, plain_text
 from recall.ui.text import markdown_to_html
+
+
+def earlier_picks_line(picks: Sequence[EarlierPick], zone: tzinfo | None = None) -> str:
+    """ "You picked this on 3 earlier reviews (last on 12 Nov)" for a wrong option picked before.
+
+    With several wrong options picked (a "select all" card) each is named. Dates are in
+    ``zone`` (None: the system's time zone).
+    """
+    lines = []
+    for pick in picks:
+        reviews = "review" if pick.times == 1 else "reviews"
+        what = "this" if len(picks) == 1 else f"\u201c{pick.choice}\u201d"
+        last = pick.last.astimezone(zone)
+        lines.append(
+            f"You picked {what} on {pick.times} earlier {reviews} (last on {last.day} {last:%b})."
+        )
+    return " ".join(lines)
 
 
 class CardLabel(QLabel):
@@ -56,16 +77,23 @@ class FeedbackPanel(QFrame):
         self.setObjectName("feedback")
         self.verdict = card_label("verdict", "Result", rich=False)
         self.picked_note = card_label("pickedNote", "About your answer")
+        self.earlier = card_label("earlierPicks", "Picked before", rich=False)
         self.explanation = card_label("explanation", "Explanation")
         self.source = card_label("source", "Source")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 14, 18, 14)
         layout.setSpacing(8)
-        for widget in (self.verdict, self.picked_note, self.explanation, self.source):
+        for widget in (self.verdict, self.earlier, self.picked_note, self.explanation, self.source):
             layout.addWidget(widget)
 
     def show_result(
-        self, verdict: str, correct: bool | None, notes: str, explanation: str, source: str
+        self,
+        verdict: str,
+        correct: bool | None,
+        notes: str,
+        explanation: str,
+        source: str,
+        earlier: str = "",
     ) -> None:
         """Fill in and show the panel.
 
@@ -75,19 +103,23 @@ class FeedbackPanel(QFrame):
             notes: Markdown about the picked choices.
             explanation: The card's explanation (Markdown).
             source: Where to check the answer (Markdown), or empty.
+            earlier: Which wrong options were picked on earlier reviews too, or empty.
         """
         self.verdict.setText(verdict)
         self.verdict.setProperty("correct", correct)
         self.verdict.style().unpolish(self.verdict)
         self.verdict.style().polish(self.verdict)
+        self.earlier.setText(earlier)
+        self.earlier.setVisible(bool(earlier))
         _set_markdown(self.picked_note, notes)
         _set_markdown(self.explanation, without_references(explanation).strip())
         _set_markdown(self.source, f"*Source:* {source}" if source else "")
         self.show()
 
     def spoken(self) -> str:
-        """What a screen reader announces when the panel appears: verdict, notes, explanation."""
-        parts = [self.verdict, self.picked_note, self.explanation]
+        """What a screen reader announces when the panel appears: verdict, earlier picks,
+        notes, explanation."""
+        parts = [self.verdict, self.earlier, self.picked_note, self.explanation]
         return "\n".join(label.accessibleName() for label in parts if label.isVisibleTo(self))
 
 

@@ -27,6 +27,7 @@ from recall.ui.operations import Operations
 from recall.ui.options_actions import OptionsActions
 from recall.ui.prompts import Prompts
 from recall.ui.review_view import ReviewView
+from recall.ui.statistics_window import StatisticsWindow
 from recall.ui.summary_view import SummaryView
 from recall.ui.tasks import TaskRunner
 from recall.ui.transfers import Transfers, importable
@@ -49,6 +50,7 @@ SHORTCUTS = (
     ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
     ("Ctrl+Shift+B", "Backups"),
     ("Ctrl+Shift+K", "Check the database: every schedule against its history"),
+    ("Shift+S", "Statistics of the selected deck (switch to all decks in the window)"),
     ("Ctrl+,", "Preferences: theme, study day, grading, text size, backups"),
     ("Ctrl+Shift+O", "Options of the selected deck: limits, steps, retention, FSRS"),
     ("Ctrl+Alt+Z", "Undo the last change of deck options (schedules as they were)"),
@@ -100,6 +102,7 @@ class MainWindow(QMainWindow):
         self._zone = zone
         self._prompts = prompts or Prompts(self)
         self._review: ReviewView | None = None
+        self.statistics: StatisticsWindow | None = None
         self.tasks = TaskRunner(self)
         self.operations = Operations(self.tasks, self._prompts, self)
         self.transfers = Transfers(
@@ -181,6 +184,28 @@ class MainWindow(QMainWindow):
         self.pages.setCurrentWidget(review)
         self._update_actions()
         review.start()
+
+    def show_statistics(self) -> None:
+        """Open the statistics window on the selected deck (or bring it to the front)."""
+        key = (
+            self.deck_list.selected_key() if self.pages.currentWidget() is self.deck_list else None
+        )
+        overviews = library.deck_overviews(self._database, self._clock(), self._zone)
+        decks = [(deck.key, deck.name) for deck in overviews]
+        if self.statistics is None:
+            self.statistics = StatisticsWindow(
+                self._database, self.preferences, self._clock, decks, key, self._zone, self
+            )
+            self.statistics.refresh()
+        elif key is not None and key != self.statistics.deck_key():
+            self.statistics.set_decks(decks)
+            self.statistics.set_deck(key)  # which computes the figures again
+        else:
+            self.statistics.set_decks(decks)
+            self.statistics.refresh()
+        self.statistics.show()
+        self.statistics.raise_()
+        self.statistics.activateWindow()
 
     def back_up_if_changed(self) -> None:
         """Back up in the background if anything changed since the newest backup."""
@@ -288,6 +313,9 @@ class MainWindow(QMainWindow):
             if not self._prompts.confirm("Quit Recall", question):
                 event.ignore()
                 return
+        if self.statistics is not None:
+            self.statistics.close()  # hidden: figures still being computed are dropped
+            self.statistics.tasks.wait()
         self.collection.close_windows()
         self.backup_timer.stop()
         self.back_up_if_changed()
@@ -317,6 +345,8 @@ class MainWindow(QMainWindow):
         self.back_action = QAction("&Back to Decks", self)
         self.back_action.setShortcut(QKeySequence("Escape"))
         self.study_action = QAction("&Study Selected Deck", self)
+        self.statistics_action = QAction("S&tatistics...", self)
+        self.statistics_action.setShortcut(QKeySequence("Shift+S"))
         self.shortcuts_action = QAction("&Keyboard Shortcuts", self)
         self.shortcuts_action.setShortcut(QKeySequence("F1"))
         self.about_action = QAction("&About Recall", self)
@@ -329,6 +359,7 @@ class MainWindow(QMainWindow):
             self.undo_action,
             self.back_action,
             *self.options.actions,
+            self.statistics_action,
         ):
             self.addAction(action)
 
@@ -350,6 +381,8 @@ class MainWindow(QMainWindow):
         study_menu.addAction(self.study_action)
         study_menu.addAction(self.options.deck_options_action)
         study_menu.addAction(self.back_action)
+        study_menu.addSeparator()
+        study_menu.addAction(self.statistics_action)
         decks_menu = self.menuBar().addMenu("&Decks")
         tools_menu = self.menuBar().addMenu("&Tools")
         self.collection.fill_menus(tools_menu, decks_menu)
@@ -374,6 +407,7 @@ class MainWindow(QMainWindow):
         self.undo_action.triggered.connect(self._on_undo)
         self.back_action.triggered.connect(self._on_back)
         self.study_action.triggered.connect(self._on_study_selected)
+        self.statistics_action.triggered.connect(self.show_statistics)
         self.shortcuts_action.triggered.connect(self._on_shortcuts)
         self.about_action.triggered.connect(self._on_about)
         self.options.preferences_saved.connect(self._on_preferences_saved)

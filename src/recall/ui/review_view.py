@@ -26,6 +26,7 @@ from recall.ui.accessibility import announce
 from recall.ui.card_panel import CardPanel
 from recall.ui.choice_button import ChoiceButton
 from recall.ui.choice_outcome import choice_result
+from recall.ui.feedback_panel import earlier_picks_line
 from recall.ui.prompts import Prompts
 from recall.ui.rating_bar import RatingBar
 from recall.ui.review_keys import card_key_action
@@ -407,7 +408,12 @@ class ReviewView(QWidget):
             self._card.show_back(card)
             verdict, notes = "How well did you remember it?", ""
         self._card.feedback.show_result(
-            verdict, answer.correct, notes, card.explanation, card.source
+            verdict,
+            answer.correct,
+            notes,
+            card.explanation,
+            card.source,
+            earlier_picks_line(answer.earlier_picks, self._session.zone),
         )
         suggested = self._ratings.offer(
             answer.intervals, answer.proposed, self._session.preferences.show_next_intervals

@@ -1,0 +1,253 @@
+"""Gathering the statistics: a few grouped queries, then sums over their (few) groups."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, datetime, timedelta, tzinfo
+
+from recall import days
+from recall.errors import UnknownDeckError
+from recall.memory import Rating
+from recall.preferences import Preferences
+from recall.stats.figures import (
+    RETENTION_DAYS,
+    RETENTION_WINDOWS,
+    DayReviews,
+    HourCount,
+    Misconception,
+    Ratings,
+    Retention,
+    RetentionRow,
+    Statistics,
+    Streak,
+    Today,
+    Totals,
+)
+from recall.stats.local_time import day_date, day_number, local_time
+from recall.stats.schedules import forecast_length, read_schedules
+from recall.storage import Database
+from recall.storage.statistics import (
+    KIND_MATURE,
+    KIND_YOUNG,
+    DayGroup,
+)
+
+CALENDAR_DAYS = 365
+WEEKLY_FROM_DAYS = 92
+"""Periods longer than this draw one reviews bar per week instead of per day."""
+MISCONCEPTIONS_SHOWN = 50
+
+
+def collect(
+    database: Database,
+    settings: Preferences,
+    now: datetime,
+    deck_key: str | None = None,
+    period_days: int | None = 30,
+    zone: tzinfo | None = None,
+    forecast_days: int | None = None,
+) -> Statistics:
+    """Every figure of the statistics for one deck (or all) over a period ending today.
+
+    Args:
+        database: Where the history is.
+        settings: For the day rollover hour and FSRS's forgetting curve.
+        now: The current time, aware UTC.
+        deck_key: Only this deck (its file id); None for every deck.
+        period_days: Study days the period covers, today included; None for all time.
+        zone: The learner's time zone; None is the system's.
+        forecast_days: Days ahead the forecast covers; defaults to the period's length
+            (a year for all time; at least 30, at most 365).
+
+    Raises:
+        UnknownDeckError: ``deck_key`` names no deck.
+    """
+    hour = settings.day_rollover_hour
+    today_start, today_end = days.study_day(now, hour, zone)
+    with database.reading() as transaction:
+        deck_id, deck_name = None, "All decks"
+        if deck_key is not None:
+            deck = transaction.decks.by_key(deck_key)
+            if deck is None:
+                raise UnknownDeckError(deck_key)
+            deck_id, deck_name = deck.id, deck.name
+        queries = transaction.statistics
+        # The first review of all (the head of the time index) bounds the offsets needed.
+        first = min(queries.first_review() or now, now)
+        calendar_start = today_start - timedelta(days=CALENDAR_DAYS + 1)
+        farthest = today_start + timedelta(days=max(CALENDAR_DAYS, forecast_days or 0) + 1)
+        local = local_time(min(first, calendar_start), farthest, hour, zone)
+        today_number = day_number(now, local, zone)
+        groups = queries.day_groups(local, deck_id)
+        if period_days is None:
+            span = today_number - min((group.day for group in groups), default=today_number) + 1
+        else:
+            span = max(1, period_days)
+        period_first = today_number - span + 1
+        period_start = days.study_day(
+            today_start - timedelta(days=span - 1, hours=-12), hour, zone
+        )[0]
+        since = None if period_days is None else period_start
+        today_cards = queries.cards_reviewed(today_start, today_end, deck_id)
+        answers = queries.answer_groups(local, since, deck_id)
+        ahead = forecast_length(period_days, forecast_days)
+        schedules = read_schedules(
+            queries, local, now, today_number, ahead, settings, zone, deck_id
+        )
+        picks = queries.wrong_picks(deck_id, limit=MISCONCEPTIONS_SHOWN)
+    in_period = [group for group in groups if group.day >= period_first]
+    return Statistics(
+        now=now,
+        today_date=day_date(today_number),
+        deck_key=deck_key,
+        deck_name=deck_name,
+        period_days=span,
+        whole_history=period_days is None,
+        today=_today(groups, today_number, today_cards),
+        streak=_streak({group.day for group in groups}, today_number),
+        forecast=schedules.forecast,
+        calendar=_calendar(groups, today_number),
+        reviews=_review_bars(in_period, period_first, today_number, span > WEEKLY_FROM_DAYS),
+        by_week=span > WEEKLY_FROM_DAYS,
+        totals=_totals(in_period),
+        cards=schedules.cards,
+        distributions=schedules.distributions,
+        retention=tuple(
+            _retention(groups, name, today_number, window)
+            for name, window in zip(RETENTION_WINDOWS, RETENTION_DAYS, strict=True)
+        ),
+        period_retention=_retention(
+            groups, "period", today_number, None if period_days is None else span
+        ),
+        hours=_hours(answers),
+        ratings=_ratings(answers),
+        misconceptions=tuple(
+            Misconception(
+                deck_key=pick.deck_key,
+                card_id=pick.card_id,
+                card_key=pick.card_key,
+                question=pick.question,
+                choice=pick.choice,
+                times=pick.times,
+                last=pick.last,
+                still=pick.still,
+            )
+            for pick in picks
+        ),
+    )
+
+
+def _today(groups: Iterable[DayGroup], today: int, cards: int) -> Today:
+    todays = [group for group in groups if group.day == today]
+    totals = _totals(todays)
+    return Today(
+        cards=cards,
+        reviews=totals.reviews,
+        time_ms=totals.time_ms,
+        correct=totals.correct,
+        again=totals.again,
+    )
+
+
+def _totals(groups: Iterable[DayGroup]) -> Totals:
+    reviews = correct = again = time_ms = 0
+    for group in groups:
+        reviews += group.reviews
+        correct += group.reviews if group.correct else 0
+        again += group.reviews if group.rating == Rating.AGAIN else 0
+        time_ms += group.time_ms
+    return Totals(reviews=reviews, correct=correct, again=again, time_ms=time_ms)
+
+
+def _streak(studied: set[int], today: int) -> Streak:
+    current = 0
+    day = today if today in studied else today - 1
+    while day in studied:
+        current += 1
+        day -= 1
+    longest = run = 0
+    previous = None
+    for day in sorted(studied):
+        run = run + 1 if previous == day - 1 else 1
+        longest = max(longest, run)
+        previous = day
+    return Streak(current=current, longest=longest)
+
+
+def _calendar(groups: Iterable[DayGroup], today: int) -> tuple[tuple[date, int], ...]:
+    per_day = [0] * CALENDAR_DAYS
+    first = today - CALENDAR_DAYS + 1
+    for group in groups:
+        if group.day >= first and group.day <= today:
+            per_day[group.day - first] += group.reviews
+    return tuple((day_date(first + index), count) for index, count in enumerate(per_day))
+
+
+def _review_bars(
+    groups: Iterable[DayGroup], first: int, today: int, weekly: bool
+) -> tuple[DayReviews, ...]:
+    width = 7 if weekly else 1
+    bars = (today - first) // width + 1
+    # Bars end at today: the oldest bar may reach before the period (a partial week).
+    start = today - bars * width + 1
+    reviews = [[0, 0, 0, 0] for _ in range(bars)]
+    time_ms = [[0, 0, 0, 0] for _ in range(bars)]
+    for group in groups:
+        index = (group.day - start) // width
+        if 0 <= index < bars:
+            reviews[index][group.kind] += group.reviews
+            time_ms[index][group.kind] += group.time_ms
+    return tuple(
+        DayReviews(
+            day=day_date(start + index * width),
+            reviews=(r[0], r[1], r[2], r[3]),
+            time_ms=(t[0], t[1], t[2], t[3]),
+        )
+        for index, (r, t) in enumerate(zip(reviews, time_ms, strict=True))
+    )
+
+
+def _retention(
+    groups: Iterable[DayGroup], name: str, today: int, window: int | None
+) -> RetentionRow:
+    """True retention: each review card's first review of a study day, Again failing it."""
+    last = today - 1 if name == "yesterday" else today
+    first = None if window is None else last - window + 1
+    cells = {KIND_YOUNG: [0, 0], KIND_MATURE: [0, 0]}
+    for group in groups:
+        if group.kind not in cells or not group.first_of_day or group.day > last:
+            continue
+        if first is not None and group.day < first:
+            continue
+        cells[group.kind][0 if group.rating > Rating.AGAIN else 1] += group.reviews
+    young, mature = cells[KIND_YOUNG], cells[KIND_MATURE]
+    return RetentionRow(window=name, young=Retention(*young), mature=Retention(*mature))
+
+
+Answers = Iterable[tuple[int, int, int | None, bool, int]]
+
+
+def _hours(answers: Answers) -> tuple[HourCount, ...]:
+    reviews, correct = [0] * 24, [0] * 24
+    for hour, _rating, _proposed, right, count in answers:
+        reviews[hour] += count
+        correct[hour] += count if right else 0
+    return tuple(HourCount(hour, reviews[hour], correct[hour]) for hour in range(24))
+
+
+def _ratings(answers: Answers) -> Ratings:
+    counts = [0, 0, 0, 0]
+    known = changed = raised = 0
+    for _hour, given, proposed, _right, count in answers:
+        counts[given - 1] += count
+        if proposed is not None:
+            known += count
+            if proposed != given:
+                changed += count
+                raised += count if given > proposed else 0
+    return Ratings(
+        counts=(counts[0], counts[1], counts[2], counts[3]),
+        proposed_known=known,
+        changed=changed,
+        raised=raised,
+    )

@@ -1,0 +1,380 @@
+"""The statistics' queries: the review history and the schedules, grouped by study day in SQL.
+
+A study day ends at the rollover hour in local time, which moves against UTC when daylight
+saving time starts or ends. The caller passes the local time's UTC offset as a list of
+segments (from this moment on, this offset); the queries turn that into one ``CASE``
+expression, so a review's study day is ``(time + offset - rollover) / day`` counted from
+1970-01-01, exact on either side of a change, and ``GROUP BY`` runs in SQLite.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from recall.memory import CardState, ReviewKind
+from recall.storage.rows import REVIEW_ORDER
+from recall.storage.sql import Sql
+from recall.storage.times import from_micros, to_micros
+
+HOUR_US = 3_600_000_000
+DAY_US = 24 * HOUR_US
+_ANSWER = int(ReviewKind.ANSWER)
+MATURE_DAYS = 21
+"""A review card whose interval is at least this many days is mature (as in Anki)."""
+
+# What kind of review a row is: learning (new or learning card), young, mature, relearning.
+KIND_LEARNING, KIND_YOUNG, KIND_MATURE, KIND_RELEARNING = 0, 1, 2, 3
+
+
+@dataclass(frozen=True, slots=True)
+class LocalTime:
+    """How UTC becomes the learner's study day and hour.
+
+    Attributes:
+        offsets: ``(from_us, offset_us)`` pairs, oldest first: from ``from_us`` (UTC
+            microseconds) on, local time is UTC plus ``offset_us``. The first pair's offset
+            also holds before it.
+        rollover_hour: The local hour at which a study day begins.
+    """
+
+    offsets: tuple[tuple[int, int], ...]
+    rollover_hour: int
+
+    def local(self, column: str) -> str:
+        """SQL for the local wall time of a UTC microseconds column, in microseconds."""
+        (_, first), *later = self.offsets
+        if not later:
+            return f"({column} + {int(first)})"
+        whens = " ".join(
+            f"WHEN {column} < {int(start)} THEN {int(previous)}"
+            for (start, _), (_, previous) in zip(later, self.offsets, strict=False)
+        )
+        return f"({column} + CASE {whens} ELSE {int(later[-1][1])} END)"
+
+    def day(self, column: str) -> str:
+        """SQL for the study day of a UTC microseconds column: days since 1970-01-01."""
+        return f"(({self.local(column)} - {int(self.rollover_hour) * HOUR_US}) / {DAY_US})"
+
+    def hour(self, column: str) -> str:
+        """SQL for the local hour (0-23) of a UTC microseconds column."""
+        return f"(({self.local(column)} / {HOUR_US}) % 24)"
+
+
+@dataclass(frozen=True, slots=True)
+class DayGroup:
+    """Reviews of one study day that share a kind, a rating and whether they were right.
+
+    Attributes:
+        day: Days since 1970-01-01 of the study day.
+        kind: ``KIND_LEARNING``, ``KIND_YOUNG``, ``KIND_MATURE`` or ``KIND_RELEARNING``.
+        first_of_day: Whether these are each card's first review of the day.
+        rating: 1-4.
+        correct: Whether the answers were right.
+        reviews: How many reviews.
+        time_ms: Their total answer time.
+    """
+
+    day: int
+    kind: int
+    first_of_day: bool
+    rating: int
+    correct: bool
+    reviews: int
+    time_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ValueCounts:
+    """A histogram as SQL counted it: each rounded value with its count, and the average."""
+
+    counts: tuple[tuple[float, int], ...]
+    average: float | None
+    total: float
+
+
+@dataclass(frozen=True, slots=True)
+class PickedOption:
+    """A wrong option picked on a card, with how often and when last."""
+
+    deck_key: str
+    card_id: int
+    card_key: str
+    question: str
+    choice: str
+    times: int
+    last: datetime
+    still: bool
+
+
+class StatisticsQueries:
+    """The statistics' reads, in the transaction whose rows function is given."""
+
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+
+    def _rows(self, sql: str, parameters: Sequence[Any]) -> list[tuple[Any, ...]]:
+        return self._sql.rows(sql, parameters)
+
+    def first_review(self) -> datetime | None:
+        """When the first review was made (the head of the index on review times)."""
+        ((first,),) = self._rows("SELECT min(reviewed_at) FROM review", ())
+        return from_micros(first)
+
+    def day_groups(self, local: LocalTime, deck_id: int | None = None) -> list[DayGroup]:
+        """Every review (of one deck, if given) counted by study day, kind, rating and result.
+
+        A review card's kind is young or mature by the time since the card's previous
+        review; a review is its card's first of the day when that previous review fell on
+        an earlier study day (or there is none). The previous review comes from a window
+        over each card's reviews in the order they happened, read along the index on card
+        and time.
+        """
+        parameters: tuple[int, ...] = ()
+        if deck_id is None:
+            source = f"review WHERE review.kind = {_ANSWER}"
+        else:
+            # The deck's cards as a list to look up, so the reviews are still read along
+            # the (card, time) index, already in the window's order.
+            source = (
+                f"review WHERE review.kind = {_ANSWER} "
+                "AND review.card_id IN (SELECT id FROM card WHERE deck_id = ?)"
+            )
+            parameters = (deck_id,)
+        sql = f"""
+            WITH r AS (
+                SELECT review.reviewed_at AS t, review.rating AS rating,
+                    review.duration_ms AS ms, review.state_before AS s, review.correct AS ok,
+                    lag(review.reviewed_at) OVER (
+                        PARTITION BY review.card_id ORDER BY {REVIEW_ORDER}) AS prev
+                FROM {source}
+            )
+            SELECT {local.day("t")} AS day,
+                CASE WHEN s IN ({int(CardState.NEW)}, {int(CardState.LEARNING)})
+                        THEN {KIND_LEARNING}
+                    WHEN s = {int(CardState.RELEARNING)} THEN {KIND_RELEARNING}
+                    WHEN prev IS NULL OR t - prev < {MATURE_DAYS * DAY_US} THEN {KIND_YOUNG}
+                    ELSE {KIND_MATURE} END AS kind,
+                (prev IS NULL OR {local.day("prev")} <> {local.day("t")}) AS first_of_day,
+                rating, ok, count(*), sum(ms)
+            FROM r GROUP BY 1, 2, 3, 4, 5
+        """
+        return [
+            DayGroup(int(d), int(k), bool(f), int(rt), bool(ok), int(n), int(ms or 0))
+            for d, k, f, rt, ok, n, ms in self._rows(sql, parameters)
+        ]
+
+    def cards_reviewed(self, since: datetime, until: datetime, deck_id: int | None = None) -> int:
+        """How many different cards were reviewed between two times."""
+        source, parameters = _reviews_since(since, deck_id)
+        ((count,),) = self._rows(
+            f"SELECT count(DISTINCT review.card_id) FROM {source} AND review.reviewed_at < ?",
+            (*parameters, to_micros(until)),
+        )
+        return int(count)
+
+    def answer_groups(
+        self, local: LocalTime, since: datetime | None, deck_id: int | None = None
+    ) -> list[tuple[int, int, int | None, bool, int]]:
+        """Reviews since a time (all if None) in one pass, counted by local hour, rating
+        given, rating proposed (None when not recorded) and result:
+        ``(hour, rating, proposed, correct, reviews)``."""
+        source, parameters = _reviews_since(since, deck_id)
+        sql = (
+            f"SELECT {local.hour('review.reviewed_at')}, review.rating, review.proposed_rating, "
+            f"review.correct, count(*) FROM {source} GROUP BY 1, 2, 3, 4"
+        )
+        return [
+            (int(h), int(r), None if p is None else int(p), bool(c), int(n))
+            for h, r, p, c, n in self._rows(sql, parameters)
+        ]
+
+    def card_counts(self, deck_id: int | None = None) -> dict[int, int]:
+        """Cards by kind now: -2 for suspended, -1 for new, else the ``KIND_*`` numbers (by
+        scheduled interval)."""
+        where = "" if deck_id is None else f"WHERE deck_id = {int(deck_id)}"
+        sql = f"""
+            SELECT CASE WHEN suspended THEN -2 WHEN state = {int(CardState.NEW)} THEN -1
+                WHEN state = {int(CardState.LEARNING)} THEN {KIND_LEARNING}
+                WHEN state = {int(CardState.RELEARNING)} THEN {KIND_RELEARNING}
+                WHEN due - last_review < {MATURE_DAYS * DAY_US} THEN {KIND_YOUNG}
+                ELSE {KIND_MATURE} END, count(*)
+            FROM card_memory {where} GROUP BY 1
+        """
+        return {int(kind): int(count) for kind, count in self._rows(sql, ())}
+
+    def due_by_day(
+        self, local: LocalTime, since: datetime, until: datetime, deck_id: int | None = None
+    ) -> list[tuple[int, int]]:
+        """Studied cards due between two times, by study day: ``(day, cards)``."""
+        deck = "" if deck_id is None else f"AND deck_id = {int(deck_id)}"
+        sql = (
+            f"SELECT {local.day('due')}, count(*) FROM card_memory "
+            f"WHERE state <> {int(CardState.NEW)} AND NOT suspended AND due >= ? AND due < ? "
+            f"{deck} "
+            "GROUP BY 1 ORDER BY 1"
+        )
+        return [(int(d), int(n)) for d, n in self._rows(sql, (to_micros(since), to_micros(until)))]
+
+    def due_before(self, moment: datetime, deck_id: int | None = None) -> int:
+        """How many studied cards fell due before a time (the overdue backlog)."""
+        deck = "" if deck_id is None else f"AND deck_id = {int(deck_id)}"
+        ((count,),) = self._rows(
+            f"SELECT count(*) FROM card_memory WHERE state <> {int(CardState.NEW)} "
+            f"AND NOT suspended AND due < ? {deck}",
+            (to_micros(moment),),
+        )
+        return int(count)
+
+    def distribution(
+        self, what: str, now: datetime, curve: tuple[float, float], deck_id: int | None = None
+    ) -> ValueCounts:
+        """How studied cards spread over one measure of memory now.
+
+        Args:
+            what: ``"interval"`` (days, rounded), ``"stability"`` (days, rounded),
+                ``"difficulty"`` (1-10, to a tenth) or ``"retrievability"`` (0-1, to 1%).
+            now: The moment retrievability is taken at.
+            curve: FSRS's forgetting curve as ``(decay, factor)``: retrievability is
+                ``(1 + factor * days / stability) ** decay`` (decay is negative).
+            deck_id: Only this deck's cards.
+
+        Returns:
+            Counts per rounded value, the exact average, and the sum (for retrievability:
+            the number of cards expected to be remembered now).
+        """
+        decay, factor = curve
+        # Whole days since the last review, as fsrs counts them.
+        elapsed = f"(max({to_micros(now)} - last_review, 0) / {DAY_US})"
+        expressions = {
+            "interval": (f"(due - last_review) / {float(DAY_US)}", 1.0),
+            "stability": ("stability", 1.0),
+            "difficulty": ("difficulty", 10.0),
+            "retrievability": (
+                f"pow(1.0 + {float(factor)} * {elapsed} / stability, {float(decay)})",
+                100.0,
+            ),
+        }
+        expression, scale = expressions[what]
+        self._ensure_pow()
+        deck = "" if deck_id is None else f"AND deck_id = {int(deck_id)}"
+        sql = f"""
+            WITH v AS (SELECT {expression} AS x FROM card_memory
+                WHERE state <> {int(CardState.NEW)} AND stability > 0 {deck})
+            SELECT round(x * {scale}) AS bucket, count(*), sum(x) FROM v
+            WHERE x IS NOT NULL GROUP BY 1 ORDER BY 1
+        """
+        rows = self._rows(sql, ())
+        cards = sum(int(n) for _, n, _ in rows)
+        total = sum(float(s) for _, _, s in rows)
+        return ValueCounts(
+            counts=tuple((float(b) / scale, int(n)) for b, n, _ in rows),
+            average=total / cards if cards else None,
+            total=total,
+        )
+
+    def wrong_picks(self, deck_id: int | None = None, limit: int = -1) -> list[PickedOption]:
+        """Wrong options picked on choice cards, most picked first.
+
+        An option is wrong when the card's current text does not mark it correct. It is
+        "still" picked when the card's latest review picked it.
+        """
+        condition = "card.kind = 'choice'"
+        if deck_id is not None:
+            condition += f" AND card.deck_id = {int(deck_id)}"
+        sql = f"""
+            WITH picks AS (
+                SELECT card.id AS card_id, picked.value AS choice, review.reviewed_at AS t
+                FROM card CROSS JOIN review ON review.card_id = card.id,
+                    json_each(review.picked) AS picked
+                WHERE {condition} AND NOT review.correct AND review.picked IS NOT NULL
+                    AND picked.value NOT IN (
+                        SELECT json_extract(c.value, '$.text')
+                        FROM json_each(card.content, '$.choices') AS c
+                        WHERE json_extract(c.value, '$.correct'))
+            )
+            SELECT deck.key, card.id, card.key, json_extract(card.content, '$.question'),
+                picks.choice, count(*), max(picks.t),
+                EXISTS (SELECT 1 FROM json_each((SELECT latest.picked FROM review AS latest
+                        WHERE latest.card_id = card.id
+                        ORDER BY latest.reviewed_at DESC, latest.id DESC LIMIT 1)) AS l
+                    WHERE l.value = picks.choice)
+            FROM picks CROSS JOIN card ON card.id = picks.card_id
+                CROSS JOIN deck ON deck.id = card.deck_id
+            GROUP BY card.id, picks.choice
+            ORDER BY count(*) DESC, max(picks.t) DESC, card.id, picks.choice
+            LIMIT ?
+        """
+        rows = self._rows(sql, (limit,))
+        return [
+            PickedOption(
+                deck_key=str(deck_key),
+                card_id=int(cid),
+                card_key=str(ckey),
+                question=str(question or ""),
+                choice=str(choice),
+                times=int(times),
+                last=_moment(last),
+                still=bool(still),
+            )
+            for deck_key, cid, ckey, question, choice, times, last, still in rows
+        ]
+
+    def option_picks(self, card_id: int) -> list[tuple[str, int, datetime]]:
+        """Each option text picked on a card: ``(text, times, last time)``, most picked first."""
+        sql = """
+            SELECT picked.value, count(*), max(review.reviewed_at)
+            FROM review, json_each(review.picked) AS picked
+            WHERE review.card_id = ? AND review.picked IS NOT NULL
+            GROUP BY 1 ORDER BY 2 DESC, 1
+        """
+        return [(str(text), int(n), _moment(last)) for text, n, last in self._rows(sql, (card_id,))]
+
+    def _ensure_pow(self) -> None:
+        """Give SQLite ``pow`` when it was built without its math functions."""
+        connection = self._sql.connection
+        try:
+            connection.execute("SELECT pow(2.0, 0.5)")
+        except sqlite3.OperationalError:
+            connection.create_function("pow", 2, _pow, deterministic=True)
+
+
+def _pow(base: float | None, exponent: float | None) -> float | None:
+    if base is None or exponent is None:
+        return None
+    return math.pow(base, exponent)
+
+
+def _reviews_since(since: datetime | None, deck_id: int | None) -> tuple[str, tuple[Any, ...]]:
+    """A FROM clause (with WHERE) of reviews from a time on, optionally of one deck only.
+
+    All of the history is read straight from the table; a period starts on the index of
+    review times.
+    """
+    start = to_micros(since) if since is not None else -(2**62)
+    answers = f"review.kind = {_ANSWER}"  # not the schedule changes made by hand
+    if deck_id is None:
+        if since is None:
+            return f"review NOT INDEXED WHERE {answers} AND review.reviewed_at >= ?", (start,)
+        return f"review WHERE {answers} AND review.reviewed_at >= ?", (start,)
+    if since is None:
+        return (
+            "card CROSS JOIN review ON review.card_id = card.id "
+            f"WHERE card.deck_id = ? AND {answers} AND review.reviewed_at >= ?",
+            (deck_id, start),
+        )
+    return (
+        "review CROSS JOIN card ON card.id = review.card_id "
+        f"WHERE card.deck_id = ? AND {answers} AND review.reviewed_at >= ?",
+        (deck_id, start),
+    )
+
+
+def _moment(value: int) -> datetime:
+    moment = from_micros(value)
+    assert moment is not None
+    return moment

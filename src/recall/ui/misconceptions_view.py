@@ -1,0 +1,166 @@
+"""The misconceptions list (wrong options picked most) and a card's picks, for the statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from recall.stats.cards import CardPicks
+from recall.stats.figures import Misconception
+from recall.ui.rows_model import Index, RowsModel
+
+
+def short_date(moment: datetime) -> str:
+    """A day as the learner reads it, in local time: "12 Nov 2026"."""
+    return f"{moment.astimezone():%d %b %Y}".lstrip("0")
+
+
+class MisconceptionsModel(RowsModel[Misconception]):
+    """Rows of wrong options: the option, its card's question, times, last, still picked."""
+
+    HEADERS = ("Wrong option", "Card", "Times", "Last picked", "Still picking it")
+
+    def cells(self, value: Misconception) -> tuple[object, ...]:
+        return (
+            value.choice,
+            value.question,
+            value.times,
+            short_date(value.last),
+            "Yes" if value.still else "Got over it",
+        )
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == 1:
+            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        return super().data(index, role)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> object:
+        if role == Qt.ItemDataRole.TextAlignmentRole and section == 1:
+            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        return super().headerData(section, orientation, role)
+
+    def extra(self, value: Misconception, column: int, role: int) -> object:
+        if role == Qt.ItemDataRole.ToolTipRole and column == 1:
+            return f"{value.deck_key} / {value.card_key}"
+        if role == Qt.ItemDataRole.AccessibleTextRole and column == 0:
+            still = "still picking it" if value.still else "got over it"
+            return (
+                f"{value.choice}, picked {value.times} times on {value.question}, "
+                f"last {short_date(value.last)}, {still}"
+            )
+        return None
+
+
+class _Table(QTableView):
+    chosen_by_key = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.chosen_by_key.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class MisconceptionsView(QWidget):
+    """The ranked list; clicking a row (or Enter on it) asks for its card."""
+
+    card_requested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = MisconceptionsModel(self)
+        self.table = _Table()
+        self.table.setObjectName("misconceptions")
+        self.table.setAccessibleName("Misconceptions: wrong options picked most")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        self.table.setMinimumHeight(180)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.empty = QLabel("No wrong options picked yet.")
+        self.empty.setObjectName("misconceptionsEmpty")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.table)
+        layout.addWidget(self.empty)
+        self.table.clicked.connect(self._on_clicked)
+        self.table.chosen_by_key.connect(self._on_key)
+
+    def set_misconceptions(self, items: Sequence[Misconception]) -> None:
+        """Show the ranked list."""
+        self.model.set_rows(items)
+        self.table.setVisible(bool(items))
+        self.empty.setVisible(not items)
+        # Up to ten rows without scrolling; the page scrolls instead.
+        shown = min(len(items), 10)
+        self.table.setMinimumHeight(
+            self.table.horizontalHeader().sizeHint().height()
+            + shown * self.table.verticalHeader().defaultSectionSize()
+            + 2 * self.table.frameWidth()
+            + 2
+        )
+
+    def _on_clicked(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.card_requested.emit(self.model.row_value(index.row()).card_id)
+
+    def _on_key(self) -> None:
+        self._on_clicked(self.table.currentIndex())
+
+
+class CardPicksDialog(QDialog):
+    """A card's question and how often each option was picked over its history."""
+
+    def __init__(self, picks: CardPicks, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Card {picks.deck_key} / {picks.card_key}")
+        self.setObjectName("cardPicksDialog")
+        self.setMinimumWidth(480)
+        question = QLabel(picks.question)
+        question.setObjectName("cardPicksQuestion")
+        question.setTextFormat(Qt.TextFormat.PlainText)
+        question.setWordWrap(True)
+        question.setAccessibleName("Question")
+        font = question.font()
+        font.setBold(True)
+        question.setFont(font)
+        lines = []
+        for option in (*picks.options, *picks.others):
+            mark = "right" if option.correct else "wrong"
+            when = f", last {short_date(option.last)}" if option.last else ""
+            lines.append(f"{option.text}  ({mark}): picked {option.times} times{when}")
+        self.picks = QLabel("\n".join(lines) or "A basic card: no options to pick.")
+        self.picks.setObjectName("cardPicks")
+        self.picks.setTextFormat(Qt.TextFormat.PlainText)
+        self.picks.setWordWrap(True)
+        self.picks.setAccessibleName("Picks of each option")
+        summary = QLabel(f"Over {picks.reviews} reviews of this card.")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(question)
+        layout.addWidget(self.picks)
+        layout.addWidget(summary)
+        layout.addWidget(buttons)

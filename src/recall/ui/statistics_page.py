@@ -1,0 +1,274 @@
+"""The statistics window's page: every section, filled from the figures."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QWidget,
+)
+
+from recall.stats import report
+from recall.stats.figures import KINDS, Histogram, Retention, Schedules, Statistics
+from recall.ui.charts import BarChart, CalendarHeatmap, ChartSection, Line
+from recall.ui.charts.base import series_color
+from recall.ui.charts.numbers_model import NumbersModel
+from recall.ui.misconceptions_view import MisconceptionsView
+
+
+def _day(day: date) -> str:
+    return f"{day.day} {day:%b}"
+
+
+def _minutes(milliseconds: float) -> str:
+    if milliseconds >= 60_000:
+        return f"{milliseconds / 60_000:.0f} min"
+    return f"{milliseconds / 1000:.0f} s"
+
+
+class StatisticsPage(QWidget):
+    """Sections 1-9 and the misconceptions, each with a one-line reading."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.statistics: Statistics | None = None
+        self.today = ChartSection("Today")
+        tiles = QGridLayout()
+        tiles.setSpacing(8)
+        self.today_figures: dict[str, QLabel] = {}
+        for index, name in enumerate(
+            ("Cards studied", "Time", "Right", "Again", "Current streak", "Longest streak")
+        ):
+            value = QLabel("-")
+            value.setObjectName("figureValue")
+            value.setAccessibleName(name)
+            caption = QLabel(name)
+            caption.setObjectName("figureName")
+            tiles.addWidget(value, (index // 3) * 2, index % 3)
+            tiles.addWidget(caption, (index // 3) * 2 + 1, index % 3)
+            self.today_figures[name] = value
+        self.today.body.addLayout(tiles)
+        self.forecast_chart = BarChart("Future due")
+        self.forecast = ChartSection("Future due", [self.forecast_chart])
+        self.calendar_chart = CalendarHeatmap("Calendar")
+        self.calendar = ChartSection("Calendar", [self.calendar_chart])
+        self.reviews_chart = BarChart("Reviews")
+        self.reviews_measure = QComboBox()
+        self.reviews_measure.setAccessibleName("Reviews chart shows")
+        self.reviews_measure.addItems(["Count", "Time spent"])
+        self.reviews = ChartSection("Reviews", [self.reviews_chart])
+        self.reviews.body.insertWidget(0, self.reviews_measure, 0, Qt.AlignmentFlag.AlignLeft)
+        self.cards_chart = BarChart("Card counts")
+        self.cards = ChartSection("Card counts", [self.cards_chart])
+        self.distribution_charts = {
+            name: BarChart(name)
+            for name in ("Interval", "Stability", "Difficulty", "Retrievability")
+        }
+        self.distributions = ChartSection(
+            "Your memory now", list(self.distribution_charts.values()), columns=4
+        )
+        self.retention_model = NumbersModel(self)
+        self.retention_table = QTableView()
+        self.retention_table.setObjectName("retentionTable")
+        self.retention_table.setAccessibleName("True retention")
+        self.retention_table.setModel(self.retention_model)
+        self.retention_table.verticalHeader().hide()
+        self.retention_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.retention_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.retention_table.setMinimumHeight(220)
+        self.retention = ChartSection("True retention")
+        self.retention.body.addWidget(self.retention_table)
+        self.hours_chart = BarChart("Hour of day")
+        self.hours = ChartSection("Hour of day", [self.hours_chart])
+        self.ratings_chart = BarChart("Ratings")
+        self.changes_chart = BarChart("Proposed rating")
+        self.ratings = ChartSection("Ratings", [self.ratings_chart, self.changes_chart], columns=2)
+        self.misconceptions_view = MisconceptionsView()
+        self.misconceptions = ChartSection("Misconceptions")
+        self.misconceptions.body.addWidget(self.misconceptions_view)
+        self.sections = [
+            self.today,
+            self.forecast,
+            self.calendar,
+            self.reviews,
+            self.cards,
+            self.distributions,
+            self.retention,
+            self.hours,
+            self.ratings,
+            self.misconceptions,
+        ]
+        grid = QGridLayout(self)
+        grid.setContentsMargins(16, 12, 16, 16)
+        grid.setSpacing(12)
+        placed = (
+            (self.today, 0, 0, 1),
+            (self.cards, 0, 1, 1),
+            (self.forecast, 1, 0, 1),
+            (self.reviews, 1, 1, 1),
+            (self.calendar, 2, 0, 2),
+            (self.distributions, 3, 0, 2),
+            (self.retention, 4, 0, 1),
+            (self.hours, 4, 1, 1),
+            (self.ratings, 5, 0, 2),
+            (self.misconceptions, 6, 0, 2),
+        )
+        for section, row, column, span in placed:
+            grid.addWidget(section, row, column, 1, span)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        grid.setRowStretch(len(placed), 1)
+        self.reviews_measure.currentIndexChanged.connect(self._on_measure_changed)
+
+    def show_schedules(self, figures: Schedules | Statistics) -> None:
+        """Fill the sections that need no history: future due, card counts, memory now."""
+        forecast = figures.forecast
+        labels = [
+            "Today",
+            *(
+                _day(date.fromordinal(figures.today_date.toordinal() + i))
+                for i in range(1, len(forecast.days))
+            ),
+        ]
+        self.forecast_chart.set_bars(
+            labels,
+            forecast.days,
+            "Due",
+            Line("Running total (with overdue)", tuple(float(v) for v in forecast.cumulative)),
+        )
+        self.forecast.set_reading(report.forecast_reading(figures))
+        cards = figures.cards
+        kinds = ("New", "Learning", "Relearning", "Young", "Mature", "Suspended")
+        values = (
+            cards.new,
+            cards.learning,
+            cards.relearning,
+            cards.young,
+            cards.mature,
+            cards.suspended,
+        )
+        palette = self.palette()
+        colours = [series_color(i, palette) for i in (6, 0, 3, 1, 2, 4)]
+        self.cards_chart.set_bars(kinds, values, "Cards", colors=colours)
+        self.cards.set_reading(report.cards_reading(figures))
+        memory = figures.distributions
+        self._histogram("Interval", memory.interval, " d", "Interval (days)")
+        self._histogram("Stability", memory.stability, " d", "Stability (days)")
+        self._histogram("Difficulty", memory.difficulty, "", "Difficulty (1-10)")
+        self._histogram(
+            "Retrievability", memory.retrievability, "", "Retrievability now", share=True
+        )
+        self.distributions.set_reading(report.distributions_reading(figures))
+
+    def show_figures(self, figures: Statistics) -> None:
+        """Fill every section with the figures."""
+        self.statistics = figures
+        self.show_schedules(figures)
+        today = figures.today
+        streak = figures.streak
+        for name, text in (
+            ("Cards studied", str(today.cards)),
+            ("Time", report.duration(today.time_ms)),
+            ("Right", report.percent(today.share_correct)),
+            ("Again", str(today.again)),
+            ("Current streak", f"{streak.current} {'day' if streak.current == 1 else 'days'}"),
+            ("Longest streak", f"{streak.longest} {'day' if streak.longest == 1 else 'days'}"),
+        ):
+            self.today_figures[name].setText(text)
+        self.today.set_reading(report.today_reading(figures))
+        self.calendar_chart.set_days(figures.calendar)
+        self.calendar.set_reading(report.calendar_reading(figures))
+        self._on_measure_changed()
+        self.reviews.set_reading(report.reviews_reading(figures))
+        rows = []
+        for row in figures.retention:
+            rows.append(
+                (
+                    row.window.capitalize(),
+                    *(self._retention_cell(c) for c in (row.young, row.mature, row.all)),
+                )
+            )
+        self.retention_model.set_table(("", "Young", "Mature", "All"), tuple(rows))
+        self.retention.set_reading(report.retention_reading(figures))
+        self.hours_chart.set_bars(
+            [str(hour.hour) for hour in figures.hours],
+            [hour.reviews for hour in figures.hours],
+            "Reviews",
+            Line(
+                "Right",
+                tuple(
+                    hour.correct / hour.reviews if hour.reviews else None for hour in figures.hours
+                ),
+                share=True,
+            ),
+        )
+        self.hours.set_reading(report.hours_reading(figures))
+        ratings = figures.ratings
+        rating_colours = [series_color(i, self.palette()) for i in (5, 3, 1, 0)]
+        self.ratings_chart.set_bars(
+            report.RATING_NAMES, ratings.counts, "Answers", colors=rating_colours
+        )
+        self.changes_chart.set_bars(
+            ("Kept", "Raised", "Lowered"),
+            (ratings.proposed_known - ratings.changed, ratings.raised, ratings.lowered),
+            "Answers",
+        )
+        self.changes_chart.empty_text = "Not recorded by older reviews"
+        self.changes_chart.setToolTip(
+            "Reviews from before Recall recorded its proposal are left out."
+        )
+        self.ratings.set_reading(report.ratings_reading(figures))
+        self.misconceptions_view.set_misconceptions(figures.misconceptions)
+        count = len(figures.misconceptions)
+        self.misconceptions.set_reading(
+            "Wrong options you picked, most picked first; click one to see its card."
+            if count
+            else "No wrong option picked yet: choice cards answered wrongly show up here."
+        )
+
+    def _histogram(
+        self, name: str, histogram: Histogram, unit: str, title: str, share: bool = False
+    ) -> None:
+        def edge(value: float) -> str:
+            return f"{value * 100:.0f}%" if share else f"{value:g}"
+
+        labels = [f"{edge(b.low)}-{edge(b.high)}{unit}" for b in histogram.bins]
+        chart = self.distribution_charts[name]
+        chart.title = title
+        chart.set_bars(labels, [b.count for b in histogram.bins], "Cards")
+        average = (
+            "-"
+            if histogram.average is None
+            else (f"{histogram.average * 100:.0f}%" if share else f"{histogram.average:.2f}{unit}")
+        )
+        chart.setAccessibleName(f"{title}, average {average}")
+        self.distributions.set_caption(chart, f"{title}: average {average}")
+
+    @staticmethod
+    def _retention_cell(cell: Retention) -> str:
+        if cell.rate is None:
+            return "-"
+        return f"{cell.rate * 100:.1f}% ({cell.passed}/{cell.passed + cell.failed})"
+
+    def _on_measure_changed(self) -> None:
+        figures = self.statistics
+        if figures is None:
+            return
+        title = "Reviews per week" if figures.by_week else "Reviews per day"
+        self.reviews_chart.title = title
+        self.reviews_chart.setAccessibleName(title)
+        labels = [_day(bar.day) for bar in figures.reviews]
+        series = tuple(kind.capitalize() for kind in KINDS)
+        if self.reviews_measure.currentIndex() == 1:
+            self.reviews_chart.set_stacks(
+                labels, series, [bar.time_ms for bar in figures.reviews], value_format=_minutes
+            )
+        else:
+            self.reviews_chart.set_stacks(labels, series, [bar.reviews for bar in figures.reviews])
