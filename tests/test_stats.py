@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from recall import days, importing, library, stats
+from recall import days, deck_changes, importing, library, stats
 from recall.deckfile import parse_deck
 from recall.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.preferences import Preferences
@@ -380,6 +380,28 @@ def test_one_deck_counts_only_its_own_history(database: Database, tiny: dict[str
     assert mine.cards.total == 3
     assert everything.cards.total == 3 + 8
     assert everything.deck_name == "All decks"
+
+
+def test_a_deck_counts_its_subdecks_history_too(database: Database, tiny: dict[str, int]) -> None:
+    library.install_bundled_decks(database, at("2026-01-01 12:00"))
+    with database.reading() as transaction:
+        tiny_deck = transaction.decks.by_key("tiny")
+        bundled = transaction.decks.by_key("activation-recompute")
+        assert tiny_deck is not None
+        assert bundled is not None
+        other = next(iter(transaction.cards.keys(bundled.id).values())).id
+    deck_changes.rename_deck(database, bundled.id, "Tiny deck::Inside", at("2026-01-02 12:00"))
+    add(database, tiny["q1"], at("2026-01-05 10:00"), Rating.GOOD, CardState.NEW)
+    add(database, other, at("2026-01-05 10:05"), Rating.AGAIN, CardState.NEW, picked=("x",))
+    now = at("2026-01-06 12:00")
+
+    parent = collect(database, now, None)
+    child = stats.collect(database, SETTINGS, now, "activation-recompute", None, zone=BERLIN)
+
+    assert (parent.totals.reviews, child.totals.reviews) == (2, 1)
+    assert (parent.cards.total, child.cards.total) == (3 + 8, 8)
+    assert [pick.choice for pick in parent.misconceptions] == ["x"]
+    assert parent.deck_name == "Tiny deck"
 
 
 def test_the_schedules_alone_agree_with_the_full_statistics(

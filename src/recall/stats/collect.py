@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from datetime import date, datetime, timedelta, tzinfo
 
 from recall import days
-from recall.errors import UnknownDeckError
 from recall.memory import Rating
 from recall.preferences import Preferences
 from recall.stats.figures import (
@@ -24,7 +23,7 @@ from recall.stats.figures import (
     Totals,
 )
 from recall.stats.local_time import day_date, day_number, local_time
-from recall.stats.schedules import forecast_length, read_schedules
+from recall.stats.schedules import deck_ids_of, forecast_length, read_schedules
 from recall.storage import Database
 from recall.storage.statistics import (
     KIND_MATURE,
@@ -65,12 +64,7 @@ def collect(
     hour = settings.day_rollover_hour
     today_start, today_end = days.study_day(now, hour, zone)
     with database.reading() as transaction:
-        deck_id, deck_name = None, "All decks"
-        if deck_key is not None:
-            deck = transaction.decks.by_key(deck_key)
-            if deck is None:
-                raise UnknownDeckError(deck_key)
-            deck_id, deck_name = deck.id, deck.name
+        deck_ids, deck_name = deck_ids_of(transaction, deck_key)
         queries = transaction.statistics
         # The first review of all (the head of the time index) bounds the offsets needed.
         first = min(queries.first_review() or now, now)
@@ -78,7 +72,7 @@ def collect(
         farthest = today_start + timedelta(days=max(CALENDAR_DAYS, forecast_days or 0) + 1)
         local = local_time(min(first, calendar_start), farthest, hour, zone)
         today_number = day_number(now, local, zone)
-        groups = queries.day_groups(local, deck_id)
+        groups = queries.day_groups(local, deck_ids)
         if period_days is None:
             span = today_number - min((group.day for group in groups), default=today_number) + 1
         else:
@@ -88,13 +82,13 @@ def collect(
             today_start - timedelta(days=span - 1, hours=-12), hour, zone
         )[0]
         since = None if period_days is None else period_start
-        today_cards = queries.cards_reviewed(today_start, today_end, deck_id)
-        answers = queries.answer_groups(local, since, deck_id)
+        today_cards = queries.cards_reviewed(today_start, today_end, deck_ids)
+        answers = queries.answer_groups(local, since, deck_ids)
         ahead = forecast_length(period_days, forecast_days)
         schedules = read_schedules(
-            queries, local, now, today_number, ahead, settings, zone, deck_id
+            queries, local, now, today_number, ahead, settings, zone, deck_ids
         )
-        picks = queries.wrong_picks(deck_id, limit=MISCONCEPTIONS_SHOWN)
+        picks = queries.wrong_picks(deck_ids, limit=MISCONCEPTIONS_SHOWN)
     in_period = [group for group in groups if group.day >= period_first]
     return Statistics(
         now=now,

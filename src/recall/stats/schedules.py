@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, tzinfo
 
-from recall import days
+from recall import days, deck_tree
 from recall.errors import UnknownDeckError
 from recall.preferences import Preferences
 from recall.scheduling import Scheduler
@@ -24,7 +24,7 @@ from recall.stats.figures import (
     Schedules,
 )
 from recall.stats.local_time import day_date, day_number, local_time
-from recall.storage import Database
+from recall.storage import Database, Transaction
 from recall.storage.statistics import (
     KIND_LEARNING,
     KIND_MATURE,
@@ -37,6 +37,23 @@ from recall.storage.statistics import (
 
 FORECAST_DAYS = 30
 LONGEST_FORECAST = 365
+
+
+def deck_ids_of(
+    transaction: Transaction, deck_key: str | None
+) -> tuple[tuple[int, ...] | None, str]:
+    """The decks a deck's figures cover (it and its subdecks; None for all) and its name.
+
+    Raises:
+        UnknownDeckError: ``deck_key`` names no deck.
+    """
+    if deck_key is None:
+        return None, "All decks"
+    deck = transaction.decks.by_key(deck_key)
+    if deck is None:
+        raise UnknownDeckError(deck_key)
+    subtree = deck_tree.subtree(transaction.browsing.decks(), deck)
+    return tuple(row.id for row in subtree), deck.name
 
 
 def forecast_length(period_days: int | None, forecast_days: int | None = None) -> int:
@@ -75,12 +92,7 @@ def collect_schedules(
         today_start - timedelta(days=1), today_start + timedelta(days=ahead + 1), hour, zone
     )
     with database.reading() as transaction:
-        deck_id, deck_name = None, "All decks"
-        if deck_key is not None:
-            deck = transaction.decks.by_key(deck_key)
-            if deck is None:
-                raise UnknownDeckError(deck_key)
-            deck_id, deck_name = deck.id, deck.name
+        deck_ids, deck_name = deck_ids_of(transaction, deck_key)
         schedules = read_schedules(
             transaction.statistics,
             local,
@@ -89,7 +101,7 @@ def collect_schedules(
             ahead,
             settings,
             zone,
-            deck_id,
+            deck_ids,
         )
     return Schedules(
         deck_key=deck_key,
@@ -109,18 +121,18 @@ def read_schedules(
     ahead: int,
     settings: Preferences,
     zone: tzinfo | None,
-    deck_id: int | None,
+    deck_ids: Sequence[int] | None,
 ) -> Schedules:
     """The schedules' figures, read in a transaction the caller holds (deck fields empty)."""
     hour = settings.day_rollover_hour
     today_start = days.study_day(now, hour, zone)[0]
     horizon = days.study_day(today_start + timedelta(days=ahead, hours=12), hour, zone)[0]
     curve = Scheduler().forgetting_curve()
-    counts = queries.card_counts(deck_id)
-    due = queries.due_by_day(local, today_start, horizon, deck_id)
-    overdue = queries.due_before(today_start, deck_id)
+    counts = queries.card_counts(deck_ids)
+    due = queries.due_by_day(local, today_start, horizon, deck_ids)
+    overdue = queries.due_before(today_start, deck_ids)
     memory = {
-        what: queries.distribution(what, now, curve, deck_id)
+        what: queries.distribution(what, now, curve, deck_ids)
         for what in ("interval", "stability", "difficulty", "retrievability")
     }
     return Schedules(

@@ -125,7 +125,7 @@ class StatisticsQueries:
         ((first,),) = self._rows("SELECT min(reviewed_at) FROM review", ())
         return from_micros(first)
 
-    def day_groups(self, local: LocalTime, deck_id: int | None = None) -> list[DayGroup]:
+    def day_groups(self, local: LocalTime, deck_ids: Sequence[int] | None = None) -> list[DayGroup]:
         """Every review (of one deck, if given) counted by study day, kind, rating and result.
 
         A review card's kind is young or mature by the time since the card's previous
@@ -135,16 +135,16 @@ class StatisticsQueries:
         and time.
         """
         parameters: tuple[int, ...] = ()
-        if deck_id is None:
+        if deck_ids is None:
             source = f"review WHERE review.kind = {_ANSWER}"
         else:
             # The deck's cards as a list to look up, so the reviews are still read along
             # the (card, time) index, already in the window's order.
+            decks = _ids(deck_ids)
             source = (
                 f"review WHERE review.kind = {_ANSWER} "
-                "AND review.card_id IN (SELECT id FROM card WHERE deck_id = ?)"
+                f"AND review.card_id IN (SELECT id FROM card WHERE deck_id IN ({decks}))"
             )
-            parameters = (deck_id,)
         sql = f"""
             WITH r AS (
                 SELECT review.reviewed_at AS t, review.rating AS rating,
@@ -168,9 +168,11 @@ class StatisticsQueries:
             for d, k, f, rt, ok, n, ms in self._rows(sql, parameters)
         ]
 
-    def cards_reviewed(self, since: datetime, until: datetime, deck_id: int | None = None) -> int:
+    def cards_reviewed(
+        self, since: datetime, until: datetime, deck_ids: Sequence[int] | None = None
+    ) -> int:
         """How many different cards were reviewed between two times."""
-        source, parameters = _reviews_since(since, deck_id)
+        source, parameters = _reviews_since(since, deck_ids)
         ((count,),) = self._rows(
             f"SELECT count(DISTINCT review.card_id) FROM {source} AND review.reviewed_at < ?",
             (*parameters, to_micros(until)),
@@ -178,12 +180,12 @@ class StatisticsQueries:
         return int(count)
 
     def answer_groups(
-        self, local: LocalTime, since: datetime | None, deck_id: int | None = None
+        self, local: LocalTime, since: datetime | None, deck_ids: Sequence[int] | None = None
     ) -> list[tuple[int, int, int | None, bool, int]]:
         """Reviews since a time (all if None) in one pass, counted by local hour, rating
         given, rating proposed (None when not recorded) and result:
         ``(hour, rating, proposed, correct, reviews)``."""
-        source, parameters = _reviews_since(since, deck_id)
+        source, parameters = _reviews_since(since, deck_ids)
         sql = (
             f"SELECT {local.hour('review.reviewed_at')}, review.rating, review.proposed_rating, "
             f"review.correct, count(*) FROM {source} GROUP BY 1, 2, 3, 4"
@@ -193,10 +195,10 @@ class StatisticsQueries:
             for h, r, p, c, n in self._rows(sql, parameters)
         ]
 
-    def card_counts(self, deck_id: int | None = None) -> dict[int, int]:
+    def card_counts(self, deck_ids: Sequence[int] | None = None) -> dict[int, int]:
         """Cards by kind now: -2 for suspended, -1 for new, else the ``KIND_*`` numbers (by
         scheduled interval)."""
-        where = "" if deck_id is None else f"WHERE deck_id = {int(deck_id)}"
+        where = "" if deck_ids is None else f"WHERE deck_id IN ({_ids(deck_ids)})"
         sql = f"""
             SELECT CASE WHEN suspended THEN -2 WHEN state = {int(CardState.NEW)} THEN -1
                 WHEN state = {int(CardState.LEARNING)} THEN {KIND_LEARNING}
@@ -208,10 +210,14 @@ class StatisticsQueries:
         return {int(kind): int(count) for kind, count in self._rows(sql, ())}
 
     def due_by_day(
-        self, local: LocalTime, since: datetime, until: datetime, deck_id: int | None = None
+        self,
+        local: LocalTime,
+        since: datetime,
+        until: datetime,
+        deck_ids: Sequence[int] | None = None,
     ) -> list[tuple[int, int]]:
         """Studied cards due between two times, by study day: ``(day, cards)``."""
-        deck = "" if deck_id is None else f"AND deck_id = {int(deck_id)}"
+        deck = "" if deck_ids is None else f"AND deck_id IN ({_ids(deck_ids)})"
         sql = (
             f"SELECT {local.day('due')}, count(*) FROM card_memory "
             f"WHERE state <> {int(CardState.NEW)} AND NOT suspended AND due >= ? AND due < ? "
@@ -220,9 +226,9 @@ class StatisticsQueries:
         )
         return [(int(d), int(n)) for d, n in self._rows(sql, (to_micros(since), to_micros(until)))]
 
-    def due_before(self, moment: datetime, deck_id: int | None = None) -> int:
+    def due_before(self, moment: datetime, deck_ids: Sequence[int] | None = None) -> int:
         """How many studied cards fell due before a time (the overdue backlog)."""
-        deck = "" if deck_id is None else f"AND deck_id = {int(deck_id)}"
+        deck = "" if deck_ids is None else f"AND deck_id IN ({_ids(deck_ids)})"
         ((count,),) = self._rows(
             f"SELECT count(*) FROM card_memory WHERE state <> {int(CardState.NEW)} "
             f"AND NOT suspended AND due < ? {deck}",
@@ -231,7 +237,11 @@ class StatisticsQueries:
         return int(count)
 
     def distribution(
-        self, what: str, now: datetime, curve: tuple[float, float], deck_id: int | None = None
+        self,
+        what: str,
+        now: datetime,
+        curve: tuple[float, float],
+        deck_ids: Sequence[int] | None = None,
     ) -> ValueCounts:
         """How studied cards spread over one measure of memory now.
 
@@ -241,7 +251,7 @@ class StatisticsQueries:
             now: The moment retrievability is taken at.
             curve: FSRS's forgetting curve as ``(decay, factor)``: retrievability is
                 ``(1 + factor * days / stability) ** decay`` (decay is negative).
-            deck_id: Only this deck's cards.
+            deck_ids: Only these decks' cards.
 
         Returns:
             Counts per rounded value, the exact average, and the sum (for retrievability:
@@ -261,7 +271,7 @@ class StatisticsQueries:
         }
         expression, scale = expressions[what]
         self._ensure_pow()
-        deck = "" if deck_id is None else f"AND deck_id = {int(deck_id)}"
+        deck = "" if deck_ids is None else f"AND deck_id IN ({_ids(deck_ids)})"
         sql = f"""
             WITH v AS (SELECT {expression} AS x FROM card_memory
                 WHERE state <> {int(CardState.NEW)} AND stability > 0 {deck})
@@ -277,15 +287,17 @@ class StatisticsQueries:
             total=total,
         )
 
-    def wrong_picks(self, deck_id: int | None = None, limit: int = -1) -> list[PickedOption]:
+    def wrong_picks(
+        self, deck_ids: Sequence[int] | None = None, limit: int = -1
+    ) -> list[PickedOption]:
         """Wrong options picked on choice cards, most picked first.
 
         An option is wrong when the card's current text does not mark it correct. It is
         "still" picked when the card's latest review picked it.
         """
         condition = "card.kind = 'choice'"
-        if deck_id is not None:
-            condition += f" AND card.deck_id = {int(deck_id)}"
+        if deck_ids is not None:
+            condition += f" AND card.deck_id IN ({_ids(deck_ids)})"
         sql = f"""
             WITH picks AS (
                 SELECT card.id AS card_id, picked.value AS choice, review.reviewed_at AS t
@@ -349,7 +361,14 @@ def _pow(base: float | None, exponent: float | None) -> float | None:
     return math.pow(base, exponent)
 
 
-def _reviews_since(since: datetime | None, deck_id: int | None) -> tuple[str, tuple[Any, ...]]:
+def _ids(deck_ids: Sequence[int]) -> str:
+    """Deck ids as an SQL list; they are integers, so they go in as text safely."""
+    return ", ".join(str(int(deck_id)) for deck_id in deck_ids) or "NULL"
+
+
+def _reviews_since(
+    since: datetime | None, deck_ids: Sequence[int] | None
+) -> tuple[str, tuple[Any, ...]]:
     """A FROM clause (with WHERE) of reviews from a time on, optionally of one deck only.
 
     All of the history is read straight from the table; a period starts on the index of
@@ -357,20 +376,20 @@ def _reviews_since(since: datetime | None, deck_id: int | None) -> tuple[str, tu
     """
     start = to_micros(since) if since is not None else -(2**62)
     answers = f"review.kind = {_ANSWER}"  # not the schedule changes made by hand
-    if deck_id is None:
+    if deck_ids is None:
         if since is None:
             return f"review NOT INDEXED WHERE {answers} AND review.reviewed_at >= ?", (start,)
         return f"review WHERE {answers} AND review.reviewed_at >= ?", (start,)
     if since is None:
         return (
             "card CROSS JOIN review ON review.card_id = card.id "
-            f"WHERE card.deck_id = ? AND {answers} AND review.reviewed_at >= ?",
-            (deck_id, start),
+            f"WHERE card.deck_id IN ({_ids(deck_ids)}) AND {answers} AND review.reviewed_at >= ?",
+            (start,),
         )
     return (
         "review CROSS JOIN card ON card.id = review.card_id "
-        f"WHERE card.deck_id = ? AND {answers} AND review.reviewed_at >= ?",
-        (deck_id, start),
+        f"WHERE card.deck_id IN ({_ids(deck_ids)}) AND {answers} AND review.reviewed_at >= ?",
+        (start,),
     )
 
 
