@@ -30,7 +30,10 @@ GOOD_DECK = ROOT / "tests" / "data" / "decks" / "tiny.json"
 BAD_DECK = ROOT / "tests" / "data" / "decks" / "bad" / "no-cards.json"
 TIMEOUT_SECONDS = 180
 # The one-folder app may not grow past this (docs/packaging.md has the measured size).
-SIZE_BUDGET_MIB = 120
+# Raised from 120 MiB for today's Anki packages (zstandard, about 1 MiB once its cffi
+# backend is left out), sound (miniaudio, about 1 MiB) and fitting FSRS parameters
+# (fsrs-rs-python, about 1.5 MiB).
+SIZE_BUDGET_MIB = 126
 # On Linux, the only Qt libraries and plugin folders in the app (packaging/hooks/qt_trim.py).
 LINUX_QT_LIBRARIES = {"Core", "DBus", "Gui", "Widgets", "XcbQpa"}
 LINUX_PLUGIN_FOLDERS = {"platforms", "platformthemes", "platforminputcontexts", "imageformats"}
