@@ -88,19 +88,7 @@ class CardQueries:
 
     def set_memory(self, card_id: int, memory: MemoryState) -> None:
         """Store a card's memory state."""
-        self._sql.run(
-            "UPDATE card_memory SET state = ?, step = ?, stability = ?, difficulty = ?, "
-            "due = ?, last_review = ? WHERE card_id = ?",
-            (
-                int(memory.state),
-                memory.step,
-                memory.stability,
-                memory.difficulty,
-                to_micros(memory.due),
-                to_micros(memory.last_review),
-                card_id,
-            ),
-        )
+        self.set_memories([(card_id, memory)])
 
     def set_memories(self, memories: Iterable[tuple[int, MemoryState]]) -> None:
         """Store many cards' memory states in one batch."""
