@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file d
 
 from recall.storage import card_index
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -112,6 +112,24 @@ def _preferences_and_presets(connection: Connection) -> None:
     connection.exec_driver_sql("CREATE INDEX ix_deck_preset_preset_id ON deck_preset (preset_id)")
 
 
+def _queue_indexes(connection: Connection) -> None:
+    """Schema 7: indexes for today's queue that leave suspended and buried cards out.
+
+    The queue reads only cards that are not suspended and not buried: one partial index
+    holds those with the deck, state, due time and burial it filters and sorts on, so its
+    counts and its next card never look up the table; another holds the buried cards, so
+    the time the next one comes back is one index step.
+    """
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_card_memory_studiable ON card_memory "
+        "(deck_id, state, due, buried_until, suspended) WHERE NOT suspended"
+    )
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_card_memory_buried ON card_memory (buried_until) "
+        "WHERE buried_until IS NOT NULL"
+    )
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -120,4 +138,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     3: _browsing,
     4: _proposed_rating,
     5: _preferences_and_presets,
+    6: _queue_indexes,
 }

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Dialect, Index, String, TypeDecorator, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Dialect,
+    Index,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+    text,
+)
 from sqlmodel import Field, SQLModel
 
 from recall.storage.times import from_micros, to_micros
@@ -81,6 +89,23 @@ class CardMemory(SQLModel, table=True):
     __table_args__ = (
         Index("ix_card_memory_state_due", "state", "due"),
         Index("ix_card_memory_deck_state_due", "deck_id", "state", "due"),
+        # Today's queue: the cards that may be studied, with what the queue filters and
+        # sorts on, so its counts and its next card are read from this index alone.
+        Index(
+            "ix_card_memory_studiable",
+            "deck_id",
+            "state",
+            "due",
+            "buried_until",
+            "suspended",
+            sqlite_where=text("NOT suspended"),
+        ),
+        # The buried cards, so the queue finds when the next one comes back without a scan.
+        Index(
+            "ix_card_memory_buried",
+            "buried_until",
+            sqlite_where=text("buried_until IS NOT NULL"),
+        ),
     )
 
     card_id: int = Field(foreign_key="card.id", primary_key=True)
