@@ -1,9 +1,9 @@
 """Today's queue: the cards a deck (with its subdecks) may show today, read in one go.
 
 The study session reads these once and keeps them in memory between answers
-(``recall.study_queue``); each read walks the partial index of the cards that may be
-studied (``ix_card_memory_studiable``: not suspended, with the deck, state, due time and
-burial the queue filters and sorts on), and stops at the day's limit. A deck studied with
+(``recall.study_queue``); each read walks the index on (deck, state, due, suspended,
+buried until), which holds everything the queue filters and sorts on but the position,
+and stops at the day's limit. A deck studied with
 its subdecks passes every deck's id. Suspended cards, and buried ones until their time,
 are left out.
 """
@@ -18,8 +18,7 @@ from recall.memory import CardState, ReviewKind
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
 
-# Cards that may be studied at the time given as the parameter. "NOT suspended" written
-# as in the partial index lets SQLite use it.
+# Cards that may be studied at the time given as the parameter.
 _STUDIABLE = "NOT card_memory.suspended AND coalesce(card_memory.buried_until, 0) <= ?"
 _ANSWER = int(ReviewKind.ANSWER)
 _LEARNING = f"({int(CardState.LEARNING)}, {int(CardState.RELEARNING)})"
@@ -159,7 +158,7 @@ class QueueQueries:
             )
             < _FEW_NEW
         )
-        # Few new cards: sort them (from the partial index). Many: walk the deck in order.
+        # Few new cards: sort them (found in the queue's index). Many: walk the deck in order.
         tables = (
             "card_memory CROSS JOIN card ON card.id = card_memory.card_id "
             "WHERE card_memory.deck_id = ?"

@@ -88,18 +88,10 @@ class CardMemory(SQLModel, table=True):
     __tablename__ = "card_memory"
     __table_args__ = (
         Index("ix_card_memory_state_due", "state", "due"),
-        Index("ix_card_memory_deck_state_due", "deck_id", "state", "due"),
-        # Today's queue: the cards that may be studied, with what the queue filters and
-        # sorts on, so its counts and its next card are read from this index alone.
-        Index(
-            "ix_card_memory_studiable",
-            "deck_id",
-            "state",
-            "due",
-            "buried_until",
-            "suspended",
-            sqlite_where=text("NOT suspended"),
-        ),
+        # Today's queue and the deck list's counts: by deck, state and due time, with what
+        # leaves a card out of study (suspended, buried until), so they never look up the
+        # table for it.
+        Index("ix_card_memory_deck_queue", "deck_id", "state", "due", "suspended", "buried_until"),
         # The buried cards, so the queue finds when the next one comes back without a scan.
         Index(
             "ix_card_memory_buried",
