@@ -199,8 +199,11 @@ class StudySession:
 
         Due learning cards always count; due review cards count up to the review limit.
         """
-        with self._watched.reading() as transaction:
-            new, due = self._today_in(transaction, now).counts()
+        today = self._today
+        if today is None or not today.holds(self._watched.current(), now):
+            with self._watched.reading() as transaction:
+                today = self._today_in(transaction, now)
+        new, due = today.counts()
         return QueueCounts(new=new, due=due)
 
     def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
@@ -309,9 +312,8 @@ class StudySession:
                     leech = card_changes.mark_leech(
                         transaction, shown.card_id, policy, answer.answered_at
                     )
-            position = transaction.cards.position(shown.card_id) if today is not None else 0
         if today is not None and leech is None:
-            today.answered(shown.card_id, position, before.state, after)
+            today.answered(shown.card_id, stored.position, before.state, after)
             today.stamp = stamp.after_own_commit()
         else:
             self._today = None  # a leech was tagged or suspended: read the queue again

@@ -33,10 +33,6 @@ class CardQueries:
             raise LookupError(f"no card {card_id}")
         return card_row(rows[0])
 
-    def position(self, card_id: int) -> int:
-        """A card's position in its deck file (0 if there is no such card)."""
-        return int(self._sql.value("SELECT position FROM card WHERE id = ?", (card_id,)) or 0)
-
     def count(self) -> int:
         """How many cards there are."""
         return int(self._sql.value("SELECT count(*) FROM card"))

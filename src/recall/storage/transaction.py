@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from functools import cached_property
 
 from recall.storage.browsing import Browsing
 from recall.storage.cards import CardQueries
@@ -34,11 +35,38 @@ class Transaction:
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self.sql = Sql(connection)
-        self.decks = DeckQueries(self.sql)
-        self.cards = CardQueries(self.sql)
-        self.queue = QueueQueries(self.sql)
-        self.history = HistoryQueries(self.sql)
-        self.checks = CheckQueries(self.sql)
-        self.options = OptionQueries(self.sql)
-        self.browsing = Browsing(self.sql)
-        self.statistics = StatisticsQueries(self.sql)
+
+    # Each query object is made on first use: a unit of work uses one or two of them, and
+    # making all of them was a fifth of reading the next card.
+
+    @cached_property
+    def decks(self) -> DeckQueries:
+        return DeckQueries(self.sql)
+
+    @cached_property
+    def cards(self) -> CardQueries:
+        return CardQueries(self.sql)
+
+    @cached_property
+    def queue(self) -> QueueQueries:
+        return QueueQueries(self.sql)
+
+    @cached_property
+    def history(self) -> HistoryQueries:
+        return HistoryQueries(self.sql)
+
+    @cached_property
+    def checks(self) -> CheckQueries:
+        return CheckQueries(self.sql)
+
+    @cached_property
+    def options(self) -> OptionQueries:
+        return OptionQueries(self.sql)
+
+    @cached_property
+    def browsing(self) -> Browsing:
+        return Browsing(self.sql)
+
+    @cached_property
+    def statistics(self) -> StatisticsQueries:
+        return StatisticsQueries(self.sql)

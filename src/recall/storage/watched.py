@@ -77,6 +77,21 @@ class WatchedConnection:
         others = int(transaction.sql.value("PRAGMA data_version"))
         return Stamp(opening=self._openings, others=others, own=self._commits)
 
+    def current(self) -> Stamp:
+        """The stamp of the database now, read on its own (no unit needed).
+
+        For a reader whose kept values need no further read when the stamp is unchanged.
+        """
+        with self._lock:
+            if self._connection is None:
+                # Never opened: no stamp can match, whatever is returned.
+                return Stamp(opening=self._openings + 1, others=-1, own=self._commits)
+            try:
+                row = self._connection.execute("PRAGMA data_version").fetchone()
+            except sqlite3.Error:
+                return Stamp(opening=self._openings, others=-1, own=self._commits)
+            return Stamp(opening=self._openings, others=int(row[0]), own=self._commits)
+
     def close(self) -> None:
         """Close the connection; the next unit opens a fresh one (a new opening)."""
         with self._lock:
