@@ -183,7 +183,10 @@ def table(figures: Sequence[Figure]) -> str:
 
 def _shortfall(figure: Figure) -> str:
     if figure.title.startswith("Today's queue"):
-        return f"the median is {figure.recall_median:.2f} ms ({figure.goal})"
+        return (
+            f"the median is {figure.recall_median:.2f} ms and the ratio {figure.ratio:.2f} "
+            f"({figure.goal})"
+        )
     if "longest gap" in figure.goal:
         return f"the longest gap was {max(figure.recall):.0f} ms ({figure.goal})"
     if "median <=" in figure.goal:
