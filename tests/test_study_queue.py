@@ -16,6 +16,8 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from recall import days, importing
 from recall.card_changes import Changes
 from recall.deckfile import parse_deck
@@ -23,6 +25,7 @@ from recall.memory import CardState
 from recall.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
+from recall.storage import queue as queue_module
 from recall.storage.times import to_micros
 from recall.study import QueueCounts, StudySession
 from tests.conftest import ZONE, Clock
@@ -119,9 +122,16 @@ def forty_cards(database: Database, now: datetime) -> str:
     return "forty"
 
 
+@pytest.mark.parametrize("few_new", [queue_module._FEW_NEW, 1], ids=["sorted", "deck-walk"])
 def test_after_every_answer_the_kept_queue_is_the_one_the_rules_give(
-    bundled: Database, schedulers: Schedulers, clock: Clock
+    bundled: Database,
+    schedulers: Schedulers,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+    few_new: int,
 ) -> None:
+    """Both ways of finding the first new cards: sorting the new ones, walking the deck."""
+    monkeypatch.setattr(queue_module, "_FEW_NEW", few_new)
     # Small limits, so that both limits run out and review cards wait beyond them.
     use_preset(bundled, new_per_day=15, reviews_per_day=5)
     deck = forty_cards(bundled, clock())
