@@ -135,10 +135,11 @@ class CardTag(SQLModel, table=True):
 class Review(SQLModel, table=True):
     """One answer, appended and never changed (a trigger refuses updates)."""
 
+    # A card's reviews, in time order; it serves lookups by card alone too.
     __table_args__ = (Index("ix_review_card_time", "card_id", "reviewed_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    card_id: int = Field(foreign_key="card.id", index=True)
+    card_id: int = Field(foreign_key="card.id")
     reviewed_at: datetime = Field(sa_type=UtcDateTime, index=True)
     rating: int = Field(description="FSRS rating 1-4.")
     duration_ms: int = Field(description="From the card appearing to the answer.")
