@@ -20,7 +20,7 @@ import pytest
 
 from recall import days, importing
 from recall.card_changes import Changes
-from recall.deckfile import parse_deck
+from recall.deckfile import ChoiceCard, parse_deck
 from recall.memory import CardState
 from recall.preferences import Preferences
 from recall.scheduling import Schedulers
@@ -29,7 +29,7 @@ from recall.storage import queue as queue_module
 from recall.storage.times import to_micros
 from recall.study import QueueCounts, StudySession
 from tests.conftest import ZONE, Clock
-from tests.test_study import answer, session_for, use_preset
+from tests.test_study import DECK, answer, session_for, use_preset
 
 Queue = tuple[int | None, QueueCounts]
 
@@ -39,9 +39,11 @@ def queue_of(session: StudySession, now: datetime) -> Queue:
     return (shown.card_id if shown is not None else None, session.counts(now))
 
 
-def read_afresh(database: Database, schedulers: Schedulers, now: datetime) -> Queue:
+def read_afresh(
+    database: Database, schedulers: Schedulers, now: datetime, deck: str = DECK
+) -> Queue:
     """The queue as a new session reads it from the database."""
-    return queue_of(session_for(database, schedulers), now)
+    return queue_of(session_for(database, schedulers, deck), now)
 
 
 def reference(path: Path, deck: str, now: datetime, new_limit: int, review_limit: int) -> Queue:
@@ -154,6 +156,31 @@ def test_after_every_answer_the_kept_queue_is_the_one_the_rules_give(
     # was read again only when the clock moved on past the end of a day.
     assert len(kept) == session.summary().answered > 200
     assert set(kept) >= {CardState.NEW, CardState.LEARNING, CardState.REVIEW}
+
+
+def test_a_deck_is_studied_with_its_subdecks_cards_answered_too(
+    database: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    forty_cards(database, clock())
+    child = {"format": "recall-deck", "version": 1, "id": "child", "name": "Forty::Child"}
+    child["cards"] = [{"id": "c", "type": "basic", "front": "Front", "back": "Back"}]
+    importing.import_deck(database, parse_deck(json.dumps(child), "child.json"), clock())
+    use_preset(database, new_per_day=41)
+    session = session_for(database, schedulers, "forty")
+    keys = []
+    while (shown := session.next_card(clock())) is not None and shown.card.id not in keys:
+        keys.append(shown.card.id)
+        clock.advance(seconds=5)
+        card = shown.card
+        if isinstance(card, ChoiceCard):
+            graded = session.answer_choice(shown, set(card.correct_indexes), clock())
+        else:
+            graded = session.reveal(shown, clock())
+        session.record(graded, graded.proposed, clock())
+    # Forty's cards in deck order, then its subdeck's card: each answer recorded.
+    assert keys == [f"q{number}" for number in range(40)] + ["c"]
+    assert session.summary().answered == 41
+    assert queue_of(session, clock()) == read_afresh(database, schedulers, clock(), "forty")
 
 
 def test_a_card_suspended_by_another_connection_is_not_shown_next(

@@ -316,7 +316,7 @@ class StudySession:
             today.answered(shown.card_id, stored.position, before.state, after)
             today.stamp = stamp.after_own_commit()
         else:
-            self._today = None  # a leech was tagged or suspended: read the queue again
+            self._today = None  # changed elsewhere, or a leech was marked: read it again
         recorded = Recorded(
             review_id=review_id,
             card_id=shown.card_id,
@@ -385,12 +385,12 @@ class StudySession:
             raise DatabaseChangedError(_CHANGED)
 
     def _check_card(self, transaction: Transaction, shown: StudyCard) -> CardRow:
-        """The stored card, refused unless it is the one on screen (same deck and key)."""
+        """The stored card, refused unless it is the one on screen (a studied deck, same key)."""
         try:
             stored = transaction.cards.get(shown.card_id)
         except LookupError:
             raise DatabaseChangedError(_CHANGED) from None
-        if stored.deck_id != self.deck.id or stored.key != shown.card.id:
+        if stored.deck_id not in self.deck_ids or stored.key != shown.card.id:
             raise DatabaseChangedError(_CHANGED)
         return stored
 
