@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from recall import days, importing
+from recall import days, deck_changes, importing
 from recall.card_changes import Changes
 from recall.deckfile import ChoiceCard, parse_deck
+from recall.errors import DatabaseChangedError
 from recall.memory import CardState
 from recall.preferences import Preferences
 from recall.scheduling import Schedulers
@@ -231,6 +232,17 @@ def test_the_windows_own_other_writes_are_seen(
     use_preset(bundled, new_per_day=2)
     assert session.counts(clock()).new == 1  # one of the two was introduced already
     assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
+
+
+def test_a_deck_deleted_meanwhile_has_nothing_left_and_its_next_card_says_so(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    session = session_for(bundled, schedulers)
+    answer(session, clock, correct=True)
+    deck_changes.delete_deck(bundled, session.deck.id, clock())
+    assert session.counts(clock()) == QueueCounts(new=0, due=0)
+    with pytest.raises(DatabaseChangedError):
+        session.next_card(clock())
 
 
 def test_an_undo_is_seen(bundled: Database, schedulers: Schedulers, clock: Clock) -> None:

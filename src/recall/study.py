@@ -198,11 +198,16 @@ class StudySession:
         """Cards left today: new ones within the daily limit, and due ones.
 
         Due learning cards always count; due review cards count up to the review limit.
+        None are left of a deck that was deleted or replaced meanwhile (the next card or
+        answer says so).
         """
         today = self._today
         if today is None or not today.holds(self._watched.current(), now):
-            with self._watched.reading() as transaction:
-                today = self._today_in(transaction, now)
+            try:
+                with self._watched.reading() as transaction:
+                    today = self._today_in(transaction, now)
+            except DatabaseChangedError:
+                return QueueCounts(new=0, due=0)
         new, due = today.counts()
         return QueueCounts(new=new, due=due)
 
