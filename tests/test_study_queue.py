@@ -184,6 +184,25 @@ def test_a_deck_is_studied_with_its_subdecks_cards_answered_too(
     assert queue_of(session, clock()) == read_afresh(database, schedulers, clock(), "forty")
 
 
+@pytest.mark.parametrize("same_database", [True, False], ids=["one-connection", "two-files-open"])
+def test_two_sessions_on_one_deck_see_each_others_answers(
+    bundled: Database, schedulers: Schedulers, clock: Clock, same_database: bool
+) -> None:
+    """Two sessions sharing the watched connection, or each with its own database object."""
+    other = bundled if same_database else Database(bundled.path)
+    try:
+        sessions = [session_for(bundled, schedulers), session_for(other, schedulers)]
+        answered = []
+        for turn in range(10):
+            answered.append(answer(sessions[turn % 2], clock, correct=turn % 3 != 0).card_id)
+            for session in sessions:
+                assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
+        assert len(set(answered[:8])) == 8  # never the same new card twice
+    finally:
+        if not same_database:
+            other.close()
+
+
 def test_a_card_suspended_by_another_connection_is_not_shown_next(
     bundled: Database, schedulers: Schedulers, clock: Clock
 ) -> None:
