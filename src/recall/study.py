@@ -16,7 +16,7 @@ from recall.preferences import Preferences
 from recall.presets import DeckPresets, Preset, leech_policy
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
-from recall.study_queue import Today
+from recall.study_queue import Today, read_today
 
 _TIMING_WINDOW = 50
 _CHANGED = (
@@ -421,28 +421,8 @@ class StudySession:
             return self._today
         self._check_deck(transaction)
         self._read_options(transaction)
-        start_of_day, end_of_day = self._study_day(now)
-        queue, decks, preset = transaction.queue, self.deck_ids, self.preset
-        introduced = queue.introduced_since(decks, start_of_day)
-        reviewed = queue.answered_since(decks, start_of_day, CardState.REVIEW)
-        new_left = max(0, preset.new_limit(now) - introduced)
-        reviews_left = max(0, preset.review_limit(now) - reviewed)
-        reviews = queue.reviews_due(decks, end_of_day, now, reviews_left + 1)
-        ends = [end_of_day, queue.next_unburied(now)]
-        if preset.extra_until is not None and now < preset.extra_until:
-            ends.append(preset.extra_until)
-        self._today = Today(
-            stamp=stamp,
-            loaded_at=now,
-            end_of_day=end_of_day,
-            valid_until=min(end for end in ends if end is not None),
-            new_left=new_left,
-            reviews_left=reviews_left,
-            learning=queue.learning(decks, now),
-            reviews=reviews[:reviews_left],
-            reviews_complete=len(reviews) <= reviews_left,
-            new=queue.new_cards(decks, now, new_left, self.preset.new_card_order == "random"),
-        )
+        day = self._study_day(now)
+        self._today = read_today(transaction.queue, stamp, self.deck_ids, self.preset, day, now)
         return self._today
 
     def _show(self, row: CardRow, now: datetime) -> StudyCard:

@@ -17,11 +17,13 @@ would; anything else makes it read again:
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from recall.memory import CardState, MemoryState
-from recall.storage.queue import Queued
+from recall.presets import Preset
+from recall.storage.queue import Queued, QueueQueries
 from recall.storage.watched import Stamp
 
 _LEARNING = (CardState.LEARNING, CardState.RELEARNING)
@@ -113,3 +115,45 @@ class Today:
             del reviews[self.reviews_left :]
             self.reviews_complete = False
         self.reviews = reviews
+
+
+def read_today(
+    queue: QueueQueries,
+    stamp: Stamp,
+    deck_ids: Sequence[int],
+    preset: Preset,
+    day: tuple[datetime, datetime],
+    now: datetime,
+) -> Today:
+    """Read today's queue of the decks, under the studied deck's preset.
+
+    Args:
+        queue: The queue queries of the transaction ``stamp`` was taken in.
+        stamp: The database's stamp in that transaction.
+        deck_ids: The studied deck and its subdecks, in the order new cards come.
+        preset: The studied deck's preset: the day's limits and the new-card order.
+        day: The start and the end of the study day ``now`` falls in.
+        now: The time it is read at.
+    """
+    start_of_day, end_of_day = day
+    introduced = queue.introduced_since(deck_ids, start_of_day)
+    reviewed = queue.answered_since(deck_ids, start_of_day, CardState.REVIEW)
+    new_left = max(0, preset.new_limit(now) - introduced)
+    reviews_left = max(0, preset.review_limit(now) - reviewed)
+    reviews = queue.reviews_due(deck_ids, end_of_day, now, reviews_left + 1)
+    ends = [end_of_day, queue.next_unburied(now)]
+    if preset.extra_until is not None and now < preset.extra_until:
+        ends.append(preset.extra_until)
+    random_order = preset.new_card_order == "random"
+    return Today(
+        stamp=stamp,
+        loaded_at=now,
+        end_of_day=end_of_day,
+        valid_until=min(end for end in ends if end is not None),
+        new_left=new_left,
+        reviews_left=reviews_left,
+        learning=queue.learning(deck_ids, now),
+        reviews=reviews[:reviews_left],
+        reviews_complete=len(reviews) <= reviews_left,
+        new=queue.new_cards(deck_ids, now, new_left, random_order),
+    )
