@@ -184,6 +184,40 @@ def test_a_deck_is_studied_with_its_subdecks_cards_answered_too(
     assert queue_of(session, clock()) == read_afresh(database, schedulers, clock(), "forty")
 
 
+def test_reading_the_queue_walks_indexes_and_never_scans_the_cards(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    """Every statement on the cards' tables that reading the queue runs, by SQLite's plan.
+
+    The queue's index holds what the queue filters on (suspended, buried until): no due
+    card is looked up in the table to leave it out.
+    """
+    statements: list[str] = []
+    bundled._connections.hooks.append(
+        lambda connection: connection.set_trace_callback(statements.append)
+    )
+    bundled.watched().close()  # opened again with the hook
+    session = session_for(bundled, schedulers)
+    answer(session, clock, correct=True)
+    Changes(bundled, schedulers, Preferences(), ZONE).suspend([1])  # read again at the next card
+    statements.clear()
+    assert queue_of(session, clock())[0] is not None
+    on_cards = [sql for sql in statements if sql.startswith("SELECT") and "card" in sql]
+    assert any("card_memory" in sql for sql in on_cards)
+    connection = sqlite3.connect(bundled.path)
+    try:
+        for sql in on_cards:
+            plan = [row[3] for row in connection.execute(f"EXPLAIN QUERY PLAN {sql}")]
+            assert not [step for step in plan if step.startswith("SCAN card")], (sql, plan)
+            # What leaves a card out (suspended, buried) is read from the index, not the table.
+            memory = [step for step in plan if step.startswith("SEARCH card_memory")]
+            assert all(
+                "COVERING INDEX" in step or "INTEGER PRIMARY KEY" in step for step in memory
+            ), (sql, plan)
+    finally:
+        connection.close()
+
+
 @pytest.mark.parametrize("same_database", [True, False], ids=["one-connection", "two-files-open"])
 def test_two_sessions_on_one_deck_see_each_others_answers(
     bundled: Database, schedulers: Schedulers, clock: Clock, same_database: bool
