@@ -111,6 +111,7 @@ LAYERS = {
     "recall.audio": "core",
     "recall.importers": "core",
     "recall.library": "use case",
+    "recall.opening": "use case",
     "recall.study": "use case",
     "recall.importing": "use case",
     "recall.exporting": "use case",
@@ -142,7 +143,7 @@ SIDEWAYS = {
     # A restore checks the restored file.
     ("recall.backups", "recall.integrity"),
     # Installing the bundled deck is an import.
-    ("recall.library", "recall.importing"),
+    ("recall.opening", "recall.importing"),
     # Undo rebuilds a card's schedule by the same replay the check uses.
     ("recall.study", "recall.integrity"),
     # A repair backs up first, then rebuilds what the check found.
