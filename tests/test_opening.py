@@ -101,3 +101,15 @@ def test_open_library_installs_the_decks_unless_told_not_to(tmp_path: Path, cloc
         ]
     finally:
         database.close()
+
+
+def test_an_unreadable_record_of_the_installed_decks_installs_them_again(
+    bundled: Database, clock: Clock
+) -> None:
+    connection = sqlite3.connect(bundled.path)
+    connection.execute("UPDATE preference SET value = '{not json' WHERE key = 'bundled_decks'")
+    connection.commit()
+    connection.close()
+    (report,) = opening.install_bundled_decks(bundled, clock())
+    assert (report.new_deck, report.added, report.updated) == (False, 0, 0)
+    assert opening.install_bundled_decks(bundled, clock()) == []

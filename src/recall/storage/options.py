@@ -51,7 +51,10 @@ class OptionQueries:
     def bundled_deck_hashes(self) -> dict[str, str]:
         """The SHA-256 of each bundled deck file as last installed, by file name."""
         found = self._rows("SELECT value FROM preference WHERE key = 'bundled_decks'", ())
-        stored = json.loads(found[0][0]) if found else {}
+        try:
+            stored = json.loads(found[0][0]) if found else {}
+        except ValueError:  # unreadable: the decks are installed again, which changes nothing
+            stored = {}
         if not isinstance(stored, dict):
             return {}
         return {str(name): digest for name, digest in stored.items() if isinstance(digest, str)}
