@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from recall.storage.browsing import Browsing
 from recall.storage.cards import CardQueries
 from recall.storage.checks import CheckQueries
 from recall.storage.decks import DeckQueries
@@ -13,7 +13,10 @@ from recall.storage.history import HistoryQueries
 from recall.storage.options import OptionQueries
 from recall.storage.queue import QueueQueries
 from recall.storage.sql import Sql
-from recall.storage.statistics import StatisticsQueries
+
+if TYPE_CHECKING:
+    from recall.storage.browsing import Browsing
+    from recall.storage.statistics import StatisticsQueries
 
 
 class Transaction:
@@ -37,36 +40,49 @@ class Transaction:
         self.sql = Sql(connection)
 
     # Each query object is made on first use: a unit of work uses one or two of them, and
-    # making all of them was a fifth of reading the next card.
+    # making all of them was a fifth of reading the next card. The browser's and the
+    # statistics' modules are imported then too, not at start.
 
     @cached_property
     def decks(self) -> DeckQueries:
+        """Decks and the deck list's counts."""
         return DeckQueries(self.sql)
 
     @cached_property
     def cards(self) -> CardQueries:
+        """Cards and their schedules."""
         return CardQueries(self.sql)
 
     @cached_property
     def queue(self) -> QueueQueries:
+        """Today's queue of a deck."""
         return QueueQueries(self.sql)
 
     @cached_property
     def history(self) -> HistoryQueries:
+        """The review history."""
         return HistoryQueries(self.sql)
 
     @cached_property
     def checks(self) -> CheckQueries:
+        """The consistency queries ``recall check`` runs."""
         return CheckQueries(self.sql)
 
     @cached_property
     def options(self) -> OptionQueries:
+        """Preferences, deck presets and which deck uses which."""
         return OptionQueries(self.sql)
 
     @cached_property
     def browsing(self) -> Browsing:
+        """The card browser's searches, rows and bulk changes."""
+        from recall.storage.browsing import Browsing
+
         return Browsing(self.sql)
 
     @cached_property
     def statistics(self) -> StatisticsQueries:
+        """The statistics' grouped reads of the history and the schedules."""
+        from recall.storage.statistics import StatisticsQueries
+
         return StatisticsQueries(self.sql)
