@@ -199,7 +199,7 @@ def _replay(database_path: Path, cards: int, rounds: int) -> Figure:
         def replay_all() -> None:
             with database.reading() as transaction:
                 for card, history in transaction.history.ratings_per_card():
-                    scheduler.replay(card.id, history)
+                    scheduler.replay(card.seed, history)
 
         return elapsed_ms(replay_all)
 

@@ -83,8 +83,8 @@ def generate(database: Database, scheduler: Scheduler, now: datetime, seed: int 
         importing.import_deck(database, parse_deck(json.dumps(deck), key), now)
     connection = sqlite3.connect(database.path)
     try:
-        card_ids = [row[0] for row in connection.execute("SELECT id FROM card ORDER BY id")]
-        for card_id in card_ids:
+        stored = connection.execute("SELECT id, seed FROM card ORDER BY id").fetchall()
+        for card_id, card_seed in stored:
             added = now - timedelta(days=rng.randint(0, 60), hours=rng.randint(0, 23))
             edited = added + timedelta(days=rng.randint(0, 3))
             connection.execute(
@@ -114,17 +114,18 @@ def generate(database: Database, scheduler: Scheduler, now: datetime, seed: int 
             )
             if rng.random() < 0.3:
                 continue
-            _history(connection, scheduler, card_id, now, rng)
+            _history(connection, scheduler, card_id, card_seed, now, rng)
         connection.commit()
     finally:
         connection.close()
-    return Generated(database, len(card_ids))
+    return Generated(database, len(stored))
 
 
 def _history(
     connection: sqlite3.Connection,
     scheduler: Scheduler,
     card_id: int,
+    seed: int,
     now: datetime,
     rng: random.Random,
 ) -> None:
@@ -132,7 +133,7 @@ def _history(
     moment = now - timedelta(days=rng.randint(1, 50), minutes=rng.randint(0, 600))
     while moment < now:
         rating = Rating(rng.choice((1, 1, 2, 3, 3, 3, 4)))
-        after = scheduler.review(card_id, memory, rating, moment)
+        after = scheduler.review(seed, memory, rating, moment)
         connection.execute(
             "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, "
             "picked, correct, kind) VALUES (?, ?, ?, ?, ?, NULL, ?, 0)",

@@ -295,10 +295,10 @@ def apply(
             replayed = (
                 (
                     card,
-                    scheduler.due_again(card.id, card.memory)
+                    scheduler.due_again(card.seed, card.memory)
                     # A due date set by hand is kept by a replay: those cards replay.
                     if only_due and all(entry[1] is not None for entry in history)
-                    else scheduler.replay(card.id, history),
+                    else scheduler.replay(card.seed, history),
                 )
                 for card, history in transaction.history.ratings_per_card(deck_id)
             )

@@ -88,7 +88,7 @@ def check(
                     raise CancelledError("the check was stopped; nothing was changed")
                 progress(cards, total)
             reviews += len(history)
-            replayed = schedulers.for_deck(presets, card.deck_id).replay(card.id, history)
+            replayed = schedulers.for_deck(presets, card.deck_id).replay(card.seed, history)
             if replayed != card.memory:
                 stale[card.id] = replayed
                 problems.append(
@@ -168,7 +168,7 @@ def repair(database: Database, report: CheckReport, schedulers: Schedulers) -> l
 
 def replay(scheduler: Scheduler, card: CardRow, history: list[ReviewRow]) -> MemoryState:
     """The memory state a card's history gives: its answers and its changes made by hand."""
-    return scheduler.replay(card.id, [past(review) for review in history])
+    return scheduler.replay(card.seed, [past(review) for review in history])
 
 
 def past(review: ReviewRow) -> PastReview:

@@ -144,7 +144,9 @@ def export_reviews(
 ) -> int:
     """Write the review history as the FSRS review-log CSV, oldest first.
 
-    Columns: ``card_id`` (Recall's card id), ``review_time`` (UTC milliseconds since the
+    Columns: ``card_id`` (the card's seed: a number it keeps on every computer, so the
+    export is the same wherever its history is; cards from before schema 8 have their old
+    id), ``review_time`` (UTC milliseconds since the
     epoch, rounded half up), ``review_rating`` (1-4), ``review_state`` (0-3, before the
     review) and ``review_duration`` (milliseconds). Only answers are written: a forget or a
     due date set by hand is not a review the optimizer could learn from.

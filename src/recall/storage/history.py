@@ -133,17 +133,19 @@ class HistoryQueries:
             yield review_row(row)
 
     def log_rows(self, deck_id: int | None = None) -> Iterator[tuple[int, int, int, int, int]]:
-        """The FSRS review-log rows, oldest first: card id, UTC milliseconds (rounded half
-        up), rating, state before and duration, made by SQLite for speed. Answers only: a
-        change made by hand is not a review an optimizer could learn from."""
+        """The FSRS review-log rows, oldest first: the card's seed (the same on every
+        computer, unlike its id), UTC milliseconds (rounded half up), rating, state before
+        and duration, made by SQLite for speed. Answers only: a change made by hand is not
+        a review an optimizer could learn from."""
         columns = (
-            "review.card_id, (review.reviewed_at + 500) / 1000, review.rating, "
+            "card.seed, (review.reviewed_at + 500) / 1000, review.rating, "
             "review.state_before, review.duration_ms"
         )
         if deck_id is None:
+            # The reviews in time order, each looking its card up by id.
             return self._sql.each(
-                f"SELECT {columns} FROM review WHERE review.kind = {_ANSWER} "
-                f"ORDER BY {REVIEW_ORDER}"
+                f"SELECT {columns} FROM review CROSS JOIN card ON card.id = review.card_id "
+                f"WHERE review.kind = {_ANSWER} ORDER BY {REVIEW_ORDER}"
             )
         return self._sql.each(
             f"SELECT {columns} FROM card CROSS JOIN review ON review.card_id = card.id "

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file d
 
 from recall.storage import card_index
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -134,6 +134,21 @@ def _queue_indexes(connection: Connection) -> None:
     )
 
 
+def _card_seeds(connection: Connection) -> None:
+    """Schema 8: every card keeps a number of its own that does not depend on this database.
+
+    Its id is given by the order cards arrived here, so two computers number the same card
+    differently; the seed travels with it (sync, exports). It seeds the interval fuzz and is
+    the card's id in ``recall export-reviews``. Existing cards get their id as their seed,
+    so every stored schedule still equals the replay of its history and every earlier export
+    reads the same; cards added later get a random one (``CardQueries.add``).
+    """
+    # ADD COLUMN needs a default for NOT NULL; every row gets its own value at once.
+    connection.exec_driver_sql("ALTER TABLE card ADD COLUMN seed INTEGER NOT NULL DEFAULT 0")
+    connection.exec_driver_sql("UPDATE card SET seed = id")
+    connection.exec_driver_sql("CREATE UNIQUE INDEX ix_card_seed ON card (seed)")
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -143,4 +158,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     4: _proposed_rating,
     5: _preferences_and_presets,
     6: _queue_indexes,
+    7: _card_seeds,
 }
