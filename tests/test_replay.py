@@ -1,10 +1,11 @@
-"""The fast replay equals py-fsrs's own review step to the bit, over random presets and histories."""
+"""The fast replay equals py-fsrs's review step to the bit, over random presets and histories."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 import fsrs
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -114,8 +115,11 @@ def test_the_raw_replay_is_the_stored_columns() -> None:
     micros = (START - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
     day = 86_400_000_000
     raw = scheduler.replay_raw(5, [(micros, 3, 0, None), (micros + day, 3, 0, None)])
-    memory = scheduler.replay(5, [PastReview(START, Rating.GOOD), PastReview(START + timedelta(days=1), Rating.GOOD)])
-    assert memory.due is not None and memory.last_review is not None
+    memory = scheduler.replay(
+        5, [PastReview(START, Rating.GOOD), PastReview(START + timedelta(days=1), Rating.GOOD)]
+    )
+    assert memory.due is not None
+    assert memory.last_review is not None
     assert raw == (
         int(memory.state),
         memory.step,
@@ -135,12 +139,8 @@ def test_an_empty_history_or_a_forget_last_is_a_new_card() -> None:
 
 def test_an_unknown_history_kind_is_refused() -> None:
     replayer = Replayer(fsrs.scheduler.DEFAULT_PARAMETERS, 0.9, (), (), 36_500, fuzz=True)
-    try:
+    with pytest.raises(ValueError, match="kind 7"):
         replayer.replay(1, [(10**15, 0, 7, None)])
-    except ValueError as error:
-        assert "kind 7" in str(error)
-    else:
-        raise AssertionError("an unknown kind was replayed")
 
 
 def test_the_fuzz_seed_is_the_review_times_timestamp() -> None:

@@ -76,7 +76,9 @@ class Replayer:
         self._reversion_target = w[7] * easy_difficulty
         self._reversion_keep = 1 - w[7]
         self._difficulty_delta = [0.0] + [-(w[6] * (r - 3)) for r in range(1, 5)]
-        self._short_term_increase = [0.0] + [math.e ** (w[17] * (r - 3 + w[18])) for r in range(1, 5)]
+        self._short_term_increase = [0.0] + [
+            math.e ** (w[17] * (r - 3 + w[18])) for r in range(1, 5)
+        ]
         self._forget_short_term = math.e ** (w[17] * w[18])
         self._recall_bonus = [1.0, 1.0, w[15], 1.0, w[16]]
         self._recall_base = math.e ** (w[8])
@@ -84,11 +86,23 @@ class Replayer:
     def replay(self, card_id: int, history: Sequence[RawEntry]) -> RawMemory:
         """The schedule a card's history gives, as ``Scheduler.replay`` gives it.
 
+        Written for speed: py-fsrs's helpers are inlined, and ``min``/``max`` are spelled
+        as comparisons that pick the same operand they would.
+
         Args:
             card_id: The card's id; it seeds the last interval's fuzz.
             history: The card's entries in the order they happened.
         """
         w = self._w
+        w9, w11, w12, w13, w14, w10, w19 = w[9], w[11], w[12], w[13], w[14], w[10], w[19]
+        factor, decay = self._factor, self._decay
+        forget_short_term, recall_base = self._forget_short_term, self._recall_base
+        recall_bonus, short_term_increase = self._recall_bonus, self._short_term_increase
+        reversion_target, reversion_keep = self._reversion_target, self._reversion_keep
+        difficulty_delta = self._difficulty_delta
+        interval_factor, maximum_interval = self._interval_factor, self._maximum_interval
+        relearning_steps = self._relearning[0]
+        e = math.e
         new = True
         state = _LEARNING
         step: int | None = 0
@@ -101,7 +115,14 @@ class Replayer:
             if kind:
                 fuzz_days = 0
                 if kind == _FORGET:
-                    new, state, step, stability, difficulty, last = True, _LEARNING, 0, None, None, None
+                    new, state, step, stability, difficulty, last = (
+                        True,
+                        _LEARNING,
+                        0,
+                        None,
+                        None,
+                        None,
+                    )
                     continue
                 if kind != _SET_DUE:
                     raise ValueError(f"unknown history entry kind {kind}")
@@ -113,36 +134,72 @@ class Replayer:
                 new, state, step, due = False, _REVIEW, None, set_due
                 continue
             if new:
-                new, state, step, stability, difficulty, last = False, _LEARNING, 0, None, None, None
-            elapsed = None if last is None else (moment - last) // _DAY
-            if state == _LEARNING and (stability is None or difficulty is None):
+                new, state, step, stability, difficulty, last = (
+                    False,
+                    _LEARNING,
+                    0,
+                    None,
+                    None,
+                    None,
+                )
+            if stability is None or difficulty is None:
+                if state != _LEARNING:
+                    raise ValueError("a card in review or relearning has no memory state")
                 stability = self._initial_stability[rating]
                 difficulty = self._initial_difficulty[rating]
             else:
-                assert stability is not None and difficulty is not None
-                if elapsed is not None and elapsed < 1:
-                    increase = self._short_term_increase[rating] * (stability ** -w[19])
-                    if rating != 1:
-                        increase = max(increase, 1.0)
-                    stability = max(stability * increase, _STABILITY_MIN)
+                if last is not None and (moment - last) // _DAY < 1:
+                    increase = short_term_increase[rating] * (stability**-w19)
+                    if rating != 1 and increase < 1.0:
+                        increase = 1.0
+                    stability = stability * increase
                 else:
-                    stability = self._next_stability(difficulty, stability, last, moment, rating)
-                damped = difficulty + (10.0 - difficulty) * self._difficulty_delta[rating] / 9.0
-                difficulty = min(
-                    max(self._reversion_target + self._reversion_keep * damped, 1.0), 10.0
+                    if last is None:
+                        retrievability = 0.0
+                    else:
+                        elapsed = (moment - last) // _DAY
+                        if elapsed < 0:
+                            elapsed = 0
+                        retrievability = (1 + factor * elapsed / stability) ** decay
+                    if rating == 1:
+                        long_term = (
+                            w11
+                            * (difficulty**-w12)
+                            * (((stability + 1) ** (w13)) - 1)
+                            * (e ** ((1 - retrievability) * w14))
+                        )
+                        short_term = stability / forget_short_term
+                        stability = short_term if short_term < long_term else long_term
+                    else:
+                        stability = stability * (
+                            1
+                            + recall_base
+                            * (11 - difficulty)
+                            * (stability**-w9)
+                            * ((e ** ((1 - retrievability) * w10)) - 1)
+                            * recall_bonus[rating]
+                        )
+                if stability < _STABILITY_MIN:
+                    stability = _STABILITY_MIN
+                difficulty = reversion_target + reversion_keep * (
+                    difficulty + (10.0 - difficulty) * difficulty_delta[rating] / 9.0
                 )
-            interval, days = 0, 0
+                if difficulty < 1.0:
+                    difficulty = 1.0
+                if difficulty > 10.0:
+                    difficulty = 10.0
+            interval = days = 0
             if state == _REVIEW:
-                if rating == 1 and self._relearning[0]:
+                if rating == 1 and relearning_steps:
                     state, step = _RELEARNING, 0
-                    interval = self._relearning[0][0]
+                    interval = relearning_steps[0]
                 else:
-                    days = self._interval(stability)
+                    days = -1
             else:
                 steps, hard = self._learning if state == _LEARNING else self._relearning
                 assert step is not None
                 if not steps or (step >= len(steps) and rating != 1):
-                    days = self._interval(stability)
+                    days = -1
                 elif rating == 1:
                     step = 0
                     interval = steps[0]
@@ -152,10 +209,15 @@ class Replayer:
                     step += 1
                     interval = steps[step]
                 else:
-                    days = self._interval(stability)
+                    days = -1
                 if days:
                     state, step = _REVIEW, None
             if days:
+                days = round((stability / factor) * interval_factor)
+                if days < 1:
+                    days = 1
+                if maximum_interval < days:
+                    days = maximum_interval
                 interval = days * _DAY
             fuzz_days = days if state == _REVIEW else 0
             due = moment + interval
@@ -165,38 +227,6 @@ class Replayer:
         if self._fuzz and fuzz_days and last is not None:
             due = last + self._fuzzed(fuzz_days, card_id, last) * _DAY
         return (state, step, stability, difficulty, due, last)
-
-    def _next_stability(
-        self, difficulty: float, stability: float, last: int | None, moment: int, rating: int
-    ) -> float:
-        w = self._w
-        if last is None:
-            retrievability = 0.0
-        else:
-            elapsed = max(0, (moment - last) // _DAY)
-            retrievability = (1 + self._factor * elapsed / stability) ** self._decay
-        if rating == 1:
-            long_term = (
-                w[11]
-                * (difficulty ** -w[12])
-                * (((stability + 1) ** (w[13])) - 1)
-                * (math.e ** ((1 - retrievability) * w[14]))
-            )
-            following = min(long_term, stability / self._forget_short_term)
-        else:
-            following = stability * (
-                1
-                + self._recall_base
-                * (11 - difficulty)
-                * (stability ** -w[9])
-                * ((math.e ** ((1 - retrievability) * w[10])) - 1)
-                * self._recall_bonus[rating]
-            )
-        return max(following, _STABILITY_MIN)
-
-    def _interval(self, stability: float) -> int:
-        days = round((stability / self._factor) * self._interval_factor)
-        return min(max(days, 1), self._maximum_interval)
 
     def _fuzzed(self, days: int, card_id: int, moment: int) -> int:
         if days < 2.5:

@@ -160,7 +160,9 @@ class Scheduler:
             if rating is None:
                 by_hand = cast(ByHand, entry)
                 due = by_hand[3]
-                raw.append((_micros(reviewed_at), 0, int(by_hand[2]), _micros(due) if due else None))
+                raw.append(
+                    (_micros(reviewed_at), 0, int(by_hand[2]), _micros(due) if due else None)
+                )
             else:
                 raw.append((_micros(reviewed_at), int(rating), 0, None))
         return memory_of(self._replayer.replay(card_id, raw))
