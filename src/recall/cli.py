@@ -156,6 +156,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="rebuild schedules from history (after a backup) and say what changed",
     )
+    check.add_argument(
+        "--full",
+        action="store_true",
+        help="replay every card and run SQLite's full integrity check (by default, once "
+        "everything was verified, only cards changed since are replayed)",
+    )
     check.set_defaults(handler=_check)
     cli_cards.add_commands(commands)
     cli_options.add_commands(commands, _open_database)
@@ -419,7 +425,7 @@ def _check(args: argparse.Namespace) -> int:
     schedulers = Schedulers()
     database = _open_database(args, install=False)
     try:
-        report = integrity.check(database, schedulers, _now())
+        report = integrity.check(database, schedulers, _now(), full=args.full)
         if not args.repair or report.healthy:
             status = _print_check(report)
             if status:
@@ -477,6 +483,11 @@ def _print_check(report: CheckReport) -> int:
         print(f"healthy: {report.cards} cards and {report.reviews} reviews checked")
         if not report.schedules_replayed:
             print("(the file and its schema; `recall check` also replays every schedule)")
+        elif report.replayed < report.cards:
+            print(
+                f"({report.replayed} card(s) changed since the last check that verified "
+                "every card were replayed; --full replays them all)"
+            )
         return 0
     for problem in report.problems:
         print(f"problem: {problem}", file=sys.stderr)

@@ -7,7 +7,7 @@ its formulas on plain numbers; ``optimize`` fits parameters and
 
 from __future__ import annotations
 
-from recall.scheduling.replay import RawEntry, RawMemory, fuzz_draw
+from recall.scheduling.replay import REPLAY_VERSION, RawEntry, RawMemory, fuzz_draw
 from recall.scheduling.review import (
     DEFAULT_PARAMETERS,
     PastReview,
@@ -18,6 +18,7 @@ from recall.scheduling.review import (
 
 __all__ = [
     "DEFAULT_PARAMETERS",
+    "REPLAY_VERSION",
     "PastReview",
     "RawEntry",
     "RawMemory",

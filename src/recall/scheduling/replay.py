@@ -24,11 +24,16 @@ from datetime import timedelta
 # A stored schedule as plain values: state, step, stability, difficulty, due and last
 # review (integer microseconds since the epoch), the columns of ``card_memory``.
 RawMemory = tuple[int, int | None, float | None, float | None, int | None, int | None]
-# A stored history entry as plain values: time (microseconds), rating, kind (0 an answer,
-# 1 a forget, 2 a due date set by hand) and the due date set (microseconds) or None.
-RawEntry = tuple[int, int, int, int | None]
+# A stored history entry as plain values, as SQLite hands them over: the card's id, the
+# time (microseconds), rating, kind (0 an answer, 1 a forget, 2 a due date set by hand)
+# and the due date set (microseconds) or None. The id is not read: it is there so rows
+# read for many cards at once need no copying.
+RawEntry = tuple[int, int, int, int, int | None]
 
 NEW: RawMemory = (0, None, None, None, None, None)
+# Names this replay's results: check trusts an earlier verification only if it was made by
+# the same replay. Change it whenever a change here could change a result.
+REPLAY_VERSION = "replay 1 (py-fsrs 6 formulas, last interval fuzzed)"
 _LEARNING, _REVIEW, _RELEARNING = 1, 2, 3
 _FORGET, _SET_DUE = 1, 2
 _DAY = 86_400_000_000
@@ -111,7 +116,7 @@ class Replayer:
         last: int | None = None
         due: int | None = None
         fuzz_days = 0  # the last answer's interval in days when it left the card in review
-        for moment, rating, kind, set_due in history:
+        for _card, moment, rating, kind, set_due in history:
             if kind:
                 fuzz_days = 0
                 if kind == _FORGET:
@@ -124,8 +129,8 @@ class Replayer:
                         None,
                     )
                     continue
-                if kind != _SET_DUE:
-                    raise ValueError(f"unknown history entry kind {kind}")
+                if kind != _SET_DUE or set_due is None:
+                    raise ValueError(f"unknown history entry kind {kind} (due date {set_due})")
                 if new:
                     # A card never studied gets the memory of a first Good answer.
                     stability = self._initial_stability[3]

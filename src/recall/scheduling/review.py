@@ -160,11 +160,12 @@ class Scheduler:
             if rating is None:
                 by_hand = cast(ByHand, entry)
                 due = by_hand[3]
-                raw.append(
-                    (_micros(reviewed_at), 0, int(by_hand[2]), _micros(due) if due else None)
-                )
+                if due is not None:
+                    _require_utc(due)
+                micros = None if due is None else _micros(due)
+                raw.append((card_id, _micros(reviewed_at), 0, int(by_hand[2]), micros))
             else:
-                raw.append((_micros(reviewed_at), int(rating), 0, None))
+                raw.append((card_id, _micros(reviewed_at), int(rating), 0, None))
         return memory_of(self._replayer.replay(card_id, raw))
 
     def replay_raw(self, card_id: int, history: Sequence[RawEntry]) -> RawMemory:

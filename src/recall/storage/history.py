@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
 
 from recall.memory import Rating, ReviewKind
 from recall.storage.records import CardRow, NewReview, ReviewRow
@@ -22,6 +24,20 @@ _RATING_COLUMNS = (
     "review.id, review.card_id, review.reviewed_at, review.rating, review.kind, review.set_due"
 )
 _ANSWER = int(ReviewKind.ANSWER)
+_first = itemgetter(0)
+_SCHEDULES = (
+    "SELECT card.id, card.deck_id, card_memory.state, card_memory.step, "
+    "card_memory.stability, card_memory.difficulty, card_memory.due, card_memory.last_review "
+    "FROM card JOIN card_memory ON card_memory.card_id = card.id"
+)
+_ENTRIES = (
+    "SELECT review.card_id, review.reviewed_at, review.rating, review.kind, review.set_due "
+    "FROM review"
+)
+_BY_CARD = f"ORDER BY review.card_id, {REVIEW_ORDER}"
+# A history entry as stored: card id, time, rating, kind and due date set (times in
+# microseconds), what ``scheduling.Replayer`` reads.
+RawEntry = tuple[int, int, int, int, int | None]
 HistoryEntry = tuple[datetime, Rating] | tuple[datetime, None, ReviewKind, datetime | None]
 
 _INSERT = (
@@ -84,6 +100,40 @@ class HistoryQueries:
                     for _id, _card, micros, rating, kind, due in rows
                 ],
             )
+
+    def schedules_and_histories(
+        self, only: Iterable[int] | None = None
+    ) -> Iterator[tuple[int, int, tuple[object, ...], list[RawEntry]]]:
+        """Every card as stored (or those of ``only`` that exist), with its history as
+        stored: what check replays.
+
+        Yields ``(card id, deck id, schedule, history)`` in card order: the schedule as
+        ``card_memory``'s columns (state, step, stability, difficulty, due, last review)
+        and each history entry as ``(card id, time, rating, kind, due date set)``, times in
+        microseconds. Plain values straight from SQLite: no ``datetime``, enum or record
+        per review. Every card is read in one pass over each table; reviews of cards that
+        no longer exist are skipped (``orphans``).
+        """
+        if only is not None:
+            for card_id in sorted(only):
+                found = self._sql.rows(f"{_SCHEDULES} WHERE card.id = ?", (card_id,))
+                if found:
+                    history = self._sql.rows(
+                        f"{_ENTRIES} WHERE review.card_id = ? {_BY_CARD}", (card_id,)
+                    )
+                    yield card_id, found[0][1], tuple(found[0][2:]), history
+            return
+        cards = self._sql.each(f"{_SCHEDULES} ORDER BY card.id")
+        reviews = groupby(self._sql.each(f"{_ENTRIES} {_BY_CARD}"), key=_first)
+        pending = next(reviews, None)
+        for card_id, deck_id, *schedule in cards:
+            while pending is not None and pending[0] < card_id:
+                pending = next(reviews, None)
+            if pending is not None and pending[0] == card_id:
+                yield card_id, deck_id, tuple(schedule), list(pending[1])
+                pending = next(reviews, None)
+            else:
+                yield card_id, deck_id, tuple(schedule), []
 
     def _per_card(self, columns: str, deck_id: int | None) -> Iterator[tuple[CardRow, list[Row]]]:
         """Cards in id order, each with its review rows (``columns``, the card id second)."""

@@ -123,11 +123,19 @@ def restore_into(source: Path, target: Path, busy_timeout_ms: int = BUSY_TIMEOUT
         origin.backup(live, progress=give_up_when_busy)
 
 
-def integrity_problems(path: Path) -> list[str]:
-    """What SQLite's integrity and foreign-key checks find, in words; empty when healthy."""
+def integrity_problems(path: Path, full: bool = True) -> list[str]:
+    """What SQLite's integrity and foreign-key checks find, in words; empty when healthy.
+
+    Args:
+        path: The database file.
+        full: SQLite's ``integrity_check``; False runs its ``quick_check``, which checks
+            every page, record and constraint but not that each index matches its table
+            (about a sixth of the time on a million reviews).
+    """
+    pragma = "integrity_check" if full else "quick_check"
     try:
         with closing(connect_read_only(path)) as connection:
-            rows = [row[0] for row in connection.execute("PRAGMA integrity_check")]
+            rows = [row[0] for row in connection.execute(f"PRAGMA {pragma}")]
             problems = [] if rows == ["ok"] else [f"SQLite integrity check: {row}" for row in rows]
             for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check"):
                 problems.append(f"{table} row {rowid} points at a missing {parent}")

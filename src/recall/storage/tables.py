@@ -199,3 +199,27 @@ class SetAsideReview(SQLModel, table=True):
     proposed_rating: int | None = None
     set_aside_at: datetime = Field(sa_type=UtcDateTime)
     reason: str
+
+
+class ReplayChange(SQLModel, table=True):
+    """A card whose history, schedule or deck changed since check last verified it.
+
+    Written only by triggers (``verification.TRIGGERS``); check forgets a row once it has
+    replayed the card and its mark is still the one it read.
+    """
+
+    __tablename__ = "replay_change"
+
+    card_id: int = Field(primary_key=True, description="Not a foreign key: deleted cards too.")
+    mark: int = Field(description="random() when the change was noted.")
+
+
+class ReplayVerified(SQLModel, table=True):
+    """One row: the presets' generation (bumped by triggers) and the one check verified."""
+
+    __tablename__ = "replay_verified"
+
+    id: int = Field(primary_key=True, description="Always 1.")
+    generation: int
+    verified_generation: int | None = None
+    version: str | None = Field(default=None, description="The replay that verified it.")
