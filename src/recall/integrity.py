@@ -12,6 +12,7 @@ from recall.scheduling import REPLAY_VERSION, PastReview, Scheduler, Schedulers,
 from recall.storage import CardRow, Database, ReviewRow, integrity_problems
 
 _PROGRESS_EVERY = 1_000
+_LOOK_UP_AT_MOST = 2_000
 
 
 @dataclass(frozen=True)
@@ -90,9 +91,11 @@ def check(
         total = transaction.cards.count()
         noted = transaction.verification.changed()
         generation = transaction.verification.generation()
-        # Replaying every card in one pass beats looking a quarter of them up one by one.
+        # Replaying every card in one pass beats looking many of them up one by one.
         everything = (
-            full or not transaction.verification.trusted(REPLAY_VERSION) or len(noted) > total // 4
+            full
+            or not transaction.verification.trusted(REPLAY_VERSION)
+            or len(noted) > max(total // 4, _LOOK_UP_AT_MOST)
         )
         todo = total if everything else len(noted)
         progress(0, todo)
