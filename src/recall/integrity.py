@@ -53,6 +53,7 @@ def check(
     cancelled: Cancelled = never_cancelled,
     replay_schedules: bool = True,
     full: bool = False,
+    file_checked: bool = False,
 ) -> CheckReport:
     """Check the file and every card's schedule against its history.
 
@@ -76,11 +77,13 @@ def check(
         replay_schedules: False checks everything but the replay of each schedule (a
             restore's quick check: a backup's schedules were checked when it was made).
         full: Run SQLite's full integrity check and replay every card.
+        file_checked: Leave out SQLite's checks: the caller just ran them on these pages
+            (a restore checks the snapshot it copies in).
 
     Raises:
         CancelledError: ``cancelled()`` turned true; nothing was changed.
     """
-    problems = integrity_problems(database.path, full=full)
+    problems = [] if file_checked else integrity_problems(database.path, full=full)
     if any(problem.startswith("the file cannot be read") for problem in problems):
         return CheckReport(problems=problems)
     stale: dict[int, MemoryState] = {}

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,19 +109,47 @@ def restore_into(source: Path, target: Path, busy_timeout_ms: int = BUSY_TIMEOUT
         sqlite3.Error: SQLite could not write the live file; it is unchanged. A lock held
             by another program for longer than ``busy_timeout_ms`` gives SQLITE_BUSY.
     """
-
-    def give_up_when_busy(status: int, _remaining: int, _total: int) -> None:
-        # The busy handler has already waited busy_timeout_ms for this step: without this,
-        # Python's backup() would retry a locked database for ever.
-        if status in (_SQLITE_BUSY, _SQLITE_LOCKED):
-            error = sqlite3.OperationalError("database is locked")
-            error.sqlite_errorcode = status
-            error.sqlite_errorname = "SQLITE_BUSY"
-            raise error
-
     with closing(connect_read_only(source)) as origin, closing(sqlite3.connect(target)) as live:
         live.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
-        origin.backup(live, progress=give_up_when_busy)
+        origin.backup(live, progress=_give_up_when_busy)
+
+
+def _give_up_when_busy(status: int, _remaining: int, _total: int) -> None:
+    # The busy handler has already waited the busy timeout for this step: without this,
+    # Python's backup() would retry a locked database for ever.
+    if status in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        error = sqlite3.OperationalError("database is locked")
+        error.sqlite_errorcode = status
+        error.sqlite_errorname = "SQLITE_BUSY"
+        raise error
+
+
+@contextmanager
+def read_snapshot(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to ``path`` inside one read transaction: what it reads and
+    copies is one snapshot, whatever another program writes meanwhile."""
+    with closing(connect_read_only(path)) as connection:
+        connection.execute("BEGIN")
+        try:
+            yield connection
+        finally:
+            connection.rollback()
+
+
+def snapshot_problems(connection: sqlite3.Connection) -> list[str]:
+    """What SQLite's ``quick_check`` and foreign-key check find on an open connection."""
+    rows = [row[0] for row in connection.execute("PRAGMA quick_check")]
+    problems = [] if rows == ["ok"] else [f"SQLite quick check: {row}" for row in rows]
+    for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check"):
+        problems.append(f"{table} row {rowid} points at a missing {parent}")
+    return problems
+
+
+def write_into(origin: sqlite3.Connection, target: Path) -> None:
+    """``restore_into`` from an open connection (a ``read_snapshot``)."""
+    with closing(sqlite3.connect(target)) as live:
+        live.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        origin.backup(live, progress=_give_up_when_busy)
 
 
 def integrity_problems(path: Path, full: bool = True) -> list[str]:
