@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import itertools
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -16,7 +15,6 @@ from recall.importing import DeckReport, import_deck
 from recall.progress import Progress, no_progress
 from recall.storage import Database, DeckRow
 
-_PROGRESS_EVERY = 10_000
 REVIEW_LOG_HEADER = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
 
 
@@ -171,8 +169,7 @@ def export_reviews(
     Raises:
         UnknownDeckError: ``deck_key`` names no deck.
     """
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(REVIEW_LOG_HEADER)
+    csv.writer(out, lineterminator="\n").writerow(REVIEW_LOG_HEADER)
     written = 0
     with database.reading() as transaction:
         deck_id = None
@@ -182,9 +179,9 @@ def export_reviews(
                 raise UnknownDeckError(deck_key)
             deck_id = deck.id
         total = transaction.history.count(deck_id)
-        rows = transaction.history.log_rows(deck_id)
-        while batch := list(itertools.islice(rows, _PROGRESS_EVERY)):
-            writer.writerows(batch)
-            written += len(batch)
+        for lines in transaction.history.log_lines(deck_id):
+            out.write("\n".join(lines))
+            out.write("\n")
+            written += len(lines)
             progress(written, total)
     return written

@@ -22,6 +22,10 @@ REVIEW_COLUMNS = (
 # Every history is read and replayed in the order the reviews happened, however they
 # arrived (an import can bring a review older than one already stored).
 REVIEW_ORDER = "review.reviewed_at, review.id"
+# The columns of review's two indexes (schema 7 on): each covers what one whole-history
+# read needs, a card's history in order and the history in time order.
+REVIEW_BY_CARD = ("card_id", "reviewed_at", "id", "kind", "rating", "set_due")
+REVIEW_BY_TIME = ("reviewed_at", "id", "kind", "card_id", "rating", "state_before", "duration_ms")
 REVIEWED_STATES = (
     f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"
 )

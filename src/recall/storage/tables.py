@@ -12,6 +12,7 @@ from datetime import datetime
 from sqlalchemy import BigInteger, Dialect, Index, String, TypeDecorator, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from recall.storage.rows import REVIEW_BY_CARD, REVIEW_BY_TIME
 from recall.storage.times import from_micros, to_micros
 
 NOCASE_TEXT = String(collation="NOCASE")
@@ -118,11 +119,16 @@ class CardTag(SQLModel, table=True):
 class Review(SQLModel, table=True):
     """One answer, appended and never changed (a trigger refuses updates)."""
 
-    __table_args__ = (Index("ix_review_card_time", "card_id", "reviewed_at"),)
+    # Both cover what reads every review needs, so SQLite never looks a row up: a card's
+    # history in order (check's replay) and the history in time order (the review log).
+    __table_args__ = (
+        Index("ix_review_card_time", *REVIEW_BY_CARD),
+        Index("ix_review_reviewed_at", *REVIEW_BY_TIME),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     card_id: int = Field(foreign_key="card.id", index=True)
-    reviewed_at: datetime = Field(sa_type=UtcDateTime, index=True)
+    reviewed_at: datetime = Field(sa_type=UtcDateTime)
     rating: int = Field(description="FSRS rating 1-4.")
     duration_ms: int = Field(description="From the card appearing to the answer.")
     state_before: int = Field(description="The card's state before this review, 0-3.")
