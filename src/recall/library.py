@@ -15,6 +15,7 @@ from recall.importing import DeckReport, import_deck
 from recall.progress import Progress, no_progress
 from recall.storage import Database, DeckRow
 
+_LOG_LINE = "%s,%s,%s,%s,%s"
 REVIEW_LOG_HEADER = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
 
 
@@ -179,9 +180,11 @@ def export_reviews(
                 raise UnknownDeckError(deck_key)
             deck_id = deck.id
         total = transaction.history.count(deck_id)
-        for lines in transaction.history.log_lines(deck_id):
-            out.write("\n".join(lines))
+        for batch in transaction.history.log_batches(deck_id):
+            # What csv.writer writes for rows of numbers (nothing to quote), a batch at a
+            # time in one call: about half of csv.writer's time.
+            out.write("\n".join(map(_LOG_LINE.__mod__, batch)))
             out.write("\n")
-            written += len(lines)
+            written += len(batch)
             progress(written, total)
     return written

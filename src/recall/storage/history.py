@@ -182,27 +182,30 @@ class HistoryQueries:
         for row in rows:
             yield review_row(row)
 
-    def log_lines(self, deck_id: int | None = None) -> Iterator[list[str]]:
-        """The FSRS review-log CSV's lines, oldest first, in batches, each line made by
-        SQLite: card id, UTC milliseconds (rounded half up), rating, state before and
-        duration, comma-separated (all integers: nothing to quote). Answers only: a change
-        made by hand is not a review an optimizer could learn from. Read through the
-        covering ``ix_review_reviewed_at`` index, without looking a row up."""
-        line = (
-            "review.card_id || ',' || ((review.reviewed_at + 500) / 1000) || ',' || "
-            "review.rating || ',' || review.state_before || ',' || review.duration_ms"
+    def log_batches(
+        self, deck_id: int | None = None
+    ) -> Iterator[list[tuple[int, int, int, int, int]]]:
+        """The FSRS review-log rows, oldest first, in batches: card id, UTC milliseconds
+        (rounded half up), rating, state before and duration, made by SQLite for speed.
+        Answers only: a change made by hand is not a review an optimizer could learn from.
+        Read through the covering ``ix_review_reviewed_at`` index, never looking a row up."""
+        columns = (
+            "review.card_id, (review.reviewed_at + 500) / 1000, review.rating, "
+            "review.state_before, review.duration_ms"
         )
         if deck_id is None:
-            sql = f"SELECT {line} FROM review WHERE review.kind = {_ANSWER} ORDER BY {REVIEW_ORDER}"
+            sql = (
+                f"SELECT {columns} FROM review WHERE review.kind = {_ANSWER} "
+                f"ORDER BY {REVIEW_ORDER}"
+            )
             parameters: tuple[int, ...] = ()
         else:
             sql = (
-                f"SELECT {line} FROM card CROSS JOIN review ON review.card_id = card.id "
+                f"SELECT {columns} FROM card CROSS JOIN review ON review.card_id = card.id "
                 f"WHERE card.deck_id = ? AND review.kind = {_ANSWER} ORDER BY {REVIEW_ORDER}"
             )
             parameters = (deck_id,)
-        for batch in self._sql.batches(sql, parameters):
-            yield [row[0] for row in batch]
+        return self._sql.batches(sql, parameters)
 
     def count(self, deck_id: int | None = None) -> int:
         """How many reviews there are (of one deck, if given)."""
