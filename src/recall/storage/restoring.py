@@ -2,7 +2,7 @@
 
 Every restore first copies the chosen file beside the live database (``recall.sqlite3
 .restoring``), flushes it to disk, brings it to today's schema and checks it there: its
-header, SQLite's integrity check and its tables, columns, indexes and triggers. Only a copy
+header, SQLite's quick check and its tables, columns, indexes and triggers. Only a copy
 that passed all of that reaches the live file, and then in one step:
 
 - a live database that opens is overwritten through SQLite's backup API in one write
@@ -49,7 +49,7 @@ def stage(source: Path, live: Path) -> Path:
     version = check_file(source)
     if version == 0:
         raise DamagedDatabaseError(f"{source} is an empty database, not a Recall backup")
-    problems = maintenance.integrity_problems(source)
+    problems = maintenance.integrity_problems(source, full=False)
     if problems:
         raise DamagedDatabaseError(f"{source} is damaged: {problems[0]}")
     staged = live.with_name(live.name + STAGED_SUFFIX)
