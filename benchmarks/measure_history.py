@@ -12,7 +12,7 @@ import csv
 import shutil
 import sqlite3
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import fsrs
@@ -225,11 +225,12 @@ def _restore(database_path: Path, folder: Path, cards: int, rounds: int) -> Figu
 def _replay(database_path: Path, cards: int, rounds: int) -> Figure:
     database = Database(database_path)
     scheduler = Scheduler()
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
     with database.reading() as transaction:
         histories = [
             # The generated histories hold answers only: (time, rating) each.
-            (card.id, [(entry[0], int(entry[1] or 0)) for entry in history])
-            for card, history in transaction.history.ratings_per_card()
+            (card_id, [(epoch + timedelta(microseconds=entry[1]), entry[2]) for entry in history])
+            for card_id, _deck, _stored, history in transaction.history.schedules_and_histories()
         ]
     reviews = sum(len(history) for _, history in histories)
     plain = fsrs.Scheduler(enable_fuzzing=False)
