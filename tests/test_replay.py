@@ -95,6 +95,9 @@ def test_replay_equals_py_fsrs_step_by_step(
     for past in history:
         memory = scheduler.apply(card_id, memory, past)
     assert _same(fast, memory)
+    states, replayed = scheduler.replay_with_states(card_id, history)
+    assert states == scheduler.states_before(card_id, history)
+    assert _same(replayed, fast)
 
 
 @settings(max_examples=200, deadline=None)

@@ -88,7 +88,9 @@ class Replayer:
         self._recall_bonus = [1.0, 1.0, w[15], 1.0, w[16]]
         self._recall_base = math.e ** (w[8])
 
-    def replay(self, card_id: int, history: Sequence[RawEntry]) -> RawMemory:
+    def replay(
+        self, card_id: int, history: Sequence[RawEntry], states: list[int] | None = None
+    ) -> RawMemory:
         """The schedule a card's history gives, as ``Scheduler.replay`` gives it.
 
         Written for speed: py-fsrs's helpers are inlined, and ``min``/``max`` are spelled
@@ -97,6 +99,8 @@ class Replayer:
         Args:
             card_id: The card's id; it seeds the last interval's fuzz.
             history: The card's entries in the order they happened.
+            states: When given, the card's state just before each entry is appended to it
+                (0 for a new card), as the review log records it.
         """
         w = self._w
         w9, w11, w12, w13, w14, w10, w19 = w[9], w[11], w[12], w[13], w[14], w[10], w[19]
@@ -117,6 +121,8 @@ class Replayer:
         due: int | None = None
         fuzz_days = 0  # the last answer's interval in days when it left the card in review
         for _card, moment, rating, kind, set_due in history:
+            if states is not None:
+                states.append(0 if new else state)
             if kind:
                 fuzz_days = 0
                 if kind == _FORGET:

@@ -153,20 +153,7 @@ class Scheduler:
         moves the card's due date (``set_due``). The same as applying ``apply`` to each in
         turn, worked out by ``Replayer`` on plain numbers (tests hold both equal).
         """
-        raw: list[RawEntry] = []
-        for entry in history:
-            reviewed_at, rating = entry[0], entry[1]
-            _require_utc(reviewed_at)
-            if rating is None:
-                by_hand = cast(ByHand, entry)
-                due = by_hand[3]
-                if due is not None:
-                    _require_utc(due)
-                micros = None if due is None else _micros(due)
-                raw.append((card_id, _micros(reviewed_at), 0, int(by_hand[2]), micros))
-            else:
-                raw.append((card_id, _micros(reviewed_at), int(rating), 0, None))
-        return memory_of(self._replayer.replay(card_id, raw))
+        return memory_of(self._replayer.replay(card_id, _raw(card_id, history)))
 
     def replay_raw(self, card_id: int, history: Sequence[RawEntry]) -> RawMemory:
         """``replay`` on stored values: entries and schedule as ``card_memory`` holds them.
@@ -238,21 +225,14 @@ class Scheduler:
         self, card_id: int, history: Iterable[PastReview]
     ) -> tuple[dict[datetime, CardState], MemoryState]:
         """``states_before`` and ``replay`` of the same history, in one pass over it."""
-        states: dict[datetime, CardState] = {}
-        card: fsrs.Card | None = None
-        for past in history:
-            _require_utc(past.reviewed_at)
-            states[past.reviewed_at] = CardState.NEW if card is None else _STATES[card.state]
-            if past.rating is None:  # a change made by hand, applied as replay does
-                before = NEW_CARD if card is None else _memory(card)
-                memory = self.apply(card_id, before, past)
-                new = memory.state is CardState.NEW
-                card = None if new else _to_fsrs(card_id, memory, past.reviewed_at)
-                continue
-            if card is None:
-                card = _to_fsrs(card_id, NEW_CARD, past.reviewed_at)
-            card = self._step(card_id, card, past.rating, past.reviewed_at)
-        return states, NEW_CARD if card is None else _memory(card)
+        entries = list(history)
+        states: list[int] = []
+        raw = self._replayer.replay(card_id, _raw(card_id, entries), states)
+        before = {
+            past.reviewed_at: _CARD_STATES[state]
+            for past, state in zip(entries, states, strict=True)
+        }
+        return before, memory_of(raw)
 
     def states_before(
         self, card_id: int, history: Iterable[PastReview]
@@ -332,6 +312,24 @@ def _to_fsrs(card_id: int, memory: MemoryState, now: datetime) -> fsrs.Card:
         due=memory.due or now,
         last_review=memory.last_review,
     )
+
+
+def _raw(card_id: int, history: Iterable[HistoryEntry]) -> list[RawEntry]:
+    """History entries as ``Replayer`` reads them; refuses a time that is not aware UTC."""
+    raw: list[RawEntry] = []
+    for entry in history:
+        reviewed_at, rating = entry[0], entry[1]
+        _require_utc(reviewed_at)
+        if rating is None:
+            by_hand = cast(ByHand, entry)
+            due = by_hand[3]
+            if due is not None:
+                _require_utc(due)
+            micros = None if due is None else _micros(due)
+            raw.append((card_id, _micros(reviewed_at), 0, int(by_hand[2]), micros))
+        else:
+            raw.append((card_id, _micros(reviewed_at), int(rating), 0, None))
+    return raw
 
 
 def memory_of(raw: RawMemory) -> MemoryState:
