@@ -5,9 +5,9 @@ its object copies, ``datetime`` arithmetic and enum look-ups cost more than the 
 formulas themselves. ``Replayer`` applies the same formulas, written as py-fsrs writes
 them (the same operations in the same order, so every float is the same to the bit), to
 times as integer microseconds and ratings as integers. A property test holds its results
-equal to ``Scheduler.replay`` through py-fsrs over many random histories, fuzz, forgets
-and due dates set by hand included, so an fsrs upgrade that changes a formula cannot go
-unnoticed.
+equal to ``Scheduler.replay_by_steps`` (py-fsrs's ``review_card`` one entry at a time)
+over random presets and histories, fuzz, forgets and due dates set by hand included, so
+an fsrs upgrade that changes a formula cannot go unnoticed.
 
 Only the last answer's interval is fuzzed: py-fsrs never reads a card's due date when it
 reviews it, so the fuzz of earlier answers cannot change the result.
