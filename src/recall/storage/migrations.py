@@ -115,15 +115,13 @@ def _preferences_and_presets(connection: Connection) -> None:
 
 def _replay_notes(connection: Connection) -> None:
     """Schema 7: triggers note every card whose history, schedule or deck changes, and
-    the two indexes of ``review`` cover what reads every review needs (the one by card
-    alone goes: the one by card and time serves its look-ups).
+    two indexes of ``review`` cover what reads every review needs.
 
     ``recall check`` then replays only the noted cards once it has verified everything
     (``verification``); its first check after the upgrade replays every card. Check's
     replay and the review log read a million reviews without looking a row up.
     """
     verification.create(connection, tables=True)
-    connection.exec_driver_sql("DROP INDEX ix_review_card_id")  # ix_review_card_time's prefix
     for name, columns in (
         ("ix_review_card_time", REVIEW_BY_CARD),
         ("ix_review_reviewed_at", REVIEW_BY_TIME),

@@ -121,14 +121,15 @@ class Review(SQLModel, table=True):
 
     # Both cover what reads every review needs, so SQLite never looks a row up: a card's
     # history in order (check's replay) and the history in time order (the review log).
-    # The first also serves every look-up by card (foreign keys, one card's history).
+    # The narrow index on card_id stays: it is the smallest, so count(*) walks it (the
+    # backups list counts each backup's reviews on the window's thread).
     __table_args__ = (
         Index("ix_review_card_time", *REVIEW_BY_CARD),
         Index("ix_review_reviewed_at", *REVIEW_BY_TIME),
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    card_id: int = Field(foreign_key="card.id")
+    card_id: int = Field(foreign_key="card.id", index=True)
     reviewed_at: datetime = Field(sa_type=UtcDateTime)
     rating: int = Field(description="FSRS rating 1-4.")
     duration_ms: int = Field(description="From the card appearing to the answer.")
