@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from recall.errors import RecallError
 from recall.storage import card_index, maintenance, verification
 from recall.storage.failures import (
     DamagedDatabaseError,
@@ -231,9 +232,9 @@ class Database:
             )
             try:
                 maintenance.copy_database(self.path, backup)
-            except (OSError, sqlite3.Error) as error:
+            except RecallError as error:
                 raise StorageError(
-                    f"cannot back up the database before upgrading it: {explain(error, backup)}"
+                    f"cannot back up the database before upgrading it: {error}"
                 ) from None
             upgrade_file(engine, self.path, version)
         finally:

@@ -55,10 +55,7 @@ def stage(source: Path, live: Path) -> Path:
     staged = live.with_name(live.name + STAGED_SUFFIX)
     _remove(staged)
     try:
-        try:
-            maintenance.copy_database(source, staged)
-        except (OSError, sqlite3.Error) as error:
-            raise explain(error, staged) from None
+        maintenance.copy_database(source, staged)
         if version < SCHEMA_VERSION:
             engine = schema_engine(staged, "FULL", BUSY_TIMEOUT_MS)
             try:
@@ -97,21 +94,17 @@ def overwrite_checked(source: Path, live: Path, before: Callable[[], None]) -> N
     version = check_file(source)
     if version != SCHEMA_VERSION:
         raise DamagedDatabaseError(f"{source} is schema {version}, not {SCHEMA_VERSION}")
-    try:
-        with maintenance.read_snapshot(source) as origin:
-            problems = maintenance.snapshot_problems(origin)
-            if problems:
-                raise DamagedDatabaseError(f"{source} is damaged: {problems[0]}")
-            problems = schema_problems(origin)
-            if problems:
-                raise DamagedDatabaseError(
-                    f"{source} carries Recall's stamp, but its tables are not Recall's: "
-                    f"{problems[0]}"
-                )
-            before()
-            maintenance.write_into(origin, live)
-    except (OSError, sqlite3.Error) as error:
-        raise explain(error, live, BUSY_TIMEOUT_MS) from None
+    with maintenance.read_snapshot(source) as origin:
+        problems = maintenance.snapshot_problems(origin)
+        if problems:
+            raise DamagedDatabaseError(f"{source} is damaged: {problems[0]}")
+        problems = schema_problems(origin)
+        if problems:
+            raise DamagedDatabaseError(
+                f"{source} carries Recall's stamp, but its tables are not Recall's: {problems[0]}"
+            )
+        before()
+        maintenance.write_into(origin, live)
 
 
 def is_current(source: Path) -> bool:
@@ -131,9 +124,7 @@ def overwrite(staged: Path, live: Path) -> None:
             program); it is exactly as it was. The staged copy is removed either way.
     """
     try:
-        maintenance.restore_into(staged, live)
-    except (OSError, sqlite3.Error) as error:
-        raise explain(error, live, BUSY_TIMEOUT_MS) from None
+        maintenance.restore_into(staged, live, BUSY_TIMEOUT_MS)
     finally:
         _remove(staged)
 
