@@ -13,9 +13,9 @@ if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file d
     from sqlalchemy import Connection
 
 from recall.storage import card_index, verification
-from recall.storage.rows import REVIEW_BY_CARD, REVIEW_BY_TIME
+from recall.storage.rows import REVIEW_BY_TIME
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -113,21 +113,41 @@ def _preferences_and_presets(connection: Connection) -> None:
     connection.exec_driver_sql("CREATE INDEX ix_deck_preset_preset_id ON deck_preset (preset_id)")
 
 
+def _queue_indexes(connection: Connection) -> None:
+    """Schema 7: today's queue reads what leaves a card out of study from its index.
+
+    The index on (deck, state, due) gains suspended and buried-until, so the queue's and
+    the deck list's counts and the next card are read from the index alone (the table was
+    looked up for every due card to leave suspended and buried ones out); the buried cards
+    get a small index of their own, so the time the next one comes back is one index step.
+    The history's index on the card alone goes: the one on (card, time) serves the same
+    lookups, and an answer then writes one index page less.
+    """
+    connection.exec_driver_sql("DROP INDEX ix_review_card_id")
+    connection.exec_driver_sql("DROP INDEX ix_card_memory_deck_state_due")
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_card_memory_deck_queue ON card_memory "
+        "(deck_id, state, due, suspended, buried_until)"
+    )
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_card_memory_buried ON card_memory (buried_until) "
+        "WHERE buried_until IS NOT NULL"
+    )
+
+
 def _replay_notes(connection: Connection) -> None:
-    """Schema 7: triggers note every card whose history, schedule or deck changes, and
-    two indexes of ``review`` cover what reads every review needs.
+    """Schema 8: triggers note every card whose history, schedule or deck changes, and
+    the history's index by time covers what the review log reads.
 
     ``recall check`` then replays only the noted cards once it has verified everything
-    (``verification``); its first check after the upgrade replays every card. Check's
-    replay and the review log read a million reviews without looking a row up.
+    (``verification``); its first check after the upgrade replays every card. The review
+    log reads a million reviews in time order without looking a row up.
     """
     verification.create(connection, tables=True)
-    for name, columns in (
-        ("ix_review_card_time", REVIEW_BY_CARD),
-        ("ix_review_reviewed_at", REVIEW_BY_TIME),
-    ):
-        connection.exec_driver_sql(f"DROP INDEX {name}")
-        connection.exec_driver_sql(f"CREATE INDEX {name} ON review ({', '.join(columns)})")
+    connection.exec_driver_sql("DROP INDEX ix_review_reviewed_at")
+    connection.exec_driver_sql(
+        f"CREATE INDEX ix_review_reviewed_at ON review ({', '.join(REVIEW_BY_TIME)})"
+    )
 
 
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
@@ -138,5 +158,6 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     3: _browsing,
     4: _proposed_rating,
     5: _preferences_and_presets,
-    6: _replay_notes,
+    6: _queue_indexes,
+    7: _replay_notes,
 }

@@ -12,7 +12,7 @@ from recall.storage.times import from_micros
 CARD_COLUMNS = (
     "card.id, card.deck_id, card.key, card.kind, card.content, card_memory.state, "
     "card_memory.step, card_memory.stability, card_memory.difficulty, card_memory.due, "
-    "card_memory.last_review"
+    "card_memory.last_review, card.position"
 )
 DECK_COLUMNS = "deck.id, deck.key, deck.name, deck.description"
 REVIEW_COLUMNS = (
@@ -22,9 +22,8 @@ REVIEW_COLUMNS = (
 # Every history is read and replayed in the order the reviews happened, however they
 # arrived (an import can bring a review older than one already stored).
 REVIEW_ORDER = "review.reviewed_at, review.id"
-# The columns of review's two indexes (schema 7 on): each covers what one whole-history
-# read needs, a card's history in order and the history in time order.
-REVIEW_BY_CARD = ("card_id", "reviewed_at", "id", "kind", "rating", "set_due")
+# The columns of review's index by time (schema 8 on): it covers what the review log
+# reads, the history in time order.
 REVIEW_BY_TIME = ("reviewed_at", "id", "kind", "card_id", "rating", "state_before", "duration_ms")
 REVIEWED_STATES = (
     f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"
@@ -39,11 +38,32 @@ def deck_row(row: Row) -> DeckRow:
 
 def card_row(row: Row) -> CardRow:
     """A card from ``CARD_COLUMNS``."""
-    card_id, deck_id, key, kind, content, state, step, stability, difficulty, due, last = row
+    (
+        card_id,
+        deck_id,
+        key,
+        kind,
+        content,
+        state,
+        step,
+        stability,
+        difficulty,
+        due,
+        last,
+        position,
+    ) = row
     memory = MemoryState(
         CardState(state), step, stability, difficulty, from_micros(due), from_micros(last)
     )
-    return CardRow(id=card_id, deck_id=deck_id, key=key, kind=kind, content=content, memory=memory)
+    return CardRow(
+        id=card_id,
+        deck_id=deck_id,
+        key=key,
+        kind=kind,
+        content=content,
+        memory=memory,
+        position=position,
+    )
 
 
 def review_row(row: Row) -> ReviewRow:

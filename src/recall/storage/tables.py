@@ -9,10 +9,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Dialect, Index, String, TypeDecorator, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Dialect,
+    Index,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+    text,
+)
 from sqlmodel import Field, SQLModel
 
-from recall.storage.rows import REVIEW_BY_CARD, REVIEW_BY_TIME
+from recall.storage.rows import REVIEW_BY_TIME
 from recall.storage.times import from_micros, to_micros
 
 NOCASE_TEXT = String(collation="NOCASE")
@@ -81,7 +89,16 @@ class CardMemory(SQLModel, table=True):
     __tablename__ = "card_memory"
     __table_args__ = (
         Index("ix_card_memory_state_due", "state", "due"),
-        Index("ix_card_memory_deck_state_due", "deck_id", "state", "due"),
+        # Today's queue and the deck list's counts: by deck, state and due time, with what
+        # leaves a card out of study (suspended, buried until), so they never look up the
+        # table for it.
+        Index("ix_card_memory_deck_queue", "deck_id", "state", "due", "suspended", "buried_until"),
+        # The buried cards, so the queue finds when the next one comes back without a scan.
+        Index(
+            "ix_card_memory_buried",
+            "buried_until",
+            sqlite_where=text("buried_until IS NOT NULL"),
+        ),
     )
 
     card_id: int = Field(foreign_key="card.id", primary_key=True)
@@ -119,17 +136,15 @@ class CardTag(SQLModel, table=True):
 class Review(SQLModel, table=True):
     """One answer, appended and never changed (a trigger refuses updates)."""
 
-    # Both cover what reads every review needs, so SQLite never looks a row up: a card's
-    # history in order (check's replay) and the history in time order (the review log).
-    # The narrow index on card_id stays: it is the smallest, so count(*) walks it (the
-    # backups list counts each backup's reviews on the window's thread).
+    # A card's reviews, in time order; it serves lookups by card alone too. The one by
+    # time covers what the review log reads (schema 8), so SQLite never looks a row up.
     __table_args__ = (
-        Index("ix_review_card_time", *REVIEW_BY_CARD),
+        Index("ix_review_card_time", "card_id", "reviewed_at"),
         Index("ix_review_reviewed_at", *REVIEW_BY_TIME),
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    card_id: int = Field(foreign_key="card.id", index=True)
+    card_id: int = Field(foreign_key="card.id")
     reviewed_at: datetime = Field(sa_type=UtcDateTime)
     rating: int = Field(description="FSRS rating 1-4.")
     duration_ms: int = Field(description="From the card appearing to the answer.")
