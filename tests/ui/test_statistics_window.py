@@ -99,6 +99,11 @@ def test_the_same_wrong_option_on_two_days_shows_everywhere(
     with qtbot.waitSignal(statistics.card_requested) as requested:
         statistics.page.misconceptions_view.table.clicked.emit(model.index(0, 1))
     assert requested.args == [card_id]
+    browser = window.collection.browser  # the card opens in the browser, selected
+    assert browser is not None
+    browser.wait()
+    assert browser.selected_ids() == [card_id]
+    assert browser.search_box.text() == 'deck:"Activation Recomputation Tradeoffs"'
     dialog = statistics.findChild(CardPicksDialog)
     assert dialog is not None
     assert f"{wrong}  (wrong): picked 2 times" in dialog.picks.text()
