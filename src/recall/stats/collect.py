@@ -29,6 +29,7 @@ from recall.storage.statistics import (
     KIND_MATURE,
     KIND_YOUNG,
     DayGroup,
+    ReviewGroup,
 )
 
 CALENDAR_DAYS = 365
@@ -72,24 +73,26 @@ def collect(
         farthest = today_start + timedelta(days=max(CALENDAR_DAYS, forecast_days or 0) + 1)
         local = local_time(min(first, calendar_start), farthest, hour, zone)
         today_number = day_number(now, local, zone)
-        groups = queries.day_groups(local, deck_ids)
+        # One pass over the history: the days' groups, and the hours and ratings below.
+        history = queries.review_groups(local, deck_ids)
+        groups = _day_groups(history)
         if period_days is None:
             span = today_number - min((group.day for group in groups), default=today_number) + 1
         else:
             span = max(1, period_days)
         period_first = today_number - span + 1
-        period_start = days.study_day(
-            today_start - timedelta(days=span - 1, hours=-12), hour, zone
-        )[0]
-        since = None if period_days is None else period_start
         today_cards = queries.cards_reviewed(today_start, today_end, deck_ids)
-        answers = queries.answer_groups(local, since, deck_ids)
         ahead = forecast_length(period_days, forecast_days)
         schedules = read_schedules(
             queries, local, now, today_number, ahead, settings, zone, deck_ids
         )
         picks = queries.wrong_picks(deck_ids, limit=MISCONCEPTIONS_SHOWN)
     in_period = [group for group in groups if group.day >= period_first]
+    answers = [
+        (row.hour, row.group.rating, row.proposed, row.group.correct, row.group.reviews)
+        for row in history
+        if row.group.day >= period_first
+    ]
     return Statistics(
         now=now,
         today_date=day_date(today_number),
@@ -129,6 +132,18 @@ def collect(
             for pick in picks
         ),
     )
+
+
+def _day_groups(history: Iterable[ReviewGroup]) -> list[DayGroup]:
+    """The history's groups summed over hours and proposed ratings: one per day and kind."""
+    sums: dict[tuple[int, int, bool, int, bool], list[int]] = {}
+    for row in history:
+        group = row.group
+        key = (group.day, group.kind, group.first_of_day, group.rating, group.correct)
+        found = sums.setdefault(key, [0, 0])
+        found[0] += group.reviews
+        found[1] += group.time_ms
+    return [DayGroup(*key, reviews, time_ms) for key, (reviews, time_ms) in sums.items()]
 
 
 def _today(groups: Iterable[DayGroup], today: int, cards: int) -> Today:

@@ -89,6 +89,21 @@ class DayGroup:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewGroup:
+    """A ``DayGroup`` split further by the local hour and the rating Recall proposed.
+
+    Attributes:
+        group: The day's group these reviews belong to.
+        hour: The local hour (0-23) they were made in.
+        proposed: The rating Recall proposed, None when not recorded.
+    """
+
+    group: DayGroup
+    hour: int
+    proposed: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class ValueCounts:
     """A histogram as SQL counted it: each rounded value with its count, and the average."""
 
@@ -125,8 +140,11 @@ class StatisticsQueries:
         ((first,),) = self._rows("SELECT min(reviewed_at) FROM review", ())
         return from_micros(first)
 
-    def day_groups(self, local: LocalTime, deck_ids: Sequence[int] | None = None) -> list[DayGroup]:
-        """Every review (of one deck, if given) counted by study day, kind, rating and result.
+    def review_groups(
+        self, local: LocalTime, deck_ids: Sequence[int] | None = None
+    ) -> list[ReviewGroup]:
+        """Every answer (of one deck, if given) counted in one pass over the history, by study
+        day, kind, first of the day, rating, result, local hour and rating proposed.
 
         A review card's kind is young or mature by the time since the card's previous
         review; a review is its card's first of the day when that previous review fell on
@@ -134,7 +152,6 @@ class StatisticsQueries:
         over each card's reviews in the order they happened, read along the index on card
         and time.
         """
-        parameters: tuple[int, ...] = ()
         if deck_ids is None:
             source = f"review WHERE review.kind = {_ANSWER}"
         else:
@@ -149,6 +166,7 @@ class StatisticsQueries:
             WITH r AS (
                 SELECT review.reviewed_at AS t, review.rating AS rating,
                     review.duration_ms AS ms, review.state_before AS s, review.correct AS ok,
+                    review.proposed_rating AS proposed,
                     lag(review.reviewed_at) OVER (
                         PARTITION BY review.card_id ORDER BY {REVIEW_ORDER}) AS prev
                 FROM {source}
@@ -160,12 +178,16 @@ class StatisticsQueries:
                     WHEN prev IS NULL OR t - prev < {MATURE_DAYS * DAY_US} THEN {KIND_YOUNG}
                     ELSE {KIND_MATURE} END AS kind,
                 (prev IS NULL OR {local.day("prev")} <> {local.day("t")}) AS first_of_day,
-                rating, ok, count(*), sum(ms)
-            FROM r GROUP BY 1, 2, 3, 4, 5
+                rating, ok, {local.hour("t")} AS hour, proposed, count(*), sum(ms)
+            FROM r GROUP BY 1, 2, 3, 4, 5, 6, 7
         """
         return [
-            DayGroup(int(d), int(k), bool(f), int(rt), bool(ok), int(n), int(ms or 0))
-            for d, k, f, rt, ok, n, ms in self._rows(sql, parameters)
+            ReviewGroup(
+                DayGroup(int(d), int(k), bool(f), int(rt), bool(ok), int(n), int(ms or 0)),
+                int(h),
+                None if p is None else int(p),
+            )
+            for d, k, f, rt, ok, h, p, n, ms in self._rows(sql, ())
         ]
 
     def cards_reviewed(
@@ -178,22 +200,6 @@ class StatisticsQueries:
             (*parameters, to_micros(until)),
         )
         return int(count)
-
-    def answer_groups(
-        self, local: LocalTime, since: datetime | None, deck_ids: Sequence[int] | None = None
-    ) -> list[tuple[int, int, int | None, bool, int]]:
-        """Reviews since a time (all if None) in one pass, counted by local hour, rating
-        given, rating proposed (None when not recorded) and result:
-        ``(hour, rating, proposed, correct, reviews)``."""
-        source, parameters = _reviews_since(since, deck_ids)
-        sql = (
-            f"SELECT {local.hour('review.reviewed_at')}, review.rating, review.proposed_rating, "
-            f"review.correct, count(*) FROM {source} GROUP BY 1, 2, 3, 4"
-        )
-        return [
-            (int(h), int(r), None if p is None else int(p), bool(c), int(n))
-            for h, r, p, c, n in self._rows(sql, parameters)
-        ]
 
     def card_counts(self, deck_ids: Sequence[int] | None = None) -> dict[int, int]:
         """Cards by kind now: -2 for suspended, -1 for new, else the ``KIND_*`` numbers (by
@@ -298,27 +304,30 @@ class StatisticsQueries:
         condition = "card.kind = 'choice'"
         if deck_ids is not None:
             condition += f" AND card.deck_id IN ({_ids(deck_ids)})"
+        # Picks are counted per card and text first; each card's correct texts are then
+        # read once per counted pick instead of once per review.
         sql = f"""
             WITH picks AS (
-                SELECT card.id AS card_id, picked.value AS choice, review.reviewed_at AS t
+                SELECT review.card_id AS card_id, picked.value AS choice, count(*) AS times,
+                    max(review.reviewed_at) AS t
                 FROM card CROSS JOIN review ON review.card_id = card.id,
                     json_each(review.picked) AS picked
                 WHERE {condition} AND NOT review.correct AND review.picked IS NOT NULL
-                    AND picked.value NOT IN (
-                        SELECT json_extract(c.value, '$.text')
-                        FROM json_each(card.content, '$.choices') AS c
-                        WHERE json_extract(c.value, '$.correct'))
+                GROUP BY review.card_id, picked.value
             )
             SELECT deck.key, card.id, card.key, json_extract(card.content, '$.question'),
-                picks.choice, count(*), max(picks.t),
+                picks.choice, picks.times, picks.t,
                 EXISTS (SELECT 1 FROM json_each((SELECT latest.picked FROM review AS latest
                         WHERE latest.card_id = card.id
                         ORDER BY latest.reviewed_at DESC, latest.id DESC LIMIT 1)) AS l
                     WHERE l.value = picks.choice)
             FROM picks CROSS JOIN card ON card.id = picks.card_id
                 CROSS JOIN deck ON deck.id = card.deck_id
-            GROUP BY card.id, picks.choice
-            ORDER BY count(*) DESC, max(picks.t) DESC, card.id, picks.choice
+            WHERE picks.choice NOT IN (
+                SELECT json_extract(c.value, '$.text')
+                FROM json_each(card.content, '$.choices') AS c
+                WHERE json_extract(c.value, '$.correct'))
+            ORDER BY picks.times DESC, picks.t DESC, card.id, picks.choice
             LIMIT ?
         """
         rows = self._rows(sql, (limit,))
@@ -366,30 +375,16 @@ def _ids(deck_ids: Sequence[int]) -> str:
     return ", ".join(str(int(deck_id)) for deck_id in deck_ids) or "NULL"
 
 
-def _reviews_since(
-    since: datetime | None, deck_ids: Sequence[int] | None
-) -> tuple[str, tuple[Any, ...]]:
-    """A FROM clause (with WHERE) of reviews from a time on, optionally of one deck only.
-
-    All of the history is read straight from the table; a period starts on the index of
-    review times.
-    """
-    start = to_micros(since) if since is not None else -(2**62)
+def _reviews_since(since: datetime, deck_ids: Sequence[int] | None) -> tuple[str, tuple[Any, ...]]:
+    """A FROM clause (with WHERE) of answers from a time on (read along the index of review
+    times), optionally of one deck only."""
     answers = f"review.kind = {_ANSWER}"  # not the schedule changes made by hand
     if deck_ids is None:
-        if since is None:
-            return f"review NOT INDEXED WHERE {answers} AND review.reviewed_at >= ?", (start,)
-        return f"review WHERE {answers} AND review.reviewed_at >= ?", (start,)
-    if since is None:
-        return (
-            "card CROSS JOIN review ON review.card_id = card.id "
-            f"WHERE card.deck_id IN ({_ids(deck_ids)}) AND {answers} AND review.reviewed_at >= ?",
-            (start,),
-        )
+        return f"review WHERE {answers} AND review.reviewed_at >= ?", (to_micros(since),)
     return (
         "review CROSS JOIN card ON card.id = review.card_id "
         f"WHERE card.deck_id IN ({_ids(deck_ids)}) AND {answers} AND review.reviewed_at >= ?",
-        (start,),
+        (to_micros(since),),
     )
 
 
