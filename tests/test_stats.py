@@ -14,7 +14,7 @@ from recall.deckfile import parse_deck
 from recall.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.preferences import Preferences
 from recall.stats.local_time import day_date, day_number, local_time
-from recall.stats.schedules import collect_schedules
+from recall.stats.schedules import collect_forecast, collect_schedules
 from recall.storage import Database
 from recall.storage.records import NewReview
 from recall.storage.statistics import LocalTime
@@ -442,6 +442,8 @@ def test_the_schedules_alone_agree_with_the_full_statistics(
             full.distributions,
         )
         assert (quick.deck_name, quick.today_date) == ("Tiny deck", full.today_date)
+        first = collect_forecast(database, SETTINGS, now, "tiny", period, zone=BERLIN)
+        assert (first.forecast, first.today_date) == (full.forecast, full.today_date)
     assert quick.forecast.days[3] == 1
 
 

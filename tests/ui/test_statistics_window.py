@@ -118,11 +118,14 @@ def test_switching_period_and_deck_computes_again(
     assert first is not None
     assert first.period_days == 30
     assert not statistics.page.reviews_chart.rows  # nothing studied: the empty state
-    # The schedules' charts come first, then the history's.
+    # The forecast comes first, then the other schedules' charts, then the history's.
     with qtbot.waitSignals(
-        [statistics.schedules_shown, statistics.loaded], order="strict", timeout=10_000
+        [statistics.forecast_shown, statistics.schedules_shown, statistics.loaded],
+        order="strict",
+        timeout=10_000,
     ):
         statistics.set_period(365)
+    assert len(statistics.page.forecast_chart.headers) > 0
     year = statistics.statistics
     assert year is not None
     assert (year.period_days, year.by_week) == (365, True)

@@ -28,8 +28,8 @@ from recall.storage import Database
 from recall.storage.statistics import (
     KIND_MATURE,
     KIND_YOUNG,
+    AnswerGroup,
     DayGroup,
-    ReviewGroup,
 )
 
 CALENDAR_DAYS = 365
@@ -73,9 +73,9 @@ def collect(
         farthest = today_start + timedelta(days=max(CALENDAR_DAYS, forecast_days or 0) + 1)
         local = local_time(min(first, calendar_start), farthest, hour, zone)
         today_number = day_number(now, local, zone)
-        # One pass over the history: the days' groups, and the hours and ratings below.
-        history = queries.review_groups(local, deck_ids)
-        groups = _day_groups(history)
+        # One pass over the history: the days' groups, and the period's hours and ratings.
+        since_day = None if period_days is None else today_number - max(1, period_days) + 1
+        groups, answers = queries.review_groups(local, since_day, deck_ids)
         if period_days is None:
             span = today_number - min((group.day for group in groups), default=today_number) + 1
         else:
@@ -88,11 +88,6 @@ def collect(
         )
         picks = queries.wrong_picks(deck_ids, limit=MISCONCEPTIONS_SHOWN)
     in_period = [group for group in groups if group.day >= period_first]
-    answers = [
-        (row.hour, row.group.rating, row.proposed, row.group.correct, row.group.reviews)
-        for row in history
-        if row.group.day >= period_first
-    ]
     return Statistics(
         now=now,
         today_date=day_date(today_number),
@@ -132,18 +127,6 @@ def collect(
             for pick in picks
         ),
     )
-
-
-def _day_groups(history: Iterable[ReviewGroup]) -> list[DayGroup]:
-    """The history's groups summed over hours and proposed ratings: one per day and kind."""
-    sums: dict[tuple[int, int, bool, int, bool], list[int]] = {}
-    for row in history:
-        group = row.group
-        key = (group.day, group.kind, group.first_of_day, group.rating, group.correct)
-        found = sums.setdefault(key, [0, 0])
-        found[0] += group.reviews
-        found[1] += group.time_ms
-    return [DayGroup(*key, reviews, time_ms) for key, (reviews, time_ms) in sums.items()]
 
 
 def _today(groups: Iterable[DayGroup], today: int, cards: int) -> Today:
@@ -233,21 +216,19 @@ def _retention(
     return RetentionRow(window=name, young=Retention(*young), mature=Retention(*mature))
 
 
-Answers = Iterable[tuple[int, int, int | None, bool, int]]
-
-
-def _hours(answers: Answers) -> tuple[HourCount, ...]:
+def _hours(answers: Iterable[AnswerGroup]) -> tuple[HourCount, ...]:
     reviews, correct = [0] * 24, [0] * 24
-    for hour, _rating, _proposed, right, count in answers:
-        reviews[hour] += count
-        correct[hour] += count if right else 0
+    for answer in answers:
+        reviews[answer.hour] += answer.reviews
+        correct[answer.hour] += answer.reviews if answer.correct else 0
     return tuple(HourCount(hour, reviews[hour], correct[hour]) for hour in range(24))
 
 
-def _ratings(answers: Answers) -> Ratings:
+def _ratings(answers: Iterable[AnswerGroup]) -> Ratings:
     counts = [0, 0, 0, 0]
     known = changed = raised = 0
-    for _hour, given, proposed, _right, count in answers:
+    for answer in answers:
+        given, proposed, count = answer.rating, answer.proposed, answer.reviews
         counts[given - 1] += count
         if proposed is not None:
             known += count

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from recall.stats.figures import KINDS, Histogram, Retention, RetentionRow, Schedules, Statistics
+from recall.stats.figures import (
+    KINDS,
+    Coming,
+    Histogram,
+    Retention,
+    RetentionRow,
+    Schedules,
+    Statistics,
+)
 
 RATING_NAMES = ("Again", "Hard", "Good", "Easy")
 
@@ -54,7 +62,7 @@ def today_reading(stats: Statistics) -> str:
     )
 
 
-def forecast_reading(stats: Statistics | Schedules) -> str:
+def forecast_reading(stats: Statistics | Schedules | Coming) -> str:
     """Section 2: what is coming."""
     forecast = stats.forecast
     total = sum(forecast.days)
