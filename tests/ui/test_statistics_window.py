@@ -104,10 +104,16 @@ def test_the_same_wrong_option_on_two_days_shows_everywhere(
     browser.wait()
     assert browser.selected_ids() == [card_id]
     assert browser.search_box.text() == 'deck:"Activation Recomputation Tradeoffs"'
+    assert browser.isVisible()
+    assert statistics.findChild(CardPicksDialog) is None  # the browser shows the card
+    # The row's menu shows how often each of the card's options was picked.
+    statistics.page.misconceptions_view.table.setCurrentIndex(model.index(0, 0))
+    statistics.page.misconceptions_view.picks_action.trigger()
     dialog = statistics.findChild(CardPicksDialog)
     assert dialog is not None
     assert f"{wrong}  (wrong): picked 2 times" in dialog.picks.text()
     dialog.close()
+    browser.close()
 
 
 def test_switching_period_and_deck_computes_again(

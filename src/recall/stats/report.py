@@ -69,7 +69,8 @@ def forecast_reading(stats: Statistics | Schedules | Coming) -> str:
     tomorrow = forecast.days[1] if len(forecast.days) > 1 else 0
     overdue = f"; {forecast.overdue} overdue" if forecast.overdue else ""
     return (
-        f"{plural(total, 'card')} come due in the next {len(forecast.days)} days, "
+        f"{plural(total, 'card')} {'comes' if total == 1 else 'come'} due in the next "
+        f"{len(forecast.days)} days, "
         f"{tomorrow} of them tomorrow{overdue}."
     )
 

@@ -232,7 +232,8 @@ class StatisticsPage(QWidget):
         self.misconceptions_view.set_misconceptions(figures.misconceptions)
         count = len(figures.misconceptions)
         self.misconceptions.set_reading(
-            "Wrong options you picked, most picked first; click one to see its card."
+            "Wrong options you picked, most picked first; click one to open its card in the "
+            "browser, or open its menu for how often each option was picked."
             if count
             else "No wrong option picked yet: choice cards answered wrongly show up here."
         )

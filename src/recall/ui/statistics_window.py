@@ -196,7 +196,8 @@ class StatisticsWindow(QWidget):
     def _connect_signals(self) -> None:
         self.deck_box.currentIndexChanged.connect(self._on_choice_changed)
         self.period_box.currentIndexChanged.connect(self._on_choice_changed)
-        self.page.misconceptions_view.card_requested.connect(self._on_card_requested)
+        self.page.misconceptions_view.card_requested.connect(self.card_requested)
+        self.page.misconceptions_view.picks_requested.connect(self._on_picks_requested)
 
     # Showing
 
@@ -232,8 +233,7 @@ class StatisticsWindow(QWidget):
         if generation == self._generation:
             self.status.setText(f"Statistics could not be computed: {error}")
 
-    def _on_card_requested(self, card_id: int) -> None:
-        self.card_requested.emit(card_id)
+    def _on_picks_requested(self, card_id: int) -> None:
         dialog = CardPicksDialog(card_picks(self._database, card_id), self)
         dialog.open()
         self.card_dialog = dialog
