@@ -31,6 +31,8 @@ from recall.storage.statistics import (
     AnswerGroup,
     DayGroup,
 )
+from recall.storage.study_days import local_key
+from recall.storage.times import to_micros
 
 CALENDAR_DAYS = 365
 WEEKLY_FROM_DAYS = 92
@@ -64,18 +66,22 @@ def collect(
     """
     hour = settings.day_rollover_hour
     today_start, today_end = days.study_day(now, hour, zone)
-    with database.reading() as transaction:
-        deck_ids, deck_name = deck_ids_of(transaction, deck_key)
-        queries = transaction.statistics
+    with database.transaction() as transaction:
         # The first review of all (the head of the time index) bounds the offsets needed.
-        first = min(queries.first_review() or now, now)
+        first = min(transaction.statistics.first_review() or now, now)
         calendar_start = today_start - timedelta(days=CALENDAR_DAYS + 1)
         farthest = today_start + timedelta(days=max(CALENDAR_DAYS, forecast_days or 0) + 1)
         local = local_time(min(first, calendar_start), farthest, hour, zone)
+        # The answers counted by study day, counted again where answers changed since.
+        key = local_key(local, to_micros(first) or 0, to_micros(now) or 0)
+        transaction.study_days.bring_up_to_date(local, key)
+    with database.reading() as transaction:
+        deck_ids, deck_name = deck_ids_of(transaction, deck_key)
+        queries = transaction.statistics
         today_number = day_number(now, local, zone)
-        # One pass over the history: the days' groups, and the period's hours and ratings.
+        # The days' groups, and the period's hours and ratings, summed from those counts.
         since_day = None if period_days is None else today_number - max(1, period_days) + 1
-        groups, answers = queries.review_groups(local, since_day, deck_ids)
+        groups, answers = transaction.study_days.groups(since_day, deck_ids)
         if period_days is None:
             span = today_number - min((group.day for group in groups), default=today_number) + 1
         else:

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-from recall.storage import card_index
+from recall.storage import card_index, study_days
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -112,6 +112,15 @@ def _preferences_and_presets(connection: Connection) -> None:
     connection.exec_driver_sql("CREATE INDEX ix_deck_preset_preset_id ON deck_preset (preset_id)")
 
 
+def _study_days(connection: Connection) -> None:
+    """Schema 7: the answers counted by study day, kept by triggers, so the statistics sum
+    thousands of counts instead of reading every review (``study_days``). They are counted
+    when the statistics are first asked for."""
+    for table in study_days.TABLES:
+        connection.exec_driver_sql(table)
+    study_days.create_triggers(connection)
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -120,4 +129,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     3: _browsing,
     4: _proposed_rating,
     5: _preferences_and_presets,
+    6: _study_days,
 }

@@ -19,7 +19,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from recall.storage import card_index
+from recall.storage import card_index, study_days
 
 APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
@@ -74,6 +74,11 @@ EXPECTED = Expected(
         "preference": frozenset({"key", "value"}),
         "preset": frozenset({"id", "name", "config"}),
         "deck_preset": frozenset({"deck_id", "preset_id"}),
+        "study_day_count": frozenset(
+            {"deck_id", "day", "kind", "first_of_day", "rating", "correct", "hour", "proposed"}
+            | {"reviews", "time_ms"}
+        ),
+        "study_day_state": frozenset({"id", "local_key", "stale_from"}),
     },
     indexes={
         "ix_card_deck_id": "card",
@@ -88,7 +93,8 @@ EXPECTED = Expected(
         "ix_deck_preset_preset_id": "deck_preset",
     },
     triggers={
-        _trigger_name(sql): _collapse(sql) for sql in (APPEND_ONLY_TRIGGER, *card_index.TRIGGERS)
+        _trigger_name(sql): _collapse(sql)
+        for sql in (APPEND_ONLY_TRIGGER, *card_index.TRIGGERS, *study_days.TRIGGERS)
     },
 )
 

@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import Any
 
 from recall.memory import CardState, ReviewKind
-from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
 
@@ -143,79 +142,6 @@ class StatisticsQueries:
         """When the first review was made (the head of the index on review times)."""
         ((first,),) = self._rows("SELECT min(reviewed_at) FROM review", ())
         return from_micros(first)
-
-    def review_groups(
-        self, local: LocalTime, since_day: int | None, deck_ids: Sequence[int] | None = None
-    ) -> tuple[list[DayGroup], list[AnswerGroup]]:
-        """Every answer (of one deck, if given) counted in one pass over the history.
-
-        A review card's kind is young or mature by the time since the card's previous
-        review; a review is its card's first of the day when that previous review fell on
-        an earlier study day (or there is none). The previous review comes from a window
-        over each card's reviews in the order they happened, read along the index on card
-        and time. The grouped pass (used twice, so SQLite keeps it) is then summed two
-        ways in SQL.
-
-        Args:
-            local: How times become study days and hours.
-            since_day: The answer groups count study days from this one on (None: all).
-            deck_ids: Only these decks' cards.
-
-        Returns:
-            The groups by study day, kind, first of the day, rating and result (the whole
-            history), and the groups by local hour, rating, proposed rating and result
-            (from ``since_day`` on).
-        """
-        if deck_ids is None:
-            source = f"review WHERE review.kind = {_ANSWER}"
-        else:
-            # The deck's cards as a list to look up, so the reviews are still read along
-            # the (card, time) index, already in the window's order.
-            decks = _ids(deck_ids)
-            source = (
-                f"review WHERE review.kind = {_ANSWER} "
-                f"AND review.card_id IN (SELECT id FROM card WHERE deck_id IN ({decks}))"
-            )
-        since = -(2**62) if since_day is None else int(since_day)
-        sql = f"""
-            WITH r AS (
-                SELECT review.reviewed_at AS t, review.rating AS rating,
-                    review.duration_ms AS ms, review.state_before AS s, review.correct AS ok,
-                    review.proposed_rating AS proposed,
-                    lag(review.reviewed_at) OVER (
-                        PARTITION BY review.card_id ORDER BY {REVIEW_ORDER}) AS prev
-                FROM {source}
-            ), g AS (
-                SELECT {local.day("t")} AS day,
-                    CASE WHEN s IN ({int(CardState.NEW)}, {int(CardState.LEARNING)})
-                            THEN {KIND_LEARNING}
-                        WHEN s = {int(CardState.RELEARNING)} THEN {KIND_RELEARNING}
-                        WHEN prev IS NULL OR t - prev < {MATURE_DAYS * DAY_US}
-                            THEN {KIND_YOUNG}
-                        ELSE {KIND_MATURE} END AS kind,
-                    (prev IS NULL OR {local.day("prev")} <> {local.day("t")}) AS first_of_day,
-                    rating, ok, {local.hour("t")} AS hour, proposed, count(*) AS n,
-                    sum(ms) AS ms
-                FROM r GROUP BY 1, 2, 3, 4, 5, 6, 7
-            )
-            SELECT 0, day, kind, first_of_day, rating, ok, sum(n), sum(ms) FROM g
-            GROUP BY 2, 3, 4, 5, 6
-            UNION ALL
-            SELECT 1, hour, rating, proposed, ok, NULL, sum(n), NULL FROM g
-            WHERE day >= {since} GROUP BY 2, 3, 4, 5
-        """
-        days: list[DayGroup] = []
-        answers: list[AnswerGroup] = []
-        for which, a, b, c, d, e, n, ms in self._rows(sql, ()):
-            if which == 0:
-                days.append(
-                    DayGroup(int(a), int(b), bool(c), int(d), bool(e), int(n), int(ms or 0))
-                )
-            else:
-                answers.append(
-                    AnswerGroup(int(a), int(b), None if c is None else int(c), bool(d), int(n))
-                )
-        return days, answers
 
     def cards_reviewed(
         self, since: datetime, until: datetime, deck_ids: Sequence[int] | None = None

@@ -199,3 +199,35 @@ class SetAsideReview(SQLModel, table=True):
     proposed_rating: int | None = None
     set_aside_at: datetime = Field(sa_type=UtcDateTime)
     reason: str
+
+
+class StudyDayCount(SQLModel, table=True):
+    """Answers counted by deck, study day and what the statistics group them by; kept by
+    ``study_days`` (see there), never written by hand."""
+
+    __tablename__ = "study_day_count"
+
+    day: int = Field(primary_key=True, description="Study days since 1970-01-01.")
+    deck_id: int = Field(primary_key=True)
+    kind: int = Field(primary_key=True, description="0 learning, 1 young, 2 mature, 3 relearning.")
+    first_of_day: bool = Field(primary_key=True)
+    rating: int = Field(primary_key=True)
+    correct: bool = Field(primary_key=True)
+    hour: int = Field(primary_key=True, description="Local hour 0-23.")
+    proposed: int = Field(primary_key=True, description="The rating proposed; 0 when unknown.")
+    reviews: int
+    time_ms: int
+
+
+class StudyDayState(SQLModel, table=True):
+    """One row: the way ``study_day_count`` counts days, and from when it is stale."""
+
+    __tablename__ = "study_day_state"
+
+    id: int = Field(primary_key=True)
+    local_key: str = Field(description="The rollover hour and time zone offsets counted in.")
+    stale_from: int | None = Field(
+        default=None,
+        sa_type=BigInteger,
+        description="UTC microseconds: counts from that answer's day on are stale; null: none.",
+    )

@@ -13,6 +13,7 @@ from recall.storage.options import OptionQueries
 from recall.storage.queue import QueueQueries
 from recall.storage.sql import Sql
 from recall.storage.statistics import StatisticsQueries
+from recall.storage.study_days import StudyDays
 
 
 class Transaction:
@@ -30,6 +31,7 @@ class Transaction:
         options: Preferences, deck presets and which deck uses which.
         browsing: The card browser's searches, rows and bulk changes.
         statistics: The statistics' grouped reads of the history and the schedules.
+        study_days: The answers counted by study day, kept for the statistics.
     """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -42,3 +44,4 @@ class Transaction:
         self.options = OptionQueries(self.sql)
         self.browsing = Browsing(self.sql)
         self.statistics = StatisticsQueries(self.sql)
+        self.study_days = StudyDays(self.sql)

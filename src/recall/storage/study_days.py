@@ -1,0 +1,255 @@
+"""The review history counted by study day, kept in the database so the statistics do not
+read a million reviews each time.
+
+``study_day_count`` holds every answer counted by deck, study day, kind (learning, young,
+mature, relearning), first review of the day, rating, result, local hour and rating
+proposed: what the statistics' history figures sum. A study day depends on the learner's
+time zone and rollover hour, so the table belongs to one way of counting days, written in
+``study_day_state`` as ``local_key``; another key counts everything again.
+
+Triggers keep it honest without any write path having to remember it: an answer added or
+removed (answering, undo, an import with history, a sync merge, setting reviews aside) and
+a card moved to another deck mark the counts stale from that answer's time on
+(``stale_from``), and the next statistics count again from the start of that study day only,
+in the same transaction they read them in. A review's kind and first-of-the-day depend on
+its card's previous answer, which is always earlier: counting again from the first changed
+answer's day on covers every count the change touched. A restored backup brings its own
+counts with the reviews they count.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from recall.memory import CardState, ReviewKind
+from recall.storage.rows import REVIEW_ORDER
+from recall.storage.sql import Sql
+from recall.storage.statistics import (
+    DAY_US,
+    KIND_LEARNING,
+    KIND_MATURE,
+    KIND_RELEARNING,
+    KIND_YOUNG,
+    MATURE_DAYS,
+    AnswerGroup,
+    DayGroup,
+    LocalTime,
+)
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
+_ANSWER = int(ReviewKind.ANSWER)
+_NEVER = -(2**62)
+"""``stale_from`` when every count must be made again."""
+
+_STALE = (
+    "UPDATE study_day_state SET stale_from = min(coalesce(stale_from, {time}), {time}) "
+    "WHERE {time} IS NOT NULL"
+)
+
+TRIGGERS = (
+    f"""
+CREATE TRIGGER study_days_answer_added AFTER INSERT ON review WHEN NEW.kind = {_ANSWER}
+BEGIN
+    {_STALE.format(time="NEW.reviewed_at")};
+END
+""",
+    f"""
+CREATE TRIGGER study_days_answer_removed AFTER DELETE ON review WHEN OLD.kind = {_ANSWER}
+BEGIN
+    {_STALE.format(time="OLD.reviewed_at")};
+END
+""",
+    f"""
+CREATE TRIGGER study_days_card_moved AFTER UPDATE OF deck_id ON card
+WHEN OLD.deck_id IS NOT NEW.deck_id
+BEGIN
+    {
+        _STALE.format(
+            time=(
+                f"(SELECT min(reviewed_at) FROM review WHERE card_id = NEW.id AND kind = {_ANSWER})"
+            )
+        )
+    };
+END
+""",
+)
+
+TABLES = (
+    "CREATE TABLE study_day_count (deck_id INTEGER NOT NULL, day INTEGER NOT NULL, "
+    "kind INTEGER NOT NULL, first_of_day BOOLEAN NOT NULL, rating INTEGER NOT NULL, "
+    "correct BOOLEAN NOT NULL, hour INTEGER NOT NULL, proposed INTEGER NOT NULL, "
+    "reviews INTEGER NOT NULL, time_ms INTEGER NOT NULL, "
+    "PRIMARY KEY (day, deck_id, kind, first_of_day, rating, correct, hour, proposed))",
+    "CREATE TABLE study_day_state (id INTEGER NOT NULL, local_key VARCHAR NOT NULL, "
+    "stale_from BIGINT, PRIMARY KEY (id))",
+)
+
+
+def create_triggers(connection: Connection) -> None:
+    """Create the triggers and the state row (counts not made yet) of a new or upgraded file."""
+    for trigger in TRIGGERS:
+        connection.exec_driver_sql(trigger)
+    connection.exec_driver_sql(
+        f"INSERT INTO study_day_state (id, local_key, stale_from) VALUES (1, '', {_NEVER})"
+    )
+
+
+def local_key(local: LocalTime, since_us: int, until_us: int) -> str:
+    """What identifies a way of counting study days between two times (the first review and
+    now): the rollover hour, the offset at the first and each change of it up to the second.
+    The counts are made again when it changes: in another time zone, after the clocks
+    change (twice a year where they do), or once an earlier review arrives."""
+    offset = local.offsets[0][1]
+    changes = []
+    for start, value in local.offsets[1:]:
+        if start <= since_us:
+            offset = value
+        elif start <= until_us:
+            changes.append((start, value))
+    return json.dumps([local.rollover_hour, offset, changes])
+
+
+class StudyDays:
+    """The counts by study day, in the transaction whose SQL is given."""
+
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+
+    def bring_up_to_date(self, local: LocalTime, key: str) -> None:
+        """Count again what is stale, or everything when the days are counted differently.
+
+        Writes: run it in a write transaction, before reading the counts in the same one.
+        """
+        ((kept_key, stale_from),) = self._sql.rows(
+            "SELECT local_key, stale_from FROM study_day_state WHERE id = 1"
+        )
+        if kept_key != key:
+            stale_from = _NEVER
+        if stale_from is None:
+            return
+        if stale_from == _NEVER:
+            self._sql.run("DELETE FROM study_day_count")
+            self._count(local, None)
+        else:
+            # Counted again: the days from the day before the first change on (a local day
+            # can step back by one where the clocks go back), from the reviews of three days
+            # before the change on, which hold all of those days' reviews.
+            ((changed_day,),) = self._sql.rows(f"SELECT {local.day(str(int(stale_from)))}")
+            first_day = int(changed_day) - 1
+            self._sql.run("DELETE FROM study_day_count WHERE day >= ?", (first_day,))
+            self._count(local, (first_day, int(stale_from) - 3 * DAY_US))
+        self._sql.run(
+            "UPDATE study_day_state SET local_key = ?, stale_from = NULL WHERE id = 1", (key,)
+        )
+
+    def groups(
+        self, since_day: int | None, deck_ids: Sequence[int] | None
+    ) -> tuple[list[DayGroup], list[AnswerGroup]]:
+        """The counts summed two ways: by day (all of them) and by hour (from ``since_day``).
+
+        Returns:
+            The groups by study day, kind, first of the day, rating and result, and the
+            groups by local hour, rating, proposed rating and result.
+        """
+        deck = "" if deck_ids is None else f"AND deck_id IN ({_ids(deck_ids)})"
+        since = _NEVER if since_day is None else int(since_day)
+        sql = f"""
+            SELECT 0, day, kind, first_of_day, rating, correct, sum(reviews), sum(time_ms)
+            FROM study_day_count WHERE 1 {deck} GROUP BY 2, 3, 4, 5, 6
+            UNION ALL
+            SELECT 1, hour, rating, proposed, correct, NULL, sum(reviews), NULL
+            FROM study_day_count WHERE day >= {since} {deck} GROUP BY 2, 3, 4, 5
+        """
+        return _split(self._sql.rows(sql))
+
+    def counted_afresh(
+        self, local: LocalTime, since_day: int | None, deck_ids: Sequence[int] | None
+    ) -> tuple[list[DayGroup], list[AnswerGroup]]:
+        """What ``groups`` gives, counted from the reviews themselves (for checks and tests)."""
+        deck = "" if deck_ids is None else f"AND deck_id IN ({_ids(deck_ids)})"
+        since = _NEVER if since_day is None else int(since_day)
+        counts = f"({_counting(local, None)})"
+        sql = f"""
+            SELECT 0, day, kind, first_of_day, rating, correct, sum(reviews), sum(time_ms)
+            FROM {counts} WHERE 1 {deck} GROUP BY 2, 3, 4, 5, 6
+            UNION ALL
+            SELECT 1, hour, rating, proposed, correct, NULL, sum(reviews), NULL
+            FROM {counts} WHERE day >= {since} {deck} GROUP BY 2, 3, 4, 5
+        """
+        return _split(self._sql.rows(sql))
+
+    def _count(self, local: LocalTime, start: tuple[int, int] | None) -> None:
+        self._sql.run(
+            "INSERT INTO study_day_count (deck_id, day, kind, first_of_day, rating, correct, "
+            f"hour, proposed, reviews, time_ms) {_counting(local, start)}"
+        )
+
+
+def _counting(local: LocalTime, start: tuple[int, int] | None) -> str:
+    """SQL counting the answers by the table's columns, all of them or from a study day on.
+
+    ``start`` is ``(first day, a time before it began)``: the answers from that time on
+    are read, and those on that day or later counted. A card's previous answer comes from a
+    window over its answers in the order they happened, read along the index on card and
+    time; the first one read looks its previous one up before that time.
+    """
+    if start is None:
+        where, before, counted = "", "NULL", ""
+    else:
+        first_day, early = start
+        where = f"AND review.reviewed_at >= {int(early)}"
+        before = (
+            "(SELECT max(p.reviewed_at) FROM review AS p WHERE p.card_id = review.card_id "
+            f"AND p.kind = {_ANSWER} AND p.reviewed_at < {int(early)})"
+        )
+        counted = f"WHERE {local.day('t')} >= {int(first_day)}"
+    return f"""
+        WITH r AS (
+            SELECT review.reviewed_at AS t, review.rating AS rating,
+                review.duration_ms AS ms, review.state_before AS s, review.correct AS ok,
+                coalesce(review.proposed_rating, 0) AS proposed, card.deck_id AS deck_id,
+                coalesce(lag(review.reviewed_at) OVER (
+                    PARTITION BY review.card_id ORDER BY {REVIEW_ORDER}), {before}) AS prev
+            FROM review CROSS JOIN card ON card.id = review.card_id
+            WHERE review.kind = {_ANSWER} {where}
+        )
+        SELECT deck_id, {local.day("t")} AS day,
+            CASE WHEN s IN ({int(CardState.NEW)}, {int(CardState.LEARNING)})
+                    THEN {KIND_LEARNING}
+                WHEN s = {int(CardState.RELEARNING)} THEN {KIND_RELEARNING}
+                WHEN prev IS NULL OR t - prev < {MATURE_DAYS * DAY_US} THEN {KIND_YOUNG}
+                ELSE {KIND_MATURE} END AS kind,
+            (prev IS NULL OR {local.day("prev")} <> {local.day("t")}) AS first_of_day,
+            rating, ok AS correct, {local.hour("t")} AS hour, proposed,
+            count(*) AS reviews, sum(ms) AS time_ms
+        FROM r {counted} GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+    """
+
+
+def _split(rows: list[tuple[object, ...]]) -> tuple[list[DayGroup], list[AnswerGroup]]:
+    days: list[DayGroup] = []
+    answers: list[AnswerGroup] = []
+    for which, a, b, c, d, e, n, ms in rows:
+        if which == 0:
+            days.append(
+                DayGroup(_int(a), _int(b), bool(c), _int(d), bool(e), _int(n), _int(ms or 0))
+            )
+        else:
+            answers.append(
+                AnswerGroup(_int(a), _int(b), None if c == 0 else _int(c), bool(d), _int(n))
+            )
+    return days, answers
+
+
+def _int(value: object) -> int:
+    assert isinstance(value, int)
+    return value
+
+
+def _ids(deck_ids: Sequence[int]) -> str:
+    """Deck ids as an SQL list; they are integers, so they go in as text safely."""
+    return ", ".join(str(int(deck_id)) for deck_id in deck_ids) or "NULL"
