@@ -168,12 +168,14 @@ def _now() -> datetime:
 
 def _open_database(args: argparse.Namespace, install: bool = True) -> Database:
     """Open the data directory's database; ``install`` also brings the bundled decks in."""
-    # Storage and the deck models load here, not at start: --version and --help stay quick.
-    from recall import library
+    # Storage and the deck models load here, not at start: --version and --help stay quick;
+    # the deck models only when the bundled decks are brought in.
     from recall.storage import Database
 
     database = Database(paths.database_path(paths.data_dir(args.data_dir)))
     if install:
+        from recall import library
+
         try:
             library.install_bundled_decks(database, _now())
         except BaseException:
@@ -335,7 +337,10 @@ def _positive_days(text: str) -> int:
 def _print_stats(args: argparse.Namespace) -> int:
     from recall import deck_options, stats
 
-    database = _open_database(args)
+    # Only reads: the bundled decks are brought in (and their models loaded) only into a
+    # new data folder, as every command does; an existing one is read as it is.
+    fresh = not paths.database_path(paths.data_dir(args.data_dir)).exists()
+    database = _open_database(args, install=fresh)
     try:
         figures = stats.collect(
             database, deck_options.preferences(database), _now(), args.deck, args.days

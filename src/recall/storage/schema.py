@@ -75,8 +75,10 @@ EXPECTED = Expected(
         "preset": frozenset({"id", "name", "config"}),
         "deck_preset": frozenset({"deck_id", "preset_id"}),
         "study_day_count": frozenset(
-            {"deck_id", "day", "kind", "first_of_day", "rating", "correct", "hour", "proposed"}
-            | {"reviews", "time_ms"}
+            {"deck_id", "day", "kind", "first_of_day", "rating", "correct", "reviews", "time_ms"}
+        ),
+        "study_hour_count": frozenset(
+            {"deck_id", "day", "hour", "rating", "proposed", "correct", "reviews"}
         ),
         "study_day_state": frozenset({"id", "local_key", "stale_from"}),
     },

@@ -2,8 +2,9 @@
 read a million reviews each time.
 
 ``study_day_count`` holds every answer counted by deck, study day, kind (learning, young,
-mature, relearning), first review of the day, rating, result, local hour and rating
-proposed: what the statistics' history figures sum. A study day depends on the learner's
+mature, relearning), first review of the day, rating and result; ``study_hour_count`` by
+deck, study day, local hour, rating, rating proposed and result: what the statistics'
+history figures sum. A study day depends on the learner's
 time zone and rollover hour, so the table belongs to one way of counting days, written in
 ``study_day_state`` as ``local_key``; another key counts everything again.
 
@@ -11,7 +12,7 @@ Triggers keep it honest without any write path having to remember it: an answer 
 removed (answering, undo, an import with history, a sync merge, setting reviews aside) and
 a card moved to another deck mark the counts stale from that answer's time on
 (``stale_from``), and the next statistics count again from the start of that study day only,
-in the same transaction they read them in. A review's kind and first-of-the-day depend on
+before they read them. A review's kind and first-of-the-day depend on
 its card's previous answer, which is always earlier: counting again from the first changed
 answer's day on covers every count the change touched. A restored backup brings its own
 counts with the reviews they count.
@@ -81,9 +82,12 @@ END
 TABLES = (
     "CREATE TABLE study_day_count (deck_id INTEGER NOT NULL, day INTEGER NOT NULL, "
     "kind INTEGER NOT NULL, first_of_day BOOLEAN NOT NULL, rating INTEGER NOT NULL, "
-    "correct BOOLEAN NOT NULL, hour INTEGER NOT NULL, proposed INTEGER NOT NULL, "
-    "reviews INTEGER NOT NULL, time_ms INTEGER NOT NULL, "
-    "PRIMARY KEY (day, deck_id, kind, first_of_day, rating, correct, hour, proposed))",
+    "correct BOOLEAN NOT NULL, reviews INTEGER NOT NULL, time_ms INTEGER NOT NULL, "
+    "PRIMARY KEY (deck_id, day, kind, first_of_day, rating, correct))",
+    "CREATE TABLE study_hour_count (deck_id INTEGER NOT NULL, day INTEGER NOT NULL, "
+    "hour INTEGER NOT NULL, rating INTEGER NOT NULL, proposed INTEGER NOT NULL, "
+    "correct BOOLEAN NOT NULL, reviews INTEGER NOT NULL, "
+    "PRIMARY KEY (deck_id, day, hour, rating, proposed, correct))",
     "CREATE TABLE study_day_state (id INTEGER NOT NULL, local_key VARCHAR NOT NULL, "
     "stale_from BIGINT, PRIMARY KEY (id))",
 )
@@ -133,6 +137,7 @@ class StudyDays:
             return
         if stale_from == _NEVER:
             self._sql.run("DELETE FROM study_day_count")
+            self._sql.run("DELETE FROM study_hour_count")
             self._count(local, None)
         else:
             # Counted again: the days from the day before the first change on (a local day
@@ -141,6 +146,7 @@ class StudyDays:
             ((changed_day,),) = self._sql.rows(f"SELECT {local.day(str(int(stale_from)))}")
             first_day = int(changed_day) - 1
             self._sql.run("DELETE FROM study_day_count WHERE day >= ?", (first_day,))
+            self._sql.run("DELETE FROM study_hour_count WHERE day >= ?", (first_day,))
             self._count(local, (first_day, int(stale_from) - 3 * DAY_US))
         self._sql.run(
             "UPDATE study_day_state SET local_key = ?, stale_from = NULL WHERE id = 1", (key,)
@@ -162,7 +168,7 @@ class StudyDays:
             FROM study_day_count WHERE 1 {deck} GROUP BY 2, 3, 4, 5, 6
             UNION ALL
             SELECT 1, hour, rating, proposed, correct, NULL, sum(reviews), NULL
-            FROM study_day_count WHERE day >= {since} {deck} GROUP BY 2, 3, 4, 5
+            FROM study_hour_count WHERE day >= {since} {deck} GROUP BY 2, 3, 4, 5
         """
         return _split(self._sql.rows(sql))
 
@@ -183,10 +189,19 @@ class StudyDays:
         return _split(self._sql.rows(sql))
 
     def _count(self, local: LocalTime, start: tuple[int, int] | None) -> None:
+        # Counted once by every column, then summed into the two tables.
+        self._sql.run(f"CREATE TEMP TABLE study_counted AS {_counting(local, start)}")
         self._sql.run(
             "INSERT INTO study_day_count (deck_id, day, kind, first_of_day, rating, correct, "
-            f"hour, proposed, reviews, time_ms) {_counting(local, start)}"
+            "reviews, time_ms) SELECT deck_id, day, kind, first_of_day, rating, correct, "
+            "sum(reviews), sum(time_ms) FROM temp.study_counted GROUP BY 1, 2, 3, 4, 5, 6"
         )
+        self._sql.run(
+            "INSERT INTO study_hour_count (deck_id, day, hour, rating, proposed, correct, "
+            "reviews) SELECT deck_id, day, hour, rating, proposed, correct, sum(reviews) "
+            "FROM temp.study_counted GROUP BY 1, 2, 3, 4, 5, 6"
+        )
+        self._sql.run("DROP TABLE temp.study_counted")
 
 
 def _counting(local: LocalTime, start: tuple[int, int] | None) -> str:

@@ -202,21 +202,34 @@ class SetAsideReview(SQLModel, table=True):
 
 
 class StudyDayCount(SQLModel, table=True):
-    """Answers counted by deck, study day and what the statistics group them by; kept by
+    """Answers counted by deck, study day, kind, first of the day, rating and result; kept by
     ``study_days`` (see there), never written by hand."""
 
     __tablename__ = "study_day_count"
 
-    day: int = Field(primary_key=True, description="Study days since 1970-01-01.")
     deck_id: int = Field(primary_key=True)
+    day: int = Field(primary_key=True, description="Study days since 1970-01-01.")
     kind: int = Field(primary_key=True, description="0 learning, 1 young, 2 mature, 3 relearning.")
     first_of_day: bool = Field(primary_key=True)
     rating: int = Field(primary_key=True)
     correct: bool = Field(primary_key=True)
-    hour: int = Field(primary_key=True, description="Local hour 0-23.")
-    proposed: int = Field(primary_key=True, description="The rating proposed; 0 when unknown.")
     reviews: int
     time_ms: int
+
+
+class StudyHourCount(SQLModel, table=True):
+    """Answers counted by deck, study day, local hour, rating, rating proposed and result;
+    kept by ``study_days``."""
+
+    __tablename__ = "study_hour_count"
+
+    deck_id: int = Field(primary_key=True)
+    day: int = Field(primary_key=True)
+    hour: int = Field(primary_key=True, description="Local hour 0-23.")
+    rating: int = Field(primary_key=True)
+    proposed: int = Field(primary_key=True, description="The rating proposed; 0 when unknown.")
+    correct: bool = Field(primary_key=True)
+    reviews: int
 
 
 class StudyDayState(SQLModel, table=True):
