@@ -1,6 +1,7 @@
-"""The answers counted by study day stay equal to counting the reviews afresh, whatever
-way reviews arrive or leave: answering, undo, import with history, forget and set-due
-records, moving and deleting cards, repair, restore, and another time zone."""
+"""The answers counted by study day, and the wrong options' picks counted per card, stay
+equal to counting the reviews afresh, whatever way reviews arrive or leave: answering,
+undo, import with history, forget and set-due records, moving and deleting cards, repair,
+restore, a change by another program, and another time zone."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ import pytest
 
 from recall import backups, importing, integrity, stats
 from recall.card_changes import Changes
+from recall.deckfile import ChoiceCard
 from recall.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.stats.local_time import local_time
-from recall.storage import Database
+from recall.storage import Database, pick_counts
 from recall.storage.times import to_micros
+from recall.study import StudySession
 from tests.anki_packages import add_reviews, build_package, card_ids
 from tests.conftest import Clock, answer_cards
 
@@ -43,6 +46,8 @@ def assert_counts_true(database: Database, now: datetime, zone: ZoneInfo = BERLI
                 assert sorted(counted[0], key=repr) == sorted(afresh[0], key=repr)
                 assert sorted(counted[1], key=repr) == sorted(afresh[1], key=repr)
         total = transaction.sql.value("SELECT count(*) FROM review WHERE kind = 0")
+        kept = transaction.sql.rows("SELECT card_id, choice, times, last_at FROM wrong_pick_count")
+        assert sorted(kept) == sorted(transaction.sql.rows(pick_counts.COUNTING))
     assert figures.totals.reviews == total
 
 
@@ -171,3 +176,24 @@ def test_counts_are_made_from_the_first_answer_changed_on(bundled: Database, clo
     assert stale == to_micros(clock())
     assert_counts_true(bundled, clock())
     assert datetime.now(UTC) > clock() - timedelta(days=1)
+
+
+def test_wrong_picks_are_counted_and_taken_back(bundled: Database, clock: Clock) -> None:
+    session = StudySession(bundled, Schedulers(fuzz=False), "activation-recompute")
+    for _ in range(4):
+        shown = session.next_card(clock())
+        assert shown is not None
+        card = shown.card
+        assert isinstance(card, ChoiceCard)
+        wrong = next(i for i, choice in enumerate(card.choices) if not choice.correct)
+        answer = session.answer_choice(shown, {wrong}, clock.advance(seconds=5))
+        session.record(answer, answer.proposed, clock())
+        clock.advance(minutes=2)
+    with bundled.reading() as transaction:
+        assert transaction.sql.value("SELECT sum(times) FROM wrong_pick_count") == 4
+    assert_counts_true(bundled, clock())
+    session.undo(clock())
+    session.undo(clock())
+    with bundled.reading() as transaction:
+        assert transaction.sql.value("SELECT sum(times) FROM wrong_pick_count") == 2
+    assert_counts_true(bundled, clock())

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from recall.storage import card_index, maintenance, study_days
+from recall.storage import card_index, maintenance, pick_counts, study_days
 from recall.storage.failures import (
     DamagedDatabaseError,
     DatabaseError,
@@ -200,6 +200,7 @@ class Database:
                 connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
                 card_index.create_triggers(connection)
                 study_days.create_triggers(connection)
+                pick_counts.create_triggers(connection)
                 connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
                 connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
         finally:

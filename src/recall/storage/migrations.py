@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-from recall.storage import card_index, study_days
+from recall.storage import card_index, pick_counts, study_days
 
 SCHEMA_VERSION = 7
 
@@ -113,12 +113,15 @@ def _preferences_and_presets(connection: Connection) -> None:
 
 
 def _study_days(connection: Connection) -> None:
-    """Schema 7: the answers counted by study day, kept by triggers, so the statistics sum
-    thousands of counts instead of reading every review (``study_days``). They are counted
-    when the statistics are first asked for."""
+    """Schema 7: the answers counted by study day and the wrong options' picks counted per
+    card, kept by triggers, so the statistics sum thousands of counts instead of reading
+    every review (``study_days``, ``pick_counts``). The days are counted when the
+    statistics are first asked for (they depend on the learner's time zone); the picks
+    here."""
     for table in study_days.TABLES:
         connection.exec_driver_sql(table)
     study_days.create_triggers(connection)
+    pick_counts.create(connection, fill=True)
 
 
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one

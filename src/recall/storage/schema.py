@@ -19,7 +19,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from recall.storage import card_index, study_days
+from recall.storage import card_index, pick_counts, study_days
 
 APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
@@ -81,6 +81,7 @@ EXPECTED = Expected(
             {"deck_id", "day", "hour", "rating", "proposed", "correct", "reviews"}
         ),
         "study_day_state": frozenset({"id", "local_key", "stale_from"}),
+        "wrong_pick_count": frozenset({"card_id", "choice", "times", "last_at"}),
     },
     indexes={
         "ix_card_deck_id": "card",
@@ -93,10 +94,16 @@ EXPECTED = Expected(
         "ix_review_reviewed_at": "review",
         "ix_set_aside_review_card_id": "set_aside_review",
         "ix_deck_preset_preset_id": "deck_preset",
+        "ix_wrong_pick_count_rank": "wrong_pick_count",
     },
     triggers={
         _trigger_name(sql): _collapse(sql)
-        for sql in (APPEND_ONLY_TRIGGER, *card_index.TRIGGERS, *study_days.TRIGGERS)
+        for sql in (
+            APPEND_ONLY_TRIGGER,
+            *card_index.TRIGGERS,
+            *study_days.TRIGGERS,
+            *pick_counts.TRIGGERS,
+        )
     },
 )
 

@@ -257,30 +257,22 @@ class StatisticsQueries:
         condition = "card.kind = 'choice'"
         if deck_ids is not None:
             condition += f" AND card.deck_id IN ({_ids(deck_ids)})"
-        # Picks are counted per card and text first; each card's correct texts are then
-        # read once per counted pick instead of once per review.
+        # The counts kept per card and text (pick_counts), walked most picked first along
+        # their index until enough of them are wrong on a card of these decks.
         sql = f"""
-            WITH picks AS (
-                SELECT review.card_id AS card_id, picked.value AS choice, count(*) AS times,
-                    max(review.reviewed_at) AS t
-                FROM card CROSS JOIN review ON review.card_id = card.id,
-                    json_each(review.picked) AS picked
-                WHERE {condition} AND NOT review.correct AND review.picked IS NOT NULL
-                GROUP BY review.card_id, picked.value
-            )
             SELECT deck.key, card.id, card.key, json_extract(card.content, '$.question'),
-                picks.choice, picks.times, picks.t,
+                w.choice, w.times, w.last_at,
                 EXISTS (SELECT 1 FROM json_each((SELECT latest.picked FROM review AS latest
                         WHERE latest.card_id = card.id
                         ORDER BY latest.reviewed_at DESC, latest.id DESC LIMIT 1)) AS l
-                    WHERE l.value = picks.choice)
-            FROM picks CROSS JOIN card ON card.id = picks.card_id
+                    WHERE l.value = w.choice)
+            FROM wrong_pick_count AS w CROSS JOIN card ON card.id = w.card_id
                 CROSS JOIN deck ON deck.id = card.deck_id
-            WHERE picks.choice NOT IN (
+            WHERE {condition} AND w.choice NOT IN (
                 SELECT json_extract(c.value, '$.text')
                 FROM json_each(card.content, '$.choices') AS c
                 WHERE json_extract(c.value, '$.correct'))
-            ORDER BY picks.times DESC, picks.t DESC, card.id, picks.choice
+            ORDER BY w.times DESC, w.last_at DESC, w.card_id, w.choice
             LIMIT ?
         """
         rows = self._rows(sql, (limit,))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Dialect, Index, String, TypeDecorator, UniqueConstraint
+from sqlalchemy import BigInteger, Dialect, Index, String, TypeDecorator, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from recall.storage.times import from_micros, to_micros
@@ -244,3 +244,24 @@ class StudyDayState(SQLModel, table=True):
         sa_type=BigInteger,
         description="UTC microseconds: counts from that answer's day on are stale; null: none.",
     )
+
+
+class WrongPickCount(SQLModel, table=True):
+    """How many wrong answers picked each option text of a card, and when last; kept by
+    triggers (``pick_counts``), never written by hand."""
+
+    __tablename__ = "wrong_pick_count"
+    __table_args__ = (
+        Index(
+            "ix_wrong_pick_count_rank",
+            text("times DESC"),
+            text("last_at DESC"),
+            "card_id",
+            "choice",
+        ),
+    )
+
+    card_id: int = Field(primary_key=True)
+    choice: str = Field(primary_key=True)
+    times: int
+    last_at: int = Field(sa_type=BigInteger, description="UTC microseconds.")
