@@ -88,6 +88,7 @@ EXPECTED = Expected(
         "ix_card_deck_position": "card",
         "ix_card_memory_deck_state_due": "card_memory",
         "ix_card_memory_state_due": "card_memory",
+        "ix_card_memory_studied_due": "card_memory",
         "ix_card_tag_tag": "card_tag",
         "ix_review_card_id": "review",
         "ix_review_card_time": "review",

@@ -134,6 +134,24 @@ class StatisticsQueries:
 
     def __init__(self, sql: Sql) -> None:
         self._sql = sql
+        self._walks: dict[tuple[int, ...], str] = {}
+
+    def _schedules(self, deck_ids: Sequence[int] | None) -> str:
+        """The schedules to walk for every card of some decks: along the index on deck when
+        they hold under a quarter of the cards, else the whole table in its order, which
+        reads each row once instead of looking it up from the index (twice as fast)."""
+        if deck_ids is None:
+            return "card_memory"
+        key = tuple(deck_ids)
+        if key not in self._walks:
+            ((mine, everyone),) = self._rows(
+                f"SELECT (SELECT count(*) FROM card_memory WHERE deck_id IN ({_ids(key)})), "
+                "(SELECT count(*) FROM card_memory)",
+                (),
+            )
+            few = int(mine) * 4 < int(everyone)
+            self._walks[key] = "card_memory" if few else "card_memory NOT INDEXED"
+        return self._walks[key]
 
     def _rows(self, sql: str, parameters: Sequence[Any]) -> list[tuple[Any, ...]]:
         return self._sql.rows(sql, parameters)
@@ -164,7 +182,7 @@ class StatisticsQueries:
                 WHEN state = {int(CardState.RELEARNING)} THEN {KIND_RELEARNING}
                 WHEN due - last_review < {MATURE_DAYS * DAY_US} THEN {KIND_YOUNG}
                 ELSE {KIND_MATURE} END, count(*)
-            FROM card_memory {where} GROUP BY 1
+            FROM {self._schedules(deck_ids)} {where} GROUP BY 1
         """
         return {int(kind): int(count) for kind, count in self._rows(sql, ())}
 
@@ -232,7 +250,7 @@ class StatisticsQueries:
         self._ensure_pow()
         deck = "" if deck_ids is None else f"AND deck_id IN ({_ids(deck_ids)})"
         sql = f"""
-            WITH v AS (SELECT {expression} AS x FROM card_memory
+            WITH v AS (SELECT {expression} AS x FROM {self._schedules(deck_ids)}
                 WHERE state <> {int(CardState.NEW)} AND stability > 0 {deck})
             SELECT round(x * {scale}) AS bucket, count(*), sum(x) FROM v
             WHERE x IS NOT NULL GROUP BY 1 ORDER BY 1

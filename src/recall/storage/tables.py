@@ -81,6 +81,13 @@ class CardMemory(SQLModel, table=True):
     __table_args__ = (
         Index("ix_card_memory_state_due", "state", "due"),
         Index("ix_card_memory_deck_state_due", "deck_id", "state", "due"),
+        # The statistics' forecast: studied cards not suspended, by deck and due date.
+        Index(
+            "ix_card_memory_studied_due",
+            "deck_id",
+            "due",
+            sqlite_where=text("state <> 0 AND NOT suspended"),
+        ),
     )
 
     card_id: int = Field(foreign_key="card.id", primary_key=True)
