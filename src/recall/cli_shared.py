@@ -37,12 +37,14 @@ def open_database(args: argparse.Namespace, install: bool = True) -> Database:
     Returns:
         The open database; the caller closes it.
     """
-    # Storage and the deck models load here, not at start: --version and --help stay quick.
-    from recall import library
+    # Storage and the deck models load here, not at start: --version and --help stay quick;
+    # the deck models only when the bundled decks are brought in.
     from recall.storage import Database
 
     database = Database(paths.database_path(paths.data_dir(args.data_dir)))
     if install:
+        from recall import library
+
         try:
             library.install_bundled_decks(database, now())
         except BaseException:
