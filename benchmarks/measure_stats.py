@@ -8,9 +8,9 @@ Three figures, each with Anki's request as the baseline, taking turns:
 - ``recall stats --json`` as a new process (open, compute, print) against a new process
   that opens the Anki collection, makes the request and closes it;
 - the statistics window opened offscreen until its first chart (the forecast, two walks of
-  the due index, computed before anything else) is painted, against the ``graphs`` request alone (Anki's screen then
-  renders it in a web view, which is not counted); the time until every section is filled
-  is noted beside it.
+  the due index, computed before anything else) is painted, against the ``graphs`` request
+  alone (Anki's screen then renders it in a web view, which is not counted); the time until
+  every section is filled is noted beside it.
 """
 
 from __future__ import annotations
