@@ -4,18 +4,19 @@ read a million reviews each time.
 ``study_day_count`` holds every answer counted by deck, study day, kind (learning, young,
 mature, relearning), first review of the day, rating and result; ``study_hour_count`` by
 deck, study day, local hour, rating, rating proposed and result: what the statistics'
-history figures sum. A study day depends on the learner's
-time zone and rollover hour, so the table belongs to one way of counting days, written in
-``study_day_state`` as ``local_key``; another key counts everything again.
+history figures sum. A study day depends on the learner's time zone and rollover hour, so
+the tables belong to one way of counting days, written in ``study_day_state`` as
+``local_key``; another key counts everything again.
 
-Triggers keep it honest without any write path having to remember it: an answer added or
-removed (answering, undo, an import with history, a sync merge, setting reviews aside) and
-a card moved to another deck mark the counts stale from that answer's time on
-(``stale_from``), and the next statistics count again from the start of that study day only,
-before they read them. A review's kind and first-of-the-day depend on
-its card's previous answer, which is always earlier: counting again from the first changed
-answer's day on covers every count the change touched. A restored backup brings its own
-counts with the reviews they count.
+Triggers keep them honest without any write path having to remember it: an answer added
+or removed (answering, undo, an import with history, a sync merge, setting reviews aside)
+and a card moved to another deck mark the counts stale from that answer's time on
+(``stale_from``), and the next statistics count again from the day before that answer's
+study day on, before they read them. A review's kind and first-of-the-day depend on its
+card's previous answer, which is always earlier: counting again from the first changed
+answer's day on covers every count the change touched (the day before too, since a local
+day can step back by one where the clocks go back). A restored backup brings its own counts
+with the reviews they count.
 """
 
 from __future__ import annotations
