@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from recall import library
+from recall import opening
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 from recall.study import StudySession
@@ -65,7 +65,7 @@ def database(tmp_path: Path) -> Iterator[Database]:
 @pytest.fixture
 def bundled(database: Database, clock: Clock) -> Database:
     """A database with the bundled deck installed."""
-    library.install_bundled_decks(database, clock())
+    opening.install_bundled_decks(database, clock())
     return database
 
 

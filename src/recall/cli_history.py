@@ -115,10 +115,7 @@ def _positive_days(text: str) -> int:
 def _print_stats(args: argparse.Namespace) -> int:
     from recall import deck_options, stats
 
-    # Only reads: the bundled decks are brought in (and their models loaded) only into a
-    # new data folder, as every command does; an existing one is read as it is.
-    fresh = not paths.database_path(paths.data_dir(args.data_dir)).exists()
-    database = open_database(args, install=fresh)
+    database = open_database(args)
     try:
         figures = stats.collect(
             database, deck_options.preferences(database), now(), args.deck, args.days

@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from recall.storage import card_index, maintenance, pick_counts, study_days
+from recall.errors import RecallError
+from recall.storage import card_index, maintenance, pick_counts, study_day_schema
 from recall.storage.failures import (
     DamagedDatabaseError,
     DatabaseError,
@@ -199,7 +200,7 @@ class Database:
                 SQLModel.metadata.create_all(connection)
                 connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
                 card_index.create_triggers(connection)
-                study_days.create_triggers(connection)
+                study_day_schema.create_triggers(connection)
                 pick_counts.create_triggers(connection)
                 connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
                 connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -232,9 +233,9 @@ class Database:
             )
             try:
                 maintenance.copy_database(self.path, backup)
-            except (OSError, sqlite3.Error) as error:
+            except RecallError as error:
                 raise StorageError(
-                    f"cannot back up the database before upgrading it: {explain(error, backup)}"
+                    f"cannot back up the database before upgrading it: {error}"
                 ) from None
             upgrade_file(engine, self.path, version)
         finally:

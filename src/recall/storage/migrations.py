@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-from recall.storage import card_index, pick_counts, study_days
+from recall.storage import card_index, pick_counts, study_day_schema
 
 SCHEMA_VERSION = 7
 
@@ -119,9 +119,9 @@ def _study_days(connection: Connection) -> None:
     due dates for the forecast, the statistics window's first chart. The days are counted
     when the statistics are first asked for (they depend on the learner's time zone); the
     picks here."""
-    for table in study_days.TABLES:
+    for table in study_day_schema.TABLES:
         connection.exec_driver_sql(table)
-    study_days.create_triggers(connection)
+    study_day_schema.create_triggers(connection)
     pick_counts.create(connection, fill=True)
     # The forecast walks the studied cards that are not suspended by deck and due date.
     connection.exec_driver_sql(

@@ -19,7 +19,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from recall.storage import card_index, pick_counts, study_days
+from recall.storage import card_index, pick_counts, study_day_schema
 
 APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
@@ -102,7 +102,7 @@ EXPECTED = Expected(
         for sql in (
             APPEND_ONLY_TRIGGER,
             *card_index.TRIGGERS,
-            *study_days.TRIGGERS,
+            *study_day_schema.TRIGGERS,
             *pick_counts.TRIGGERS,
         )
     },

@@ -152,10 +152,13 @@ class Review(SQLModel, table=True):
 
 
 class Preference(SQLModel, table=True):
-    """The learner's preferences: one row holding them all as a JSON object."""
+    """Facts kept as JSON by key: the learner's preferences, the installed bundled decks."""
 
-    key: str = Field(primary_key=True, description="'preferences'.")
-    value: str = Field(description="JSON object of option keys and values.")
+    key: str = Field(
+        primary_key=True,
+        description="'preferences'; 'bundled_decks' (file name -> SHA-256 as installed).",
+    )
+    value: str = Field(description="JSON object: option keys and values, or file hashes.")
 
 
 class PresetRecord(SQLModel, table=True):

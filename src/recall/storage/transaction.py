@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-from recall.storage.browsing import Browsing
 from recall.storage.cards import CardQueries
 from recall.storage.checks import CheckQueries
 from recall.storage.decks import DeckQueries
@@ -12,8 +13,11 @@ from recall.storage.history import HistoryQueries
 from recall.storage.options import OptionQueries
 from recall.storage.queue import QueueQueries
 from recall.storage.sql import Sql
-from recall.storage.statistics import StatisticsQueries
-from recall.storage.study_days import StudyDays
+
+if TYPE_CHECKING:
+    from recall.storage.browsing import Browsing
+    from recall.storage.statistics import StatisticsQueries
+    from recall.storage.study_days import StudyDays
 
 
 class Transaction:
@@ -42,6 +46,26 @@ class Transaction:
         self.history = HistoryQueries(self.sql)
         self.checks = CheckQueries(self.sql)
         self.options = OptionQueries(self.sql)
-        self.browsing = Browsing(self.sql)
-        self.statistics = StatisticsQueries(self.sql)
-        self.study_days = StudyDays(self.sql)
+
+    # The browser's and the statistics' queries load when first used, not at start.
+
+    @cached_property
+    def browsing(self) -> Browsing:
+        """The card browser's searches, rows and bulk changes."""
+        from recall.storage.browsing import Browsing
+
+        return Browsing(self.sql)
+
+    @cached_property
+    def statistics(self) -> StatisticsQueries:
+        """The statistics' grouped reads of the history and the schedules."""
+        from recall.storage.statistics import StatisticsQueries
+
+        return StatisticsQueries(self.sql)
+
+    @cached_property
+    def study_days(self) -> StudyDays:
+        """The answers counted by study day, kept for the statistics."""
+        from recall.storage.study_days import StudyDays
+
+        return StudyDays(self.sql)
