@@ -58,10 +58,10 @@ ANALYSIS = {
         "walks made one."
     ),
     "`recall stats --json`": (
-        "A new process: Python and Recall's modules start (about 0.2 s; the command no "
-        "longer loads the deck models or checks the bundled decks of an existing data "
-        "folder), the database opens and its schema is checked, then the 'Statistics "
-        "computed' row; closing that gap closes most of this one."
+        "A new process: Python and Recall's modules start (about 0.2 s; the deck models "
+        "load only when a bundled deck file changed), the database opens and its schema is "
+        "checked, then the 'Statistics computed' row; closing that gap closes most of this "
+        "one."
     ),
     "Statistics window": (
         "The first chart is the forecast, computed before anything else from a partial "
