@@ -20,6 +20,7 @@ from recall.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.stats.local_time import local_time
 from recall.storage import Database, pick_counts
+from recall.storage.study_days import local_key
 from recall.storage.times import to_micros
 from recall.study import StudySession
 from tests.anki_packages import add_reviews, build_package, card_ids
@@ -196,4 +197,22 @@ def test_wrong_picks_are_counted_and_taken_back(bundled: Database, clock: Clock)
     session.undo(clock())
     with bundled.reading() as transaction:
         assert transaction.sql.value("SELECT sum(times) FROM wrong_pick_count") == 2
+    assert_counts_true(bundled, clock())
+
+
+def test_counts_made_while_answers_arrive_are_not_stored(bundled: Database, clock: Clock) -> None:
+    answer_cards(bundled, clock, 2)
+    assert_counts_true(bundled, clock())
+    answer_cards(bundled, clock, 1)
+    now = clock()
+    local = local_time(now - timedelta(days=400), now + timedelta(days=400), 4, BERLIN)
+    key = local_key(local, to_micros(now - timedelta(days=1)) or 0, to_micros(now) or 0)
+    with bundled.reading() as transaction:
+        recount = transaction.study_days.recount(local, key)
+        assert recount is not None
+        counted = transaction.study_days.count(local, recount)
+    answer_cards(bundled, clock, 1)  # counted before this answer: not stored
+    with bundled.transaction() as transaction:
+        assert not transaction.study_days.store(recount, counted)
+        assert transaction.sql.value("SELECT stale_from FROM study_day_state") is not None
     assert_counts_true(bundled, clock())

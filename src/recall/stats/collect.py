@@ -30,6 +30,7 @@ from recall.storage.statistics import (
     KIND_YOUNG,
     AnswerGroup,
     DayGroup,
+    LocalTime,
 )
 from recall.storage.study_days import local_key
 from recall.storage.times import to_micros
@@ -66,15 +67,14 @@ def collect(
     """
     hour = settings.day_rollover_hour
     today_start, today_end = days.study_day(now, hour, zone)
-    with database.transaction() as transaction:
+    with database.reading() as transaction:
         # The first review of all (the head of the time index) bounds the offsets needed.
         first = min(transaction.statistics.first_review() or now, now)
-        calendar_start = today_start - timedelta(days=CALENDAR_DAYS + 1)
-        farthest = today_start + timedelta(days=max(CALENDAR_DAYS, forecast_days or 0) + 1)
-        local = local_time(min(first, calendar_start), farthest, hour, zone)
-        # The answers counted by study day, counted again where answers changed since.
-        key = local_key(local, to_micros(first) or 0, to_micros(now) or 0)
-        transaction.study_days.bring_up_to_date(local, key)
+    calendar_start = today_start - timedelta(days=CALENDAR_DAYS + 1)
+    farthest = today_start + timedelta(days=max(CALENDAR_DAYS, forecast_days or 0) + 1)
+    local = local_time(min(first, calendar_start), farthest, hour, zone)
+    # The answers counted by study day, counted again where answers changed since.
+    _bring_counts_up_to_date(database, local, local_key(local, _us(first), _us(now)))
     with database.reading() as transaction:
         deck_ids, deck_name = deck_ids_of(transaction, deck_key)
         queries = transaction.statistics
@@ -133,6 +133,29 @@ def collect(
             for pick in picks
         ),
     )
+
+
+def _bring_counts_up_to_date(database: Database, local: LocalTime, key: str) -> None:
+    """Count again what is stale: read and counted in a read transaction, so answering in
+    the meantime never waits for it, then stored in a short write transaction; if answers
+    changed in between, again, and at the third time under the write lock."""
+    for _attempt in range(2):
+        with database.reading() as transaction:
+            recount = transaction.study_days.recount(local, key)
+            if recount is None:
+                return
+            counted = transaction.study_days.count(local, recount)
+        with database.transaction() as transaction:
+            if transaction.study_days.store(recount, counted):
+                return
+    with database.transaction() as transaction:
+        transaction.study_days.bring_up_to_date(local, key)
+
+
+def _us(moment: datetime) -> int:
+    value = to_micros(moment)
+    assert value is not None
+    return value
 
 
 def _today(groups: Iterable[DayGroup], today: int, cards: int) -> Today:

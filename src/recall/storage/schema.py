@@ -80,7 +80,7 @@ EXPECTED = Expected(
         "study_hour_count": frozenset(
             {"deck_id", "day", "hour", "rating", "proposed", "correct", "reviews"}
         ),
-        "study_day_state": frozenset({"id", "local_key", "stale_from"}),
+        "study_day_state": frozenset({"id", "local_key", "stale_from", "changes"}),
         "wrong_pick_count": frozenset({"card_id", "choice", "times", "last_at"}),
     },
     indexes={

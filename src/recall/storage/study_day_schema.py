@@ -16,8 +16,8 @@ NEVER = -(2**62)
 """``stale_from`` when every count must be made again."""
 
 _STALE = (
-    "UPDATE study_day_state SET stale_from = min(coalesce(stale_from, {time}), {time}) "
-    "WHERE {time} IS NOT NULL"
+    "UPDATE study_day_state SET stale_from = min(coalesce(stale_from, {time}), {time}), "
+    "changes = changes + 1 WHERE {time} IS NOT NULL"
 )
 
 TRIGGERS = (
@@ -58,7 +58,7 @@ TABLES = (
     "correct BOOLEAN NOT NULL, reviews INTEGER NOT NULL, "
     "PRIMARY KEY (deck_id, day, hour, rating, proposed, correct))",
     "CREATE TABLE study_day_state (id INTEGER NOT NULL, local_key VARCHAR NOT NULL, "
-    "stale_from BIGINT, PRIMARY KEY (id))",
+    "stale_from BIGINT, changes INTEGER NOT NULL, PRIMARY KEY (id))",
 )
 
 
@@ -67,5 +67,6 @@ def create_triggers(connection: Connection) -> None:
     for trigger in TRIGGERS:
         connection.exec_driver_sql(trigger)
     connection.exec_driver_sql(
-        f"INSERT INTO study_day_state (id, local_key, stale_from) VALUES (1, '', {NEVER})"
+        "INSERT INTO study_day_state (id, local_key, stale_from, changes) "
+        f"VALUES (1, '', {NEVER}, 0)"
     )

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from recall.memory import CardState
 from recall.storage.rows import REVIEW_ORDER
@@ -57,40 +58,110 @@ def local_key(local: LocalTime, since_us: int, until_us: int) -> str:
     return json.dumps([local.rollover_hour, offset, changes])
 
 
+@dataclass(frozen=True)
+class Recount:
+    """What is stale, as read before counting it again.
+
+    Attributes:
+        key: The way of counting days the counts will be for.
+        first_day: Count the days from this one on; None: every day.
+        early: A time before ``first_day`` began, to read the reviews from; None: all.
+        changes: The state's count of changes when read: if it moved by the time the new
+            counts are stored, answers changed meanwhile and the counting is done again.
+    """
+
+    key: str
+    first_day: int | None
+    early: int | None
+    changes: int
+
+
+@dataclass(frozen=True)
+class Counted:
+    """New counts for the days a ``Recount`` names: rows of the two tables."""
+
+    days: list[tuple[int, ...]]
+    hours: list[tuple[int, ...]]
+
+
 class StudyDays:
     """The counts by study day, in the transaction whose SQL is given."""
 
     def __init__(self, sql: Sql) -> None:
         self._sql = sql
 
-    def bring_up_to_date(self, local: LocalTime, key: str) -> None:
-        """Count again what is stale, or everything when the days are counted differently.
+    def recount(self, local: LocalTime, key: str) -> Recount | None:
+        """What to count again, None when the counts are up to date for ``key``."""
+        ((kept_key, stale_from, changes),) = self._sql.rows(
+            "SELECT local_key, stale_from, changes FROM study_day_state WHERE id = 1"
+        )
+        if kept_key == key and stale_from is None:
+            return None
+        if kept_key != key or stale_from == _NEVER:
+            return Recount(key, None, None, int(changes))
+        # Counted again: the days from the day before the first change on (a local day can
+        # step back by one where the clocks go back), from the reviews of three days before
+        # the change on, which hold all of those days' reviews.
+        ((changed_day,),) = self._sql.rows(f"SELECT {local.day(str(int(stale_from)))}")
+        return Recount(key, int(changed_day) - 1, int(stale_from) - 3 * DAY_US, int(changes))
 
-        Writes: run it in a write transaction, before reading the counts in the same one.
+    def count(self, local: LocalTime, recount: Recount) -> Counted:
+        """Count the days ``recount`` names from the reviews; only reads."""
+        start = (
+            None
+            if recount.first_day is None or recount.early is None
+            else (
+                recount.first_day,
+                recount.early,
+            )
+        )
+        sql = f"""
+            WITH c AS ({_counting(local, start)})
+            SELECT 0, deck_id, day, kind, first_of_day, rating, correct, sum(reviews),
+                sum(time_ms) FROM c GROUP BY 2, 3, 4, 5, 6, 7
+            UNION ALL
+            SELECT 1, deck_id, day, hour, rating, proposed, correct, sum(reviews), NULL
+            FROM c GROUP BY 2, 3, 4, 5, 6, 7
         """
-        ((kept_key, stale_from),) = self._sql.rows(
-            "SELECT local_key, stale_from FROM study_day_state WHERE id = 1"
+        counted = Counted([], [])
+        for which, *row in self._sql.rows(sql):
+            if which == 0:
+                counted.days.append(tuple(int(value) for value in row))
+            else:
+                counted.hours.append(tuple(int(value) for value in row[:-1]))
+        return counted
+
+    def store(self, recount: Recount, counted: Counted) -> bool:
+        """Put new counts in place of the stale ones, unless answers changed since
+        ``recount`` was read (then nothing is written: False). Writes."""
+        ((changes,),) = self._sql.rows("SELECT changes FROM study_day_state WHERE id = 1")
+        if int(changes) != recount.changes:
+            return False
+        since = _NEVER if recount.first_day is None else recount.first_day
+        self._sql.run("DELETE FROM study_day_count WHERE day >= ?", (since,))
+        self._sql.run("DELETE FROM study_hour_count WHERE day >= ?", (since,))
+        self._sql.run_many(
+            "INSERT INTO study_day_count (deck_id, day, kind, first_of_day, rating, correct, "
+            "reviews, time_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            counted.days,
         )
-        if kept_key != key:
-            stale_from = _NEVER
-        if stale_from is None:
-            return
-        if stale_from == _NEVER:
-            self._sql.run("DELETE FROM study_day_count")
-            self._sql.run("DELETE FROM study_hour_count")
-            self._count(local, None)
-        else:
-            # Counted again: the days from the day before the first change on (a local day
-            # can step back by one where the clocks go back), from the reviews of three days
-            # before the change on, which hold all of those days' reviews.
-            ((changed_day,),) = self._sql.rows(f"SELECT {local.day(str(int(stale_from)))}")
-            first_day = int(changed_day) - 1
-            self._sql.run("DELETE FROM study_day_count WHERE day >= ?", (first_day,))
-            self._sql.run("DELETE FROM study_hour_count WHERE day >= ?", (first_day,))
-            self._count(local, (first_day, int(stale_from) - 3 * DAY_US))
+        self._sql.run_many(
+            "INSERT INTO study_hour_count (deck_id, day, hour, rating, proposed, correct, "
+            "reviews) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            counted.hours,
+        )
         self._sql.run(
-            "UPDATE study_day_state SET local_key = ?, stale_from = NULL WHERE id = 1", (key,)
+            "UPDATE study_day_state SET local_key = ?, stale_from = NULL WHERE id = 1",
+            (recount.key,),
         )
+        return True
+
+    def bring_up_to_date(self, local: LocalTime, key: str) -> None:
+        """Count again what is stale, in this (write) transaction."""
+        recount = self.recount(local, key)
+        if recount is not None:
+            stored = self.store(recount, self.count(local, recount))
+            assert stored  # nothing else writes inside this transaction
 
     def groups(
         self, since_day: int | None, deck_ids: Sequence[int] | None
@@ -127,21 +198,6 @@ class StudyDays:
             FROM {counts} WHERE day >= {since} {deck} GROUP BY 2, 3, 4, 5
         """
         return _split(self._sql.rows(sql))
-
-    def _count(self, local: LocalTime, start: tuple[int, int] | None) -> None:
-        # Counted once by every column, then summed into the two tables.
-        self._sql.run(f"CREATE TEMP TABLE study_counted AS {_counting(local, start)}")
-        self._sql.run(
-            "INSERT INTO study_day_count (deck_id, day, kind, first_of_day, rating, correct, "
-            "reviews, time_ms) SELECT deck_id, day, kind, first_of_day, rating, correct, "
-            "sum(reviews), sum(time_ms) FROM temp.study_counted GROUP BY 1, 2, 3, 4, 5, 6"
-        )
-        self._sql.run(
-            "INSERT INTO study_hour_count (deck_id, day, hour, rating, proposed, correct, "
-            "reviews) SELECT deck_id, day, hour, rating, proposed, correct, sum(reviews) "
-            "FROM temp.study_counted GROUP BY 1, 2, 3, 4, 5, 6"
-        )
-        self._sql.run("DROP TABLE temp.study_counted")
 
 
 def _counting(local: LocalTime, start: tuple[int, int] | None) -> str:

@@ -254,6 +254,7 @@ class StudyDayState(SQLModel, table=True):
         sa_type=BigInteger,
         description="UTC microseconds: counts from that answer's day on are stale; null: none.",
     )
+    changes: int = Field(description="How many times answers changed: counted by the triggers.")
 
 
 class WrongPickCount(SQLModel, table=True):
