@@ -12,11 +12,12 @@ Triggers keep them honest without any write path having to remember it: an answe
 or removed (answering, undo, an import with history, a sync merge, setting reviews aside)
 and a card moved to another deck mark the counts stale from that answer's time on
 (``stale_from``), and the next statistics count again from the day before that answer's
-study day on, before they read them. A review's kind and first-of-the-day depend on its
-card's previous answer, which is always earlier: counting again from the first changed
-answer's day on covers every count the change touched (the day before too, since a local
-day can step back by one where the clocks go back). A restored backup brings its own counts
-with the reviews they count.
+study day on, before they read them: counted in a read transaction, stored in a short
+write one unless the triggers' change count moved meanwhile (``Recount``). A review's kind
+and first-of-the-day depend on its card's previous answer, which is always earlier:
+counting again from the first changed answer's day on covers every count the change
+touched (the day before too, since a local day can step back by one where the clocks go
+back). A restored backup brings its own counts with the reviews they count.
 """
 
 from __future__ import annotations
