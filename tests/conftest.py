@@ -81,10 +81,12 @@ def sqlite_limit(database: Database, pragma: str) -> Callable[[], None]:
 
     connections.hooks.append(apply)
     connections.close()
+    database.watched().close()  # the study session's own connection reopens with it too
 
     def lift() -> None:
         connections.hooks.remove(apply)
         connections.close()
+        database.watched().close()
 
     return lift
 

@@ -121,6 +121,7 @@ LAYERS = {
     "recall.storage": "core",
     "recall.scheduling": "core",
     "recall.audio": "core",
+    "recall.study_queue": "use case",
     "recall.importers": "core",
     "recall.library": "use case",
     "recall.opening": "use case",
@@ -172,6 +173,8 @@ SIDEWAYS = {
     ("recall.card_changes", "recall.backups"),
     # A leech is tagged and suspended as a bulk change, so undoing the answer undoes it.
     ("recall.study", "recall.card_changes"),
+    # The session keeps today's queue in memory in a module of its own.
+    ("recall.study", "recall.study_queue"),
     # Edits and deck changes go on the same undo stack as bulk changes.
     ("recall.editing", "recall.card_changes"),
     ("recall.deck_changes", "recall.card_changes"),

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Dialect, Index, String, TypeDecorator, UniqueConstraint, text
+from sqlalchemy import (
+    BigInteger,
+    Dialect,
+    Index,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+    text,
+)
 from sqlmodel import Field, SQLModel
 
 from recall.storage.times import from_micros, to_micros
@@ -80,7 +88,16 @@ class CardMemory(SQLModel, table=True):
     __tablename__ = "card_memory"
     __table_args__ = (
         Index("ix_card_memory_state_due", "state", "due"),
-        Index("ix_card_memory_deck_state_due", "deck_id", "state", "due"),
+        # Today's queue and the deck list's counts: by deck, state and due time, with what
+        # leaves a card out of study (suspended, buried until), so they never look up the
+        # table for it.
+        Index("ix_card_memory_deck_queue", "deck_id", "state", "due", "suspended", "buried_until"),
+        # The buried cards, so the queue finds when the next one comes back without a scan.
+        Index(
+            "ix_card_memory_buried",
+            "buried_until",
+            sqlite_where=text("buried_until IS NOT NULL"),
+        ),
         # The statistics' forecast: studied cards not suspended, by deck and due date.
         Index(
             "ix_card_memory_studied_due",
@@ -125,10 +142,11 @@ class CardTag(SQLModel, table=True):
 class Review(SQLModel, table=True):
     """One answer, appended and never changed (a trigger refuses updates)."""
 
+    # A card's reviews, in time order; it serves lookups by card alone too.
     __table_args__ = (Index("ix_review_card_time", "card_id", "reviewed_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    card_id: int = Field(foreign_key="card.id", index=True)
+    card_id: int = Field(foreign_key="card.id")
     reviewed_at: datetime = Field(sa_type=UtcDateTime, index=True)
     rating: int = Field(description="FSRS rating 1-4.")
     duration_ms: int = Field(description="From the card appearing to the answer.")

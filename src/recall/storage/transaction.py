@@ -40,14 +40,40 @@ class Transaction:
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self.sql = Sql(connection)
-        self.decks = DeckQueries(self.sql)
-        self.cards = CardQueries(self.sql)
-        self.queue = QueueQueries(self.sql)
-        self.history = HistoryQueries(self.sql)
-        self.checks = CheckQueries(self.sql)
-        self.options = OptionQueries(self.sql)
 
-    # The browser's and the statistics' queries load when first used, not at start.
+    # Each query object is made on first use: a unit of work uses one or two of them, and
+    # making all of them was a fifth of reading the next card. The browser's and the
+    # statistics' modules are imported then too, not at start.
+
+    @cached_property
+    def decks(self) -> DeckQueries:
+        """Decks and the deck list's counts."""
+        return DeckQueries(self.sql)
+
+    @cached_property
+    def cards(self) -> CardQueries:
+        """Cards and their schedules."""
+        return CardQueries(self.sql)
+
+    @cached_property
+    def queue(self) -> QueueQueries:
+        """Today's queue of a deck."""
+        return QueueQueries(self.sql)
+
+    @cached_property
+    def history(self) -> HistoryQueries:
+        """The review history."""
+        return HistoryQueries(self.sql)
+
+    @cached_property
+    def checks(self) -> CheckQueries:
+        """The consistency queries ``recall check`` runs."""
+        return CheckQueries(self.sql)
+
+    @cached_property
+    def options(self) -> OptionQueries:
+        """Preferences, deck presets and which deck uses which."""
+        return OptionQueries(self.sql)
 
     @cached_property
     def browsing(self) -> Browsing:
