@@ -17,6 +17,7 @@ from recall.storage.sql import Sql
 if TYPE_CHECKING:
     from recall.storage.browsing import Browsing
     from recall.storage.statistics import StatisticsQueries
+    from recall.storage.study_days import StudyDays
 
 
 class Transaction:
@@ -34,6 +35,7 @@ class Transaction:
         options: Preferences, deck presets and which deck uses which.
         browsing: The card browser's searches, rows and bulk changes.
         statistics: The statistics' grouped reads of the history and the schedules.
+        study_days: The answers counted by study day, kept for the statistics.
     """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -86,3 +88,10 @@ class Transaction:
         from recall.storage.statistics import StatisticsQueries
 
         return StatisticsQueries(self.sql)
+
+    @cached_property
+    def study_days(self) -> StudyDays:
+        """The answers counted by study day, kept for the statistics."""
+        from recall.storage.study_days import StudyDays
+
+        return StudyDays(self.sql)
