@@ -158,10 +158,10 @@ def _code(path: Path) -> set[tuple[str, str]]:
         connection.close()
 
 
-def test_schema_7_upgraded_has_the_indexes_and_triggers_of_a_new_database(
+def test_schema_8_upgraded_has_the_indexes_and_triggers_of_a_new_database(
     tmp_path: Path,
 ) -> None:
-    upgraded = Database(copy_fixture(tmp_path, DATA / "schema-7.sqlite3"))
+    upgraded = Database(copy_fixture(tmp_path, DATA / "schema-8.sqlite3"))
     fresh = Database(tmp_path / "fresh.sqlite3")
     upgraded.close()
     fresh.close()

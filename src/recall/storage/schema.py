@@ -20,7 +20,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from recall.storage import card_index, verification
+from recall.storage import card_index, pick_counts, study_day_schema, verification
 
 APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
@@ -77,6 +77,14 @@ EXPECTED = Expected(
         "deck_preset": frozenset({"deck_id", "preset_id"}),
         "replay_change": frozenset({"card_id", "mark"}),
         "replay_verified": frozenset({"id", "generation", "verified_generation", "version"}),
+        "study_day_count": frozenset(
+            {"deck_id", "day", "kind", "first_of_day", "rating", "correct", "reviews", "time_ms"}
+        ),
+        "study_hour_count": frozenset(
+            {"deck_id", "day", "hour", "rating", "proposed", "correct", "reviews"}
+        ),
+        "study_day_state": frozenset({"id", "local_key", "stale_from", "changes"}),
+        "wrong_pick_count": frozenset({"card_id", "choice", "times", "last_at"}),
     },
     indexes={
         "ix_card_deck_id": "card",
@@ -84,15 +92,23 @@ EXPECTED = Expected(
         "ix_card_memory_state_due": "card_memory",
         "ix_card_memory_deck_queue": "card_memory",
         "ix_card_memory_buried": "card_memory",
+        "ix_card_memory_studied_due": "card_memory",
         "ix_card_tag_tag": "card_tag",
         "ix_review_card_time": "review",
         "ix_review_reviewed_at": "review",
         "ix_set_aside_review_card_id": "set_aside_review",
         "ix_deck_preset_preset_id": "deck_preset",
+        "ix_wrong_pick_count_rank": "wrong_pick_count",
     },
     triggers={
         _trigger_name(sql): _collapse(sql)
-        for sql in (APPEND_ONLY_TRIGGER, *card_index.TRIGGERS, *verification.TRIGGERS)
+        for sql in (
+            APPEND_ONLY_TRIGGER,
+            *card_index.TRIGGERS,
+            *study_day_schema.TRIGGERS,
+            *pick_counts.TRIGGERS,
+            *verification.TRIGGERS,
+        )
     },
 )
 

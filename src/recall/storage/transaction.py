@@ -18,6 +18,7 @@ from recall.storage.verification import VerificationQueries
 if TYPE_CHECKING:
     from recall.storage.browsing import Browsing
     from recall.storage.statistics import StatisticsQueries
+    from recall.storage.study_days import StudyDays
 
 
 class Transaction:
@@ -36,6 +37,7 @@ class Transaction:
         browsing: The card browser's searches, rows and bulk changes.
         statistics: The statistics' grouped reads of the history and the schedules.
         verification: What check verified last, and the cards changed since.
+        study_days: The answers counted by study day, kept for the statistics.
     """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -93,3 +95,10 @@ class Transaction:
         from recall.storage.statistics import StatisticsQueries
 
         return StatisticsQueries(self.sql)
+
+    @cached_property
+    def study_days(self) -> StudyDays:
+        """The answers counted by study day, kept for the statistics."""
+        from recall.storage.study_days import StudyDays
+
+        return StudyDays(self.sql)
