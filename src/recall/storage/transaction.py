@@ -13,6 +13,7 @@ from recall.storage.history import HistoryQueries
 from recall.storage.options import OptionQueries
 from recall.storage.queue import QueueQueries
 from recall.storage.sql import Sql
+from recall.storage.verification import VerificationQueries
 
 if TYPE_CHECKING:
     from recall.storage.browsing import Browsing
@@ -35,6 +36,7 @@ class Transaction:
         options: Preferences, deck presets and which deck uses which.
         browsing: The card browser's searches, rows and bulk changes.
         statistics: The statistics' grouped reads of the history and the schedules.
+        verification: What check verified last, and the cards changed since.
         study_days: The answers counted by study day, kept for the statistics.
     """
 
@@ -74,6 +76,11 @@ class Transaction:
     def options(self) -> OptionQueries:
         """Preferences, deck presets and which deck uses which."""
         return OptionQueries(self.sql)
+
+    @cached_property
+    def verification(self) -> VerificationQueries:
+        """What check verified last, and the cards changed since."""
+        return VerificationQueries(self.sql)
 
     @cached_property
     def browsing(self) -> Browsing:
