@@ -4,6 +4,7 @@ that numbered the same cards differently schedule and export them the same."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 import sqlite3
@@ -15,7 +16,7 @@ import pytest
 from recall import editing, importing, integrity, library, opening
 from recall.deckfile import parse_deck
 from recall.memory import CardState, Rating
-from recall.scheduling import Schedulers
+from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 from recall.storage.cards import SEED_LIMIT
 from recall.storage.records import NewCard
@@ -48,6 +49,44 @@ def schedules(path: Path) -> dict[int, tuple[object, ...]]:
     return {row[0]: row for row in rows}
 
 
+def noted_cards(path: Path) -> set[int]:
+    """The cards check must replay again (``verification``), read without Recall's code."""
+    connection = sqlite3.connect(path)
+    try:
+        return {row[0] for row in connection.execute("SELECT card_id FROM replay_change")}
+    finally:
+        connection.close()
+
+
+def test_a_seed_changed_outside_recall_is_noted_and_check_replays_its_card(
+    bundled: Database, clock: Clock
+) -> None:
+    schedulers = Schedulers(fuzz=True)
+    study_days(bundled, "activation-recompute", clock(), 20)
+    assert integrity.check(bundled, schedulers, clock() + timedelta(days=20)).healthy
+    assert not noted_cards(bundled.path)
+    with bundled.reading() as transaction:
+        deck = transaction.decks.by_key("activation-recompute")
+        assert deck is not None
+        card = max(transaction.cards.of_deck(deck.id), key=lambda row: row.memory.stability or 0)
+        history = transaction.history.of_card(card.id)
+    card_id = card.id
+    # A seed under which the card's last interval is fuzzed to another day.
+    scheduler = Scheduler(fuzz=True)
+    other = next(
+        seed
+        for seed in range(1, 1000)
+        if integrity.replay(scheduler, dataclasses.replace(card, seed=seed), history) != card.memory
+    )
+    connection = sqlite3.connect(bundled.path)
+    with connection:
+        connection.execute("UPDATE card SET seed = ? WHERE id = ?", (other, card_id))
+    connection.close()
+    assert noted_cards(bundled.path) == {card_id}
+    report = integrity.check(bundled, schedulers, clock() + timedelta(days=20))
+    assert set(report.stale) == {card_id}
+
+
 def import_tiny(database: Database, now: datetime) -> None:
     importing.import_deck(database, parse_deck(TINY.read_text(), "tiny.json"), now)
 
@@ -55,13 +94,15 @@ def import_tiny(database: Database, now: datetime) -> None:
 def test_the_upgrade_gives_every_card_its_id_as_seed_and_changes_no_schedule(
     tmp_path: Path,
 ) -> None:
-    path = copy_fixture(tmp_path, DATA / "schema-7.sqlite3")
+    path = copy_fixture(tmp_path, DATA / "schema-9.sqlite3")
     before = schedules(path)
+    noted = noted_cards(path)
     database = Database(path)
     cards = seeds_by_key(path)
     assert len(cards) > 5
     assert all(card_id == seed for card_id, seed in cards.values())
     assert schedules(path) == before
+    assert noted_cards(path) == noted  # nothing for check to replay again
     schedulers = Schedulers(fuzz=True)
     assert integrity.check(database, schedulers, AFTER_FIXTURE).healthy
 

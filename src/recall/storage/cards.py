@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 
 from recall.memory import CardState, MemoryState
@@ -13,7 +13,7 @@ from recall.storage.sql import Sql
 from recall.storage.times import to_micros
 
 # Seeds are positive and below 2**62: an SQLite integer, and far from ids (cards from before
-# schema 8 have their id as seed), so a random one clashes about never; when it does, it
+# schema 10 have their id as seed), so a random one clashes about never; when it does, it
 # is drawn again.
 SEED_LIMIT = 1 << 62
 # Seeds looked up in one statement when checking new ones are free.
@@ -58,6 +58,14 @@ class CardQueries:
             (deck_id,),
         )
         return [card_row(row) for row in rows]
+
+    def contents_of_deck(self, deck_id: int) -> Iterator[str]:
+        """Each card's stored content (its deck-file JSON), in deck-file order, read as it
+        is consumed."""
+        for (content,) in self._sql.each(
+            "SELECT content FROM card WHERE deck_id = ? ORDER BY position, id", (deck_id,)
+        ):
+            yield content
 
     def keys(self, deck_id: int) -> dict[str, CardKey]:
         """Every card of the deck by its key."""

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-from recall.storage import card_index
+from recall.storage import card_index, pick_counts, study_day_schema, verification
+from recall.storage.rows import REVIEW_BY_TIME
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 10
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -134,8 +135,41 @@ def _queue_indexes(connection: Connection) -> None:
     )
 
 
+def _study_days(connection: Connection) -> None:
+    """Schema 8: the answers counted by study day and the wrong options' picks counted per
+    card, kept by triggers, so the statistics sum thousands of counts instead of reading
+    every review (``study_days``, ``pick_counts``); and an index on the studied cards'
+    due dates for the forecast, the statistics window's first chart. The days are counted
+    when the statistics are first asked for (they depend on the learner's time zone); the
+    picks here."""
+    for table in study_day_schema.TABLES:
+        connection.exec_driver_sql(table)
+    study_day_schema.create_triggers(connection)
+    pick_counts.create(connection, fill=True)
+    # The forecast walks the studied cards that are not suspended by deck and due date.
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_card_memory_studied_due ON card_memory (deck_id, due) "
+        "WHERE state <> 0 AND NOT suspended"
+    )
+
+
+def _replay_notes(connection: Connection) -> None:
+    """Schema 9: triggers note every card whose history, schedule or deck changes, and
+    the history's index by time covers what the review log reads.
+
+    ``recall check`` then replays only the noted cards once it has verified everything
+    (``verification``); its first check after the upgrade replays every card. The review
+    log reads a million reviews in time order without looking a row up.
+    """
+    verification.create(connection, tables=True)
+    connection.exec_driver_sql("DROP INDEX ix_review_reviewed_at")
+    connection.exec_driver_sql(
+        f"CREATE INDEX ix_review_reviewed_at ON review ({', '.join(REVIEW_BY_TIME)})"
+    )
+
+
 def _card_seeds(connection: Connection) -> None:
-    """Schema 8: every card keeps a number of its own that does not depend on this database.
+    """Schema 10: every card keeps a number of its own that does not depend on this database.
 
     Its id is given by the order cards arrived here, so two computers number the same card
     differently; the seed travels with it (sync, exports). It seeds the interval fuzz and is
@@ -143,10 +177,17 @@ def _card_seeds(connection: Connection) -> None:
     so every stored schedule still equals the replay of its history and every earlier export
     reads the same; cards added later get a random one (``CardQueries.add``).
     """
+    # The cards' replays do not change, so check's notes of changed cards (``verification``)
+    # are left as they are: its trigger on cards goes while the seeds are filled in, and
+    # comes back noting a seed changed by anyone. (An upgrade from before schema 9 has just
+    # made it under its new name.)
+    connection.exec_driver_sql("DROP TRIGGER IF EXISTS replay_card_moved")
+    connection.exec_driver_sql("DROP TRIGGER IF EXISTS replay_card_changed")
     # ADD COLUMN needs a default for NOT NULL; every row gets its own value at once.
     connection.exec_driver_sql("ALTER TABLE card ADD COLUMN seed INTEGER NOT NULL DEFAULT 0")
     connection.exec_driver_sql("UPDATE card SET seed = id")
     connection.exec_driver_sql("CREATE UNIQUE INDEX ix_card_seed ON card (seed)")
+    connection.exec_driver_sql(verification.CARD_TRIGGER)
 
 
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
@@ -158,5 +199,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     4: _proposed_rating,
     5: _preferences_and_presets,
     6: _queue_indexes,
-    7: _card_seeds,
+    7: _study_days,
+    8: _replay_notes,
+    9: _card_seeds,
 }

@@ -6,7 +6,8 @@ file is refused when it is opened and before a restore is accepted, instead of f
 later with "no such table" or running a stranger's trigger on every answer.
 
 The expected schema is the table definitions (``tables.py``), the append-only trigger
-below and the triggers that keep the card search index (``card_index.TRIGGERS``), written
+below, the triggers that keep the card search index (``card_index.TRIGGERS``) and those
+that note what check must replay again (``verification.TRIGGERS``), written
 out as plain values (a test holds them equal to the definitions) so that opening a file
 never imports SQLAlchemy: every table with exactly its columns, every named index on its
 table, each of those triggers with exactly its text, and nothing else that runs code (no
@@ -19,7 +20,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from recall.storage import card_index
+from recall.storage import card_index, pick_counts, study_day_schema, verification
 
 APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
@@ -74,6 +75,16 @@ EXPECTED = Expected(
         "preference": frozenset({"key", "value"}),
         "preset": frozenset({"id", "name", "config"}),
         "deck_preset": frozenset({"deck_id", "preset_id"}),
+        "replay_change": frozenset({"card_id", "mark"}),
+        "replay_verified": frozenset({"id", "generation", "verified_generation", "version"}),
+        "study_day_count": frozenset(
+            {"deck_id", "day", "kind", "first_of_day", "rating", "correct", "reviews", "time_ms"}
+        ),
+        "study_hour_count": frozenset(
+            {"deck_id", "day", "hour", "rating", "proposed", "correct", "reviews"}
+        ),
+        "study_day_state": frozenset({"id", "local_key", "stale_from", "changes"}),
+        "wrong_pick_count": frozenset({"card_id", "choice", "times", "last_at"}),
     },
     indexes={
         "ix_card_deck_id": "card",
@@ -82,14 +93,23 @@ EXPECTED = Expected(
         "ix_card_memory_state_due": "card_memory",
         "ix_card_memory_deck_queue": "card_memory",
         "ix_card_memory_buried": "card_memory",
+        "ix_card_memory_studied_due": "card_memory",
         "ix_card_tag_tag": "card_tag",
         "ix_review_card_time": "review",
         "ix_review_reviewed_at": "review",
         "ix_set_aside_review_card_id": "set_aside_review",
         "ix_deck_preset_preset_id": "deck_preset",
+        "ix_wrong_pick_count_rank": "wrong_pick_count",
     },
     triggers={
-        _trigger_name(sql): _collapse(sql) for sql in (APPEND_ONLY_TRIGGER, *card_index.TRIGGERS)
+        _trigger_name(sql): _collapse(sql)
+        for sql in (
+            APPEND_ONLY_TRIGGER,
+            *card_index.TRIGGERS,
+            *study_day_schema.TRIGGERS,
+            *pick_counts.TRIGGERS,
+            *verification.TRIGGERS,
+        )
     },
 )
 

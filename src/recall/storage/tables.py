@@ -20,6 +20,7 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, SQLModel
 
+from recall.storage.rows import REVIEW_BY_TIME
 from recall.storage.times import from_micros, to_micros
 
 NOCASE_TEXT = String(collation="NOCASE")
@@ -86,7 +87,7 @@ class Card(SQLModel, table=True):
         description=(
             "A random positive 62-bit number the card keeps on every device: it seeds the "
             "interval fuzz and is the card's id in export-reviews. Cards from before schema "
-            "8 have their id."
+            "10 have their id."
         ),
     )
 
@@ -106,6 +107,13 @@ class CardMemory(SQLModel, table=True):
             "ix_card_memory_buried",
             "buried_until",
             sqlite_where=text("buried_until IS NOT NULL"),
+        ),
+        # The statistics' forecast: studied cards not suspended, by deck and due date.
+        Index(
+            "ix_card_memory_studied_due",
+            "deck_id",
+            "due",
+            sqlite_where=text("state <> 0 AND NOT suspended"),
         ),
     )
 
@@ -144,12 +152,16 @@ class CardTag(SQLModel, table=True):
 class Review(SQLModel, table=True):
     """One answer, appended and never changed (a trigger refuses updates)."""
 
-    # A card's reviews, in time order; it serves lookups by card alone too.
-    __table_args__ = (Index("ix_review_card_time", "card_id", "reviewed_at"),)
+    # A card's reviews, in time order; it serves lookups by card alone too. The one by
+    # time covers what the review log reads (schema 9), so SQLite never looks a row up.
+    __table_args__ = (
+        Index("ix_review_card_time", "card_id", "reviewed_at"),
+        Index("ix_review_reviewed_at", *REVIEW_BY_TIME),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     card_id: int = Field(foreign_key="card.id")
-    reviewed_at: datetime = Field(sa_type=UtcDateTime, index=True)
+    reviewed_at: datetime = Field(sa_type=UtcDateTime)
     rating: int = Field(description="FSRS rating 1-4.")
     duration_ms: int = Field(description="From the card appearing to the answer.")
     state_before: int = Field(description="The card's state before this review, 0-3.")
@@ -229,3 +241,94 @@ class SetAsideReview(SQLModel, table=True):
     proposed_rating: int | None = None
     set_aside_at: datetime = Field(sa_type=UtcDateTime)
     reason: str
+
+
+class ReplayChange(SQLModel, table=True):
+    """A card whose history, schedule or deck changed since check last verified it.
+
+    Written only by triggers (``verification.TRIGGERS``); check forgets a row once it has
+    replayed the card and its mark is still the one it read.
+    """
+
+    __tablename__ = "replay_change"
+
+    card_id: int = Field(primary_key=True, description="Not a foreign key: deleted cards too.")
+    mark: int = Field(description="random() when the change was noted.")
+
+
+class ReplayVerified(SQLModel, table=True):
+    """One row: the presets' generation (bumped by triggers) and the one check verified."""
+
+    __tablename__ = "replay_verified"
+
+    id: int = Field(primary_key=True, description="Always 1.")
+    generation: int
+    verified_generation: int | None = None
+    version: str | None = Field(default=None, description="The replay that verified it.")
+
+
+class StudyDayCount(SQLModel, table=True):
+    """Answers counted by deck, study day, kind, first of the day, rating and result; kept by
+    ``study_days`` (see there), never written by hand."""
+
+    __tablename__ = "study_day_count"
+
+    deck_id: int = Field(primary_key=True)
+    day: int = Field(primary_key=True, description="Study days since 1970-01-01.")
+    kind: int = Field(primary_key=True, description="0 learning, 1 young, 2 mature, 3 relearning.")
+    first_of_day: bool = Field(primary_key=True)
+    rating: int = Field(primary_key=True)
+    correct: bool = Field(primary_key=True)
+    reviews: int
+    time_ms: int
+
+
+class StudyHourCount(SQLModel, table=True):
+    """Answers counted by deck, study day, local hour, rating, rating proposed and result;
+    kept by ``study_days``."""
+
+    __tablename__ = "study_hour_count"
+
+    deck_id: int = Field(primary_key=True)
+    day: int = Field(primary_key=True)
+    hour: int = Field(primary_key=True, description="Local hour 0-23.")
+    rating: int = Field(primary_key=True)
+    proposed: int = Field(primary_key=True, description="The rating proposed; 0 when unknown.")
+    correct: bool = Field(primary_key=True)
+    reviews: int
+
+
+class StudyDayState(SQLModel, table=True):
+    """One row: the way ``study_day_count`` counts days, and from when it is stale."""
+
+    __tablename__ = "study_day_state"
+
+    id: int = Field(primary_key=True)
+    local_key: str = Field(description="The rollover hour and time zone offsets counted in.")
+    stale_from: int | None = Field(
+        default=None,
+        sa_type=BigInteger,
+        description="UTC microseconds: counts from that answer's day on are stale; null: none.",
+    )
+    changes: int = Field(description="How many times answers changed: counted by the triggers.")
+
+
+class WrongPickCount(SQLModel, table=True):
+    """How many wrong answers picked each option text of a card, and when last; kept by
+    triggers (``pick_counts``), never written by hand."""
+
+    __tablename__ = "wrong_pick_count"
+    __table_args__ = (
+        Index(
+            "ix_wrong_pick_count_rank",
+            text("times DESC"),
+            text("last_at DESC"),
+            "card_id",
+            "choice",
+        ),
+    )
+
+    card_id: int = Field(primary_key=True)
+    choice: str = Field(primary_key=True)
+    times: int
+    last_at: int = Field(sa_type=BigInteger, description="UTC microseconds.")

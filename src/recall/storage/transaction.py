@@ -13,10 +13,12 @@ from recall.storage.history import HistoryQueries
 from recall.storage.options import OptionQueries
 from recall.storage.queue import QueueQueries
 from recall.storage.sql import Sql
+from recall.storage.verification import VerificationQueries
 
 if TYPE_CHECKING:
     from recall.storage.browsing import Browsing
     from recall.storage.statistics import StatisticsQueries
+    from recall.storage.study_days import StudyDays
 
 
 class Transaction:
@@ -34,6 +36,8 @@ class Transaction:
         options: Preferences, deck presets and which deck uses which.
         browsing: The card browser's searches, rows and bulk changes.
         statistics: The statistics' grouped reads of the history and the schedules.
+        verification: What check verified last, and the cards changed since.
+        study_days: The answers counted by study day, kept for the statistics.
     """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -74,6 +78,11 @@ class Transaction:
         return OptionQueries(self.sql)
 
     @cached_property
+    def verification(self) -> VerificationQueries:
+        """What check verified last, and the cards changed since."""
+        return VerificationQueries(self.sql)
+
+    @cached_property
     def browsing(self) -> Browsing:
         """The card browser's searches, rows and bulk changes."""
         from recall.storage.browsing import Browsing
@@ -86,3 +95,10 @@ class Transaction:
         from recall.storage.statistics import StatisticsQueries
 
         return StatisticsQueries(self.sql)
+
+    @cached_property
+    def study_days(self) -> StudyDays:
+        """The answers counted by study day, kept for the statistics."""
+        from recall.storage.study_days import StudyDays
+
+        return StudyDays(self.sql)
