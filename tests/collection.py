@@ -1,8 +1,8 @@
 """A generated collection for search tests: nested decks, tags, flags, states and history.
 
 Every card's schedule is the replay of its generated history, as Recall keeps it. Fields
-that no use case sets to the past (when a card was added or edited) are set through
-SQLite directly.
+that no use case sets to the past (when a card was added or edited) and the cards' seeds
+(drawn at random by an import) are set through SQLite directly, so each run is the same.
 """
 
 from __future__ import annotations
@@ -83,7 +83,16 @@ def generate(database: Database, scheduler: Scheduler, now: datetime, seed: int 
         importing.import_deck(database, parse_deck(json.dumps(deck), key), now)
     connection = sqlite3.connect(database.path)
     try:
-        stored = connection.execute("SELECT id, seed FROM card ORDER BY id").fetchall()
+        # Seeds drawn from a generator of their own (an import draws them at random), so
+        # the fuzzed schedules, and what every search finds, are the same each run.
+        seeds = random.Random(seed + 1)
+        stored = [
+            (card_id, seeds.randrange(1, 1 << 62))
+            for (card_id,) in connection.execute("SELECT id FROM card ORDER BY id")
+        ]
+        connection.executemany(
+            "UPDATE card SET seed = ? WHERE id = ?", [(s, card_id) for card_id, s in stored]
+        )
         for card_id, card_seed in stored:
             added = now - timedelta(days=rng.randint(0, 60), hours=rng.randint(0, 23))
             edited = added + timedelta(days=rng.randint(0, 3))

@@ -37,6 +37,10 @@ _DECK_ENTRIES = (
     "FROM card CROSS JOIN review ON review.card_id = card.id"
 )
 _BY_CARD = f"ORDER BY review.card_id, {REVIEW_ORDER}"
+# The review log's order: by time, then by what the rows hold (never by review id, which
+# each database gives in the order reviews arrived), so two databases holding the same
+# history write the same file even where reviews share a moment.
+_LOG_ORDER = "review.reviewed_at, card.seed, review.rating, review.state_before, review.duration_ms"
 # A history entry as stored: card id, time, rating, kind and due date set (times in
 # microseconds), what ``scheduling.Replayer`` reads.
 RawEntry = tuple[int, int, int, int, int | None]
@@ -184,8 +188,9 @@ class HistoryQueries:
         """The FSRS review-log rows, oldest first, in batches: the card's seed (the same on
         every computer, unlike its id), UTC milliseconds (rounded half up), rating, state
         before and duration, made by SQLite for speed. Answers only: a change made by hand
-        is not a review an optimizer could learn from. The reviews are read through the
-        covering ``ix_review_reviewed_at`` index, each card's seed by its id."""
+        is not a review an optimizer could learn from. Reviews at the same moment are in
+        the order of their rows' values. The reviews are read through the covering
+        ``ix_review_reviewed_at`` index, each card's seed by its id."""
         columns = (
             "card.seed, (review.reviewed_at + 500) / 1000, review.rating, "
             "review.state_before, review.duration_ms"
@@ -193,13 +198,13 @@ class HistoryQueries:
         if deck_id is None:
             sql = (
                 f"SELECT {columns} FROM review CROSS JOIN card ON card.id = review.card_id "
-                f"WHERE review.kind = {_ANSWER} ORDER BY {REVIEW_ORDER}"
+                f"WHERE review.kind = {_ANSWER} ORDER BY {_LOG_ORDER}"
             )
             parameters: tuple[int, ...] = ()
         else:
             sql = (
                 f"SELECT {columns} FROM card CROSS JOIN review ON review.card_id = card.id "
-                f"WHERE card.deck_id = ? AND review.kind = {_ANSWER} ORDER BY {REVIEW_ORDER}"
+                f"WHERE card.deck_id = ? AND review.kind = {_ANSWER} ORDER BY {_LOG_ORDER}"
             )
             parameters = (deck_id,)
         return self._sql.batches(sql, parameters)
