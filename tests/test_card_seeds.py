@@ -234,3 +234,19 @@ def test_export_reviews_names_each_card_by_its_seed(
     assert rows
     assert {int(row.split(",")[0]) for row in rows} <= seeds
     database.close()
+
+
+def test_cards_carried_over_from_before_seeds_are_found_and_given_new_ones(
+    tmp_path: Path,
+) -> None:
+    database = Database(copy_fixture(tmp_path, DATA / "schema-9.sqlite3"))
+    before = seeds_by_key(database.path)
+    with database.transaction() as transaction:
+        carried = transaction.cards.carried_over()
+        assert sorted(carried) == sorted(card_id for card_id, _ in before.values())
+        draws = iter([before[next(iter(before))][1], *range(10**12, 10**12 + len(carried))])
+        transaction.cards.reseed(carried, draw=lambda: next(draws))
+        assert transaction.cards.carried_over() == []
+    after = seeds_by_key(database.path)
+    assert sorted(seed for _, seed in after.values()) == list(range(10**12, 10**12 + len(carried)))
+    database.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 
 from recall.memory import CardState, MemoryState
@@ -129,6 +129,18 @@ class CardQueries:
             rows = self._sql.rows(f"SELECT seed FROM card WHERE seed IN ({marks})", chunk)
             taken.update(seed for (seed,) in rows)
         return taken
+
+    def carried_over(self) -> list[int]:
+        """The cards whose seed is still their id, as the upgrade to seeds left them."""
+        return [int(row[0]) for row in self._sql.rows("SELECT id FROM card WHERE seed = id")]
+
+    def reseed(self, card_ids: Sequence[int], draw: Callable[[], int] = random_seed) -> None:
+        """Give these cards new random seeds no other card has (their schedules then need
+        a replay: the seed draws the fuzz)."""
+        seeds = self._new_seeds([None] * len(card_ids), draw)
+        self._sql.run_many(
+            "UPDATE card SET seed = ? WHERE id = ?", list(zip(seeds, card_ids, strict=True))
+        )
 
     def _new_seeds(self, given: list[int | None], draw: Callable[[], int]) -> list[int]:
         """The seeds given, and a free random one in place of each None."""
