@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall import __version__, cli_cards, cli_options, paths
+from recall import __version__, cli_cards, cli_options, cli_sync, paths
 from recall.errors import DeckErrors, RecallError
 
 if TYPE_CHECKING:
@@ -159,6 +159,7 @@ def _parser() -> argparse.ArgumentParser:
     check.set_defaults(handler=_check)
     cli_cards.add_commands(commands)
     cli_options.add_commands(commands, _open_database)
+    cli_sync.add_commands(commands)
     return parser
 
 
