@@ -9,8 +9,8 @@ from datetime import datetime
 from pathlib import Path
 
 from recall import integrity, library
-from recall.exporting import export_deck
 from recall.card_changes import Changes
+from recall.exporting import export_deck
 from recall.memory import Rating
 from recall.preferences import Preferences
 from recall.scheduling import Schedulers

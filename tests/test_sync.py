@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import random
 import shutil
-from datetime import UTC, datetime, timedelta
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
