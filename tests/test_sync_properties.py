@@ -1,8 +1,8 @@
 """Three devices, one sync folder, random work and random syncs: all end up the same.
 
 A stateful property test: each step studies, edits, tags, deletes, suspends, forgets,
-moves a card to another deck or imports on one device (each with its own clock skew), or syncs one device. At the end
-every device syncs until nothing is new; then every device has the same decks, cards,
+moves a card to another deck or imports on one device (each with its own clock skew), or
+syncs one device. At the end every device syncs until nothing is new; then every device has the same decks, cards,
 histories and schedules (each deck's JSON export and the review log, cards named by
 their keys, equal on all) and ``recall check`` finds nothing on any.
 """
