@@ -2,9 +2,9 @@
 
 A stateful property test: each step studies, edits, tags, deletes, suspends, forgets,
 moves a card to another deck or imports on one device (each with its own clock skew), or
-syncs one device. At the end every device syncs until nothing is new; then every device has the same decks, cards,
-histories and schedules (each deck's JSON export and the review log, cards named by
-their keys, equal on all) and ``recall check`` finds nothing on any.
+syncs one device. At the end every device syncs until nothing is new; then every device
+has the same decks, cards, histories and schedules (each deck's JSON export and the review
+log, cards named by their keys, equal on all) and ``recall check`` finds nothing on any.
 """
 
 from __future__ import annotations
