@@ -124,11 +124,19 @@ class SyncActions(QObject):
         status = settings.status(self._database)
         local = status.last_sync.astimezone() if status.last_sync else None
         self.label.setText(status.summary(local))
-        names = "\n".join(f"• {name}" for _id, name in status.devices)
+        names = "\n".join(f"• {name} ({device[:8]})" for device, name in status.devices)
         self.label.setToolTip(
             f"This device: {status.name}\nSync folder: {status.folder or 'none chosen'}"
             + (f"\nOther devices seen:\n{names}" if names else "")
         )
+
+    def settings_changed(self) -> None:
+        """After Preferences were saved: show the new settings, and make the first round
+        at once when a folder was just chosen."""
+        self.show_status()
+        status = settings.status(self._database)
+        if status.folder is not None and status.last_sync is None:
+            self.sync_now(quiet=True)
 
     def _on_timer(self) -> None:
         if self._studying() or self._operations.busy:
