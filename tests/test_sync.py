@@ -367,3 +367,22 @@ def test_a_card_moved_to_another_deck_takes_its_history_along(
     assert moved == [(target.key, "q1")]
     assert len(desktop.reviews_by_key()) == 2
     _converged([laptop, desktop], tmp_path, later)
+
+
+def test_reviews_from_a_clock_running_ahead_wait_until_their_time(
+    pair: tuple[Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop = pair
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    desktop.sync(START)
+    ahead = START + timedelta(hours=2)  # the laptop's clock runs two hours ahead
+    laptop.study("tiny", 2, ahead, random.Random(9))
+    laptop.sync(ahead)
+    report = desktop.sync(START)
+    assert any("dated after now" in note for note in report.notes)
+    assert desktop.reviews_by_key() == []
+    assert desktop.healthy(START) == []  # recall check holds meanwhile
+    later = desktop.sync(ahead + timedelta(minutes=1))
+    assert not any("held" in note for note in later.notes)
+    _converged([laptop, desktop], tmp_path, ahead + timedelta(minutes=1))

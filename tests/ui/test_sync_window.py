@@ -88,3 +88,22 @@ def test_saving_preferences_with_a_new_folder_syncs_at_once(
     qtbot.waitUntil(lambda: window.deck_list.model.row_of("tiny") is not None, timeout=20_000)
     qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
     assert window.sync.label.text().startswith("Synced ")
+
+
+def test_a_timed_sync_that_fails_says_so_in_the_status_bar_not_in_a_box(
+    qtbot: QtBot,
+    window: MainWindow,
+    bundled: Database,
+    tmp_path: Path,
+    clock: Clock,
+    prompts: FakePrompts,
+) -> None:
+    shared = tmp_path / "usb-stick"
+    shared.mkdir()
+    settings.choose(bundled, shared, "desktop", clock())
+    shared.rename(tmp_path / "unplugged")
+    window.sync.timer.timeout.emit()
+    qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
+    assert prompts.told == []
+    assert "Sync failed" in window.statusBar().currentMessage()
+    assert "does not exist" in window.statusBar().currentMessage()
