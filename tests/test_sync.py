@@ -386,3 +386,33 @@ def test_reviews_from_a_clock_running_ahead_wait_until_their_time(
     later = desktop.sync(ahead + timedelta(minutes=1))
     assert not any("held" in note for note in later.notes)
     _converged([laptop, desktop], tmp_path, ahead + timedelta(minutes=1))
+
+
+def test_a_card_that_is_not_a_card_is_left_out_with_a_note(
+    pair: tuple[Device, Device], shared: Path, tmp_path: Path
+) -> None:
+    laptop, desktop = pair
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    desktop.sync(START)
+    broken = shared / "Recall" / ("e" * 32)
+    broken.mkdir()
+    event = {
+        "type": "card",
+        "id": "1" * 32,
+        "stamp": 2**62,
+        "device": "e" * 32,
+        "deck": "tiny",
+        "card": "q1",
+        "fields": {"content.choices": [[]]},  # a choice card without choices
+    }
+    (broken / "000001-00000000.jsonl").write_text(
+        json.dumps({"recall_sync": 1, "device": "e" * 32, "name": "broken"})
+        + "\n"
+        + json.dumps(event)
+        + "\n"
+    )
+    report = desktop.sync(START)
+    assert any("tiny/q1" in note and "not a card" in note for note in report.notes)
+    assert _content(desktop, "tiny", "q1") == _content(laptop, "tiny", "q1")
+    assert desktop.healthy(START) == []

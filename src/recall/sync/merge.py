@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from recall import integrity
+from recall.deckfile import is_card
 from recall.memory import FUTURE_TOLERANCE
 from recall.scheduling import Schedulers
 from recall.storage import Transaction
@@ -173,6 +174,14 @@ class Merger:
             columns = values.card_columns(fields, found[1]["content"] if found else None)
             if columns is None:
                 continue  # its first event has not arrived yet
+            if (found is None or columns["content"] != found[1]["content"]) and not is_card(
+                columns["content"]
+            ):
+                self.merged.notes.append(
+                    f"card {deck_key}/{card_key}: what another computer sent is not a card "
+                    "Recall can show; left as it was"
+                )
+                continue
             if found is None:
                 if deck_key not in decks:
                     # The deck's own event is still on its way: it gets its name then.
