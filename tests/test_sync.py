@@ -400,13 +400,23 @@ def test_a_card_that_is_not_a_card_is_left_out_with_a_note(
     event = {
         "type": "card",
         "id": "1" * 32,
-        "stamp": 2**62,
+        "stamp": 2**62,  # absurdly far ahead: skipped, with a note
         "device": "e" * 32,
         "deck": "tiny",
         "card": "q1",
         "fields": {"content.choices": [[]]},  # a choice card without choices
     }
     (broken / "000001-00000000.jsonl").write_text(
+        json.dumps({"recall_sync": 1, "device": "e" * 32, "name": "broken"})
+        + "\n"
+        + json.dumps(event)
+        + "\n"
+    )
+    report = desktop.sync(START)
+    assert any("more than a year ahead" in note for note in report.notes)
+    event["stamp"] = int(START.timestamp() * 1_000_000) + 3_600_000_000
+    event["id"] = "2" * 32
+    (broken / "000002-00000000.jsonl").write_text(
         json.dumps({"recall_sync": 1, "device": "e" * 32, "name": "broken"})
         + "\n"
         + json.dumps(event)

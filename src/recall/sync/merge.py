@@ -53,6 +53,7 @@ class Merger:
         micros = to_micros(now + FUTURE_TOLERANCE)
         assert micros is not None
         self._latest = micros
+        self._absurd = micros + 366 * 86_400_000_000
         self.merged = Merged()
 
     def apply(self, events: Iterable[FieldEvent | ReviewEvent | Unreview]) -> Merged:
@@ -64,14 +65,23 @@ class Merger:
             "review": [],
             "unreview": [],
         }
+        absurd = 0
         for event in events:
             if isinstance(event, FieldEvent):
+                if event.stamp > self._absurd:
+                    absurd += 1  # it would hold every clock it reached years ahead
+                    continue
                 by_type[event.type].append(event)
                 self._clock.observe(event.stamp)
             elif isinstance(event, ReviewEvent):
                 by_type["review"].append(event)
             else:
                 by_type["unreview"].append(event)
+        if absurd:
+            self.merged.notes.append(
+                f"{absurd} change(s) stamped more than a year ahead of this computer's clock "
+                "were skipped"
+            )
         self._tx.sync.quiet(True)
         for kind in ("preset", "deck", "card"):
             changed = self._stamp(kind, by_type[kind])
