@@ -426,3 +426,24 @@ def test_a_card_that_is_not_a_card_is_left_out_with_a_note(
     assert any("tiny/q1" in note and "not a card" in note for note in report.notes)
     assert _content(desktop, "tiny", "q1") == _content(laptop, "tiny", "q1")
     assert desktop.healthy(START) == []
+
+
+def test_recall_sync_prints_what_went_out_and_came_in(
+    tmp_path: Path, shared: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from recall.cli import main
+
+    laptop, desktop = str(tmp_path / "laptop"), str(tmp_path / "desktop")
+    assert main(["--data-dir", laptop, "import", str(DATA / "decks" / "tiny.json")]) == 0
+    folder = ["--folder", str(shared)]
+    assert main(["--data-dir", laptop, "sync", *folder, "--name", "laptop"]) == 0
+    assert main(["--data-dir", desktop, "sync", *folder, "--name", "desktop"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-4].startswith("synced desktop (")
+    assert out[-3] == "sent: 8 card(s), 1 deck(s) (everything)"  # its bundled deck
+    assert out[-2] == "received: 10 card(s), 2 deck(s)"
+    assert out[-1].startswith("devices seen: 1: laptop (")
+    assert main(["--data-dir", desktop, "sync"]) == 0  # the folder is remembered
+    assert capsys.readouterr().out.splitlines()[1:3] == ["sent: nothing", "received: nothing"]
+    assert main(["--data-dir", str(tmp_path / "third"), "sync"]) == 1
+    assert "no sync folder chosen" in capsys.readouterr().err
