@@ -67,8 +67,10 @@ class SyncActions(QObject):
         self.label.setAccessibleName("Sync status")
         self.timer = QTimer(self)
         self.timer.setInterval(INTERVAL_MS)
-        self.sync_action.triggered.connect(self.sync_now)
+        self.sync_action.triggered.connect(lambda: self.sync_now())
         self.timer.timeout.connect(self._on_timer)
+        # One operation at a time: Sync Now waits while another (an import, a check) runs.
+        operations.busy_changed.connect(lambda busy: self.sync_action.setEnabled(not busy))
         self.show_status()
 
     @property
