@@ -49,10 +49,10 @@ class CardQueries:
         return [card_row(row) for row in rows]
 
     def contents_of_deck(self, deck_id: int) -> Iterator[str]:
-        """Each card's stored content (its deck-file JSON), in deck-file order, read as it
-        is consumed."""
+        """Each card's stored content (its deck-file JSON), in deck-file order (cards sharing
+        a position by key, as ``of_deck``), read as it is consumed."""
         for (content,) in self._sql.each(
-            "SELECT content FROM card WHERE deck_id = ? ORDER BY position, id", (deck_id,)
+            "SELECT content FROM card WHERE deck_id = ? ORDER BY position, key", (deck_id,)
         ):
             yield content
 
