@@ -3,7 +3,8 @@
 # pyproject.toml changes) and reuse it afterwards. `make package` adds
 # PyInstaller (the `package` extra) to it and builds the standalone app;
 # `make bench` adds Anki (the `bench` extra) and its desktop app (`desktop-bench`) and
-# measures Recall beside them.
+# measures Recall beside them. `make test-sync-engine` runs the tests over two real Syncthing
+# instances (installing syncthing with apt-get when it is missing); CI runs it after `make test`.
 
 PYTHON ?= python3
 VENV := .venv
