@@ -129,6 +129,9 @@ LAYERS = {
     "recall.recovery": "use case",
     "recall.stats": "use case",
     "recall.cli": "edge",
+    "recall.cli_shared": "edge",
+    "recall.cli_decks": "edge",
+    "recall.cli_history": "edge",
     "recall.cli_cards": "edge",
     "recall.__main__": "edge",
     "recall.ui": "edge",
@@ -150,8 +153,6 @@ SIDEWAYS = {
     ("recall.deck_options", "recall.integrity"),
     # Applying fitted parameters is a change of options.
     ("recall.optimizing", "recall.deck_options"),
-    # The command line's options and optimize commands live in their own module.
-    ("recall.cli", "recall.cli_options"),
     # Undoing a forget or a set due date replays the card as the check does; deleting
     # cards backs up first.
     ("recall.card_changes", "recall.integrity"),
@@ -163,10 +164,17 @@ SIDEWAYS = {
     ("recall.deck_changes", "recall.card_changes"),
     # Deleting a deck backs up first.
     ("recall.deck_changes", "recall.backups"),
-    # The card commands open the database as every command does, and the command line
-    # lists them among its commands.
+    # The command line lists each group of commands (each in its own module) ...
+    ("recall.cli", "recall.cli_decks"),
+    ("recall.cli", "recall.cli_history"),
     ("recall.cli", "recall.cli_cards"),
-    ("recall.cli_cards", "recall.cli"),
+    ("recall.cli", "recall.cli_options"),
+    # ... and every group opens the database and prints as the others do.
+    ("recall.cli", "recall.cli_shared"),
+    ("recall.cli_decks", "recall.cli_shared"),
+    ("recall.cli_history", "recall.cli_shared"),
+    ("recall.cli_cards", "recall.cli_shared"),
+    ("recall.cli_options", "recall.cli_shared"),
     # Getting a folder's database back restores a backup and checks the result.
     ("recall.recovery", "recall.backups"),
     ("recall.recovery", "recall.integrity"),

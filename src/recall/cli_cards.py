@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import json
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from recall.cli_shared import now, open_database, print_json, print_table
 from recall.errors import RecallError
 
 if TYPE_CHECKING:
     from recall.browse import Finder
     from recall.card_changes import Changes
+    from recall.cli_shared import Commands
     from recall.storage import Database
 
 QUERY_HELP = "a search, as in the browser (docs/search.md); quote it for the shell"
 
 
-def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_commands(commands: Commands) -> None:
     """Add the card commands to the command line's subcommands."""
     search = commands.add_parser("search", help="list the cards a search finds")
     search.add_argument("query", metavar="QUERY", help=QUERY_HELP)
@@ -52,38 +52,39 @@ def _tools(database: Database) -> tuple[Finder, Changes]:
 
 def _search(args: argparse.Namespace) -> int:
     from recall import browse
-    from recall.cli import open_database
 
     database = open_database(args)
     try:
         finder, _ = _tools(database)
-        found = finder.find(args.query, datetime.now(UTC))
+        found = finder.find(args.query, now())
         rows = finder.rows(found.card_ids)
     finally:
         database.close()
     if args.json:
-        print(json.dumps([browse.to_json(row) for row in rows], indent=2, ensure_ascii=False))
+        print_json([browse.to_json(row) for row in rows])
         return 0
-    table = [("ID", "DECK", "STATE", "DUE", "QUESTION")]
-    for row in rows:
-        due = row.memory.due.astimezone().strftime("%Y-%m-%d") if row.memory.due else "-"
-        state = "suspended" if row.suspended else browse.STATE_NAMES[row.memory.state]
-        table.append((str(row.id), row.deck_name, state, due, browse.question(row)))
-    widths = [max(len(line[column]) for line in table) for column in range(4)]
-    for line in table:
-        cells = [cell.ljust(width) for cell, width in zip(line, widths, strict=False)]
-        print("  ".join([*cells, line[4]]).rstrip())
+    print_table(
+        ("ID", "DECK", "STATE", "DUE", "QUESTION"),
+        [
+            (
+                str(row.id),  # an id to type back, not a quantity: no separators
+                row.deck_name,
+                "suspended" if row.suspended else browse.STATE_NAMES[row.memory.state],
+                row.memory.due.astimezone().strftime("%Y-%m-%d") if row.memory.due else "-",
+                browse.question(row),
+            )
+            for row in rows
+        ],
+    )
     print(f"{len(rows)} card{'s' if len(rows) != 1 else ''}", flush=True)
     return 0
 
 
 def _suspend(args: argparse.Namespace) -> int:
-    from recall.cli import open_database
-
     database = open_database(args)
     try:
         finder, changes = _tools(database)
-        found = finder.find(args.query, datetime.now(UTC))
+        found = finder.find(args.query, now())
         change = changes.suspend(found.card_ids, args.suspended)
     finally:
         database.close()
@@ -93,16 +94,14 @@ def _suspend(args: argparse.Namespace) -> int:
 
 
 def _tag(args: argparse.Namespace) -> int:
-    from recall.cli import open_database
-
     if not args.add and not args.remove:
         raise RecallError("say which tags to change: --add TAG and/or --remove TAG")
     database = open_database(args)
     try:
         finder, changes = _tools(database)
-        now = datetime.now(UTC)
-        found = finder.find(args.query, now)
-        change = changes.tag(found.card_ids, now, add=args.add, remove=args.remove)
+        moment = now()
+        found = finder.find(args.query, moment)
+        change = changes.tag(found.card_ids, moment, add=args.add, remove=args.remove)
     finally:
         database.close()
     print(f"changed the tags of {change.changed} of {len(found.card_ids)} matching cards")

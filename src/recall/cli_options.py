@@ -7,22 +7,19 @@ declarations, the same messages.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from recall import fields
+from recall.cli_shared import now, open_database, print_json
 from recall.presets import Preset
 
 if TYPE_CHECKING:
+    from recall.cli_shared import Commands
     from recall.storage import Database
 
-OpenDatabase = Callable[[argparse.Namespace], "Database"]
 
-
-def add_commands(commands: Any, open_database: OpenDatabase) -> None:
+def add_commands(commands: Commands) -> None:
     """Add `options` and `optimize` to the command line's subcommands."""
     options = commands.add_parser(
         "options",
@@ -47,7 +44,7 @@ def add_commands(commands: Any, open_database: OpenDatabase) -> None:
         help="give the deck this preset; a new name makes a copy of its current one",
     )
     options.add_argument("--json", action="store_true", help="print JSON")
-    options.set_defaults(handler=lambda args: _options(args, open_database))
+    options.set_defaults(handler=_options)
 
     optimize = commands.add_parser(
         "optimize",
@@ -64,14 +61,10 @@ def add_commands(commands: Any, open_database: OpenDatabase) -> None:
         "after a backup",
     )
     optimize.add_argument("--json", action="store_true", help="print JSON")
-    optimize.set_defaults(handler=lambda args: _optimize(args, open_database))
+    optimize.set_defaults(handler=_optimize)
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _options(args: argparse.Namespace, open_database: OpenDatabase) -> int:
+def _options(args: argparse.Namespace) -> int:
     from recall import deck_options, presets
     from recall.scheduling import Schedulers
 
@@ -89,7 +82,7 @@ def _options(args: argparse.Namespace, open_database: OpenDatabase) -> int:
         if changes:
             current = deck_options.deck_options(database, args.deck)
             change = deck_options.change_preset(
-                database, schedulers, current.preset_id, changes, _now()
+                database, schedulers, current.preset_id, changes, now()
             )
             shared = len(current.sharing)
             notes.append(
@@ -110,7 +103,7 @@ def _options(args: argparse.Namespace, open_database: OpenDatabase) -> int:
         print(note, file=sys.stderr)
     preset = shown.preset
     if args.json:
-        print(json.dumps(_preset_json(shown), indent=2, ensure_ascii=False))
+        print_json(_preset_json(shown))
         return 0
     print(
         f"deck {shown.deck.key} ({shown.deck.name}) uses preset {preset.name!r}, "
@@ -148,7 +141,7 @@ def _choose_preset(database: Database, schedulers: Any, deck_key: str, name: str
     except deck_options.PresetError:
         preset_id = deck_options.add_preset(database, name, current.preset)
         made = f" (a new preset, copied from {current.preset.name!r})"
-    change = deck_options.use_preset(database, schedulers, [current.deck.id], preset_id, _now())
+    change = deck_options.use_preset(database, schedulers, [current.deck.id], preset_id, now())
     rescheduled = f"; {change.rescheduled:,} card(s) rescheduled" if change.rescheduled else ""
     return f"deck {deck_key} now uses preset {name!r}{made}{rescheduled}"
 
@@ -166,7 +159,7 @@ def _list_presets(database: Database, as_json: bool) -> int:
         for preset_id, preset in sorted(book.presets.items())
     ]
     if as_json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        print_json(rows)
         return 0
     for row in rows:
         print(f"{row['name']}: {', '.join(row['decks']) or '(no decks)'}")
@@ -187,7 +180,7 @@ def _preset_json(shown: Any) -> dict[str, Any]:
     }
 
 
-def _optimize(args: argparse.Namespace, open_database: OpenDatabase) -> int:
+def _optimize(args: argparse.Namespace) -> int:
     from recall import deck_options, optimizing
     from recall.presets import DEFAULT_PRESET_ID
     from recall.scheduling import Schedulers
@@ -198,12 +191,12 @@ def _optimize(args: argparse.Namespace, open_database: OpenDatabase) -> int:
         if args.deck is not None:
             preset_id = deck_options.deck_options(database, args.deck).preset_id
         report = optimizing.optimize_preset(
-            database, Schedulers(), preset_id, _now(), apply=args.apply
+            database, Schedulers(), preset_id, now(), apply=args.apply
         )
     finally:
         database.close()
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        print_json(report.to_json())
         return 0
     print(report.words())
     if report.result.better and not report.applied:

@@ -44,7 +44,7 @@ def test_about_names_the_versions_of_recall_and_its_libraries(
         box.accept()
 
     QTimer.singleShot(0, read_and_close)
-    window.about_action.trigger()
+    window.menus.about_action.trigger()
     (text,) = seen
     assert f"Recall {metadata.version('recall')}" in text
     assert f"Qt {qVersion()}" in text

@@ -407,7 +407,7 @@ def test_ctrl_z_on_the_review_screen_brings_a_buried_card_back(
     qtbot.keyClick(review, Qt.Key.Key_Minus)
     assert review.shown is not None
     assert review.shown.card_id != first.card_id
-    assert window.undo_action.isEnabled()
+    assert window.menus.undo_action.isEnabled()
     qtbot.keyClick(review, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert review.shown is not None
     assert review.shown.card_id == first.card_id

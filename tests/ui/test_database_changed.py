@@ -91,7 +91,7 @@ def test_an_answer_is_never_stored_on_a_card_that_replaced_the_one_shown(
     if step == "rate":
         qtbot.keyClick(review, Qt.Key.Key_Space)
     else:
-        window.undo_action.trigger()
+        window.menus.undo_action.trigger()
 
     assert review_count(bundled.path) == stored  # nothing stored on another card
     assert prompts.told[-1][0] == "Deck changed"

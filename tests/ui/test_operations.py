@@ -53,13 +53,13 @@ def test_the_window_is_disabled_while_work_runs_and_a_second_one_is_refused(
     finished: list[object] = []
     assert window.operations.run("Waiting...", work, finished.append, failure="Failed")
     assert not window.pages.isEnabled()
-    assert not window.import_action.isEnabled()
-    assert not window.check_action.isEnabled()
+    assert not window.menus.import_action.isEnabled()
+    assert not window.upkeep.check_action.isEnabled()
     assert not window.operations.run("Again...", work, finished.append, failure="Failed")
     release.set()
     qtbot.waitUntil(lambda: len(finished) == 1, timeout=10_000)
     assert window.pages.isEnabled()
-    assert window.check_action.isEnabled()
+    assert window.upkeep.check_action.isEnabled()
 
 
 def test_a_slow_operation_shows_progress_and_cancel_stops_it(
@@ -115,7 +115,7 @@ def test_an_error_the_learner_can_act_on_is_shown_in_words(
 def test_check_database_reports_a_healthy_database(
     qtbot: QtBot, window: MainWindow, prompts: FakePrompts
 ) -> None:
-    window.check_action.trigger()
+    window.upkeep.check_action.trigger()
     qtbot.waitUntil(lambda: bool(prompts.told), timeout=20_000)
     title, text = prompts.told[-1]
     assert title == "Check Database"
@@ -134,7 +134,7 @@ def test_check_database_finds_a_wrong_schedule_and_repairs_it_after_a_backup(
         )
     connection.close()
     prompts.answers.append(True)
-    window.check_action.trigger()
+    window.upkeep.check_action.trigger()
     qtbot.waitUntil(lambda: len(prompts.told) == 1, timeout=30_000)
     question = prompts.asked[-1][1]
     assert "1 problem(s) found" in question
@@ -160,7 +160,7 @@ def test_declining_the_repair_changes_nothing(
     before = connection.execute("SELECT * FROM card_memory ORDER BY card_id").fetchall()
     connection.close()
     prompts.answers.append(False)
-    window.check_action.trigger()
+    window.upkeep.check_action.trigger()
     qtbot.waitUntil(lambda: bool(prompts.asked), timeout=30_000)
     qtbot.waitUntil(lambda: not window.operations.busy, timeout=10_000)
     connection = sqlite3.connect(bundled.path)

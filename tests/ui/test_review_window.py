@@ -163,7 +163,7 @@ def test_ctrl_z_undoes_the_last_rating(qtbot: QtBot, window: MainWindow, bundled
     qtbot.keyClick(review, DIGITS[right_position(review) + 1])
     qtbot.keyClick(review, Qt.Key.Key_Space)
     assert len(reviews_in(bundled)) == 1
-    assert window.undo_action.isEnabled()
+    assert window.menus.undo_action.isEnabled()
 
     qtbot.keyClick(review, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
 
@@ -172,7 +172,7 @@ def test_ctrl_z_undoes_the_last_rating(qtbot: QtBot, window: MainWindow, bundled
     assert review.shown.card_id == first.card_id
     assert review.shown.memory.state is CardState.NEW
     assert phase_of(review) is Phase.QUESTION
-    assert not window.undo_action.isEnabled()
+    assert not window.menus.undo_action.isEnabled()
 
 
 def test_escape_goes_back_and_keeps_the_answer_on_screen(

@@ -11,7 +11,8 @@ from pytestqt.qtbot import QtBot
 from recall.deckfile import ChoiceCard
 from recall.ui.charts import Chart
 from recall.ui.feedback_panel import FeedbackPanel
-from recall.ui.main_window import SHORTCUTS, MainWindow
+from recall.ui.main_menus import SHORTCUTS
+from recall.ui.main_window import MainWindow
 from recall.ui.misconceptions_view import CardPicksDialog
 from recall.ui.review_view import ReviewView
 from recall.ui.statistics_window import StatisticsWindow

@@ -1,28 +1,30 @@
-"""The main window: the deck list, the review screen and the summary, with menus."""
+"""The main window: its screens (deck list, review, summary) and the switching between them.
+
+The menus are laid out by ``main_menus``; the actions live with what they act on
+(``options_actions``, ``collection_actions``, ``upkeep_actions``, ``transfers``). The
+window routes Undo to the screen on show, takes dropped files and shows the status line.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 from datetime import datetime, tzinfo
-from importlib import metadata
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer, qVersion
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QWidget
+from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
-from recall import __version__, backups, integrity, library, paths, upkeep
+from recall import library, paths
 from recall.importing import ImportReport
-from recall.integrity import CheckReport
 from recall.preferences import Preferences
-from recall.progress import Cancelled, Progress
 from recall.scheduling import Schedulers
-from recall.storage import SQLITE_VERSION, Database
+from recall.storage import Database
 from recall.study import StudySession
-from recall.ui.backups_dialog import BackupsDialog
 from recall.ui.collection_actions import CollectionActions
 from recall.ui.deck_list_view import DeckListView
+from recall.ui.main_menus import MainMenus
 from recall.ui.operations import Operations
 from recall.ui.options_actions import OptionsActions
 from recall.ui.prompts import Prompts
@@ -31,41 +33,7 @@ from recall.ui.statistics_window import StatisticsWindow
 from recall.ui.summary_view import SummaryView
 from recall.ui.tasks import TaskRunner
 from recall.ui.transfers import Transfers, importable
-
-SHORTCUTS = (
-    ("Enter", "Study the selected deck"),
-    ("1-9, 0", "Pick a choice (toggle on 'select all' cards)"),
-    ("Space / Enter", "Submit, show the answer, or accept the suggested rating"),
-    ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
-    ("Up / Down, Page Up / Down", "Scroll a long card"),
-    ("R / F5", "Play the card's sounds again"),
-    ("5", "Pause or resume the sound (where 5 picks no choice)"),
-    ("Ctrl+Z", "Undo the last rating, bury or suspend; on the deck list, the last change"),
-    ("E / - / @", "While studying: edit / bury / suspend the card on screen"),
-    ("Ctrl+1 … Ctrl+7", "While studying or browsing: flag the card (again: unflag)"),
-    ("B / A", "Browse cards / Add cards"),
-    ("Ctrl+Shift+N / F2", "New deck / Rename the selected deck (A::B moves it inside A)"),
-    ("Escape", "Back to the deck list"),
-    ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
-    ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
-    ("Ctrl+Shift+B", "Backups"),
-    ("Ctrl+Shift+K", "Check the database: every schedule against its history"),
-    ("Shift+S", "Statistics of the selected deck (switch to all decks in the window)"),
-    ("Ctrl+,", "Preferences: theme, study day, grading, text size, backups"),
-    ("Ctrl+Shift+O", "Options of the selected deck: limits, steps, retention, FSRS"),
-    ("Ctrl+Alt+Z", "Undo the last change of deck options (schedules as they were)"),
-    ("F1", "This list"),
-    ("Ctrl+Q", "Quit"),
-)
-
-
-def library_versions() -> dict[str, str]:
-    """The versions of the libraries Recall runs on, for Help > About and bug reports."""
-    try:
-        fsrs = metadata.version("fsrs")  # read from the metadata: only scheduling imports fsrs
-    except metadata.PackageNotFoundError:
-        fsrs = "unknown"
-    return {"Qt": qVersion(), "SQLite": SQLITE_VERSION, "fsrs": fsrs}
+from recall.ui.upkeep_actions import UpkeepActions
 
 
 class MainWindow(QMainWindow):
@@ -118,9 +86,17 @@ class MainWindow(QMainWindow):
             lambda: self.deck_list.selected_key(),
             self,
         )
+        self.upkeep = UpkeepActions(
+            database,
+            self._schedulers,
+            clock,
+            self.operations,
+            self.tasks,
+            self._prompts,
+            self.preferences.backup_interval,
+            self,
+        )
         self.setAcceptDrops(True)
-        self.backup_timer = QTimer(self)
-        self.backup_timer.setInterval(int(self.preferences.backup_interval.total_seconds() * 1000))
         self.setWindowTitle("Recall")
         self.setObjectName("mainWindow")
         self.setMinimumSize(QSize(640, 480))
@@ -141,12 +117,11 @@ class MainWindow(QMainWindow):
             self.deck_list,
             self,
         )
-        self._create_actions()
-        self._create_menus()
+        self.menus = MainMenus(self, self.options, self.collection, self.upkeep)
         self._connect_signals()
         self._restore_geometry()
         self.refresh_decks()
-        self.backup_timer.start()
+        self.upkeep.backup_timer.start()
 
     @property
     def review(self) -> ReviewView | None:
@@ -207,79 +182,6 @@ class MainWindow(QMainWindow):
         self.statistics.raise_()
         self.statistics.activateWindow()
 
-    def back_up_if_changed(self) -> None:
-        """Back up in the background if anything changed since the newest backup."""
-        database, now = self._database, self._clock()
-
-        def work() -> Path | None:
-            if not backups.changed_since_last_backup(database):
-                return None
-            return backups.make_backup(database, now)
-
-        self.tasks.run(work, self._on_backup_done, self._on_backup_failed)
-
-    def check_database(self) -> None:
-        """Check every schedule against its history off the window's thread, then offer repair."""
-        database, schedulers, now = self._database, self._schedulers, self._clock()
-
-        def work(progress: Progress, cancelled: Cancelled) -> CheckReport:
-            return integrity.check(database, schedulers, now, progress, cancelled)
-
-        self.operations.run(
-            "Checking the database...",
-            work,
-            self._on_checked,
-            failure="Check failed",
-            cancellable=True,
-        )
-
-    def _on_checked(self, report: CheckReport) -> None:
-        if report.healthy:
-            self._prompts.tell(
-                "Check Database",
-                f"The database is healthy: {report.cards:,} cards and {report.reviews:,} "
-                "reviews checked, every schedule equal to its history.",
-            )
-            return
-        found = "\n".join(f"• {problem}" for problem in report.problems[:8])
-        more = len(report.problems) - 8
-        if more > 0:
-            found += f"\n… and {more:,} more"
-        if not upkeep.can_repair(report):
-            self._prompts.tell(
-                "Check Database",
-                f"{len(report.problems):,} problem(s) found:\n\n{found}\n\n"
-                "Recall cannot rebuild these; File > Backups can restore an earlier copy.",
-                warning=True,
-            )
-            return
-        if not self._prompts.confirm(
-            "Check Database",
-            f"{len(report.problems):,} problem(s) found:\n\n{found}\n\n"
-            "Rebuild the schedules from the review history? A backup is made first; "
-            "no review is changed.",
-        ):
-            return
-        database, schedulers, now = self._database, self._schedulers, self._clock()
-
-        def work(_progress: Progress, _cancelled: Cancelled) -> upkeep.Repaired:
-            return upkeep.repair(database, schedulers, report, now)
-
-        self.operations.run("Repairing...", work, self._on_repaired, failure="Repair failed")
-
-    def _on_repaired(self, repaired: upkeep.Repaired) -> None:
-        state = (
-            "The database is healthy now."
-            if repaired.after.healthy
-            else "\n".join(repaired.after.problems[:5])
-        )
-        self._prompts.tell(
-            "Check Database",
-            f"Rebuilt {len(repaired.changes):,} schedule(s) from their history. The database "
-            f"as it was is saved as {repaired.backup.name}.\n\n{state}",
-        )
-        self.refresh_decks()
-
     def bring_to_front(self) -> None:
         """Show the window above others (a second launch of Recall asks for this)."""
         if self.isMinimized():
@@ -317,8 +219,8 @@ class MainWindow(QMainWindow):
             self.statistics.close()  # hidden: figures still being computed are dropped
             self.statistics.tasks.wait()
         self.collection.close_windows()
-        self.backup_timer.stop()
-        self.back_up_if_changed()
+        self.upkeep.backup_timer.stop()
+        self.upkeep.back_up_if_changed()
         self.operations.cancel()
         self.tasks.wait()
         self._window_state.setValue("geometry", self.saveGeometry())
@@ -327,96 +229,30 @@ class MainWindow(QMainWindow):
 
     # Building
 
-    def _create_actions(self) -> None:
-        self.import_action = QAction("&Import Deck...", self)
-        self.import_action.setShortcut(QKeySequence("Ctrl+Shift+I"))
-        self.export_action = QAction("&Export Deck...", self)
-        self.export_action.setShortcut(QKeySequence("Ctrl+Shift+E"))
-        self.export_reviews_action = QAction("Export &Review History...", self)
-        self.backups_action = QAction("&Backups...", self)
-        self.backups_action.setShortcut(QKeySequence("Ctrl+Shift+B"))
-        self.check_action = QAction("&Check Database", self)
-        self.check_action.setShortcut(QKeySequence("Ctrl+Shift+K"))
-        self.quit_action = QAction("&Quit", self)
-        self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
-        self.undo_action = QAction("&Undo", self)
-        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
-        self.undo_action.setEnabled(False)
-        self.back_action = QAction("&Back to Decks", self)
-        self.back_action.setShortcut(QKeySequence("Escape"))
-        self.study_action = QAction("&Study Selected Deck", self)
-        self.statistics_action = QAction("S&tatistics...", self)
-        self.statistics_action.setShortcut(QKeySequence("Shift+S"))
-        self.shortcuts_action = QAction("&Keyboard Shortcuts", self)
-        self.shortcuts_action.setShortcut(QKeySequence("F1"))
-        self.about_action = QAction("&About Recall", self)
-        for action in (
-            self.import_action,
-            self.export_action,
-            self.backups_action,
-            self.check_action,
-            self.quit_action,
-            self.undo_action,
-            self.back_action,
-            *self.options.actions,
-            self.statistics_action,
-        ):
-            self.addAction(action)
-
-    def _create_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        file_menu.addAction(self.import_action)
-        file_menu.addAction(self.export_action)
-        file_menu.addAction(self.export_reviews_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.backups_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        edit_menu = self.menuBar().addMenu("&Edit")
-        edit_menu.addAction(self.undo_action)
-        edit_menu.addAction(self.options.undo_action)
-        edit_menu.addSeparator()
-        edit_menu.addAction(self.options.preferences_action)
-        study_menu = self.menuBar().addMenu("&Study")
-        study_menu.addAction(self.study_action)
-        study_menu.addAction(self.options.deck_options_action)
-        study_menu.addAction(self.back_action)
-        study_menu.addSeparator()
-        study_menu.addAction(self.statistics_action)
-        decks_menu = self.menuBar().addMenu("&Decks")
-        tools_menu = self.menuBar().addMenu("&Tools")
-        self.collection.fill_menus(tools_menu, decks_menu)
-        tools_menu.addSeparator()
-        tools_menu.addAction(self.check_action)
-        help_menu = self.menuBar().addMenu("&Help")
-        help_menu.addAction(self.shortcuts_action)
-        help_menu.addAction(self.about_action)
-
     def _connect_signals(self) -> None:
+        menus = self.menus
         self.deck_list.study_requested.connect(self.study)
         self.summary.back_requested.connect(self.show_decks)
-        self.import_action.triggered.connect(self.transfers.choose_and_import)
-        self.export_action.triggered.connect(self._on_export_deck)
-        self.export_reviews_action.triggered.connect(self.transfers.export_reviews)
+        menus.import_action.triggered.connect(self.transfers.choose_and_import)
+        menus.export_action.triggered.connect(self._on_export_deck)
+        menus.export_reviews_action.triggered.connect(self.transfers.export_reviews)
+        menus.quit_action.triggered.connect(self.close)
+        menus.undo_action.triggered.connect(self._on_undo)
+        menus.back_action.triggered.connect(self._on_back)
+        menus.study_action.triggered.connect(self._on_study_selected)
+        menus.statistics_action.triggered.connect(self.show_statistics)
         self.transfers.imported.connect(self._on_imported)
         self.operations.busy_changed.connect(self._on_busy)
-        self.check_action.triggered.connect(self.check_database)
-        self.backups_action.triggered.connect(self._on_backups)
-        self.backup_timer.timeout.connect(self.back_up_if_changed)
-        self.quit_action.triggered.connect(self.close)
-        self.undo_action.triggered.connect(self._on_undo)
-        self.back_action.triggered.connect(self._on_back)
-        self.study_action.triggered.connect(self._on_study_selected)
-        self.statistics_action.triggered.connect(self.show_statistics)
-        self.shortcuts_action.triggered.connect(self._on_shortcuts)
-        self.about_action.triggered.connect(self._on_about)
+        self.upkeep.restored.connect(self._on_restored)
+        self.upkeep.repaired.connect(self.refresh_decks)
+        self.upkeep.message.connect(self._show_status)
         self.options.preferences_saved.connect(self._on_preferences_saved)
         self.options.options_changed.connect(
             lambda: self.refresh_decks(self.deck_list.selected_key())
         )
-        self.options.message.connect(lambda text: self.statusBar().showMessage(text, 15_000))
+        self.options.message.connect(lambda text: self._show_status(text, 15_000))
         self.collection.changed.connect(self._on_collection_changed)
-        self.collection.notice.connect(lambda text: self.statusBar().showMessage(text, 10_000))
+        self.collection.notice.connect(lambda text: self._show_status(text, 10_000))
 
     def _restore_geometry(self) -> None:
         geometry = self._window_state.value("geometry")
@@ -424,12 +260,15 @@ class MainWindow(QMainWindow):
             return
         self.resize(1000, 720)
 
+    def _show_status(self, text: str, milliseconds: int) -> None:
+        self.statusBar().showMessage(text, milliseconds)
+
     def _update_actions(self) -> None:
         current = self.pages.currentWidget()
-        self.back_action.setEnabled(current is not self.deck_list)
-        self.study_action.setEnabled(current is self.deck_list)
+        self.menus.back_action.setEnabled(current is not self.deck_list)
+        self.menus.study_action.setEnabled(current is self.deck_list)
         self.options.deck_options_action.setEnabled(current is self.deck_list)
-        self.undo_action.setEnabled(
+        self.menus.undo_action.setEnabled(
             (self._review is not None and self._review.can_undo) or self._can_undo_change()
         )
 
@@ -443,7 +282,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _on_undo_available(self, available: bool) -> None:
-        self.undo_action.setEnabled(True if available else self._can_undo_change())
+        self.menus.undo_action.setEnabled(True if available else self._can_undo_change())
 
     def _can_undo_change(self) -> bool:
         """Whether Edit > Undo takes back a change (a deck or card edit), not a rating."""
@@ -493,18 +332,12 @@ class MainWindow(QMainWindow):
         if self.pages.currentWidget() is self.deck_list:
             self.deck_list.focus_table()
         lines = [line for report in reports for line in report.lines()]
-        self.statusBar().showMessage(lines[0] if lines else "", 10_000)
+        self._show_status(lines[0] if lines else "", 10_000)
 
     def _on_busy(self, busy: bool) -> None:
         # Nothing else reads or writes the cards while an operation runs on them.
         self.pages.setEnabled(not busy)
-        for action in (
-            self.import_action,
-            self.export_action,
-            self.export_reviews_action,
-            self.backups_action,
-            self.check_action,
-        ):
+        for action in (*self.menus.busy_actions, *self.upkeep.actions):
             action.setEnabled(not busy)
 
     def _on_export_deck(self) -> None:
@@ -515,18 +348,6 @@ class MainWindow(QMainWindow):
         assert deck is not None
         self.transfers.export_deck(key, deck.name)
 
-    def _on_backups(self) -> None:
-        dialog = BackupsDialog(
-            self._database,
-            self._schedulers,
-            self._clock,
-            self._prompts,
-            parent=self,
-            tasks=self.tasks,
-        )
-        dialog.restored.connect(self._on_restored)
-        dialog.exec()
-
     def _on_restored(self) -> None:
         # The review on screen belonged to the replaced database: start again from the list.
         if self._review is not None:
@@ -535,29 +356,7 @@ class MainWindow(QMainWindow):
             self._review = None
         self.show_decks()
 
-    def _on_backup_done(self, path: Path | None) -> None:
-        if path is not None:
-            self.statusBar().showMessage(f"Backed up to {path}", 5_000)
-
-    def _on_backup_failed(self, error: Exception) -> None:
-        self.statusBar().showMessage(f"Backup failed: {error}", 30_000)
-
     def _on_preferences_saved(self, chosen: Preferences) -> None:
         self.preferences = chosen
-        self.backup_timer.setInterval(int(chosen.backup_interval.total_seconds() * 1000))
+        self.upkeep.set_backup_interval(chosen.backup_interval)
         self.refresh_decks(self.deck_list.selected_key())
-
-    def _on_shortcuts(self) -> None:
-        rows = "".join(f"<tr><td><b>{key}</b></td><td>{what}</td></tr>" for key, what in SHORTCUTS)
-        QMessageBox.information(
-            self, "Keyboard Shortcuts", f"<table cellspacing='6'>{rows}</table>"
-        )
-
-    def _on_about(self) -> None:
-        versions = "<br>".join(f"{name} {version}" for name, version in library_versions().items())
-        QMessageBox.about(
-            self,
-            "About Recall",
-            f"<h3>Recall {__version__}</h3><p>Spaced-repetition quizzes, scheduled with FSRS.</p>"
-            f"<p>{versions}</p>",
-        )

@@ -30,7 +30,8 @@ from recall.errors import RecallError
 from recall.storage import Database
 from recall.ui.appearance import STYLE_SHEET
 from recall.ui.application import application, open_database, show_window
-from recall.ui.main_window import MainWindow, library_versions
+from recall.ui.main_menus import library_versions
+from recall.ui.main_window import MainWindow
 from recall.ui.prompts import Prompts
 from recall.ui.review_view import Phase
 from recall.ui.single_instance import SingleInstance, server_name
@@ -223,7 +224,7 @@ def _press(window: MainWindow, key: Qt.Key, text: str) -> None:
 
 def _quit(app: QApplication, window: MainWindow) -> int:
     """Quit through File > Quit (what Ctrl+Q does) and run the loop until the app ends."""
-    QTimer.singleShot(0, window.quit_action.trigger)
+    QTimer.singleShot(0, window.menus.quit_action.trigger)
     # A window that does not close leaves the loop running: end it, and say so.
     QTimer.singleShot(int(STEP_SECONDS * 1000), lambda: app.exit(2))
     status = app.exec()

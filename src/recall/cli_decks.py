@@ -1,0 +1,151 @@
+"""Command-line commands on decks and deck files: decks, import, export, lint, schema."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from recall.cli_shared import ProgressLine, now, open_database, print_json, print_table
+from recall.errors import RecallError
+
+if TYPE_CHECKING:
+    from recall.cli_shared import Commands
+
+
+def add_commands(commands: Commands) -> None:
+    """Add the deck commands to the command line's subcommands."""
+    decks = commands.add_parser("decks", help="list decks with their new, due and total cards")
+    decks.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    decks.set_defaults(handler=_list_decks)
+
+    add = commands.add_parser(
+        "import", help="import decks: Recall JSON, Anki text/CSV exports, Anki .apkg packages"
+    )
+    add.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    add.set_defaults(handler=_import)
+
+    export_deck = commands.add_parser(
+        "export", help="write a deck to Recall JSON (.json) or an Anki package (.apkg)"
+    )
+    export_deck.add_argument("deck", metavar="DECK_ID")
+    export_deck.add_argument("file", metavar="FILE")
+    export_deck.set_defaults(handler=_export_deck)
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of the deck format")
+    schema.set_defaults(handler=print_schema)
+
+    lint = commands.add_parser(
+        "lint",
+        help="check deck files: format errors as import reports them, and teaching warnings; "
+        "exits 0 when clean, 1 on errors, 2 on warnings only",
+    )
+    lint.add_argument("files", nargs="+", type=Path, metavar="FILE.json")
+    lint.add_argument(
+        "--accept",
+        action="append",
+        default=[],
+        metavar="CODE[:CARD]",
+        help="a warning the author has accepted (every one of that code, or one card's); "
+        "still printed, it no longer makes the exit status 2 (repeatable)",
+    )
+    lint.add_argument("--json", action="store_true", help="print JSON instead of lines")
+    lint.set_defaults(handler=_lint)
+
+
+def _list_decks(args: argparse.Namespace) -> int:
+    from recall import library
+
+    database = open_database(args)
+    try:
+        overviews = library.deck_overviews(database, now())
+    finally:
+        database.close()
+    if args.json:
+        parents = library.deck_parents(overviews)
+        print_json(
+            [
+                {
+                    "id": deck.key,
+                    "name": deck.name,
+                    "total": deck.total,
+                    "new": deck.new,
+                    "due": deck.due,
+                    "unseen": deck.unseen,
+                    "parent": parents[deck.key],
+                }
+                for deck in overviews
+            ]
+        )
+        return 0
+    # The table shows the tree: each deck indented under its parent, counts summed up it.
+    print_table(
+        ("ID", "NAME", "NEW", "DUE", "TOTAL"),
+        [
+            (row.key, "  " * row.depth + row.label, row.new, row.due, row.total)
+            for row in library.deck_tree_rows(overviews)
+        ],
+    )
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from recall import importing
+    from recall.scheduling import Schedulers
+
+    database = open_database(args)
+    progress = ProgressLine("importing") if sys.stderr.isatty() else None
+    try:
+        reports = importing.import_files(
+            database,
+            Schedulers(),
+            args.files,
+            now(),
+            progress=progress or (lambda _done, _total: None),
+        )
+    finally:
+        if progress is not None:
+            progress.finish()
+        database.close()
+    for report in reports:
+        for line in report.lines():
+            print(line)
+    return 0
+
+
+def _export_deck(args: argparse.Namespace) -> int:
+    from recall import exporting
+
+    if not args.file:
+        raise RecallError("export: no file name given; name a .json or .apkg file")
+    if Path(args.file).is_dir():
+        raise RecallError(f"export: {args.file} is a folder; name a .json or .apkg file in it")
+    database = open_database(args)
+    try:
+        cards = exporting.export_deck(database, args.deck, Path(args.file))
+    finally:
+        database.close()
+    print(f"wrote {cards} cards of {args.deck} to {args.file}", file=sys.stderr)
+    return 0
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from recall import lint
+
+    run = lint.lint_files(args.files, args.accept)
+    if args.json:
+        print_json(run.as_json())
+    else:
+        for line in run.lines():
+            print(line)
+        print(run.summary())
+    return run.status
+
+
+def print_schema(_args: argparse.Namespace) -> int:
+    """Print the deck format's JSON Schema (needs no database, so it never opens one)."""
+    from recall.deckfile import deck_schema
+
+    print_json(deck_schema())
+    return 0

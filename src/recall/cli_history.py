@@ -1,0 +1,229 @@
+"""Commands on the review history and the database's safety: stats, backups, restore, check.
+
+Also export-reviews (the history as an FSRS review log) and backup (one now).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from recall import paths
+from recall.cli_shared import (
+    now,
+    open_database,
+    point_at_newest_backup,
+    print_json,
+    print_table,
+)
+from recall.errors import RecallError
+
+if TYPE_CHECKING:
+    from recall.cli_shared import Commands
+    from recall.integrity import CheckReport
+
+
+def add_commands(commands: Commands) -> None:
+    """Add the history, statistics and backup commands to the command line's subcommands."""
+    export = commands.add_parser(
+        "export-reviews", help="write the review history as an FSRS review-log CSV"
+    )
+    export.add_argument("file", metavar="FILE.csv", help="where to write ('-' for stdout)")
+    export.add_argument("--deck", metavar="DECK_ID", help="only this deck's reviews")
+    export.set_defaults(handler=_export_reviews)
+
+    statistics = commands.add_parser(
+        "stats", help="print statistics: today, streak, forecast, retention, misconceptions"
+    )
+    statistics.add_argument("--deck", metavar="DECK_ID", help="only this deck")
+    statistics.add_argument(
+        "--days",
+        type=_positive_days,
+        metavar="N",
+        help="the period: the last N study days, today included (default: all time)",
+    )
+    statistics.add_argument("--json", action="store_true", help="print JSON for scripts")
+    statistics.set_defaults(handler=_print_stats)
+
+    backup = commands.add_parser("backup", help="back up the database now")
+    backup.set_defaults(handler=_backup)
+
+    listing = commands.add_parser("backups", help="list backups with date, size, cards, reviews")
+    listing.set_defaults(handler=_list_backups)
+
+    restore = commands.add_parser(
+        "restore",
+        help="restore a backup (the current database is backed up first)",
+        description="Restore a backup. The file is copied beside the database and checked "
+        "first; the database as it is is backed up; a database that is damaged or missing "
+        "is kept aside as recall.sqlite3.damaged-<time>. Refused while a window has the "
+        "data folder open (use its File > Backups).",
+    )
+    restore.add_argument("file", type=Path, metavar="FILE", nargs="?")
+    restore.add_argument(
+        "--empty",
+        action="store_true",
+        help="where the database is missing, start an empty one on purpose (Recall never "
+        "does this by itself where a database existed)",
+    )
+    restore.set_defaults(handler=_restore)
+
+    check = commands.add_parser(
+        "check", help="check the database and every card's schedule against its history"
+    )
+    check.add_argument(
+        "--repair",
+        action="store_true",
+        help="rebuild schedules from history (after a backup) and say what changed",
+    )
+    check.set_defaults(handler=_check)
+
+
+def _export_reviews(args: argparse.Namespace) -> int:
+    from recall import library
+
+    if not args.file.strip():
+        raise RecallError(
+            "export-reviews: no file name given; name a .csv file, or - for the terminal"
+        )
+    database = open_database(args)
+    try:
+        if args.file == "-":
+            library.export_reviews(database, sys.stdout, args.deck)
+            return 0
+        written = library.write_review_log(database, Path(args.file), args.deck)
+    finally:
+        database.close()
+    print(f"wrote {written} reviews to {args.file}", file=sys.stderr)
+    return 0
+
+
+def _positive_days(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of days (1 or more), got {text!r}"
+        )
+    return value
+
+
+def _print_stats(args: argparse.Namespace) -> int:
+    from recall import deck_options, stats
+
+    database = open_database(args)
+    try:
+        figures = stats.collect(
+            database, deck_options.preferences(database), now(), args.deck, args.days
+        )
+    finally:
+        database.close()
+    if args.json:
+        print_json(stats.to_json(figures))
+    else:
+        print(stats.text_report(figures))
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from recall import backups
+
+    database = open_database(args, install=False)
+    try:
+        path = backups.make_backup(database, now())
+    finally:
+        database.close()
+    print(path)
+    return 0
+
+
+def _list_backups(args: argparse.Namespace) -> int:
+    from recall import backups
+
+    found = backups.list_backups(paths.backup_dir(paths.data_dir(args.data_dir)))
+    if not found:
+        print("no backups yet (`recall backup` makes one)", file=sys.stderr)
+        return 0
+    print_table(
+        ("DATE", "SIZE", "DECKS", "CARDS", "REVIEWS", "FILE"),
+        [
+            (
+                f"{backup.made_at.astimezone():%Y-%m-%d %H:%M:%S}",
+                backup.size_text,
+                backup.decks,
+                backup.cards,
+                backup.reviews,
+                str(backup.path),
+            )
+            for backup in found
+        ],
+        right={1},
+    )
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from recall import recovery
+    from recall.scheduling import Schedulers
+
+    data_dir = paths.data_dir(args.data_dir)
+    if args.empty == (args.file is not None):
+        raise RecallError("name the backup FILE to restore, or --empty (not both)")
+    if args.empty:
+        print(f"started an empty database at {recovery.start_empty(data_dir)}")
+        return 0
+    done = recovery.restore_folder(data_dir, args.file, Schedulers(), now())
+    if done.report is not None:
+        restored = done.report.restored
+        print(f"saved the database as it was to {done.report.safety_copy}")
+        print(
+            f"restored {args.file} ({restored.cards} cards, {restored.reviews} reviews, "
+            f"made {restored.made_at.astimezone():%Y-%m-%d %H:%M})"
+        )
+    elif done.set_aside is not None:
+        print(f"the database could not be used ({done.reason}); it is kept as {done.set_aside}")
+        print(f"restored {args.file} in its place")
+    else:
+        print(f"restored {args.file} as the missing database")
+    return _print_check(done.check)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from recall import backups, integrity, upkeep
+    from recall.scheduling import Schedulers
+
+    schedulers = Schedulers()
+    database = open_database(args, install=False)
+    try:
+        report = integrity.check(database, schedulers, now())
+        if not args.repair or report.healthy:
+            status = _print_check(report)
+            if status:
+                point_at_newest_backup(backups.list_backups(backups.backup_folder(database)))
+            return status
+        if not upkeep.can_repair(report):
+            print("nothing that --repair can rebuild:", file=sys.stderr)
+            return _print_check(report)
+        repaired = upkeep.repair(database, schedulers, report, now())
+        print(f"saved the database as it was to {repaired.backup}")
+        for change in repaired.changes:
+            print(change)
+        return _print_check(repaired.after)
+    finally:
+        database.close()
+
+
+def _print_check(report: CheckReport) -> int:
+    if report.healthy:
+        print(f"healthy: {report.cards} cards and {report.reviews} reviews checked")
+        if not report.schedules_replayed:
+            print("(the file and its schema; `recall check` also replays every schedule)")
+        return 0
+    for problem in report.problems:
+        print(f"problem: {problem}", file=sys.stderr)
+    print(f"{len(report.problems)} problem(s) found", file=sys.stderr)
+    return 1

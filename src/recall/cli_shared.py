@@ -1,0 +1,120 @@
+"""What every command shares: the database named by --data-dir, the clock, and the printing.
+
+One table printer serves every command that prints a table; JSON and the progress line
+are printed the same way everywhere too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Collection, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, TypeAlias
+
+from recall import paths
+
+if TYPE_CHECKING:
+    from recall.backups import Backup
+    from recall.storage import Database
+
+    Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def now() -> datetime:
+    """The current time, aware UTC."""
+    return datetime.now(UTC)
+
+
+def open_database(args: argparse.Namespace, install: bool = True) -> Database:
+    """Open the database of the data folder the arguments name.
+
+    Args:
+        args: The parsed command line; its ``data_dir`` names the folder.
+        install: Also install or update the bundled decks.
+
+    Returns:
+        The open database; the caller closes it.
+    """
+    # Storage and the deck models load here, not at start: --version and --help stay quick.
+    from recall import library
+    from recall.storage import Database
+
+    database = Database(paths.database_path(paths.data_dir(args.data_dir)))
+    if install:
+        try:
+            library.install_bundled_decks(database, now())
+        except BaseException:
+            database.close()
+            raise
+    return database
+
+
+def print_table(
+    header: Sequence[str], rows: Sequence[Sequence[object]], right: Collection[int] = ()
+) -> None:
+    """Print rows under a header in aligned columns, two spaces apart.
+
+    Numbers (and the columns in ``right``) are aligned right, text left; the last column
+    is never padded, so a long path or name runs on.
+
+    Args:
+        header: The column titles.
+        rows: The rows, one value per column; whole numbers get thousands separators.
+        right: Further columns to align right.
+    """
+    table = [[str(cell) for cell in header]] + [[_cell(cell) for cell in row] for row in rows]
+    numeric = {
+        column
+        for column in range(len(header))
+        if rows and all(isinstance(row[column], int | float) for row in rows)
+    } | set(right)
+    widths = [max(len(row[column]) for row in table) for column in range(len(header))]
+    for row in table:
+        cells = [
+            cell.rjust(width) if column in numeric else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        if len(header) - 1 not in numeric:
+            cells[-1] = row[-1]
+        print("  ".join(cells).rstrip())
+
+
+def _cell(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+def print_json(value: object) -> None:
+    """Print a value as indented JSON, keeping non-ASCII text readable."""
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+class ProgressLine:
+    """A self-rewriting ``importing... 42%`` line on the terminal."""
+
+    def __init__(self, label: str) -> None:
+        self._label = label
+        self._shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        percent = 100 * done // total if total else 100
+        if percent != self._shown:
+            self._shown = percent
+            print(f"\r{self._label}... {percent}%", end="", file=sys.stderr, flush=True)
+
+    def finish(self) -> None:
+        """Clear the line once the work is done."""
+        if self._shown >= 0:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+
+
+def point_at_newest_backup(found: list[Backup]) -> None:
+    """Name the newest backup and the command that brings it back, if there is one."""
+    if found:
+        newest = found[0]
+        print(
+            f"newest backup: {newest.path} ({newest.made_at.astimezone():%Y-%m-%d %H:%M}); "
+            f"`recall restore {newest.path}` brings it back",
+            file=sys.stderr,
+        )

@@ -1,0 +1,167 @@
+"""The main window's menu bar: its own actions, the menus that hold every action, Help.
+
+Each group of actions (options, collection, upkeep) is made by its own module; this one
+makes the window's remaining actions and lays every action out in the menus, so a new
+menu entry is one action here or in its group and one line in ``_fill``.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+from PySide6.QtCore import QObject, qVersion
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenuBar, QMessageBox
+
+from recall import __version__
+from recall.storage import SQLITE_VERSION
+from recall.ui.collection_actions import CollectionActions
+from recall.ui.options_actions import OptionsActions
+from recall.ui.upkeep_actions import UpkeepActions
+
+SHORTCUTS = (
+    ("Enter", "Study the selected deck"),
+    ("1-9, 0", "Pick a choice (toggle on 'select all' cards)"),
+    ("Space / Enter", "Submit, show the answer, or accept the suggested rating"),
+    ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
+    ("Up / Down, Page Up / Down", "Scroll a long card"),
+    ("R / F5", "Play the card's sounds again"),
+    ("5", "Pause or resume the sound (where 5 picks no choice)"),
+    ("Ctrl+Z", "Undo the last rating, bury or suspend; on the deck list, the last change"),
+    ("E / - / @", "While studying: edit / bury / suspend the card on screen"),
+    ("Ctrl+1 … Ctrl+7", "While studying or browsing: flag the card (again: unflag)"),
+    ("B / A", "Browse cards / Add cards"),
+    ("Ctrl+Shift+N / F2", "New deck / Rename the selected deck (A::B moves it inside A)"),
+    ("Escape", "Back to the deck list"),
+    ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
+    ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
+    ("Ctrl+Shift+B", "Backups"),
+    ("Ctrl+Shift+K", "Check the database: every schedule against its history"),
+    ("Shift+S", "Statistics of the selected deck (switch to all decks in the window)"),
+    ("Ctrl+,", "Preferences: theme, study day, grading, text size, backups"),
+    ("Ctrl+Shift+O", "Options of the selected deck: limits, steps, retention, FSRS"),
+    ("Ctrl+Alt+Z", "Undo the last change of deck options (schedules as they were)"),
+    ("F1", "This list"),
+    ("Ctrl+Q", "Quit"),
+)
+
+
+def library_versions() -> dict[str, str]:
+    """The versions of the libraries Recall runs on, for Help > About and bug reports."""
+    try:
+        fsrs = metadata.version("fsrs")  # read from the metadata: only scheduling imports fsrs
+    except metadata.PackageNotFoundError:
+        fsrs = "unknown"
+    return {"Qt": qVersion(), "SQLite": SQLITE_VERSION, "fsrs": fsrs}
+
+
+class MainMenus(QObject):
+    """The window's own actions, and the menu bar laid out with them and the groups' actions.
+
+    The window connects the actions it answers (import, undo, study...); Help's two are
+    answered here.
+
+    Args:
+        window: The main window, parent of the actions; its menu bar is filled.
+        options: Preferences, Deck Options and Undo Options Change.
+        collection: Browse, Add Cards and the deck actions.
+        upkeep: Backups and Check Database.
+    """
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        options: OptionsActions,
+        collection: CollectionActions,
+        upkeep: UpkeepActions,
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self.import_action = _action(window, "&Import Deck...", "Ctrl+Shift+I")
+        self.export_action = _action(window, "&Export Deck...", "Ctrl+Shift+E")
+        self.export_reviews_action = _action(window, "Export &Review History...")
+        self.quit_action = _action(window, "&Quit", "Ctrl+Q")
+        self.undo_action = _action(window, "&Undo", "Ctrl+Z")
+        self.undo_action.setEnabled(False)
+        self.back_action = _action(window, "&Back to Decks", "Escape")
+        self.study_action = _action(window, "&Study Selected Deck")
+        self.statistics_action = _action(window, "S&tatistics...", "Shift+S")
+        self.shortcuts_action = _action(window, "&Keyboard Shortcuts", "F1")
+        self.about_action = _action(window, "&About Recall")
+        # Window-wide shortcuts work whichever screen has the keyboard.
+        for action in (
+            self.import_action,
+            self.export_action,
+            *upkeep.actions,
+            self.quit_action,
+            self.undo_action,
+            self.back_action,
+            *options.actions,
+            self.statistics_action,
+        ):
+            window.addAction(action)
+        self._fill(window.menuBar(), options, collection, upkeep)
+        self.shortcuts_action.triggered.connect(self._on_shortcuts)
+        self.about_action.triggered.connect(self._on_about)
+
+    @property
+    def busy_actions(self) -> tuple[QAction, ...]:
+        """The window's actions that work on the cards, off while an operation runs."""
+        return self.import_action, self.export_action, self.export_reviews_action
+
+    def _fill(
+        self,
+        bar: QMenuBar,
+        options: OptionsActions,
+        collection: CollectionActions,
+        upkeep: UpkeepActions,
+    ) -> None:
+        file_menu = bar.addMenu("&File")
+        file_menu.addAction(self.import_action)
+        file_menu.addAction(self.export_action)
+        file_menu.addAction(self.export_reviews_action)
+        file_menu.addSeparator()
+        file_menu.addAction(upkeep.backups_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        edit_menu = bar.addMenu("&Edit")
+        edit_menu.addAction(self.undo_action)
+        edit_menu.addAction(options.undo_action)
+        edit_menu.addSeparator()
+        edit_menu.addAction(options.preferences_action)
+        study_menu = bar.addMenu("&Study")
+        study_menu.addAction(self.study_action)
+        study_menu.addAction(options.deck_options_action)
+        study_menu.addAction(self.back_action)
+        study_menu.addSeparator()
+        study_menu.addAction(self.statistics_action)
+        decks_menu = bar.addMenu("&Decks")
+        tools_menu = bar.addMenu("&Tools")
+        collection.fill_menus(tools_menu, decks_menu)
+        tools_menu.addSeparator()
+        tools_menu.addAction(upkeep.check_action)
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.shortcuts_action)
+        help_menu.addAction(self.about_action)
+
+    def _on_shortcuts(self) -> None:
+        rows = "".join(f"<tr><td><b>{key}</b></td><td>{what}</td></tr>" for key, what in SHORTCUTS)
+        QMessageBox.information(
+            self._window, "Keyboard Shortcuts", f"<table cellspacing='6'>{rows}</table>"
+        )
+
+    def _on_about(self) -> None:
+        versions = "<br>".join(f"{name} {version}" for name, version in library_versions().items())
+        QMessageBox.about(
+            self._window,
+            "About Recall",
+            f"<h3>Recall {__version__}</h3><p>Spaced-repetition quizzes, scheduled with FSRS.</p>"
+            f"<p>{versions}</p>",
+        )
+
+
+def _action(window: QMainWindow, text: str, keys: str = "") -> QAction:
+    action = QAction(text, window)
+    if keys:
+        action.setShortcut(QKeySequence(keys))
+    return action

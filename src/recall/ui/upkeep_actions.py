@@ -1,0 +1,178 @@
+"""The window's care of the database: File > Backups, Tools > Check Database, timed backups.
+
+Kept apart from the main window, which puts the actions in its menus and listens to what
+they report: a restore (the screens start again from the deck list), a repair (fresh
+counts) and a line for the status bar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
+
+from recall import backups, integrity, upkeep
+from recall.integrity import CheckReport
+from recall.progress import Cancelled, Progress
+from recall.scheduling import Schedulers
+from recall.storage import Database
+from recall.ui.backups_dialog import BackupsDialog
+from recall.ui.operations import Operations
+from recall.ui.prompts import Prompts
+from recall.ui.tasks import TaskRunner
+
+
+class UpkeepActions(QObject):
+    """Backups, the check with its repair, and the backup timer.
+
+    Args:
+        database: The collection.
+        schedulers: FSRS per preset, for the check's replay and the repair.
+        clock: The current time, aware UTC.
+        operations: Runs the check and the repair with progress.
+        tasks: Runs the timed backup in the background.
+        prompts: Asks and tells the learner.
+        backup_interval: How often a changed collection is backed up.
+        window: The main window, parent of the actions and dialogs.
+    """
+
+    restored = Signal()
+    repaired = Signal()
+    message = Signal(str, int)  # text, milliseconds to show it
+
+    def __init__(
+        self,
+        database: Database,
+        schedulers: Schedulers,
+        clock: Callable[[], datetime],
+        operations: Operations,
+        tasks: TaskRunner,
+        prompts: Prompts,
+        backup_interval: timedelta,
+        window: QWidget,
+    ) -> None:
+        super().__init__(window)
+        self._database = database
+        self._schedulers = schedulers
+        self._clock = clock
+        self._operations = operations
+        self._tasks = tasks
+        self._prompts = prompts
+        self._window = window
+        self.backups_action = QAction("&Backups...", window)
+        self.backups_action.setShortcut(QKeySequence("Ctrl+Shift+B"))
+        self.check_action = QAction("&Check Database", window)
+        self.check_action.setShortcut(QKeySequence("Ctrl+Shift+K"))
+        self.backup_timer = QTimer(self)
+        self.set_backup_interval(backup_interval)
+        self._connect_signals()
+
+    @property
+    def actions(self) -> tuple[QAction, QAction]:
+        """Backups and Check Database."""
+        return self.backups_action, self.check_action
+
+    def set_backup_interval(self, interval: timedelta) -> None:
+        """Back up a changed collection this often from now on."""
+        self.backup_timer.setInterval(int(interval.total_seconds() * 1000))
+
+    def back_up_if_changed(self) -> None:
+        """Back up in the background if anything changed since the newest backup."""
+        database, now = self._database, self._clock()
+
+        def work() -> Path | None:
+            if not backups.changed_since_last_backup(database):
+                return None
+            return backups.make_backup(database, now)
+
+        self._tasks.run(work, self._on_backup_done, self._on_backup_failed)
+
+    def check_database(self) -> None:
+        """Check every schedule against its history off the window's thread, then offer repair."""
+        database, schedulers, now = self._database, self._schedulers, self._clock()
+
+        def work(progress: Progress, cancelled: Cancelled) -> CheckReport:
+            return integrity.check(database, schedulers, now, progress, cancelled)
+
+        self._operations.run(
+            "Checking the database...",
+            work,
+            self._on_checked,
+            failure="Check failed",
+            cancellable=True,
+        )
+
+    def _connect_signals(self) -> None:
+        self.check_action.triggered.connect(self.check_database)
+        self.backups_action.triggered.connect(self._on_backups)
+        self.backup_timer.timeout.connect(self.back_up_if_changed)
+
+    def _on_checked(self, report: CheckReport) -> None:
+        if report.healthy:
+            self._prompts.tell(
+                "Check Database",
+                f"The database is healthy: {report.cards:,} cards and {report.reviews:,} "
+                "reviews checked, every schedule equal to its history.",
+            )
+            return
+        found = "\n".join(f"• {problem}" for problem in report.problems[:8])
+        more = len(report.problems) - 8
+        if more > 0:
+            found += f"\n… and {more:,} more"
+        if not upkeep.can_repair(report):
+            self._prompts.tell(
+                "Check Database",
+                f"{len(report.problems):,} problem(s) found:\n\n{found}\n\n"
+                "Recall cannot rebuild these; File > Backups can restore an earlier copy.",
+                warning=True,
+            )
+            return
+        if not self._prompts.confirm(
+            "Check Database",
+            f"{len(report.problems):,} problem(s) found:\n\n{found}\n\n"
+            "Rebuild the schedules from the review history? A backup is made first; "
+            "no review is changed.",
+        ):
+            return
+        database, schedulers, now = self._database, self._schedulers, self._clock()
+
+        def work(_progress: Progress, _cancelled: Cancelled) -> upkeep.Repaired:
+            return upkeep.repair(database, schedulers, report, now)
+
+        self._operations.run("Repairing...", work, self._on_repaired, failure="Repair failed")
+
+    def _on_repaired(self, repaired: upkeep.Repaired) -> None:
+        state = (
+            "The database is healthy now."
+            if repaired.after.healthy
+            else "\n".join(repaired.after.problems[:5])
+        )
+        self._prompts.tell(
+            "Check Database",
+            f"Rebuilt {len(repaired.changes):,} schedule(s) from their history. The database "
+            f"as it was is saved as {repaired.backup.name}.\n\n{state}",
+        )
+        self.repaired.emit()
+
+    def _on_backups(self) -> None:
+        dialog = BackupsDialog(
+            self._database,
+            self._schedulers,
+            self._clock,
+            self._prompts,
+            parent=self._window,
+            tasks=self._tasks,
+        )
+        dialog.restored.connect(self.restored)
+        dialog.exec()
+
+    def _on_backup_done(self, path: Path | None) -> None:
+        if path is not None:
+            self.message.emit(f"Backed up to {path}", 5_000)
+
+    def _on_backup_failed(self, error: Exception) -> None:
+        self.message.emit(f"Backup failed: {error}", 30_000)
