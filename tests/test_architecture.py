@@ -128,16 +128,25 @@ LAYERS = {
     "recall.deck_changes": "use case",
     "recall.recovery": "use case",
     "recall.stats": "use case",
+    "recall.sync": "use case",
     "recall.cli": "edge",
     "recall.cli_shared": "edge",
     "recall.cli_decks": "edge",
     "recall.cli_history": "edge",
     "recall.cli_cards": "edge",
+    "recall.cli_sync": "edge",
     "recall.__main__": "edge",
     "recall.ui": "edge",
 }
 ORDER = ("base", "core", "use case", "edge")
-PACKAGES = ("recall.storage", "recall.importers", "recall.scheduling", "recall.stats", "recall.ui")
+PACKAGES = (
+    "recall.storage",
+    "recall.importers",
+    "recall.scheduling",
+    "recall.stats",
+    "recall.sync",
+    "recall.ui",
+)
 SIDEWAYS = {
     # A restore checks the restored file.
     ("recall.backups", "recall.integrity"),
@@ -169,12 +178,16 @@ SIDEWAYS = {
     ("recall.cli", "recall.cli_history"),
     ("recall.cli", "recall.cli_cards"),
     ("recall.cli", "recall.cli_options"),
+    ("recall.cli", "recall.cli_sync"),
     # ... and every group opens the database and prints as the others do.
     ("recall.cli", "recall.cli_shared"),
     ("recall.cli_decks", "recall.cli_shared"),
     ("recall.cli_history", "recall.cli_shared"),
     ("recall.cli_cards", "recall.cli_shared"),
     ("recall.cli_options", "recall.cli_shared"),
+    ("recall.cli_sync", "recall.cli_shared"),
+    # A merged card's schedule is the replay of its merged history, as the check does it.
+    ("recall.sync", "recall.integrity"),
     # Getting a folder's database back restores a backup and checks the result.
     ("recall.recovery", "recall.backups"),
     ("recall.recovery", "recall.integrity"),

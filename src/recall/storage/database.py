@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from recall.storage import card_index, maintenance
+from recall.storage import card_index, maintenance, sync_triggers
 from recall.storage.failures import (
     DamagedDatabaseError,
     DatabaseError,
@@ -199,6 +199,7 @@ class Database:
                 SQLModel.metadata.create_all(connection)
                 connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
                 card_index.create_triggers(connection)
+                sync_triggers.create_triggers(connection)
                 connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
                 connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
         finally:

@@ -13,6 +13,8 @@ from recall.storage.options import OptionQueries
 from recall.storage.queue import QueueQueries
 from recall.storage.sql import Sql
 from recall.storage.statistics import StatisticsQueries
+from recall.storage.sync_local import SyncLocal
+from recall.storage.sync_state import SyncState
 
 
 class Transaction:
@@ -30,6 +32,8 @@ class Transaction:
         options: Preferences, deck presets and which deck uses which.
         browsing: The card browser's searches, rows and bulk changes.
         statistics: The statistics' grouped reads of the history and the schedules.
+        sync: Sync's own state (this device, the outbox, stamps, files read).
+        synced: Decks, cards and reviews named by their keys, as sync reads and writes them.
     """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -42,3 +46,5 @@ class Transaction:
         self.options = OptionQueries(self.sql)
         self.browsing = Browsing(self.sql)
         self.statistics = StatisticsQueries(self.sql)
+        self.sync = SyncState(self.sql)
+        self.synced = SyncLocal(self.sql)

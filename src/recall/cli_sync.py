@@ -1,0 +1,35 @@
+"""`recall sync`: one round through the sync folder, printing what went out and came in."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+
+def add_commands(commands: Any) -> None:
+    """Add `sync` to the command line's subcommands."""
+    sync = commands.add_parser(
+        "sync",
+        help="sync through a folder a file-sync tool shares (Syncthing, Dropbox, ...)",
+        description="Write this device's changes to the sync folder and merge the other "
+        "devices' (docs/sync.md). The folder and name are remembered for next time.",
+    )
+    sync.add_argument("--folder", type=Path, metavar="DIR", help="the shared sync folder")
+    sync.add_argument("--name", metavar="NAME", help="this device's name, as others see it")
+    sync.set_defaults(handler=_sync)
+
+
+def _sync(args: argparse.Namespace) -> int:
+    from recall.cli_shared import open_database
+    from recall.sync.rounds import sync
+
+    database = open_database(args)
+    try:
+        report = sync(database, datetime.now(UTC), args.folder, args.name)
+    finally:
+        database.close()
+    for line in report.lines():
+        print(line)
+    return 0
