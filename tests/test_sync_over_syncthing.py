@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -84,9 +85,9 @@ class Device:
         )
         return result.stdout
 
-    def sync(self) -> str:
-        """One sync round through this device's Syncthing folder."""
-        return self.recall("sync", "--folder", str(self.folder))
+    def sync(self, *arguments: str) -> str:
+        """One sync round (the first names this device's Syncthing folder: ``--folder``)."""
+        return self.recall("sync", *arguments)
 
     def study(self, deck_key: str, count: int) -> int:
         """Answer up to ``count`` cards of a deck as the study screen does (the first choice
@@ -159,7 +160,7 @@ def test_two_devices_study_and_import_while_syncthing_moves_the_files(
     answered = 0
     for device in (first, second):
         device.recall("decks")
-        device.sync()  # the first round names the folder; later rounds remember it
+        device.sync("--folder", str(device.folder))  # later rounds remember the folder
 
     # Both study offline from each other while Syncthing carries whatever each sync writes.
     first.recall("import", str(_deck_file(tmp_path / "squares.json")))
@@ -198,3 +199,39 @@ def test_two_devices_study_and_import_while_syncthing_moves_the_files(
     assert (first.data / "squares-out.json").read_bytes() == (
         second.data / "squares-out.json"
     ).read_bytes()
+
+
+def test_a_device_folder_deleted_on_the_other_computer_is_written_again(
+    tmp_path: Path, pair: SyncthingPair
+) -> None:
+    first, second = _devices(tmp_path, pair)
+    first.recall("import", str(_deck_file(tmp_path / "squares.json")))
+    answered = first.study(IMPORTED, 3)
+    first.sync("--folder", str(first.folder))
+    (own,) = (pair.a.folder / "Recall").iterdir()
+    pair.wait_in_sync()
+    second.sync("--folder", str(second.folder))
+    answered += second.study(IMPORTED, 2)
+
+    # Someone tidies the shared folder on the second computer; Syncthing deletes the first
+    # device's files on the first computer too.
+    shutil.rmtree(pair.b.folder / "Recall" / own.name)
+    pair.wait_in_sync()
+    assert not own.exists()
+
+    _sync_until_quiet(pair, (first, second))
+    rewritten = pair.b.folder / "Recall" / own.name
+    assert rewritten.is_dir()
+    assert any(rewritten.iterdir())
+
+    # A computer joining now gets everything from the files as they are.
+    newcomer = Device(
+        "newcomer", tmp_path / "data-newcomer", pair.b.folder, first.clock, random.Random(3)
+    )
+    newcomer.sync("--folder", str(newcomer.folder))
+    reviews = {device.recall("export-reviews", "-") for device in (first, second, newcomer)}
+    assert len(reviews) == 1
+    assert len(reviews.pop().splitlines()) == 1 + answered
+    for device in (first, second, newcomer):
+        assert IMPORTED in device.deck_keys()
+        assert "healthy" in device.recall("check")
