@@ -178,16 +178,16 @@ SIDEWAYS = {
     ("recall.cli", "recall.cli_history"),
     ("recall.cli", "recall.cli_cards"),
     ("recall.cli", "recall.cli_options"),
-    ("recall.cli", "recall.cli_sync"),
     # ... and every group opens the database and prints as the others do.
     ("recall.cli", "recall.cli_shared"),
     ("recall.cli_decks", "recall.cli_shared"),
     ("recall.cli_history", "recall.cli_shared"),
     ("recall.cli_cards", "recall.cli_shared"),
     ("recall.cli_options", "recall.cli_shared"),
-    ("recall.cli_sync", "recall.cli_shared"),
-    # A merged card's schedule is the replay of its merged history, as the check does it.
+    # A sync round replays every card it touched as the check does.
     ("recall.sync", "recall.integrity"),
+    ("recall.cli", "recall.cli_sync"),
+    ("recall.cli_sync", "recall.cli_shared"),
     # Getting a folder's database back restores a backup and checks the result.
     ("recall.recovery", "recall.backups"),
     ("recall.recovery", "recall.integrity"),

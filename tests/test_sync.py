@@ -345,3 +345,25 @@ def test_the_folder_is_remembered_and_required(tmp_path: Path, shared: Path) -> 
         assert sync(database, START).folder == shared
     finally:
         database.close()
+
+
+def test_a_card_moved_to_another_deck_takes_its_history_along(
+    pair: tuple[Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop = pair
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.study("tiny", 2, START, random.Random(8))
+    laptop.sync(START)
+    desktop.sync(START)
+    deck_changes.new_deck(laptop.database, "Arithmetic", START)
+    with laptop.database.reading() as transaction:
+        target = next(deck for deck in transaction.browsing.decks() if deck.name == "Arithmetic")
+    laptop.changes().move([_card_id(laptop, "tiny", "q1")], target)
+    later = START + timedelta(hours=1)
+    laptop.sync(later)
+    desktop.sync(later)
+    with desktop.database.reading() as transaction:
+        moved = list(transaction.synced.cards([(target.key, "q1")]))
+    assert moved == [(target.key, "q1")]
+    assert len(desktop.reviews_by_key()) == 2
+    _converged([laptop, desktop], tmp_path, later)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from recall.cli_shared import Commands
 
 
-def add_commands(commands: Any) -> None:
+def add_commands(commands: Commands) -> None:
     """Add `sync` to the command line's subcommands."""
     sync = commands.add_parser(
         "sync",
@@ -22,12 +24,12 @@ def add_commands(commands: Any) -> None:
 
 
 def _sync(args: argparse.Namespace) -> int:
-    from recall.cli_shared import open_database
+    from recall.cli_shared import now, open_database
     from recall.sync.rounds import sync
 
     database = open_database(args)
     try:
-        report = sync(database, datetime.now(UTC), args.folder, args.name)
+        report = sync(database, now(), args.folder, args.name)
     finally:
         database.close()
     for line in report.lines():

@@ -227,6 +227,20 @@ class SyncLocal:
             )
         return found
 
+    def review_uids_of(self, card_ids: Sequence[int]) -> list[str]:
+        """The ids of these cards' reviews."""
+        found: list[str] = []
+        for start in range(0, len(card_ids), 500):
+            chunk = list(card_ids[start : start + 500])
+            marks = ", ".join("?" * len(chunk))
+            found += [
+                row[0]
+                for row in self._sql.rows(
+                    f"SELECT uid FROM review WHERE card_id IN ({marks})", chunk
+                )
+            ]
+        return found
+
     def review_count(self) -> int:
         """How many reviews are stored."""
         return int(self._sql.value("SELECT count(*) FROM review"))

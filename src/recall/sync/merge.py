@@ -19,6 +19,7 @@ from typing import Any
 from recall import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Transaction
+from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
 from recall.sync import values
 from recall.sync.clock import Clock, newer
@@ -199,7 +200,10 @@ class Merger:
             return
         self.merged.received["review"] += len(events)
         uids = [event.id for event in events]
-        skip = self._tx.synced.existing_uids(uids) | self._tx.sync.retracted(uids)
+        existing = self._tx.synced.existing_uids(uids)
+        if existing:
+            self._settle([event for event in events if event.id in existing])
+        skip = existing | self._tx.sync.retracted(uids)
         fresh = [event for event in events if event.id not in skip]
         wanted = {(event.deck, event.card) for event in fresh}
         cards = {identity: found[0] for identity, found in self._tx.synced.cards(wanted).items()}
@@ -227,6 +231,27 @@ class Merger:
                 held.append((event.id, event.deck, event.card, json.dumps(review_dict(event))))
         self._tx.sync.hold(held)
         self._add_reviews(cards, present)
+
+    def _settle(self, events: list[ReviewEvent]) -> None:
+        """Keep, of two versions of one review (the same history imported on two devices,
+        each working out the states before), the one every device keeps: the lesser."""
+        stored = {
+            row[0]: review_dict(_review_event({"type": "review", **review_event_values(row)}))
+            for row in self._tx.synced.reviews([event.id for event in events])
+        }
+        replace: dict[str, ReviewEvent] = {}
+        for event in events:
+            mine = stored.get(event.id)
+            theirs = review_dict(event)
+            if mine is not None and _order(theirs) < _order(mine):
+                replace[event.id] = event
+                stored[event.id] = theirs
+        if not replace:
+            return
+        self._replay.update(self._tx.synced.delete_reviews(list(replace)))
+        wanted = {(event.deck, event.card) for event in replace.values()}
+        cards = {identity: found[0] for identity, found in self._tx.synced.cards(wanted).items()}
+        self._add_reviews(cards, list(replace.values()))
 
     def _add_reviews(self, cards: dict[tuple[str, str], int], events: list[ReviewEvent]) -> None:
         rows = []
@@ -285,6 +310,10 @@ class Merger:
                     memories.append((card_id, memory))
         tx.cards.set_memories(memories)
         self.merged.replayed = len(cards)
+
+
+def _order(review: dict[str, Any]) -> str:
+    return json.dumps(review, sort_keys=True)
 
 
 def _review_event(data: dict[str, Any]) -> ReviewEvent:

@@ -95,7 +95,9 @@ class Collector:
         self._decks(out, decks)
         self._cards(out, cards)
         existing = self._tx.synced.existing_uids(sorted({*added, *removed}))
-        out.reviews = sorted(uid for uid in {*added, *removed} if uid in existing)
+        out.reviews = sorted(
+            {*out.reviews, *(uid for uid in {*added, *removed} if uid in existing)}
+        )
         out.unreviews = sorted(uid for uid in removed - existing - set(added))
         self._tx.sync.retract(out.unreviews)
         return out
@@ -128,7 +130,16 @@ class Collector:
         for identity in changed:
             found = stored.get(identity)
             current[("card", *identity)] = None if found is None else values.card_fields(found[1])
-        self._send(out, "card", current, {("card", *key): at for key, at in changed.items()})
+        known = self._tx.sync.entities(current)
+        # A card new to the others that already has a history (moved here from another
+        # deck, under new keys) sends its history with it, named by its new keys.
+        arrived = [
+            stored[identity][0]
+            for identity in changed
+            if identity in stored and not known.get(("card", *identity))
+        ]
+        out.reviews += self._tx.synced.review_uids_of(arrived)
+        self._send(out, "card", current, {("card", *key): at for key, at in changed.items()}, known)
 
     def _send(
         self,

@@ -128,11 +128,13 @@ def sync(
         if device.folder != str(folder):
             transaction.sync.update_device(folder=str(folder))
     progress(0, 3)
-    sent, file, snapshot = _send(database, base, now, cancelled)
+    notes: list[str] = []
+    sent, file, snapshot = _send(database, base, now, cancelled, notes)
     progress(1, 3)
     if cancelled():
         raise CancelledError("sync stopped after sending; nothing was received")
-    received, notes, replayed = _receive(database, base, now, schedulers, cancelled)
+    received, more_notes, replayed = _receive(database, base, now, schedulers, cancelled)
+    notes += more_notes
     progress(3, 3)
     with database.reading() as transaction:
         device = transaction.sync.device() or device
@@ -151,7 +153,7 @@ def sync(
 
 
 def _send(
-    database: Database, base: Path, now: datetime, cancelled: Cancelled
+    database: Database, base: Path, now: datetime, cancelled: Cancelled, notes: list[str]
 ) -> tuple[Counter[str], str | None, bool]:
     micros = to_micros(now)
     assert micros is not None
@@ -172,10 +174,19 @@ def _send(
         clock = Clock(max(device.clock, micros))
         upto = transaction.sync.outbox_end()
         out = Collector(transaction, device.id, clock).changes(upto, snapshot, micros)
-        for _kind, key, card in out.redeleted:
-            if card:
+        transaction.sync.quiet(True)
+        for kind, key, card in out.redeleted:
+            if kind == "card":
                 found = transaction.synced.cards([(key, card)])
                 transaction.synced.delete_cards([found[(key, card)][0]] if found else [])
+            elif kind == "deck" and (deck := transaction.synced.decks([key]).get(key)):
+                transaction.synced.delete_deck(deck[0])
+        transaction.sync.quiet(False)
+        if out.redeleted:
+            notes.append(
+                f"{len(out.redeleted)} deck(s) or card(s) made here again after another "
+                "device deleted them were removed: a deletion is final (docs/sync.md)"
+            )
         sent: Counter[str] = Counter()
 
         def events() -> Iterator[dict[str, object]]:
