@@ -367,3 +367,83 @@ def test_a_card_moved_to_another_deck_takes_its_history_along(
     assert moved == [(target.key, "q1")]
     assert len(desktop.reviews_by_key()) == 2
     _converged([laptop, desktop], tmp_path, later)
+
+
+def test_reviews_from_a_clock_running_ahead_wait_until_their_time(
+    pair: tuple[Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop = pair
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    desktop.sync(START)
+    ahead = START + timedelta(hours=2)  # the laptop's clock runs two hours ahead
+    laptop.study("tiny", 2, ahead, random.Random(9))
+    laptop.sync(ahead)
+    report = desktop.sync(START)
+    assert any("dated after now" in note for note in report.notes)
+    assert desktop.reviews_by_key() == []
+    assert desktop.healthy(START) == []  # recall check holds meanwhile
+    later = desktop.sync(ahead + timedelta(minutes=1))
+    assert not any("held" in note for note in later.notes)
+    _converged([laptop, desktop], tmp_path, ahead + timedelta(minutes=1))
+
+
+def test_a_card_that_is_not_a_card_is_left_out_with_a_note(
+    pair: tuple[Device, Device], shared: Path, tmp_path: Path
+) -> None:
+    laptop, desktop = pair
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    desktop.sync(START)
+    broken = shared / "Recall" / ("e" * 32)
+    broken.mkdir()
+    event = {
+        "type": "card",
+        "id": "1" * 32,
+        "stamp": 2**62,  # absurdly far ahead: skipped, with a note
+        "device": "e" * 32,
+        "deck": "tiny",
+        "card": "q1",
+        "fields": {"content.choices": [[]]},  # a choice card without choices
+    }
+    (broken / "000001-00000000.jsonl").write_text(
+        json.dumps({"recall_sync": 1, "device": "e" * 32, "name": "broken"})
+        + "\n"
+        + json.dumps(event)
+        + "\n"
+    )
+    report = desktop.sync(START)
+    assert any("more than a year ahead" in note for note in report.notes)
+    event["stamp"] = int(START.timestamp() * 1_000_000) + 3_600_000_000
+    event["id"] = "2" * 32
+    (broken / "000002-00000000.jsonl").write_text(
+        json.dumps({"recall_sync": 1, "device": "e" * 32, "name": "broken"})
+        + "\n"
+        + json.dumps(event)
+        + "\n"
+    )
+    report = desktop.sync(START)
+    assert any("tiny/q1" in note and "not a card" in note for note in report.notes)
+    assert _content(desktop, "tiny", "q1") == _content(laptop, "tiny", "q1")
+    assert desktop.healthy(START) == []
+
+
+def test_recall_sync_prints_what_went_out_and_came_in(
+    tmp_path: Path, shared: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from recall.cli import main
+
+    laptop, desktop = str(tmp_path / "laptop"), str(tmp_path / "desktop")
+    assert main(["--data-dir", laptop, "import", str(DATA / "decks" / "tiny.json")]) == 0
+    folder = ["--folder", str(shared)]
+    assert main(["--data-dir", laptop, "sync", *folder, "--name", "laptop"]) == 0
+    assert main(["--data-dir", desktop, "sync", *folder, "--name", "desktop"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-4].startswith("synced desktop (")
+    assert out[-3] == "sent: 8 card(s), 1 deck(s) (everything)"  # its bundled deck
+    assert out[-2] == "received: 10 card(s), 2 deck(s)"
+    assert out[-1].startswith("devices seen: 1: laptop (")
+    assert main(["--data-dir", desktop, "sync"]) == 0  # the folder is remembered
+    assert capsys.readouterr().out.splitlines()[1:3] == ["sent: nothing", "received: nothing"]
+    assert main(["--data-dir", str(tmp_path / "third"), "sync"]) == 1
+    assert "no sync folder chosen" in capsys.readouterr().err

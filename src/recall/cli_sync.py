@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,13 +25,22 @@ def add_commands(commands: Commands) -> None:
 
 
 def _sync(args: argparse.Namespace) -> int:
-    from recall.cli_shared import now, open_database
+    from recall.cli_shared import ProgressLine, now, open_database
     from recall.sync.rounds import sync
 
     database = open_database(args)
+    progress = ProgressLine("syncing") if sys.stderr.isatty() else None
     try:
-        report = sync(database, now(), args.folder, args.name)
+        report = sync(
+            database,
+            now(),
+            args.folder,
+            args.name,
+            progress=progress or (lambda _done, _total: None),
+        )
     finally:
+        if progress is not None:
+            progress.finish()
         database.close()
     for line in report.lines():
         print(line)

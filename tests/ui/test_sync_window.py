@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 from recall import importing
 from recall.deckfile import parse_deck
 from recall.storage import Database
+from recall.sync import settings
 from recall.sync.rounds import sync
 from recall.ui.main_window import MainWindow
 from recall.ui.preferences_dialog import PreferencesDialog
@@ -74,3 +75,35 @@ def test_a_folder_that_does_not_exist_is_refused_with_words(
     assert prompts.told
     assert "does not exist" in prompts.told[0][1]
     assert window.sync.label.text() == "Sync: no folder chosen"
+
+
+def test_saving_preferences_with_a_new_folder_syncs_at_once(
+    qtbot: QtBot, window: MainWindow, bundled: Database, tmp_path: Path, clock: Clock
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    _other_device_with_tiny(tmp_path, shared, clock)
+    settings.choose(bundled, shared, "desktop", clock())
+    window.options.preferences_saved.emit(window.preferences)  # as Preferences' Save does
+    qtbot.waitUntil(lambda: window.deck_list.model.row_of("tiny") is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
+    assert window.sync.label.text().startswith("Synced ")
+
+
+def test_a_timed_sync_that_fails_says_so_in_the_status_bar_not_in_a_box(
+    qtbot: QtBot,
+    window: MainWindow,
+    bundled: Database,
+    tmp_path: Path,
+    clock: Clock,
+    prompts: FakePrompts,
+) -> None:
+    shared = tmp_path / "usb-stick"
+    shared.mkdir()
+    settings.choose(bundled, shared, "desktop", clock())
+    shared.rename(tmp_path / "unplugged")
+    window.sync.timer.timeout.emit()
+    qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
+    assert prompts.told == []
+    assert "Sync failed" in window.statusBar().currentMessage()
+    assert "does not exist" in window.statusBar().currentMessage()

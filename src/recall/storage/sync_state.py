@@ -185,18 +185,22 @@ class SyncState:
             reviews,
         )
 
-    def held(self, deck_key: str, card_key: str) -> list[str]:
-        """The held review events of a card, taking them out of the table."""
-        rows = self._sql.rows(
-            "SELECT event FROM sync_held_review WHERE deck_key = ? AND card_key = ?",
-            (deck_key, card_key),
-        )
-        if rows:
-            self._sql.run(
-                "DELETE FROM sync_held_review WHERE deck_key = ? AND card_key = ?",
+    def held(self, deck_key: str | None = None, card_key: str | None = None) -> list[str]:
+        """The held review events of a card (or all of them), as JSON; they stay held
+        until ``unhold``."""
+        if deck_key is None:
+            rows = self._sql.rows("SELECT event FROM sync_held_review ORDER BY uid")
+        else:
+            rows = self._sql.rows(
+                "SELECT event FROM sync_held_review WHERE deck_key = ? AND card_key = ? "
+                "ORDER BY uid",
                 (deck_key, card_key),
             )
         return [row[0] for row in rows]
+
+    def unhold(self, uids: Iterable[str]) -> None:
+        """Take reviews out of the held ones (they were stored)."""
+        self._sql.run_many("DELETE FROM sync_held_review WHERE uid = ?", ((uid,) for uid in uids))
 
     def drop_held(self, deck_key: str, card_key: str | None = None) -> None:
         """Drop the held reviews of a card (or of every card of a deck) deleted for good."""

@@ -17,10 +17,13 @@ from datetime import datetime
 from typing import Any
 
 from recall import integrity
+from recall.deckfile import is_card
+from recall.memory import FUTURE_TOLERANCE
 from recall.scheduling import Schedulers
 from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
+from recall.storage.times import to_micros
 from recall.sync import values
 from recall.sync.clock import Clock, newer
 from recall.sync.events import DEFAULT_PRESET, FieldEvent, ReviewEvent, Unreview, review_dict
@@ -47,6 +50,10 @@ class Merger:
         self._now = now
         self._replay: set[int] = set()
         self._replay_decks: set[int] = set()
+        micros = to_micros(now + FUTURE_TOLERANCE)
+        assert micros is not None
+        self._latest = micros
+        self._absurd = micros + 366 * 86_400_000_000
         self.merged = Merged()
 
     def apply(self, events: Iterable[FieldEvent | ReviewEvent | Unreview]) -> Merged:
@@ -58,19 +65,29 @@ class Merger:
             "review": [],
             "unreview": [],
         }
+        absurd = 0
         for event in events:
             if isinstance(event, FieldEvent):
+                if event.stamp > self._absurd:
+                    absurd += 1  # it would hold every clock it reached years ahead
+                    continue
                 by_type[event.type].append(event)
                 self._clock.observe(event.stamp)
             elif isinstance(event, ReviewEvent):
                 by_type["review"].append(event)
             else:
                 by_type["unreview"].append(event)
+        if absurd:
+            self.merged.notes.append(
+                f"{absurd} change(s) stamped more than a year ahead of this computer's clock "
+                "were skipped"
+            )
         self._tx.sync.quiet(True)
         for kind in ("preset", "deck", "card"):
             changed = self._stamp(kind, by_type[kind])
             getattr(self, f"_materialize_{kind}s")(changed)
         self._unreviews(by_type["unreview"])
+        self._release(self._tx.sync.held())
         self._reviews(by_type["review"])
         self._replay_all()
         self._tx.sync.quiet(False)
@@ -167,18 +184,23 @@ class Merger:
             columns = values.card_columns(fields, found[1]["content"] if found else None)
             if columns is None:
                 continue  # its first event has not arrived yet
+            if (found is None or columns["content"] != found[1]["content"]) and not is_card(
+                columns["content"]
+            ):
+                self.merged.notes.append(
+                    f"card {deck_key}/{card_key}: what another computer sent is not a card "
+                    "Recall can show; left as it was"
+                )
+                continue
             if found is None:
                 if deck_key not in decks:
                     # The deck's own event is still on its way: it gets its name then.
                     deck_id = self._tx.synced.add_deck(deck_key, deck_key, "", self._now)
                     decks[deck_key] = (deck_id, deck_key, "", 1)
                 card_id = self._tx.synced.add_card(decks[deck_key][0], card_key, columns, self._now)
-                held = [
-                    _review_event(json.loads(text))
-                    for text in self._tx.sync.held(deck_key, card_key)
-                ]
-                if held:
-                    self._add_reviews({(deck_key, card_key): card_id}, held)
+                self._release(
+                    self._tx.sync.held(deck_key, card_key), {(deck_key, card_key): card_id}
+                )
             else:
                 card_id, old = found
                 different = {name: value for name, value in columns.items() if old[name] != value}
@@ -223,14 +245,41 @@ class Merger:
             ).items()
             if values.DELETED in fields
         }
+        future = 0
         for event in fresh:
             identity = (event.deck, event.card)
-            if identity in cards:
+            if event.at > self._latest and identity not in deleted_cards:
+                future += 1  # kept until its time comes, so `recall check` holds meanwhile
+                held.append((event.id, event.deck, event.card, json.dumps(review_dict(event))))
+            elif identity in cards:
                 present.append(event)
             elif identity not in deleted_cards and event.deck not in deleted_decks:
                 held.append((event.id, event.deck, event.card, json.dumps(review_dict(event))))
         self._tx.sync.hold(held)
         self._add_reviews(cards, present)
+        if future:
+            self.merged.notes.append(
+                f"{future} review(s) dated after now (another computer's clock runs ahead?) "
+                "wait until that time"
+            )
+
+    def _release(self, texts: list[str], cards: dict[tuple[str, str], int] | None = None) -> None:
+        """Store the held reviews whose card is here and whose time has come."""
+        events = [_review_event(json.loads(text)) for text in texts]
+        due = [event for event in events if event.at <= self._latest]
+        if not due:
+            return
+        if cards is None:
+            cards = {
+                identity: found[0]
+                for identity, found in self._tx.synced.cards(
+                    {(event.deck, event.card) for event in due}
+                ).items()
+            }
+        ready = [event for event in due if (event.deck, event.card) in cards]
+        skip = self._tx.synced.existing_uids([event.id for event in ready])
+        self._tx.sync.unhold(event.id for event in ready)
+        self._add_reviews(cards, [event for event in ready if event.id not in skip])
 
     def _settle(self, events: list[ReviewEvent]) -> None:
         """Keep, of two versions of one review (the same history imported on two devices,

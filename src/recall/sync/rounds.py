@@ -272,7 +272,10 @@ def _receive(
             mine = known.get((other, name), (0, False))[1]
             transaction.sync.set_file(other, name, end, own=mine)
         transaction.sync.update_device(clock=clock.value, last_sync=to_micros(now))
+        notes += merged.notes
         held = transaction.sync.held_count()
         if held:
-            notes.append(f"{held} review(s) wait for their card, still on its way")
+            notes.append(
+                f"{held} review(s) held: their card is still on its way, or their time has not come"
+            )
     return merged.received, notes, merged.replayed

@@ -380,5 +380,5 @@ class MainWindow(QMainWindow):
     def _on_preferences_saved(self, chosen: Preferences) -> None:
         self.preferences = chosen
         self.upkeep.set_backup_interval(chosen.backup_interval)
-        self.sync.show_status()
         self.refresh_decks(self.deck_list.selected_key())
+        self.sync.settings_changed()

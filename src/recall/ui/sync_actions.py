@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QWidget
 
-from recall.errors import RecallError
+from recall.errors import CancelledError, RecallError
 from recall.progress import Cancelled, Progress
 from recall.scheduling import Schedulers
 from recall.storage import Database
@@ -83,17 +83,29 @@ class SyncActions(QObject):
             self.sync_now(quiet=True)
 
     def sync_now(self, quiet: bool = False) -> bool:
-        """Run one round; without a folder chosen, say where to choose one."""
+        """Run one round; without a folder chosen, say where to choose one.
+
+        Args:
+            quiet: A round the learner did not ask for (at start, timed): a failure is
+                said in the status bar instead of a message box, and tried again later.
+        """
         if not self.configured:
             if not quiet:
                 self.message.emit("Choose a sync folder in Edit > Preferences first", 10_000)
             return False
         database, schedulers, now = self._database, self._schedulers, self._clock()
 
-        def work(progress: Progress, cancelled: Cancelled) -> SyncReport:
-            return sync(
-                database, now, schedulers=schedulers, progress=progress, cancelled=cancelled
-            )
+        def work(progress: Progress, cancelled: Cancelled) -> SyncReport | str:
+            try:
+                return sync(
+                    database, now, schedulers=schedulers, progress=progress, cancelled=cancelled
+                )
+            except CancelledError:
+                raise
+            except RecallError as error:
+                if not quiet:
+                    raise
+                return str(error)
 
         return self._operations.run(
             "Syncing...",
@@ -124,19 +136,30 @@ class SyncActions(QObject):
         status = settings.status(self._database)
         local = status.last_sync.astimezone() if status.last_sync else None
         self.label.setText(status.summary(local))
-        names = "\n".join(f"• {name}" for _id, name in status.devices)
+        names = "\n".join(f"• {name} ({device[:8]})" for device, name in status.devices)
         self.label.setToolTip(
             f"This device: {status.name}\nSync folder: {status.folder or 'none chosen'}"
             + (f"\nOther devices seen:\n{names}" if names else "")
         )
+
+    def settings_changed(self) -> None:
+        """After Preferences were saved: show the new settings, and make the first round
+        at once when a folder was just chosen."""
+        self.show_status()
+        status = settings.status(self._database)
+        if status.folder is not None and status.last_sync is None:
+            self.sync_now(quiet=True)
 
     def _on_timer(self) -> None:
         if self._studying() or self._operations.busy:
             return  # never beside an answer being written; the next tick tries again
         self.sync_now(quiet=True)
 
-    def _on_synced(self, report: SyncReport) -> None:
+    def _on_synced(self, report: SyncReport | str) -> None:
         self.show_status()
+        if isinstance(report, str):
+            self.message.emit(f"Sync failed, tried again in a few minutes: {report}", 60_000)
+            return
         received = sum(report.received.values())
         sent = sum(report.sent.values())
         self.message.emit(f"Synced: {sent} change(s) sent, {received} received", 5_000)

@@ -33,7 +33,7 @@ class SyncSection(QGroupBox):
         self._database = database
         status = settings.status(database)
         self.folder = QLineEdit(str(status.folder) if status.folder else "")
-        self.folder.setPlaceholderText("a folder Syncthing, Dropbox or OneDrive keeps in step")
+        self.folder.setPlaceholderText("a folder shared by Syncthing or Dropbox")
         self.folder.setAccessibleName("Sync folder")
         self.folder.setToolTip(
             "Each device writes its changes into this folder and reads the others'. Choose "
