@@ -8,7 +8,8 @@ send-receive folder watched for changes. Each runs as a subprocess in its own pr
 stopping it stops everything it started.
 
 ``syncthing_pair(root)`` starts both and always stops both; ``SyncthingPair.wait_in_sync`` waits
-until both report the folder complete and the two folders hold the same files.
+until both report the folder complete and the two folders hold the same files. Tested with
+Debian's Syncthing 1.19.
 """
 
 from __future__ import annotations
@@ -239,7 +240,10 @@ def _configure(instance: SyncthingInstance, peer: SyncthingInstance) -> None:
     default_folder = root.find("defaults/folder")
     default_device = root.find("defaults/device")
     if default_folder is None or default_device is None:
-        raise SyncthingError(f"{path} has no <defaults>: Syncthing older than 1.16?")
+        raise SyncthingError(
+            f"{path} has no <defaults>: this Syncthing is too old for the harness "
+            "(it is tested with 1.19)"
+        )
     for device in root.findall("device"):
         root.remove(device)
     folder = copy.deepcopy(default_folder)
