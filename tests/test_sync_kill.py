@@ -99,14 +99,8 @@ def test_a_sync_killed_at_random_moments_loses_and_doubles_nothing(tmp_path: Pat
         shutil.copytree(tmp_path / name, trial / name)
         shutil.copytree(shared, trial / "shared", dirs_exist_ok=True)
         began = time.monotonic()
-        subprocess.run(
-            [
-                sys.executable, "-m", "recall", "--data-dir", str(trial / name), "sync",
-                "--folder", str(trial / "shared"),
-            ],
-            check=True,
-            capture_output=True,
-        )  # fmt: skip
+        command = ["--data-dir", str(trial / name), "sync", "--folder", str(trial / "shared")]
+        subprocess.run([sys.executable, "-m", "recall", *command], check=True, capture_output=True)
         durations[name] = time.monotonic() - began
     shutil.rmtree(tmp_path / "trial")
     kills = rounds = 0
@@ -122,19 +116,10 @@ def test_a_sync_killed_at_random_moments_loses_and_doubles_nothing(tmp_path: Pat
     assert kills >= 12, "the kills should land while the rounds run"
     for _ in range(2):
         for name in ("laptop", "desktop"):
+            # --folder again: a device whose every round was killed early never stored it.
+            command = ["--data-dir", str(tmp_path / name), "sync", "--folder", str(shared)]
             done = subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "recall",
-                    "--data-dir",
-                    str(tmp_path / name),
-                    "sync",
-                    "--folder",
-                    str(shared),
-                ],  # fmt: skip
-                capture_output=True,
-                text=True,
+                [sys.executable, "-m", "recall", *command], capture_output=True, text=True
             )
             assert done.returncode == 0, done.stderr
     assert not list(shared.rglob("*.tmp"))
