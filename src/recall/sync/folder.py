@@ -13,7 +13,7 @@ import json
 import os
 import re
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -191,10 +191,3 @@ def header_problem(header: dict[str, Any]) -> str | None:
     if version > FORMAT:
         return f"was written by a newer Recall (format {version}); update Recall to read it"
     return None
-
-
-def iterate(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bytes]]:
-    """Each line of each chunk, with its chunk."""
-    for chunk in chunks:
-        for line in chunk.lines:
-            yield chunk, line
