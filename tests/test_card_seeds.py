@@ -94,7 +94,7 @@ def import_tiny(database: Database, now: datetime) -> None:
 def test_the_upgrade_gives_every_card_its_id_as_seed_and_changes_no_schedule(
     tmp_path: Path,
 ) -> None:
-    path = copy_fixture(tmp_path, DATA / "schema-9.sqlite3")
+    path = copy_fixture(tmp_path, DATA / "schema-10.sqlite3")
     before = schedules(path)
     noted = noted_cards(path)
     database = Database(path)
@@ -239,7 +239,7 @@ def test_export_reviews_names_each_card_by_its_seed(
 def test_cards_carried_over_from_before_seeds_are_found_and_given_new_ones(
     tmp_path: Path,
 ) -> None:
-    database = Database(copy_fixture(tmp_path, DATA / "schema-9.sqlite3"))
+    database = Database(copy_fixture(tmp_path, DATA / "schema-10.sqlite3"))
     before = seeds_by_key(database.path)
     with database.transaction() as transaction:
         carried = transaction.cards.carried_over()

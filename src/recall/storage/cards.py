@@ -13,7 +13,7 @@ from recall.storage.sql import Sql
 from recall.storage.times import to_micros
 
 # Seeds are positive and below 2**62: an SQLite integer, and far from ids (cards from before
-# schema 10 have their id as seed), so a random one clashes about never; when it does, it
+# schema 11 have their id as seed), so a random one clashes about never; when it does, it
 # is drawn again.
 SEED_LIMIT = 1 << 62
 # Seeds looked up in one statement when checking new ones are free.
@@ -51,19 +51,21 @@ class CardQueries:
         return int(self._sql.value("SELECT count(*) FROM card"))
 
     def of_deck(self, deck_id: int) -> list[CardRow]:
-        """Every card of a deck, in deck-file order."""
+        """Every card of a deck, in deck-file order; cards sharing a position (each added at
+        the end of the deck on another device before they synced) by key, the same order
+        on every device."""
         rows = self._sql.rows(
             f"SELECT {CARD_COLUMNS} FROM card JOIN card_memory ON card_memory.card_id = card.id "
-            "WHERE card.deck_id = ? ORDER BY card.position, card.id",
+            "WHERE card.deck_id = ? ORDER BY card.position, card.key",
             (deck_id,),
         )
         return [card_row(row) for row in rows]
 
     def contents_of_deck(self, deck_id: int) -> Iterator[str]:
-        """Each card's stored content (its deck-file JSON), in deck-file order, read as it
-        is consumed."""
+        """Each card's stored content (its deck-file JSON), in deck-file order (cards sharing
+        a position by key, as ``of_deck``), read as it is consumed."""
         for (content,) in self._sql.each(
-            "SELECT content FROM card WHERE deck_id = ? ORDER BY position, id", (deck_id,)
+            "SELECT content FROM card WHERE deck_id = ? ORDER BY position, key", (deck_id,)
         ):
             yield content
 

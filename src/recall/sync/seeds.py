@@ -1,0 +1,42 @@
+"""Cards carried over from before seeds: each given a seed of its own before it is first sent.
+
+A card's seed seeds its interval fuzz and names it in ``recall export-reviews``; sync
+carries it so every computer schedules and exports the card the same. The upgrade that
+added seeds gave each existing card its id, and ids are numbered by each database: two
+computers' carried-over cards would claim the same seeds for different cards. So before a
+computer first sends its cards, each that still has its id as seed draws a random one and
+is replayed from its history (its due date may move by the fuzz, a day or so).
+"""
+
+from __future__ import annotations
+
+from recall.scheduling import Schedulers, memory_of
+from recall.storage import Transaction
+
+# Above this many cards, every card is read in one pass instead of one by one.
+_LOOK_UP_AT_MOST = 2_000
+
+
+def reseed_carried_over(transaction: Transaction, schedulers: Schedulers) -> int:
+    """Give every card whose seed is its id a random one, and replay it.
+
+    Returns:
+        How many cards were given a seed.
+    """
+    carried = set(transaction.cards.carried_over())
+    if not carried:
+        return 0
+    transaction.cards.reseed(sorted(carried))
+    presets = transaction.options.deck_presets()
+    only = None if len(carried) > _LOOK_UP_AT_MOST else carried
+    memories = []
+    for card_id, seed, deck_id, schedule, history in transaction.history.schedules_and_histories(
+        only
+    ):
+        if card_id not in carried:
+            continue
+        memory = schedulers.for_deck(presets, deck_id).replay_raw(seed, history)
+        if memory != schedule:
+            memories.append((card_id, memory_of(memory)))
+    transaction.cards.set_memories(memories)
+    return len(carried)
