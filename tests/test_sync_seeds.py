@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from recall import importing, opening
+from recall import deck_changes, importing, opening
 from recall.deckfile import parse_deck
 from recall.memory import Rating
 from recall.study import StudySession
@@ -142,3 +142,31 @@ def test_cards_from_before_seeds_draw_their_own_before_they_are_first_sent(
     # Only the first round draws them: the next has nothing carried over to draw for.
     quiet = desktop.sync(later)
     assert not any("from before cards had seeds" in note for note in quiet.notes)
+
+
+def test_a_card_moved_and_made_again_under_its_old_keys_keeps_the_seeds_apart(
+    pair: tuple[Device, Device],
+) -> None:
+    laptop, desktop = pair
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    desktop.sync(START)
+    study_days(laptop, "tiny", START, 12, 7)
+    later = START + timedelta(days=12)
+    deck_changes.new_deck(laptop.database, "Moved", later)
+    with laptop.database.reading() as transaction:
+        target = next(deck for deck in transaction.browsing.decks() if deck.name == "Moved")
+        moved = next(card for card in transaction.cards.of_deck(1) if card.key == "q1")
+    laptop.changes().move([moved.id], target)
+    # Imported again before the next sync: q1 is back in the deck, a new card.
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), later)
+    for _ in range(2):
+        laptop.sync(later)
+        desktop.sync(later)
+    keys = seeds(laptop)
+    assert ("tiny", "q1") in keys
+    assert (target.key, "q1") in keys
+    # The card under its old keys kept the seed they had; the moved one drew another.
+    assert keys[("tiny", "q1")] == moved.seed
+    assert keys[(target.key, "q1")] != moved.seed
+    same_everywhere([laptop, desktop], later)

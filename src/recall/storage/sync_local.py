@@ -205,6 +205,10 @@ class SyncLocal:
             attempt += 1
         return seed
 
+    def set_seed(self, card_id: int, seed: int) -> None:
+        """Give a card another seed (its schedule then needs a replay)."""
+        self._sql.run("UPDATE card SET seed = ? WHERE id = ?", (seed, card_id))
+
     def _seed_owner(self, seed: int) -> int | None:
         found = self._sql.value("SELECT id FROM card WHERE seed = ?", (seed,))
         return None if found is None else int(found)

@@ -171,12 +171,18 @@ class Merger:
         stored = self._tx.synced.cards((deck, card) for _, deck, card in changed)
         decks = self._tx.synced.decks()
         deck_stamps = self._tx.sync.entities({("deck", deck, "") for _, deck, _ in changed})
-        for (_, deck_key, card_key), fields in changed.items():
+        gone = {
+            identity
+            for identity, fields in changed.items()
+            if values.DELETED in fields
+            or values.DELETED in deck_stamps.get(("deck", identity[1], ""), {})
+        }
+        # Deletions first: a card moved to another deck arrives under new keys with its
+        # seed while its old keys are deleted, and the seed must be free when it arrives.
+        for identity, fields in sorted(changed.items(), key=lambda item: item[0] not in gone):
+            _, deck_key, card_key = identity
             found = stored.get((deck_key, card_key))
-            gone = values.DELETED in fields or values.DELETED in deck_stamps.get(
-                ("deck", deck_key, ""), {}
-            )
-            if gone:
+            if identity in gone:
                 if found is not None:
                     self._tx.synced.delete_cards([found[0]])
                 self._tx.sync.drop_held(deck_key, card_key)

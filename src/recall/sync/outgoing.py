@@ -14,10 +14,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from recall.scheduling import Schedulers
 from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
-from recall.sync import values
+from recall.sync import seeds, values
 from recall.sync.clock import Clock
 from recall.sync.events import DEFAULT_PRESET, field_event
 
@@ -46,10 +47,13 @@ class Outgoing:
 class Collector:
     """Turns this device's changes into events, stamping and remembering each field sent."""
 
-    def __init__(self, transaction: Transaction, device: str, clock: Clock) -> None:
+    def __init__(
+        self, transaction: Transaction, device: str, clock: Clock, schedulers: Schedulers
+    ) -> None:
         self._tx = transaction
         self._device = device
         self._clock = clock
+        self._schedulers = schedulers
         self._preset_uids = transaction.sync.preset_uids()
 
     def changes(self, upto: int, snapshot: bool, now_micros: int) -> Outgoing:
@@ -65,6 +69,7 @@ class Collector:
         removed: set[str] = set()
         deck_ids: dict[int, int] = {}
         card_ids: dict[int, int] = {}
+        old_keys: dict[int, set[tuple[str, str]]] = {}
         for row in self._tx.sync.outbox(upto):
             if row.kind == "deck":
                 deck_ids[row.row_id] = row.at
@@ -76,6 +81,7 @@ class Collector:
                     deck_key, card_key = json.loads(row.detail)
                     if deck_key is not None:
                         cards[(deck_key, card_key)] = row.at
+                        old_keys.setdefault(row.row_id, set()).add((deck_key, card_key))
             elif row.kind == "preset":
                 presets[row.row_id] = row.at
             elif row.kind == "review" and row.detail is not None:
@@ -85,11 +91,14 @@ class Collector:
         for key, (deck_id, *_rest) in self._tx.synced.decks().items():
             if deck_id in deck_ids:
                 decks[key] = max(decks.get(key, 0), deck_ids[deck_id])
+        moved: set[int] = set()
         for card_id, identity in self._tx.synced.card_keys(card_ids).items():
             cards[identity] = max(cards.get(identity, 0), card_ids[card_id])
+            if old_keys.get(card_id, {identity}) != {identity}:
+                moved.add(card_id)
         self._presets(out, presets)
         self._decks(out, decks)
-        self._cards(out, cards)
+        self._cards(out, cards, moved)
         existing = self._tx.synced.existing_uids(sorted({*added, *removed}))
         out.reviews = sorted(
             {*out.reviews, *(uid for uid in {*added, *removed} if uid in existing)}
@@ -120,13 +129,26 @@ class Collector:
             current[("deck", key, "")] = None if found is None else self._deck_values(found)
         self._send(out, "deck", current, {("deck", key, ""): at for key, at in changed.items()})
 
-    def _cards(self, out: Outgoing, changed: dict[tuple[str, str], int]) -> None:
+    def _cards(self, out: Outgoing, changed: dict[tuple[str, str], int], moved: set[int]) -> None:
         stored = self._tx.synced.cards(changed)
+        known = self._tx.sync.entities({("card", *identity) for identity in changed})
+        # Seeds: a card moved here from another deck draws a new one (its old keys keep
+        # theirs on the other devices); a card whose keys already have a seed takes it
+        # (made again under keys deleted here meanwhile, as a re-import does).
+        settle: dict[int, int | None] = {}
+        for identity, (card_id, columns) in stored.items():
+            held = known.get(("card", *identity), {}).get(values.SEED)
+            if held is None and card_id in moved:
+                settle[card_id] = None
+            elif held is not None and held[2] != columns[values.SEED]:
+                settle[card_id] = held[2]
+        if settle:
+            seeds.settle(self._tx, self._schedulers, settle)
+            stored = self._tx.synced.cards(changed)
         current: dict[Identity, dict[str, Any] | None] = {}
         for identity in changed:
             found = stored.get(identity)
             current[("card", *identity)] = None if found is None else values.card_fields(found[1])
-        known = self._tx.sync.entities(current)
         # A card new to the others that already has a history (moved here from another
         # deck, under new keys) sends its history with it, named by its new keys.
         arrived = [

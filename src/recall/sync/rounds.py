@@ -166,7 +166,7 @@ def _send(
                 )
         clock = Clock(max(device.clock, micros))
         upto = transaction.sync.outbox_end()
-        out = Collector(transaction, device.id, clock).changes(upto, snapshot, micros)
+        out = Collector(transaction, device.id, clock, schedulers).changes(upto, snapshot, micros)
         transaction.sync.quiet(True)
         for kind, key, card in out.redeleted:
             if kind == "card":

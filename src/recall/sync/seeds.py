@@ -27,16 +27,31 @@ def reseed_carried_over(transaction: Transaction, schedulers: Schedulers) -> int
     if not carried:
         return 0
     transaction.cards.reseed(sorted(carried))
+    _replay(transaction, schedulers, carried)
+    return len(carried)
+
+
+def settle(transaction: Transaction, schedulers: Schedulers, seeds: dict[int, int | None]) -> None:
+    """Give cards these seeds (None: a new random one), each made free if another card has
+    it (``SyncLocal.free_seed``), and replay them."""
+    keys = transaction.synced.card_keys(seeds)
+    # New random ones first: a card moved here frees the seed its old keys hold.
+    for card_id, wanted in sorted(seeds.items(), key=lambda item: item[1] is not None):
+        seed = transaction.synced.free_seed(wanted, keys[card_id][1], card_id)
+        transaction.synced.set_seed(card_id, seed)
+    _replay(transaction, schedulers, set(seeds))
+
+
+def _replay(transaction: Transaction, schedulers: Schedulers, cards: set[int]) -> None:
     presets = transaction.options.deck_presets()
-    only = None if len(carried) > _LOOK_UP_AT_MOST else carried
+    only = None if len(cards) > _LOOK_UP_AT_MOST else cards
     memories = []
     for card_id, seed, deck_id, schedule, history in transaction.history.schedules_and_histories(
         only
     ):
-        if card_id not in carried:
+        if card_id not in cards:
             continue
         memory = schedulers.for_deck(presets, deck_id).replay_raw(seed, history)
         if memory != schedule:
             memories.append((card_id, memory_of(memory)))
     transaction.cards.set_memories(memories)
-    return len(carried)
