@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from recall.memory import CardState
+from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Row, Sql
 from recall.storage.times import to_micros
 
@@ -208,7 +209,7 @@ class SyncLocal:
 
     def all_reviews(self) -> Iterator[ReviewValues]:
         """Every review, in the order they happened."""
-        return self._sql.each(f"{_REVIEW_SELECT} ORDER BY review.reviewed_at, review.id")
+        return self._sql.each(f"{_REVIEW_SELECT} ORDER BY {REVIEW_ORDER}")
 
     def existing_uids(self, uids: Sequence[str]) -> set[str]:
         """Which of these review ids are stored."""
