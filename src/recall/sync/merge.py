@@ -116,6 +116,7 @@ class Merger:
     def _materialize_presets(self, changed: dict[Identity, Fields]) -> None:
         uids = {uid: preset_id for preset_id, uid in self._tx.sync.preset_uids().items()}
         stored = self._tx.synced.presets()
+        arrived: dict[str, int] = {}
         for (_, uid, _), fields in changed.items():
             preset_id = 1 if uid == DEFAULT_PRESET else uids.get(uid)
             if values.DELETED in fields:
@@ -129,11 +130,27 @@ class Merger:
             made = self._tx.synced.put_preset(preset_id, name, config)
             if preset_id is None:
                 self._tx.sync.set_preset_uid(made, uid)
+                arrived[uid] = made
             self._replay_decks.update(
                 deck_id
                 for deck_id, *_rest, preset in self._tx.synced.decks().values()
                 if preset == made
             )
+
+        if arrived:
+            self._point_decks_at(arrived)
+
+    def _point_decks_at(self, arrived: dict[str, int]) -> None:
+        """Give the decks that chose a preset before it arrived here that preset now."""
+        stored = self._tx.synced.decks()
+        for (_, key, _), fields in self._tx.sync.all_entities("deck"):
+            chosen = fields.get("preset")
+            found = stored.get(key)
+            if chosen is None or chosen[2] not in arrived or found is None:
+                continue
+            if values.DELETED not in fields and found[3] != arrived[chosen[2]]:
+                self._tx.synced.set_deck_preset(found[0], arrived[chosen[2]])
+                self._replay_decks.add(found[0])
 
     # Decks
 

@@ -1,0 +1,90 @@
+"""Sync scenarios where devices could diverge or lose data: each names what went wrong once."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from recall import deck_options, importing
+from recall.deckfile import parse_deck
+from recall.storage.records import DeckRow
+from tests.conftest import DATA
+from tests.sync_devices import Device
+from tests.test_sync import _converged
+
+TINY = (DATA / "decks" / "tiny.json").read_text()
+START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def trio(tmp_path: Path) -> Iterator[tuple[Device, Device, Device]]:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    devices = tuple(Device(tmp_path, name, shared) for name in ("laptop", "desktop", "tablet"))
+    yield devices  # type: ignore[misc]
+    for device in devices:
+        device.close()
+
+
+def _deck(device: Device, key: str) -> DeckRow:
+    with device.database.reading() as transaction:
+        return next(deck for deck in transaction.browsing.decks() if deck.key == key)
+
+
+def _presets_of_decks(device: Device) -> dict[str, str]:
+    """The name of the preset each deck uses, by deck key."""
+    with device.database.reading() as transaction:
+        presets = transaction.options.deck_presets()
+        return {deck.key: presets.of_deck(deck.id).name for deck in transaction.browsing.decks()}
+
+
+def _own_folder(device: Device) -> Path:
+    with device.database.reading() as transaction:
+        found = transaction.sync.device()
+    assert found is not None
+    return device.shared / "Recall" / found.id
+
+
+def test_a_preset_that_arrives_after_the_deck_using_it_still_applies(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, tablet = trio
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.study("tiny", 2, START, random.Random(2))
+    laptop.sync(START)
+    desktop.sync(START)
+    tablet.sync(START)
+    # The laptop makes a preset; the desktop, having seen it, gives it to the deck.
+    preset = deck_options.add_preset(laptop.database, "Exam")
+    deck_options.change_preset(
+        laptop.database, laptop.schedulers, preset, {"desired_retention": 0.8}, START
+    )
+    later = START + timedelta(hours=1)
+    laptop.sync(later)
+    desktop.sync(later)
+    with desktop.database.reading() as transaction:
+        exam = next(
+            preset_id
+            for preset_id, (name, _) in transaction.synced.presets().items()
+            if name == "Exam"
+        )
+    deck = _deck(desktop, "tiny")
+    deck_options.apply(desktop.database, desktop.schedulers, {}, {deck.id: exam}, later)
+    desktop.sync(later)
+    # The tablet gets the desktop's file before the laptop's (a sync tool moves files in
+    # any order): the deck names a preset it has not seen yet.
+    laptop_files = _own_folder(laptop)
+    hidden = tmp_path / "in-transit"
+    shutil.move(laptop_files, hidden)
+    tablet.sync(later)
+    shutil.move(hidden, laptop_files)
+    tablet.sync(later)
+    for device in trio:
+        device.sync(later)
+    _converged(list(trio), tmp_path, later)
+    assert [_presets_of_decks(device) for device in trio] == [{"tiny": "Exam"}] * 3
