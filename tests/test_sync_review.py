@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from collections.abc import Iterator
@@ -88,3 +89,31 @@ def test_a_preset_that_arrives_after_the_deck_using_it_still_applies(
         device.sync(later)
     _converged(list(trio), tmp_path, later)
     assert [_presets_of_decks(device) for device in trio] == [{"tiny": "Exam"}] * 3
+
+
+def test_a_line_with_a_number_too_large_to_store_is_skipped_and_sync_goes_on(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.study("tiny", 1, START, random.Random(4))
+    report = laptop.sync(START)
+    assert report.file is not None
+    own = _own_folder(laptop)
+    lines = (own / report.file).read_bytes().splitlines()
+    review = next(json.loads(line) for line in lines if b'"review"' in line)
+    broken = {**review, "id": "f" * 32, "duration_ms": 10**30}
+    stranger = laptop.shared / "Recall" / ("e" * 32)
+    stranger.mkdir()
+    header = {"recall_sync": 1, "device": "e" * 32, "name": "odd", "written": 0}
+    (stranger / "000001-00000000.jsonl").write_bytes(
+        b"\n".join(json.dumps(item).encode() for item in (header, broken)) + b"\n"
+    )
+    first = desktop.sync(START)
+    assert any("not events" in note for note in first.notes)
+    laptop.study("tiny", 1, START + timedelta(hours=1), random.Random(5))
+    later = START + timedelta(hours=2)
+    laptop.sync(later)
+    desktop.sync(later)
+    assert len(desktop.reviews_by_key()) == 2
+    _converged([laptop, desktop], tmp_path, later)
