@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from recall import deck_options, importing
+from recall import deck_changes, deck_options, importing
 from recall.deckfile import parse_deck
 from recall.storage.records import DeckRow
 from tests.conftest import DATA
 from tests.sync_devices import Device
-from tests.test_sync import _converged
+from tests.test_sync import _card_id, _converged
 
 TINY = (DATA / "decks" / "tiny.json").read_text()
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
@@ -89,6 +89,38 @@ def test_a_preset_that_arrives_after_the_deck_using_it_still_applies(
         device.sync(later)
     _converged(list(trio), tmp_path, later)
     assert [_presets_of_decks(device) for device in trio] == [{"tiny": "Exam"}] * 3
+
+
+def _content(device: Device, deck: str, card: str) -> dict[str, object]:
+    with device.database.reading() as transaction:
+        found = transaction.synced.cards([(deck, card)])
+    content: dict[str, object] = json.loads(found[(deck, card)][1]["content"])
+    return content
+
+
+def test_a_card_moved_away_and_back_keeps_living_with_its_history(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.study("tiny", 2, START, random.Random(8))
+    laptop.sync(START)
+    desktop.sync(START)
+    deck_changes.new_deck(laptop.database, "Arithmetic", START)
+    with laptop.database.reading() as transaction:
+        target = next(deck for deck in transaction.browsing.decks() if deck.name == "Arithmetic")
+    laptop.changes().move([_card_id(laptop, "tiny", "q1")], target)
+    later = START + timedelta(hours=1)
+    laptop.sync(later)
+    desktop.sync(later)
+    laptop.changes().move([_card_id(laptop, target.key, "q1")], _deck(laptop, "tiny"))
+    laptop.sync(later)
+    desktop.sync(later)
+    laptop.sync(later)
+    for device in (laptop, desktop):
+        assert _card_id(device, "tiny", "q1-2")
+        assert len(device.reviews_by_key()) == 2, device.name
+    _converged([laptop, desktop], tmp_path, later)
 
 
 def test_a_line_with_a_number_too_large_to_store_is_skipped_and_sync_goes_on(

@@ -13,6 +13,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from dataclasses import replace as replace_keys
 from datetime import datetime
 from typing import Any
 
@@ -308,8 +309,13 @@ class Merger:
         replace: dict[str, ReviewEvent] = {}
         for event in events:
             mine = stored.get(event.id)
+            if mine is None:
+                continue
+            # A review stays with the card that holds it here: an event naming the card's
+            # keys from before a move is the same review, not another version of it.
+            event = replace_keys(event, deck=mine["deck"], card=mine["card"])
             theirs = review_dict(event)
-            if mine is not None and _order(theirs) < _order(mine):
+            if _order(theirs) < _order(mine):
                 replace[event.id] = event
                 stored[event.id] = theirs
         if not replace:
