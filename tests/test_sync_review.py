@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from recall import deck_changes, deck_options, importing
+from recall import deck_changes, deck_options, editing, importing
 from recall.deckfile import parse_deck
 from recall.storage.records import DeckRow
+from recall.sync.rounds import sync
 from tests.conftest import DATA
 from tests.sync_devices import Device
 from tests.test_sync import _card_id, _converged
@@ -96,6 +97,46 @@ def _content(device: Device, deck: str, card: str) -> dict[str, object]:
         found = transaction.synced.cards([(deck, card)])
     content: dict[str, object] = json.loads(found[(deck, card)][1]["content"])
     return content
+
+
+def test_an_edit_made_while_a_round_runs_is_not_overwritten_by_what_comes_in(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    desktop.sync(START)
+    desktop.changes().tag([_card_id(desktop, "tiny", "b1")], START, add=["geography"])
+    later = START + timedelta(hours=1)
+    desktop.sync(later)
+    edited = False
+
+    def edit_between_sending_and_receiving(done: int, total: int) -> None:
+        # The window runs a round off its thread; the learner edits meanwhile.
+        nonlocal edited
+        if done == 1 and not edited:
+            edited = True
+            card = _card_id(laptop, "tiny", "b1")
+            data = editing.card_data(json.dumps(_content(laptop, "tiny", "b1")))
+            editing.edit_card(laptop.database, card, {**data, "back": "Paris!"}, later)
+
+    sync(
+        laptop.database,
+        later,
+        laptop.shared,
+        laptop.name,
+        laptop.schedulers,
+        progress=edit_between_sending_and_receiving,
+    )
+    assert edited
+    for _ in range(2):
+        laptop.sync(later)
+        desktop.sync(later)
+    for device in (laptop, desktop):
+        content = _content(device, "tiny", "b1")
+        assert content["back"] == "Paris!", device.name
+        assert "geography" in content["tags"], device.name  # type: ignore[operator]
+    _converged([laptop, desktop], tmp_path, later)
 
 
 def test_a_card_moved_away_and_back_keeps_living_with_its_history(

@@ -29,6 +29,10 @@ from recall.sync.events import EventError, UnknownEventError, parse
 from recall.sync.merge import Merger
 from recall.sync.outgoing import Collector, review_events
 
+# How many times a round sends again when changes were made here while it ran, before it
+# leaves receiving to the next round.
+_SEND_ATTEMPTS = 3
+
 
 class NoSyncFolderError(RecallError):
     """No sync folder was given and none was chosen before."""
@@ -129,12 +133,29 @@ def sync(
             transaction.sync.update_device(folder=str(folder))
     progress(0, 3)
     notes: list[str] = []
-    sent, file, snapshot = _send(database, base, now, cancelled, notes)
-    progress(1, 3)
-    if cancelled():
-        raise CancelledError("sync stopped after sending; nothing was received")
-    received, more_notes, replayed = _receive(database, base, now, schedulers, cancelled)
-    notes += more_notes
+    sent: Counter[str] = Counter()
+    file: str | None = None
+    snapshot = False
+    received: Counter[str] = Counter()
+    replayed = 0
+    for _attempt in range(_SEND_ATTEMPTS):
+        more_sent, written, whole = _send(database, base, now, cancelled, notes)
+        sent += more_sent
+        file = written or file
+        snapshot = snapshot or whole
+        progress(1, 3)
+        if cancelled():
+            raise CancelledError("sync stopped after sending; nothing was received")
+        done = _receive(database, base, now, schedulers, cancelled)
+        if done is not None:
+            received, more_notes, replayed = done
+            notes += more_notes
+            break
+    else:
+        notes.append(
+            "changes were made here while this round ran: what the others sent is merged "
+            "at the next round"
+        )
     progress(3, 3)
     with database.reading() as transaction:
         device = transaction.sync.device() or device
@@ -217,9 +238,13 @@ def _send(
 
 def _receive(
     database: Database, base: Path, now: datetime, schedulers: Schedulers, cancelled: Cancelled
-) -> tuple[Counter[str], list[str], int]:
+) -> tuple[Counter[str], list[str], int] | None:
+    """Merge what is new in the folder; None (nothing done) when a change was made here
+    after this round sent: merging over a change not yet stamped would overwrite it."""
     notes: list[str] = []
     with database.transaction() as transaction:
+        if transaction.sync.outbox_end():
+            return None
         device = transaction.sync.device()
         assert device is not None
         known = transaction.sync.files()
