@@ -190,3 +190,22 @@ def test_a_line_with_a_number_too_large_to_store_is_skipped_and_sync_goes_on(
     desktop.sync(later)
     assert len(desktop.reviews_by_key()) == 2
     _converged([laptop, desktop], tmp_path, later)
+
+
+def test_a_card_moved_under_a_new_key_can_be_studied_there_and_moved_back(
+    trio: tuple[Device, Device, Device],
+) -> None:
+    laptop = trio[0]
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    deck_changes.new_deck(laptop.database, "Arithmetic", START)
+    laptop.changes().move([_card_id(laptop, "tiny", "q1")], _deck(laptop, "arithmetic"))
+    laptop.sync(START)
+    card = _card_id(laptop, "arithmetic", "q1")
+    changes = laptop.changes()
+    changes.move([card], _deck(laptop, "tiny"))  # q1 there was deleted for good
+    assert _content(laptop, "tiny", "q1-2")["id"] == "q1-2"
+    assert laptop.study("tiny", 2, START, random.Random(1)) == 2
+    changes.undo()
+    assert _content(laptop, "arithmetic", "q1")["id"] == "q1"
+    assert laptop.healthy(START) == []
