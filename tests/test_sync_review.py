@@ -192,6 +192,28 @@ def test_a_line_with_a_number_too_large_to_store_is_skipped_and_sync_goes_on(
     _converged([laptop, desktop], tmp_path, later)
 
 
+def test_a_review_made_before_learning_of_a_move_follows_the_card(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, tablet = trio
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    for device in trio:
+        device.sync(START)
+    deck_changes.new_deck(laptop.database, "Arithmetic", START)
+    target = _deck(laptop, "arithmetic")
+    laptop.changes().move([_card_id(laptop, "tiny", "q1")], target)
+    later = START + timedelta(hours=1)
+    laptop.sync(later)
+    # The desktop studies the card before the move reaches it.
+    assert desktop.study("tiny", 2, later, random.Random(6)) == 2
+    for device in (desktop, laptop, tablet, desktop, laptop):
+        device.sync(later + timedelta(hours=1))
+    for device in trio:
+        assert len(device.reviews_by_key()) == 2, device.name
+        assert _card_id(device, "arithmetic", "q1")
+    _converged(list(trio), tmp_path, later + timedelta(hours=1))
+
+
 def test_a_card_moved_under_a_new_key_can_be_studied_there_and_moved_back(
     trio: tuple[Device, Device, Device],
 ) -> None:

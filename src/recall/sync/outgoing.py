@@ -69,6 +69,7 @@ class Collector:
         removed: set[str] = set()
         deck_ids: dict[int, int] = {}
         card_ids: dict[int, int] = {}
+        keys_before: dict[tuple[str, str], int] = {}
         for row in self._tx.sync.outbox(upto):
             if row.kind == "deck":
                 deck_ids[row.row_id] = row.at
@@ -80,6 +81,7 @@ class Collector:
                     deck_key, card_key = json.loads(row.detail)
                     if deck_key is not None:
                         cards[(deck_key, card_key)] = row.at
+                        keys_before[(deck_key, card_key)] = row.row_id
             elif row.kind == "preset":
                 presets[row.row_id] = row.at
             elif row.kind == "review" and row.detail is not None:
@@ -89,11 +91,19 @@ class Collector:
         for key, (deck_id, *_rest) in self._tx.synced.decks().items():
             if deck_id in deck_ids:
                 decks[key] = max(decks.get(key, 0), deck_ids[deck_id])
-        for card_id, identity in self._tx.synced.card_keys(card_ids).items():
+        now_keys = self._tx.synced.card_keys(card_ids)
+        for card_id, identity in now_keys.items():
             cards[identity] = max(cards.get(identity, 0), card_ids[card_id])
+        # A card under other keys than it had (moved to another deck): its old keys'
+        # deletion says where it went, so what others did to it meanwhile follows it.
+        moved = {
+            ("card", *before): list(now_keys[card_id])
+            for before, card_id in keys_before.items()
+            if card_id in now_keys and now_keys[card_id] != before
+        }
         self._presets(out, presets)
         self._decks(out, decks)
-        self._cards(out, cards)
+        self._cards(out, cards, moved)
         existing = self._tx.synced.existing_uids(sorted({*added, *removed}))
         out.reviews = sorted(
             {*out.reviews, *(uid for uid in {*added, *removed} if uid in existing)}
@@ -124,7 +134,12 @@ class Collector:
             current[("deck", key, "")] = None if found is None else self._deck_values(found)
         self._send(out, "deck", current, {("deck", key, ""): at for key, at in changed.items()})
 
-    def _cards(self, out: Outgoing, changed: dict[tuple[str, str], int]) -> None:
+    def _cards(
+        self,
+        out: Outgoing,
+        changed: dict[tuple[str, str], int],
+        moved: dict[Identity, list[str]],
+    ) -> None:
         stored = self._tx.synced.cards(changed)
         current: dict[Identity, dict[str, Any] | None] = {}
         for identity in changed:
@@ -139,7 +154,9 @@ class Collector:
             if identity in stored and not known.get(("card", *identity))
         ]
         out.reviews += self._tx.synced.review_uids_of(arrived)
-        self._send(out, "card", current, {("card", *key): at for key, at in changed.items()}, known)
+        self._send(
+            out, "card", current, {("card", *key): at for key, at in changed.items()}, known, moved
+        )
 
     def _send(
         self,
@@ -148,6 +165,7 @@ class Collector:
         current: dict[Identity, dict[str, Any] | None],
         at: dict[Identity, int],
         stamped: dict[Identity, Fields] | None = None,
+        moved: dict[Identity, list[str]] | None = None,
         everything: bool = False,
     ) -> None:
         known = self._tx.sync.entities(current) if stamped is None else stamped
@@ -164,6 +182,8 @@ class Collector:
                 if not fields:
                     continue  # made and deleted between two rounds: nothing to send
                 change: dict[str, Any] = {values.DELETED: True}
+                if moved and identity in moved:
+                    change[values.MOVED] = moved[identity]
             else:
                 change = values.changed(now, fields, _PREFIX[kind])
             if change:
