@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -231,3 +232,74 @@ def test_a_card_moved_under_a_new_key_can_be_studied_there_and_moved_back(
     changes.undo()
     assert _content(laptop, "arithmetic", "q1")["id"] == "q1"
     assert laptop.healthy(START) == []
+
+
+def test_the_same_deck_imported_on_two_computers_before_their_first_sync_is_one(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, tablet = trio
+    for index, device in enumerate(trio[:2]):
+        importing.import_deck(device.database, parse_deck(TINY, "tiny.json"), START)
+        device.study("tiny", 1, START + timedelta(minutes=index), random.Random(index))
+    deck_changes.rename_deck(laptop.database, _deck(laptop, "tiny").id, "Laptop's", START)
+    later = START + timedelta(hours=1)
+    for device in (laptop, desktop, tablet, laptop, desktop):
+        device.sync(later)
+    assert len(tablet.reviews_by_key()) == 2
+    assert {_deck(device, "tiny").name for device in trio} == {"Laptop's"}
+    _converged(list(trio), tmp_path, later)
+
+
+def test_a_deck_deleted_while_its_card_is_studied_elsewhere_is_gone_everywhere(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, tablet = trio
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    for device in trio:
+        device.sync(START)
+    deck_changes.delete_deck(laptop.database, _deck(laptop, "tiny").id, START)
+    desktop.study("tiny", 2, START, random.Random(3))
+    later = START + timedelta(hours=1)
+    for device in (desktop, tablet, laptop, desktop, tablet):
+        device.sync(later)
+    assert [device.deck_keys() for device in trio] == [[], [], []]
+    _converged(list(trio), tmp_path, later)
+
+
+def test_a_round_killed_after_its_file_was_written_but_before_it_was_recorded(
+    tmp_path: Path,
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    laptop, desktop = Device(tmp_path, "laptop", shared), Device(tmp_path, "desktop", shared)
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    desktop.sync(START)
+    laptop.study("tiny", 2, START, random.Random(7))
+    card = _card_id(laptop, "tiny", "b1")
+    laptop.changes().tag([card], START, add=["killed"])
+    before = tmp_path / "before.sqlite3"
+    source, copy = sqlite3.connect(tmp_path / "laptop" / "recall.sqlite3"), sqlite3.connect(before)
+    source.backup(copy)
+    copy.close()
+    source.close()
+    later = START + timedelta(hours=1)
+    assert laptop.sync(later).file is not None
+    laptop.close()
+    # The database as it was when the round was killed: the file is there, unrecorded.
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / "laptop" / f"recall.sqlite3{suffix}").unlink(missing_ok=True)
+    shutil.copy(before, tmp_path / "laptop" / "recall.sqlite3")
+    laptop = Device(tmp_path, "laptop", shared)
+    try:
+        laptop.changes().tag([card], later, add=["after"])
+        for device in (laptop, desktop, laptop, desktop):
+            device.sync(later)
+        for device in (laptop, desktop):
+            assert len(device.reviews_by_key()) == 2
+            tags = _content(device, "tiny", "b1")["tags"]
+            assert isinstance(tags, list) and {"killed", "after"} <= set(tags)
+        _converged([laptop, desktop], tmp_path, later)
+    finally:
+        laptop.close()
+        desktop.close()
