@@ -6,6 +6,7 @@ import json
 import random
 import shutil
 import sqlite3
+import tracemalloc
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 from recall import deck_changes, deck_options, editing, importing
 from recall.deckfile import parse_deck
 from recall.storage.records import DeckRow
-from recall.sync.rounds import sync
+from recall.sync.rounds import read_events, sync
 from tests.conftest import DATA
 from tests.sync_devices import Device
 from tests.test_sync import _card_id, _converged
@@ -298,8 +299,47 @@ def test_a_round_killed_after_its_file_was_written_but_before_it_was_recorded(
         for device in (laptop, desktop):
             assert len(device.reviews_by_key()) == 2
             tags = _content(device, "tiny", "b1")["tags"]
-            assert isinstance(tags, list) and {"killed", "after"} <= set(tags)
+            assert isinstance(tags, list)
+            assert {"killed", "after"} <= set(tags)
         _converged([laptop, desktop], tmp_path, later)
     finally:
         laptop.close()
         desktop.close()
+
+
+def test_a_file_is_read_line_by_line_and_never_held_whole(tmp_path: Path) -> None:
+    device = "a" * 32
+    (tmp_path / device).mkdir()
+    path = tmp_path / device / "000001-00000000.jsonl"
+    review = {
+        "type": "review",
+        "deck": "big",
+        "at": 1_793_606_400_000_000,
+        "kind": 0,
+        "rating": 3,
+        "duration_ms": 4000,
+        "state_before": 2,
+        "picked": None,
+        "correct": True,
+        "set_due": None,
+        "proposed": 3,
+    }
+    with path.open("wb") as out:
+        out.write(b'{"recall_sync": 1, "name": "big"}\n')
+        for n in range(20_000):
+            line = {**review, "id": f"{n:032x}", "card": f"c{n}"}
+            out.write(json.dumps(line, separators=(",", ":")).encode() + b"\n")
+        out.write(b'{"type":"review","id":"partly arrived')
+    tracemalloc.start()
+    try:
+        read = read_events(tmp_path, device, path.name, 0, "b" * 32)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not isinstance(read, str)
+    name, events, end, unknown, bad = read
+    assert (name, len(events), unknown, bad) == ("big", 20_000, {}, 0)
+    assert end == path.stat().st_size - len(b'{"type":"review","id":"partly arrived')
+    # The events themselves, not the file's bytes beside them (read whole, it took 2.9
+    # times the file's size).
+    assert peak < 2 * path.stat().st_size

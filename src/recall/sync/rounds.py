@@ -25,7 +25,7 @@ from recall.storage.sync_state import DeviceRow
 from recall.storage.times import to_micros
 from recall.sync import folder as sync_folder
 from recall.sync.clock import Clock
-from recall.sync.events import EventError, UnknownEventError, parse
+from recall.sync.events import Event, EventError, UnknownEventError, parse
 from recall.sync.merge import Merger
 from recall.sync.outgoing import Collector, review_events
 
@@ -259,29 +259,18 @@ def _receive(
                     continue
                 if size < offset:
                     offset = 0  # replaced by a different file of the same name: read it all
-                try:
-                    chunk = sync_folder.read_new(base, other, name, offset)
-                except OSError as error:
-                    notes.append(f"{other[:8]}/{name} could not be read: {error.strerror or error}")
+                read = read_events(base, other, name, offset, device.id)
+                if isinstance(read, str):
+                    notes.append(read)
                     continue
-                if chunk.header is not None:
-                    problem = sync_folder.header_problem(chunk.header)
-                    if problem is not None:
-                        notes.append(f"{other[:8]}/{name} {problem}; skipped, kept")
-                        continue
-                    if other != device.id:
-                        transaction.sync.saw_device(other, str(chunk.header.get("name", "?")), name)
-                bad = 0
-                for line in chunk.lines:
-                    try:
-                        events.append(parse(line))
-                    except UnknownEventError as error:
-                        unknown[str(error)] += 1
-                    except EventError:
-                        bad += 1
+                seen_name, found, end, more_unknown, bad = read
+                if seen_name is not None:
+                    transaction.sync.saw_device(other, seen_name, name)
+                events += found
+                unknown.update(more_unknown)
                 if bad:
                     notes.append(f"{other[:8]}/{name}: {bad} line(s) that are not events, skipped")
-                positions.append((other, name, chunk.end))
+                positions.append((other, name, end))
             if cancelled():
                 raise CancelledError("sync stopped after sending; nothing was received")
         for what, count in sorted(unknown.items()):
@@ -304,3 +293,36 @@ def _receive(
                 f"{held} review(s) held: their card is still on its way, or their time has not come"
             )
     return merged.received, notes, merged.replayed
+
+
+def read_events(
+    base: Path, device: str, name: str, offset: int, me: str
+) -> str | tuple[str | None, list[Event], int, Counter[str], int]:
+    """The events of a file after ``offset``, line by line: (the writer's name when the
+    header was read, the events, the offset after the last complete line, unknown event
+    types, lines that are not events); or a note saying why the file is skipped."""
+    found: list[Event] = []
+    unknown: Counter[str] = Counter()
+    bad = 0
+    end = offset
+    seen_name: str | None = None
+    try:
+        for line in sync_folder.lines_after(base, device, name, offset):
+            if end == 0:
+                header = sync_folder.header(line)
+                problem = sync_folder.header_problem(header)
+                if problem is not None:
+                    return f"{device[:8]}/{name} {problem}; skipped, kept"
+                if device != me:
+                    seen_name = str(header.get("name", "?"))
+            elif line.strip():
+                try:
+                    found.append(parse(line))
+                except UnknownEventError as error:
+                    unknown[str(error)] += 1
+                except EventError:
+                    bad += 1
+            end += len(line)
+    except OSError as error:
+        return f"{device[:8]}/{name} could not be read: {error.strerror or error}"
+    return seen_name, found, end, unknown, bad
