@@ -22,10 +22,10 @@ from recall.deckfile import is_card
 from recall.memory import FUTURE_TOLERANCE
 from recall.scheduling import Schedulers
 from recall.storage import Transaction
-from recall.storage.sync_local import CardColumns, review_event_values
+from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
 from recall.storage.times import to_micros
-from recall.sync import values
+from recall.sync import moves, values
 from recall.sync.clock import Clock, newer
 from recall.sync.events import DEFAULT_PRESET, FieldEvent, ReviewEvent, Unreview, review_dict
 
@@ -188,7 +188,7 @@ class Merger:
             return
         stored = self._tx.synced.cards((deck, card) for _, deck, card in changed)
         decks = self._tx.synced.decks()
-        self._follow_moves(changed, stored, decks)
+        self._replay.update(moves.follow(self._tx, changed, stored, decks, self._now))
         deck_stamps = self._tx.sync.entities({("deck", deck, "") for _, deck, _ in changed})
         for (_, deck_key, card_key), fields in changed.items():
             found = stored.get((deck_key, card_key))
@@ -225,52 +225,6 @@ class Merger:
                 different = {name: value for name, value in columns.items() if old[name] != value}
                 if different:
                     self._tx.synced.set_card(card_id, different, self._now)
-
-    def _follow_moves(
-        self,
-        changed: dict[Identity, Fields],
-        stored: dict[tuple[str, str], tuple[int, CardColumns]],
-        decks: dict[str, tuple[int, str, str, int]],
-    ) -> None:
-        """Put each card another computer moved under its new keys, with its history here
-        (reviews made here before the move arrived included)."""
-        for (_, deck_key, card_key), fields in changed.items():
-            found = stored.get((deck_key, card_key))
-            if found is None or values.DELETED not in fields or values.MOVED not in fields:
-                continue
-            target = self._moved_to((deck_key, card_key))
-            if target is None:
-                continue
-            there = stored.get(target) or self._tx.synced.cards([target]).get(target)
-            if there is not None:
-                self._tx.synced.hand_over_reviews(found[0], there[0])
-                self._replay.add(there[0])
-                continue  # the old card is deleted below
-            if target[0] not in decks:
-                deck_id = self._tx.synced.add_deck(target[0], target[0], "", self._now)
-                decks[target[0]] = (deck_id, target[0], "", 1)
-            self._tx.synced.rekey_card(found[0], decks[target[0]][0], target[1])
-            stored[target] = found
-            del stored[(deck_key, card_key)]
-            self._replay.add(found[0])
-
-    def _moved_to(self, identity: tuple[str, str]) -> tuple[str, str] | None:
-        """Where a card deleted by a move lives now (following later moves), or None."""
-        seen = {identity}
-        while True:
-            fields = self._tx.sync.entities([("card", *identity)]).get(("card", *identity), {})
-            moved = fields.get(values.MOVED)
-            if values.DELETED not in fields:
-                return None if len(seen) == 1 else identity
-            if moved is None:
-                return None  # deleted for good
-            identity = (str(moved[2][0]), str(moved[2][1]))
-            deck = self._tx.sync.entities([("deck", identity[0], "")]).get(
-                ("deck", identity[0], ""), {}
-            )
-            if identity in seen or values.DELETED in deck:
-                return None
-            seen.add(identity)
 
     # Reviews
 
@@ -312,7 +266,7 @@ class Merger:
             if values.DELETED in fields
         }
         for identity in sorted(deleted_cards):
-            target = self._moved_to(identity)
+            target = moves.moved_to(self._tx, identity)
             if target is not None:
                 deleted_cards.discard(identity)
                 cards.update(
