@@ -343,3 +343,26 @@ def test_a_file_is_read_line_by_line_and_never_held_whole(tmp_path: Path) -> Non
     # The events themselves, not the file's bytes beside them (read whole, it took 2.9
     # times the file's size).
     assert peak < 2 * path.stat().st_size
+
+
+def test_undoing_a_move_after_it_was_synced_keeps_the_card_and_its_history(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.study("tiny", 2, START, random.Random(8))
+    laptop.sync(START)
+    desktop.sync(START)
+    deck_changes.new_deck(laptop.database, "Arithmetic", START)
+    changes = laptop.changes()
+    changes.move([_card_id(laptop, "tiny", "q1")], _deck(laptop, "arithmetic"))
+    later = START + timedelta(hours=1)
+    laptop.sync(later)
+    desktop.sync(later)
+    changes.undo()  # back to tiny/q1, a key the others hold as deleted
+    for device in (laptop, desktop, laptop, desktop):
+        device.sync(later)
+    for device in (laptop, desktop):
+        assert len(device.reviews_by_key()) == 2, device.name
+        assert len(device.card_ids()) == 2, device.name
+    _converged([laptop, desktop], tmp_path, later)

@@ -65,3 +65,29 @@ def moved_to(tx: Transaction, identity: tuple[str, str]) -> tuple[str, str] | No
         if identity in seen or values.DELETED in deck:
             return None
         seen.add(identity)
+
+
+def rekey_returned(tx: Transaction) -> int:
+    """Give a new key to each card changed here that sits under keys it was moved away
+    from, and which the others therefore hold as deleted (a move undone after it was
+    synced): under its old keys the next round would delete it with its history.
+
+    Returns:
+        How many cards got a new key.
+    """
+    ids = [row.row_id for row in tx.sync.outbox(tx.sync.outbox_end()) if row.kind == "card"]
+    keys = tx.synced.card_keys(ids)
+    stamped = tx.sync.entities(("card", *identity) for identity in keys.values())
+    count = 0
+    for card_id, (deck_key, card_key) in sorted(keys.items()):
+        fields = stamped.get(("card", deck_key, card_key), {})
+        if values.DELETED not in fields or values.MOVED not in fields:
+            continue
+        deck_id = tx.synced.decks([deck_key])[deck_key][0]
+        taken = tx.browsing.keys(deck_id) | tx.sync.deleted_card_keys(deck_key)
+        number = 2
+        while f"{card_key}-{number}" in taken:
+            number += 1
+        tx.browsing.move([(card_id, f"{card_key}-{number}")], deck_id)
+        count += 1
+    return count

@@ -24,6 +24,7 @@ from recall.storage import Database, Transaction
 from recall.storage.sync_state import DeviceRow
 from recall.storage.times import to_micros
 from recall.sync import folder as sync_folder
+from recall.sync import moves
 from recall.sync.clock import Clock
 from recall.sync.events import Event, EventError, UnknownEventError, parse
 from recall.sync.merge import Merger
@@ -192,6 +193,10 @@ def _send(
         if lost:
             transaction.sync.forget_files(device.id, lost)
         snapshot = not own or bool(lost)
+        if moves.rekey_returned(transaction):
+            notes.append(
+                "a card moved back to keys the other computers hold as deleted got a new key"
+            )
         clock = Clock(max(device.clock, micros))
         upto = transaction.sync.outbox_end()
         out = Collector(transaction, device.id, clock).changes(upto, snapshot, micros)
