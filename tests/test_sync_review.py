@@ -6,6 +6,7 @@ import json
 import random
 import shutil
 import sqlite3
+import time
 import tracemalloc
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -365,4 +366,24 @@ def test_undoing_a_move_after_it_was_synced_keeps_the_card_and_its_history(
     for device in (laptop, desktop):
         assert len(device.reviews_by_key()) == 2, device.name
         assert len(device.card_ids()) == 2, device.name
+    _converged([laptop, desktop], tmp_path, later)
+
+
+def test_of_two_edits_of_one_field_the_later_wins_whichever_computer_syncs_last(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    desktop.sync(START)
+    for device, text in ((laptop, "Paris (earlier)"), (desktop, "Paris (later)")):
+        card = _card_id(device, "tiny", "b1")
+        data = editing.card_data(json.dumps(_content(device, "tiny", "b1")))
+        editing.edit_card(device.database, card, {**data, "back": text}, START)
+        time.sleep(0.002)  # a change is timed by SQLite's clock, to the millisecond
+    later = START + timedelta(hours=1)
+    for device in (desktop, laptop, desktop):  # the earlier edit is synced last
+        device.sync(later)
+    for device in (laptop, desktop):
+        assert _content(device, "tiny", "b1")["back"] == "Paris (later)", device.name
     _converged([laptop, desktop], tmp_path, later)

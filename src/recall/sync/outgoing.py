@@ -60,7 +60,7 @@ class Collector:
         """The events for the outbox up to ``upto``, or for everything when ``snapshot``."""
         out = Outgoing()
         if snapshot:
-            self._snapshot(out, now_micros)
+            self._snapshot(out, upto)
             return out
         decks: dict[str, int] = {}
         cards: dict[tuple[str, str], int] = {}
@@ -215,8 +215,9 @@ class Collector:
 
     # A snapshot: everything
 
-    def _snapshot(self, out: Outgoing, now_micros: int) -> None:
+    def _snapshot(self, out: Outgoing, upto: int) -> None:
         tx = self._tx
+        when = self._change_times(upto)
         stored_presets = tx.synced.presets()
         presets: dict[Identity, dict[str, Any] | None] = {
             ("preset", self._preset_uid(preset_id), ""): self._preset_values(found)
@@ -233,10 +234,36 @@ class Collector:
             stamped = dict(tx.sync.all_entities(kind))
             for identity in stamped:
                 current.setdefault(identity, None)
-            at = dict.fromkeys(current, now_micros)
+            # Each field stamped when it was changed here (as far as the outbox says; what
+            # is older, when this device was made), not now: of the same deck imported on
+            # two computers before they first synced, a rename made on one still wins.
+            at = {identity: when.get(identity, 0) for identity in current}
             self._send(out, kind, current, at, stamped, everything=True)
         out.all_reviews = True
         out.unreviews = sorted(tx.sync.retracted_all())
+
+    def _change_times(self, upto: int) -> dict[Identity, int]:
+        """When each deck, card and preset the outbox names last changed here."""
+        when: dict[Identity, int] = {}
+        deck_ids: dict[int, int] = {}
+        card_ids: dict[int, int] = {}
+
+        def note(identity: Identity, at: int) -> None:
+            when[identity] = max(when.get(identity, 0), at)
+
+        for row in self._tx.sync.outbox(upto):
+            if row.kind == "deck":
+                deck_ids[row.row_id] = max(deck_ids.get(row.row_id, 0), row.at)
+            elif row.kind == "card":
+                card_ids[row.row_id] = max(card_ids.get(row.row_id, 0), row.at)
+            elif row.kind == "preset":
+                note(("preset", self._preset_uid(row.row_id), ""), row.at)
+        for key, (deck_id, *_rest) in self._tx.synced.decks().items():
+            if deck_id in deck_ids:
+                note(("deck", key, ""), deck_ids[deck_id])
+        for card_id, identity in self._tx.synced.card_keys(card_ids).items():
+            note(("card", *identity), card_ids[card_id])
+        return when
 
     # Values
 

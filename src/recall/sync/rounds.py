@@ -197,7 +197,10 @@ def _send(
             notes.append(
                 "a card moved back to keys the other computers hold as deleted got a new key"
             )
-        clock = Clock(max(device.clock, micros))
+        # Each change is stamped when it was made (or just after the last stamp seen), not
+        # when it is sent: of two edits of one field, the later wins, whichever computer
+        # syncs last.
+        clock = Clock(device.clock)
         upto = transaction.sync.outbox_end()
         out = Collector(transaction, device.id, clock).changes(upto, snapshot, micros)
         transaction.sync.quiet(True)
