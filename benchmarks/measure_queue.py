@@ -1,4 +1,10 @@
-"""Today's queue: the next card to show and what is left today, on the large collection."""
+"""Today's queue: the next card to show and what is left today, on the large collection.
+
+The review screen asks for both before each card; the session answers from the queue it
+keeps in memory (after checking the database's ``data_version``), as Anki's scheduler does
+from its own. What reading the queue afresh costs (a new session, or a change made
+elsewhere) is measured too and given in the figure's notes.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from recall.storage import Database
 from recall.study import StudySession
 
 QUEUE_GOAL_MS = 20.0
+QUEUE_GOAL_RATIO = 3.0
 
 
 def measure_queue(
@@ -31,11 +38,22 @@ def measure_queue(
     def anki_queue() -> float:
         return elapsed_ms(lambda: anki_peer.next_card(collection))
 
+    def afresh() -> float:
+        now = datetime.now(UTC)
+
+        def read() -> None:
+            fresh = StudySession(database, Schedulers(), deck_key, random.Random(1))
+            fresh.next_card(now)
+            fresh.counts(now)
+
+        return elapsed_ms(read)
+
     try:
         recall_queue()  # the first call of each warms SQLite's page cache
         anki_queue()
         ours, theirs = alternate(recall_queue, anki_queue, rounds)
         counts = session.counts(datetime.now(UTC))
+        fresh = sorted(afresh() for _ in range(max(3, rounds // 20)))
     finally:
         database.close()
     queued = anki_peer.next_card(collection)
@@ -49,11 +67,14 @@ def measure_queue(
         baseline_name="Anki: get_queued_cards (the next card, its states and the counts)",
         baseline=theirs,
         tail=True,
-        goal=f"Recall's median < {QUEUE_GOAL_MS:g} ms",
+        goal=f"Recall's median < {QUEUE_GOAL_MS:g} ms and ratio <= {QUEUE_GOAL_RATIO:g}",
         notes=[
-            f"left today: Recall {counts.new} new and {counts.due} due; Anki "
-            f"{queued.new_count} new, {queued.learning_count} learning and "
-            f"{queued.review_count} due"
+            f"left today: Recall {counts.new} new and {counts.due} due (its preset allows "
+            f"{session.preset.reviews_per_day} reviews a day); Anki {queued.new_count} new, "
+            f"{queued.learning_count} learning and {queued.review_count} due",
+            f"reading the queue afresh (a new session, or after a change made elsewhere): "
+            f"{fresh[len(fresh) // 2]:.2f} ms (median of {len(fresh)})",
         ],
     )
-    return Figure(**{**figure.__dict__, "goal_met": figure.recall_median < QUEUE_GOAL_MS})
+    met = figure.recall_median < QUEUE_GOAL_MS and figure.ratio <= QUEUE_GOAL_RATIO
+    return Figure(**{**figure.__dict__, "goal_met": met})

@@ -18,7 +18,7 @@ from PySide6.QtCore import QSize
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from recall import deck_changes, importing, library
+from recall import deck_changes, importing, opening
 from recall.card_changes import Changes
 from recall.deckfile import load_deck
 from recall.preferences import Preferences
@@ -33,7 +33,7 @@ TINY = Path(__file__).resolve().parent.parent / "tests" / "data" / "decks" / "ti
 
 
 def _collection(database: Database, now: datetime) -> None:
-    library.install_bundled_decks(database, now)
+    opening.install_bundled_decks(database, now)
     importing.import_deck(database, load_deck(TINY), now)
     schedulers = Schedulers()
     session = StudySession(database, schedulers, "activation-recompute")

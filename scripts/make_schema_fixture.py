@@ -13,7 +13,7 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall import browse, importing, library
+from recall import browse, importing, library, opening
 from recall.card_changes import Changes
 from recall.deckfile import ChoiceCard, parse_deck
 from recall.memory import Rating
@@ -32,7 +32,7 @@ def main() -> None:
     rng = random.Random(SCHEMA_VERSION)
     with tempfile.TemporaryDirectory() as folder:
         database = Database(Path(folder) / "recall.sqlite3")
-        library.install_bundled_decks(database, now)
+        opening.install_bundled_decks(database, now)
         tiny = json.loads((DATA / "decks" / "tiny.json").read_text())
         importing.import_deck(database, parse_deck(json.dumps(tiny), "tiny.json"), now)
         with database.transaction() as store:  # schema 4 on: a preset and preferences

@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from recall import library
+from recall import opening
 from recall.deckfile import ChoiceCard
 from recall.storage import Database
 from recall.ui.application import configure, window_state
@@ -70,7 +70,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
         database = Database(data / "recall.sqlite3")
-        library.install_bundled_decks(database, clock())
+        opening.install_bundled_decks(database, clock())
         window = MainWindow(database, window_state(data), clock, random.Random(4))
         window.resize(QSize(width, height))
         window.show()

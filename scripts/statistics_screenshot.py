@@ -18,7 +18,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from recall import library
+from recall import opening
 from recall.deckfile import ChoiceCard
 from recall.preferences import Preferences
 from recall.scheduling import Schedulers
@@ -83,7 +83,7 @@ def main() -> None:
     now = local.astimezone(UTC)
     with tempfile.TemporaryDirectory() as folder:
         database = Database(Path(folder) / "recall.sqlite3")
-        library.install_bundled_decks(database, now - timedelta(days=70))
+        opening.install_bundled_decks(database, now - timedelta(days=70))
         now = study_history(database, now, 60)
         window = StatisticsWindow(
             database, Preferences(), lambda: now, [(DECK, "Activation recomputation")], DECK

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from recall import library
+from recall import opening
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 from recall.study import StudySession
@@ -65,7 +65,7 @@ def database(tmp_path: Path) -> Iterator[Database]:
 @pytest.fixture
 def bundled(database: Database, clock: Clock) -> Database:
     """A database with the bundled deck installed."""
-    library.install_bundled_decks(database, clock())
+    opening.install_bundled_decks(database, clock())
     return database
 
 
@@ -81,10 +81,12 @@ def sqlite_limit(database: Database, pragma: str) -> Callable[[], None]:
 
     connections.hooks.append(apply)
     connections.close()
+    database.watched().close()  # the study session's own connection reopens with it too
 
     def lift() -> None:
         connections.hooks.remove(apply)
         connections.close()
+        database.watched().close()
 
     return lift
 

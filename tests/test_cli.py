@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from recall import __version__, library, paths
+from recall import __version__, opening, paths
 from recall.cli import main
 from recall.storage import Database
 from tests.conftest import DATA, Clock, answer_cards
@@ -258,7 +258,7 @@ def test_stats_json_agrees_with_the_exported_review_log(
 ) -> None:
     database = Database(paths.database_path(tmp_path))
     clock = Clock(datetime.now(UTC))
-    library.install_bundled_decks(database, clock())
+    opening.install_bundled_decks(database, clock())
     answer_cards(database, clock, 6)
     database.close()
 

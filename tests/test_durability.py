@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from recall import importing, integrity, library
+from recall import importing, integrity, opening
 from recall.deckfile import parse_deck
 from recall.scheduling import Schedulers
 from recall.storage import Database, StorageError, integrity_problems
@@ -122,8 +122,8 @@ def test_a_busy_database_says_it_is_in_use(tmp_path: Path, clock: Clock) -> None
     # Opening an up-to-date file writes nothing, so it succeeds; the first write waits.
     database = Database(path, busy_timeout_ms=200)
     with pytest.raises(StorageError, match="in use by another program"):
-        library.install_bundled_decks(database, clock())
+        opening.install_bundled_decks(database, clock())
     holder.execute("ROLLBACK")
     holder.close()
-    library.install_bundled_decks(database, clock())
+    opening.install_bundled_decks(database, clock())
     database.close()

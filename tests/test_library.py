@@ -1,4 +1,4 @@
-"""Deck use cases: the bundled deck, imports that are all-or-nothing, the review-log export."""
+"""Deck use cases: imports that are all-or-nothing, re-imports, the review-log export."""
 
 from __future__ import annotations
 
@@ -26,20 +26,6 @@ def dump(database: Database) -> list[str]:
         return list(connection.iterdump())
     finally:
         connection.close()
-
-
-def test_first_start_installs_the_bundled_deck(database: Database, clock: Clock) -> None:
-    (report,) = library.install_bundled_decks(database, clock())
-    assert (report.new_deck, report.added) == (True, 8)
-    (deck,) = library.deck_overviews(database, clock())
-    assert (deck.key, deck.total, deck.new, deck.due) == ("activation-recompute", 8, 8, 0)
-
-
-def test_later_starts_change_nothing(bundled: Database, clock: Clock) -> None:
-    before = dump(bundled)
-    (report,) = library.install_bundled_decks(bundled, clock.advance(days=1))
-    assert (report.new_deck, report.added, report.updated, report.unchanged) == (False, 0, 0, 8)
-    assert dump(bundled) == before
 
 
 def test_reimport_updates_text_and_keeps_history(

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from recall import days, deck_changes, importing, library, stats
+from recall import days, deck_changes, importing, opening, stats
 from recall.deckfile import parse_deck
 from recall.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.preferences import Preferences
@@ -361,7 +361,7 @@ def test_an_unknown_deck_is_refused(database: Database, tmp_path: Path) -> None:
 
 
 def test_one_deck_counts_only_its_own_history(database: Database, tiny: dict[str, int]) -> None:
-    library.install_bundled_decks(database, at("2026-01-01 12:00"))
+    opening.install_bundled_decks(database, at("2026-01-01 12:00"))
     with database.reading() as transaction:
         bundled = transaction.decks.by_key("activation-recompute")
         assert bundled is not None
@@ -383,7 +383,7 @@ def test_one_deck_counts_only_its_own_history(database: Database, tiny: dict[str
 
 
 def test_a_deck_counts_its_subdecks_history_too(database: Database, tiny: dict[str, int]) -> None:
-    library.install_bundled_decks(database, at("2026-01-01 12:00"))
+    opening.install_bundled_decks(database, at("2026-01-01 12:00"))
     with database.reading() as transaction:
         tiny_deck = transaction.decks.by_key("tiny")
         bundled = transaction.decks.by_key("activation-recompute")

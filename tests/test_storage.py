@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from recall import library
+from recall import library, opening
 from recall.memory import CardState, Rating
 from recall.scheduling import Schedulers
 from recall.storage import SCHEMA_VERSION, Database, DatabaseError, NewReview, StorageError
@@ -32,7 +32,7 @@ def test_reopening_keeps_decks_cards_reviews_and_state(
 ) -> None:
     path = tmp_path / "recall.sqlite3"
     first = Database(path)
-    library.install_bundled_decks(first, clock())
+    opening.install_bundled_decks(first, clock())
     answered = _answer_all(first, schedulers, clock)
     before = library.deck_overviews(first, clock())
     with first.transaction() as tx:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from recall import importing, library
+from recall import importing, library, opening
 from recall.deckfile import ChoiceCard
 from recall.memory import CardState, Rating
 from recall.presets import DEFAULT_PRESET_ID, Preset
@@ -97,7 +97,7 @@ def test_session_ends_with_nothing_due_until_tomorrow(
 
 
 def test_daily_new_card_limit(database: Database, schedulers: Schedulers, clock: Clock) -> None:
-    library.install_bundled_decks(database, clock())
+    opening.install_bundled_decks(database, clock())
     use_preset(database, new_per_day=3)
     session = session_for(database, schedulers)
     assert session.counts(clock()).new == 3
@@ -113,7 +113,7 @@ def test_daily_new_card_limit(database: Database, schedulers: Schedulers, clock:
 def test_tomorrow_brings_new_cards_and_due_reviews_across_the_rollover(
     database: Database, schedulers: Schedulers, clock: Clock
 ) -> None:
-    library.install_bundled_decks(database, clock())
+    opening.install_bundled_decks(database, clock())
     use_preset(database, new_per_day=2)
     session = session_for(database, schedulers)
     while session.next_card(clock()) is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -90,34 +91,35 @@ def test_a_sync_killed_at_random_moments_loses_and_doubles_nothing(tmp_path: Pat
     finally:
         laptop.close()
         desktop.close()
-    # How long a whole round takes here, so the kills land all through one.
-    began = time.monotonic()
-    subprocess.run(
-        [sys.executable, "-m", "recall", "--data-dir", str(tmp_path / "laptop"), "decks"],
-        check=True,
-        capture_output=True,
-    )
-    startup = time.monotonic() - began
-    kills = 0
-    # Rounds that finish before their kill (a busy machine) are run again, until sixteen
-    # were killed or sixty ran.
-    for round_ in range(60):
-        if kills == 16:
-            break
-        data = tmp_path / ("laptop" if round_ % 2 == 0 else "desktop")
-        process = _sync_process(data, shared)
-        time.sleep(startup * rng.uniform(0.8, 2.2))
+    # How long a whole round of each takes here (on copies), so the kills land all
+    # through one however busy the machine is.
+    durations = {}
+    for name in ("laptop", "desktop"):
+        trial = tmp_path / "trial"
+        shutil.copytree(tmp_path / name, trial / name)
+        shutil.copytree(shared, trial / "shared", dirs_exist_ok=True)
+        began = time.monotonic()
+        command = ["--data-dir", str(trial / name), "sync", "--folder", str(trial / "shared")]
+        subprocess.run([sys.executable, "-m", "recall", *command], check=True, capture_output=True)
+        durations[name] = time.monotonic() - began
+    shutil.rmtree(tmp_path / "trial")
+    kills = rounds = 0
+    while kills < 12 and rounds < 40:
+        name = ("laptop", "desktop")[rounds % 2]
+        rounds += 1
+        process = _sync_process(tmp_path / name, shared)
+        time.sleep(durations[name] * rng.uniform(0.1, 1.0))
         if process.poll() is None:
             process.send_signal(signal.SIGKILL)
             kills += 1
         process.wait()
-    assert kills >= 8, "the kills should land while the rounds run"
+    assert kills >= 12, "the kills should land while the rounds run"
     for _ in range(2):
         for name in ("laptop", "desktop"):
+            # --folder again: a device whose every round was killed early never stored it.
+            command = ["--data-dir", str(tmp_path / name), "sync", "--folder", str(shared)]
             done = subprocess.run(
-                [sys.executable, "-m", "recall", "--data-dir", str(tmp_path / name), "sync"],
-                capture_output=True,
-                text=True,
+                [sys.executable, "-m", "recall", *command], capture_output=True, text=True
             )
             assert done.returncode == 0, done.stderr
     assert not list(shared.rglob("*.tmp"))

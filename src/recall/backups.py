@@ -18,7 +18,6 @@ delete; they age only as new backups are made after them. The backup just made i
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -29,7 +28,7 @@ from recall.errors import RecallError
 from recall.integrity import CheckReport, check
 from recall.scheduling import Schedulers
 from recall.storage import Database, StorageError, contents, copy_database, fingerprint, restoring
-from recall.storage.failures import explain, is_unusable
+from recall.storage.failures import is_unusable
 
 _NAME = re.compile(r"^recall-(\d{8}-\d{6})(?:-(\d{6}))?(?:-[a-z0-9-]+)?\.sqlite3$")
 KEEP_ALL_FOR = timedelta(days=2)
@@ -96,16 +95,10 @@ def make_backup(database: Database, now: datetime, note: str = "") -> Path:
     target = folder / name
     try:
         copy_database(database.path, target)
-    except (OSError, sqlite3.Error) as error:
-        where = database.path if _is_lock(error) else target
-        raise BackupError(f"cannot write a backup into {folder}: {explain(error, where)}") from None
+    except RecallError as error:
+        raise BackupError(f"cannot write a backup into {folder}: {error}") from None
     thin(folder, now, made=target)
     return target
-
-
-def _is_lock(error: BaseException) -> bool:
-    code = getattr(error, "sqlite_errorcode", 0)
-    return isinstance(code, int) and code & 0xFF in (5, 6)
 
 
 def changed_since_last_backup(database: Database) -> bool:
@@ -115,7 +108,7 @@ def changed_since_last_backup(database: Database) -> bool:
         return True
     try:
         return fingerprint(database.path) != fingerprint(newest.path)
-    except (sqlite3.DatabaseError, OSError):  # an unreadable backup: make a fresh one
+    except RecallError:  # an unreadable backup: make a fresh one
         return True
 
 
@@ -128,7 +121,7 @@ def list_backups(folder: Path) -> list[Backup]:
             continue
         try:
             counted = contents(path)
-        except (sqlite3.DatabaseError, OSError):  # a damaged file is not offered
+        except RecallError:  # a damaged or unreadable file is not offered
             continue
         found.append(
             Backup(
@@ -295,10 +288,8 @@ def _nothing_changed(message: str) -> str:
 def _describe(path: Path) -> Backup:
     try:
         counted = contents(path)
-    except (sqlite3.Error, OSError) as error:
-        raise BackupError(
-            _nothing_changed(f"{path} cannot be restored: {explain(error, path)}")
-        ) from None
+    except RecallError as error:
+        raise BackupError(_nothing_changed(f"{path} cannot be restored: {error}")) from None
     made_at = _time_of(path.name) or datetime.fromtimestamp(path.stat().st_mtime, UTC)
     return Backup(path, made_at, path.stat().st_size, counted.decks, counted.cards, counted.reviews)
 

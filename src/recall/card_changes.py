@@ -18,7 +18,6 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from recall import days, integrity
-from recall.deckfile import CARD_ADAPTER
 from recall.errors import RecallError
 from recall.memory import NEW_CARD, CardState, ReviewKind
 from recall.preferences import Preferences
@@ -104,6 +103,8 @@ def with_tags(content: str, add: Iterable[str] = (), remove: Iterable[str] = ())
             tags.append(tag)
             present.add(tag.casefold())
     data["tags"] = tags
+    from recall.deckfile import CARD_ADAPTER  # the deck models load when first needed
+
     return CARD_ADAPTER.validate_python(data).model_dump_json(exclude_defaults=True)
 
 

@@ -28,7 +28,7 @@ def now() -> datetime:
 
 
 def open_database(args: argparse.Namespace, install: bool = True) -> Database:
-    """Open the database of the data folder the arguments name.
+    """Open the library in the data folder the arguments name (``opening.open_library``).
 
     Args:
         args: The parsed command line; its ``data_dir`` names the folder.
@@ -38,17 +38,9 @@ def open_database(args: argparse.Namespace, install: bool = True) -> Database:
         The open database; the caller closes it.
     """
     # Storage and the deck models load here, not at start: --version and --help stay quick.
-    from recall import library
-    from recall.storage import Database
+    from recall import opening
 
-    database = Database(paths.database_path(paths.data_dir(args.data_dir)))
-    if install:
-        try:
-            library.install_bundled_decks(database, now())
-        except BaseException:
-            database.close()
-            raise
-    return database
+    return opening.open_library(paths.data_dir(args.data_dir), now(), install)
 
 
 def print_table(

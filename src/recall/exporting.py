@@ -110,6 +110,10 @@ def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
         raise ExportError(str(error)) from None
     except OSError as error:
         raise ExportError(f"cannot write {target}: {error.strerror}") from None
+    except sqlite3.Error as error:  # the package's collection, built in the scratch folder
+        raise ExportError(
+            f"cannot write {target}: building its collection failed ({error})"
+        ) from None
     return len(deck.cards)
 
 

@@ -1,4 +1,4 @@
-"""Use cases on decks: install the bundled decks, list decks, export the review history."""
+"""Use cases on decks: list decks with today's counts, export the review history."""
 
 from __future__ import annotations
 
@@ -9,10 +9,8 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import IO
 
-from recall import days, deck_tree, files, paths
-from recall.deckfile import parse_deck
+from recall import days, deck_tree, files
 from recall.errors import UnknownDeckError
-from recall.importing import DeckReport, import_deck
 from recall.progress import Progress, no_progress
 from recall.storage import Database, DeckRow
 
@@ -37,20 +35,6 @@ class DeckOverview:
     new: int
     unseen: int
     due: int
-
-
-def install_bundled_decks(database: Database, now: datetime) -> list[DeckReport]:
-    """Install the decks shipped with Recall, or bring their text up to date.
-
-    Run at every start: a deck already installed only has changed cards rewritten, and
-    review history is never touched. What the learner changed in Recall stays as they left
-    it: cards edited, tagged or moved to another deck, and the deck's name and description.
-    """
-    reports = []
-    for entry in paths.bundled_decks():
-        deck = parse_deck(entry.read_bytes(), f"bundled deck {entry.name}")
-        reports.append(import_deck(database, deck, now, keep_edited=True))
-    return reports
 
 
 def deck_overviews(

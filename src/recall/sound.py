@@ -15,9 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from recall import cardhtml
-from recall.deckfile import BasicCard, ChoiceCard
+
+if TYPE_CHECKING:  # the text functions here are used on screens that need no deck models
+    from recall.deckfile import BasicCard, ChoiceCard
 
 SOUND_TAG = re.compile(r"\[sound:([^\]\[]*)\]")
 _MEDIA_ELEMENT = re.compile(
@@ -150,6 +153,8 @@ class CardSounds:
 
 def card_sounds(card: ChoiceCard | BasicCard) -> CardSounds:
     """The stored sounds and videos a card refers to (unstored names are left out)."""
+    from recall.deckfile import ChoiceCard
+
     if isinstance(card, ChoiceCard):
         question, answer = card.question, card.explanation
     else:

@@ -16,8 +16,8 @@ from recall.preferences import Preferences
 from recall.presets import DeckPresets, Preset, leech_policy
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
+from recall.study_queue import Today, read_today
 
-_LEARNING = (CardState.LEARNING, CardState.RELEARNING)
 _TIMING_WINDOW = 50
 _CHANGED = (
     "the database changed while this deck was open (was a backup restored from the command "
@@ -132,9 +132,11 @@ class Recorded:
 class StudySession:
     """One sitting with one deck.
 
-    The learner's preferences and the deck's preset are read when the session starts:
-    the studied deck's preset sets the day's limits, order and shuffle for the session, and
-    each card is scheduled by its own deck's preset (as ``recall check`` replays it).
+    The studied deck's preset sets the day's limits, order and shuffle, and each card is
+    scheduled by its own deck's preset (as ``recall check`` replays it). Today's queue is
+    kept in memory between answers (``study_queue``); whenever it is read again, so are
+    the preferences, the presets and the deck's subdecks, so a change made elsewhere is
+    seen at the next card.
 
     Args:
         database: Where cards, reviews, preferences and presets live.
@@ -157,20 +159,26 @@ class StudySession:
     _presets: DeckPresets = field(init=False)
     _card_decks: dict[int, int] = field(default_factory=dict, init=False)
     _recorded: list[Recorded] = field(default_factory=list, init=False)
+    _today: Today | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
+        self._watched = self.database.watched()
         with self.database.reading() as transaction:
             deck = transaction.decks.by_key(self.deck_key)
-            decks = transaction.browsing.decks()
-            self.preferences = transaction.options.preferences()
-            self._presets = transaction.options.deck_presets()
-        if deck is None:
-            raise UnknownDeckError(self.deck_key)
-        self.deck = deck
-        self.preset = self._presets.of_deck(deck.id)
+            if deck is None:
+                raise UnknownDeckError(self.deck_key)
+            self.deck = deck
+            self._read_options(transaction)
+
+    def _read_options(self, transaction: Transaction) -> None:
+        """The preferences, the presets and the studied decks, as stored now."""
+        self.preferences = transaction.options.preferences()
+        self._presets = transaction.options.deck_presets()
+        self.preset = self._presets.of_deck(self.deck.id)
         self.scheduler = self.schedulers.for_preset(self.preset)
         # Studying a deck studies its subdecks too, deck by deck in name order for new cards.
-        self.deck_ids = tuple(row.id for row in deck_tree.subtree(decks, deck))
+        decks = transaction.browsing.decks()
+        self.deck_ids = tuple(row.id for row in deck_tree.subtree(decks, self.deck))
 
     def next_card(self, now: datetime) -> StudyCard | None:
         """The card to show now, or None when the deck is done for today.
@@ -180,36 +188,27 @@ class StudySession:
         order or random order, as the preset says), then learning cards due within the
         learn-ahead window.
         """
-        start_of_day, end_of_day = self._study_day(now)
-        with self.database.reading() as transaction:
-            queue = transaction.queue
-            decks = self.deck_ids
-            card_id = queue.first_due(decks, _LEARNING, now, now)
-            if card_id is None and self._reviews_left(transaction, start_of_day, now) > 0:
-                card_id = queue.first_due(decks, (CardState.REVIEW,), end_of_day, now)
-            if card_id is None and self._new_left(transaction, start_of_day, now) > 0:
-                random_order = self.preset.new_card_order == "random"
-                card_id = queue.first_new(decks, now, random_order=random_order)
-            if card_id is None:
-                learn_ahead = now + self.preferences.learn_ahead
-                card_id = queue.first_due(decks, _LEARNING, learn_ahead, now)
+        with self._watched.reading() as transaction:
+            today = self._today_in(transaction, now)
+            card_id = today.next_card(now, self.preferences.learn_ahead)
             row = transaction.cards.get(card_id) if card_id is not None else None
-            self._check_deck(transaction)
         return self._show(row, now) if row is not None else None
 
     def counts(self, now: datetime) -> QueueCounts:
         """Cards left today: new ones within the daily limit, and due ones.
 
         Due learning cards always count; due review cards count up to the review limit.
+        None are left of a deck that was deleted or replaced meanwhile (the next card or
+        answer says so).
         """
-        start_of_day, end_of_day = self._study_day(now)
-        with self.database.reading() as transaction:
-            queue = transaction.queue
-            left = self._new_left(transaction, start_of_day, now)
-            new = queue.count_unseen(self.deck_ids, at_most=left, now=now)
-            learning = queue.count_due(self.deck_ids, end_of_day, now, _LEARNING)
-            reviews = queue.count_due(self.deck_ids, end_of_day, now, (CardState.REVIEW,))
-            due = learning + min(reviews, self._reviews_left(transaction, start_of_day, now))
+        today = self._today
+        if today is None or not today.holds(self._watched.current(), now):
+            try:
+                with self._watched.reading() as transaction:
+                    today = self._today_in(transaction, now)
+            except DatabaseChangedError:
+                return QueueCounts(new=0, due=0)
+        new, due = today.counts()
         return QueueCounts(new=new, due=due)
 
     def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
@@ -284,8 +283,12 @@ class StudySession:
             if isinstance(card, ChoiceCard)
             else None
         )
-        with self.database.transaction() as transaction:
-            self._check_deck(transaction)
+        with self._watched.transaction() as transaction:
+            # Nothing changed since the queue was read: the deck is still the one studied.
+            stamp = self._watched.stamp(transaction)
+            today = self._today if self._today is not None and self._today.stamp == stamp else None
+            if today is None:
+                self._check_deck(transaction)
             stored = self._check_card(transaction, shown)
             before = stored.memory
             scheduler = self._scheduler_of(stored.deck_id)
@@ -314,6 +317,11 @@ class StudySession:
                     leech = card_changes.mark_leech(
                         transaction, shown.card_id, policy, answer.answered_at
                     )
+        if today is not None and leech is None:
+            today.answered(shown.card_id, stored.position, before.state, after)
+            today.stamp = stamp.after_own_commit()
+        else:
+            self._today = None  # changed elsewhere, or a leech was marked: read it again
         recorded = Recorded(
             review_id=review_id,
             card_id=shown.card_id,
@@ -342,6 +350,7 @@ class StudySession:
         if not self._recorded:
             raise LookupError("nothing to undo")
         last = self._recorded.pop()
+        self._today = None  # the card goes back where it was: read the queue again
         with self.database.transaction() as transaction:
             self._check_deck(transaction)
             if last.review_id not in {r.id for r in transaction.history.of_card(last.card_id)}:
@@ -381,12 +390,12 @@ class StudySession:
             raise DatabaseChangedError(_CHANGED)
 
     def _check_card(self, transaction: Transaction, shown: StudyCard) -> CardRow:
-        """The stored card, refused unless it is the one on screen (same deck and key)."""
+        """The stored card, refused unless it is the one on screen (a studied deck, same key)."""
         try:
             stored = transaction.cards.get(shown.card_id)
         except LookupError:
             raise DatabaseChangedError(_CHANGED) from None
-        if stored.deck_id != self.deck.id or stored.key != shown.card.id:
+        if stored.deck_id not in self.deck_ids or stored.key != shown.card.id:
             raise DatabaseChangedError(_CHANGED)
         return stored
 
@@ -401,13 +410,20 @@ class StudySession:
         """The scheduler of a card's own deck (a subdeck may have another preset)."""
         return self.schedulers.for_deck(self._presets, deck_id)
 
-    def _new_left(self, transaction: Transaction, start_of_day: datetime, now: datetime) -> int:
-        introduced = transaction.queue.introduced_since(self.deck_ids, start_of_day)
-        return max(0, self.preset.new_limit(now) - introduced)
+    def _today_in(self, transaction: Transaction, now: datetime) -> Today:
+        """Today's queue as kept, or read again if anything but this session changed it.
 
-    def _reviews_left(self, transaction: Transaction, start_of_day: datetime, now: datetime) -> int:
-        reviewed = transaction.queue.answered_since(self.deck_ids, start_of_day, CardState.REVIEW)
-        return max(0, self.preset.review_limit(now) - reviewed)
+        Reading it again reads the preferences, presets and subdecks again too, and
+        refuses to go on if the studied deck was replaced.
+        """
+        stamp = self._watched.stamp(transaction)
+        if self._today is not None and self._today.holds(stamp, now):
+            return self._today
+        self._check_deck(transaction)
+        self._read_options(transaction)
+        day = self._study_day(now)
+        self._today = read_today(transaction.queue, stamp, self.deck_ids, self.preset, day, now)
+        return self._today
 
     def _show(self, row: CardRow, now: datetime) -> StudyCard:
         card = CARD_ADAPTER.validate_json(row.content)

@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from recall import backups, library
+from recall import backups, opening
 from recall.cli import main
 from recall.importing import import_files
 from recall.scheduling import Schedulers
@@ -35,7 +35,7 @@ def other_ids_backup(tmp_path: Path, clock: Clock) -> Path:
     """A backup where another deck came first, so every card id names another card."""
     other = Database(tmp_path / "other" / "recall.sqlite3")
     import_files(other, Schedulers(), [DATA / "decks" / "tiny.json"], clock())
-    library.install_bundled_decks(other, clock())
+    opening.install_bundled_decks(other, clock())
     path = backups.make_backup(other, clock())
     other.close()
     return path

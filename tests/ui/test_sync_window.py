@@ -57,10 +57,12 @@ def test_a_folder_chosen_in_preferences_then_sync_now_brings_the_other_devices_d
     assert window.deck_list.model.row_of("tiny") is None
     window.sync.sync_action.trigger()  # File > Sync Now
     assert window.operations.busy
+    assert not window.sync.sync_action.isEnabled()  # one round at a time
     qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
     assert window.deck_list.model.row_of("tiny") is not None
     assert window.sync.label.text().startswith("Synced ")
     assert window.sync.label.text().endswith("· 2 devices")
+    assert window.sync.sync_action.isEnabled()
     assert "laptop" in window.sync.label.toolTip()
     assert "received" in window.statusBar().currentMessage()
 

@@ -35,6 +35,7 @@ from recall.storage.records import (
     ReviewRow,
 )
 from recall.storage.transaction import Transaction
+from recall.storage.watched import Stamp, WatchedConnection
 
 SQLITE_VERSION = sqlite3.sqlite_version
 """The version of the SQLite library Recall runs on."""
@@ -57,8 +58,10 @@ __all__ = [
     "OptionQueries",
     "PresetNameError",
     "ReviewRow",
+    "Stamp",
     "StorageError",
     "Transaction",
+    "WatchedConnection",
     "contents",
     "copy_database",
     "fingerprint",

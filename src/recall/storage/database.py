@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from recall.errors import RecallError
 from recall.storage import card_index, maintenance, sync_triggers
 from recall.storage.failures import (
     DamagedDatabaseError,
@@ -30,6 +31,7 @@ from recall.storage.presence import (
 from recall.storage.schema import APPEND_ONLY_TRIGGER, schema_problems
 from recall.storage.sql import StatementError
 from recall.storage.transaction import Transaction
+from recall.storage.watched import WatchedConnection
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -96,6 +98,7 @@ class Database:
         self._busy_timeout_ms = busy_timeout_ms
         self._synchronous: Synchronous = synchronous
         self._connections = _Connections(path, synchronous, busy_timeout_ms)
+        self._watched: WatchedConnection | None = None
         try:
             if version != SCHEMA_VERSION:
                 # Only here is SQLAlchemy imported: an up-to-date file needs no schema work.
@@ -122,6 +125,8 @@ class Database:
             DamagedDatabaseError: Its schema is not what this Recall creates.
         """
         self._connections.close()
+        if self._watched is not None:
+            self._watched.close()
         version = check_file(self.path, self._busy_timeout_ms)
         try:
             if 0 < version < SCHEMA_VERSION:
@@ -133,6 +138,8 @@ class Database:
     def close(self) -> None:
         """Release every connection."""
         self._connections.close()
+        if self._watched is not None:
+            self._watched.close()
 
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
@@ -162,6 +169,21 @@ class Database:
         with self._unit("BEGIN") as transaction:
             yield transaction
 
+    def watched(self) -> WatchedConnection:
+        """The database's watched connection, for a reader that keeps what it read in memory.
+
+        One per database, opened on first use; closing the database (or a restore) closes it.
+        """
+        if self._watched is None:
+            self._watched = WatchedConnection(self._open_connection, self._unit_on)
+        return self._watched
+
+    def _open_connection(self) -> sqlite3.Connection:
+        try:
+            return self._connections.open()
+        except sqlite3.Error as error:
+            raise storage_error(error, self.path, self._busy_timeout_ms) from None
+
     @contextmanager
     def _unit(self, begin: str) -> Iterator[Transaction]:
         try:
@@ -169,21 +191,27 @@ class Database:
         except sqlite3.Error as error:
             raise storage_error(error, self.path, self._busy_timeout_ms) from None
         try:
-            try:
-                connection.execute(begin)
-                yield Transaction(connection)
-                connection.execute("COMMIT")
-            except BaseException as error:
-                if connection.in_transaction:
-                    connection.execute("ROLLBACK")
-                cause = error.error if isinstance(error, StatementError) else error
-                if isinstance(cause, sqlite3.IntegrityError):
-                    raise cause from None
-                if isinstance(cause, sqlite3.Error):
-                    raise storage_error(cause, self.path, self._busy_timeout_ms) from None
-                raise
+            with self._unit_on(connection, begin) as transaction:
+                yield transaction
         finally:
             self._connections.give_back(connection)
+
+    @contextmanager
+    def _unit_on(self, connection: sqlite3.Connection, begin: str) -> Iterator[Transaction]:
+        """One unit of work on a connection: begun, committed, or rolled back on any error."""
+        try:
+            connection.execute(begin)
+            yield Transaction(connection)
+            connection.execute("COMMIT")
+        except BaseException as error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            cause = error.error if isinstance(error, StatementError) else error
+            if isinstance(cause, sqlite3.IntegrityError):
+                raise cause from None
+            if isinstance(cause, sqlite3.Error):
+                raise storage_error(cause, self.path, self._busy_timeout_ms) from None
+            raise
 
     def _create_schema(self) -> None:
         from sqlmodel import SQLModel
@@ -231,9 +259,9 @@ class Database:
             )
             try:
                 maintenance.copy_database(self.path, backup)
-            except (OSError, sqlite3.Error) as error:
+            except RecallError as error:
                 raise StorageError(
-                    f"cannot back up the database before upgrading it: {explain(error, backup)}"
+                    f"cannot back up the database before upgrading it: {error}"
                 ) from None
             upgrade_file(engine, self.path, version)
         finally:
@@ -348,6 +376,10 @@ class _Connections:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
+        return self.open()
+
+    def open(self) -> sqlite3.Connection:
+        """A new connection, configured, that the pool does not hold."""
         connection = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
         try:
             _configure(connection, self._synchronous, self._busy_timeout_ms)

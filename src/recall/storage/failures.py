@@ -84,7 +84,8 @@ def explain(
     """Turn a failure on ``path`` into a ``StorageError`` (or ``DamagedDatabaseError``) in words.
 
     Args:
-        error: What SQLite or the operating system raised.
+        error: What SQLite or the operating system raised (or Python's sqlite3, as a bare
+            ``ValueError``).
         path: The database file (or backup) that was being opened, read or written.
         busy_timeout_ms: How long SQLite waited for a lock, if it did.
     """
@@ -109,7 +110,16 @@ def explain(
             return StorageError(_read_only(path, "you may not write there (its permissions)"))
         if error.errno != errno.EIO:
             return StorageError(f"{error.filename or path}: {error.strerror}")
-    looked = _look(path)
+    if isinstance(error, ValueError):
+        # Python's sqlite3 refused a path (a NUL in it) or a value read back was not what
+        # Recall stores; neither proves the file damaged, so it is never set aside for it.
+        return StorageError(
+            f"{str(path)!r} could not be opened ({error}); the file was not changed"
+        )
+    try:
+        looked = _look(path)
+    except ValueError:  # a path the system refuses (a NUL in it): there is nothing to look at
+        looked = None
     if looked is not None:
         return StorageError(looked)
     if primary == SQLITE_READONLY:

@@ -2,17 +2,23 @@
 
 These work on a path, not through the ORM, because they treat the database as a file:
 SQLite's online backup API copies a consistent snapshot while Recall keeps using it.
+
+Nothing of sqlite3 leaves this module: a failure of SQLite, of the disk, or a bare
+``ValueError`` (a path SQLite refuses) is raised as the storage error that says it in
+words (``failures.explain``), so the callers outside ``storage/`` never import sqlite3.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from recall.paths import BACKUP_FOLDER
+from recall.storage.failures import explain
 
 APPLICATION_ID = 0x5245434C  # "RECL": marks the file as a Recall database
 BUSY_TIMEOUT_MS = 10_000
@@ -20,6 +26,23 @@ _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
 
 __all__ = ["BACKUP_FOLDER"]
+
+
+@contextmanager
+def _explained(
+    path: Path | Callable[[BaseException], Path], busy_timeout_ms: int | None = None
+) -> Iterator[None]:
+    """Raise what fails inside as ``StorageError`` or ``DamagedDatabaseError``, in words.
+
+    Args:
+        path: The file to name, or a function choosing it from the error.
+        busy_timeout_ms: How long SQLite waited for a lock, if it did.
+    """
+    try:
+        yield
+    except (sqlite3.Error, OSError, ValueError) as error:
+        where = path(error) if callable(path) else path
+        raise explain(error, where, busy_timeout_ms) from None
 
 
 @dataclass(frozen=True)
@@ -44,9 +67,13 @@ def read_header(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Header:
     """Read a file's application id and schema version without changing it.
 
     Raises:
-        sqlite3.DatabaseError: The file is not an SQLite database.
+        StorageError: The file could not be read right now.
+        DamagedDatabaseError: The file is not an SQLite database.
     """
-    with closing(connect_read_only(path, busy_timeout_ms)) as connection:
+    with (
+        _explained(path, busy_timeout_ms),
+        closing(connect_read_only(path, busy_timeout_ms)) as connection,
+    ):
         application_id = connection.execute("PRAGMA application_id").fetchone()[0]
         version = connection.execute("PRAGMA user_version").fetchone()[0]
         tables = connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
@@ -55,8 +82,13 @@ def read_header(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Header:
 
 
 def contents(path: Path) -> Contents:
-    """Count a database's decks, cards and reviews, reading only."""
-    with closing(connect_read_only(path)) as connection:
+    """Count a database's decks, cards and reviews, reading only.
+
+    Raises:
+        StorageError: The file could not be read (or is not there).
+        DamagedDatabaseError: The file is damaged or not a database.
+    """
+    with _explained(path), closing(connect_read_only(path)) as connection:
         decks, cards, reviews = connection.execute(
             "SELECT (SELECT count(*) FROM deck), (SELECT count(*) FROM card), "
             "(SELECT count(*) FROM review)"
@@ -65,8 +97,13 @@ def contents(path: Path) -> Contents:
 
 
 def fingerprint(path: Path) -> tuple[int, ...]:
-    """Numbers that change whenever a deck, card or review is added, changed or removed."""
-    with closing(connect_read_only(path)) as connection:
+    """Numbers that change whenever a deck, card or review is added, changed or removed.
+
+    Raises:
+        StorageError: The file could not be read (or is not there).
+        DamagedDatabaseError: The file is damaged or not a database.
+    """
+    with _explained(path), closing(connect_read_only(path)) as connection:
         row = connection.execute(
             "SELECT (SELECT count(*) FROM deck), (SELECT coalesce(max(updated_at), 0) FROM deck),"
             " (SELECT count(*) FROM card), (SELECT coalesce(max(updated_at), 0) FROM card),"
@@ -80,7 +117,17 @@ def copy_database(source: Path, target: Path) -> None:
 
     The copy is written beside the target and renamed over it once complete and flushed
     to disk, so a crash never leaves half a backup under the final name.
+
+    Raises:
+        StorageError: The copy could not be written (named by the target), or the source
+            is held by another program (named by the source); no partial file is left.
+        DamagedDatabaseError: The source is damaged.
     """
+    with _explained(lambda error: source if _is_lock(error) else target):
+        _copy(source, target)
+
+
+def _copy(source: Path, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
@@ -105,8 +152,8 @@ def restore_into(source: Path, target: Path, busy_timeout_ms: int = BUSY_TIMEOUT
     (a full disk) rolls back, leaving the live database as it was. Check ``source`` first.
 
     Raises:
-        sqlite3.Error: SQLite could not write the live file; it is unchanged. A lock held
-            by another program for longer than ``busy_timeout_ms`` gives SQLITE_BUSY.
+        StorageError: SQLite could not write the live file (a full disk, a lock held by
+            another program for longer than ``busy_timeout_ms``); it is unchanged.
     """
 
     def give_up_when_busy(status: int, _remaining: int, _total: int) -> None:
@@ -118,13 +165,21 @@ def restore_into(source: Path, target: Path, busy_timeout_ms: int = BUSY_TIMEOUT
             error.sqlite_errorname = "SQLITE_BUSY"
             raise error
 
-    with closing(connect_read_only(source)) as origin, closing(sqlite3.connect(target)) as live:
+    with (
+        _explained(target, busy_timeout_ms),
+        closing(connect_read_only(source)) as origin,
+        closing(sqlite3.connect(target)) as live,
+    ):
         live.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
         origin.backup(live, progress=give_up_when_busy)
 
 
 def integrity_problems(path: Path) -> list[str]:
-    """What SQLite's integrity and foreign-key checks find, in words; empty when healthy."""
+    """What SQLite's integrity and foreign-key checks find, in words; empty when healthy.
+
+    Raises:
+        StorageError: The file could not be read right now (a lock, an I/O error).
+    """
     try:
         with closing(connect_read_only(path)) as connection:
             rows = [row[0] for row in connection.execute("PRAGMA integrity_check")]
@@ -133,7 +188,15 @@ def integrity_problems(path: Path) -> list[str]:
                 problems.append(f"{table} row {rowid} points at a missing {parent}")
     except sqlite3.DatabaseError as error:
         return [f"the file cannot be read as a database ({error})"]
+    except (sqlite3.Error, OSError, ValueError) as error:
+        raise explain(error, path) from None
     return problems
+
+
+def _is_lock(error: BaseException) -> bool:
+    """Whether SQLite gave up waiting for a lock another connection holds."""
+    code = getattr(error, "sqlite_errorcode", 0)
+    return isinstance(code, int) and code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)
 
 
 def connect_read_only(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file d
 from recall.storage import card_index, sync_triggers
 from recall.storage.review_ids import review_uid
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -113,8 +113,30 @@ def _preferences_and_presets(connection: Connection) -> None:
     connection.exec_driver_sql("CREATE INDEX ix_deck_preset_preset_id ON deck_preset (preset_id)")
 
 
+def _queue_indexes(connection: Connection) -> None:
+    """Schema 7: today's queue reads what leaves a card out of study from its index.
+
+    The index on (deck, state, due) gains suspended and buried-until, so the queue's and
+    the deck list's counts and the next card are read from the index alone (the table was
+    looked up for every due card to leave suspended and buried ones out); the buried cards
+    get a small index of their own, so the time the next one comes back is one index step.
+    The history's index on the card alone goes: the one on (card, time) serves the same
+    lookups, and an answer then writes one index page less.
+    """
+    connection.exec_driver_sql("DROP INDEX ix_review_card_id")
+    connection.exec_driver_sql("DROP INDEX ix_card_memory_deck_state_due")
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_card_memory_deck_queue ON card_memory "
+        "(deck_id, state, due, suspended, buried_until)"
+    )
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_card_memory_buried ON card_memory (buried_until) "
+        "WHERE buried_until IS NOT NULL"
+    )
+
+
 def _sync(connection: Connection) -> None:
-    """Schema 7: what sync through a shared folder needs (docs/sync.md).
+    """Schema 8: what sync through a shared folder needs (docs/sync.md).
 
     Every review, and every review set aside, gets its id on every device (a hash of its
     card's keys, time, kind and rating; ``review_ids``); the append-only trigger is lifted
@@ -178,5 +200,6 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     3: _browsing,
     4: _proposed_rating,
     5: _preferences_and_presets,
-    6: _sync,
+    6: _queue_indexes,
+    7: _sync,
 }

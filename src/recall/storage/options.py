@@ -1,4 +1,4 @@
-"""Preferences, deck presets and which deck uses which preset: their queries.
+"""Preferences, deck presets, which deck uses which preset, the bundled decks' hashes: queries.
 
 Their tables are declared with the others in ``tables.py`` (schema 3).
 
@@ -46,6 +46,26 @@ class OptionQueries:
             "INSERT INTO preference (key, value) VALUES ('preferences', ?) "
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (json.dumps(merged),),
+        )
+
+    def bundled_deck_hashes(self) -> dict[str, str]:
+        """The SHA-256 of each bundled deck file as last installed, by file name."""
+        found = self._rows("SELECT value FROM preference WHERE key = 'bundled_decks'", ())
+        try:
+            stored = json.loads(found[0][0]) if found else {}
+        except ValueError:  # unreadable: the decks are installed again, which changes nothing
+            stored = {}
+        if not isinstance(stored, dict):
+            return {}
+        return {str(name): digest for name, digest in stored.items() if isinstance(digest, str)}
+
+    def set_bundled_deck_hash(self, name: str, digest: str) -> None:
+        """Record that the bundled deck file ``name`` with this SHA-256 is installed."""
+        hashes = {**self.bundled_deck_hashes(), name: digest}
+        self._rows(
+            "INSERT INTO preference (key, value) VALUES ('bundled_decks', ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (json.dumps(hashes, sort_keys=True),),
         )
 
     def deck_presets(self) -> DeckPresets:

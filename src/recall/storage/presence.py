@@ -7,7 +7,6 @@ copy, backups), so that a missing database is never silently replaced by an empt
 
 from __future__ import annotations
 
-import sqlite3
 from contextlib import suppress
 from pathlib import Path
 
@@ -86,10 +85,7 @@ def check_file(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> int:
     problem = explain_header(path)
     if problem is not None:
         raise problem
-    try:
-        header = maintenance.read_header(path, busy_timeout_ms)
-    except (sqlite3.Error, OSError) as error:
-        raise explain(error, path, busy_timeout_ms) from None
+    header = maintenance.read_header(path, busy_timeout_ms)
     if not header.is_recall:
         raise DatabaseError(f"{path} is an SQLite database, but not one of Recall's")
     if header.schema_version > SCHEMA_VERSION:

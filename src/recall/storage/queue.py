@@ -1,24 +1,40 @@
-"""Today's queue: which card comes next and how many are left, each one index walk.
+"""Today's queue: the cards a deck (with its subdecks) may show today, read in one go.
 
-These run on every card, so each names the table SQLite should start from (``CROSS
-JOIN`` keeps the order as written) and walks the (deck, state, due) or (deck, position)
-index instead of every card of the deck. A deck studied with its subdecks passes every
-deck's id. Suspended cards, and buried ones until their time, are left out.
+The study session reads these once and keeps them in memory between answers
+(``recall.study_queue``); each read walks the index on (deck, state, due, suspended,
+buried until), which holds everything the queue filters and sorts on but the position,
+and stops at the day's limit. A deck studied with
+its subdecks passes every deck's id. Suspended cards, and buried ones until their time,
+are left out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
+from typing import NamedTuple
 
 from recall.memory import CardState, ReviewKind
-from recall.storage.rows import REVIEWED_STATES
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
 
 # Cards that may be studied at the time given as the parameter.
 _STUDIABLE = "NOT card_memory.suspended AND coalesce(card_memory.buried_until, 0) <= ?"
 _ANSWER = int(ReviewKind.ANSWER)
+_LEARNING = f"({int(CardState.LEARNING)}, {int(CardState.RELEARNING)})"
+# Below this many new cards, the first ones in deck order are found by sorting the new
+# cards (about 4 ms for 8,000); from it on, by walking the deck in its order until enough
+# new ones are found (quick while many cards are new, and then most come first; a learner
+# who studies in deck order has the new cards last, and few of them).
+_FEW_NEW = 16_384
+
+
+class Queued(NamedTuple):
+    """A due card in the queue's order: due time, then deck-file position, then id."""
+
+    due: datetime
+    position: int
+    card_id: int
 
 
 def _marks(deck_ids: Sequence[int]) -> str:
@@ -31,87 +47,44 @@ class QueueQueries:
     def __init__(self, sql: Sql) -> None:
         self._sql = sql
 
-    def first_due(
-        self,
-        deck_ids: Sequence[int],
-        states: Iterable[CardState],
-        due_before: datetime,
-        now: datetime,
-    ) -> int | None:
-        """The id of the decks' card in one of ``states`` due soonest, if due before a time."""
-        wanted = ", ".join(str(int(CardState(state))) for state in states)
-        rows = self._sql.rows(
-            "SELECT card.id FROM card_memory CROSS JOIN card ON card.id = card_memory.card_id "
-            f"WHERE card_memory.deck_id IN ({_marks(deck_ids)}) "
-            f"AND card_memory.state IN ({wanted}) AND card_memory.due < ? AND {_STUDIABLE} "
-            "ORDER BY card_memory.due, card.position LIMIT 1",
-            (*deck_ids, to_micros(due_before), to_micros(now)),
-        )
-        return int(rows[0][0]) if rows else None
+    def learning(self, deck_ids: Sequence[int], now: datetime) -> list[Queued]:
+        """The decks' learning and relearning cards that may be studied now, due or not."""
+        return self._due(deck_ids, f"IN {_LEARNING}", None, now, None)
 
-    def first_new(
-        self, deck_ids: Sequence[int], now: datetime, random_order: bool = False
-    ) -> int | None:
-        """The id of the first never-reviewed card, deck by deck in the order given.
+    def reviews_due(
+        self, deck_ids: Sequence[int], due_before: datetime, now: datetime, limit: int
+    ) -> list[Queued]:
+        """The first ``limit`` review cards due before a time, in the queue's order."""
+        return self._due(deck_ids, f"= {int(CardState.REVIEW)}", due_before, now, limit)
+
+    def new_cards(
+        self, deck_ids: Sequence[int], now: datetime, limit: int, random_order: bool = False
+    ) -> list[int]:
+        """The ids of the first ``limit`` never-reviewed cards, deck by deck in the order given.
 
         Within a deck in deck-file order; with ``random_order``, in a fixed shuffle of the
-        cards instead (a multiplicative hash of the card id), so the same card stays first
-        until it is studied.
+        cards instead (a multiplicative hash of the card id), so the same cards stay first
+        until they are studied.
         """
-        order = "(card.id * 2654435761) % 4294967296" if random_order else "card.position"
+        found: list[int] = []
         for deck_id in deck_ids:
-            rows = self._sql.rows(
-                "SELECT card.id FROM card CROSS JOIN card_memory "
-                "ON card_memory.card_id = card.id "
-                f"WHERE card.deck_id = ? AND card_memory.state = ? AND {_STUDIABLE} "
-                f"ORDER BY {order}, card.id LIMIT 1",
-                (deck_id, int(CardState.NEW), to_micros(now)),
-            )
-            if rows:
-                return int(rows[0][0])
-        return None
+            if len(found) >= limit:
+                break
+            found += self._new_of_deck(deck_id, now, limit - len(found), random_order)
+        return found
 
-    def count_due(
-        self,
-        deck_ids: Sequence[int],
-        due_before: datetime,
-        now: datetime,
-        states: Iterable[CardState] | None = None,
-    ) -> int:
-        """How many of the decks' reviewed cards (or those in ``states``) are due before a time."""
-        wanted = (
-            REVIEWED_STATES
-            if states is None
-            else f"({', '.join(str(int(CardState(state))) for state in states)})"
-        )
-        return int(
+    def next_unburied(self, after: datetime) -> datetime | None:
+        """The earliest time after ``after`` that a buried card (of any deck) comes back."""
+        return from_micros(
             self._sql.value(
-                f"SELECT count(*) FROM card_memory WHERE deck_id IN ({_marks(deck_ids)}) "
-                f"AND state IN {wanted} AND due < ? AND {_STUDIABLE}",
-                (*deck_ids, to_micros(due_before), to_micros(now)),
-            )
-        )
-
-    def count_unseen(self, deck_ids: Sequence[int], at_most: int, now: datetime) -> int:
-        """How many of the decks' cards were never reviewed, counting at most ``at_most``."""
-        return int(
-            self._sql.value(
-                "SELECT count(*) FROM (SELECT 1 FROM card_memory "
-                f"WHERE deck_id IN ({_marks(deck_ids)}) AND state = ? AND {_STUDIABLE} LIMIT ?)",
-                (*deck_ids, int(CardState.NEW), to_micros(now), max(0, at_most)),
+                "SELECT min(buried_until) FROM card_memory WHERE buried_until > ?",
+                (to_micros(after),),
             )
         )
 
     def introduced_since(self, deck_ids: Sequence[int], since: datetime) -> int:
         """How many of the decks' cards had their first answer at or after ``since``."""
-        return int(
-            self._sql.value(
-                "SELECT count(*) FROM review CROSS JOIN card ON card.id = review.card_id "
-                f"WHERE review.reviewed_at >= ? AND review.state_before = ? "
-                f"AND review.kind = {_ANSWER} AND card.deck_id IN ({_marks(deck_ids)})",
-                (to_micros(since), int(CardState.NEW), *deck_ids),
-            )
-        )
+        return self.answered_since(deck_ids, since, CardState.NEW)
 
     def answered_since(
         self, deck_ids: Sequence[int], since: datetime, state_before: CardState
@@ -145,3 +118,59 @@ class QueueQueries:
             (*deck_ids, limit),
         )
         return [int(duration) for (duration,) in rows]
+
+    def _due(
+        self,
+        deck_ids: Sequence[int],
+        state: str,
+        due_before: datetime | None,
+        now: datetime,
+        limit: int | None,
+    ) -> list[Queued]:
+        before = "" if due_before is None else "AND card_memory.due < ? "
+        rows = self._sql.rows(
+            "SELECT card_memory.due, card.position, card.id FROM card_memory "
+            "CROSS JOIN card ON card.id = card_memory.card_id "
+            f"WHERE card_memory.deck_id IN ({_marks(deck_ids)}) AND card_memory.state {state} "
+            f"{before}AND {_STUDIABLE} "
+            "ORDER BY card_memory.due, card.position, card.id"
+            + ("" if limit is None else " LIMIT ?"),
+            (
+                *deck_ids,
+                *(() if due_before is None else (to_micros(due_before),)),
+                to_micros(now),
+                *(() if limit is None else (max(0, limit),)),
+            ),
+        )
+        return [
+            Queued(due=from_micros(due) or now, position=position, card_id=card_id)
+            for due, position, card_id in rows
+        ]
+
+    def _new_of_deck(
+        self, deck_id: int, now: datetime, limit: int, random_order: bool
+    ) -> list[int]:
+        studiable = (deck_id, int(CardState.NEW), to_micros(now))
+        order = "(card.id * 2654435761) % 4294967296" if random_order else "card.position"
+        few = random_order or (
+            self._sql.value(
+                "SELECT count(*) FROM (SELECT 1 FROM card_memory WHERE card_memory.deck_id = ? "
+                f"AND card_memory.state = ? AND {_STUDIABLE} LIMIT {_FEW_NEW})",
+                studiable,
+            )
+            < _FEW_NEW
+        )
+        # Few new cards: sort them (found in the queue's index). Many: walk the deck in order.
+        tables = (
+            "card_memory CROSS JOIN card ON card.id = card_memory.card_id "
+            "WHERE card_memory.deck_id = ?"
+            if few
+            else "card CROSS JOIN card_memory ON card_memory.card_id = card.id "
+            "WHERE card.deck_id = ?"
+        )
+        rows = self._sql.rows(
+            f"SELECT card.id FROM {tables} AND card_memory.state = ? AND {_STUDIABLE} "
+            f"ORDER BY {order}, card.id LIMIT ?",
+            (*studiable, max(0, limit)),
+        )
+        return [int(card_id) for (card_id,) in rows]

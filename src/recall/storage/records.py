@@ -50,6 +50,7 @@ class CardRow:
     kind: str
     content: str
     memory: MemoryState
+    position: int = 0  # in its deck file: new cards are shown in this order
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,10 +52,7 @@ def stage(source: Path, live: Path) -> Path:
     staged = live.with_name(live.name + STAGED_SUFFIX)
     _remove(staged)
     try:
-        try:
-            maintenance.copy_database(source, staged)
-        except (OSError, sqlite3.Error) as error:
-            raise explain(error, staged) from None
+        maintenance.copy_database(source, staged)
         engine = schema_engine(staged, "FULL", BUSY_TIMEOUT_MS)
         try:
             if version < SCHEMA_VERSION:
@@ -83,9 +80,7 @@ def overwrite(staged: Path, live: Path) -> None:
             program); it is exactly as it was. The staged copy is removed either way.
     """
     try:
-        maintenance.restore_into(staged, live)
-    except (OSError, sqlite3.Error) as error:
-        raise explain(error, live, BUSY_TIMEOUT_MS) from None
+        maintenance.restore_into(staged, live, BUSY_TIMEOUT_MS)
     finally:
         _remove(staged)
 

@@ -12,7 +12,7 @@ from recall.storage.times import from_micros
 CARD_COLUMNS = (
     "card.id, card.deck_id, card.key, card.kind, card.content, card_memory.state, "
     "card_memory.step, card_memory.stability, card_memory.difficulty, card_memory.due, "
-    "card_memory.last_review"
+    "card_memory.last_review, card.position"
 )
 DECK_COLUMNS = "deck.id, deck.key, deck.name, deck.description"
 REVIEW_COLUMNS = (
@@ -35,11 +35,32 @@ def deck_row(row: Row) -> DeckRow:
 
 def card_row(row: Row) -> CardRow:
     """A card from ``CARD_COLUMNS``."""
-    card_id, deck_id, key, kind, content, state, step, stability, difficulty, due, last = row
+    (
+        card_id,
+        deck_id,
+        key,
+        kind,
+        content,
+        state,
+        step,
+        stability,
+        difficulty,
+        due,
+        last,
+        position,
+    ) = row
     memory = MemoryState(
         CardState(state), step, stability, difficulty, from_micros(due), from_micros(last)
     )
-    return CardRow(id=card_id, deck_id=deck_id, key=key, kind=kind, content=content, memory=memory)
+    return CardRow(
+        id=card_id,
+        deck_id=deck_id,
+        key=key,
+        kind=kind,
+        content=content,
+        memory=memory,
+        position=position,
+    )
 
 
 def review_row(row: Row) -> ReviewRow:

@@ -87,10 +87,10 @@ EXPECTED = Expected(
     indexes={
         "ix_card_deck_id": "card",
         "ix_card_deck_position": "card",
-        "ix_card_memory_deck_state_due": "card_memory",
         "ix_card_memory_state_due": "card_memory",
+        "ix_card_memory_deck_queue": "card_memory",
+        "ix_card_memory_buried": "card_memory",
         "ix_card_tag_tag": "card_tag",
-        "ix_review_card_id": "review",
         "ix_review_card_time": "review",
         "ix_review_reviewed_at": "review",
         "ix_set_aside_review_card_id": "set_aside_review",

@@ -68,11 +68,6 @@ class SyncLocal:
             if wanted is None or key in wanted
         }
 
-    def deck_keys_of(self, deck_ids: Iterable[int]) -> set[str]:
-        """The keys of these decks (those that still exist)."""
-        wanted = set(deck_ids)
-        return {key for id_, key in self._sql.rows("SELECT id, key FROM deck") if id_ in wanted}
-
     def add_deck(self, key: str, name: str, description: str, now: datetime) -> int:
         """Add a deck; returns its id."""
         stamp = to_micros(now)
@@ -257,10 +252,6 @@ class SyncLocal:
                 )
             ]
         return found
-
-    def review_count(self) -> int:
-        """How many reviews are stored."""
-        return int(self._sql.value("SELECT count(*) FROM review"))
 
     def add_reviews(self, rows: Iterable[tuple[Any, ...]]) -> None:
         """Store reviews: (card id, time, rating, duration, state before, picked JSON, correct,

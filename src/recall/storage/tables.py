@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Dialect, Index, String, TypeDecorator, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Dialect,
+    Index,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+    text,
+)
 from sqlmodel import Field, SQLModel
 
 from recall.storage.times import from_micros, to_micros
@@ -80,7 +88,16 @@ class CardMemory(SQLModel, table=True):
     __tablename__ = "card_memory"
     __table_args__ = (
         Index("ix_card_memory_state_due", "state", "due"),
-        Index("ix_card_memory_deck_state_due", "deck_id", "state", "due"),
+        # Today's queue and the deck list's counts: by deck, state and due time, with what
+        # leaves a card out of study (suspended, buried until), so they never look up the
+        # table for it.
+        Index("ix_card_memory_deck_queue", "deck_id", "state", "due", "suspended", "buried_until"),
+        # The buried cards, so the queue finds when the next one comes back without a scan.
+        Index(
+            "ix_card_memory_buried",
+            "buried_until",
+            sqlite_where=text("buried_until IS NOT NULL"),
+        ),
     )
 
     card_id: int = Field(foreign_key="card.id", primary_key=True)
@@ -118,10 +135,11 @@ class CardTag(SQLModel, table=True):
 class Review(SQLModel, table=True):
     """One answer, appended and never changed (a trigger refuses updates)."""
 
+    # A card's reviews, in time order; it serves lookups by card alone too.
     __table_args__ = (Index("ix_review_card_time", "card_id", "reviewed_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    card_id: int = Field(foreign_key="card.id", index=True)
+    card_id: int = Field(foreign_key="card.id")
     reviewed_at: datetime = Field(sa_type=UtcDateTime, index=True)
     rating: int = Field(description="FSRS rating 1-4.")
     duration_ms: int = Field(description="From the card appearing to the answer.")
@@ -146,15 +164,18 @@ class Review(SQLModel, table=True):
         default=None,
         index=True,
         unique=True,
-        description="The review's id on every device (schema 7): a hash of what it is.",
+        description="The review's id on every device (schema 8): a hash of what it is.",
     )
 
 
 class Preference(SQLModel, table=True):
-    """The learner's preferences: one row holding them all as a JSON object."""
+    """Facts kept as JSON by key: the learner's preferences, the installed bundled decks."""
 
-    key: str = Field(primary_key=True, description="'preferences'.")
-    value: str = Field(description="JSON object of option keys and values.")
+    key: str = Field(
+        primary_key=True,
+        description="'preferences'; 'bundled_decks' (file name -> SHA-256 as installed).",
+    )
+    value: str = Field(description="JSON object: option keys and values, or file hashes.")
 
 
 class PresetRecord(SQLModel, table=True):
@@ -205,11 +226,11 @@ class SetAsideReview(SQLModel, table=True):
     proposed_rating: int | None = None
     set_aside_at: datetime = Field(sa_type=UtcDateTime)
     reason: str
-    uid: str | None = Field(default=None, description="As in review (schema 7).")
+    uid: str | None = Field(default=None, description="As in review (schema 8).")
 
 
 class SyncDevice(SQLModel, table=True):
-    """This device as sync knows it: one row (schema 7)."""
+    """This device as sync knows it: one row (schema 8)."""
 
     __tablename__ = "sync_device"
 

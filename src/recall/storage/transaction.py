@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-from recall.storage.browsing import Browsing
 from recall.storage.cards import CardQueries
 from recall.storage.checks import CheckQueries
 from recall.storage.decks import DeckQueries
@@ -12,9 +13,12 @@ from recall.storage.history import HistoryQueries
 from recall.storage.options import OptionQueries
 from recall.storage.queue import QueueQueries
 from recall.storage.sql import Sql
-from recall.storage.statistics import StatisticsQueries
-from recall.storage.sync_local import SyncLocal
-from recall.storage.sync_state import SyncState
+
+if TYPE_CHECKING:
+    from recall.storage.browsing import Browsing
+    from recall.storage.statistics import StatisticsQueries
+    from recall.storage.sync_local import SyncLocal
+    from recall.storage.sync_state import SyncState
 
 
 class Transaction:
@@ -38,13 +42,65 @@ class Transaction:
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self.sql = Sql(connection)
-        self.decks = DeckQueries(self.sql)
-        self.cards = CardQueries(self.sql)
-        self.queue = QueueQueries(self.sql)
-        self.history = HistoryQueries(self.sql)
-        self.checks = CheckQueries(self.sql)
-        self.options = OptionQueries(self.sql)
-        self.browsing = Browsing(self.sql)
-        self.statistics = StatisticsQueries(self.sql)
-        self.sync = SyncState(self.sql)
-        self.synced = SyncLocal(self.sql)
+
+    # Each query object is made on first use: a unit of work uses one or two of them, and
+    # making all of them was a fifth of reading the next card. The browser's and the
+    # statistics' modules are imported then too, not at start.
+
+    @cached_property
+    def decks(self) -> DeckQueries:
+        """Decks and the deck list's counts."""
+        return DeckQueries(self.sql)
+
+    @cached_property
+    def cards(self) -> CardQueries:
+        """Cards and their schedules."""
+        return CardQueries(self.sql)
+
+    @cached_property
+    def queue(self) -> QueueQueries:
+        """Today's queue of a deck."""
+        return QueueQueries(self.sql)
+
+    @cached_property
+    def history(self) -> HistoryQueries:
+        """The review history."""
+        return HistoryQueries(self.sql)
+
+    @cached_property
+    def checks(self) -> CheckQueries:
+        """The consistency queries ``recall check`` runs."""
+        return CheckQueries(self.sql)
+
+    @cached_property
+    def options(self) -> OptionQueries:
+        """Preferences, deck presets and which deck uses which."""
+        return OptionQueries(self.sql)
+
+    @cached_property
+    def browsing(self) -> Browsing:
+        """The card browser's searches, rows and bulk changes."""
+        from recall.storage.browsing import Browsing
+
+        return Browsing(self.sql)
+
+    @cached_property
+    def statistics(self) -> StatisticsQueries:
+        """The statistics' grouped reads of the history and the schedules."""
+        from recall.storage.statistics import StatisticsQueries
+
+        return StatisticsQueries(self.sql)
+
+    @cached_property
+    def sync(self) -> SyncState:
+        """Sync's own state: this device, the outbox, stamps, files read."""
+        from recall.storage.sync_state import SyncState
+
+        return SyncState(self.sql)
+
+    @cached_property
+    def synced(self) -> SyncLocal:
+        """Decks, cards and reviews named by their keys, as sync reads and writes them."""
+        from recall.storage.sync_local import SyncLocal
+
+        return SyncLocal(self.sql)

@@ -33,6 +33,7 @@ class Outgoing:
         reviews: Review ids to send; ``unreviews`` those taken back.
         redeleted: Cards or decks made here again after another device deleted them
             for good: removed again, by key.
+        all_reviews: Send every review there is (a snapshot), not only ``reviews``.
     """
 
     fields: list[dict[str, Any]] = field(default_factory=list)
@@ -40,11 +41,6 @@ class Outgoing:
     unreviews: list[str] = field(default_factory=list)
     redeleted: list[Identity] = field(default_factory=list)
     all_reviews: bool = False
-
-    @property
-    def count(self) -> int:
-        """How many events there are to send (every review, for a snapshot)."""
-        return len(self.fields) + len(self.reviews) + len(self.unreviews)
 
 
 class Collector:

@@ -10,7 +10,6 @@ read again. Cancel is asked between the steps; a cancelled round changes nothing
 
 from __future__ import annotations
 
-import socket
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,8 +19,7 @@ from pathlib import Path
 from recall.errors import CancelledError, RecallError
 from recall.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import Schedulers
-from recall.storage import Database, Transaction
-from recall.storage.sync_state import DeviceRow
+from recall.storage import Database
 from recall.storage.times import to_micros
 from recall.sync import folder as sync_folder
 from recall.sync import moves
@@ -29,6 +27,7 @@ from recall.sync.clock import Clock
 from recall.sync.events import Event, EventError, UnknownEventError, parse
 from recall.sync.merge import Merger
 from recall.sync.outgoing import Collector, review_events
+from recall.sync.settings import identify
 
 # How many times a round sends again when changes were made here while it ran, before it
 # leaves receiving to the next round.
@@ -82,25 +81,6 @@ class SyncReport:
 
 def _counts(counts: Counter[str]) -> str:
     return ", ".join(f"{count} {kind}(s)" for kind, count in sorted(counts.items()) if count)
-
-
-def device_name() -> str:
-    """The name a new device gets: the computer's."""
-    return socket.gethostname() or "this computer"
-
-
-def identify(transaction: Transaction, now: datetime, name: str | None = None) -> DeviceRow:
-    """This device, made on first use (a random id and the computer's name)."""
-    device = transaction.sync.device()
-    if device is None:
-        micros = to_micros(now)
-        assert micros is not None
-        device = transaction.sync.create_device(
-            sync_folder.new_device_id(), name or device_name(), micros
-        )
-    elif name is not None and name != device.name:
-        transaction.sync.update_device(name=name)
-    return device
 
 
 def sync(

@@ -1,15 +1,39 @@
-"""Where this device syncs and what it has seen: read and chosen without running a round."""
+"""This device and where it syncs: made, read and chosen without running a round.
+
+Kept apart from the rounds so the window can show the status line at start without
+loading what merging needs.
+"""
 
 from __future__ import annotations
 
+import socket
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from recall.storage import Database
-from recall.storage.times import from_micros
+from recall.storage import Database, Transaction
+from recall.storage.sync_state import DeviceRow
+from recall.storage.times import from_micros, to_micros
 from recall.sync import folder as sync_folder
-from recall.sync.rounds import device_name, identify
+
+
+def device_name() -> str:
+    """The name a new device gets: the computer's."""
+    return socket.gethostname() or "this computer"
+
+
+def identify(transaction: Transaction, now: datetime, name: str | None = None) -> DeviceRow:
+    """This device, made on first use (a random id and the computer's name)."""
+    device = transaction.sync.device()
+    if device is None:
+        micros = to_micros(now)
+        assert micros is not None
+        device = transaction.sync.create_device(
+            sync_folder.new_device_id(), name or device_name(), micros
+        )
+    elif name is not None and name != device.name:
+        transaction.sync.update_device(name=name)
+    return device
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from recall import __version__, backups, library, paths, recovery
+from recall import __version__, backups, opening, paths, recovery
 from recall.errors import RecallError
 from recall.storage import Database, MissingDatabaseError, NewerDatabaseError, is_unusable
 from recall.ui.appearance import apply_preferences, apply_style_sheet
@@ -121,9 +121,8 @@ def open_database(data_dir: Path, prompts: Prompts) -> Database | None:
     Returns:
         The open database, or None when it cannot be opened and the learner was told why.
     """
-    path = paths.database_path(data_dir)
     try:
-        database = _open_and_install(path)
+        database = opening.open_library(data_dir, now())
     except RecallError as error:
         return _offer_backup(data_dir, error, prompts)
     aside = recovery.set_aside_files(data_dir)
@@ -167,7 +166,7 @@ def _offer_backup(data_dir: Path, error: RecallError, prompts: Prompts) -> Datab
         return None
     try:
         aside = backups.replace_damaged(path, newest.path, now())
-        database = _open_and_install(path)
+        database = opening.open_library(data_dir, now())
     except RecallError as failure:
         prompts.tell("Recall cannot start", f"Nothing was restored: {failure}", warning=True)
         return None
@@ -187,16 +186,6 @@ def _sentence(error: RecallError) -> str:
             text = text[: -len(tail)]
     text = text.rstrip(" .;")
     return f"{text[:1].upper()}{text[1:]}."
-
-
-def _open_and_install(path: Path) -> Database:
-    database = Database(path)
-    try:
-        library.install_bundled_decks(database, now())
-    except BaseException:
-        database.close()
-        raise
-    return database
 
 
 def _show_crash(

@@ -14,14 +14,13 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QScrollArea, QVBoxLayout, QWidget
 
-from recall import deck_changes, deck_options, editing
+from recall import deck_changes, deck_options
 from recall.card_changes import Change, Changes
 from recall.errors import RecallError
 from recall.preferences import Preferences
 from recall.presets import leech_policy
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.ui.card_editor import CardEditor
 from recall.ui.prompts import Prompts
 
 if TYPE_CHECKING:
@@ -36,6 +35,10 @@ class EditCardDialog(QDialog):
     def __init__(self, content: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Edit Card")
+        # The editor and the deck format's models load when a card is first edited.
+        from recall import editing
+        from recall.ui.card_editor import CardEditor
+
         self.editor = CardEditor()
         self.editor.set_data(editing.card_data(content))
         scroll = QScrollArea()
@@ -321,8 +324,10 @@ class CollectionActions(QObject):
         dialog = EditCardDialog(content, self._window)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
+        from recall.editing import edit_card  # loaded with the dialog above
+
         change = self._run(
-            lambda: editing.edit_card(self._database, card_id, dialog.editor.data(), self._clock())
+            lambda: edit_card(self._database, card_id, dialog.editor.data(), self._clock())
         )
         if change is not None and change.changed:
             self.changes.push(change)

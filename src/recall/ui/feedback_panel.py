@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import tzinfo
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from recall.sound import without_references
-from recall.study import EarlierPick
 from recall.ui.accessibility import expose, plain_text
 from recall.ui.text import markdown_to_html
+
+if TYPE_CHECKING:
+    from recall.study import EarlierPick
 
 
 def earlier_picks_line(picks: Sequence[EarlierPick], zone: tzinfo | None = None) -> str:

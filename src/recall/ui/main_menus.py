@@ -7,8 +7,6 @@ menu entry is one action here or in its group and one line in ``_fill``.
 
 from __future__ import annotations
 
-from importlib import metadata
-
 from PySide6.QtCore import QObject, qVersion
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenuBar, QMessageBox
@@ -49,6 +47,8 @@ SHORTCUTS = (
 
 def library_versions() -> dict[str, str]:
     """The versions of the libraries Recall runs on, for Help > About and bug reports."""
+    from importlib import metadata  # slow to import: only when asked
+
     try:
         fsrs = metadata.version("fsrs")  # read from the metadata: only scheduling imports fsrs
     except metadata.PackageNotFoundError:

@@ -11,30 +11,32 @@ import random
 from collections.abc import Callable
 from datetime import datetime, tzinfo
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
 from recall import library, paths
-from recall.importing import ImportReport
 from recall.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import StudySession
 from recall.ui.collection_actions import CollectionActions
 from recall.ui.deck_list_view import DeckListView
 from recall.ui.main_menus import MainMenus
 from recall.ui.operations import Operations
 from recall.ui.options_actions import OptionsActions
 from recall.ui.prompts import Prompts
-from recall.ui.review_view import ReviewView
-from recall.ui.statistics_window import StatisticsWindow
 from recall.ui.summary_view import SummaryView
 from recall.ui.sync_actions import SyncActions
 from recall.ui.tasks import TaskRunner
 from recall.ui.transfers import Transfers, importable
 from recall.ui.upkeep_actions import UpkeepActions
+
+if TYPE_CHECKING:
+    from recall.importing import ImportReport
+    from recall.ui.review_view import ReviewView
+    from recall.ui.statistics_window import StatisticsWindow
 
 
 class MainWindow(QMainWindow):
@@ -156,6 +158,11 @@ class MainWindow(QMainWindow):
 
     def study(self, deck_key: str) -> None:
         """Start a study session on a deck."""
+        # The review screen and the statistics load when first opened: the deck list,
+        # the first screen, starts without them (tests/test_start_imports.py).
+        from recall.study import StudySession
+        from recall.ui.review_view import ReviewView
+
         session = StudySession(self._database, self._schedulers, deck_key, self._rng, self._zone)
         review = ReviewView(
             session, self._clock, paths.media_dir(self._database.path.parent), self._prompts
@@ -182,6 +189,8 @@ class MainWindow(QMainWindow):
         overviews = library.deck_overviews(self._database, self._clock(), self._zone)
         decks = [(deck.key, deck.name) for deck in overviews]
         if self.statistics is None:
+            from recall.ui.statistics_window import StatisticsWindow
+
             self.statistics = StatisticsWindow(
                 self._database, self.preferences, self._clock, decks, key, self._zone, self
             )

@@ -9,21 +9,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from recall import deck_options
-from recall.deck_options import OptionsChange
 from recall.progress import Cancelled, Progress
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.ui.deck_options_dialog import DeckOptionsDialog
 from recall.ui.operations import Operations
-from recall.ui.preferences_dialog import PreferencesDialog
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
+
+if TYPE_CHECKING:
+    from recall.deck_options import OptionsChange
+    from recall.ui.deck_options_dialog import DeckOptionsDialog
+    from recall.ui.preferences_dialog import PreferencesDialog
 
 
 class OptionsActions(QObject):
@@ -87,6 +90,8 @@ class OptionsActions(QObject):
         self.undo_action.triggered.connect(self._on_undo)
 
     def _on_preferences(self) -> None:
+        from recall.ui.preferences_dialog import PreferencesDialog  # loads when first opened
+
         dialog = PreferencesDialog(self._database, self._prompts, self._window)
         dialog.saved.connect(self.preferences_saved)
         self.preferences_dialog = dialog
@@ -96,6 +101,9 @@ class OptionsActions(QObject):
         key = self._selected_deck()
         if key is None:
             return
+        # With its charts, the optimizer and the simulator: loaded when first opened.
+        from recall.ui.deck_options_dialog import DeckOptionsDialog
+
         dialog = DeckOptionsDialog(
             self._database,
             self._schedulers,

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QShowEvent
 from PySide6.QtWidgets import QFormLayout, QFrame, QPushButton, QVBoxLayout, QWidget
 
-from recall.study import Summary
 from recall.ui.accessibility import announce
 from recall.ui.feedback_panel import CardLabel
 from recall.ui.text import format_duration, format_when
+
+if TYPE_CHECKING:
+    from recall.study import Summary
 
 
 def _label(name: str, role: str, value: bool = False) -> CardLabel:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -19,8 +20,10 @@ from recall.errors import CancelledError, RecallError
 from recall.progress import Cancelled, Progress
 from recall.scheduling import Schedulers
 from recall.storage import Database
+
+if TYPE_CHECKING:
+    from recall.sync.rounds import SyncReport
 from recall.sync import settings
-from recall.sync.rounds import SyncReport, sync
 from recall.ui.operations import Operations
 from recall.ui.tasks import TaskRunner
 
@@ -67,8 +70,10 @@ class SyncActions(QObject):
         self.label.setAccessibleName("Sync status")
         self.timer = QTimer(self)
         self.timer.setInterval(INTERVAL_MS)
-        self.sync_action.triggered.connect(self.sync_now)
+        self.sync_action.triggered.connect(lambda: self.sync_now())
         self.timer.timeout.connect(self._on_timer)
+        # One operation at a time: Sync Now waits while another (an import, a check) runs.
+        operations.busy_changed.connect(lambda busy: self.sync_action.setEnabled(not busy))
         self.show_status()
 
     @property
@@ -96,6 +101,8 @@ class SyncActions(QObject):
         database, schedulers, now = self._database, self._schedulers, self._clock()
 
         def work(progress: Progress, cancelled: Cancelled) -> SyncReport | str:
+            from recall.sync.rounds import sync  # merging's modules load with the first round
+
             try:
                 return sync(
                     database, now, schedulers=schedulers, progress=progress, cancelled=cancelled
@@ -124,6 +131,8 @@ class SyncActions(QObject):
         database, schedulers, now = self._database, self._schedulers, self._clock()
 
         def work() -> None:
+            from recall.sync.rounds import sync
+
             # A round that fails here is made next time: nothing is lost by it.
             with contextlib.suppress(RecallError):
                 sync(database, now, schedulers=schedulers)

@@ -9,17 +9,23 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from recall import exporting, importing, library
+from recall import library
 from recall.errors import CancelledError, RecallError
 from recall.progress import Cancelled, Progress
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.operations import Operations
 from recall.ui.prompts import Prompts
+
+if TYPE_CHECKING:
+    # Importing and exporting (the deck format's models, the importers, genanki) load
+    # when first used, on the worker thread where they run: not at start.
+    from recall.importing import ImportReport
 
 IMPORT_FILTER = (
     "Decks (*.json *.apkg *.colpkg *.txt *.csv *.tsv);;Recall decks (*.json);;"
@@ -31,6 +37,8 @@ DECK_EXPORT_FILTERS = {"Recall deck (*.json)": ".json", "Anki package (*.apkg)":
 
 def importable(path: Path) -> bool:
     """Whether a dropped file looks like something Recall imports."""
+    from recall import importing
+
     return path.is_file() and path.suffix.lower() in importing.SUPPORTED_SUFFIXES
 
 
@@ -84,7 +92,9 @@ class Transfers(QObject):
             return
         database, schedulers, now = self._database, self._schedulers, self._clock()
 
-        def work(progress: Progress, cancelled: Cancelled) -> list[importing.ImportReport]:
+        def work(progress: Progress, cancelled: Cancelled) -> list[ImportReport]:
+            from recall import importing
+
             return importing.import_files(
                 database, schedulers, list(files), now, progress=progress, cancelled=cancelled
             )
@@ -111,8 +121,10 @@ class Transfers(QObject):
         )
         if not name:
             return
+        from recall.exporting import EXPORT_SUFFIXES
+
         target = Path(name)
-        if target.suffix.lower() not in exporting.EXPORT_SUFFIXES:
+        if target.suffix.lower() not in EXPORT_SUFFIXES:
             target = target.with_suffix(DECK_EXPORT_FILTERS.get(chosen, ".json"))
         self.export_deck_to(deck_key, deck_name, target)
 
@@ -121,6 +133,8 @@ class Transfers(QObject):
         database = self._database
 
         def work(_progress: Progress, _cancelled: Cancelled) -> int:
+            from recall import exporting
+
             return exporting.export_deck(database, deck_key, target)
 
         self._operations.run(
@@ -157,7 +171,7 @@ class Transfers(QObject):
             failure="Export failed",
         )
 
-    def _on_imported(self, reports: list[importing.ImportReport]) -> None:
+    def _on_imported(self, reports: list[ImportReport]) -> None:
         self.imported.emit(reports)
         sections = [
             "\n".join([Path(report.source).name, *(f"  {line}" for line in report.lines(False))])

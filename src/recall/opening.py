@@ -1,0 +1,86 @@
+"""Opening the library: the database opened or upgraded, the bundled decks brought up to date.
+
+If any of it fails, the database is closed again. The command line and the window both
+start here. A bundled deck file is recognised by the SHA-256 of its bytes, kept in the
+database once the deck is installed: a start with the same files reads and hashes them but
+parses nothing (nor loads the deck format's models), so an update costs a parse only when
+a newer Recall ships a changed deck.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from datetime import datetime
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from recall import paths
+from recall.storage import Database
+
+if TYPE_CHECKING:
+    from recall.importing import DeckReport
+
+
+def open_library(data_dir: Path, now: datetime, install: bool = True) -> Database:
+    """Open the database in a data folder, ready for use.
+
+    Args:
+        data_dir: The data folder.
+        now: The time, aware UTC, recorded on cards a bundled deck adds or changes.
+        install: Also install or update the bundled decks (the backup, restore and
+            check commands leave the decks as they find them).
+
+    Returns:
+        The open database; the caller closes it.
+
+    Raises:
+        RecallError: The database cannot be opened, or a bundled deck cannot be written;
+            nothing is left open.
+    """
+    database = Database(paths.database_path(data_dir))
+    if install:
+        try:
+            install_bundled_decks(database, now)
+        except BaseException:
+            database.close()
+            raise
+    return database
+
+
+def install_bundled_decks(
+    database: Database, now: datetime, decks: Iterable[Traversable] | None = None
+) -> list[DeckReport]:
+    """Install the decks shipped with Recall, or bring their text up to date.
+
+    A deck file whose SHA-256 equals the one stored when it was last installed is not
+    parsed at all. A new or changed one is imported with the bundled decks' rule: review
+    history is never touched, and what the learner changed in Recall stays as they left
+    it (cards edited, tagged or moved to another deck, the deck's name and description).
+
+    Args:
+        database: The library.
+        now: The time, aware UTC.
+        decks: The deck files; Recall's own (``paths.bundled_decks()``) by default.
+
+    Returns:
+        A report for each deck file that was new or changed, none for the others.
+    """
+    with database.reading() as transaction:
+        installed = transaction.options.bundled_deck_hashes()
+    reports = []
+    for entry in paths.bundled_decks() if decks is None else decks:
+        data = entry.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        if installed.get(entry.name) == digest:
+            continue
+        # The deck format's models load only when a deck is parsed.
+        from recall.deckfile import parse_deck
+        from recall.importing import import_deck
+
+        deck = parse_deck(data, f"bundled deck {entry.name}")
+        reports.append(import_deck(database, deck, now, keep_edited=True))
+        with database.transaction() as transaction:
+            transaction.options.set_bundled_deck_hash(entry.name, digest)
+    return reports

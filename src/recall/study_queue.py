@@ -1,0 +1,159 @@
+"""Today's queue of a study session, kept in memory between answers.
+
+A study session reads its queue once (the learning cards, the first review cards due today
+up to the day's review limit, the first new cards up to the new-card limit, and how many
+cards of each kind were answered today) and then answers "which card next" and "how many
+are left" from memory. Its own answers change what it keeps, exactly as reading it again
+would; anything else makes it read again:
+
+- any change committed by another connection, of this process (an import, the browser's
+  bulk actions, a deck option change, the task runner) or of another (``recall suspend``):
+  the stamp of the session's watched connection (``storage.watched``) changes;
+- an undo, or an answer that made a card a leech: the session drops what it keeps;
+- the study day ending, a buried card coming back, or the preset's extra cards for today
+  running out: what it keeps is only valid before the first of these times.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from recall.memory import CardState, MemoryState
+from recall.presets import Preset
+from recall.storage.queue import Queued, QueueQueries
+from recall.storage.watched import Stamp
+
+_LEARNING = (CardState.LEARNING, CardState.RELEARNING)
+
+
+@dataclass
+class Today:
+    """What a session keeps of today's queue, and until when it holds.
+
+    Attributes:
+        stamp: The database as it was read (then as the session's own answers left it).
+        loaded_at: When it was read; a clock gone back before it reads again.
+        end_of_day: The end of the study day it was read in.
+        valid_until: The end of the day, or earlier: when a buried card comes back or the
+            preset's extra cards for today run out.
+        new_left: New cards the limit still allows today.
+        reviews_left: Review cards the limit still allows today.
+        learning: Every learning and relearning card that may be studied, due or not, in
+            the queue's order.
+        reviews: The first ``reviews_left`` review cards due today, in the queue's order.
+        reviews_complete: Whether ``reviews`` holds every review card due today.
+        new: The ids of the first ``new_left`` new cards, in the order they are shown.
+    """
+
+    stamp: Stamp
+    loaded_at: datetime
+    end_of_day: datetime
+    valid_until: datetime
+    new_left: int
+    reviews_left: int
+    learning: list[Queued]
+    reviews: list[Queued]
+    reviews_complete: bool
+    new: list[int] = field(default_factory=list)
+
+    def holds(self, stamp: Stamp, now: datetime) -> bool:
+        """Whether this is still today's queue for the database at ``stamp`` at ``now``."""
+        return stamp == self.stamp and self.loaded_at <= now < self.valid_until
+
+    def next_card(self, now: datetime, learn_ahead: timedelta) -> int | None:
+        """The id of the card to show now, in the session's order (see ``StudySession``)."""
+        if self.learning and self.learning[0].due < now:
+            return self.learning[0].card_id
+        if self.reviews_left > 0 and self.reviews:
+            return self.reviews[0].card_id
+        if self.new_left > 0 and self.new:
+            return self.new[0]
+        if self.learning and self.learning[0].due < now + learn_ahead:
+            return self.learning[0].card_id
+        return None
+
+    def counts(self) -> tuple[int, int]:
+        """New cards and due cards left today (learning cards due today count in full)."""
+        learning = bisect.bisect_left(self.learning, self.end_of_day, key=lambda queued: queued.due)
+        return len(self.new), learning + len(self.reviews)
+
+    def answered(self, card_id: int, position: int, before: CardState, after: MemoryState) -> None:
+        """Apply one recorded answer, as reading the queue again would find it.
+
+        Args:
+            card_id: The answered card.
+            position: Its position in its deck file (the queue's order after the due time).
+            before: Its state before the answer.
+            after: Its schedule after the answer.
+        """
+        self.learning = [queued for queued in self.learning if queued.card_id != card_id]
+        self.new = [new_id for new_id in self.new if new_id != card_id]
+        kept = [queued for queued in self.reviews if queued.card_id != card_id]
+        if before is CardState.NEW:
+            self.new_left = max(0, self.new_left - 1)
+            del self.new[self.new_left :]
+        if before is CardState.REVIEW:
+            self.reviews_left = max(0, self.reviews_left - 1)
+        if after.due is None:
+            self._set_reviews(kept)
+            return
+        queued = Queued(due=after.due, position=position, card_id=card_id)
+        # Due again today, a review card belongs in the list if the list holds every due
+        # review or it comes before the last one kept; otherwise it is beyond the limit.
+        due_today = after.state is CardState.REVIEW and after.due < self.end_of_day
+        if after.state in _LEARNING:
+            bisect.insort(self.learning, queued)
+        elif due_today and (self.reviews_complete or (kept and queued < kept[-1])):
+            bisect.insort(kept, queued)
+        self._set_reviews(kept)
+
+    def _set_reviews(self, reviews: list[Queued]) -> None:
+        if len(reviews) > self.reviews_left:
+            del reviews[self.reviews_left :]
+            self.reviews_complete = False
+        self.reviews = reviews
+
+
+def read_today(
+    queue: QueueQueries,
+    stamp: Stamp,
+    deck_ids: Sequence[int],
+    preset: Preset,
+    day: tuple[datetime, datetime],
+    now: datetime,
+) -> Today:
+    """Read today's queue of the decks, under the studied deck's preset.
+
+    Args:
+        queue: The queue queries of the transaction ``stamp`` was taken in.
+        stamp: The database's stamp in that transaction.
+        deck_ids: The studied deck and its subdecks, in the order new cards come.
+        preset: The studied deck's preset: the day's limits and the new-card order.
+        day: The start and the end of the study day ``now`` falls in.
+        now: The time it is read at.
+    """
+    start_of_day, end_of_day = day
+    introduced = queue.introduced_since(deck_ids, start_of_day)
+    reviewed = queue.answered_since(deck_ids, start_of_day, CardState.REVIEW)
+    new_left = max(0, preset.new_limit(now) - introduced)
+    reviews_left = max(0, preset.review_limit(now) - reviewed)
+    reviews = queue.reviews_due(deck_ids, end_of_day, now, reviews_left + 1)
+    ends = [end_of_day, queue.next_unburied(now)]
+    if preset.extra_until is not None and now < preset.extra_until:
+        ends.append(preset.extra_until)
+    random_order = preset.new_card_order == "random"
+    return Today(
+        stamp=stamp,
+        loaded_at=now,
+        end_of_day=end_of_day,
+        valid_until=min(end for end in ends if end is not None),
+        new_left=new_left,
+        reviews_left=reviews_left,
+        learning=queue.learning(deck_ids, now),
+        reviews=reviews[:reviews_left],
+        reviews_complete=len(reviews) <= reviews_left,
+        new=queue.new_cards(deck_ids, now, new_left, random_order),
+    )

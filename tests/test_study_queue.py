@@ -1,0 +1,339 @@
+"""Today's queue kept in memory between answers: always the queue the database holds.
+
+Each test compares the session's next card and counts with those of a session that reads
+everything afresh, after the session's own answers (kept in memory), after changes made
+elsewhere (another connection, another process, the same process's other writes), after
+an undo, when a buried card comes back and when the study day rolls over.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from recall import days, deck_changes, importing
+from recall.card_changes import Changes
+from recall.deckfile import ChoiceCard, parse_deck
+from recall.errors import DatabaseChangedError
+from recall.memory import CardState
+from recall.preferences import Preferences
+from recall.scheduling import Schedulers
+from recall.storage import Database
+from recall.storage import queue as queue_module
+from recall.storage.times import to_micros
+from recall.study import QueueCounts, StudySession
+from tests.conftest import ZONE, Clock
+from tests.test_study import DECK, answer, session_for, use_preset
+
+Queue = tuple[int | None, QueueCounts]
+
+
+def queue_of(session: StudySession, now: datetime) -> Queue:
+    shown = session.next_card(now)
+    return (shown.card_id if shown is not None else None, session.counts(now))
+
+
+def read_afresh(
+    database: Database, schedulers: Schedulers, now: datetime, deck: str = DECK
+) -> Queue:
+    """The queue as a new session reads it from the database."""
+    return queue_of(session_for(database, schedulers, deck), now)
+
+
+def reference(path: Path, deck: str, now: datetime, new_limit: int, review_limit: int) -> Queue:
+    """The queue of a deck (without subdecks) worked out in plain SQL from the rules, independently.
+
+    Learning cards due now, then review cards due today within the review limit, then new
+    cards in deck order within the new-card limit, then learning cards due within the
+    learn-ahead window; suspended cards and cards buried until later left out.
+    """
+    preferences = Preferences()
+    start, end = days.study_day(now, preferences.day_rollover_hour, ZONE)
+    connection = sqlite3.connect(path)
+    micros = {
+        "now": to_micros(now),
+        "start": to_micros(start),
+        "end": to_micros(end),
+        "ahead": to_micros(now + preferences.learn_ahead),
+        "deck": deck,
+    }
+
+    def one(sql: str) -> int | None:
+        row = connection.execute(sql, micros).fetchone()
+        return None if row is None else int(row[0])
+
+    studiable = "NOT m.suspended AND coalesce(m.buried_until, 0) <= :now"
+    cards = (
+        "card_memory m JOIN card c ON c.id = m.card_id JOIN deck d "
+        "ON d.id = c.deck_id AND d.key = :deck"
+    )
+    order = "ORDER BY m.due, c.position, c.id LIMIT 1"
+
+    def answered(state: int) -> int:
+        sql = (
+            "SELECT count(*) FROM review r JOIN card c ON c.id = r.card_id JOIN deck d "
+            "ON d.id = c.deck_id AND d.key = :deck WHERE r.reviewed_at >= :start AND r.kind = 0"
+        )
+        return one(f"{sql} AND r.state_before = {state}") or 0
+
+    try:
+        new_left = max(0, new_limit - answered(0))
+        reviews_left = max(0, review_limit - answered(2))
+        learning = f"SELECT m.card_id FROM {cards} WHERE m.state IN (1, 3) AND {studiable}"
+        card = one(f"{learning} AND m.due < :now {order}")
+        if card is None and reviews_left:
+            card = one(
+                f"SELECT m.card_id FROM {cards} WHERE m.state = 2 AND m.due < :end "
+                f"AND {studiable} {order}"
+            )
+        new = f"SELECT m.card_id FROM {cards} WHERE m.state = 0 AND {studiable}"
+        if card is None and new_left:
+            card = one(f"{new} ORDER BY c.position, c.id LIMIT 1")
+        if card is None:
+            card = one(f"{learning} AND m.due < :ahead {order}")
+        new_count = one(f"SELECT count(*) FROM ({new})") or 0
+        due_learning = one(f"SELECT count(*) FROM ({learning} AND m.due < :end)") or 0
+        due_reviews = one(
+            f"SELECT count(*) FROM {cards} WHERE m.state = 2 AND m.due < :end AND {studiable}"
+        )
+    finally:
+        connection.close()
+    due = due_learning + min(due_reviews or 0, reviews_left)
+    return card, QueueCounts(new=min(new_count, new_left), due=due)
+
+
+def forty_cards(database: Database, now: datetime) -> str:
+    """A deck of 40 choice cards, imported; its key."""
+    cards = [
+        {
+            "id": f"q{number}",
+            "type": "choice",
+            "question": f"Question {number}?",
+            "choices": [{"text": "right", "correct": True}, {"text": "wrong"}],
+        }
+        for number in range(40)
+    ]
+    deck = {"format": "recall-deck", "version": 1, "id": "forty", "name": "Forty", "cards": cards}
+    importing.import_deck(database, parse_deck(json.dumps(deck), "forty.json"), now)
+    return "forty"
+
+
+@pytest.mark.parametrize("few_new", [queue_module._FEW_NEW, 1], ids=["sorted", "deck-walk"])
+def test_after_every_answer_the_kept_queue_is_the_one_the_rules_give(
+    bundled: Database,
+    schedulers: Schedulers,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+    few_new: int,
+) -> None:
+    """Both ways of finding the first new cards: sorting the new ones, walking the deck."""
+    monkeypatch.setattr(queue_module, "_FEW_NEW", few_new)
+    # Small limits, so that both limits run out and review cards wait beyond them.
+    use_preset(bundled, new_per_day=15, reviews_per_day=5)
+    deck = forty_cards(bundled, clock())
+    session = session_for(bundled, schedulers, deck)
+    rng = random.Random(7)
+    kept: list[CardState] = []
+    for _ in range(600):
+        now = clock()
+        queue = queue_of(session, now)
+        assert queue == reference(bundled.path, deck, now, new_limit=15, review_limit=5)
+        if queue[0] is None:
+            clock.advance(hours=3)
+            continue
+        before = session._today
+        shown = answer(session, clock, correct=rng.random() < 0.7, seconds=rng.randint(2, 90))
+        assert before is not None
+        if session._today is before:
+            kept.append(shown.memory.state)  # applied in memory, the queue not read again
+    # Every answer was applied in memory, new, learning and review cards alike; the queue
+    # was read again only when the clock moved on past the end of a day.
+    assert len(kept) == session.summary().answered > 200
+    assert set(kept) >= {CardState.NEW, CardState.LEARNING, CardState.REVIEW}
+
+
+def test_a_deck_is_studied_with_its_subdecks_cards_answered_too(
+    database: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    forty_cards(database, clock())
+    child = {"format": "recall-deck", "version": 1, "id": "child", "name": "Forty::Child"}
+    child["cards"] = [{"id": "c", "type": "basic", "front": "Front", "back": "Back"}]
+    importing.import_deck(database, parse_deck(json.dumps(child), "child.json"), clock())
+    use_preset(database, new_per_day=41)
+    session = session_for(database, schedulers, "forty")
+    keys = []
+    while (shown := session.next_card(clock())) is not None and shown.card.id not in keys:
+        keys.append(shown.card.id)
+        clock.advance(seconds=5)
+        card = shown.card
+        if isinstance(card, ChoiceCard):
+            graded = session.answer_choice(shown, set(card.correct_indexes), clock())
+        else:
+            graded = session.reveal(shown, clock())
+        session.record(graded, graded.proposed, clock())
+    # Forty's cards in deck order, then its subdeck's card: each answer recorded.
+    assert keys == [f"q{number}" for number in range(40)] + ["c"]
+    assert session.summary().answered == 41
+    assert queue_of(session, clock()) == read_afresh(database, schedulers, clock(), "forty")
+
+
+def test_reading_the_queue_walks_indexes_and_never_scans_the_cards(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    """Every statement on the cards' tables that reading the queue runs, by SQLite's plan.
+
+    The queue's index holds what the queue filters on (suspended, buried until): no due
+    card is looked up in the table to leave it out.
+    """
+    statements: list[str] = []
+    bundled._connections.hooks.append(
+        lambda connection: connection.set_trace_callback(statements.append)
+    )
+    bundled.watched().close()  # opened again with the hook
+    session = session_for(bundled, schedulers)
+    answer(session, clock, correct=True)
+    Changes(bundled, schedulers, Preferences(), ZONE).suspend([1])  # read again at the next card
+    statements.clear()
+    assert queue_of(session, clock())[0] is not None
+    on_cards = [sql for sql in statements if sql.startswith("SELECT") and "card" in sql]
+    assert any("card_memory" in sql for sql in on_cards)
+    connection = sqlite3.connect(bundled.path)
+    try:
+        for sql in on_cards:
+            plan = [row[3] for row in connection.execute(f"EXPLAIN QUERY PLAN {sql}")]
+            assert not [step for step in plan if step.startswith("SCAN card")], (sql, plan)
+            # What leaves a card out (suspended, buried) is read from the index, not the table.
+            memory = [step for step in plan if step.startswith("SEARCH card_memory")]
+            assert all(
+                "COVERING INDEX" in step or "INTEGER PRIMARY KEY" in step for step in memory
+            ), (sql, plan)
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("same_database", [True, False], ids=["one-connection", "two-files-open"])
+def test_two_sessions_on_one_deck_see_each_others_answers(
+    bundled: Database, schedulers: Schedulers, clock: Clock, same_database: bool
+) -> None:
+    """Two sessions sharing the watched connection, or each with its own database object."""
+    other = bundled if same_database else Database(bundled.path)
+    try:
+        sessions = [session_for(bundled, schedulers), session_for(other, schedulers)]
+        answered = []
+        for turn in range(10):
+            answered.append(answer(sessions[turn % 2], clock, correct=turn % 3 != 0).card_id)
+            for session in sessions:
+                assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
+        assert len(set(answered[:8])) == 8  # never the same new card twice
+    finally:
+        if not same_database:
+            other.close()
+
+
+def test_a_card_suspended_by_another_connection_is_not_shown_next(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    session = session_for(bundled, schedulers)
+    answer(session, clock, correct=True)
+    upcoming = session.next_card(clock())
+    assert upcoming is not None
+    left = session.counts(clock())
+    other = Database(bundled.path)
+    try:
+        Changes(other, schedulers, Preferences(), ZONE).suspend([upcoming.card_id])
+    finally:
+        other.close()
+    shown = session.next_card(clock())
+    assert shown is not None
+    assert shown.card_id != upcoming.card_id
+    assert session.counts(clock()) == QueueCounts(new=left.new - 1, due=left.due)
+    assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
+
+
+def test_recall_suspend_in_another_process_empties_the_queue_at_the_next_card(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    session = session_for(bundled, schedulers)
+    answer(session, clock, correct=True)
+    assert session.counts(clock()).total > 0
+    folder = str(bundled.path.parent)
+    command = [sys.executable, "-m", "recall", "--data-dir", folder, "suspend", "deck:Activation*"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "suspended 8 of 8" in done.stdout
+    assert session.next_card(clock()) is None
+    assert session.counts(clock()) == QueueCounts(new=0, due=0)
+
+
+def test_the_windows_own_other_writes_are_seen(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    """A bury and a deck option change through the same database, as the window makes them."""
+    session = session_for(bundled, schedulers)
+    answer(session, clock, correct=True)
+    upcoming = session.next_card(clock())
+    assert upcoming is not None
+    Changes(bundled, schedulers, Preferences(), ZONE).bury([upcoming.card_id], clock())
+    assert queue_of(session, clock())[0] != upcoming.card_id
+    use_preset(bundled, new_per_day=2)
+    assert session.counts(clock()).new == 1  # one of the two was introduced already
+    assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
+
+
+def test_a_deck_deleted_meanwhile_has_nothing_left_and_its_next_card_says_so(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    session = session_for(bundled, schedulers)
+    answer(session, clock, correct=True)
+    deck_changes.delete_deck(bundled, session.deck.id, clock())
+    assert session.counts(clock()) == QueueCounts(new=0, due=0)
+    with pytest.raises(DatabaseChangedError):
+        session.next_card(clock())
+
+
+def test_an_undo_is_seen(bundled: Database, schedulers: Schedulers, clock: Clock) -> None:
+    session = session_for(bundled, schedulers)
+    first = answer(session, clock, correct=True)
+    # The answered card is learning, due again today.
+    assert session.counts(clock()) == QueueCounts(new=7, due=1)
+    assert session.undo(clock()).card_id == first.card_id
+    assert session.counts(clock()) == QueueCounts(new=8, due=0)
+    assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
+    assert queue_of(session, clock())[0] == first.card_id
+
+
+def test_a_card_buried_until_a_time_today_comes_back_then(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    session = session_for(bundled, schedulers)
+    upcoming = session.next_card(clock())
+    assert upcoming is not None
+    with bundled.transaction() as transaction:
+        transaction.browsing.set_buried([upcoming.card_id], clock() + timedelta(minutes=30))
+    assert queue_of(session, clock())[0] != upcoming.card_id
+    answer(session, clock, correct=True)  # from memory, the buried card still left out
+    assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
+    clock.advance(minutes=31)
+    assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
+    assert session.counts(clock()).new == 7  # the buried card is back among the new ones
+
+
+def test_the_study_day_rollover_is_seen(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    use_preset(bundled, new_per_day=2)
+    session = session_for(bundled, schedulers)
+    answer(session, clock, correct=True)
+    answer(session, clock, correct=True)
+    assert session.counts(clock()).new == 0
+    # 10:00 in Berlin; the day rolls over at 04:00: the next day brings two new cards.
+    clock.advance(hours=18, minutes=1)
+    assert session.counts(clock()).new == 2
+    assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())

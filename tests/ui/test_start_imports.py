@@ -1,0 +1,98 @@
+"""What the first screen loads: a start shows the deck list without the modules it does not use.
+
+The statistics, the browser, the charts, the deck options (optimizer, simulator), the
+importers and exporter, the deck format's models (pydantic), the review screen and sound
+load when first used. A start that loaded them again would be slower without anything
+failing, so this holds it: the real window is opened offscreen in a new interpreter on a
+library that was opened before (its bundled deck installed), and its modules are listed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from recall import opening
+
+# Loaded when first used, never by a start on the deck list.
+LAZY = (
+    "pydantic",
+    "recall.deckfile",
+    "recall.importing",
+    "recall.importers",
+    "recall.exporting",
+    "genanki",
+    "recall.lint",
+    "recall.editing",
+    "recall.study",
+    "recall.stats",
+    "recall.storage.statistics",
+    "recall.storage.browsing",
+    "recall.optimizing",
+    "recall.workload",
+    "fsrs_rs_python",
+    "recall.audio",
+    "miniaudio",
+    "sqlalchemy",
+    "sqlmodel",
+    "importlib.metadata",
+    "recall.ui.review_view",
+    "recall.ui.statistics_window",
+    "recall.ui.browser_window",
+    "recall.ui.charts",
+    "recall.ui.deck_options_dialog",
+    "recall.ui.preferences_dialog",
+    "recall.ui.card_editor",
+)
+
+_SCRIPT = """
+import json, sys
+from pathlib import Path
+from recall.ui import application
+from recall.ui.prompts import Prompts
+
+lazy = json.loads(sys.argv[2])
+data_dir = Path(sys.argv[1])
+app = application.application()
+prompts = Prompts()
+database = application.open_database(data_dir, prompts)
+window = application.show_window(database, data_dir, prompts)
+app.processEvents()
+loaded = {"deck list": [name for name in lazy if name in sys.modules]}
+assert window.deck_list.model.rowCount() == 1
+window.show_statistics()
+window.statistics.tasks.wait()
+loaded["statistics"] = [name for name in lazy if name in sys.modules]
+window.study("activation-recompute")
+app.processEvents()
+loaded["review"] = [name for name in lazy if name in sys.modules]
+print(json.dumps(loaded))
+window.close()
+window.tasks.wait()
+database.close()
+"""
+
+
+def test_the_deck_list_starts_without_what_it_does_not_show(tmp_path: Path) -> None:
+    opening.open_library(tmp_path, datetime.now(UTC)).close()  # an earlier start
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, str(tmp_path), json.dumps(LAZY)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=environment,
+    )
+    loaded = json.loads(result.stdout.strip().splitlines()[-1])
+    assert loaded["deck list"] == []
+    # The check can fail: opening the statistics and a review does load their modules.
+    assert {"recall.stats", "recall.ui.statistics_window", "recall.ui.charts"} <= set(
+        loaded["statistics"]
+    )
+    assert {"recall.study", "recall.ui.review_view", "pydantic", "recall.deckfile"} <= set(
+        loaded["review"]
+    )
