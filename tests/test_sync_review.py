@@ -387,3 +387,30 @@ def test_of_two_edits_of_one_field_the_later_wins_whichever_computer_syncs_last(
     for device in (laptop, desktop):
         assert _content(device, "tiny", "b1")["back"] == "Paris (later)", device.name
     _converged([laptop, desktop], tmp_path, later)
+
+
+def test_two_presets_of_one_name_made_apart_are_named_alike_everywhere(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    desktop.sync(START)
+    for device, retention in ((laptop, 0.8), (desktop, 0.95)):
+        preset = deck_options.add_preset(device.database, "Exam")
+        deck_options.change_preset(
+            device.database, device.schedulers, preset, {"desired_retention": retention}, START
+        )
+    deck_options.apply(laptop.database, laptop.schedulers, {}, {_deck(laptop, "tiny").id: 2}, START)
+    later = START + timedelta(hours=1)
+    for device in (laptop, desktop, laptop, desktop):
+        device.sync(later)
+
+    def presets(device: Device) -> dict[str, float]:
+        with device.database.reading() as transaction:
+            found = transaction.options.deck_presets().presets.values()
+            return {preset.name: preset.desired_retention for preset in found}
+
+    assert presets(laptop) == presets(desktop)
+    assert _presets_of_decks(laptop) == _presets_of_decks(desktop)
+    _converged([laptop, desktop], tmp_path, later)

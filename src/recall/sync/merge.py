@@ -25,7 +25,7 @@ from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
 from recall.storage.times import to_micros
-from recall.sync import moves, values
+from recall.sync import moves, preset_names, values
 from recall.sync.clock import Clock, newer
 from recall.sync.events import DEFAULT_PRESET, FieldEvent, ReviewEvent, Unreview, review_dict
 
@@ -140,6 +140,8 @@ class Merger:
 
         if arrived:
             self._point_decks_at(arrived)
+        if changed:
+            preset_names.name_alike(self._tx)
 
     def _point_decks_at(self, arrived: dict[str, int]) -> None:
         """Give the decks that chose a preset before it arrived here that preset now."""
