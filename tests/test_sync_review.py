@@ -414,3 +414,22 @@ def test_two_presets_of_one_name_made_apart_are_named_alike_everywhere(
     assert presets(laptop) == presets(desktop)
     assert _presets_of_decks(laptop) == _presets_of_decks(desktop)
     _converged([laptop, desktop], tmp_path, later)
+
+
+def test_a_computer_joining_after_a_retired_computers_folder_was_deleted_gets_its_history(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, tablet = trio
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    desktop.sync(START)
+    desktop.sync(START)  # the desktop has written its own snapshot
+    laptop.study("tiny", 2, START, random.Random(5))
+    laptop.sync(START)
+    desktop.sync(START)
+    shutil.rmtree(_own_folder(laptop))  # the laptop is retired, its folder cleaned away
+    later = START + timedelta(hours=1)
+    desktop.sync(later)
+    tablet.sync(later)
+    assert len(tablet.reviews_by_key()) == 2
+    _converged([desktop, tablet], tmp_path, later)

@@ -163,16 +163,23 @@ def _send(
         device = transaction.sync.device()
         assert device is not None
         sync_folder.remove_temporary(base, device.id)
-        own = {
-            name
-            for (dev, name), (_, mine) in transaction.sync.files().items()
-            if dev == device.id and mine
-        }
+        known = transaction.sync.files()
+        own = {name for (dev, name), (_, mine) in known.items() if dev == device.id and mine}
         present = sync_folder.event_files(base, device.id)
         lost = sorted(own - set(present))
         if lost:
             transaction.sync.forget_files(device.id, lost)
-        snapshot = not own or bool(lost)
+        # Another computer's folder gone (a retired computer's, cleaned away): what it sent
+        # lives on here only, so this round sends everything, for computers yet to come.
+        folders = set(sync_folder.devices(base))
+        gone = sorted({dev for dev, _ in known if dev != device.id and dev not in folders})
+        for other in gone:
+            transaction.sync.forget_files(other, [name for dev, name in known if dev == other])
+        if gone:
+            notes.append(
+                f"the folder of {len(gone)} other computer(s) is gone: everything was sent again"
+            )
+        snapshot = not own or bool(lost) or bool(gone)
         if moves.rekey_returned(transaction):
             notes.append(
                 "a card moved back to keys the other computers hold as deleted got a new key"
