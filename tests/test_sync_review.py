@@ -433,3 +433,24 @@ def test_a_computer_joining_after_a_retired_computers_folder_was_deleted_gets_it
     tablet.sync(later)
     assert len(tablet.reviews_by_key()) == 2
     _converged([desktop, tablet], tmp_path, later)
+
+
+def test_a_review_waiting_for_its_time_follows_its_card_moved_meanwhile(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
+    laptop.sync(START)
+    desktop.sync(START)
+    ahead = START + timedelta(hours=3)  # the desktop's clock runs three hours ahead
+    desktop.study("tiny", 1, ahead, random.Random(0))
+    desktop.sync(ahead)
+    assert laptop.sync(START).received["review"] == 1  # held until its time comes
+    deck_changes.new_deck(laptop.database, "Moved", START)
+    laptop.changes().move([_card_id(laptop, "tiny", "q1")], _deck(laptop, "moved"))
+    day = START + timedelta(days=1)
+    for device in (laptop, desktop, laptop, desktop):
+        device.sync(day)
+    assert laptop.reviews_by_key() == desktop.reviews_by_key()
+    assert [row[0] for row in laptop.reviews_by_key()] == ["moved/q1"]
+    _converged([laptop, desktop], tmp_path, day)

@@ -313,10 +313,24 @@ class Merger:
                     {(event.deck, event.card) for event in due}
                 ).items()
             }
+            due = [self._follow(event, cards) for event in due]
         ready = [event for event in due if (event.deck, event.card) in cards]
         skip = self._tx.synced.existing_uids([event.id for event in ready])
         self._tx.sync.unhold(event.id for event in ready)
         self._add_reviews(cards, [event for event in ready if event.id not in skip])
+
+    def _follow(self, event: ReviewEvent, cards: dict[tuple[str, str], int]) -> ReviewEvent:
+        """A held review named by keys its card was moved away from, named by its new ones
+        (``cards`` learns them when the card is here)."""
+        if (event.deck, event.card) in cards:
+            return event
+        target = moves.moved_to(self._tx, (event.deck, event.card))
+        if target is None:
+            return event
+        found = self._tx.synced.cards([target]).get(target)
+        if found is not None:
+            cards[target] = found[0]
+        return replace_keys(event, deck=target[0], card=target[1])
 
     def _settle(self, events: list[ReviewEvent]) -> None:
         """Keep, of two versions of one review (the same history imported on two devices,
