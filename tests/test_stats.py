@@ -14,7 +14,7 @@ from recall.deckfile import parse_deck
 from recall.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.preferences import Preferences
 from recall.stats.local_time import day_date, day_number, local_time
-from recall.stats.schedules import collect_schedules
+from recall.stats.schedules import collect_forecast, collect_schedules
 from recall.storage import Database
 from recall.storage.records import NewReview
 from recall.storage.statistics import LocalTime
@@ -290,6 +290,25 @@ def test_ratings_count_how_often_the_proposed_rating_was_changed(
     )
 
 
+def test_hours_and_ratings_count_the_period_from_its_first_study_day(
+    database: Database, tiny: dict[str, int]
+) -> None:
+    card = tiny["b1"]
+    # The 7-day period ending on 10 Jan starts with the study day of 4 Jan at 4 am.
+    add(database, card, at("2026-01-04 03:59"), Rating.AGAIN)  # still 3 Jan's study day
+    add(database, card, at("2026-01-04 04:00"), Rating.HARD, proposed=Rating.GOOD)
+    add(database, card, at("2026-01-10 22:00"), Rating.GOOD, proposed=Rating.GOOD)
+
+    week = collect(database, at("2026-01-10 23:00"), period=7)
+    assert week.ratings.counts == (0, 1, 1, 0)
+    assert (week.ratings.proposed_known, week.ratings.changed) == (2, 1)
+    assert [(hour.hour, hour.reviews) for hour in week.hours if hour.reviews] == [(4, 1), (22, 1)]
+    whole = collect(database, at("2026-01-10 23:00"))
+    assert whole.ratings.counts == (1, 1, 1, 0)
+    assert sum(hour.reviews for hour in whole.hours) == 3
+    assert whole.hours[3].reviews == 1
+
+
 def test_hours_are_local_hours(database: Database, tiny: dict[str, int]) -> None:
     add(database, tiny["q1"], at("2026-03-28 09:15"), Rating.GOOD)  # winter time
     add(database, tiny["q1"], at("2026-03-30 09:45"), Rating.AGAIN)  # summer time
@@ -423,6 +442,8 @@ def test_the_schedules_alone_agree_with_the_full_statistics(
             full.distributions,
         )
         assert (quick.deck_name, quick.today_date) == ("Tiny deck", full.today_date)
+        first = collect_forecast(database, SETTINGS, now, "tiny", period, zone=BERLIN)
+        assert (first.forecast, first.today_date) == (full.forecast, full.today_date)
     assert quick.forecast.days[3] == 1
 
 

@@ -69,6 +69,21 @@ def test_browser_shows_every_card_and_searches_as_typed(
     assert browser.status.text().startswith("unknown `is:` value 'dew' at column 4")
 
 
+def test_a_search_asked_for_while_one_runs_is_made_after_it(browser: BrowserWindow) -> None:
+    browser.search("is:new")
+    browser.search("optimizer")  # the first is still running: this one waits its turn
+    browser.wait()
+    assert browser.search_box.text() == "optimizer"
+    found = browser.model.rowCount()
+    assert 0 < found < 8
+    assert browser.status.text() == f"{found} cards"
+    card_id = browser.model.card_id(found - 1)
+    browser.search("is:new")
+    browser.show_card(card_id, "is:new")  # the card chosen, not the first row
+    browser.wait()
+    assert browser.selected_ids() == [card_id]
+
+
 def test_sidebar_builds_the_query(qtbot: QtBot, browser: BrowserWindow) -> None:
     item = browser.sidebar.item_for("is:new")
     assert item is not None

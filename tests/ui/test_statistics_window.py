@@ -100,10 +100,21 @@ def test_the_same_wrong_option_on_two_days_shows_everywhere(
     with qtbot.waitSignal(statistics.card_requested) as requested:
         statistics.page.misconceptions_view.table.clicked.emit(model.index(0, 1))
     assert requested.args == [card_id]
+    browser = window.collection.browser  # the card opens in the browser, selected
+    assert browser is not None
+    browser.wait()
+    assert browser.selected_ids() == [card_id]
+    assert browser.search_box.text() == 'deck:"Activation Recomputation Tradeoffs"'
+    assert browser.isVisible()
+    assert statistics.findChild(CardPicksDialog) is None  # the browser shows the card
+    # The row's menu shows how often each of the card's options was picked.
+    statistics.page.misconceptions_view.table.setCurrentIndex(model.index(0, 0))
+    statistics.page.misconceptions_view.picks_action.trigger()
     dialog = statistics.findChild(CardPicksDialog)
     assert dialog is not None
     assert f"{wrong}  (wrong): picked 2 times" in dialog.picks.text()
     dialog.close()
+    browser.close()
 
 
 def test_switching_period_and_deck_computes_again(
@@ -114,11 +125,14 @@ def test_switching_period_and_deck_computes_again(
     assert first is not None
     assert first.period_days == 30
     assert not statistics.page.reviews_chart.rows  # nothing studied: the empty state
-    # The schedules' charts come first, then the history's.
+    # The forecast comes first, then the other schedules' charts, then the history's.
     with qtbot.waitSignals(
-        [statistics.schedules_shown, statistics.loaded], order="strict", timeout=10_000
+        [statistics.forecast_shown, statistics.schedules_shown, statistics.loaded],
+        order="strict",
+        timeout=10_000,
     ):
         statistics.set_period(365)
+    assert len(statistics.page.forecast_chart.headers) > 0
     year = statistics.statistics
     assert year is not None
     assert (year.period_days, year.by_week) == (365, True)

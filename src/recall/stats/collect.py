@@ -28,8 +28,12 @@ from recall.storage import Database
 from recall.storage.statistics import (
     KIND_MATURE,
     KIND_YOUNG,
+    AnswerGroup,
     DayGroup,
+    LocalTime,
 )
+from recall.storage.study_days import local_key
+from recall.storage.times import to_micros
 
 CALENDAR_DAYS = 365
 WEEKLY_FROM_DAYS = 92
@@ -64,26 +68,26 @@ def collect(
     hour = settings.day_rollover_hour
     today_start, today_end = days.study_day(now, hour, zone)
     with database.reading() as transaction:
+        # The first review of all (the head of the time index) bounds the offsets needed.
+        first = min(transaction.statistics.first_review() or now, now)
+    calendar_start = today_start - timedelta(days=CALENDAR_DAYS + 1)
+    farthest = today_start + timedelta(days=max(CALENDAR_DAYS, forecast_days or 0) + 1)
+    local = local_time(min(first, calendar_start), farthest, hour, zone)
+    # The answers counted by study day, counted again where answers changed since.
+    _bring_counts_up_to_date(database, local, local_key(local, _us(first), _us(now)))
+    with database.reading() as transaction:
         deck_ids, deck_name = deck_ids_of(transaction, deck_key)
         queries = transaction.statistics
-        # The first review of all (the head of the time index) bounds the offsets needed.
-        first = min(queries.first_review() or now, now)
-        calendar_start = today_start - timedelta(days=CALENDAR_DAYS + 1)
-        farthest = today_start + timedelta(days=max(CALENDAR_DAYS, forecast_days or 0) + 1)
-        local = local_time(min(first, calendar_start), farthest, hour, zone)
         today_number = day_number(now, local, zone)
-        groups = queries.day_groups(local, deck_ids)
+        # The days' groups, and the period's hours and ratings, summed from those counts.
+        since_day = None if period_days is None else today_number - max(1, period_days) + 1
+        groups, answers = transaction.study_days.groups(since_day, deck_ids)
         if period_days is None:
             span = today_number - min((group.day for group in groups), default=today_number) + 1
         else:
             span = max(1, period_days)
         period_first = today_number - span + 1
-        period_start = days.study_day(
-            today_start - timedelta(days=span - 1, hours=-12), hour, zone
-        )[0]
-        since = None if period_days is None else period_start
         today_cards = queries.cards_reviewed(today_start, today_end, deck_ids)
-        answers = queries.answer_groups(local, since, deck_ids)
         ahead = forecast_length(period_days, forecast_days)
         schedules = read_schedules(
             queries, local, now, today_number, ahead, settings, zone, deck_ids
@@ -129,6 +133,29 @@ def collect(
             for pick in picks
         ),
     )
+
+
+def _bring_counts_up_to_date(database: Database, local: LocalTime, key: str) -> None:
+    """Count again what is stale: read and counted in a read transaction, so answering in
+    the meantime never waits for it, then stored in a short write transaction; if answers
+    changed in between, again, and at the third time under the write lock."""
+    for _attempt in range(2):
+        with database.reading() as transaction:
+            recount = transaction.study_days.recount(local, key)
+            if recount is None:
+                return
+            counted = transaction.study_days.count(local, recount)
+        with database.transaction() as transaction:
+            if transaction.study_days.store(recount, counted):
+                return
+    with database.transaction() as transaction:
+        transaction.study_days.bring_up_to_date(local, key)
+
+
+def _us(moment: datetime) -> int:
+    value = to_micros(moment)
+    assert value is not None
+    return value
 
 
 def _today(groups: Iterable[DayGroup], today: int, cards: int) -> Today:
@@ -218,21 +245,19 @@ def _retention(
     return RetentionRow(window=name, young=Retention(*young), mature=Retention(*mature))
 
 
-Answers = Iterable[tuple[int, int, int | None, bool, int]]
-
-
-def _hours(answers: Answers) -> tuple[HourCount, ...]:
+def _hours(answers: Iterable[AnswerGroup]) -> tuple[HourCount, ...]:
     reviews, correct = [0] * 24, [0] * 24
-    for hour, _rating, _proposed, right, count in answers:
-        reviews[hour] += count
-        correct[hour] += count if right else 0
+    for answer in answers:
+        reviews[answer.hour] += answer.reviews
+        correct[answer.hour] += answer.reviews if answer.correct else 0
     return tuple(HourCount(hour, reviews[hour], correct[hour]) for hour in range(24))
 
 
-def _ratings(answers: Answers) -> Ratings:
+def _ratings(answers: Iterable[AnswerGroup]) -> Ratings:
     counts = [0, 0, 0, 0]
     known = changed = raised = 0
-    for _hour, given, proposed, _right, count in answers:
+    for answer in answers:
+        given, proposed, count = answer.rating, answer.proposed, answer.reviews
         counts[given - 1] += count
         if proposed is not None:
             known += count

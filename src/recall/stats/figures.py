@@ -226,6 +226,15 @@ class Misconception:
 
 
 @dataclass(frozen=True)
+class Coming:
+    """The forecast alone: the first chart the statistics window paints."""
+
+    deck_key: str | None
+    today_date: date
+    forecast: Forecast
+
+
+@dataclass(frozen=True)
 class Schedules:
     """The figures read from the schedules alone (no history): quick at any size."""
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from recall.stats.figures import KINDS, Histogram, Retention, RetentionRow, Schedules, Statistics
+from recall.stats.figures import (
+    KINDS,
+    Coming,
+    Histogram,
+    Retention,
+    RetentionRow,
+    Schedules,
+    Statistics,
+)
 
 RATING_NAMES = ("Again", "Hard", "Good", "Easy")
 
@@ -54,14 +62,15 @@ def today_reading(stats: Statistics) -> str:
     )
 
 
-def forecast_reading(stats: Statistics | Schedules) -> str:
+def forecast_reading(stats: Statistics | Schedules | Coming) -> str:
     """Section 2: what is coming."""
     forecast = stats.forecast
     total = sum(forecast.days)
     tomorrow = forecast.days[1] if len(forecast.days) > 1 else 0
     overdue = f"; {forecast.overdue} overdue" if forecast.overdue else ""
     return (
-        f"{plural(total, 'card')} come due in the next {len(forecast.days)} days, "
+        f"{plural(total, 'card')} {'comes' if total == 1 else 'come'} due in the next "
+        f"{len(forecast.days)} days, "
         f"{tomorrow} of them tomorrow{overdue}."
     )
 

@@ -18,6 +18,7 @@ from recall.scheduling import Scheduler
 from recall.stats.figures import (
     Bin,
     CardCounts,
+    Coming,
     Distributions,
     Forecast,
     Histogram,
@@ -64,6 +65,50 @@ def forecast_length(period_days: int | None, forecast_days: int | None = None) -
     return min(max(period_days or LONGEST_FORECAST, FORECAST_DAYS), LONGEST_FORECAST)
 
 
+def collect_forecast(
+    database: Database,
+    settings: Preferences,
+    now: datetime,
+    deck_key: str | None = None,
+    period_days: int | None = 30,
+    zone: tzinfo | None = None,
+) -> Coming:
+    """The forecast alone (two walks of the due index), for one deck (or all).
+
+    Args:
+        database: Where the schedules are.
+        settings: For the day rollover hour.
+        now: The current time, aware UTC.
+        deck_key: Only this deck (its file id); None for every deck.
+        period_days: The period's study days (None: all time), for the forecast's length.
+        zone: The learner's time zone; None is the system's.
+
+    Raises:
+        UnknownDeckError: ``deck_key`` names no deck.
+    """
+    today_start = days.study_day(now, settings.day_rollover_hour, zone)[0]
+    ahead = forecast_length(period_days)
+    local = _local_ahead(today_start, ahead, settings, zone)
+    today = day_number(now, local, zone)
+    with database.reading() as transaction:
+        deck_ids, _name = deck_ids_of(transaction, deck_key)
+        forecast = read_forecast(
+            transaction.statistics, local, now, today, ahead, settings, zone, deck_ids
+        )
+    return Coming(deck_key=deck_key, today_date=day_date(today), forecast=forecast)
+
+
+def _local_ahead(
+    today_start: datetime, ahead: int, settings: Preferences, zone: tzinfo | None
+) -> LocalTime:
+    return local_time(
+        today_start - timedelta(days=1),
+        today_start + timedelta(days=ahead + 1),
+        settings.day_rollover_hour,
+        zone,
+    )
+
+
 def collect_schedules(
     database: Database,
     settings: Preferences,
@@ -88,9 +133,7 @@ def collect_schedules(
     hour = settings.day_rollover_hour
     today_start = days.study_day(now, hour, zone)[0]
     ahead = forecast_length(period_days)
-    local = local_time(
-        today_start - timedelta(days=1), today_start + timedelta(days=ahead + 1), hour, zone
-    )
+    local = _local_ahead(today_start, ahead, settings, zone)
     with database.reading() as transaction:
         deck_ids, deck_name = deck_ids_of(transaction, deck_key)
         schedules = read_schedules(
@@ -124,13 +167,9 @@ def read_schedules(
     deck_ids: Sequence[int] | None,
 ) -> Schedules:
     """The schedules' figures, read in a transaction the caller holds (deck fields empty)."""
-    hour = settings.day_rollover_hour
-    today_start = days.study_day(now, hour, zone)[0]
-    horizon = days.study_day(today_start + timedelta(days=ahead, hours=12), hour, zone)[0]
     curve = Scheduler().forgetting_curve()
+    forecast = read_forecast(queries, local, now, today, ahead, settings, zone, deck_ids)
     counts = queries.card_counts(deck_ids)
-    due = queries.due_by_day(local, today_start, horizon, deck_ids)
-    overdue = queries.due_before(today_start, deck_ids)
     memory = {
         what: queries.distribution(what, now, curve, deck_ids)
         for what in ("interval", "stability", "difficulty", "retrievability")
@@ -139,7 +178,7 @@ def read_schedules(
         deck_key=None,
         deck_name="",
         today_date=day_date(today),
-        forecast=_forecast(due, today, ahead, overdue),
+        forecast=forecast,
         cards=CardCounts(
             new=counts.get(-1, 0),
             learning=counts.get(KIND_LEARNING, 0),
@@ -158,6 +197,25 @@ def read_schedules(
             known=memory["retrievability"].total,
         ),
     )
+
+
+def read_forecast(
+    queries: StatisticsQueries,
+    local: LocalTime,
+    now: datetime,
+    today: int,
+    ahead: int,
+    settings: Preferences,
+    zone: tzinfo | None,
+    deck_ids: Sequence[int] | None,
+) -> Forecast:
+    """Cards due on each of ``ahead`` study days from today, and the overdue backlog."""
+    hour = settings.day_rollover_hour
+    today_start = days.study_day(now, hour, zone)[0]
+    horizon = days.study_day(today_start + timedelta(days=ahead, hours=12), hour, zone)[0]
+    due = queries.due_by_day(local, today_start, horizon, deck_ids)
+    overdue = queries.due_before(today_start, deck_ids)
+    return _forecast(due, today, ahead, overdue)
 
 
 def _forecast(due: Sequence[tuple[int, int]], today: int, ahead: int, overdue: int) -> Forecast:

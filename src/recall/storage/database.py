@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from recall.errors import RecallError
-from recall.storage import card_index, maintenance, sync_triggers
+from recall.storage import card_index, maintenance, pick_counts, study_day_schema, sync_triggers
 from recall.storage.failures import (
     DamagedDatabaseError,
     DatabaseError,
@@ -227,6 +227,8 @@ class Database:
                 SQLModel.metadata.create_all(connection)
                 connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
                 card_index.create_triggers(connection)
+                study_day_schema.create_triggers(connection)
+                pick_counts.create_triggers(connection)
                 sync_triggers.create_triggers(connection)
                 connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
                 connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-from recall.storage import card_index, sync_triggers
+from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers
 from recall.storage.review_ids import review_uid
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -135,8 +135,26 @@ def _queue_indexes(connection: Connection) -> None:
     )
 
 
+def _study_days(connection: Connection) -> None:
+    """Schema 8: the answers counted by study day and the wrong options' picks counted per
+    card, kept by triggers, so the statistics sum thousands of counts instead of reading
+    every review (``study_days``, ``pick_counts``); and an index on the studied cards'
+    due dates for the forecast, the statistics window's first chart. The days are counted
+    when the statistics are first asked for (they depend on the learner's time zone); the
+    picks here."""
+    for table in study_day_schema.TABLES:
+        connection.exec_driver_sql(table)
+    study_day_schema.create_triggers(connection)
+    pick_counts.create(connection, fill=True)
+    # The forecast walks the studied cards that are not suspended by deck and due date.
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_card_memory_studied_due ON card_memory (deck_id, due) "
+        "WHERE state <> 0 AND NOT suspended"
+    )
+
+
 def _sync(connection: Connection) -> None:
-    """Schema 8: what sync through a shared folder needs (docs/sync.md).
+    """Schema 9: what sync through a shared folder needs (docs/sync.md).
 
     Every review, and every review set aside, gets its id on every device (a hash of its
     card's keys, time, kind and rating; ``review_ids``); the append-only trigger is lifted
@@ -201,5 +219,6 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     4: _proposed_rating,
     5: _preferences_and_presets,
     6: _queue_indexes,
-    7: _sync,
+    7: _study_days,
+    8: _sync,
 }

@@ -19,7 +19,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from recall.storage import card_index, sync_triggers
+from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers
 
 APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
@@ -83,6 +83,14 @@ EXPECTED = Expected(
         "sync_retracted": frozenset({"uid"}),
         "sync_seen_device": frozenset({"id", "name", "last_file"}),
         "sync_preset": frozenset({"preset_id", "uid"}),
+        "study_day_count": frozenset(
+            {"deck_id", "day", "kind", "first_of_day", "rating", "correct", "reviews", "time_ms"}
+        ),
+        "study_hour_count": frozenset(
+            {"deck_id", "day", "hour", "rating", "proposed", "correct", "reviews"}
+        ),
+        "study_day_state": frozenset({"id", "local_key", "stale_from", "changes"}),
+        "wrong_pick_count": frozenset({"card_id", "choice", "times", "last_at"}),
     },
     indexes={
         "ix_card_deck_id": "card",
@@ -90,18 +98,26 @@ EXPECTED = Expected(
         "ix_card_memory_state_due": "card_memory",
         "ix_card_memory_deck_queue": "card_memory",
         "ix_card_memory_buried": "card_memory",
+        "ix_card_memory_studied_due": "card_memory",
         "ix_card_tag_tag": "card_tag",
         "ix_review_card_time": "review",
         "ix_review_reviewed_at": "review",
         "ix_set_aside_review_card_id": "set_aside_review",
         "ix_deck_preset_preset_id": "deck_preset",
+        "ix_wrong_pick_count_rank": "wrong_pick_count",
         "ix_review_uid": "review",
         "ix_sync_held_review_deck_key": "sync_held_review",
         "ix_sync_preset_uid": "sync_preset",
     },
     triggers={
         _trigger_name(sql): _collapse(sql)
-        for sql in (APPEND_ONLY_TRIGGER, *card_index.TRIGGERS, *sync_triggers.TRIGGERS)
+        for sql in (
+            APPEND_ONLY_TRIGGER,
+            *card_index.TRIGGERS,
+            *study_day_schema.TRIGGERS,
+            *pick_counts.TRIGGERS,
+            *sync_triggers.TRIGGERS,
+        )
     },
 )
 

@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import Any
 
 from recall.memory import CardState, ReviewKind
-from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
 
@@ -89,6 +88,25 @@ class DayGroup:
 
 
 @dataclass(frozen=True, slots=True)
+class AnswerGroup:
+    """Answers counted by local hour, rating given, rating proposed and result.
+
+    Attributes:
+        hour: The local hour (0-23) they were made in.
+        rating: The rating given, 1-4.
+        proposed: The rating Recall proposed, None when not recorded.
+        correct: Whether the answers were right.
+        reviews: How many answers.
+    """
+
+    hour: int
+    rating: int
+    proposed: int | None
+    correct: bool
+    reviews: int
+
+
+@dataclass(frozen=True, slots=True)
 class ValueCounts:
     """A histogram as SQL counted it: each rounded value with its count, and the average."""
 
@@ -116,6 +134,24 @@ class StatisticsQueries:
 
     def __init__(self, sql: Sql) -> None:
         self._sql = sql
+        self._walks: dict[tuple[int, ...], str] = {}
+
+    def _schedules(self, deck_ids: Sequence[int] | None) -> str:
+        """The schedules to walk for every card of some decks: along the index on deck when
+        they hold under a quarter of the cards, else the whole table in its order, which
+        reads each row once instead of looking it up from the index (twice as fast)."""
+        if deck_ids is None:
+            return "card_memory"
+        key = tuple(deck_ids)
+        if key not in self._walks:
+            ((mine, everyone),) = self._rows(
+                f"SELECT (SELECT count(*) FROM card_memory WHERE deck_id IN ({_ids(key)})), "
+                "(SELECT count(*) FROM card_memory)",
+                (),
+            )
+            few = int(mine) * 4 < int(everyone)
+            self._walks[key] = "card_memory" if few else "card_memory NOT INDEXED"
+        return self._walks[key]
 
     def _rows(self, sql: str, parameters: Sequence[Any]) -> list[tuple[Any, ...]]:
         return self._sql.rows(sql, parameters)
@@ -124,49 +160,6 @@ class StatisticsQueries:
         """When the first review was made (the head of the index on review times)."""
         ((first,),) = self._rows("SELECT min(reviewed_at) FROM review", ())
         return from_micros(first)
-
-    def day_groups(self, local: LocalTime, deck_ids: Sequence[int] | None = None) -> list[DayGroup]:
-        """Every review (of one deck, if given) counted by study day, kind, rating and result.
-
-        A review card's kind is young or mature by the time since the card's previous
-        review; a review is its card's first of the day when that previous review fell on
-        an earlier study day (or there is none). The previous review comes from a window
-        over each card's reviews in the order they happened, read along the index on card
-        and time.
-        """
-        parameters: tuple[int, ...] = ()
-        if deck_ids is None:
-            source = f"review WHERE review.kind = {_ANSWER}"
-        else:
-            # The deck's cards as a list to look up, so the reviews are still read along
-            # the (card, time) index, already in the window's order.
-            decks = _ids(deck_ids)
-            source = (
-                f"review WHERE review.kind = {_ANSWER} "
-                f"AND review.card_id IN (SELECT id FROM card WHERE deck_id IN ({decks}))"
-            )
-        sql = f"""
-            WITH r AS (
-                SELECT review.reviewed_at AS t, review.rating AS rating,
-                    review.duration_ms AS ms, review.state_before AS s, review.correct AS ok,
-                    lag(review.reviewed_at) OVER (
-                        PARTITION BY review.card_id ORDER BY {REVIEW_ORDER}) AS prev
-                FROM {source}
-            )
-            SELECT {local.day("t")} AS day,
-                CASE WHEN s IN ({int(CardState.NEW)}, {int(CardState.LEARNING)})
-                        THEN {KIND_LEARNING}
-                    WHEN s = {int(CardState.RELEARNING)} THEN {KIND_RELEARNING}
-                    WHEN prev IS NULL OR t - prev < {MATURE_DAYS * DAY_US} THEN {KIND_YOUNG}
-                    ELSE {KIND_MATURE} END AS kind,
-                (prev IS NULL OR {local.day("prev")} <> {local.day("t")}) AS first_of_day,
-                rating, ok, count(*), sum(ms)
-            FROM r GROUP BY 1, 2, 3, 4, 5
-        """
-        return [
-            DayGroup(int(d), int(k), bool(f), int(rt), bool(ok), int(n), int(ms or 0))
-            for d, k, f, rt, ok, n, ms in self._rows(sql, parameters)
-        ]
 
     def cards_reviewed(
         self, since: datetime, until: datetime, deck_ids: Sequence[int] | None = None
@@ -179,22 +172,6 @@ class StatisticsQueries:
         )
         return int(count)
 
-    def answer_groups(
-        self, local: LocalTime, since: datetime | None, deck_ids: Sequence[int] | None = None
-    ) -> list[tuple[int, int, int | None, bool, int]]:
-        """Reviews since a time (all if None) in one pass, counted by local hour, rating
-        given, rating proposed (None when not recorded) and result:
-        ``(hour, rating, proposed, correct, reviews)``."""
-        source, parameters = _reviews_since(since, deck_ids)
-        sql = (
-            f"SELECT {local.hour('review.reviewed_at')}, review.rating, review.proposed_rating, "
-            f"review.correct, count(*) FROM {source} GROUP BY 1, 2, 3, 4"
-        )
-        return [
-            (int(h), int(r), None if p is None else int(p), bool(c), int(n))
-            for h, r, p, c, n in self._rows(sql, parameters)
-        ]
-
     def card_counts(self, deck_ids: Sequence[int] | None = None) -> dict[int, int]:
         """Cards by kind now: -2 for suspended, -1 for new, else the ``KIND_*`` numbers (by
         scheduled interval)."""
@@ -205,7 +182,7 @@ class StatisticsQueries:
                 WHEN state = {int(CardState.RELEARNING)} THEN {KIND_RELEARNING}
                 WHEN due - last_review < {MATURE_DAYS * DAY_US} THEN {KIND_YOUNG}
                 ELSE {KIND_MATURE} END, count(*)
-            FROM card_memory {where} GROUP BY 1
+            FROM {self._schedules(deck_ids)} {where} GROUP BY 1
         """
         return {int(kind): int(count) for kind, count in self._rows(sql, ())}
 
@@ -273,7 +250,7 @@ class StatisticsQueries:
         self._ensure_pow()
         deck = "" if deck_ids is None else f"AND deck_id IN ({_ids(deck_ids)})"
         sql = f"""
-            WITH v AS (SELECT {expression} AS x FROM card_memory
+            WITH v AS (SELECT {expression} AS x FROM {self._schedules(deck_ids)}
                 WHERE state <> {int(CardState.NEW)} AND stability > 0 {deck})
             SELECT round(x * {scale}) AS bucket, count(*), sum(x) FROM v
             WHERE x IS NOT NULL GROUP BY 1 ORDER BY 1
@@ -298,27 +275,22 @@ class StatisticsQueries:
         condition = "card.kind = 'choice'"
         if deck_ids is not None:
             condition += f" AND card.deck_id IN ({_ids(deck_ids)})"
+        # The counts kept per card and text (pick_counts), walked most picked first along
+        # their index until enough of them are wrong on a card of these decks.
         sql = f"""
-            WITH picks AS (
-                SELECT card.id AS card_id, picked.value AS choice, review.reviewed_at AS t
-                FROM card CROSS JOIN review ON review.card_id = card.id,
-                    json_each(review.picked) AS picked
-                WHERE {condition} AND NOT review.correct AND review.picked IS NOT NULL
-                    AND picked.value NOT IN (
-                        SELECT json_extract(c.value, '$.text')
-                        FROM json_each(card.content, '$.choices') AS c
-                        WHERE json_extract(c.value, '$.correct'))
-            )
             SELECT deck.key, card.id, card.key, json_extract(card.content, '$.question'),
-                picks.choice, count(*), max(picks.t),
+                w.choice, w.times, w.last_at,
                 EXISTS (SELECT 1 FROM json_each((SELECT latest.picked FROM review AS latest
                         WHERE latest.card_id = card.id
                         ORDER BY latest.reviewed_at DESC, latest.id DESC LIMIT 1)) AS l
-                    WHERE l.value = picks.choice)
-            FROM picks CROSS JOIN card ON card.id = picks.card_id
+                    WHERE l.value = w.choice)
+            FROM wrong_pick_count AS w CROSS JOIN card ON card.id = w.card_id
                 CROSS JOIN deck ON deck.id = card.deck_id
-            GROUP BY card.id, picks.choice
-            ORDER BY count(*) DESC, max(picks.t) DESC, card.id, picks.choice
+            WHERE {condition} AND w.choice NOT IN (
+                SELECT json_extract(c.value, '$.text')
+                FROM json_each(card.content, '$.choices') AS c
+                WHERE json_extract(c.value, '$.correct'))
+            ORDER BY w.times DESC, w.last_at DESC, w.card_id, w.choice
             LIMIT ?
         """
         rows = self._rows(sql, (limit,))
@@ -366,30 +338,16 @@ def _ids(deck_ids: Sequence[int]) -> str:
     return ", ".join(str(int(deck_id)) for deck_id in deck_ids) or "NULL"
 
 
-def _reviews_since(
-    since: datetime | None, deck_ids: Sequence[int] | None
-) -> tuple[str, tuple[Any, ...]]:
-    """A FROM clause (with WHERE) of reviews from a time on, optionally of one deck only.
-
-    All of the history is read straight from the table; a period starts on the index of
-    review times.
-    """
-    start = to_micros(since) if since is not None else -(2**62)
+def _reviews_since(since: datetime, deck_ids: Sequence[int] | None) -> tuple[str, tuple[Any, ...]]:
+    """A FROM clause (with WHERE) of answers from a time on (read along the index of review
+    times), optionally of one deck only."""
     answers = f"review.kind = {_ANSWER}"  # not the schedule changes made by hand
     if deck_ids is None:
-        if since is None:
-            return f"review NOT INDEXED WHERE {answers} AND review.reviewed_at >= ?", (start,)
-        return f"review WHERE {answers} AND review.reviewed_at >= ?", (start,)
-    if since is None:
-        return (
-            "card CROSS JOIN review ON review.card_id = card.id "
-            f"WHERE card.deck_id IN ({_ids(deck_ids)}) AND {answers} AND review.reviewed_at >= ?",
-            (start,),
-        )
+        return f"review WHERE {answers} AND review.reviewed_at >= ?", (to_micros(since),)
     return (
         "review CROSS JOIN card ON card.id = review.card_id "
         f"WHERE card.deck_id IN ({_ids(deck_ids)}) AND {answers} AND review.reviewed_at >= ?",
-        (start,),
+        (to_micros(since),),
     )
 
 

@@ -98,6 +98,13 @@ class CardMemory(SQLModel, table=True):
             "buried_until",
             sqlite_where=text("buried_until IS NOT NULL"),
         ),
+        # The statistics' forecast: studied cards not suspended, by deck and due date.
+        Index(
+            "ix_card_memory_studied_due",
+            "deck_id",
+            "due",
+            sqlite_where=text("state <> 0 AND NOT suspended"),
+        ),
     )
 
     card_id: int = Field(foreign_key="card.id", primary_key=True)
@@ -164,7 +171,7 @@ class Review(SQLModel, table=True):
         default=None,
         index=True,
         unique=True,
-        description="The review's id on every device (schema 8): a hash of what it is.",
+        description="The review's id on every device (schema 9): a hash of what it is.",
     )
 
 
@@ -226,11 +233,11 @@ class SetAsideReview(SQLModel, table=True):
     proposed_rating: int | None = None
     set_aside_at: datetime = Field(sa_type=UtcDateTime)
     reason: str
-    uid: str | None = Field(default=None, description="As in review (schema 8).")
+    uid: str | None = Field(default=None, description="As in review (schema 9).")
 
 
 class SyncDevice(SQLModel, table=True):
-    """This device as sync knows it: one row (schema 8)."""
+    """This device as sync knows it: one row (schema 9)."""
 
     __tablename__ = "sync_device"
 
@@ -320,3 +327,70 @@ class SyncPreset(SQLModel, table=True):
 
     preset_id: int = Field(primary_key=True)
     uid: str = Field(index=True, unique=True)
+
+
+class StudyDayCount(SQLModel, table=True):
+    """Answers counted by deck, study day, kind, first of the day, rating and result; kept by
+    ``study_days`` (see there), never written by hand."""
+
+    __tablename__ = "study_day_count"
+
+    deck_id: int = Field(primary_key=True)
+    day: int = Field(primary_key=True, description="Study days since 1970-01-01.")
+    kind: int = Field(primary_key=True, description="0 learning, 1 young, 2 mature, 3 relearning.")
+    first_of_day: bool = Field(primary_key=True)
+    rating: int = Field(primary_key=True)
+    correct: bool = Field(primary_key=True)
+    reviews: int
+    time_ms: int
+
+
+class StudyHourCount(SQLModel, table=True):
+    """Answers counted by deck, study day, local hour, rating, rating proposed and result;
+    kept by ``study_days``."""
+
+    __tablename__ = "study_hour_count"
+
+    deck_id: int = Field(primary_key=True)
+    day: int = Field(primary_key=True)
+    hour: int = Field(primary_key=True, description="Local hour 0-23.")
+    rating: int = Field(primary_key=True)
+    proposed: int = Field(primary_key=True, description="The rating proposed; 0 when unknown.")
+    correct: bool = Field(primary_key=True)
+    reviews: int
+
+
+class StudyDayState(SQLModel, table=True):
+    """One row: the way ``study_day_count`` counts days, and from when it is stale."""
+
+    __tablename__ = "study_day_state"
+
+    id: int = Field(primary_key=True)
+    local_key: str = Field(description="The rollover hour and time zone offsets counted in.")
+    stale_from: int | None = Field(
+        default=None,
+        sa_type=BigInteger,
+        description="UTC microseconds: counts from that answer's day on are stale; null: none.",
+    )
+    changes: int = Field(description="How many times answers changed: counted by the triggers.")
+
+
+class WrongPickCount(SQLModel, table=True):
+    """How many wrong answers picked each option text of a card, and when last; kept by
+    triggers (``pick_counts``), never written by hand."""
+
+    __tablename__ = "wrong_pick_count"
+    __table_args__ = (
+        Index(
+            "ix_wrong_pick_count_rank",
+            text("times DESC"),
+            text("last_at DESC"),
+            "card_id",
+            "choice",
+        ),
+    )
+
+    card_id: int = Field(primary_key=True)
+    choice: str = Field(primary_key=True)
+    times: int
+    last_at: int = Field(sa_type=BigInteger, description="UTC microseconds.")

@@ -17,6 +17,7 @@ from recall.storage.sql import Sql
 if TYPE_CHECKING:
     from recall.storage.browsing import Browsing
     from recall.storage.statistics import StatisticsQueries
+    from recall.storage.study_days import StudyDays
     from recall.storage.sync_local import SyncLocal
     from recall.storage.sync_state import SyncState
 
@@ -38,6 +39,7 @@ class Transaction:
         statistics: The statistics' grouped reads of the history and the schedules.
         sync: Sync's own state (this device, the outbox, stamps, files read).
         synced: Decks, cards and reviews named by their keys, as sync reads and writes them.
+        study_days: The answers counted by study day, kept for the statistics.
     """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -90,6 +92,13 @@ class Transaction:
         from recall.storage.statistics import StatisticsQueries
 
         return StatisticsQueries(self.sql)
+
+    @cached_property
+    def study_days(self) -> StudyDays:
+        """The answers counted by study day, kept for the statistics."""
+        from recall.storage.study_days import StudyDays
+
+        return StudyDays(self.sql)
 
     @cached_property
     def sync(self) -> SyncState:

@@ -82,6 +82,7 @@ class BrowserWindow(QMainWindow):
         self._sort = ("due", False)
         self._pending: str | None = None
         self._editing: int | None = None
+        self._show_after: int | None = None
         self.search_box = QLineEdit()
         self.search_box.setObjectName("browserSearch")
         self.search_box.setAccessibleName("Search")
@@ -158,6 +159,11 @@ class BrowserWindow(QMainWindow):
 
         self.status.setText("Searching…")
         self.tasks.run(work, self._on_found, self._on_search_failed)
+
+    def show_card(self, card_id: int, query: str) -> None:
+        """Search for ``query``, then select the card ``card_id`` among the results."""
+        self._show_after = card_id
+        self.search(query)
 
     def wait(self) -> None:
         """Block until the running search is done and shown (for tests and scripts)."""
@@ -327,7 +333,8 @@ class BrowserWindow(QMainWindow):
             self.search_box.setText(text)
             self.search()
             return
-        keep = self._editing
+        keep = self._editing if self._show_after is None else self._show_after
+        self._show_after = None
         self.model.set_result(result)
         count = len(result.card_ids)
         self.status.setText(f"{count:,} card{'s' if count != 1 else ''}")

@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QScrollArea, QVBoxLayout, QWidget
 
-from recall import deck_changes, deck_options
+from recall import deck_changes, deck_options, search
 from recall.card_changes import Change, Changes
 from recall.errors import RecallError
 from recall.preferences import Preferences
@@ -147,6 +147,13 @@ class CollectionActions(QObject):
         self.browser.activateWindow()
         self.browser.search(query)
         return self.browser
+
+    def show_card(self, card_id: int) -> None:
+        """Open the browser on one card: its deck searched, the card selected."""
+        with self._database.reading() as transaction:
+            card = transaction.cards.get(card_id)
+            deck = transaction.decks.get(card.deck_id)
+        self.browse().show_card(card_id, f"deck:{search.quote(deck.name)}")
 
     def add_cards(self) -> None:
         """Open the Add Cards window on the selected deck."""

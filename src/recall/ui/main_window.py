@@ -194,6 +194,7 @@ class MainWindow(QMainWindow):
             self.statistics = StatisticsWindow(
                 self._database, self.preferences, self._clock, decks, key, self._zone, self
             )
+            self.statistics.card_requested.connect(self.collection.show_card)
             self.statistics.refresh()
         elif key is not None and key != self.statistics.deck_key():
             self.statistics.set_decks(decks)

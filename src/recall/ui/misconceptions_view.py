@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -78,9 +78,11 @@ class _Table(QTableView):
 
 
 class MisconceptionsView(QWidget):
-    """The ranked list; clicking a row (or Enter on it) asks for its card."""
+    """The ranked list; clicking a row (or Enter on it) asks for its card, and the row's
+    context menu for how often each of the card's options was picked."""
 
     card_requested = Signal(int)
+    picks_requested = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -105,8 +107,15 @@ class MisconceptionsView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.table)
         layout.addWidget(self.empty)
+        self.open_action = QAction("&Open in Browser", self.table)
+        self.picks_action = QAction("&Picks of Each Option...", self.table)
+        self.table.addAction(self.open_action)
+        self.table.addAction(self.picks_action)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.table.clicked.connect(self._on_clicked)
         self.table.chosen_by_key.connect(self._on_key)
+        self.open_action.triggered.connect(self._on_key)
+        self.picks_action.triggered.connect(self._on_picks)
 
     def set_misconceptions(self, items: Sequence[Misconception]) -> None:
         """Show the ranked list."""
@@ -128,6 +137,11 @@ class MisconceptionsView(QWidget):
 
     def _on_key(self) -> None:
         self._on_clicked(self.table.currentIndex())
+
+    def _on_picks(self) -> None:
+        index = self.table.currentIndex()
+        if index.isValid():
+            self.picks_requested.emit(self.model.row_value(index.row()).card_id)
 
 
 class CardPicksDialog(QDialog):

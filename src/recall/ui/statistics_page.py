@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from recall.stats import report
-from recall.stats.figures import KINDS, Histogram, Retention, Schedules, Statistics
+from recall.stats.figures import KINDS, Coming, Histogram, Retention, Schedules, Statistics
 from recall.ui.charts import BarChart, CalendarHeatmap, ChartSection, Line
 from recall.ui.charts.base import series_color
 from recall.ui.charts.numbers_model import NumbersModel
@@ -127,8 +127,8 @@ class StatisticsPage(QWidget):
         grid.setRowStretch(len(placed), 1)
         self.reviews_measure.currentIndexChanged.connect(self._on_measure_changed)
 
-    def show_schedules(self, figures: Schedules | Statistics) -> None:
-        """Fill the sections that need no history: future due, card counts, memory now."""
+    def show_forecast(self, figures: Coming | Schedules | Statistics) -> None:
+        """Fill the future due section."""
         forecast = figures.forecast
         labels = [
             "Today",
@@ -144,6 +144,10 @@ class StatisticsPage(QWidget):
             Line("Running total (with overdue)", tuple(float(v) for v in forecast.cumulative)),
         )
         self.forecast.set_reading(report.forecast_reading(figures))
+
+    def show_schedules(self, figures: Schedules | Statistics) -> None:
+        """Fill the sections that need no history: future due, card counts, memory now."""
+        self.show_forecast(figures)
         cards = figures.cards
         kinds = ("New", "Learning", "Relearning", "Young", "Mature", "Suspended")
         values = (
@@ -228,7 +232,8 @@ class StatisticsPage(QWidget):
         self.misconceptions_view.set_misconceptions(figures.misconceptions)
         count = len(figures.misconceptions)
         self.misconceptions.set_reading(
-            "Wrong options you picked, most picked first; click one to see its card."
+            "Wrong options you picked, most picked first; click one to open its card in the "
+            "browser, or open its menu for how often each option was picked."
             if count
             else "No wrong option picked yet: choice cards answered wrongly show up here."
         )

@@ -25,8 +25,8 @@ from recall import stats
 from recall.errors import RecallError
 from recall.preferences import Preferences
 from recall.stats.cards import card_picks
-from recall.stats.figures import Schedules, Statistics
-from recall.stats.schedules import collect_schedules
+from recall.stats.figures import Coming, Schedules, Statistics
+from recall.stats.schedules import collect_forecast, collect_schedules
 from recall.storage import Database
 from recall.ui.misconceptions_view import CardPicksDialog
 from recall.ui.statistics_page import StatisticsPage
@@ -53,6 +53,7 @@ class StatisticsWindow(QWidget):
     """
 
     loaded = Signal()
+    forecast_shown = Signal()
     schedules_shown = Signal()
     card_requested = Signal(int)
 
@@ -92,14 +93,23 @@ class StatisticsWindow(QWidget):
         deck, period = self.deck_key(), self.period_days()
         self.status.setText("Computing...")
 
+        def first() -> Coming:
+            return collect_forecast(database, settings, now, deck, period, zone)
+
         def quick() -> Schedules:
             return collect_schedules(database, settings, now, deck, period, zone)
 
         def work() -> Statistics:
             return stats.collect(database, settings, now, deck, period, zone)
 
-        # The schedules' figures first (quick at any size), then the history's; the task
+        # The first chart (the forecast, two walks of the due index) first, then the rest
+        # of the schedules' figures (quick at any size), then the history's; the task
         # runner runs one job at a time, in order.
+        self.tasks.run(
+            first,
+            lambda figures: self._on_forecast(generation, figures),
+            lambda error: self._on_failed(generation, error),
+        )
         self.tasks.run(
             quick,
             lambda figures: self._on_schedules(generation, figures),
@@ -186,7 +196,8 @@ class StatisticsWindow(QWidget):
     def _connect_signals(self) -> None:
         self.deck_box.currentIndexChanged.connect(self._on_choice_changed)
         self.period_box.currentIndexChanged.connect(self._on_choice_changed)
-        self.page.misconceptions_view.card_requested.connect(self._on_card_requested)
+        self.page.misconceptions_view.card_requested.connect(self.card_requested)
+        self.page.misconceptions_view.picks_requested.connect(self._on_picks_requested)
 
     # Showing
 
@@ -200,6 +211,11 @@ class StatisticsWindow(QWidget):
 
     def _on_choice_changed(self) -> None:
         self.refresh()
+
+    def _on_forecast(self, generation: int, figures: Coming) -> None:
+        if generation == self._generation:
+            self.page.show_forecast(figures)
+            self.forecast_shown.emit()
 
     def _on_schedules(self, generation: int, figures: Schedules) -> None:
         if generation == self._generation:
@@ -217,8 +233,7 @@ class StatisticsWindow(QWidget):
         if generation == self._generation:
             self.status.setText(f"Statistics could not be computed: {error}")
 
-    def _on_card_requested(self, card_id: int) -> None:
-        self.card_requested.emit(card_id)
+    def _on_picks_requested(self, card_id: int) -> None:
         dialog = CardPicksDialog(card_picks(self._database, card_id), self)
         dialog.open()
         self.card_dialog = dialog

@@ -49,12 +49,21 @@ class TaskRunner(QObject):
         """Queue ``work``; ``on_done(result)`` or ``on_error(exception)`` follows."""
         signals = _Signals(self)  # lives on the GUI thread, so its slots run there
         self._signals.append(signals)
-        if on_done is not None:
-            signals.finished.connect(on_done)
-        if on_error is not None:
-            signals.failed.connect(on_error)
-        signals.finished.connect(lambda _result: self._forget(signals))
-        signals.failed.connect(lambda _error: self._forget(signals))
+
+        # The job is forgotten before its callback runs, so that a callback that starts
+        # another job (a search typed while one ran) sees the runner free of this one.
+        def finished(result: object) -> None:
+            self._forget(signals)
+            if on_done is not None:
+                on_done(result)
+
+        def failed(error: Exception) -> None:
+            self._forget(signals)
+            if on_error is not None:
+                on_error(error)
+
+        signals.finished.connect(finished)
+        signals.failed.connect(failed)
         self._pool.start(_Job(work, signals))
 
     @property
