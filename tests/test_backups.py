@@ -170,3 +170,27 @@ def test_a_backup_from_a_newer_recall_is_refused(
     with pytest.raises(backups.BackupError, match="made by a newer Recall"):
         backups.restore(bundled, newer, Schedulers(), clock())
     assert read_header(bundled.path).schema_version == SCHEMA_VERSION
+
+
+def test_a_damaged_backup_is_refused_before_anything_is_written(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    answer_cards(bundled, clock, 3)
+    backup = backups.make_backup(bundled, clock.advance(minutes=1))
+    damaged = tmp_path / "recall-20260101-000000.sqlite3"
+    data = bytearray(backup.read_bytes())
+    page = int.from_bytes(data[16:18], "big")  # the header's page size
+    last = len(data) // page - 1  # a page of a table or index, not the schema's first page
+    data[last * page : last * page + 64] = b"\xff" * 64
+    damaged.write_bytes(bytes(data))
+    folder = backups.backup_folder(bundled)
+    made = sorted(folder.iterdir())
+    live = bundled.path.read_bytes()
+
+    refused = r"(?s)is damaged: SQLite quick check.*nothing was changed"
+    with pytest.raises(backups.BackupError, match=refused):
+        backups.restore(bundled, damaged, Schedulers(), clock.advance(minutes=1))
+
+    assert sorted(folder.iterdir()) == made  # not even the before-restore backup
+    assert bundled.path.read_bytes() == live
+    assert contents(bundled.path).reviews == 3

@@ -206,3 +206,19 @@ def test_a_deck_dumped_card_by_card_equals_the_whole_deck_dumped_at_once(
     whole = deck.model_dump_json(indent=2, exclude_defaults=True, by_alias=True) + "\n"
     assert dump_deck(deck) == whole
     assert parse_deck(dump_deck(deck).encode(), "again") == deck
+
+
+@pytest.mark.parametrize("deck_file", sorted((DATA / "decks").glob("*.json")), ids=lambda p: p.stem)
+def test_a_json_export_streamed_from_the_database_is_the_whole_deck_dumped(
+    tmp_path: Path, clock: Clock, deck_file: Path
+) -> None:
+    database = Database(tmp_path / "recall.sqlite3")
+    try:
+        deck = parse_deck(deck_file.read_bytes(), str(deck_file))
+        importing.import_deck(database, deck, clock())
+        target = tmp_path / "out.json"
+        assert exporting.export_deck(database, deck.id, target) == len(deck.cards)
+        whole = dump_deck(exporting.load_stored_deck(database, deck.id))
+        assert target.read_text(encoding="utf-8") == whole
+    finally:
+        database.close()

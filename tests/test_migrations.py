@@ -23,7 +23,7 @@ from tests.conftest import DATA
 FIXTURE = DATA / "schema-1.sqlite3"
 FIXTURE_REVIEWS = DATA / "schema-1.reviews.csv"
 # Every schema a released Recall wrote: each must open with every review intact.
-FIXTURES = sorted(DATA.glob("schema-*.sqlite3"))
+FIXTURES = sorted(DATA.glob("schema-*.sqlite3"), key=lambda path: int(path.stem.split("-")[1]))
 AFTER_FIXTURE = datetime(2026, 4, 1, tzinfo=UTC)  # later than every review in the fixture
 
 
@@ -142,3 +142,38 @@ def test_schema_4_gains_an_empty_proposed_rating_and_new_reviews_fill_it(
     assert latest == (int(Rating.EASY), int(answer.proposed))
     assert integrity.check(database, schedulers, AFTER_FIXTURE).healthy
     database.close()
+
+
+def _code(path: Path) -> set[tuple[str, str]]:
+    connection = sqlite3.connect(path)
+    try:
+        return {
+            (name, " ".join(sql.split()))
+            for name, sql in connection.execute(
+                "SELECT name, sql FROM sqlite_schema WHERE type IN ('index', 'trigger') "
+                "AND sql IS NOT NULL"
+            )
+        }
+    finally:
+        connection.close()
+
+
+def test_schema_8_upgraded_has_the_indexes_and_triggers_of_a_new_database(
+    tmp_path: Path,
+) -> None:
+    upgraded = Database(copy_fixture(tmp_path, DATA / "schema-8.sqlite3"))
+    fresh = Database(tmp_path / "fresh.sqlite3")
+    upgraded.close()
+    fresh.close()
+    made = _code(fresh.path)
+    assert {name for name, _ in made} >= {"ix_review_reviewed_at", "replay_review_added"}
+    assert _code(upgraded.path) == made
+    # The first check after the upgrade replays every card, then trusts its notes.
+    again = Database(upgraded.path)
+    try:
+        first = integrity.check(again, Schedulers(), AFTER_FIXTURE)
+        assert first.healthy, first.problems
+        assert first.replayed == first.cards > 0
+        assert integrity.check(again, Schedulers(), AFTER_FIXTURE).replayed == 0
+    finally:
+        again.close()

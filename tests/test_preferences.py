@@ -120,7 +120,8 @@ def _option_schema(path: Path) -> list[tuple[str, str]]:
     try:
         rows = connection.execute(
             "SELECT name, sql FROM sqlite_master WHERE tbl_name IN "
-            "('preference', 'preset', 'deck_preset') AND sql IS NOT NULL ORDER BY name"
+            "('preference', 'preset', 'deck_preset') AND type IN ('table', 'index') "
+            "AND sql IS NOT NULL ORDER BY name"
         ).fetchall()
     finally:
         connection.close()

@@ -207,33 +207,59 @@ def restore(
 ) -> RestoreReport:
     """Replace the database's contents with a backup's: check, back up first, restore, check.
 
-    The backup is copied beside the database and checked there first (integrity, schema);
-    then the database as it is is backed up (``before-restore``), or nothing happens; then
-    the checked copy is written into the live file in one transaction.
+    A backup of today's schema is checked (SQLite's quick check, foreign keys, schema) and
+    written into the live file from one read snapshot of it; an older one is copied
+    beside the database, upgraded and checked there first. Either way the database as it
+    is is backed up (``before-restore``) after the check and before anything is written,
+    or nothing happens; the live file is written in one transaction.
 
     Raises:
         BackupError: The file is not a healthy Recall database, the copy or the
             before-restore backup could not be written, or the database is held by another
             program; the database is exactly as it was.
     """
-    staged = _stage(backup_file, database.path)
-    chosen = _describe(backup_file)
+    if restoring.is_current(backup_file):
+        # Today's schema: checked and copied in from one snapshot, with no copy beside.
+        made: list[Path] = []
+        try:
+            restoring.overwrite_checked(
+                backup_file,
+                database.path,
+                before=lambda: made.append(_before_restore(database, now)),
+            )
+        except RecallError as error:
+            if isinstance(error, BackupError):
+                raise
+            raise BackupError(_nothing_changed(f"cannot restore: {error}")) from None
+        safety = made[0]
+        chosen = _describe(backup_file)
+    else:
+        staged = _stage(backup_file, database.path)
+        chosen = _describe(backup_file)
+        try:
+            safety = _before_restore(database, now)
+        except BackupError:
+            restoring.discard(staged)
+            raise
+        try:
+            restoring.overwrite(staged, database.path)
+        except StorageError as error:
+            raise BackupError(_nothing_changed(f"cannot restore: {error}")) from None
+    database.bring_up_to_date()
+    # The file's integrity, foreign keys and schema were checked on the snapshot that went
+    # in; its schedules were checked when the backup was made. What remains are the
+    # checks that read the restored contents (schedule rows, orphans, future reviews);
+    # replaying every history is left to `recall check`.
+    quick = check(database, schedulers, now, replay_schedules=False, file_checked=True)
+    return RestoreReport(safety_copy=safety, restored=chosen, check=quick)
+
+
+def _before_restore(database: Database, now: datetime) -> Path:
     try:
-        safety = make_backup(database, now, "before-restore")
+        return make_backup(database, now, "before-restore")
     except BackupError as error:
-        restoring.discard(staged)
         message = f"{error}; the restore needs that backup first"
         raise BackupError(_nothing_changed(message)) from None
-    try:
-        restoring.overwrite(staged, database.path)
-    except StorageError as error:
-        raise BackupError(_nothing_changed(f"cannot restore: {error}")) from None
-    database.bring_up_to_date()
-    # The copy's integrity and schema were checked before it went in; its schedules were
-    # checked when the backup was made. Replaying every history (minutes at a million
-    # reviews) is left to `recall check`.
-    quick = check(database, schedulers, now, replay_schedules=False)
-    return RestoreReport(safety_copy=safety, restored=chosen, check=quick)
 
 
 def replace_damaged(database_path: Path, backup_file: Path, now: datetime) -> Path | None:

@@ -56,8 +56,9 @@ def add_commands(commands: Commands) -> None:
     restore = commands.add_parser(
         "restore",
         help="restore a backup (the current database is backed up first)",
-        description="Restore a backup. The file is copied beside the database and checked "
-        "first; the database as it is is backed up; a database that is damaged or missing "
+        description="Restore a backup. The file is checked first (one from an older Recall "
+        "is copied beside the database and upgraded there); the database as it is is backed "
+        "up; a database that is damaged or missing "
         "is kept aside as recall.sqlite3.damaged-<time>. Refused while a window has the "
         "data folder open (use its File > Backups).",
     )
@@ -77,6 +78,12 @@ def add_commands(commands: Commands) -> None:
         "--repair",
         action="store_true",
         help="rebuild schedules from history (after a backup) and say what changed",
+    )
+    check.add_argument(
+        "--full",
+        action="store_true",
+        help="replay every card and run SQLite's full integrity check (by default, once "
+        "everything was verified, only cards changed since are replayed)",
     )
     check.set_defaults(handler=_check)
 
@@ -199,7 +206,7 @@ def _check(args: argparse.Namespace) -> int:
     schedulers = Schedulers()
     database = open_database(args, install=False)
     try:
-        report = integrity.check(database, schedulers, now())
+        report = integrity.check(database, schedulers, now(), full=args.full)
         if not args.repair or report.healthy:
             status = _print_check(report)
             if status:
@@ -222,6 +229,11 @@ def _print_check(report: CheckReport) -> int:
         print(f"healthy: {report.cards} cards and {report.reviews} reviews checked")
         if not report.schedules_replayed:
             print("(the file and its schema; `recall check` also replays every schedule)")
+        elif report.replayed < report.cards:
+            print(
+                f"({report.replayed} card(s) changed since the last check that verified "
+                "every card were replayed; --full replays them all)"
+            )
         return 0
     for problem in report.problems:
         print(f"problem: {problem}", file=sys.stderr)

@@ -18,11 +18,11 @@ from typing import Any
 
 from recall import backups, days, presets
 from recall.errors import CancelledError, RecallError, UnknownDeckError
-from recall.memory import MemoryState
+from recall.memory import MemoryState, ReviewKind
 from recall.preferences import Preferences
 from recall.presets import DEFAULT_PRESET_ID, DeckPresets, LeechPolicy, Preset, with_changes
 from recall.progress import Cancelled, Progress, never_cancelled, no_progress
-from recall.scheduling import Schedulers
+from recall.scheduling import Schedulers, memory_of
 from recall.storage import Database, DeckRow, PresetNameError
 
 # What only moves the due dates of cards in review: changed alone, schedules are worked out
@@ -292,19 +292,19 @@ def apply(
             scheduler = schedulers.for_preset(after.of_deck(deck_id))
             changed: list[tuple[int, MemoryState]] = []
             only_due = _only_due_dates(before.of_deck(deck_id), after.of_deck(deck_id))
-            replayed = (
-                (
-                    card,
-                    scheduler.due_again(card.id, card.memory)
-                    # A due date set by hand is kept by a replay: those cards replay.
-                    if only_due and all(entry[1] is not None for entry in history)
-                    else scheduler.replay(card.id, history),
-                )
-                for card, history in transaction.history.ratings_per_card(deck_id)
-            )
-            for card, memory in replayed:
-                if memory != card.memory:
-                    changed.append((card.id, memory))
+            for card_id, _deck, stored, history in transaction.history.schedules_and_histories(
+                deck_id=deck_id
+            ):
+                # A due date set by hand is kept by a replay: those cards replay.
+                if only_due and all(entry[3] == ReviewKind.ANSWER for entry in history):
+                    memory = memory_of(stored)
+                    again = scheduler.due_again(card_id, memory)
+                    if again != memory:
+                        changed.append((card_id, again))
+                else:
+                    replayed = scheduler.replay_raw(card_id, history)
+                    if replayed != stored:
+                        changed.append((card_id, memory_of(replayed)))
                 done += 1
                 if done % 500 == 0:
                     if cancelled():

@@ -6,7 +6,7 @@ import codecs
 import difflib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -249,15 +249,26 @@ def dump_deck(deck: Deck) -> str:
     ``model_dump_json`` would give: one call for a 100,000-card deck holds Python's lock
     for most of a second, and an export runs beside the window.
     """
+    return "".join(deck_json_parts(deck, deck.cards))
+
+
+def deck_json_parts(deck: Deck, cards: Iterable[Card]) -> Iterator[str]:
+    """``dump_deck``'s text in parts: the deck's fields (its own cards left out), then
+    each of ``cards`` as it comes, so a caller can write them out one by one instead of
+    holding a whole deck's cards in memory (and in the garbage collector's passes)."""
     head = deck.model_copy(update={"cards": []}).model_dump_json(
         indent=2, exclude_defaults=True, by_alias=True
     )
     assert head.endswith('"cards": []\n}'), "cards is the deck's last field"
-    cards = ",\n".join(
-        _indented(CARD_ADAPTER.dump_json(card, indent=2, exclude_defaults=True, by_alias=True))
-        for card in deck.cards
-    )
-    return head.removesuffix("[]\n}") + "[\n" + cards + "\n  ]\n}\n"
+    yield head.removesuffix("[]\n}") + "[\n"
+    separator = ""
+    for card in cards:
+        yield separator
+        yield _indented(
+            CARD_ADAPTER.dump_json(card, indent=2, exclude_defaults=True, by_alias=True)
+        )
+        separator = ",\n"
+    yield "\n  ]\n}\n"
 
 
 def _indented(card_json: bytes) -> str:

@@ -8,10 +8,11 @@ from datetime import datetime
 from recall.errors import CancelledError
 from recall.memory import FUTURE_TOLERANCE, MemoryState
 from recall.progress import Cancelled, Progress, never_cancelled, no_progress
-from recall.scheduling import PastReview, Scheduler, Schedulers
+from recall.scheduling import REPLAY_VERSION, PastReview, Scheduler, Schedulers, memory_of
 from recall.storage import CardRow, Database, ReviewRow, integrity_problems
 
 _PROGRESS_EVERY = 1_000
+_LOOK_UP_AT_MOST = 2_000
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,8 @@ class CheckReport:
             with the replayed state that ``repair`` would store.
         future: Reviews dated after ``checked_at`` (and a tolerance): ``repair`` sets
             them aside, kept whole, and replays their cards without them.
+        replayed: How many cards were replayed: every card, or those changed since the
+            last healthy check that replayed them all.
     """
 
     problems: list[str]
@@ -34,6 +37,7 @@ class CheckReport:
     future: int = 0
     checked_at: datetime | None = None
     schedules_replayed: bool = True
+    replayed: int = 0
 
     @property
     def healthy(self) -> bool:
@@ -48,12 +52,21 @@ def check(
     progress: Progress = no_progress,
     cancelled: Cancelled = never_cancelled,
     replay_schedules: bool = True,
+    full: bool = False,
+    file_checked: bool = False,
 ) -> CheckReport:
     """Check the file and every card's schedule against its history.
 
-    Looks for: SQLite integrity and foreign-key problems, stored schedules that differ
-    from replaying the card's reviews under its deck's current preset, reviews pointing
-    at missing cards, and reviews dated in the future. Only reads.
+    Looks for: SQLite integrity (``quick_check``; ``integrity_check`` when ``full``) and
+    foreign-key problems, stored schedules that differ from replaying the card's history
+    under its deck's current preset, schedule rows naming another deck, reviews pointing
+    at missing cards, and reviews dated in the future.
+
+    Every card is replayed the first time, and whenever ``full``. After a healthy check
+    that replayed every card, the next ones replay only the cards the database's
+    triggers noted as changed since (``storage.verification``), unless a preset changed
+    or the replay itself did (``REPLAY_VERSION``). A healthy check records what it
+    verified; it changes nothing else.
 
     Args:
         database: The database to check.
@@ -62,13 +75,16 @@ def check(
         progress: Called with the cards checked so far.
         cancelled: Stops the check when it turns true.
         replay_schedules: False checks everything but the replay of each schedule (a
-            restore's quick check: a backup's schedules were checked when it was made,
-            and a million reviews take minutes to replay in Python).
+            restore's quick check: a backup's schedules were checked when it was made).
+        full: Run SQLite's full integrity check and replay every card.
+        file_checked: Leave out SQLite's integrity and foreign-key checks (and so the
+            look for reviews of missing cards): the caller just ran them on these pages (a
+            restore checks the snapshot it copies in).
 
     Raises:
         CancelledError: ``cancelled()`` turned true; nothing was changed.
     """
-    problems = integrity_problems(database.path)
+    problems = [] if file_checked else integrity_problems(database.path, full=full)
     if any(problem.startswith("the file cannot be read") for problem in problems):
         return CheckReport(problems=problems)
     stale: dict[int, MemoryState] = {}
@@ -77,24 +93,41 @@ def check(
         decks = transaction.decks.keys()
         presets = transaction.options.deck_presets()
         total = transaction.cards.count()
-        progress(0, total)
-        if not replay_schedules:
+        noted = transaction.verification.changed()
+        generation = transaction.verification.generation()
+        # Replaying every card in one pass beats looking many of them up one by one.
+        everything = (
+            full
+            or not transaction.verification.trusted(REPLAY_VERSION)
+            or len(noted) > max(total // 4, _LOOK_UP_AT_MOST)
+        )
+        todo = total if everything else len(noted)
+        progress(0, todo)
+        replayed = 0
+        if replay_schedules:
             cards, reviews = total, transaction.history.count()
-        histories = transaction.history.ratings_per_card() if replay_schedules else iter(())
-        for card, history in histories:
-            cards += 1
-            if cards % _PROGRESS_EVERY == 0:
+            only = None if everything else noted
+            histories = transaction.history.schedules_and_histories(only)
+        else:
+            cards, reviews, histories = total, transaction.history.count(), iter(())
+        replayers: dict[int, Scheduler] = {}
+        for card_id, deck_id, schedule, history in histories:
+            replayed += 1
+            if replayed % _PROGRESS_EVERY == 0:
                 if cancelled():
                     raise CancelledError("the check was stopped; nothing was changed")
-                progress(cards, total)
-            reviews += len(history)
-            replayed = schedulers.for_deck(presets, card.deck_id).replay(card.id, history)
-            if replayed != card.memory:
-                stale[card.id] = replayed
+                progress(replayed, todo)
+            scheduler = replayers.get(deck_id)
+            if scheduler is None:
+                scheduler = replayers[deck_id] = schedulers.for_deck(presets, deck_id)
+            memory = scheduler.replay_raw(card_id, history)
+            if memory != schedule:
+                card = transaction.cards.get(card_id)
+                stale[card_id] = memory_of(memory)
                 problems.append(
-                    f"card {decks.get(card.deck_id, '?')}/{card.key}: the stored schedule "
+                    f"card {decks.get(deck_id, '?')}/{card.key}: the stored schedule "
                     f"(due {_when(card.memory.due)}) differs from its history "
-                    f"(due {_when(replayed.due)})"
+                    f"(due {_when(stale[card_id].due)})"
                 )
         misplaced = transaction.checks.misplaced_schedules()
         if misplaced:
@@ -102,8 +135,10 @@ def check(
                 f"{len(misplaced)} card(s) have a schedule row that names another deck "
                 f"(first: card {misplaced[0]})"
             )
-        for orphan in transaction.history.orphans():
-            reviews += 1
+        # Reviews of missing cards are what SQLite's foreign-key check reports as "review
+        # row N points at a missing card": looked up by id only when it found some.
+        none_gone = file_checked or not any(p.startswith("review row ") for p in problems)
+        for orphan in [] if none_gone else transaction.history.orphans():
             problems.append(f"review {orphan.id} points at card {orphan.card_id}, which is gone")
         future = transaction.history.after(now + FUTURE_TOLERANCE)
         if future:
@@ -111,6 +146,11 @@ def check(
                 f"{len(future)} review(s) are dated in the future, the latest at "
                 f"{_when(future[-1].reviewed_at)} (was the clock wrong?); --repair sets them "
                 "aside, kept, and reschedules their cards without them"
+            )
+    if replay_schedules and not problems:
+        with database.transaction() as transaction:
+            transaction.verification.record(
+                noted, generation if everything else None, REPLAY_VERSION
             )
     return CheckReport(
         problems=problems,
@@ -121,6 +161,7 @@ def check(
         future=len(future),
         checked_at=now,
         schedules_replayed=replay_schedules,
+        replayed=replayed,
     )
 
 

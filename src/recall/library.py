@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import itertools
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -14,7 +13,7 @@ from recall.errors import UnknownDeckError
 from recall.progress import Progress, no_progress
 from recall.storage import Database, DeckRow
 
-_PROGRESS_EVERY = 10_000
+_LOG_LINE = "%s,%s,%s,%s,%s"
 REVIEW_LOG_HEADER = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
 
 
@@ -155,8 +154,7 @@ def export_reviews(
     Raises:
         UnknownDeckError: ``deck_key`` names no deck.
     """
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(REVIEW_LOG_HEADER)
+    csv.writer(out, lineterminator="\n").writerow(REVIEW_LOG_HEADER)
     written = 0
     with database.reading() as transaction:
         deck_id = None
@@ -166,9 +164,11 @@ def export_reviews(
                 raise UnknownDeckError(deck_key)
             deck_id = deck.id
         total = transaction.history.count(deck_id)
-        rows = transaction.history.log_rows(deck_id)
-        while batch := list(itertools.islice(rows, _PROGRESS_EVERY)):
-            writer.writerows(batch)
+        for batch in transaction.history.log_batches(deck_id):
+            # What csv.writer writes for rows of numbers (nothing to quote), a batch at a
+            # time in one call: about half of csv.writer's time.
+            out.write("\n".join(map(_LOG_LINE.__mod__, batch)))
+            out.write("\n")
             written += len(batch)
             progress(written, total)
     return written

@@ -1,17 +1,29 @@
 """FSRS scheduling: the only package that imports ``fsrs`` and ``fsrs_rs_python``.
 
-``review`` applies and replays reviews with py-fsrs; ``optimize`` fits parameters and
+``review`` applies reviews with py-fsrs and ``replay`` replays whole histories with
+its formulas on plain numbers; ``optimize`` fits parameters and
 ``simulate`` runs the workload simulator, both with fsrs-rs-python.
 """
 
 from __future__ import annotations
 
+from recall.scheduling.replay import REPLAY_VERSION, RawEntry, RawMemory, fuzz_draw
 from recall.scheduling.review import (
     DEFAULT_PARAMETERS,
     PastReview,
     Scheduler,
     Schedulers,
-    fuzz_draw,
+    memory_of,
 )
 
-__all__ = ["DEFAULT_PARAMETERS", "PastReview", "Scheduler", "Schedulers", "fuzz_draw"]
+__all__ = [
+    "DEFAULT_PARAMETERS",
+    "REPLAY_VERSION",
+    "PastReview",
+    "RawEntry",
+    "RawMemory",
+    "Scheduler",
+    "Schedulers",
+    "fuzz_draw",
+    "memory_of",
+]

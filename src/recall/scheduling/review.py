@@ -9,17 +9,16 @@ the same way).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
-import random
-from collections.abc import Iterable
-from datetime import datetime, timedelta
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import NamedTuple, cast
 
 import fsrs
 
 from recall.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
 from recall.presets import PARAMETER_COUNT, DeckPresets, Preset
+from recall.scheduling.replay import RawEntry, RawMemory, Replayer, fuzz_draw
 
 # py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).
 _FUZZ_RANGES = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
@@ -81,6 +80,14 @@ class Scheduler:
         )
         self._fuzz = fuzz
         self._maximum_interval = preset.maximum_interval
+        self._replayer = Replayer(
+            parameters=self._fsrs.parameters,
+            desired_retention=preset.desired_retention,
+            learning_steps=preset.learning_steps,
+            relearning_steps=preset.relearning_steps,
+            maximum_interval=preset.maximum_interval,
+            fuzz=fuzz,
+        )
 
     def review(
         self, card_id: int, memory: MemoryState, rating: Rating, now: datetime
@@ -144,24 +151,34 @@ class Scheduler:
 
         Answers are reviewed; a forget makes the card new again; a due date set by hand
         moves the card's due date (``set_due``). The same as applying ``apply`` to each in
-        turn (a test holds that), without converting the state to and from fsrs's card
-        between answers.
+        turn, worked out by ``Replayer`` on plain numbers (tests hold both equal).
+        """
+        return memory_of(self._replayer.replay(card_id, _raw(card_id, history)))
+
+    def replay_raw(self, card_id: int, history: Sequence[RawEntry]) -> RawMemory:
+        """``replay`` on stored values: entries and schedule as ``card_memory`` holds them.
+
+        What check replays a million reviews with: no ``datetime`` or enum per review.
+        """
+        return self._replayer.replay(card_id, history)
+
+    def replay_by_steps(self, card_id: int, history: Iterable[PastReview]) -> MemoryState:
+        """``replay`` through py-fsrs's own ``review_card``, one entry at a time (slow).
+
+        Kept as the reference ``replay`` is tested against.
         """
         card: fsrs.Card | None = None
-        for entry in history:
-            reviewed_at, rating = entry[0], entry[1]
-            _require_utc(reviewed_at)
-            if rating is None:
-                # A change made by hand: (time, None, kind, due date set).
-                by_hand = cast(ByHand, entry)
+        for past in history:
+            _require_utc(past.reviewed_at)
+            if past.rating is None:
                 before = NEW_CARD if card is None else _memory(card)
-                memory = self.apply(card_id, before, PastReview(*by_hand))
+                memory = self.apply(card_id, before, past)
                 new = memory.state is CardState.NEW
-                card = None if new else _to_fsrs(card_id, memory, reviewed_at)
+                card = None if new else _to_fsrs(card_id, memory, past.reviewed_at)
                 continue
             if card is None:
-                card = _to_fsrs(card_id, NEW_CARD, reviewed_at)
-            card = self._step(card_id, card, rating, reviewed_at)
+                card = _to_fsrs(card_id, NEW_CARD, past.reviewed_at)
+            card = self._step(card_id, card, past.rating, past.reviewed_at)
         return NEW_CARD if card is None else _memory(card)
 
     def due_again(self, card_id: int, memory: MemoryState) -> MemoryState:
@@ -208,21 +225,14 @@ class Scheduler:
         self, card_id: int, history: Iterable[PastReview]
     ) -> tuple[dict[datetime, CardState], MemoryState]:
         """``states_before`` and ``replay`` of the same history, in one pass over it."""
-        states: dict[datetime, CardState] = {}
-        card: fsrs.Card | None = None
-        for past in history:
-            _require_utc(past.reviewed_at)
-            states[past.reviewed_at] = CardState.NEW if card is None else _STATES[card.state]
-            if past.rating is None:  # a change made by hand, applied as replay does
-                before = NEW_CARD if card is None else _memory(card)
-                memory = self.apply(card_id, before, past)
-                new = memory.state is CardState.NEW
-                card = None if new else _to_fsrs(card_id, memory, past.reviewed_at)
-                continue
-            if card is None:
-                card = _to_fsrs(card_id, NEW_CARD, past.reviewed_at)
-            card = self._step(card_id, card, past.rating, past.reviewed_at)
-        return states, NEW_CARD if card is None else _memory(card)
+        entries = list(history)
+        states: list[int] = []
+        raw = self._replayer.replay(card_id, _raw(card_id, entries), states)
+        before = {
+            past.reviewed_at: _CARD_STATES[state]
+            for past, state in zip(entries, states, strict=True)
+        }
+        return before, memory_of(raw)
 
     def states_before(
         self, card_id: int, history: Iterable[PastReview]
@@ -250,20 +260,6 @@ class Scheduler:
         return timedelta(
             days=fuzz_draw(f"{card_id}:{round(now.timestamp() * 1_000_000)}", shortest, longest)
         )
-
-
-def fuzz_draw(seed: str, shortest: int, longest: int) -> int:
-    """``random.Random(seed).randint(shortest, longest)``, without its Python-level steps.
-
-    Seeding from a string hashes it with SHA-512 and seeds from the bytes and the digest
-    as one integer; ``randint`` is ``shortest`` plus a draw below the width. Done here
-    directly (about a quarter of a replay otherwise); a test holds it equal to
-    ``random.Random``'s own, so a change in Python cannot go unnoticed.
-    """
-    encoded = seed.encode()
-    generator = random.Random(int.from_bytes(encoded + hashlib.sha512(encoded).digest()))
-    below: int = generator._randbelow(longest - shortest + 1)  # type: ignore[attr-defined]
-    return shortest + below
 
 
 class Schedulers:
@@ -316,6 +312,45 @@ def _to_fsrs(card_id: int, memory: MemoryState, now: datetime) -> fsrs.Card:
         due=memory.due or now,
         last_review=memory.last_review,
     )
+
+
+def _raw(card_id: int, history: Iterable[HistoryEntry]) -> list[RawEntry]:
+    """History entries as ``Replayer`` reads them; refuses a time that is not aware UTC."""
+    raw: list[RawEntry] = []
+    for entry in history:
+        reviewed_at, rating = entry[0], entry[1]
+        _require_utc(reviewed_at)
+        if rating is None:
+            by_hand = cast(ByHand, entry)
+            due = by_hand[3]
+            if due is not None:
+                _require_utc(due)
+            micros = None if due is None else _micros(due)
+            raw.append((card_id, _micros(reviewed_at), 0, int(by_hand[2]), micros))
+        else:
+            raw.append((card_id, _micros(reviewed_at), int(rating), 0, None))
+    return raw
+
+
+def memory_of(raw: RawMemory) -> MemoryState:
+    """A schedule from its stored values (``card_memory``'s columns)."""
+    state, step, stability, difficulty, due, last = raw
+    return MemoryState(
+        _CARD_STATES[state], step, stability, difficulty, _moment(due), _moment(last)
+    )
+
+
+_CARD_STATES = tuple(CardState)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def _micros(moment: datetime) -> int:
+    return (moment - _EPOCH) // _MICROSECOND
+
+
+def _moment(micros: int | None) -> datetime | None:
+    return None if micros is None else _EPOCH + timedelta(microseconds=micros)
 
 
 def _require_utc(moment: datetime) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 
 from recall.memory import CardState, MemoryState
@@ -47,6 +47,14 @@ class CardQueries:
             (deck_id,),
         )
         return [card_row(row) for row in rows]
+
+    def contents_of_deck(self, deck_id: int) -> Iterator[str]:
+        """Each card's stored content (its deck-file JSON), in deck-file order, read as it
+        is consumed."""
+        for (content,) in self._sql.each(
+            "SELECT content FROM card WHERE deck_id = ? ORDER BY position, id", (deck_id,)
+        ):
+            yield content
 
     def keys(self, deck_id: int) -> dict[str, CardKey]:
         """Every card of the deck by its key."""

@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from recall.errors import RecallError
-from recall.storage import card_index, maintenance, pick_counts, study_day_schema, sync_triggers
+from recall.storage import (
+    card_index,
+    maintenance,
+    pick_counts,
+    study_day_schema,
+    sync_triggers,
+    verification,
+)
 from recall.storage.failures import (
     DamagedDatabaseError,
     DatabaseError,
@@ -227,6 +234,7 @@ class Database:
                 SQLModel.metadata.create_all(connection)
                 connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
                 card_index.create_triggers(connection)
+                verification.create(connection, tables=False)
                 study_day_schema.create_triggers(connection)
                 pick_counts.create_triggers(connection)
                 sync_triggers.create_triggers(connection)

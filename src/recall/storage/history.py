@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
+from typing import cast
 
-from recall.memory import Rating, ReviewKind
+from recall.memory import ReviewKind
 from recall.storage.records import CardRow, NewReview, ReviewRow
 from recall.storage.review_ids import batch_uids, card_keys, free_uid
 from recall.storage.rows import (
@@ -19,11 +22,27 @@ from recall.storage.rows import (
 from recall.storage.sql import Row, Sql
 from recall.storage.times import from_micros, to_micros
 
-_RATING_COLUMNS = (
-    "review.id, review.card_id, review.reviewed_at, review.rating, review.kind, review.set_due"
-)
 _ANSWER = int(ReviewKind.ANSWER)
-HistoryEntry = tuple[datetime, Rating] | tuple[datetime, None, ReviewKind, datetime | None]
+_first = itemgetter(0)
+_SCHEDULES = (
+    "SELECT card.id, card.deck_id, card_memory.state, card_memory.step, "
+    "card_memory.stability, card_memory.difficulty, card_memory.due, card_memory.last_review "
+    "FROM card JOIN card_memory ON card_memory.card_id = card.id"
+)
+_ENTRIES = (
+    "SELECT review.card_id, review.reviewed_at, review.rating, review.kind, review.set_due "
+    "FROM review"
+)
+_DECK_ENTRIES = (
+    "SELECT review.card_id, review.reviewed_at, review.rating, review.kind, review.set_due "
+    "FROM card CROSS JOIN review ON review.card_id = card.id"
+)
+_BY_CARD = f"ORDER BY review.card_id, {REVIEW_ORDER}"
+# A history entry as stored: card id, time, rating, kind and due date set (times in
+# microseconds), what ``scheduling.Replayer`` reads.
+RawEntry = tuple[int, int, int, int, int | None]
+# A schedule as stored: state, step, stability, difficulty, due and last review.
+RawSchedule = tuple[int, int | None, float | None, float | None, int | None, int | None]
 
 _INSERT = (
     "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, picked, "
@@ -81,24 +100,48 @@ class HistoryQueries:
         for card, rows in self._per_card(REVIEW_COLUMNS, deck_id):
             yield card, [review_row(row) for row in rows]
 
-    def ratings_per_card(
-        self, deck_id: int | None = None
-    ) -> Iterator[tuple[CardRow, list[HistoryEntry]]]:
-        """Every card with the time and rating of each review, in order: what a replay needs.
+    def schedules_and_histories(
+        self, only: Iterable[int] | None = None, deck_id: int | None = None
+    ) -> Iterator[tuple[int, int, RawSchedule, list[RawEntry]]]:
+        """Every card as stored (or those of ``only`` that exist), with its history as
+        stored: what check replays.
 
-        As ``per_card``, reading few columns of each review instead of all of them. An
-        answer is ``(time, rating)``; a change made by hand is ``(time, None, kind, due)``.
+        Yields ``(card id, deck id, schedule, history)`` in card order: the schedule as
+        ``card_memory``'s columns (state, step, stability, difficulty, due, last review)
+        and each history entry as ``(card id, time, rating, kind, due date set)``, times in
+        microseconds. Plain values straight from SQLite: no ``datetime``, enum or record
+        per review. Every card (of ``deck_id``, if given) is read in one pass over each
+        table; reviews of cards that no longer exist are skipped (``orphans``).
         """
-        for card, rows in self._per_card(_RATING_COLUMNS, deck_id):
-            yield (
-                card,
-                [
-                    (_moment(micros), Rating(rating))
-                    if kind == _ANSWER
-                    else (_moment(micros), None, ReviewKind(kind), from_micros(due))
-                    for _id, _card, micros, rating, kind, due in rows
-                ],
+        if only is not None:
+            for card_id in sorted(only):
+                found = self._sql.rows(f"{_SCHEDULES} WHERE card.id = ?", (card_id,))
+                if found:
+                    history = self._sql.rows(
+                        f"{_ENTRIES} WHERE review.card_id = ? {_BY_CARD}", (card_id,)
+                    )
+                    yield card_id, found[0][1], cast(RawSchedule, tuple(found[0][2:])), history
+            return
+        if deck_id is None:
+            cards = self._sql.each(f"{_SCHEDULES} ORDER BY card.id")
+            entries = self._sql.each(f"{_ENTRIES} {_BY_CARD}")
+        else:
+            cards = self._sql.each(
+                f"{_SCHEDULES} WHERE card.deck_id = ? ORDER BY card.id", (deck_id,)
             )
+            entries = self._sql.each(
+                f"{_DECK_ENTRIES} WHERE card.deck_id = ? {_BY_CARD}", (deck_id,)
+            )
+        reviews = groupby(entries, key=_first)
+        pending = next(reviews, None)
+        for card_id, deck_id, *schedule in cards:
+            while pending is not None and pending[0] < card_id:
+                pending = next(reviews, None)
+            if pending is not None and pending[0] == card_id:
+                yield card_id, deck_id, cast(RawSchedule, tuple(schedule)), list(pending[1])
+                pending = next(reviews, None)
+            else:
+                yield card_id, deck_id, cast(RawSchedule, tuple(schedule)), []
 
     def _per_card(self, columns: str, deck_id: int | None) -> Iterator[tuple[CardRow, list[Row]]]:
         """Cards in id order, each with its review rows (``columns``, the card id second)."""
@@ -147,24 +190,30 @@ class HistoryQueries:
         for row in rows:
             yield review_row(row)
 
-    def log_rows(self, deck_id: int | None = None) -> Iterator[tuple[int, int, int, int, int]]:
-        """The FSRS review-log rows, oldest first: card id, UTC milliseconds (rounded half
-        up), rating, state before and duration, made by SQLite for speed. Answers only: a
-        change made by hand is not a review an optimizer could learn from."""
+    def log_batches(
+        self, deck_id: int | None = None
+    ) -> Iterator[list[tuple[int, int, int, int, int]]]:
+        """The FSRS review-log rows, oldest first, in batches: card id, UTC milliseconds
+        (rounded half up), rating, state before and duration, made by SQLite for speed.
+        Answers only: a change made by hand is not a review an optimizer could learn from.
+        Read through the covering ``ix_review_reviewed_at`` index, never looking a row up."""
         columns = (
             "review.card_id, (review.reviewed_at + 500) / 1000, review.rating, "
             "review.state_before, review.duration_ms"
         )
         if deck_id is None:
-            return self._sql.each(
+            sql = (
                 f"SELECT {columns} FROM review WHERE review.kind = {_ANSWER} "
                 f"ORDER BY {REVIEW_ORDER}"
             )
-        return self._sql.each(
-            f"SELECT {columns} FROM card CROSS JOIN review ON review.card_id = card.id "
-            f"WHERE card.deck_id = ? AND review.kind = {_ANSWER} ORDER BY {REVIEW_ORDER}",
-            (deck_id,),
-        )
+            parameters: tuple[int, ...] = ()
+        else:
+            sql = (
+                f"SELECT {columns} FROM card CROSS JOIN review ON review.card_id = card.id "
+                f"WHERE card.deck_id = ? AND review.kind = {_ANSWER} ORDER BY {REVIEW_ORDER}"
+            )
+            parameters = (deck_id,)
+        return self._sql.batches(sql, parameters)
 
     def count(self, deck_id: int | None = None) -> int:
         """How many reviews there are (of one deck, if given)."""

@@ -155,34 +155,78 @@ def restore_into(source: Path, target: Path, busy_timeout_ms: int = BUSY_TIMEOUT
         StorageError: SQLite could not write the live file (a full disk, a lock held by
             another program for longer than ``busy_timeout_ms``); it is unchanged.
     """
-
-    def give_up_when_busy(status: int, _remaining: int, _total: int) -> None:
-        # The busy handler has already waited busy_timeout_ms for this step: without this,
-        # Python's backup() would retry a locked database for ever.
-        if status in (_SQLITE_BUSY, _SQLITE_LOCKED):
-            error = sqlite3.OperationalError("database is locked")
-            error.sqlite_errorcode = status
-            error.sqlite_errorname = "SQLITE_BUSY"
-            raise error
-
     with (
         _explained(target, busy_timeout_ms),
         closing(connect_read_only(source)) as origin,
         closing(sqlite3.connect(target)) as live,
     ):
         live.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
-        origin.backup(live, progress=give_up_when_busy)
+        origin.backup(live, progress=_give_up_when_busy)
 
 
-def integrity_problems(path: Path) -> list[str]:
+def _give_up_when_busy(status: int, _remaining: int, _total: int) -> None:
+    # The busy handler has already waited the busy timeout for this step: without this,
+    # Python's backup() would retry a locked database for ever.
+    if status in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        error = sqlite3.OperationalError("database is locked")
+        error.sqlite_errorcode = status
+        error.sqlite_errorname = "SQLITE_BUSY"
+        raise error
+
+
+@contextmanager
+def read_snapshot(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to ``path`` inside one read transaction: what it reads and
+    copies is one snapshot, whatever another program writes meanwhile.
+
+    Raises:
+        StorageError: ``path`` could not be read (SQLite's failures while the block reads
+            it are explained the same way, naming ``path``).
+    """
+    with _explained(path), closing(connect_read_only(path)) as connection:
+        connection.execute("BEGIN")
+        try:
+            yield connection
+        finally:
+            connection.rollback()
+
+
+def snapshot_problems(connection: sqlite3.Connection) -> list[str]:
+    """What SQLite's ``quick_check`` and foreign-key check find on an open connection."""
+    rows = [row[0] for row in connection.execute("PRAGMA quick_check")]
+    problems = [] if rows == ["ok"] else [f"SQLite quick check: {row}" for row in rows]
+    for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check"):
+        problems.append(f"{table} row {rowid} points at a missing {parent}")
+    return problems
+
+
+def write_into(origin: sqlite3.Connection, target: Path) -> None:
+    """``restore_into`` from an open connection (a ``read_snapshot``).
+
+    Raises:
+        StorageError: SQLite could not write the live file; it is unchanged.
+    """
+    with _explained(target, BUSY_TIMEOUT_MS), closing(sqlite3.connect(target)) as live:
+        live.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        origin.backup(live, progress=_give_up_when_busy)
+
+
+def integrity_problems(path: Path, full: bool = True) -> list[str]:
     """What SQLite's integrity and foreign-key checks find, in words; empty when healthy.
+
+    Args:
+        path: The database file.
+        full: SQLite's ``integrity_check``; False runs its ``quick_check``, which checks
+            every page, record and constraint but not that each index matches its table
+            (about a sixth of the time on a million reviews).
 
     Raises:
         StorageError: The file could not be read right now (a lock, an I/O error).
     """
+    pragma = "integrity_check" if full else "quick_check"
     try:
         with closing(connect_read_only(path)) as connection:
-            rows = [row[0] for row in connection.execute("PRAGMA integrity_check")]
+            rows = [row[0] for row in connection.execute(f"PRAGMA {pragma}")]
             problems = [] if rows == ["ok"] else [f"SQLite integrity check: {row}" for row in rows]
             for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check"):
                 problems.append(f"{table} row {rowid} points at a missing {parent}")

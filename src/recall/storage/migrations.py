@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers
+from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers, verification
 from recall.storage.review_ids import review_uid
+from recall.storage.rows import REVIEW_BY_TIME
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -153,8 +154,23 @@ def _study_days(connection: Connection) -> None:
     )
 
 
+def _replay_notes(connection: Connection) -> None:
+    """Schema 9: triggers note every card whose history, schedule or deck changes, and
+    the history's index by time covers what the review log reads.
+
+    ``recall check`` then replays only the noted cards once it has verified everything
+    (``verification``); its first check after the upgrade replays every card. The review
+    log reads a million reviews in time order without looking a row up.
+    """
+    verification.create(connection, tables=True)
+    connection.exec_driver_sql("DROP INDEX ix_review_reviewed_at")
+    connection.exec_driver_sql(
+        f"CREATE INDEX ix_review_reviewed_at ON review ({', '.join(REVIEW_BY_TIME)})"
+    )
+
+
 def _sync(connection: Connection) -> None:
-    """Schema 9: what sync through a shared folder needs (docs/sync.md).
+    """Schema 10: what sync through a shared folder needs (docs/sync.md).
 
     Every review, and every review set aside, gets its id on every device (a hash of its
     card's keys, time, kind and rating; ``review_ids``); the append-only trigger is lifted
@@ -220,5 +236,6 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     5: _preferences_and_presets,
     6: _queue_indexes,
     7: _study_days,
-    8: _sync,
+    8: _replay_notes,
+    9: _sync,
 }

@@ -2,11 +2,13 @@
 
 Every restore first copies the chosen file beside the live database (``recall.sqlite3
 .restoring``), flushes it to disk, brings it to today's schema and checks it there: its
-header, SQLite's integrity check and its tables, columns, indexes and triggers. Only a copy
+header, SQLite's quick check and its tables, columns, indexes and triggers. Only a copy
 that passed all of that reaches the live file, and then in one step:
 
 - a live database that opens is overwritten through SQLite's backup API in one write
   transaction, which a failure (a full disk, a lock) rolls back;
+- a backup of today's schema going into a live database that opens needs no copy beside
+  it: it is checked and copied from one read snapshot (``overwrite_checked``);
 - a live database that is really damaged (or missing) is renamed aside, never deleted, and
   the checked copy is renamed into its place.
 
@@ -17,6 +19,7 @@ full disk, a lock, a read-only folder): ``diagnose`` asks the same questions ope
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from contextlib import closing, suppress
 from pathlib import Path
 
@@ -46,19 +49,19 @@ def stage(source: Path, live: Path) -> Path:
     version = check_file(source)
     if version == 0:
         raise DamagedDatabaseError(f"{source} is an empty database, not a Recall backup")
-    problems = maintenance.integrity_problems(source)
+    problems = maintenance.integrity_problems(source, full=False)
     if problems:
         raise DamagedDatabaseError(f"{source} is damaged: {problems[0]}")
     staged = live.with_name(live.name + STAGED_SUFFIX)
     _remove(staged)
     try:
         maintenance.copy_database(source, staged)
-        engine = schema_engine(staged, "FULL", BUSY_TIMEOUT_MS)
-        try:
-            if version < SCHEMA_VERSION:
+        if version < SCHEMA_VERSION:
+            engine = schema_engine(staged, "FULL", BUSY_TIMEOUT_MS)
+            try:
                 upgrade_file(engine, source, version)
-        finally:
-            engine.dispose()
+            finally:
+                engine.dispose()
         with closing(sqlite3.connect(staged)) as connection:
             problems = schema_problems(connection)
         if problems:
@@ -70,6 +73,47 @@ def stage(source: Path, live: Path) -> Path:
         _remove(staged)
         raise
     return staged
+
+
+def overwrite_checked(source: Path, live: Path, before: Callable[[], None]) -> None:
+    """Check a backup of today's schema and write it into the live database, unstaged.
+
+    One read transaction on ``source`` holds it still from the check to the copy: SQLite's
+    ``quick_check`` (every page, record and constraint), its foreign keys and its schema,
+    then ``before()`` (the before-restore backup), then the same snapshot is written into
+    the live file through SQLite's backup API in one write transaction. The file is read
+    about twice, where staging it read it three times and wrote it once more.
+
+    Raises:
+        DamagedDatabaseError: ``source`` is not a healthy Recall database of today's
+            schema; ``before`` was not called and nothing changed.
+        StorageError: The live file could not be written (full disk, held by another
+            program); it is exactly as it was.
+        RecallError: Whatever ``before`` raised; nothing changed.
+    """
+    version = check_file(source)
+    if version != SCHEMA_VERSION:
+        raise DamagedDatabaseError(f"{source} is schema {version}, not {SCHEMA_VERSION}")
+    with maintenance.read_snapshot(source) as origin:
+        problems = maintenance.snapshot_problems(origin)
+        if problems:
+            raise DamagedDatabaseError(f"{source} is damaged: {problems[0]}")
+        problems = schema_problems(origin)
+        if problems:
+            raise DamagedDatabaseError(
+                f"{source} carries Recall's stamp, but its tables are not Recall's: {problems[0]}"
+            )
+        before()
+        maintenance.write_into(origin, live)
+
+
+def is_current(source: Path) -> bool:
+    """Whether ``source`` carries Recall's stamp of today's schema (``overwrite_checked``
+    can take it); False for anything else, which ``stage`` then explains."""
+    try:
+        return check_file(source) == SCHEMA_VERSION
+    except RecallError:
+        return False
 
 
 def overwrite(staged: Path, live: Path) -> None:

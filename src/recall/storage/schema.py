@@ -6,7 +6,8 @@ file is refused when it is opened and before a restore is accepted, instead of f
 later with "no such table" or running a stranger's trigger on every answer.
 
 The expected schema is the table definitions (``tables.py``), the append-only trigger
-below and the triggers that keep the card search index (``card_index.TRIGGERS``), written
+below, the triggers that keep the card search index (``card_index.TRIGGERS``) and those
+that note what check must replay again (``verification.TRIGGERS``), written
 out as plain values (a test holds them equal to the definitions) so that opening a file
 never imports SQLAlchemy: every table with exactly its columns, every named index on its
 table, each of those triggers with exactly its text, and nothing else that runs code (no
@@ -19,7 +20,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers
+from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers, verification
 
 APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
@@ -83,6 +84,8 @@ EXPECTED = Expected(
         "sync_retracted": frozenset({"uid"}),
         "sync_seen_device": frozenset({"id", "name", "last_file"}),
         "sync_preset": frozenset({"preset_id", "uid"}),
+        "replay_change": frozenset({"card_id", "mark"}),
+        "replay_verified": frozenset({"id", "generation", "verified_generation", "version"}),
         "study_day_count": frozenset(
             {"deck_id", "day", "kind", "first_of_day", "rating", "correct", "reviews", "time_ms"}
         ),
@@ -116,6 +119,7 @@ EXPECTED = Expected(
             *card_index.TRIGGERS,
             *study_day_schema.TRIGGERS,
             *pick_counts.TRIGGERS,
+            *verification.TRIGGERS,
             *sync_triggers.TRIGGERS,
         )
     },

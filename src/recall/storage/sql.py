@@ -46,6 +46,17 @@ class Sql:
         except sqlite3.Error as error:
             raise StatementError(sql, error) from error
 
+    def batches(
+        self, sql: str, parameters: Sequence[Any] = (), size: int = 10_000
+    ) -> Iterator[list[Row]]:
+        """The rows of one statement, ``size`` at a time."""
+        try:
+            cursor = self.connection.execute(sql, parameters)
+            while batch := cursor.fetchmany(size):
+                yield batch
+        except sqlite3.Error as error:
+            raise StatementError(sql, error) from error
+
     def value(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         """The first column of the single row a statement returns (None if no row)."""
         rows = self.rows(sql, parameters)

@@ -1,6 +1,6 @@
 """Sync's own state: this device, the outbox of changes, field stamps, files read, held reviews.
 
-The tables are declared in ``tables.py`` (schema 9); ``sync_local.py`` reads and writes the
+The tables are declared in ``tables.py`` (schema 10); ``sync_local.py`` reads and writes the
 decks, cards and reviews themselves as sync sees them.
 """
 

@@ -20,6 +20,7 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, SQLModel
 
+from recall.storage.rows import REVIEW_BY_TIME
 from recall.storage.times import from_micros, to_micros
 
 NOCASE_TEXT = String(collation="NOCASE")
@@ -142,12 +143,16 @@ class CardTag(SQLModel, table=True):
 class Review(SQLModel, table=True):
     """One answer, appended and never changed (a trigger refuses updates)."""
 
-    # A card's reviews, in time order; it serves lookups by card alone too.
-    __table_args__ = (Index("ix_review_card_time", "card_id", "reviewed_at"),)
+    # A card's reviews, in time order; it serves lookups by card alone too. The one by
+    # time covers what the review log reads (schema 9), so SQLite never looks a row up.
+    __table_args__ = (
+        Index("ix_review_card_time", "card_id", "reviewed_at"),
+        Index("ix_review_reviewed_at", *REVIEW_BY_TIME),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     card_id: int = Field(foreign_key="card.id")
-    reviewed_at: datetime = Field(sa_type=UtcDateTime, index=True)
+    reviewed_at: datetime = Field(sa_type=UtcDateTime)
     rating: int = Field(description="FSRS rating 1-4.")
     duration_ms: int = Field(description="From the card appearing to the answer.")
     state_before: int = Field(description="The card's state before this review, 0-3.")
@@ -171,7 +176,7 @@ class Review(SQLModel, table=True):
         default=None,
         index=True,
         unique=True,
-        description="The review's id on every device (schema 9): a hash of what it is.",
+        description="The review's id on every device (schema 10): a hash of what it is.",
     )
 
 
@@ -233,11 +238,11 @@ class SetAsideReview(SQLModel, table=True):
     proposed_rating: int | None = None
     set_aside_at: datetime = Field(sa_type=UtcDateTime)
     reason: str
-    uid: str | None = Field(default=None, description="As in review (schema 9).")
+    uid: str | None = Field(default=None, description="As in review (schema 10).")
 
 
 class SyncDevice(SQLModel, table=True):
-    """This device as sync knows it: one row (schema 9)."""
+    """This device as sync knows it: one row (schema 10)."""
 
     __tablename__ = "sync_device"
 
@@ -327,6 +332,30 @@ class SyncPreset(SQLModel, table=True):
 
     preset_id: int = Field(primary_key=True)
     uid: str = Field(index=True, unique=True)
+
+
+class ReplayChange(SQLModel, table=True):
+    """A card whose history, schedule or deck changed since check last verified it.
+
+    Written only by triggers (``verification.TRIGGERS``); check forgets a row once it has
+    replayed the card and its mark is still the one it read.
+    """
+
+    __tablename__ = "replay_change"
+
+    card_id: int = Field(primary_key=True, description="Not a foreign key: deleted cards too.")
+    mark: int = Field(description="random() when the change was noted.")
+
+
+class ReplayVerified(SQLModel, table=True):
+    """One row: the presets' generation (bumped by triggers) and the one check verified."""
+
+    __tablename__ = "replay_verified"
+
+    id: int = Field(primary_key=True, description="Always 1.")
+    generation: int
+    verified_generation: int | None = None
+    version: str | None = Field(default=None, description="The replay that verified it.")
 
 
 class StudyDayCount(SQLModel, table=True):

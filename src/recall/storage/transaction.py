@@ -13,6 +13,7 @@ from recall.storage.history import HistoryQueries
 from recall.storage.options import OptionQueries
 from recall.storage.queue import QueueQueries
 from recall.storage.sql import Sql
+from recall.storage.verification import VerificationQueries
 
 if TYPE_CHECKING:
     from recall.storage.browsing import Browsing
@@ -39,6 +40,7 @@ class Transaction:
         statistics: The statistics' grouped reads of the history and the schedules.
         sync: Sync's own state (this device, the outbox, stamps, files read).
         synced: Decks, cards and reviews named by their keys, as sync reads and writes them.
+        verification: What check verified last, and the cards changed since.
         study_days: The answers counted by study day, kept for the statistics.
     """
 
@@ -78,6 +80,11 @@ class Transaction:
     def options(self) -> OptionQueries:
         """Preferences, deck presets and which deck uses which."""
         return OptionQueries(self.sql)
+
+    @cached_property
+    def verification(self) -> VerificationQueries:
+        """What check verified last, and the cards changed since."""
+        return VerificationQueries(self.sql)
 
     @cached_property
     def browsing(self) -> Browsing:

@@ -17,10 +17,9 @@ from dataclasses import replace as replace_keys
 from datetime import datetime
 from typing import Any
 
-from recall import integrity
 from recall.deckfile import is_card
 from recall.memory import FUTURE_TOLERANCE
-from recall.scheduling import Schedulers
+from recall.scheduling import Schedulers, memory_of
 from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
@@ -395,24 +394,14 @@ class Merger:
         tx = self._tx
         presets = tx.options.deck_presets()
         memories = []
-        if len(cards) > 2_000:
-            for card, history in tx.history.ratings_per_card():
-                if card.id in cards:
-                    memory = self._schedulers.for_deck(presets, card.deck_id).replay(
-                        card.id, history
-                    )
-                    if memory != card.memory:
-                        memories.append((card.id, memory))
-        else:
-            for card_id in sorted(cards):
-                try:
-                    card = tx.cards.get(card_id)
-                except LookupError:
-                    continue  # deleted by a later event of the same round
-                scheduler = self._schedulers.for_deck(presets, card.deck_id)
-                memory = integrity.replay(scheduler, card, tx.history.of_card(card_id))
-                if memory != card.memory:
-                    memories.append((card_id, memory))
+        # Many cards (a first sync) are read in one pass over each table, a few one by one.
+        only = None if len(cards) > 2_000 else cards
+        for card_id, deck_id, schedule, history in tx.history.schedules_and_histories(only):
+            if card_id not in cards:
+                continue
+            memory = self._schedulers.for_deck(presets, deck_id).replay_raw(card_id, history)
+            if memory != schedule:
+                memories.append((card_id, memory_of(memory)))
         tx.cards.set_memories(memories)
         self.merged.replayed = len(cards)
 

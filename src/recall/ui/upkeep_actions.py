@@ -113,10 +113,16 @@ class UpkeepActions(QObject):
 
     def _on_checked(self, report: CheckReport) -> None:
         if report.healthy:
+            replayed = (
+                ""
+                if report.replayed >= report.cards
+                else f" ({report.replayed:,} changed since the last full check replayed; "
+                "`recall check --full` replays every card)"
+            )
             self._prompts.tell(
                 "Check Database",
                 f"The database is healthy: {report.cards:,} cards and {report.reviews:,} "
-                "reviews checked, every schedule equal to its history.",
+                f"reviews checked, every schedule equal to its history{replayed}.",
             )
             return
         found = "\n".join(f"• {problem}" for problem in report.problems[:8])

@@ -1,0 +1,152 @@
+"""The fast replay equals py-fsrs's review step to the bit, over random presets and histories."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import fsrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from recall.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
+from recall.presets import Preset
+from recall.scheduling import PastReview, Scheduler
+from recall.scheduling.replay import NEW, Replayer
+
+START = datetime(2025, 3, 1, 7, 30, tzinfo=UTC)
+_LOWER = fsrs.scheduler.LOWER_BOUNDS_PARAMETERS
+_UPPER = fsrs.scheduler.UPPER_BOUNDS_PARAMETERS
+
+parameters = st.one_of(
+    st.just(()),
+    st.tuples(
+        *(
+            st.floats(min_value=low, max_value=high, allow_nan=False)
+            for low, high in zip(_LOWER, _UPPER, strict=True)
+        )
+    ),
+)
+steps = st.lists(
+    st.timedeltas(min_value=timedelta(seconds=1), max_value=timedelta(days=2)), max_size=3
+).map(tuple)
+presets = st.builds(
+    Preset,
+    parameters=parameters,
+    desired_retention=st.floats(min_value=0.7, max_value=0.99),
+    learning_steps=steps,
+    relearning_steps=steps,
+    maximum_interval=st.integers(min_value=1, max_value=36_500),
+)
+# Gaps from a second to over a year: same-day (short-term) reviews and long ones both.
+gaps = st.one_of(
+    st.timedeltas(min_value=timedelta(seconds=1), max_value=timedelta(hours=30)),
+    st.timedeltas(min_value=timedelta(days=1), max_value=timedelta(days=500)),
+)
+entries = st.one_of(
+    st.tuples(st.sampled_from(list(Rating)), gaps),
+    st.tuples(st.just(ReviewKind.FORGET), gaps),
+    st.tuples(st.just(ReviewKind.SET_DUE), gaps),
+)
+
+
+def _history(steps: list[tuple[Rating | ReviewKind, timedelta]]) -> list[PastReview]:
+    history, now = [], START
+    for what, gap in steps:
+        if isinstance(what, Rating):
+            history.append(PastReview(now, what))
+        elif what is ReviewKind.FORGET:
+            history.append(PastReview(now, None, ReviewKind.FORGET))
+        else:
+            history.append(PastReview(now, None, ReviewKind.SET_DUE, now + gap * 3))
+        now += gap
+    return history
+
+
+def _same(left: MemoryState, right: MemoryState) -> bool:
+    """Equal to the bit: floats compared by their exact value, not within a tolerance."""
+    return left == right and all(
+        (a is None and b is None) or (a is not None and b is not None and a.hex() == b.hex())
+        for a, b in (
+            (left.stability, right.stability),
+            (left.difficulty, right.difficulty),
+        )
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    preset=presets,
+    card_id=st.integers(min_value=1, max_value=10**9),
+    steps=st.lists(entries, min_size=0, max_size=25),
+    fuzz=st.booleans(),
+)
+def test_replay_equals_py_fsrs_step_by_step(
+    preset: Preset,
+    card_id: int,
+    steps: list[tuple[Rating | ReviewKind, timedelta]],
+    fuzz: bool,
+) -> None:
+    scheduler = Scheduler(preset, fuzz=fuzz)
+    history = _history(steps)
+    fast = scheduler.replay(card_id, history)
+    assert _same(fast, scheduler.replay_by_steps(card_id, history))
+    memory = NEW_CARD
+    for past in history:
+        memory = scheduler.apply(card_id, memory, past)
+    assert _same(fast, memory)
+    states, replayed = scheduler.replay_with_states(card_id, history)
+    assert states == scheduler.states_before(card_id, history)
+    assert _same(replayed, fast)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    card_id=st.integers(min_value=1, max_value=10**9),
+    steps=st.lists(st.tuples(st.sampled_from(list(Rating)), gaps), min_size=1, max_size=40),
+)
+def test_long_default_histories_equal_py_fsrs(
+    card_id: int, steps: list[tuple[Rating, timedelta]]
+) -> None:
+    scheduler = Scheduler()
+    history = _history(list(steps))
+    assert _same(scheduler.replay(card_id, history), scheduler.replay_by_steps(card_id, history))
+
+
+def test_the_raw_replay_is_the_stored_columns() -> None:
+    scheduler = Scheduler()
+    micros = (START - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
+    day = 86_400_000_000
+    raw = scheduler.replay_raw(5, [(5, micros, 3, 0, None), (5, micros + day, 3, 0, None)])
+    memory = scheduler.replay(
+        5, [PastReview(START, Rating.GOOD), PastReview(START + timedelta(days=1), Rating.GOOD)]
+    )
+    assert memory.due is not None
+    assert memory.last_review is not None
+    assert raw == (
+        int(memory.state),
+        memory.step,
+        memory.stability,
+        memory.difficulty,
+        micros + (memory.due - START) // timedelta(microseconds=1),
+        micros + day,
+    )
+    assert memory.state is CardState.LEARNING or raw[1] is None
+
+
+def test_an_empty_history_or_a_forget_last_is_a_new_card() -> None:
+    replayer = Replayer(fsrs.scheduler.DEFAULT_PARAMETERS, 0.9, (), (), 36_500, fuzz=True)
+    assert replayer.replay(1, []) == NEW
+    assert replayer.replay(1, [(1, 10**15, 3, 0, None), (1, 10**15 + 1, 0, 1, None)]) == NEW
+
+
+def test_an_unknown_history_kind_is_refused() -> None:
+    replayer = Replayer(fsrs.scheduler.DEFAULT_PARAMETERS, 0.9, (), (), 36_500, fuzz=True)
+    with pytest.raises(ValueError, match="kind 7"):
+        replayer.replay(1, [(1, 10**15, 0, 7, None)])
+
+
+def test_the_fuzz_seed_is_the_review_times_timestamp() -> None:
+    for micros in (0, 1, 999_999, 1_764_000_000_123_457, 4_102_444_800_000_001):
+        moment = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=micros)
+        assert round(moment.timestamp() * 1_000_000) == round(micros / 10**6 * 1_000_000)
