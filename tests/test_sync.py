@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -134,6 +135,9 @@ def test_edits_of_different_fields_both_survive_and_the_latest_edit_of_one_wins(
         assert "geography" in content["tags"]
     # The same field edited on both: the edit made later wins on both.
     editing.edit_card(laptop.database, laptop_card, {**data, "back": "Paris (laptop)"}, later)
+    # A change is stamped by the clock when it is written, to the millisecond: the desktop's
+    # edit comes a few milliseconds after the laptop's.
+    time.sleep(0.005)
     desktop_data = editing.card_data(json.dumps(_content(desktop, "tiny", "b1")))
     editing.edit_card(
         desktop.database, desktop_card, {**desktop_data, "back": "Paris (desktop)"}, later
@@ -414,7 +418,9 @@ def test_a_card_that_is_not_a_card_is_left_out_with_a_note(
     )
     report = desktop.sync(START)
     assert any("more than a year ahead" in note for note in report.notes)
-    event["stamp"] = int(START.timestamp() * 1_000_000) + 3_600_000_000
+    with desktop.database.reading() as transaction:
+        stamped = transaction.sync.entities([("card", "tiny", "q1")])[("card", "tiny", "q1")]
+    event["stamp"] = max(int(field[0]) for field in stamped.values()) + 1  # the latest
     event["id"] = "2" * 32
     (broken / "000002-00000000.jsonl").write_text(
         json.dumps({"recall_sync": 1, "device": "e" * 32, "name": "broken"})

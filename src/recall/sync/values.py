@@ -20,6 +20,7 @@ DELETED = "deleted"
 # for the card wins on every device (``clock.earlier``), and a device that took another's
 # seed never sends its own again.
 SEED = "seed"
+MOVED = "moved"  # with ``deleted``: the card's keys now (it went to another deck)
 _CARD_COLUMNS = ("kind", "position", "flag", "edited", "suspended", "buried_until")
 
 
