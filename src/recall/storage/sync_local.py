@@ -210,6 +210,10 @@ class SyncLocal:
         """Give a card another seed (its schedule then needs a replay)."""
         self._sql.run("UPDATE card SET seed = ? WHERE id = ?", (seed, card_id))
 
+    def seed_owner(self, seed: int) -> int | None:
+        """The card that has this seed, if one does."""
+        return self._seed_owner(seed)
+
     def _seed_owner(self, seed: int) -> int | None:
         found = self._sql.value("SELECT id FROM card WHERE seed = ?", (seed,))
         return None if found is None else int(found)

@@ -145,7 +145,7 @@ class Collector:
         # A card made here again under keys that already have a seed (imported again after
         # it moved to another deck) takes that seed; if the moved card holds it, one worked
         # out of it and the key, as every device works it out (``SyncLocal.free_seed``).
-        settle: dict[int, int | None] = {}
+        settle: dict[int, int] = {}
         for identity, (card_id, columns) in stored.items():
             held = known.get(("card", *identity), {}).get(values.SEED)
             if held is not None and held[2] != columns[values.SEED]:

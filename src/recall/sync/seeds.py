@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from recall.scheduling import Schedulers, memory_of
 from recall.storage import Transaction
+from recall.sync import values
 
 # Above this many cards, every card is read in one pass instead of one by one.
 _LOOK_UP_AT_MOST = 2_000
@@ -31,15 +32,27 @@ def reseed_carried_over(transaction: Transaction, schedulers: Schedulers) -> int
     return len(carried)
 
 
-def settle(transaction: Transaction, schedulers: Schedulers, seeds: dict[int, int | None]) -> None:
-    """Give cards these seeds (None: a new random one), each made free if another card has
-    it (``SyncLocal.free_seed``), and replay them."""
-    keys = transaction.synced.card_keys(seeds)
-    # New random ones first: a card moved here frees the seed its old keys hold.
-    for card_id, wanted in sorted(seeds.items(), key=lambda item: item[1] is not None):
-        seed = transaction.synced.free_seed(wanted, keys[card_id][1], card_id)
-        transaction.synced.set_seed(card_id, seed)
-    _replay(transaction, schedulers, set(seeds))
+def settle(transaction: Transaction, schedulers: Schedulers, seeds: dict[int, int]) -> None:
+    """Give cards the seeds their keys have on every device, and replay them.
+
+    A card here that holds such a seed but whose own keys have none yet (new to the other
+    devices: moved here from those keys) gives it up for one worked out of it and its key
+    (``SyncLocal.free_seed``), as the others will then be sent; a card holding it under
+    keys that have it too keeps it, and the card settling takes a worked-out one.
+    """
+    synced = transaction.synced
+    replay = set(seeds)
+    for card_id, wanted in seeds.items():
+        holder = synced.seed_owner(wanted)
+        if holder is not None and holder != card_id:
+            holder_keys = synced.card_keys([holder])[holder]
+            stamped = transaction.sync.entities([("card", *holder_keys)])
+            if values.SEED not in stamped.get(("card", *holder_keys), {}):
+                synced.set_seed(holder, synced.free_seed(wanted, holder_keys[1]))
+                replay.add(holder)
+        key = synced.card_keys([card_id])[card_id][1]
+        synced.set_seed(card_id, synced.free_seed(wanted, key, card_id))
+    _replay(transaction, schedulers, replay)
 
 
 def _replay(transaction: Transaction, schedulers: Schedulers, cards: set[int]) -> None:
