@@ -24,7 +24,7 @@ from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
 from recall.storage.times import to_micros
-from recall.sync import moves, preset_names, values
+from recall.sync import moves, preset_names, seeds, values
 from recall.sync.clock import Clock, earlier, newer
 from recall.sync.events import DEFAULT_PRESET, FieldEvent, ReviewEvent, Unreview, review_dict
 
@@ -224,6 +224,10 @@ class Merger:
                     # The deck's own event is still on its way: it gets its name then.
                     deck_id = self._tx.synced.add_deck(deck_key, deck_key, "", self._now)
                     decks[deck_key] = (deck_id, deck_key, "", 1)
+                if values.SEED in columns:
+                    columns[values.SEED] = seeds.claim(
+                        self._tx, columns[values.SEED], card_key, _stamp(fields), None, self._replay
+                    )
                 card_id = self._tx.synced.add_card(decks[deck_key][0], card_key, columns, self._now)
                 self._release(
                     self._tx.sync.held(deck_key, card_key), {(deck_key, card_key): card_id}
@@ -234,8 +238,13 @@ class Merger:
                 if values.SEED in different:
                     # The card came here on its own too (the same deck installed or imported
                     # on both): it takes the seed every device settles on, and is replayed.
-                    different[values.SEED] = self._tx.synced.free_seed(
-                        different[values.SEED], card_key, card_id
+                    different[values.SEED] = seeds.claim(
+                        self._tx,
+                        different[values.SEED],
+                        card_key,
+                        _stamp(fields),
+                        card_id,
+                        self._replay,
                     )
                     self._replay.add(card_id)
                 if different:
@@ -418,6 +427,12 @@ class Merger:
                 memories.append((card_id, memory_of(memory)))
         tx.cards.set_memories(memories)
         self.merged.replayed = len(cards)
+
+
+def _stamp(fields: Fields) -> tuple[int, str]:
+    """When a card's seed was sent, and by which device."""
+    stamp, device, _ = fields[values.SEED]
+    return int(stamp), str(device)
 
 
 def _order(review: dict[str, Any]) -> str:

@@ -145,11 +145,11 @@ class Collector:
         # A card made here again under keys that already have a seed (imported again after
         # it moved to another deck) takes that seed; if the moved card holds it, one worked
         # out of it and the key, as every device works it out (``SyncLocal.free_seed``).
-        settle: dict[int, int] = {}
+        settle: dict[int, tuple[int, seeds.Stamp]] = {}
         for identity, (card_id, columns) in stored.items():
             held = known.get(("card", *identity), {}).get(values.SEED)
             if held is not None and held[2] != columns[values.SEED]:
-                settle[card_id] = held[2]
+                settle[card_id] = (held[2], (int(held[0]), str(held[1])))
         if settle:
             seeds.settle(self._tx, self._schedulers, settle)
             stored = self._tx.synced.cards(changed)
@@ -237,6 +237,15 @@ class Collector:
         decks: dict[Identity, dict[str, Any] | None] = {
             ("deck", key, ""): self._deck_values(found) for key, found in tx.synced.decks().items()
         }
+        # A card whose keys were sent a seed takes it first (as ``_cards`` does).
+        card_stamps = dict(tx.sync.all_entities("card"))
+        settle: dict[int, tuple[int, seeds.Stamp]] = {}
+        for card_id, card_keys, columns in tx.synced.all_cards():
+            held = card_stamps.get(("card", *card_keys), {}).get(values.SEED)
+            if held is not None and held[2] != columns[values.SEED]:
+                settle[card_id] = (held[2], (int(held[0]), str(held[1])))
+        if settle:
+            seeds.settle(tx, self._schedulers, settle)
         cards: dict[Identity, dict[str, Any] | None] = {
             ("card", *identity): values.card_fields(columns)
             for _id, identity, columns in tx.synced.all_cards()

@@ -14,6 +14,8 @@ from recall.scheduling import Schedulers, memory_of
 from recall.storage import Transaction
 from recall.sync import values
 
+# When a card's seed was sent, and by which device: which of two claims came first.
+Stamp = tuple[int, str]
 # Above this many cards, every card is read in one pass instead of one by one.
 _LOOK_UP_AT_MOST = 2_000
 
@@ -32,27 +34,48 @@ def reseed_carried_over(transaction: Transaction, schedulers: Schedulers) -> int
     return len(carried)
 
 
-def settle(transaction: Transaction, schedulers: Schedulers, seeds: dict[int, int]) -> None:
-    """Give cards the seeds their keys have on every device, and replay them.
+def settle(
+    transaction: Transaction, schedulers: Schedulers, seeds: dict[int, tuple[int, Stamp]]
+) -> None:
+    """Give cards the seeds their keys have on every device (with the stamp each was sent
+    at), and replay them (``claim``)."""
+    replay = set(seeds)
+    for card_id, (wanted, stamp) in seeds.items():
+        key = transaction.synced.card_keys([card_id])[card_id][1]
+        transaction.synced.set_seed(
+            card_id, claim(transaction, wanted, key, stamp, card_id, replay)
+        )
+    _replay(transaction, schedulers, replay)
 
-    A card here that holds such a seed but whose own keys have none yet (new to the other
-    devices: moved here from those keys) gives it up for one worked out of it and its key
-    (``SyncLocal.free_seed``), as the others will then be sent; a card holding it under
-    keys that have it too keeps it, and the card settling takes a worked-out one.
+
+def claim(
+    transaction: Transaction,
+    wanted: int,
+    key: str,
+    stamp: Stamp,
+    owner: int | None,
+    replay: set[int],
+) -> int:
+    """The seed a card (``owner``, or one being added, by its ``key``) takes when its keys
+    were sent ``wanted`` at ``stamp``.
+
+    Two cards here can want one seed: a card moved to another deck and one made again
+    under its old keys, or two that drew one random seed. The one whose keys were sent it
+    first keeps it (a card whose keys were never sent it counts as last); the other takes
+    one worked out of it and its own key (``SyncLocal.free_seed``), as every device works
+    it out, and is replayed (added to ``replay``).
     """
     synced = transaction.synced
-    replay = set(seeds)
-    for card_id, wanted in seeds.items():
-        holder = synced.seed_owner(wanted)
-        if holder is not None and holder != card_id:
-            holder_keys = synced.card_keys([holder])[holder]
-            stamped = transaction.sync.entities([("card", *holder_keys)])
-            if values.SEED not in stamped.get(("card", *holder_keys), {}):
-                synced.set_seed(holder, synced.free_seed(wanted, holder_keys[1]))
-                replay.add(holder)
-        key = synced.card_keys([card_id])[card_id][1]
-        synced.set_seed(card_id, synced.free_seed(wanted, key, card_id))
-    _replay(transaction, schedulers, replay)
+    holder = synced.seed_owner(wanted)
+    if holder is not None and holder != owner:
+        holder_keys = synced.card_keys([holder])[holder]
+        fields = transaction.sync.entities([("card", *holder_keys)]).get(("card", *holder_keys))
+        held = (fields or {}).get(values.SEED)
+        first = held is not None and held[2] == wanted and (int(held[0]), str(held[1])) < stamp
+        if not first:
+            synced.set_seed(holder, synced.free_seed(wanted, holder_keys[1]))
+            replay.add(holder)
+    return synced.free_seed(wanted, key, owner)
 
 
 def _replay(transaction: Transaction, schedulers: Schedulers, cards: set[int]) -> None:
