@@ -21,7 +21,6 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-
 _FULL_COLLECTIONS_POSTPONED = 1_000_000_000
 _postponing = threading.Lock()
 _running_jobs = 0
