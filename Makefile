@@ -3,7 +3,8 @@
 # pyproject.toml changes) and reuse it afterwards. `make package` adds
 # PyInstaller (the `package` extra) to it and builds the standalone app;
 # `make bench` adds Anki (the `bench` extra) and its desktop app (`desktop-bench`) and
-# measures Recall beside them.
+# measures Recall beside them. `make test-sync-engine` runs the tests over two real Syncthing
+# instances (installing syncthing with apt-get when it is missing); CI runs it after `make test`.
 
 PYTHON ?= python3
 VENV := .venv
@@ -14,7 +15,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 DESKTOP_STAMP := $(VENV)/.installed-desktop-bench
 PYINSTALLER := $(BIN)/pyinstaller --noconfirm --clean --log-level WARN
 
-.PHONY: run test lint lint-deck typecheck unit bench bench-smoke benchmark package package-onefile clean
+.PHONY: run test test-sync-engine lint lint-deck typecheck unit bench bench-smoke benchmark package package-onefile clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Recall needs Python 3.11 or newer: run make PYTHON=python3.11 ...")'
@@ -57,6 +58,18 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest
+
+# The tests over a real sync engine: two Syncthing instances on this machine (tests/syncthing.py).
+# They need the `syncthing` program; on Debian/Ubuntu this installs it (as root, or with sudo).
+test-sync-engine: $(STAMP)  ## sync through two real Syncthing instances (installs syncthing)
+	@if ! command -v syncthing >/dev/null; then \
+		if ! command -v apt-get >/dev/null; then \
+			echo "test-sync-engine needs Syncthing: install it (https://syncthing.net/downloads/) so that 'syncthing' is on PATH"; exit 1; \
+		fi; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq syncthing; \
+	fi
+	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -m syncthing
 
 bench: $(DESKTOP_STAMP)  ## Recall beside Anki and the floor; writes docs/benchmarks.md
 	$(BIN)/python -m benchmarks

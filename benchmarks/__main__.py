@@ -30,6 +30,7 @@ from benchmarks import (
     measure_search,
     measure_sound,
     measure_stats,
+    measure_sync,
     measure_window,
     prepare,
 )
@@ -61,6 +62,7 @@ class Plan:
     stats_rounds: int
     search_rounds: int = 2
     reschedule_rounds: int = 2
+    sync_rounds: int = 1
 
 
 FULL = Plan(
@@ -78,6 +80,7 @@ FULL = Plan(
     5,
     search_rounds=7,
     reschedule_rounds=3,
+    sync_rounds=2,
 )
 SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3, 2)
 
@@ -238,6 +241,16 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
             )
         figures.append(
             measure_import.measure_json(json_deck, plan.json_cards, work, plan.json_rounds)
+        )
+        _say(f"sync, {largest.cards:,} cards ...")
+        figures += measure_sync.measure_sync(
+            largest.recall_database,
+            largest.anki_collection,
+            largest.deck_key,
+            largest.cards,
+            cache,
+            work,
+            plan.sync_rounds,
         )
         _say("hostile packages ...")
         figures += measure_hostile.measure_hostile(package, with_history["latest"], cache, work)

@@ -142,16 +142,25 @@ LAYERS = {
     "recall.deck_changes": "use case",
     "recall.recovery": "use case",
     "recall.stats": "use case",
+    "recall.sync": "use case",
     "recall.cli": "edge",
     "recall.cli_shared": "edge",
     "recall.cli_decks": "edge",
     "recall.cli_history": "edge",
     "recall.cli_cards": "edge",
+    "recall.cli_sync": "edge",
     "recall.__main__": "edge",
     "recall.ui": "edge",
 }
 ORDER = ("base", "core", "use case", "edge")
-PACKAGES = ("recall.storage", "recall.importers", "recall.scheduling", "recall.stats", "recall.ui")
+PACKAGES = (
+    "recall.storage",
+    "recall.importers",
+    "recall.scheduling",
+    "recall.stats",
+    "recall.sync",
+    "recall.ui",
+)
 SIDEWAYS = {
     # A restore checks the restored file.
     ("recall.backups", "recall.integrity"),
@@ -191,6 +200,9 @@ SIDEWAYS = {
     ("recall.cli_history", "recall.cli_shared"),
     ("recall.cli_cards", "recall.cli_shared"),
     ("recall.cli_options", "recall.cli_shared"),
+    # The command line lists the sync command, which opens and prints as the others do.
+    ("recall.cli", "recall.cli_sync"),
+    ("recall.cli_sync", "recall.cli_shared"),
     # Getting a folder's database back restores a backup and checks the result.
     ("recall.recovery", "recall.backups"),
     ("recall.recovery", "recall.integrity"),

@@ -23,7 +23,7 @@ from tests.conftest import DATA
 FIXTURE = DATA / "schema-1.sqlite3"
 FIXTURE_REVIEWS = DATA / "schema-1.reviews.csv"
 # Every schema a released Recall wrote: each must open with every review intact.
-FIXTURES = sorted(DATA.glob("schema-*.sqlite3"))
+FIXTURES = sorted(DATA.glob("schema-*.sqlite3"), key=lambda path: int(path.stem.split("-")[1]))
 AFTER_FIXTURE = datetime(2026, 4, 1, tzinfo=UTC)  # later than every review in the fixture
 
 

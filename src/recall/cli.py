@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall import __version__, cli_cards, cli_decks, cli_history, cli_options, paths
+from recall import __version__, cli_cards, cli_decks, cli_history, cli_options, cli_sync, paths
 from recall.cli_shared import point_at_newest_backup
 from recall.errors import DeckErrors, RecallError
 
@@ -29,6 +29,7 @@ COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
     cli_history.add_commands,
     cli_cards.add_commands,
     cli_options.add_commands,
+    cli_sync.add_commands,
 )
 
 

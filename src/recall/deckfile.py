@@ -183,6 +183,15 @@ def _card_texts(card: ChoiceCard | BasicCard) -> list[tuple[str, str, str]]:
     return [("question", card.question, "markdown"), *choices, *whys, *notes]
 
 
+def is_card(content: str | bytes) -> bool:
+    """Whether a card's JSON (as stored) is one this format accepts."""
+    try:
+        CARD_ADAPTER.validate_json(content)
+    except ValidationError:
+        return False
+    return True
+
+
 def deck_schema() -> dict[str, Any]:
     """The JSON Schema of the deck format, generated from the models."""
     return Deck.model_json_schema()

@@ -14,6 +14,7 @@ from typing import Any
 
 from recall.memory import CardState, MemoryState, ReviewKind
 from recall.storage.records import DeckRow
+from recall.storage.review_ids import card_keys, free_uid
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
 
@@ -228,10 +229,13 @@ class Browsing:
         self, card_id: int, kind: ReviewKind, at: datetime, state_before: int, due: datetime | None
     ) -> int:
         """Append a schedule change made by hand (forget, set due date) to the history."""
+        micros = to_micros(at)
+        assert micros is not None
+        uid = free_uid(self._sql, card_keys(self._sql, [card_id])[card_id], micros, int(kind), 0)
         return self._sql.run(
             "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, "
-            "picked, correct, kind, set_due) VALUES (?, ?, 0, 0, ?, NULL, 0, ?, ?)",
-            (card_id, to_micros(at), state_before, int(kind), to_micros(due)),
+            "picked, correct, kind, set_due, uid) VALUES (?, ?, 0, 0, ?, NULL, 0, ?, ?, ?)",
+            (card_id, micros, state_before, int(kind), to_micros(due), uid),
         )
 
     def delete_reviews(self, review_ids: Sequence[int]) -> None:

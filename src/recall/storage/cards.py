@@ -38,19 +38,21 @@ class CardQueries:
         return int(self._sql.value("SELECT count(*) FROM card"))
 
     def of_deck(self, deck_id: int) -> list[CardRow]:
-        """Every card of a deck, in deck-file order."""
+        """Every card of a deck, in deck-file order; cards sharing a position (each added at
+        the end of the deck on another device before they synced) by key, the same order
+        on every device."""
         rows = self._sql.rows(
             f"SELECT {CARD_COLUMNS} FROM card JOIN card_memory ON card_memory.card_id = card.id "
-            "WHERE card.deck_id = ? ORDER BY card.position, card.id",
+            "WHERE card.deck_id = ? ORDER BY card.position, card.key",
             (deck_id,),
         )
         return [card_row(row) for row in rows]
 
     def contents_of_deck(self, deck_id: int) -> Iterator[str]:
-        """Each card's stored content (its deck-file JSON), in deck-file order, read as it
-        is consumed."""
+        """Each card's stored content (its deck-file JSON), in deck-file order (cards sharing
+        a position by key, as ``of_deck``), read as it is consumed."""
         for (content,) in self._sql.each(
-            "SELECT content FROM card WHERE deck_id = ? ORDER BY position, id", (deck_id,)
+            "SELECT content FROM card WHERE deck_id = ? ORDER BY position, key", (deck_id,)
         ):
             yield content
 

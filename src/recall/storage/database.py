@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from recall.errors import RecallError
-from recall.storage import card_index, maintenance, pick_counts, study_day_schema, verification
+from recall.storage import (
+    card_index,
+    maintenance,
+    pick_counts,
+    study_day_schema,
+    sync_triggers,
+    verification,
+)
 from recall.storage.failures import (
     DamagedDatabaseError,
     DatabaseError,
@@ -230,6 +237,7 @@ class Database:
                 verification.create(connection, tables=False)
                 study_day_schema.create_triggers(connection)
                 pick_counts.create_triggers(connection)
+                sync_triggers.create_triggers(connection)
                 connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
                 connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
         finally:

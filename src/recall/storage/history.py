@@ -10,6 +10,7 @@ from typing import cast
 
 from recall.memory import ReviewKind
 from recall.storage.records import CardRow, NewReview, ReviewRow
+from recall.storage.review_ids import batch_uids, card_keys, free_uid
 from recall.storage.rows import (
     CARD_COLUMNS,
     REVIEW_COLUMNS,
@@ -45,7 +46,7 @@ RawSchedule = tuple[int, int | None, float | None, float | None, int | None, int
 
 _INSERT = (
     "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, picked, "
-    "correct, proposed_rating) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "correct, proposed_rating, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -57,12 +58,26 @@ class HistoryQueries:
 
     def add(self, review: NewReview) -> int:
         """Append a review and return its id."""
-        return self._sql.run(_INSERT, _values(review))
+        keys = card_keys(self._sql, [review.card_id])[review.card_id]
+        micros = to_micros(review.reviewed_at)
+        assert micros is not None
+        uid = free_uid(self._sql, keys, micros, _ANSWER, int(review.rating))
+        return self._sql.run(_INSERT, (*_values(review), uid))
 
     def add_many(self, reviews: Sequence[NewReview]) -> None:
         """Append many reviews in one batch."""
-        if reviews:
-            self._sql.run_many(_INSERT, (_values(review) for review in reviews))
+        if not reviews:
+            return
+        uids = batch_uids(
+            self._sql,
+            [
+                (review.card_id, _micros(review.reviewed_at), _ANSWER, int(review.rating))
+                for review in reviews
+            ],
+        )
+        self._sql.run_many(
+            _INSERT, ((*_values(review), uid) for review, uid in zip(reviews, uids, strict=True))
+        )
 
     def delete(self, review_id: int) -> None:
         """Remove one review (undo is the only caller)."""
@@ -240,6 +255,12 @@ def _values(review: NewReview) -> tuple[object, ...]:
         review.correct,
         None if review.proposed is None else int(review.proposed),
     )
+
+
+def _micros(moment: datetime) -> int:
+    micros = to_micros(moment)
+    assert micros is not None
+    return micros
 
 
 def _moment(micros: int) -> datetime:

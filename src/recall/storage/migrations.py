@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-from recall.storage import card_index, pick_counts, study_day_schema, verification
+from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers, verification
+from recall.storage.review_ids import review_uid
 from recall.storage.rows import REVIEW_BY_TIME
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -168,6 +169,63 @@ def _replay_notes(connection: Connection) -> None:
     )
 
 
+def _sync(connection: Connection) -> None:
+    """Schema 10: what sync through a shared folder needs (docs/sync.md).
+
+    Every review, and every review set aside, gets its id on every device (a hash of its
+    card's keys, time, kind and rating; ``review_ids``); the append-only trigger is lifted
+    only while they are written. The tables sync keeps its state in are those
+    ``tables.py`` declares, and the triggers that note each change in ``sync_outbox``.
+    """
+    from recall.storage.schema import APPEND_ONLY_TRIGGER
+
+    connection.exec_driver_sql("ALTER TABLE review ADD COLUMN uid VARCHAR")
+    connection.exec_driver_sql("ALTER TABLE set_aside_review ADD COLUMN uid VARCHAR")
+    connection.exec_driver_sql("DROP TRIGGER review_append_only")
+    for table in ("review", "set_aside_review"):
+        rows = connection.exec_driver_sql(
+            f"SELECT {table}.id, deck.key, card.key, {table}.reviewed_at, {table}.kind, "
+            f"{table}.rating FROM {table} JOIN card ON card.id = {table}.card_id "
+            f"JOIN deck ON deck.id = card.deck_id ORDER BY {table}.id"
+        ).fetchall()
+        taken: set[str] = set()
+        updates: list[tuple[str, int]] = []
+        for review_id, deck_key, card_key, micros, kind, rating in rows:
+            repeat = 0
+            while (uid := review_uid(deck_key, card_key, micros, kind, rating, repeat)) in taken:
+                repeat += 1
+            taken.add(uid)
+            updates.append((uid, review_id))
+        if updates:
+            connection.exec_driver_sql(f"UPDATE {table} SET uid = ? WHERE id = ?", updates)
+    connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
+    connection.exec_driver_sql("CREATE UNIQUE INDEX ix_review_uid ON review (uid)")
+    for statement in (
+        "CREATE TABLE sync_device (id VARCHAR NOT NULL, name VARCHAR NOT NULL, "
+        "clock INTEGER NOT NULL, folder VARCHAR, next_file INTEGER NOT NULL, "
+        "last_sync INTEGER, PRIMARY KEY (id))",
+        "CREATE TABLE sync_outbox (seq INTEGER NOT NULL, kind VARCHAR NOT NULL, "
+        "row_id INTEGER NOT NULL, detail VARCHAR, at INTEGER NOT NULL, PRIMARY KEY (seq))",
+        "CREATE TABLE sync_quiet (id INTEGER NOT NULL, PRIMARY KEY (id))",
+        "CREATE TABLE sync_entity (kind VARCHAR NOT NULL, deck_key VARCHAR NOT NULL, "
+        "card_key VARCHAR NOT NULL, fields VARCHAR NOT NULL, "
+        "PRIMARY KEY (kind, deck_key, card_key))",
+        "CREATE TABLE sync_file (device VARCHAR NOT NULL, name VARCHAR NOT NULL, "
+        '"offset" INTEGER NOT NULL, own BOOLEAN NOT NULL, PRIMARY KEY (device, name))',
+        "CREATE TABLE sync_held_review (uid VARCHAR NOT NULL, deck_key VARCHAR NOT NULL, "
+        "card_key VARCHAR NOT NULL, event VARCHAR NOT NULL, PRIMARY KEY (uid))",
+        "CREATE INDEX ix_sync_held_review_deck_key ON sync_held_review (deck_key)",
+        "CREATE TABLE sync_retracted (uid VARCHAR NOT NULL, PRIMARY KEY (uid))",
+        "CREATE TABLE sync_seen_device (id VARCHAR NOT NULL, name VARCHAR NOT NULL, "
+        "last_file VARCHAR NOT NULL, PRIMARY KEY (id))",
+        "CREATE TABLE sync_preset (preset_id INTEGER NOT NULL, uid VARCHAR NOT NULL, "
+        "PRIMARY KEY (preset_id))",
+        "CREATE UNIQUE INDEX ix_sync_preset_uid ON sync_preset (uid)",
+    ):
+        connection.exec_driver_sql(statement)
+    sync_triggers.create_triggers(connection)
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -179,4 +237,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     6: _queue_indexes,
     7: _study_days,
     8: _replay_notes,
+    9: _sync,
 }

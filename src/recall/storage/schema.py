@@ -20,7 +20,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from recall.storage import card_index, pick_counts, study_day_schema, verification
+from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers, verification
 
 APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
@@ -65,16 +65,25 @@ EXPECTED = Expected(
         "card_tag": frozenset({"card_id", "tag"}),
         "review": frozenset(
             {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
-            | {"picked", "correct", "kind", "set_due", "proposed_rating"}
+            | {"picked", "correct", "kind", "set_due", "proposed_rating", "uid"}
         ),
         "set_aside_review": frozenset(
             {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
             | {"picked", "correct", "kind", "set_due", "proposed_rating", "set_aside_at"}
-            | {"reason"}
+            | {"reason", "uid"}
         ),
         "preference": frozenset({"key", "value"}),
         "preset": frozenset({"id", "name", "config"}),
         "deck_preset": frozenset({"deck_id", "preset_id"}),
+        "sync_device": frozenset({"id", "name", "clock", "folder", "next_file", "last_sync"}),
+        "sync_outbox": frozenset({"seq", "kind", "row_id", "detail", "at"}),
+        "sync_quiet": frozenset({"id"}),
+        "sync_entity": frozenset({"kind", "deck_key", "card_key", "fields"}),
+        "sync_file": frozenset({"device", "name", "offset", "own"}),
+        "sync_held_review": frozenset({"uid", "deck_key", "card_key", "event"}),
+        "sync_retracted": frozenset({"uid"}),
+        "sync_seen_device": frozenset({"id", "name", "last_file"}),
+        "sync_preset": frozenset({"preset_id", "uid"}),
         "replay_change": frozenset({"card_id", "mark"}),
         "replay_verified": frozenset({"id", "generation", "verified_generation", "version"}),
         "study_day_count": frozenset(
@@ -99,6 +108,9 @@ EXPECTED = Expected(
         "ix_set_aside_review_card_id": "set_aside_review",
         "ix_deck_preset_preset_id": "deck_preset",
         "ix_wrong_pick_count_rank": "wrong_pick_count",
+        "ix_review_uid": "review",
+        "ix_sync_held_review_deck_key": "sync_held_review",
+        "ix_sync_preset_uid": "sync_preset",
     },
     triggers={
         _trigger_name(sql): _collapse(sql)
@@ -108,6 +120,7 @@ EXPECTED = Expected(
             *study_day_schema.TRIGGERS,
             *pick_counts.TRIGGERS,
             *verification.TRIGGERS,
+            *sync_triggers.TRIGGERS,
         )
     },
 )

@@ -172,6 +172,12 @@ class Review(SQLModel, table=True):
         default=None,
         description="The rating Recall proposed (1-4); null before schema 5 and for imports.",
     )
+    uid: str | None = Field(
+        default=None,
+        index=True,
+        unique=True,
+        description="The review's id on every device (schema 10): a hash of what it is.",
+    )
 
 
 class Preference(SQLModel, table=True):
@@ -232,6 +238,100 @@ class SetAsideReview(SQLModel, table=True):
     proposed_rating: int | None = None
     set_aside_at: datetime = Field(sa_type=UtcDateTime)
     reason: str
+    uid: str | None = Field(default=None, description="As in review (schema 10).")
+
+
+class SyncDevice(SQLModel, table=True):
+    """This device as sync knows it: one row (schema 10)."""
+
+    __tablename__ = "sync_device"
+
+    id: str = Field(primary_key=True, description="Random, made on first use.")
+    name: str
+    clock: int = Field(description="The hybrid logical clock: the last stamp made or seen.")
+    folder: str | None = Field(default=None, description="The sync folder chosen.")
+    next_file: int = Field(default=1, description="The number of this device's next file.")
+    last_sync: int | None = Field(default=None, description="UTC microseconds of the last round.")
+
+
+class SyncOutbox(SQLModel, table=True):
+    """What changed since the last sync round: triggers write it, a round turns it into events."""
+
+    __tablename__ = "sync_outbox"
+
+    seq: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(description="'deck', 'card', 'schedule', 'review' or 'unreview'.")
+    row_id: int = Field(description="The deck, card or review row changed.")
+    detail: str | None = Field(default=None, description="Keys or id of a row deleted.")
+    at: int = Field(description="UTC microseconds of the change, by SQLite's clock.")
+
+
+class SyncQuiet(SQLModel, table=True):
+    """A row here while a sync round applies others' events: the triggers record nothing."""
+
+    __tablename__ = "sync_quiet"
+
+    id: int = Field(primary_key=True)
+
+
+class SyncEntity(SQLModel, table=True):
+    """The last value of every field of a deck or card, each with the stamp that set it."""
+
+    __tablename__ = "sync_entity"
+
+    kind: str = Field(primary_key=True, description="'deck' or 'card'.")
+    deck_key: str = Field(primary_key=True)
+    card_key: str = Field(primary_key=True, description="'' for a deck.")
+    fields: str = Field(description="JSON: field -> [stamp, device, value].")
+
+
+class SyncFile(SQLModel, table=True):
+    """How much of each event file in the sync folder has been read (or written)."""
+
+    __tablename__ = "sync_file"
+
+    device: str = Field(primary_key=True)
+    name: str = Field(primary_key=True)
+    offset: int = Field(description="Bytes read: the end of the last complete line.")
+    own: bool = Field(default=False, description="Written by this device.")
+
+
+class SyncHeldReview(SQLModel, table=True):
+    """A review whose card has not arrived yet: kept until it does."""
+
+    __tablename__ = "sync_held_review"
+
+    uid: str = Field(primary_key=True)
+    deck_key: str = Field(index=True)
+    card_key: str
+    event: str = Field(description="The review event as read, JSON.")
+
+
+class SyncRetracted(SQLModel, table=True):
+    """A review taken back (undone, or set aside) on some device: never stored again."""
+
+    __tablename__ = "sync_retracted"
+
+    uid: str = Field(primary_key=True)
+
+
+class SyncDeviceSeen(SQLModel, table=True):
+    """Every device whose files were read, with its name and when it last wrote."""
+
+    __tablename__ = "sync_seen_device"
+
+    id: str = Field(primary_key=True)
+    name: str
+    last_file: str = ""
+
+
+class SyncPreset(SQLModel, table=True):
+    """A preset's id on every device (the default preset is ``default`` everywhere)."""
+
+    __tablename__ = "sync_preset"
+
+    preset_id: int = Field(primary_key=True)
+    uid: str = Field(index=True, unique=True)
 
 
 class ReplayChange(SQLModel, table=True):

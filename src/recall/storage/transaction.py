@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from recall.storage.browsing import Browsing
     from recall.storage.statistics import StatisticsQueries
     from recall.storage.study_days import StudyDays
+    from recall.storage.sync_local import SyncLocal
+    from recall.storage.sync_state import SyncState
 
 
 class Transaction:
@@ -36,6 +38,8 @@ class Transaction:
         options: Preferences, deck presets and which deck uses which.
         browsing: The card browser's searches, rows and bulk changes.
         statistics: The statistics' grouped reads of the history and the schedules.
+        sync: Sync's own state (this device, the outbox, stamps, files read).
+        synced: Decks, cards and reviews named by their keys, as sync reads and writes them.
         verification: What check verified last, and the cards changed since.
         study_days: The answers counted by study day, kept for the statistics.
     """
@@ -102,3 +106,17 @@ class Transaction:
         from recall.storage.study_days import StudyDays
 
         return StudyDays(self.sql)
+
+    @cached_property
+    def sync(self) -> SyncState:
+        """Sync's own state: this device, the outbox, stamps, files read."""
+        from recall.storage.sync_state import SyncState
+
+        return SyncState(self.sql)
+
+    @cached_property
+    def synced(self) -> SyncLocal:
+        """Decks, cards and reviews named by their keys, as sync reads and writes them."""
+        from recall.storage.sync_local import SyncLocal
+
+        return SyncLocal(self.sql)

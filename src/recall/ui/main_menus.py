@@ -34,6 +34,7 @@ SHORTCUTS = (
     ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
     ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
     ("Ctrl+Shift+B", "Backups"),
+    ("Ctrl+Y", "Sync now through the sync folder (Edit > Preferences)"),
     ("Ctrl+Shift+K", "Check the database: every schedule against its history"),
     ("Shift+S", "Statistics of the selected deck (switch to all decks in the window)"),
     ("Ctrl+,", "Preferences: theme, study day, grading, text size, backups"),
@@ -66,6 +67,7 @@ class MainMenus(QObject):
         options: Preferences, Deck Options and Undo Options Change.
         collection: Browse, Add Cards and the deck actions.
         upkeep: Backups and Check Database.
+        sync_action: File > Sync Now.
     """
 
     def __init__(
@@ -74,9 +76,11 @@ class MainMenus(QObject):
         options: OptionsActions,
         collection: CollectionActions,
         upkeep: UpkeepActions,
+        sync_action: QAction | None = None,
     ) -> None:
         super().__init__(window)
         self._window = window
+        self._sync_action = sync_action
         self.import_action = _action(window, "&Import Deck...", "Ctrl+Shift+I")
         self.export_action = _action(window, "&Export Deck...", "Ctrl+Shift+E")
         self.export_reviews_action = _action(window, "Export &Review History...")
@@ -98,6 +102,7 @@ class MainMenus(QObject):
             self.back_action,
             *options.actions,
             self.statistics_action,
+            *([sync_action] if sync_action is not None else []),
         ):
             window.addAction(action)
         self._fill(window.menuBar(), options, collection, upkeep)
@@ -120,6 +125,9 @@ class MainMenus(QObject):
         file_menu.addAction(self.import_action)
         file_menu.addAction(self.export_action)
         file_menu.addAction(self.export_reviews_action)
+        if self._sync_action is not None:
+            file_menu.addSeparator()
+            file_menu.addAction(self._sync_action)
         file_menu.addSeparator()
         file_menu.addAction(upkeep.backups_action)
         file_menu.addSeparator()

@@ -13,7 +13,7 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize
+from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
@@ -28,6 +28,7 @@ from recall.ui.operations import Operations
 from recall.ui.options_actions import OptionsActions
 from recall.ui.prompts import Prompts
 from recall.ui.summary_view import SummaryView
+from recall.ui.sync_actions import SyncActions
 from recall.ui.tasks import TaskRunner
 from recall.ui.transfers import Transfers, importable
 from recall.ui.upkeep_actions import UpkeepActions
@@ -120,11 +121,24 @@ class MainWindow(QMainWindow):
             self.deck_list,
             self,
         )
-        self.menus = MainMenus(self, self.options, self.collection, self.upkeep)
+        self.sync = SyncActions(
+            database,
+            self._schedulers,
+            clock,
+            self.operations,
+            self.tasks,
+            lambda: self._review is not None and self.pages.currentWidget() is self._review,
+            self,
+        )
+        self.statusBar().addPermanentWidget(self.sync.label)
+        self.menus = MainMenus(
+            self, self.options, self.collection, self.upkeep, self.sync.sync_action
+        )
         self._connect_signals()
         self._restore_geometry()
         self.refresh_decks()
         self.upkeep.backup_timer.start()
+        QTimer.singleShot(0, self.sync.start)
 
     @property
     def review(self) -> ReviewView | None:
@@ -245,6 +259,7 @@ class MainWindow(QMainWindow):
         self.upkeep.backup_timer.stop()
         self.upkeep.back_up_if_changed()
         self.operations.cancel()
+        self.sync.sync_on_close()
         self.tasks.wait()
         self._window_state.setValue("geometry", self.saveGeometry())
         self._window_state.sync()
@@ -276,6 +291,8 @@ class MainWindow(QMainWindow):
         self.options.message.connect(lambda text: self._show_status(text, 15_000))
         self.collection.changed.connect(self._on_collection_changed)
         self.collection.notice.connect(lambda text: self._show_status(text, 10_000))
+        self.sync.synced.connect(self._on_synced)
+        self.sync.message.connect(self._show_status)
 
     def _restore_geometry(self) -> None:
         geometry = self._window_state.value("geometry")
@@ -392,7 +409,12 @@ class MainWindow(QMainWindow):
             self._review = None
         self.show_decks(off_thread=True)
 
+    def _on_synced(self, _report: object) -> None:
+        if self.pages.currentWidget() is self.deck_list:
+            self.refresh_decks(self.deck_list.selected_key())
+
     def _on_preferences_saved(self, chosen: Preferences) -> None:
         self.preferences = chosen
         self.upkeep.set_backup_interval(chosen.backup_interval)
         self.refresh_decks(self.deck_list.selected_key())
+        self.sync.settings_changed()

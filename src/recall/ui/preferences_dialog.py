@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
@@ -12,6 +14,7 @@ from recall.storage import Database
 from recall.ui.appearance import apply_preferences
 from recall.ui.option_form import OptionForm
 from recall.ui.prompts import Prompts
+from recall.ui.sync_section import SyncSection
 
 
 class PreferencesDialog(QDialog):
@@ -36,6 +39,7 @@ class PreferencesDialog(QDialog):
         self.setObjectName("preferencesDialog")
         self.form = OptionForm(fields.describe(Preferences), self)
         self.form.set_values(self._original)
+        self.sync = SyncSection(database, self)
         note = QLabel("Point at an option to see what it does.")
         note.setObjectName("hint")
         self.buttons = QDialogButtonBox(
@@ -44,6 +48,7 @@ class PreferencesDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.form)
         layout.addWidget(note)
+        layout.addWidget(self.sync)
         layout.addWidget(self.buttons)
         self._connect_signals()
 
@@ -74,6 +79,7 @@ class PreferencesDialog(QDialog):
         try:
             chosen = self.chosen()
             deck_options.save_preferences(self._database, chosen)
+            self.sync.save(datetime.now(UTC))
         except RecallError as error:
             self._prompts.tell("Preferences not saved", str(error), warning=True)
             return

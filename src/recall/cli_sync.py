@@ -1,0 +1,47 @@
+"""`recall sync`: one round through the sync folder, printing what went out and came in."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from recall.cli_shared import Commands
+
+
+def add_commands(commands: Commands) -> None:
+    """Add `sync` to the command line's subcommands."""
+    sync = commands.add_parser(
+        "sync",
+        help="sync through a folder a file-sync tool shares (Syncthing, Dropbox, ...)",
+        description="Write this device's changes to the sync folder and merge the other "
+        "devices' (docs/sync.md). The folder and name are remembered for next time.",
+    )
+    sync.add_argument("--folder", type=Path, metavar="DIR", help="the shared sync folder")
+    sync.add_argument("--name", metavar="NAME", help="this device's name, as others see it")
+    sync.set_defaults(handler=_sync)
+
+
+def _sync(args: argparse.Namespace) -> int:
+    from recall.cli_shared import ProgressLine, now, open_database
+    from recall.sync.rounds import sync
+
+    database = open_database(args)
+    progress = ProgressLine("syncing") if sys.stderr.isatty() else None
+    try:
+        report = sync(
+            database,
+            now(),
+            args.folder,
+            args.name,
+            progress=progress or (lambda _done, _total: None),
+        )
+    finally:
+        if progress is not None:
+            progress.finish()
+        database.close()
+    for line in report.lines():
+        print(line)
+    return 0

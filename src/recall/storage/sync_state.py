@@ -1,0 +1,255 @@
+"""Sync's own state: this device, the outbox of changes, field stamps, files read, held reviews.
+
+The tables are declared in ``tables.py`` (schema 10); ``sync_local.py`` reads and writes the
+decks, cards and reviews themselves as sync sees them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from recall.storage.sql import Sql
+
+Fields = dict[str, list[Any]]  # field -> [stamp, device, value]
+Identity = tuple[str, str, str]  # kind, deck key (or preset id), card key ('' for a deck)
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceRow:
+    """This device: its id, name, clock, sync folder and the number of its next file."""
+
+    id: str
+    name: str
+    clock: int
+    folder: str | None
+    next_file: int
+    last_sync: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """One change noted by a trigger."""
+
+    seq: int
+    kind: str
+    row_id: int
+    detail: str | None
+    at: int
+
+
+class SyncState:
+    """Reads and writes of sync's own tables, within the caller's transaction."""
+
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+
+    # This device
+
+    def device(self) -> DeviceRow | None:
+        """This device, if sync has ever run here."""
+        rows = self._sql.rows(
+            "SELECT id, name, clock, folder, next_file, last_sync FROM sync_device LIMIT 1"
+        )
+        return DeviceRow(*rows[0]) if rows else None
+
+    def create_device(self, device_id: str, name: str, clock: int) -> DeviceRow:
+        """Make this device's row (once)."""
+        self._sql.run(
+            "INSERT INTO sync_device (id, name, clock, folder, next_file) "
+            "VALUES (?, ?, ?, NULL, 1)",
+            (device_id, name, clock),
+        )
+        device = self.device()
+        assert device is not None
+        return device
+
+    def update_device(self, **values: object) -> None:
+        """Change some of this device's columns (name, clock, folder, next_file, last_sync)."""
+        allowed = {"name", "clock", "folder", "next_file", "last_sync"}
+        if not values or not set(values) <= allowed:
+            raise ValueError(f"cannot set {sorted(values)}")
+        assignments = ", ".join(f"{column} = ?" for column in values)
+        self._sql.run(f"UPDATE sync_device SET {assignments}", tuple(values.values()))
+
+    # Changes noted by the triggers
+
+    def outbox_end(self) -> int:
+        """The sequence number of the newest change noted (0 if none)."""
+        return int(self._sql.value("SELECT coalesce(max(seq), 0) FROM sync_outbox"))
+
+    def outbox(self, upto: int) -> list[OutboxRow]:
+        """The changes noted up to ``upto``, oldest first."""
+        rows = self._sql.rows(
+            "SELECT seq, kind, row_id, detail, at FROM sync_outbox WHERE seq <= ? ORDER BY seq",
+            (upto,),
+        )
+        return [OutboxRow(*row) for row in rows]
+
+    def clear_outbox(self, upto: int) -> None:
+        """Forget the changes noted up to ``upto``: they have been sent."""
+        self._sql.run("DELETE FROM sync_outbox WHERE seq <= ?", (upto,))
+
+    def quiet(self, on: bool) -> None:
+        """Turn the outbox triggers off (while others' events are applied) or on again."""
+        if on:
+            self._sql.run("INSERT OR IGNORE INTO sync_quiet (id) VALUES (1)")
+        else:
+            self._sql.run("DELETE FROM sync_quiet")
+
+    # Field stamps
+
+    def entities(self, identities: Iterable[Identity]) -> dict[Identity, Fields]:
+        """The stamped fields of each entity known (missing ones left out)."""
+        found: dict[Identity, Fields] = {}
+        for identity in identities:
+            value = self._sql.value(
+                "SELECT fields FROM sync_entity WHERE kind = ? AND deck_key = ? AND card_key = ?",
+                identity,
+            )
+            if value is not None:
+                found[identity] = json.loads(value)
+        return found
+
+    def all_entities(self, kind: str) -> Iterator[tuple[Identity, Fields]]:
+        """Every entity of a kind with its stamped fields."""
+        for deck_key, card_key, fields in self._sql.each(
+            "SELECT deck_key, card_key, fields FROM sync_entity WHERE kind = ?", (kind,)
+        ):
+            yield (kind, deck_key, card_key), json.loads(fields)
+
+    def put_entities(self, entities: Iterable[tuple[Identity, Fields]]) -> None:
+        """Store entities' stamped fields."""
+        self._sql.run_many(
+            "INSERT INTO sync_entity (kind, deck_key, card_key, fields) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (kind, deck_key, card_key) DO UPDATE SET fields = excluded.fields",
+            (
+                (*identity, json.dumps(fields, ensure_ascii=False, separators=(",", ":")))
+                for identity, fields in entities
+            ),
+        )
+
+    # Files in the sync folder
+
+    def files(self) -> dict[tuple[str, str], tuple[int, bool]]:
+        """(device, file name) -> (bytes read or written, written here)."""
+        return {
+            (device, name): (int(offset), bool(own))
+            for device, name, offset, own in self._sql.rows(
+                'SELECT device, name, "offset", own FROM sync_file'
+            )
+        }
+
+    def set_file(self, device: str, name: str, offset: int, own: bool = False) -> None:
+        """Remember how far a file was read (or that this device wrote it, whole)."""
+        self._sql.run(
+            'INSERT INTO sync_file (device, name, "offset", own) VALUES (?, ?, ?, ?) '
+            'ON CONFLICT (device, name) DO UPDATE SET "offset" = excluded."offset", '
+            "own = excluded.own",
+            (device, name, offset, own),
+        )
+
+    def forget_files(self, device: str, names: Sequence[str]) -> None:
+        """Forget files that are gone from the folder."""
+        self._sql.run_many(
+            "DELETE FROM sync_file WHERE device = ? AND name = ?", [(device, n) for n in names]
+        )
+
+    # Devices seen
+
+    def saw_device(self, device_id: str, name: str, last_file: str) -> None:
+        """Remember a device whose files were read, by its latest name."""
+        self._sql.run(
+            "INSERT INTO sync_seen_device (id, name, last_file) VALUES (?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET name = excluded.name, last_file = "
+            "max(sync_seen_device.last_file, excluded.last_file)",
+            (device_id, name, last_file),
+        )
+
+    def seen_devices(self) -> list[tuple[str, str]]:
+        """(id, name) of every other device whose files were read, by name."""
+        return [
+            (str(id_), str(name))
+            for id_, name in self._sql.rows("SELECT id, name FROM sync_seen_device ORDER BY name")
+        ]
+
+    # Reviews waiting for their card, and reviews taken back
+
+    def hold(self, reviews: Iterable[tuple[str, str, str, str]]) -> None:
+        """Keep reviews (uid, deck key, card key, event JSON) until their card arrives."""
+        self._sql.run_many(
+            "INSERT OR IGNORE INTO sync_held_review (uid, deck_key, card_key, event) "
+            "VALUES (?, ?, ?, ?)",
+            reviews,
+        )
+
+    def held(self, deck_key: str | None = None, card_key: str | None = None) -> list[str]:
+        """The held review events of a card (or all of them), as JSON; they stay held
+        until ``unhold``."""
+        if deck_key is None:
+            rows = self._sql.rows("SELECT event FROM sync_held_review ORDER BY uid")
+        else:
+            rows = self._sql.rows(
+                "SELECT event FROM sync_held_review WHERE deck_key = ? AND card_key = ? "
+                "ORDER BY uid",
+                (deck_key, card_key),
+            )
+        return [row[0] for row in rows]
+
+    def unhold(self, uids: Iterable[str]) -> None:
+        """Take reviews out of the held ones (they were stored)."""
+        self._sql.run_many("DELETE FROM sync_held_review WHERE uid = ?", ((uid,) for uid in uids))
+
+    def drop_held(self, deck_key: str, card_key: str | None = None) -> None:
+        """Drop the held reviews of a card (or of every card of a deck) deleted for good."""
+        if card_key is None:
+            self._sql.run("DELETE FROM sync_held_review WHERE deck_key = ?", (deck_key,))
+        else:
+            self._sql.run(
+                "DELETE FROM sync_held_review WHERE deck_key = ? AND card_key = ?",
+                (deck_key, card_key),
+            )
+
+    def held_count(self) -> int:
+        """How many reviews wait for their card."""
+        return int(self._sql.value("SELECT count(*) FROM sync_held_review"))
+
+    def retract(self, uids: Iterable[str]) -> None:
+        """Remember reviews taken back on some device."""
+        self._sql.run_many(
+            "INSERT OR IGNORE INTO sync_retracted (uid) VALUES (?)", ((uid,) for uid in uids)
+        )
+
+    def retracted(self, uids: Sequence[str]) -> set[str]:
+        """Which of these reviews were taken back."""
+        found: set[str] = set()
+        for start in range(0, len(uids), 500):
+            chunk = list(uids[start : start + 500])
+            marks = ", ".join("?" * len(chunk))
+            found.update(
+                row[0]
+                for row in self._sql.rows(
+                    f"SELECT uid FROM sync_retracted WHERE uid IN ({marks})", chunk
+                )
+            )
+        return found
+
+    def retracted_all(self) -> Iterator[str]:
+        """Every review taken back."""
+        return (row[0] for row in self._sql.each("SELECT uid FROM sync_retracted"))
+
+    # Presets' ids on every device
+
+    def preset_uids(self) -> dict[int, str]:
+        """Local preset id -> its id on every device."""
+        return {int(p): str(u) for p, u in self._sql.rows("SELECT preset_id, uid FROM sync_preset")}
+
+    def set_preset_uid(self, preset_id: int, uid: str) -> None:
+        """Give a local preset its id on every device."""
+        self._sql.run(
+            "INSERT INTO sync_preset (preset_id, uid) VALUES (?, ?) ON CONFLICT (preset_id) "
+            "DO UPDATE SET uid = excluded.uid",
+            (preset_id, uid),
+        )

@@ -1,0 +1,66 @@
+"""The triggers that note every change sync carries, so no write path can forget to.
+
+Each writes one row to ``sync_outbox`` naming the deck, card or review changed (and, for a
+row deleted or re-keyed, the keys it had); the next sync round reads the rows, compares
+what they name with what was last sent, and writes the difference as events. While a
+round applies other devices' events a row sits in ``sync_quiet`` and they record nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
+# SQLite's clock in UTC microseconds: when the change was made (julianday 2440587.5 is 1970).
+_NOW = "CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)"
+_LOUD = "WHEN NOT EXISTS (SELECT 1 FROM sync_quiet)"
+_OLD_CARD = "json_array((SELECT key FROM deck WHERE id = OLD.deck_id), OLD.key)"
+
+
+def _trigger(name: str, event: str, kind: str, row: str, detail: str) -> str:
+    return f"""
+CREATE TRIGGER {name} AFTER {event} {_LOUD}
+BEGIN
+    INSERT INTO sync_outbox (kind, row_id, detail, at) VALUES ('{kind}', {row}, {detail}, {_NOW});
+END
+"""
+
+
+TRIGGERS = (
+    _trigger("sync_deck_insert", "INSERT ON deck", "deck", "NEW.id", "NULL"),
+    _trigger(
+        "sync_deck_update", "UPDATE OF key, name, description ON deck", "deck", "NEW.id", "OLD.key"
+    ),
+    _trigger("sync_deck_delete", "DELETE ON deck", "deck", "OLD.id", "OLD.key"),
+    _trigger("sync_card_insert", "INSERT ON card", "card", "NEW.id", "NULL"),
+    _trigger(
+        "sync_card_update",
+        "UPDATE OF deck_id, key, position, kind, content, flag, edited ON card",
+        "card",
+        "NEW.id",
+        _OLD_CARD,
+    ),
+    _trigger("sync_card_delete", "DELETE ON card", "card", "OLD.id", _OLD_CARD),
+    _trigger(
+        "sync_schedule_update",
+        "UPDATE OF suspended, buried_until ON card_memory",
+        "card",
+        "NEW.card_id",
+        "NULL",
+    ),
+    _trigger("sync_review_insert", "INSERT ON review", "review", "NEW.id", "NEW.uid"),
+    _trigger("sync_review_delete", "DELETE ON review", "unreview", "OLD.id", "OLD.uid"),
+    _trigger("sync_preset_insert", "INSERT ON preset", "preset", "NEW.id", "NULL"),
+    _trigger("sync_preset_update", "UPDATE ON preset", "preset", "NEW.id", "OLD.name"),
+    _trigger("sync_preset_delete", "DELETE ON preset", "preset", "OLD.id", "OLD.name"),
+    _trigger("sync_deck_preset_insert", "INSERT ON deck_preset", "deck", "NEW.deck_id", "NULL"),
+    _trigger("sync_deck_preset_delete", "DELETE ON deck_preset", "deck", "OLD.deck_id", "NULL"),
+)
+
+
+def create_triggers(connection: Connection) -> None:
+    """Create the triggers that fill ``sync_outbox``."""
+    for trigger in TRIGGERS:
+        connection.exec_driver_sql(trigger)

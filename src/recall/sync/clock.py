@@ -1,0 +1,41 @@
+"""A hybrid logical clock: stamps that follow the wall clock and never go backwards.
+
+A stamp is an integer of UTC microseconds. Each change made here gets the later of the
+wall clock at the change and one more than the last stamp made or seen; each stamp read
+from another device moves the clock up to it. So a change made after seeing another
+device's change always has the later stamp, whatever the two wall clocks say, and a
+device whose clock runs ahead cannot make its old changes win forever: the others'
+clocks catch up with its stamps as soon as they read them. Two equal stamps are ordered
+by the id of the device that made them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Clock:
+    """This device's clock.
+
+    Attributes:
+        value: The last stamp made or seen.
+    """
+
+    value: int
+
+    def tick(self, physical: int) -> int:
+        """A stamp for a change made at wall-clock time ``physical`` (UTC microseconds)."""
+        self.value = max(physical, self.value + 1)
+        return self.value
+
+    def observe(self, stamp: int) -> None:
+        """Move the clock up to a stamp read from another device."""
+        self.value = max(self.value, stamp)
+
+
+def newer(stamp: int, device: str, than: list[object] | None) -> bool:
+    """Whether (``stamp``, ``device``) wins over a stored ``[stamp, device, value]``."""
+    if than is None:
+        return True
+    return (stamp, device) > (int(str(than[0])), str(than[1]))

@@ -1,0 +1,193 @@
+"""The sync folder: each device's own event files under ``Recall/<device id>/``.
+
+A device only ever adds files to its own folder: each is written under a hidden temporary
+name, flushed to disk and renamed, and never changed after. Reading takes only complete
+lines, so a file a sync tool has only partly delivered is read on as more of it arrives.
+Conflict copies a sync tool makes (``*.sync-conflict-*``, "conflicted copy") are read like
+any other file: events are merged by id, so a line read twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from recall.errors import RecallError
+from recall.sync.events import FORMAT, encode
+
+ROOT = "Recall"
+SUFFIX = ".jsonl"
+_DEVICE_ID = re.compile(r"[0-9a-f]{32}")
+
+
+class SyncFolderError(RecallError):
+    """The sync folder cannot be used: missing, not a folder, or not writable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A file this device wrote."""
+
+    name: str
+    size: int
+    events: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """The complete lines of a file not read before.
+
+    Attributes:
+        header: The file's first line, when this chunk starts the file.
+        lines: The event lines.
+        end: The offset after the last complete line.
+    """
+
+    device: str
+    name: str
+    header: dict[str, Any] | None
+    lines: list[bytes]
+    end: int
+
+
+def root(folder: Path) -> Path:
+    """Recall's part of the sync folder, made if missing.
+
+    Raises:
+        SyncFolderError: The folder does not exist or cannot hold Recall's part.
+    """
+    if not folder.is_dir():
+        raise SyncFolderError(f"the sync folder {folder} does not exist or is not a folder")
+    path = folder / ROOT
+    try:
+        path.mkdir(exist_ok=True)
+    except OSError as error:
+        raise SyncFolderError(f"cannot make {path}: {error.strerror or error}") from None
+    return path
+
+
+def new_device_id() -> str:
+    """A random device id (32 hex digits)."""
+    return secrets.token_hex(16)
+
+
+def write_file(
+    base: Path, device: str, number: int, header: dict[str, Any], events: Iterable[dict[str, Any]]
+) -> Written | None:
+    """Write events as this device's next file: temporary name, flush, rename.
+
+    Returns None (and writes nothing) when there are no events.
+
+    Raises:
+        SyncFolderError: The file cannot be written.
+    """
+    folder = base / device
+    name = f"{number:06d}-{secrets.token_hex(4)}{SUFFIX}"
+    temporary = folder / f".{name}.tmp"
+    count = 0
+    try:
+        folder.mkdir(exist_ok=True)
+        with temporary.open("wb") as out:
+            out.write(json.dumps({"recall_sync": FORMAT, **header}).encode() + b"\n")
+            for event in events:
+                out.write(encode(event))
+                count += 1
+            out.flush()
+            if count:
+                os.fsync(out.fileno())
+        if not count:
+            temporary.unlink()
+            return None
+        temporary.replace(folder / name)
+        _sync_directory(folder)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise SyncFolderError(f"cannot write {folder / name}: {error.strerror or error}") from None
+    return Written(name=name, size=(folder / name).stat().st_size, events=count)
+
+
+def remove_temporary(base: Path, device: str) -> None:
+    """Remove temporary files a killed round of this device left."""
+    folder = base / device
+    if folder.is_dir():
+        for path in folder.glob(".*.tmp"):
+            path.unlink(missing_ok=True)
+
+
+def _sync_directory(folder: Path) -> None:
+    if os.name != "posix":
+        return
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def devices(base: Path) -> list[str]:
+    """The device folders present."""
+    return sorted(
+        path.name for path in base.iterdir() if path.is_dir() and _DEVICE_ID.fullmatch(path.name)
+    )
+
+
+def event_files(base: Path, device: str) -> dict[str, int]:
+    """A device's event files (conflict copies too) with their sizes; hidden files left out."""
+    found: dict[str, int] = {}
+    folder = base / device
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return found
+    for entry in entries:
+        if entry.name.startswith((".", "~")) or entry.name.endswith(".tmp"):
+            continue
+        if SUFFIX not in entry.name:
+            continue
+        try:
+            if entry.is_file():
+                found[entry.name] = entry.stat().st_size
+        except OSError:
+            continue
+    return found
+
+
+def read_new(base: Path, device: str, name: str, offset: int) -> Chunk:
+    """The complete lines of a file after ``offset`` (from the start when offset is 0).
+
+    A first line that is complete is the file's header. Bytes after the last line break
+    are left for the next read.
+    """
+    path = base / device / name
+    with path.open("rb") as source:
+        source.seek(offset)
+        data = source.read()
+    end = data.rfind(b"\n")
+    if end < 0:
+        return Chunk(device, name, None, [], offset)
+    lines = data[: end + 1].splitlines()
+    header: dict[str, Any] | None = None
+    if offset == 0:
+        try:
+            loaded = json.loads(lines[0])
+        except ValueError:
+            loaded = None
+        header = loaded if isinstance(loaded, dict) else {}
+        lines = lines[1:]
+    return Chunk(device, name, header, [line for line in lines if line.strip()], offset + end + 1)
+
+
+def header_problem(header: dict[str, Any]) -> str | None:
+    """Why a file with this header is not read, or None when it is."""
+    version = header.get("recall_sync")
+    if not isinstance(version, int):
+        return "is not a Recall sync file"
+    if version > FORMAT:
+        return f"was written by a newer Recall (format {version}); update Recall to read it"
+    return None

@@ -1,0 +1,360 @@
+"""Merging other devices' events into this database: a union by id, the latest field wins.
+
+Field events are merged per field by stamp (the device id breaks a tie), so applying the
+same events again, in any order, from any subset of devices, leaves the same result. A
+deletion is final for its key. Reviews are added once by id (a review whose card has not
+arrived yet waits in ``sync_held_review``); a review taken back is removed and never
+added again. Every card whose history or preset changed is then replayed from its history.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from recall.deckfile import is_card
+from recall.memory import FUTURE_TOLERANCE
+from recall.scheduling import Schedulers, memory_of
+from recall.storage import Transaction
+from recall.storage.sync_local import review_event_values
+from recall.storage.sync_state import Fields, Identity
+from recall.storage.times import to_micros
+from recall.sync import values
+from recall.sync.clock import Clock, newer
+from recall.sync.events import DEFAULT_PRESET, FieldEvent, ReviewEvent, Unreview, review_dict
+
+
+@dataclass
+class Merged:
+    """What a merge changed here."""
+
+    received: Counter[str] = field(default_factory=Counter)
+    replayed: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+class Merger:
+    """Applies events inside one transaction, with the outbox triggers quiet."""
+
+    def __init__(
+        self, transaction: Transaction, schedulers: Schedulers, clock: Clock, now: datetime
+    ) -> None:
+        self._tx = transaction
+        self._schedulers = schedulers
+        self._clock = clock
+        self._now = now
+        self._replay: set[int] = set()
+        self._replay_decks: set[int] = set()
+        micros = to_micros(now + FUTURE_TOLERANCE)
+        assert micros is not None
+        self._latest = micros
+        self._absurd = micros + 366 * 86_400_000_000
+        self.merged = Merged()
+
+    def apply(self, events: Iterable[FieldEvent | ReviewEvent | Unreview]) -> Merged:
+        """Apply events and replay every card they touched."""
+        by_type: dict[str, list[Any]] = {
+            "preset": [],
+            "deck": [],
+            "card": [],
+            "review": [],
+            "unreview": [],
+        }
+        absurd = 0
+        for event in events:
+            if isinstance(event, FieldEvent):
+                if event.stamp > self._absurd:
+                    absurd += 1  # it would hold every clock it reached years ahead
+                    continue
+                by_type[event.type].append(event)
+                self._clock.observe(event.stamp)
+            elif isinstance(event, ReviewEvent):
+                by_type["review"].append(event)
+            else:
+                by_type["unreview"].append(event)
+        if absurd:
+            self.merged.notes.append(
+                f"{absurd} change(s) stamped more than a year ahead of this computer's clock "
+                "were skipped"
+            )
+        self._tx.sync.quiet(True)
+        for kind in ("preset", "deck", "card"):
+            changed = self._stamp(kind, by_type[kind])
+            getattr(self, f"_materialize_{kind}s")(changed)
+        self._unreviews(by_type["unreview"])
+        self._release(self._tx.sync.held())
+        self._reviews(by_type["review"])
+        self._replay_all()
+        self._tx.sync.quiet(False)
+        return self.merged
+
+    def _stamp(self, kind: str, events: list[FieldEvent]) -> dict[Identity, Fields]:
+        """Merge field events into the stored stamps; returns the entities that changed."""
+        if not events:
+            return {}
+        identities: list[Identity] = list(dict.fromkeys((kind, *event.key) for event in events))
+        known = self._tx.sync.entities(identities)
+        changed: dict[Identity, Fields] = {}
+        for event in events:
+            identity: Identity = (kind, *event.key)
+            fields = known.setdefault(identity, {})
+            for name, value in event.fields.items():
+                if newer(event.stamp, event.device, fields.get(name)):
+                    fields[name] = [event.stamp, event.device, value]
+                    changed[identity] = fields
+            self.merged.received[kind] += 1
+        self._tx.sync.put_entities(changed.items())
+        return changed
+
+    # Presets
+
+    def _materialize_presets(self, changed: dict[Identity, Fields]) -> None:
+        uids = {uid: preset_id for preset_id, uid in self._tx.sync.preset_uids().items()}
+        stored = self._tx.synced.presets()
+        for (_, uid, _), fields in changed.items():
+            preset_id = 1 if uid == DEFAULT_PRESET else uids.get(uid)
+            if values.DELETED in fields:
+                if preset_id is not None and preset_id != 1 and preset_id in stored:
+                    self._replay_decks.update(self._tx.synced.delete_preset(preset_id))
+                continue
+            name = fields.get("name", [0, "", uid[:8]])[2]
+            config = values.unwrap(values.CONFIG, fields)
+            if preset_id in stored and stored[preset_id] == (name, config):
+                continue
+            made = self._tx.synced.put_preset(preset_id, name, config)
+            if preset_id is None:
+                self._tx.sync.set_preset_uid(made, uid)
+            self._replay_decks.update(
+                deck_id
+                for deck_id, *_rest, preset in self._tx.synced.decks().values()
+                if preset == made
+            )
+
+    # Decks
+
+    def _materialize_decks(self, changed: dict[Identity, Fields]) -> None:
+        stored = self._tx.synced.decks(key for _, key, _ in changed)
+        uids = {uid: preset_id for preset_id, uid in self._tx.sync.preset_uids().items()}
+        for (_, key, _), fields in changed.items():
+            found = stored.get(key)
+            if values.DELETED in fields:
+                if found is not None:
+                    self._tx.synced.delete_deck(found[0])
+                self._tx.sync.drop_held(key)
+                continue
+            name = fields.get("name", [0, "", key])[2]
+            description = fields.get("description", [0, "", ""])[2]
+            if found is None:
+                deck_id = self._tx.synced.add_deck(key, name, description, self._now)
+                preset_before = 1
+            else:
+                deck_id, old_name, old_description, preset_before = found
+                if (old_name, old_description) != (name, description):
+                    self._tx.synced.set_deck(deck_id, name, description, self._now)
+            if "preset" in fields:
+                uid = fields["preset"][2]
+                preset_id = 1 if uid == DEFAULT_PRESET else uids.get(uid, 1)
+                if preset_id != preset_before:
+                    self._tx.synced.set_deck_preset(deck_id, preset_id)
+                    self._replay_decks.add(deck_id)
+
+    # Cards
+
+    def _materialize_cards(self, changed: dict[Identity, Fields]) -> None:
+        if not changed:
+            return
+        stored = self._tx.synced.cards((deck, card) for _, deck, card in changed)
+        decks = self._tx.synced.decks()
+        deck_stamps = self._tx.sync.entities({("deck", deck, "") for _, deck, _ in changed})
+        for (_, deck_key, card_key), fields in changed.items():
+            found = stored.get((deck_key, card_key))
+            gone = values.DELETED in fields or values.DELETED in deck_stamps.get(
+                ("deck", deck_key, ""), {}
+            )
+            if gone:
+                if found is not None:
+                    self._tx.synced.delete_cards([found[0]])
+                self._tx.sync.drop_held(deck_key, card_key)
+                continue
+            columns = values.card_columns(fields, found[1]["content"] if found else None)
+            if columns is None:
+                continue  # its first event has not arrived yet
+            if (found is None or columns["content"] != found[1]["content"]) and not is_card(
+                columns["content"]
+            ):
+                self.merged.notes.append(
+                    f"card {deck_key}/{card_key}: what another computer sent is not a card "
+                    "Recall can show; left as it was"
+                )
+                continue
+            if found is None:
+                if deck_key not in decks:
+                    # The deck's own event is still on its way: it gets its name then.
+                    deck_id = self._tx.synced.add_deck(deck_key, deck_key, "", self._now)
+                    decks[deck_key] = (deck_id, deck_key, "", 1)
+                card_id = self._tx.synced.add_card(decks[deck_key][0], card_key, columns, self._now)
+                self._release(
+                    self._tx.sync.held(deck_key, card_key), {(deck_key, card_key): card_id}
+                )
+            else:
+                card_id, old = found
+                different = {name: value for name, value in columns.items() if old[name] != value}
+                if different:
+                    self._tx.synced.set_card(card_id, different, self._now)
+
+    # Reviews
+
+    def _unreviews(self, events: list[Unreview]) -> None:
+        if not events:
+            return
+        uids = [event.review for event in events]
+        self._tx.sync.retract(uids)
+        self._replay.update(self._tx.synced.delete_reviews(uids))
+        self.merged.received["unreview"] += len(events)
+
+    def _reviews(self, events: list[ReviewEvent]) -> None:
+        if not events:
+            return
+        self.merged.received["review"] += len(events)
+        uids = [event.id for event in events]
+        existing = self._tx.synced.existing_uids(uids)
+        if existing:
+            self._settle([event for event in events if event.id in existing])
+        skip = existing | self._tx.sync.retracted(uids)
+        fresh = [event for event in events if event.id not in skip]
+        wanted = {(event.deck, event.card) for event in fresh}
+        cards = {identity: found[0] for identity, found in self._tx.synced.cards(wanted).items()}
+        held: list[tuple[str, str, str, str]] = []
+        present: list[ReviewEvent] = []
+        deleted_decks = {
+            key
+            for (_, key, _), fields in self._tx.sync.entities(
+                {("deck", deck, "") for deck, _ in wanted}
+            ).items()
+            if values.DELETED in fields
+        }
+        deleted_cards = {
+            (deck, card)
+            for (_, deck, card), fields in self._tx.sync.entities(
+                {("card", *identity) for identity in wanted - set(cards)}
+            ).items()
+            if values.DELETED in fields
+        }
+        future = 0
+        for event in fresh:
+            identity = (event.deck, event.card)
+            if event.at > self._latest and identity not in deleted_cards:
+                future += 1  # kept until its time comes, so `recall check` holds meanwhile
+                held.append((event.id, event.deck, event.card, json.dumps(review_dict(event))))
+            elif identity in cards:
+                present.append(event)
+            elif identity not in deleted_cards and event.deck not in deleted_decks:
+                held.append((event.id, event.deck, event.card, json.dumps(review_dict(event))))
+        self._tx.sync.hold(held)
+        self._add_reviews(cards, present)
+        if future:
+            self.merged.notes.append(
+                f"{future} review(s) dated after now (another computer's clock runs ahead?) "
+                "wait until that time"
+            )
+
+    def _release(self, texts: list[str], cards: dict[tuple[str, str], int] | None = None) -> None:
+        """Store the held reviews whose card is here and whose time has come."""
+        events = [_review_event(json.loads(text)) for text in texts]
+        due = [event for event in events if event.at <= self._latest]
+        if not due:
+            return
+        if cards is None:
+            cards = {
+                identity: found[0]
+                for identity, found in self._tx.synced.cards(
+                    {(event.deck, event.card) for event in due}
+                ).items()
+            }
+        ready = [event for event in due if (event.deck, event.card) in cards]
+        skip = self._tx.synced.existing_uids([event.id for event in ready])
+        self._tx.sync.unhold(event.id for event in ready)
+        self._add_reviews(cards, [event for event in ready if event.id not in skip])
+
+    def _settle(self, events: list[ReviewEvent]) -> None:
+        """Keep, of two versions of one review (the same history imported on two devices,
+        each working out the states before), the one every device keeps: the lesser."""
+        stored = {
+            row[0]: review_dict(_review_event({"type": "review", **review_event_values(row)}))
+            for row in self._tx.synced.reviews([event.id for event in events])
+        }
+        replace: dict[str, ReviewEvent] = {}
+        for event in events:
+            mine = stored.get(event.id)
+            theirs = review_dict(event)
+            if mine is not None and _order(theirs) < _order(mine):
+                replace[event.id] = event
+                stored[event.id] = theirs
+        if not replace:
+            return
+        self._replay.update(self._tx.synced.delete_reviews(list(replace)))
+        wanted = {(event.deck, event.card) for event in replace.values()}
+        cards = {identity: found[0] for identity, found in self._tx.synced.cards(wanted).items()}
+        self._add_reviews(cards, list(replace.values()))
+
+    def _add_reviews(self, cards: dict[tuple[str, str], int], events: list[ReviewEvent]) -> None:
+        rows = []
+        seen: set[str] = set()
+        for event in events:
+            if event.id in seen:
+                continue
+            seen.add(event.id)
+            card_id = cards[(event.deck, event.card)]
+            self._replay.add(card_id)
+            rows.append(
+                (
+                    card_id,
+                    event.at,
+                    event.rating,
+                    event.duration_ms,
+                    event.state_before,
+                    None if event.picked is None else json.dumps(event.picked, ensure_ascii=False),
+                    event.correct,
+                    event.kind,
+                    event.set_due,
+                    event.proposed,
+                    event.id,
+                )
+            )
+        self._tx.synced.add_reviews(rows)
+
+    # Replay
+
+    def _replay_all(self) -> None:
+        cards = set(self._replay)
+        if self._replay_decks:
+            cards.update(self._tx.synced.card_ids_of_decks(self._replay_decks))
+        if not cards:
+            return
+        tx = self._tx
+        presets = tx.options.deck_presets()
+        memories = []
+        # Many cards (a first sync) are read in one pass over each table, a few one by one.
+        only = None if len(cards) > 2_000 else cards
+        for card_id, deck_id, schedule, history in tx.history.schedules_and_histories(only):
+            if card_id not in cards:
+                continue
+            memory = self._schedulers.for_deck(presets, deck_id).replay_raw(card_id, history)
+            if memory != schedule:
+                memories.append((card_id, memory_of(memory)))
+        tx.cards.set_memories(memories)
+        self.merged.replayed = len(cards)
+
+
+def _order(review: dict[str, Any]) -> str:
+    return json.dumps(review, sort_keys=True)
+
+
+def _review_event(data: dict[str, Any]) -> ReviewEvent:
+    data = dict(data)
+    data.pop("type", None)
+    return ReviewEvent(**data)

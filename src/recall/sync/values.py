@@ -1,0 +1,84 @@
+"""Decks, cards and presets as fields: from their stored columns, and back from stamped fields.
+
+A card's content (its JSON from the deck file) is split into one field per key, so an edit
+of the question on one device and of the tags on another both survive a merge. A key
+that is present holds ``[value]``; a key taken out holds ``[]``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from recall.storage.sync_local import CardColumns
+from recall.storage.sync_state import Fields
+
+CONTENT = "content."
+CONFIG = "config."
+DELETED = "deleted"
+_CARD_COLUMNS = ("kind", "position", "flag", "edited", "suspended", "buried_until")
+
+
+def card_fields(columns: CardColumns) -> dict[str, Any]:
+    """A stored card's fields."""
+    fields = {name: columns[name] for name in _CARD_COLUMNS}
+    content = json.loads(columns["content"])
+    if isinstance(content, dict):
+        for key, value in content.items():
+            fields[CONTENT + key] = [value]
+    return fields
+
+
+def card_columns(stamped: Fields, local_content: str | None) -> CardColumns | None:
+    """The columns stamped fields give a card; None until its kind and position arrived.
+
+    The content keeps the order of the keys the stored content has, then the new ones.
+    """
+    if "kind" not in stamped or "position" not in stamped:
+        return None
+    columns: CardColumns = {
+        "flag": 0,
+        "edited": False,
+        "suspended": False,
+        "buried_until": None,
+    }
+    for name in _CARD_COLUMNS:
+        if name in stamped:
+            columns[name] = stamped[name][2]
+    order = list(json.loads(local_content)) if local_content else []
+    keys = [name[len(CONTENT) :] for name in stamped if name.startswith(CONTENT)]
+    content: dict[str, Any] = {}
+    for key in [*order, *sorted(key for key in keys if key not in order)]:
+        held = stamped.get(CONTENT + key)
+        if held is not None and held[2]:
+            content[key] = held[2][0]
+    columns["content"] = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    return columns
+
+
+def wrapped_fields(prefix: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The keys of a JSON object as fields (``prefix`` + key -> [value])."""
+    return {prefix + key: [value] for key, value in values.items()}
+
+
+def unwrap(prefix: str, stamped: Fields) -> dict[str, Any]:
+    """The JSON object stamped ``prefix`` fields give, keys sorted."""
+    out: dict[str, Any] = {}
+    for name in sorted(stamped):
+        if name.startswith(prefix) and stamped[name][2]:
+            out[name[len(prefix) :]] = stamped[name][2][0]
+    return out
+
+
+def changed(current: dict[str, Any], stamped: Fields, prefix: str | None) -> dict[str, Any]:
+    """The fields whose value differs from the last one stamped, and wrapped keys taken out."""
+    out = {
+        name: value
+        for name, value in current.items()
+        if name not in stamped or stamped[name][2] != value
+    }
+    if prefix is not None:
+        for name, held in stamped.items():
+            if name.startswith(prefix) and name not in current and held[2] != []:
+                out[name] = []
+    return out

@@ -1,0 +1,175 @@
+"""File > Sync Now (Ctrl+Y), syncs at start, every few minutes and on close, and the status line.
+
+Each round runs on the task runner through ``Operations`` (a progress dialog only if it
+takes long). A timed round waits while a study session is on screen, so it never meets
+an answer being written; the others say in the status bar what came in and went out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QLabel, QWidget
+
+from recall.errors import CancelledError, RecallError
+from recall.progress import Cancelled, Progress
+from recall.scheduling import Schedulers
+from recall.storage import Database
+
+if TYPE_CHECKING:
+    from recall.sync.rounds import SyncReport
+from recall.sync import settings
+from recall.ui.operations import Operations
+from recall.ui.tasks import TaskRunner
+
+INTERVAL_MS = 5 * 60 * 1000
+
+
+class SyncActions(QObject):
+    """Sync Now, the timer, and the status label the window puts in its status bar.
+
+    Args:
+        database: The collection.
+        schedulers: Replay the cards a round touched.
+        clock: The current time, aware UTC.
+        operations: Runs each round with progress.
+        tasks: Runs the round made while the window closes.
+        studying: Whether a study session is on screen (timed rounds wait then).
+        window: The main window, parent of the action and the label.
+    """
+
+    synced = Signal(object)  # SyncReport
+    message = Signal(str, int)
+
+    def __init__(
+        self,
+        database: Database,
+        schedulers: Schedulers,
+        clock: Callable[[], datetime],
+        operations: Operations,
+        tasks: TaskRunner,
+        studying: Callable[[], bool],
+        window: QWidget,
+    ) -> None:
+        super().__init__(window)
+        self._database = database
+        self._schedulers = schedulers
+        self._clock = clock
+        self._operations = operations
+        self._tasks = tasks
+        self._studying = studying
+        self.sync_action = QAction("S&ync Now", window)
+        self.sync_action.setShortcut(QKeySequence("Ctrl+Y"))
+        self.label = QLabel()
+        self.label.setObjectName("syncStatus")
+        self.label.setAccessibleName("Sync status")
+        self.timer = QTimer(self)
+        self.timer.setInterval(INTERVAL_MS)
+        self.sync_action.triggered.connect(lambda: self.sync_now())
+        self.timer.timeout.connect(self._on_timer)
+        # One operation at a time: Sync Now waits while another (an import, a check) runs.
+        operations.busy_changed.connect(lambda busy: self.sync_action.setEnabled(not busy))
+        self.show_status()
+
+    @property
+    def configured(self) -> bool:
+        """Whether a sync folder is chosen."""
+        return settings.status(self._database).folder is not None
+
+    def start(self) -> None:
+        """Sync once now (when a folder is chosen) and every few minutes after."""
+        self.timer.start()
+        if self.configured:
+            self.sync_now(quiet=True)
+
+    def sync_now(self, quiet: bool = False) -> bool:
+        """Run one round; without a folder chosen, say where to choose one.
+
+        Args:
+            quiet: A round the learner did not ask for (at start, timed): a failure is
+                said in the status bar instead of a message box, and tried again later.
+        """
+        if not self.configured:
+            if not quiet:
+                self.message.emit("Choose a sync folder in Edit > Preferences first", 10_000)
+            return False
+        database, schedulers, now = self._database, self._schedulers, self._clock()
+
+        def work(progress: Progress, cancelled: Cancelled) -> SyncReport | str:
+            from recall.sync.rounds import sync  # merging's modules load with the first round
+
+            try:
+                return sync(
+                    database, now, schedulers=schedulers, progress=progress, cancelled=cancelled
+                )
+            except CancelledError:
+                raise
+            except RecallError as error:
+                if not quiet:
+                    raise
+                return str(error)
+
+        return self._operations.run(
+            "Syncing...",
+            work,
+            self._on_synced,
+            failure="Sync failed",
+            preface="Nothing was lost; the next sync tries again. ",
+            cancellable=True,
+            on_error=lambda _error: self.show_status(),
+        )
+
+    def sync_on_close(self) -> None:
+        """Queue a last round before the window closes (the window waits for its tasks)."""
+        if not self.configured:
+            return
+        database, schedulers, now = self._database, self._schedulers, self._clock()
+
+        def work() -> None:
+            from recall.sync.rounds import sync
+
+            # A round that fails here is made next time: nothing is lost by it.
+            with contextlib.suppress(RecallError):
+                sync(database, now, schedulers=schedulers)
+
+        self.timer.stop()
+        self._tasks.run(work)
+
+    def show_status(self) -> None:
+        """Put when this device last synced, and the devices seen, in the label."""
+        status = settings.status(self._database)
+        local = status.last_sync.astimezone() if status.last_sync else None
+        self.label.setText(status.summary(local))
+        names = "\n".join(f"• {name} ({device[:8]})" for device, name in status.devices)
+        self.label.setToolTip(
+            f"This device: {status.name}\nSync folder: {status.folder or 'none chosen'}"
+            + (f"\nOther devices seen:\n{names}" if names else "")
+        )
+
+    def settings_changed(self) -> None:
+        """After Preferences were saved: show the new settings, and make the first round
+        at once when a folder was just chosen."""
+        self.show_status()
+        status = settings.status(self._database)
+        if status.folder is not None and status.last_sync is None:
+            self.sync_now(quiet=True)
+
+    def _on_timer(self) -> None:
+        if self._studying() or self._operations.busy:
+            return  # never beside an answer being written; the next tick tries again
+        self.sync_now(quiet=True)
+
+    def _on_synced(self, report: SyncReport | str) -> None:
+        self.show_status()
+        if isinstance(report, str):
+            self.message.emit(f"Sync failed, tried again in a few minutes: {report}", 60_000)
+            return
+        received = sum(report.received.values())
+        sent = sum(report.sent.values())
+        self.message.emit(f"Synced: {sent} change(s) sent, {received} received", 5_000)
+        self.synced.emit(report)

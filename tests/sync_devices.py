@@ -1,0 +1,111 @@
+"""Devices for sync tests: a data folder each, sharing one sync folder, driven by use cases."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from datetime import datetime
+from pathlib import Path
+
+from recall import integrity, library
+from recall.card_changes import Changes
+from recall.exporting import export_deck
+from recall.memory import Rating
+from recall.preferences import Preferences
+from recall.scheduling import Schedulers
+from recall.storage import Database
+from recall.study import StudySession
+from recall.sync.rounds import SyncReport, sync
+
+
+class Device:
+    """One learner's computer: its own database, its own clock skew, the shared folder."""
+
+    def __init__(self, root: Path, name: str, shared: Path, fuzz: bool = False) -> None:
+        self.name = name
+        self.shared = shared
+        self.database = Database(root / name / "recall.sqlite3")
+        self.schedulers = Schedulers(fuzz=fuzz)
+
+    def close(self) -> None:
+        self.database.close()
+
+    def sync(self, now: datetime) -> SyncReport:
+        return sync(self.database, now, self.shared, self.name, self.schedulers)
+
+    def changes(self) -> Changes:
+        return Changes(self.database, self.schedulers, Preferences(), rng=random.Random(1))
+
+    def study(self, deck_key: str, count: int, now: datetime, rng: random.Random) -> int:
+        """Answer up to ``count`` cards of a deck; returns how many were answered."""
+        session = StudySession(self.database, self.schedulers, deck_key, rng=rng)
+        done = 0
+        for _ in range(count):
+            shown = session.next_card(now)
+            if shown is None:
+                break
+            answer = session.reveal(shown, now)
+            session.record(answer, rng.choice(list(Rating)), now)
+            done += 1
+        return done
+
+    def card_ids(self) -> list[int]:
+        with self.database.reading() as transaction:
+            return sorted(
+                card.id
+                for deck in transaction.browsing.decks()
+                for card in transaction.cards.of_deck(deck.id)
+            )
+
+    def deck_keys(self) -> list[str]:
+        with self.database.reading() as transaction:
+            return sorted(deck.key for deck in transaction.browsing.decks())
+
+    def reviews_by_key(self) -> list[list[str]]:
+        """``recall export-reviews`` with each card id given as its deck's and its own key
+        (each database numbers its cards its own way), sorted."""
+        out = io.StringIO()
+        library.export_reviews(self.database, out)
+        with self.database.reading() as transaction:
+            keys = {
+                str(card_id): f"{deck}/{card}"
+                for card_id, (deck, card) in transaction.synced.card_keys(
+                    self._all_ids(transaction)
+                ).items()
+            }
+        rows = list(csv.reader(io.StringIO(out.getvalue())))
+        return sorted([keys[row[0]], *row[1:]] for row in rows[1:])
+
+    @staticmethod
+    def _all_ids(transaction: object) -> list[int]:
+        from recall.storage import Transaction
+
+        assert isinstance(transaction, Transaction)
+        return [int(row[0]) for row in transaction.sql.rows("SELECT id FROM card")]
+
+    def deck_exports(self, folder: Path) -> dict[str, bytes]:
+        """Each deck's JSON export, by deck key."""
+        folder.mkdir(parents=True, exist_ok=True)
+        out: dict[str, bytes] = {}
+        for key in self.deck_keys():
+            target = folder / f"{self.name}-{key}.json"
+            export_deck(self.database, key, target)
+            out[key] = target.read_bytes()
+        return out
+
+    def schedules_by_key(self) -> dict[str, tuple[object, ...]]:
+        """Each card's schedule, suspension and flag by its keys (compare them with fuzz off:
+        fuzz is drawn from each database's own card id)."""
+        with self.database.reading() as transaction:
+            rows = transaction.sql.rows(
+                "SELECT deck.key, card.key, card_memory.state, card_memory.due, "
+                "card_memory.last_review, card_memory.stability, card_memory.suspended, "
+                "card_memory.buried_until, card.flag FROM card "
+                "JOIN deck ON deck.id = card.deck_id "
+                "JOIN card_memory ON card_memory.card_id = card.id"
+            )
+        return {f"{row[0]}/{row[1]}": tuple(row[2:]) for row in rows}
+
+    def healthy(self, now: datetime) -> list[str]:
+        return integrity.check(self.database, self.schedulers, now).problems

@@ -1,0 +1,111 @@
+"""Sync in the window: Preferences chooses the folder, Ctrl+Y syncs, the deck list follows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from recall import importing
+from recall.deckfile import parse_deck
+from recall.storage import Database
+from recall.sync import settings
+from recall.sync.rounds import sync
+from recall.ui.main_window import MainWindow
+from recall.ui.preferences_dialog import PreferencesDialog
+from tests.conftest import DATA, Clock
+from tests.ui.conftest import FakePrompts, WindowFactory
+
+
+def _other_device_with_tiny(tmp_path: Path, shared: Path, clock: Clock) -> None:
+    other = Database(tmp_path / "laptop" / "recall.sqlite3")
+    try:
+        tiny = parse_deck((DATA / "decks" / "tiny.json").read_text(), "tiny.json")
+        importing.import_deck(other, tiny, clock())
+        sync(other, clock(), shared, "laptop")
+    finally:
+        other.close()
+
+
+def test_without_a_folder_sync_now_says_where_to_choose_one(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    assert window.sync.label.text() == "Sync: no folder chosen"
+    qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert "Preferences" in window.statusBar().currentMessage()
+
+
+def test_a_folder_chosen_in_preferences_then_sync_now_brings_the_other_devices_deck(
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    bundled: Database,
+    tmp_path: Path,
+    clock: Clock,
+    prompts: FakePrompts,
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    _other_device_with_tiny(tmp_path, shared, clock)
+    window = make_window()
+    dialog = PreferencesDialog(bundled, prompts, window)
+    qtbot.addWidget(dialog)
+    dialog.sync.folder.setText(str(shared))
+    dialog.sync.name.setText("desktop")
+    dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert prompts.told == []
+    assert window.deck_list.model.row_of("tiny") is None
+    window.sync.sync_action.trigger()  # File > Sync Now
+    assert window.operations.busy
+    assert not window.sync.sync_action.isEnabled()  # one round at a time
+    qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
+    assert window.deck_list.model.row_of("tiny") is not None
+    assert window.sync.label.text().startswith("Synced ")
+    assert window.sync.label.text().endswith("· 2 devices")
+    assert window.sync.sync_action.isEnabled()
+    assert "laptop" in window.sync.label.toolTip()
+    assert "received" in window.statusBar().currentMessage()
+
+
+def test_a_folder_that_does_not_exist_is_refused_with_words(
+    qtbot: QtBot, window: MainWindow, bundled: Database, tmp_path: Path, prompts: FakePrompts
+) -> None:
+    dialog = PreferencesDialog(bundled, prompts, window)
+    qtbot.addWidget(dialog)
+    dialog.sync.folder.setText(str(tmp_path / "nowhere"))
+    dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert prompts.told
+    assert "does not exist" in prompts.told[0][1]
+    assert window.sync.label.text() == "Sync: no folder chosen"
+
+
+def test_saving_preferences_with_a_new_folder_syncs_at_once(
+    qtbot: QtBot, window: MainWindow, bundled: Database, tmp_path: Path, clock: Clock
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    _other_device_with_tiny(tmp_path, shared, clock)
+    settings.choose(bundled, shared, "desktop", clock())
+    window.options.preferences_saved.emit(window.preferences)  # as Preferences' Save does
+    qtbot.waitUntil(lambda: window.deck_list.model.row_of("tiny") is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
+    assert window.sync.label.text().startswith("Synced ")
+
+
+def test_a_timed_sync_that_fails_says_so_in_the_status_bar_not_in_a_box(
+    qtbot: QtBot,
+    window: MainWindow,
+    bundled: Database,
+    tmp_path: Path,
+    clock: Clock,
+    prompts: FakePrompts,
+) -> None:
+    shared = tmp_path / "usb-stick"
+    shared.mkdir()
+    settings.choose(bundled, shared, "desktop", clock())
+    shared.rename(tmp_path / "unplugged")
+    window.sync.timer.timeout.emit()
+    qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
+    assert prompts.told == []
+    assert "Sync failed" in window.statusBar().currentMessage()
+    assert "does not exist" in window.statusBar().currentMessage()
