@@ -382,15 +382,12 @@ class MainWindow(QMainWindow):
         self._show_status(lines[0] if lines else "", 10_000)
 
     def _on_busy(self, busy: bool) -> None:
-        # One operation at a time: what would start another is off while one runs. Beside
-        # work that only reads (a check, an export, a backup) the learner studies and
-        # edits; while an import or a repair writes the cards, those wait too.
-        writing = self.operations.writes_cards
-        self.pages.setEnabled(not writing)
+        # One operation at a time; studying and editing wait only for one writing cards.
+        self.pages.setEnabled(not self.operations.writes_cards)
         for action in (*self.menus.busy_actions, *self.upkeep.actions):
             action.setEnabled(not busy)
         for action in self.collection.editing_actions:
-            action.setEnabled(not writing)
+            action.setEnabled(not self.operations.writes_cards)
         self._update_actions()
 
     def _on_export_deck(self) -> None:
@@ -411,7 +408,7 @@ class MainWindow(QMainWindow):
 
     def _on_synced(self, _report: object) -> None:
         if self.pages.currentWidget() is self.deck_list:
-            self.refresh_decks(self.deck_list.selected_key())
+            self.refresh_decks_off_thread(self.deck_list.selected_key())
 
     def _on_preferences_saved(self, chosen: Preferences) -> None:
         self.preferences = chosen
