@@ -414,7 +414,9 @@ def test_a_card_that_is_not_a_card_is_left_out_with_a_note(
     )
     report = desktop.sync(START)
     assert any("more than a year ahead" in note for note in report.notes)
-    event["stamp"] = int(START.timestamp() * 1_000_000) + 3_600_000_000
+    with desktop.database.reading() as transaction:
+        stamped = transaction.sync.entities([("card", "tiny", "q1")])[("card", "tiny", "q1")]
+    event["stamp"] = max(int(field[0]) for field in stamped.values()) + 1  # the latest
     event["id"] = "2" * 32
     (broken / "000002-00000000.jsonl").write_text(
         json.dumps({"recall_sync": 1, "device": "e" * 32, "name": "broken"})

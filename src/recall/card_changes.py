@@ -310,15 +310,18 @@ class Changes:
     def move(self, card_ids: Sequence[int], deck: DeckRow) -> Change:
         """Move cards to another deck, with their schedules and history.
 
-        A card whose key the deck already uses gets a new one (``key-2``, ...).
+        A card whose key the deck already uses, or used for a card deleted since, gets a
+        new one (``key-2``, ...).
         """
         with self._database.transaction() as transaction:
             browsing = transaction.browsing
-            cards = browsing.values("card", ("deck_id", "key", "edited"), card_ids)
+            cards = browsing.values("card", ("deck_id", "key", "edited", "content"), card_ids)
             memory = browsing.values("card_memory", ("deck_id",), card_ids)
-            taken = browsing.keys(deck.id)
+            # A key of a card deleted there (moved away, too) is never used again: other
+            # computers hold its deletion, which is final.
+            taken = browsing.keys(deck.id) | transaction.sync.deleted_card_keys(deck.key)
             moves = []
-            for card_id, deck_id, key, _ in cards:
+            for card_id, deck_id, key, _, _ in cards:
                 if deck_id == deck.id:
                     continue
                 new_key, number = key, 2
@@ -336,7 +339,7 @@ class Changes:
                     values=(
                         (
                             "card",
-                            ("deck_id", "key", "edited"),
+                            ("deck_id", "key", "edited", "content"),
                             tuple(r for r in cards if r[0] in moved),
                         ),
                         ("card_memory", ("deck_id",), tuple(r for r in memory if r[0] in moved)),

@@ -210,11 +210,13 @@ class Browsing:
         )
 
     def move(self, moves: Iterable[tuple[int, str]], deck_id: int) -> None:
-        """Move cards (id, key in the new deck) to a deck, schedule rows too."""
+        """Move cards (id, key in the new deck) to a deck, schedule rows too; a card's own
+        id in its content becomes its new key."""
         rows = list(moves)
         self._many(
-            "UPDATE card SET deck_id = ?, key = ?, edited = 1 WHERE id = ?",
-            [(deck_id, key, card_id) for card_id, key in rows],
+            "UPDATE card SET deck_id = ?, key = ?, edited = 1, "
+            "content = json_set(content, '$.id', ?) WHERE id = ?",
+            [(deck_id, key, key, card_id) for card_id, key in rows],
         )
         self._many(
             "UPDATE card_memory SET deck_id = ? WHERE card_id = ?",

@@ -165,7 +165,8 @@ def _replay_notes(connection: Connection) -> None:
     verification.create(connection, tables=True)
     connection.exec_driver_sql("DROP INDEX ix_review_reviewed_at")
     connection.exec_driver_sql(
-        f"CREATE INDEX ix_review_reviewed_at ON review ({', '.join(REVIEW_BY_TIME)})"
+        "CREATE INDEX ix_review_reviewed_at ON review "
+        "(reviewed_at, id, kind, card_id, rating, state_before, duration_ms)"
     )
 
 
@@ -200,6 +201,11 @@ def _sync(connection: Connection) -> None:
             connection.exec_driver_sql(f"UPDATE {table} SET uid = ? WHERE id = ?", updates)
     connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
     connection.exec_driver_sql("CREATE UNIQUE INDEX ix_review_uid ON review (uid)")
+    # Reviews at one instant are ordered by their shared id: the index by time holds it.
+    connection.exec_driver_sql("DROP INDEX ix_review_reviewed_at")
+    connection.exec_driver_sql(
+        f"CREATE INDEX ix_review_reviewed_at ON review ({', '.join(REVIEW_BY_TIME)})"
+    )
     for statement in (
         "CREATE TABLE sync_device (id VARCHAR NOT NULL, name VARCHAR NOT NULL, "
         "clock INTEGER NOT NULL, folder VARCHAR, next_file INTEGER NOT NULL, "

@@ -21,10 +21,21 @@ REVIEW_COLUMNS = (
 )
 # Every history is read and replayed in the order the reviews happened, however they
 # arrived (an import can bring a review older than one already stored).
-REVIEW_ORDER = "review.reviewed_at, review.id"
-# The columns of review's index by time (schema 9 on): it covers what the review log
+# Reviews at the same instant are ordered by their id shared by every device (schema 10), so
+# every computer replays a card's history in one order, whichever review arrived first.
+REVIEW_ORDER = "review.reviewed_at, review.uid"
+# The columns of review's index by time (schema 10 on): it covers what the review log
 # reads, the history in time order.
-REVIEW_BY_TIME = ("reviewed_at", "id", "kind", "card_id", "rating", "state_before", "duration_ms")
+REVIEW_BY_TIME = (
+    "reviewed_at",
+    "uid",
+    "id",
+    "kind",
+    "card_id",
+    "rating",
+    "state_before",
+    "duration_ms",
+)
 REVIEWED_STATES = (
     f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"
 )

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from recall.memory import CardState
+from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Row, Sql
 from recall.storage.times import to_micros
 
@@ -189,6 +190,23 @@ class SyncLocal:
             self._sql.run_many("DELETE FROM card_memory WHERE card_id = ?", pairs)
             self._sql.run_many("DELETE FROM card WHERE id = ?", pairs)
 
+    def rekey_card(self, card_id: int, deck_id: int, key: str) -> None:
+        """Put a card under other keys (moved to another deck), schedule and history too."""
+        self._sql.run(
+            "UPDATE card SET deck_id = ?, key = ?, content = json_set(content, '$.id', ?) "
+            "WHERE id = ?",
+            (deck_id, key, key, card_id),
+        )
+        self._sql.run("UPDATE card_memory SET deck_id = ? WHERE card_id = ?", (deck_id, card_id))
+
+    def hand_over_reviews(self, from_id: int, to_id: int) -> None:
+        """Give one card's reviews that the other lacks (by id) to the other."""
+        self._sql.run(
+            "UPDATE review SET card_id = ? WHERE card_id = ? "
+            "AND uid NOT IN (SELECT uid FROM review WHERE card_id = ?)",
+            (to_id, from_id, to_id),
+        )
+
     def card_ids_of_deck(self, deck_id: int) -> list[int]:
         """The ids of a deck's cards."""
         return [
@@ -208,7 +226,7 @@ class SyncLocal:
 
     def all_reviews(self) -> Iterator[ReviewValues]:
         """Every review, in the order they happened."""
-        return self._sql.each(f"{_REVIEW_SELECT} ORDER BY review.reviewed_at, review.id")
+        return self._sql.each(f"{_REVIEW_SELECT} ORDER BY {REVIEW_ORDER}")
 
     def existing_uids(self, uids: Sequence[str]) -> set[str]:
         """Which of these review ids are stored."""

@@ -120,6 +120,17 @@ class SyncState:
         ):
             yield (kind, deck_key, card_key), json.loads(fields)
 
+    def deleted_card_keys(self, deck_key: str) -> set[str]:
+        """The keys of a deck's cards deleted for good (a key that must not be used again)."""
+        return {
+            str(row[0])
+            for row in self._sql.rows(
+                "SELECT card_key FROM sync_entity WHERE kind = 'card' AND deck_key = ? "
+                "AND json_extract(fields, '$.deleted') IS NOT NULL",
+                (deck_key,),
+            )
+        }
+
     def put_entities(self, entities: Iterable[tuple[Identity, Fields]]) -> None:
         """Store entities' stamped fields."""
         self._sql.run_many(

@@ -15,6 +15,7 @@ FORMAT = 1
 FIELD_TYPES = ("preset", "deck", "card")
 TYPES = frozenset({*FIELD_TYPES, "review", "unreview"})
 DEFAULT_PRESET = "default"
+_LOWEST, _HIGHEST = -(2**63), 2**63 - 1
 
 # What each field of a card, deck or preset may hold; content.* and config.* hold [value]
 # (or [] when the key is absent).
@@ -137,8 +138,8 @@ def _integer(data: dict[str, Any], key: str, optional: bool = False) -> Any:
     value = data.get(key) if optional else data[key]
     if value is None and optional:
         return None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not _LOWEST <= value <= _HIGHEST:
+        raise TypeError(key)  # beyond what SQLite stores: one such line would stop every round
     return value
 
 
@@ -187,6 +188,13 @@ def _fields(type_: str, data: dict[str, Any]) -> FieldEvent:
         if name == "deleted":
             if value is not True:
                 raise TypeError("deleted")
+        elif name == "moved" and type_ == "card":
+            if not (
+                isinstance(value, list)
+                and len(value) == 2
+                and all(isinstance(item, str) for item in value)
+            ):
+                raise TypeError("moved")
         elif wrapped is not None and name.startswith(wrapped):
             if not isinstance(value, list) or len(value) > 1:
                 raise TypeError(name)

@@ -13,7 +13,7 @@ import json
 import os
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,23 +37,6 @@ class Written:
     name: str
     size: int
     events: int
-
-
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """The complete lines of a file not read before.
-
-    Attributes:
-        header: The file's first line, when this chunk starts the file.
-        lines: The event lines.
-        end: The offset after the last complete line.
-    """
-
-    device: str
-    name: str
-    header: dict[str, Any] | None
-    lines: list[bytes]
-    end: int
 
 
 def root(folder: Path) -> Path:
@@ -158,29 +141,29 @@ def event_files(base: Path, device: str) -> dict[str, int]:
     return found
 
 
-def read_new(base: Path, device: str, name: str, offset: int) -> Chunk:
-    """The complete lines of a file after ``offset`` (from the start when offset is 0).
+def lines_after(base: Path, device: str, name: str, offset: int) -> Iterator[bytes]:
+    """The complete lines of a file after ``offset``, one at a time (a file of a million
+    reviews is never held whole); bytes after the last line break are left for the next
+    read. Empty lines come too: the caller counts their bytes.
 
-    A first line that is complete is the file's header. Bytes after the last line break
-    are left for the next read.
+    Raises:
+        OSError: The file cannot be opened.
     """
-    path = base / device / name
-    with path.open("rb") as source:
+    with (base / device / name).open("rb") as source:
         source.seek(offset)
-        data = source.read()
-    end = data.rfind(b"\n")
-    if end < 0:
-        return Chunk(device, name, None, [], offset)
-    lines = data[: end + 1].splitlines()
-    header: dict[str, Any] | None = None
-    if offset == 0:
-        try:
-            loaded = json.loads(lines[0])
-        except ValueError:
-            loaded = None
-        header = loaded if isinstance(loaded, dict) else {}
-        lines = lines[1:]
-    return Chunk(device, name, header, [line for line in lines if line.strip()], offset + end + 1)
+        for line in source:
+            if not line.endswith(b"\n"):
+                return
+            yield line
+
+
+def header(line: bytes) -> dict[str, Any]:
+    """A file's first line as its header ({} when it is not a JSON object)."""
+    try:
+        loaded = json.loads(line)
+    except ValueError:
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
 
 
 def header_problem(header: dict[str, Any]) -> str | None:

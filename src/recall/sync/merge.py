@@ -13,6 +13,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from dataclasses import replace as replace_keys
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +24,7 @@ from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
 from recall.storage.times import to_micros
-from recall.sync import values
+from recall.sync import moves, preset_names, values
 from recall.sync.clock import Clock, newer
 from recall.sync.events import DEFAULT_PRESET, FieldEvent, ReviewEvent, Unreview, review_dict
 
@@ -115,6 +116,7 @@ class Merger:
     def _materialize_presets(self, changed: dict[Identity, Fields]) -> None:
         uids = {uid: preset_id for preset_id, uid in self._tx.sync.preset_uids().items()}
         stored = self._tx.synced.presets()
+        arrived: dict[str, int] = {}
         for (_, uid, _), fields in changed.items():
             preset_id = 1 if uid == DEFAULT_PRESET else uids.get(uid)
             if values.DELETED in fields:
@@ -128,11 +130,29 @@ class Merger:
             made = self._tx.synced.put_preset(preset_id, name, config)
             if preset_id is None:
                 self._tx.sync.set_preset_uid(made, uid)
+                arrived[uid] = made
             self._replay_decks.update(
                 deck_id
                 for deck_id, *_rest, preset in self._tx.synced.decks().values()
                 if preset == made
             )
+
+        if arrived:
+            self._point_decks_at(arrived)
+        if changed:
+            preset_names.name_alike(self._tx)
+
+    def _point_decks_at(self, arrived: dict[str, int]) -> None:
+        """Give the decks that chose a preset before it arrived here that preset now."""
+        stored = self._tx.synced.decks()
+        for (_, key, _), fields in self._tx.sync.all_entities("deck"):
+            chosen = fields.get("preset")
+            found = stored.get(key)
+            if chosen is None or chosen[2] not in arrived or found is None:
+                continue
+            if values.DELETED not in fields and found[3] != arrived[chosen[2]]:
+                self._tx.synced.set_deck_preset(found[0], arrived[chosen[2]])
+                self._replay_decks.add(found[0])
 
     # Decks
 
@@ -169,6 +189,7 @@ class Merger:
             return
         stored = self._tx.synced.cards((deck, card) for _, deck, card in changed)
         decks = self._tx.synced.decks()
+        self._replay.update(moves.follow(self._tx, changed, stored, decks, self._now))
         deck_stamps = self._tx.sync.entities({("deck", deck, "") for _, deck, _ in changed})
         for (_, deck_key, card_key), fields in changed.items():
             found = stored.get((deck_key, card_key))
@@ -237,6 +258,7 @@ class Merger:
             ).items()
             if values.DELETED in fields
         }
+        redirect: dict[tuple[str, str], tuple[str, str]] = {}
         deleted_cards = {
             (deck, card)
             for (_, deck, card), fields in self._tx.sync.entities(
@@ -244,6 +266,21 @@ class Merger:
             ).items()
             if values.DELETED in fields
         }
+        for identity in sorted(deleted_cards):
+            target = moves.moved_to(self._tx, identity)
+            if target is not None:
+                deleted_cards.discard(identity)
+                cards.update(
+                    (identity, found[0])
+                    for identity, found in self._tx.synced.cards([target]).items()
+                )
+                redirect[identity] = target
+        fresh = [
+            replace_keys(event, deck=redirect[key][0], card=redirect[key][1])
+            if (key := (event.deck, event.card)) in redirect
+            else event
+            for event in fresh
+        ]
         future = 0
         for event in fresh:
             identity = (event.deck, event.card)
@@ -275,10 +312,24 @@ class Merger:
                     {(event.deck, event.card) for event in due}
                 ).items()
             }
+            due = [self._follow(event, cards) for event in due]
         ready = [event for event in due if (event.deck, event.card) in cards]
         skip = self._tx.synced.existing_uids([event.id for event in ready])
         self._tx.sync.unhold(event.id for event in ready)
         self._add_reviews(cards, [event for event in ready if event.id not in skip])
+
+    def _follow(self, event: ReviewEvent, cards: dict[tuple[str, str], int]) -> ReviewEvent:
+        """A held review named by keys its card was moved away from, named by its new ones
+        (``cards`` learns them when the card is here)."""
+        if (event.deck, event.card) in cards:
+            return event
+        target = moves.moved_to(self._tx, (event.deck, event.card))
+        if target is None:
+            return event
+        found = self._tx.synced.cards([target]).get(target)
+        if found is not None:
+            cards[target] = found[0]
+        return replace_keys(event, deck=target[0], card=target[1])
 
     def _settle(self, events: list[ReviewEvent]) -> None:
         """Keep, of two versions of one review (the same history imported on two devices,
@@ -290,8 +341,13 @@ class Merger:
         replace: dict[str, ReviewEvent] = {}
         for event in events:
             mine = stored.get(event.id)
+            if mine is None:
+                continue
+            # A review stays with the card that holds it here: an event naming the card's
+            # keys from before a move is the same review, not another version of it.
+            event = replace_keys(event, deck=mine["deck"], card=mine["card"])
             theirs = review_dict(event)
-            if mine is not None and _order(theirs) < _order(mine):
+            if _order(theirs) < _order(mine):
                 replace[event.id] = event
                 stored[event.id] = theirs
         if not replace:

@@ -56,7 +56,7 @@ class Collector:
         """The events for the outbox up to ``upto``, or for everything when ``snapshot``."""
         out = Outgoing()
         if snapshot:
-            self._snapshot(out, now_micros)
+            self._snapshot(out, upto)
             return out
         decks: dict[str, int] = {}
         cards: dict[tuple[str, str], int] = {}
@@ -65,6 +65,7 @@ class Collector:
         removed: set[str] = set()
         deck_ids: dict[int, int] = {}
         card_ids: dict[int, int] = {}
+        keys_before: dict[tuple[str, str], int] = {}
         for row in self._tx.sync.outbox(upto):
             if row.kind == "deck":
                 deck_ids[row.row_id] = row.at
@@ -76,6 +77,7 @@ class Collector:
                     deck_key, card_key = json.loads(row.detail)
                     if deck_key is not None:
                         cards[(deck_key, card_key)] = row.at
+                        keys_before[(deck_key, card_key)] = row.row_id
             elif row.kind == "preset":
                 presets[row.row_id] = row.at
             elif row.kind == "review" and row.detail is not None:
@@ -85,11 +87,19 @@ class Collector:
         for key, (deck_id, *_rest) in self._tx.synced.decks().items():
             if deck_id in deck_ids:
                 decks[key] = max(decks.get(key, 0), deck_ids[deck_id])
-        for card_id, identity in self._tx.synced.card_keys(card_ids).items():
+        now_keys = self._tx.synced.card_keys(card_ids)
+        for card_id, identity in now_keys.items():
             cards[identity] = max(cards.get(identity, 0), card_ids[card_id])
+        # A card under other keys than it had (moved to another deck): its old keys'
+        # deletion says where it went, so what others did to it meanwhile follows it.
+        moved = {
+            ("card", *before): list(now_keys[card_id])
+            for before, card_id in keys_before.items()
+            if card_id in now_keys and now_keys[card_id] != before
+        }
         self._presets(out, presets)
         self._decks(out, decks)
-        self._cards(out, cards)
+        self._cards(out, cards, moved)
         existing = self._tx.synced.existing_uids(sorted({*added, *removed}))
         out.reviews = sorted(
             {*out.reviews, *(uid for uid in {*added, *removed} if uid in existing)}
@@ -120,7 +130,12 @@ class Collector:
             current[("deck", key, "")] = None if found is None else self._deck_values(found)
         self._send(out, "deck", current, {("deck", key, ""): at for key, at in changed.items()})
 
-    def _cards(self, out: Outgoing, changed: dict[tuple[str, str], int]) -> None:
+    def _cards(
+        self,
+        out: Outgoing,
+        changed: dict[tuple[str, str], int],
+        moved: dict[Identity, list[str]],
+    ) -> None:
         stored = self._tx.synced.cards(changed)
         current: dict[Identity, dict[str, Any] | None] = {}
         for identity in changed:
@@ -135,7 +150,9 @@ class Collector:
             if identity in stored and not known.get(("card", *identity))
         ]
         out.reviews += self._tx.synced.review_uids_of(arrived)
-        self._send(out, "card", current, {("card", *key): at for key, at in changed.items()}, known)
+        self._send(
+            out, "card", current, {("card", *key): at for key, at in changed.items()}, known, moved
+        )
 
     def _send(
         self,
@@ -144,6 +161,7 @@ class Collector:
         current: dict[Identity, dict[str, Any] | None],
         at: dict[Identity, int],
         stamped: dict[Identity, Fields] | None = None,
+        moved: dict[Identity, list[str]] | None = None,
         everything: bool = False,
     ) -> None:
         known = self._tx.sync.entities(current) if stamped is None else stamped
@@ -160,6 +178,8 @@ class Collector:
                 if not fields:
                     continue  # made and deleted between two rounds: nothing to send
                 change: dict[str, Any] = {values.DELETED: True}
+                if moved and identity in moved:
+                    change[values.MOVED] = moved[identity]
             else:
                 change = values.changed(now, fields, _PREFIX[kind])
             if change:
@@ -191,8 +211,9 @@ class Collector:
 
     # A snapshot: everything
 
-    def _snapshot(self, out: Outgoing, now_micros: int) -> None:
+    def _snapshot(self, out: Outgoing, upto: int) -> None:
         tx = self._tx
+        when = self._change_times(upto)
         stored_presets = tx.synced.presets()
         presets: dict[Identity, dict[str, Any] | None] = {
             ("preset", self._preset_uid(preset_id), ""): self._preset_values(found)
@@ -209,10 +230,36 @@ class Collector:
             stamped = dict(tx.sync.all_entities(kind))
             for identity in stamped:
                 current.setdefault(identity, None)
-            at = dict.fromkeys(current, now_micros)
+            # Each field stamped when it was changed here (as far as the outbox says; what
+            # is older, when this device was made), not now: of the same deck imported on
+            # two computers before they first synced, a rename made on one still wins.
+            at = {identity: when.get(identity, 0) for identity in current}
             self._send(out, kind, current, at, stamped, everything=True)
         out.all_reviews = True
         out.unreviews = sorted(tx.sync.retracted_all())
+
+    def _change_times(self, upto: int) -> dict[Identity, int]:
+        """When each deck, card and preset the outbox names last changed here."""
+        when: dict[Identity, int] = {}
+        deck_ids: dict[int, int] = {}
+        card_ids: dict[int, int] = {}
+
+        def note(identity: Identity, at: int) -> None:
+            when[identity] = max(when.get(identity, 0), at)
+
+        for row in self._tx.sync.outbox(upto):
+            if row.kind == "deck":
+                deck_ids[row.row_id] = max(deck_ids.get(row.row_id, 0), row.at)
+            elif row.kind == "card":
+                card_ids[row.row_id] = max(card_ids.get(row.row_id, 0), row.at)
+            elif row.kind == "preset":
+                note(("preset", self._preset_uid(row.row_id), ""), row.at)
+        for key, (deck_id, *_rest) in self._tx.synced.decks().items():
+            if deck_id in deck_ids:
+                note(("deck", key, ""), deck_ids[deck_id])
+        for card_id, identity in self._tx.synced.card_keys(card_ids).items():
+            note(("card", *identity), card_ids[card_id])
+        return when
 
     # Values
 

@@ -22,11 +22,16 @@ from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage.times import to_micros
 from recall.sync import folder as sync_folder
+from recall.sync import moves
 from recall.sync.clock import Clock
-from recall.sync.events import EventError, UnknownEventError, parse
+from recall.sync.events import Event, EventError, UnknownEventError, parse
 from recall.sync.merge import Merger
 from recall.sync.outgoing import Collector, review_events
 from recall.sync.settings import identify
+
+# How many times a round sends again when changes were made here while it ran, before it
+# leaves receiving to the next round.
+_SEND_ATTEMPTS = 3
 
 
 class NoSyncFolderError(RecallError):
@@ -109,12 +114,29 @@ def sync(
             transaction.sync.update_device(folder=str(folder))
     progress(0, 3)
     notes: list[str] = []
-    sent, file, snapshot = _send(database, base, now, cancelled, notes)
-    progress(1, 3)
-    if cancelled():
-        raise CancelledError("sync stopped after sending; nothing was received")
-    received, more_notes, replayed = _receive(database, base, now, schedulers, cancelled)
-    notes += more_notes
+    sent: Counter[str] = Counter()
+    file: str | None = None
+    snapshot = False
+    received: Counter[str] = Counter()
+    replayed = 0
+    for _attempt in range(_SEND_ATTEMPTS):
+        more_sent, written, whole = _send(database, base, now, cancelled, notes)
+        sent += more_sent
+        file = written or file
+        snapshot = snapshot or whole
+        progress(1, 3)
+        if cancelled():
+            raise CancelledError("sync stopped after sending; nothing was received")
+        done = _receive(database, base, now, schedulers, cancelled)
+        if done is not None:
+            received, more_notes, replayed = done
+            notes += more_notes
+            break
+    else:
+        notes.append(
+            "changes were made here while this round ran: what the others sent is merged "
+            "at the next round"
+        )
     progress(3, 3)
     with database.reading() as transaction:
         device = transaction.sync.device() or device
@@ -141,17 +163,31 @@ def _send(
         device = transaction.sync.device()
         assert device is not None
         sync_folder.remove_temporary(base, device.id)
-        own = {
-            name
-            for (dev, name), (_, mine) in transaction.sync.files().items()
-            if dev == device.id and mine
-        }
+        known = transaction.sync.files()
+        own = {name for (dev, name), (_, mine) in known.items() if dev == device.id and mine}
         present = sync_folder.event_files(base, device.id)
         lost = sorted(own - set(present))
         if lost:
             transaction.sync.forget_files(device.id, lost)
-        snapshot = not own or bool(lost)
-        clock = Clock(max(device.clock, micros))
+        # Another computer's folder gone (a retired computer's, cleaned away): what it sent
+        # lives on here only, so this round sends everything, for computers yet to come.
+        folders = set(sync_folder.devices(base))
+        gone = sorted({dev for dev, _ in known if dev != device.id and dev not in folders})
+        for other in gone:
+            transaction.sync.forget_files(other, [name for dev, name in known if dev == other])
+        if gone:
+            notes.append(
+                f"the folder of {len(gone)} other computer(s) is gone: everything was sent again"
+            )
+        snapshot = not own or bool(lost) or bool(gone)
+        if moves.rekey_returned(transaction):
+            notes.append(
+                "a card moved back to keys the other computers hold as deleted got a new key"
+            )
+        # Each change is stamped when it was made (or just after the last stamp seen), not
+        # when it is sent: of two edits of one field, the later wins, whichever computer
+        # syncs last.
+        clock = Clock(device.clock)
         upto = transaction.sync.outbox_end()
         out = Collector(transaction, device.id, clock).changes(upto, snapshot, micros)
         transaction.sync.quiet(True)
@@ -197,9 +233,13 @@ def _send(
 
 def _receive(
     database: Database, base: Path, now: datetime, schedulers: Schedulers, cancelled: Cancelled
-) -> tuple[Counter[str], list[str], int]:
+) -> tuple[Counter[str], list[str], int] | None:
+    """Merge what is new in the folder; None (nothing done) when a change was made here
+    after this round sent: merging over a change not yet stamped would overwrite it."""
     notes: list[str] = []
     with database.transaction() as transaction:
+        if transaction.sync.outbox_end():
+            return None
         device = transaction.sync.device()
         assert device is not None
         known = transaction.sync.files()
@@ -214,29 +254,18 @@ def _receive(
                     continue
                 if size < offset:
                     offset = 0  # replaced by a different file of the same name: read it all
-                try:
-                    chunk = sync_folder.read_new(base, other, name, offset)
-                except OSError as error:
-                    notes.append(f"{other[:8]}/{name} could not be read: {error.strerror or error}")
+                read = read_events(base, other, name, offset, device.id)
+                if isinstance(read, str):
+                    notes.append(read)
                     continue
-                if chunk.header is not None:
-                    problem = sync_folder.header_problem(chunk.header)
-                    if problem is not None:
-                        notes.append(f"{other[:8]}/{name} {problem}; skipped, kept")
-                        continue
-                    if other != device.id:
-                        transaction.sync.saw_device(other, str(chunk.header.get("name", "?")), name)
-                bad = 0
-                for line in chunk.lines:
-                    try:
-                        events.append(parse(line))
-                    except UnknownEventError as error:
-                        unknown[str(error)] += 1
-                    except EventError:
-                        bad += 1
+                seen_name, found, end, more_unknown, bad = read
+                if seen_name is not None:
+                    transaction.sync.saw_device(other, seen_name, name)
+                events += found
+                unknown.update(more_unknown)
                 if bad:
                     notes.append(f"{other[:8]}/{name}: {bad} line(s) that are not events, skipped")
-                positions.append((other, name, chunk.end))
+                positions.append((other, name, end))
             if cancelled():
                 raise CancelledError("sync stopped after sending; nothing was received")
         for what, count in sorted(unknown.items()):
@@ -259,3 +288,36 @@ def _receive(
                 f"{held} review(s) held: their card is still on its way, or their time has not come"
             )
     return merged.received, notes, merged.replayed
+
+
+def read_events(
+    base: Path, device: str, name: str, offset: int, me: str
+) -> str | tuple[str | None, list[Event], int, Counter[str], int]:
+    """The events of a file after ``offset``, line by line: (the writer's name when the
+    header was read, the events, the offset after the last complete line, unknown event
+    types, lines that are not events); or a note saying why the file is skipped."""
+    found: list[Event] = []
+    unknown: Counter[str] = Counter()
+    bad = 0
+    end = offset
+    seen_name: str | None = None
+    try:
+        for line in sync_folder.lines_after(base, device, name, offset):
+            if end == 0:
+                header = sync_folder.header(line)
+                problem = sync_folder.header_problem(header)
+                if problem is not None:
+                    return f"{device[:8]}/{name} {problem}; skipped, kept"
+                if device != me:
+                    seen_name = str(header.get("name", "?"))
+            elif line.strip():
+                try:
+                    found.append(parse(line))
+                except UnknownEventError as error:
+                    unknown[str(error)] += 1
+                except EventError:
+                    bad += 1
+            end += len(line)
+    except OSError as error:
+        return f"{device[:8]}/{name} could not be read: {error.strerror or error}"
+    return seen_name, found, end, unknown, bad

@@ -16,6 +16,7 @@ from recall.storage.sync_state import Fields
 CONTENT = "content."
 CONFIG = "config."
 DELETED = "deleted"
+MOVED = "moved"  # with ``deleted``: the card's keys now (it went to another deck)
 _CARD_COLUMNS = ("kind", "position", "flag", "edited", "suspended", "buried_until")
 
 

@@ -1,0 +1,93 @@
+"""Cards another device moved to another deck: their deletion under the old keys names
+the new ones (``moved``), so a card held here moves with its history, and what was done
+to it here before the move arrived follows it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from recall.storage import Transaction
+from recall.storage.sync_local import CardColumns
+from recall.storage.sync_state import Fields, Identity
+from recall.sync import values
+
+
+def follow(
+    tx: Transaction,
+    changed: dict[Identity, Fields],
+    stored: dict[tuple[str, str], tuple[int, CardColumns]],
+    decks: dict[str, tuple[int, str, str, int]],
+    now: datetime,
+) -> set[int]:
+    """Put each card moved elsewhere under its new keys, with its history here (reviews
+    made here before the move arrived included); ``stored`` and ``decks`` follow.
+
+    Returns:
+        The cards to replay.
+    """
+    replay: set[int] = set()
+    for (_, deck_key, card_key), fields in changed.items():
+        found = stored.get((deck_key, card_key))
+        if found is None or values.DELETED not in fields or values.MOVED not in fields:
+            continue
+        target = moved_to(tx, (deck_key, card_key))
+        if target is None:
+            continue
+        there = stored.get(target) or tx.synced.cards([target]).get(target)
+        if there is not None:
+            tx.synced.hand_over_reviews(found[0], there[0])
+            replay.add(there[0])
+            continue  # the old card is deleted with the other deletions
+        if target[0] not in decks:
+            deck_id = tx.synced.add_deck(target[0], target[0], "", now)
+            decks[target[0]] = (deck_id, target[0], "", 1)
+        tx.synced.rekey_card(found[0], decks[target[0]][0], target[1])
+        stored[target] = found
+        del stored[(deck_key, card_key)]
+        replay.add(found[0])
+    return replay
+
+
+def moved_to(tx: Transaction, identity: tuple[str, str]) -> tuple[str, str] | None:
+    """Where a card deleted by a move lives now (following later moves), or None when it
+    was not moved or was deleted for good."""
+    seen = {identity}
+    while True:
+        fields = tx.sync.entities([("card", *identity)]).get(("card", *identity), {})
+        moved = fields.get(values.MOVED)
+        if values.DELETED not in fields:
+            return None if len(seen) == 1 else identity
+        if moved is None:
+            return None
+        identity = (str(moved[2][0]), str(moved[2][1]))
+        deck = tx.sync.entities([("deck", identity[0], "")]).get(("deck", identity[0], ""), {})
+        if identity in seen or values.DELETED in deck:
+            return None
+        seen.add(identity)
+
+
+def rekey_returned(tx: Transaction) -> int:
+    """Give a new key to each card changed here that sits under keys it was moved away
+    from, and which the others therefore hold as deleted (a move undone after it was
+    synced): under its old keys the next round would delete it with its history.
+
+    Returns:
+        How many cards got a new key.
+    """
+    ids = [row.row_id for row in tx.sync.outbox(tx.sync.outbox_end()) if row.kind == "card"]
+    keys = tx.synced.card_keys(ids)
+    stamped = tx.sync.entities(("card", *identity) for identity in keys.values())
+    count = 0
+    for card_id, (deck_key, card_key) in sorted(keys.items()):
+        fields = stamped.get(("card", deck_key, card_key), {})
+        if values.DELETED not in fields or values.MOVED not in fields:
+            continue
+        deck_id = tx.synced.decks([deck_key])[deck_key][0]
+        taken = tx.browsing.keys(deck_id) | tx.sync.deleted_card_keys(deck_key)
+        number = 2
+        while f"{card_key}-{number}" in taken:
+            number += 1
+        tx.browsing.move([(card_id, f"{card_key}-{number}")], deck_id)
+        count += 1
+    return count
