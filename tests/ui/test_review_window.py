@@ -44,8 +44,11 @@ def right_position(review: ReviewView) -> int:
 
 
 def reviews_in(database: Database) -> list[tuple[int, int | None, bool]]:
+    """The reviews in the order they were answered (the tests' clock stands still, and
+    reviews of one instant are kept in the order of their shared ids)."""
     with database.transaction() as tx:
-        return [(r.card_id, r.rating, r.correct) for r in tx.history.all()]
+        answered = sorted(tx.history.all(), key=lambda r: r.id)
+        return [(r.card_id, r.rating, r.correct) for r in answered]
 
 
 def phase_of(review: ReviewView) -> Phase:
