@@ -4,9 +4,10 @@ A stateful property test: each step studies, edits, tags, deletes, suspends, for
 imports on one device (each with its own clock skew), or syncs one device. Moving cards
 between decks is tested by the scenarios in test_sync_review.py, not here: a card moved
 out of a deck that is then imported again under the same keys can end up with its history
-in different decks on different computers (docs/sync.md, "Known problem"). At the end every device syncs until nothing is new; then every device
-has the same decks, cards, histories and schedules (each deck's JSON export and the review
-log, cards named by their keys, equal on all) and ``recall check`` finds nothing on any.
+in different decks on different computers (docs/sync.md, "Known problem"). At the end
+every device syncs until nothing is new; then every device has the same decks, cards,
+histories and schedules (each deck's JSON export and the review log, cards named by their
+keys, equal on all) and ``recall check`` finds nothing on any.
 """
 
 from __future__ import annotations
