@@ -33,6 +33,7 @@ from recall.ui.backups_dialog import BackupsDialog
 from recall.ui.main_window import MainWindow
 from recall.ui.none_guard import guard_none
 from recall.ui.prompts import Prompts
+from recall.ui.tasks import keep_out_of_full_collections
 
 TICK_MS = 5
 
@@ -106,6 +107,7 @@ def main() -> None:
         prompts=prompts,
     )
     window.show()
+    keep_out_of_full_collections()  # as the app does once its window shows
     app.processEvents()
     watch = _Watch(app)
     largest = max(

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from recall import integrity
 from recall.scheduling import Schedulers
-from recall.storage import Database
+from recall.storage import Database, ReviewRow
 from tests.conftest import Clock, answer_cards
 
 
@@ -89,3 +89,30 @@ def test_a_schedule_row_naming_the_wrong_deck_is_found_and_placed(
     changes = integrity.repair(bundled, report, Schedulers())
     assert changes == ["gave 2 schedule row(s) their card's deck"]
     assert integrity.check(bundled, scheduler(), clock()).healthy
+
+
+def test_a_repair_replays_the_answers_given_while_the_check_ran(
+    bundled: Database, clock: Clock
+) -> None:
+    answer_cards(bundled, clock, 8)
+    connection = sqlite3.connect(bundled.path)
+    connection.execute("UPDATE card_memory SET stability = stability * 2 WHERE state != 0")
+    connection.commit()
+    connection.close()
+    report = integrity.check(bundled, scheduler(), clock())
+    assert len(report.stale) >= 4
+
+    clock.advance(days=1)
+    answer_cards(bundled, clock, 4)  # the window lets the learner study meanwhile
+    answered = {review.card_id for review in reviews_after(bundled, report.reviews)}
+    assert answered & set(report.stale)
+
+    integrity.repair(bundled, report, scheduler())
+    after = integrity.check(bundled, scheduler(), clock(), full=True)
+    assert after.healthy, after.problems
+    assert after.reviews == report.reviews + 4
+
+
+def reviews_after(database: Database, count: int) -> list[ReviewRow]:
+    with database.reading() as transaction:
+        return list(transaction.history.all())[count:]

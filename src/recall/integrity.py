@@ -172,6 +172,11 @@ def repair(database: Database, report: CheckReport, schedulers: Schedulers) -> l
     ``set_aside_review`` (kept whole, never deleted) before their cards are replayed
     without them. Make a backup first.
 
+    Each stale card is replayed again from its history as it is now, inside the
+    transaction: the learner may have studied while the check ran (the window allows it),
+    and a schedule replayed then would lack the newer answers. A card answered back into
+    agreement with its history, or deleted since, is left alone.
+
     Returns:
         What was changed, one line per card.
     """
@@ -182,7 +187,16 @@ def repair(database: Database, report: CheckReport, schedulers: Schedulers) -> l
             changes.append(f"gave {placed} schedule row(s) their card's deck")
         decks = transaction.decks.keys()
         presets = transaction.options.deck_presets()
-        stale = dict(report.stale)
+        stale: dict[int, MemoryState] = {}
+        for card_id in report.stale:
+            try:
+                card = transaction.cards.get(card_id)
+            except LookupError:
+                continue  # deleted since the check
+            scheduler = schedulers.for_deck(presets, card.deck_id)
+            memory = replay(scheduler, card, transaction.history.of_card(card_id))
+            if memory != card.memory:
+                stale[card_id] = memory
         if report.future and report.checked_at is not None:
             cutoff = report.checked_at + FUTURE_TOLERANCE
             touched = transaction.checks.set_aside_after(

@@ -42,7 +42,7 @@ def test_work_runs_off_the_window_thread_and_its_result_comes_back_on_it(
     assert window.pages.isEnabled()
 
 
-def test_the_window_is_disabled_while_work_runs_and_a_second_one_is_refused(
+def test_studying_waits_while_work_writes_cards_and_a_second_one_is_refused(
     qtbot: QtBot, window: MainWindow
 ) -> None:
     release = threading.Event()
@@ -51,14 +51,21 @@ def test_the_window_is_disabled_while_work_runs_and_a_second_one_is_refused(
         release.wait(10)
 
     finished: list[object] = []
-    assert window.operations.run("Waiting...", work, finished.append, failure="Failed")
+    assert window.operations.run(
+        "Waiting...", work, finished.append, failure="Failed", writes_cards=True
+    )
     assert not window.pages.isEnabled()
+    assert not window.menus.study_action.isEnabled()
+    assert not any(action.isEnabled() for action in window.collection.editing_actions)
     assert not window.menus.import_action.isEnabled()
     assert not window.upkeep.check_action.isEnabled()
+    assert window.menus.statistics_action.isEnabled()  # reading goes on
     assert not window.operations.run("Again...", work, finished.append, failure="Failed")
     release.set()
     qtbot.waitUntil(lambda: len(finished) == 1, timeout=10_000)
     assert window.pages.isEnabled()
+    assert window.menus.study_action.isEnabled()
+    assert all(action.isEnabled() for action in window.collection.editing_actions)
     assert window.upkeep.check_action.isEnabled()
 
 

@@ -59,7 +59,8 @@ def test_a_folder_chosen_in_preferences_then_sync_now_brings_the_other_devices_d
     assert window.operations.busy
     assert not window.sync.sync_action.isEnabled()  # one round at a time
     qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
-    assert window.deck_list.model.row_of("tiny") is not None
+    # The deck list's counts are read on the task runner's thread, then shown.
+    qtbot.waitUntil(lambda: window.deck_list.model.row_of("tiny") is not None, timeout=10_000)
     assert window.sync.label.text().startswith("Synced ")
     assert window.sync.label.text().endswith("· 2 devices")
     assert window.sync.sync_action.isEnabled()

@@ -21,6 +21,7 @@ from recall.ui.main_window import MainWindow
 from recall.ui.none_guard import guard_none
 from recall.ui.prompts import Prompts
 from recall.ui.single_instance import SingleInstance, server_name
+from recall.ui.tasks import keep_out_of_full_collections
 
 # The PNGs scripts/icons.py renders from resources/recall.svg: PNG needs no Qt plugin.
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
@@ -102,6 +103,7 @@ def run(data_dir: Path) -> int:
     if database is None:
         return 1
     window = show_window(database, data_dir, prompts)
+    keep_out_of_full_collections()
     instance.activation_requested.connect(window.bring_to_front)
     try:
         return app.exec()

@@ -121,9 +121,15 @@ class BackupsDialog(QDialog):
         self._connect_signals()
         self.refresh()
 
-    def refresh(self) -> None:
-        """Reload the list from the backups folder."""
-        self.model.set_backups(backups.list_backups(backups.backup_folder(self._database)))
+    def refresh(self, found: Sequence[Backup] | None = None) -> None:
+        """Reload the list from the backups folder, or show ``found``, read off the thread.
+
+        Reading the list opens every backup to count its cards: about 100 ms at 100,000
+        cards, so after a backup or a restore it is read by the work itself.
+        """
+        if found is None:
+            found = backups.list_backups(backups.backup_folder(self._database))
+        self.model.set_backups(found)
         if self.model.rowCount():
             self.table.selectRow(0)
         self.restore_button.setEnabled(self.model.rowCount() > 0)
@@ -151,8 +157,11 @@ class BackupsDialog(QDialog):
         """
         database, schedulers, now = self._database, self._schedulers, self._clock()
 
-        def work(_progress: Progress, _cancelled: Cancelled) -> backups.RestoreReport:
-            return backups.restore(database, backup_file, schedulers, now)
+        def work(
+            _progress: Progress, _cancelled: Cancelled
+        ) -> tuple[backups.RestoreReport, list[Backup]]:
+            report = backups.restore(database, backup_file, schedulers, now)
+            return report, backups.list_backups(backups.backup_folder(database))
 
         return self.operations.run(
             "Restoring the backup...",
@@ -161,14 +170,16 @@ class BackupsDialog(QDialog):
             failure="Backups",
             preface="Nothing was restored: ",
             on_error=lambda _error: self.refresh(),
+            replaces_database=True,
         )
 
     def back_up_now(self) -> bool:
         """Make a backup off the window's thread; True if started."""
         database, now = self._database, self._clock()
 
-        def work(_progress: Progress, _cancelled: Cancelled) -> Path:
-            return backups.make_backup(database, now)
+        def work(_progress: Progress, _cancelled: Cancelled) -> tuple[Path, list[Backup]]:
+            made = backups.make_backup(database, now)
+            return made, backups.list_backups(backups.backup_folder(database))
 
         return self.operations.run(
             "Backing up...",
@@ -183,8 +194,9 @@ class BackupsDialog(QDialog):
         if not self.operations.busy:
             super().reject()
 
-    def _on_restored(self, report: backups.RestoreReport) -> None:
-        self.refresh()
+    def _on_restored(self, done: tuple[backups.RestoreReport, list[Backup]]) -> None:
+        report, found = done
+        self.refresh(found)
         state = "healthy" if report.check.healthy else "\n".join(report.check.problems[:5])
         self._prompts.tell(
             "Backups",
@@ -193,8 +205,9 @@ class BackupsDialog(QDialog):
         )
         self.restored.emit()
 
-    def _on_backed_up(self, path: Path) -> None:
-        self.refresh()
+    def _on_backed_up(self, done: tuple[Path, list[Backup]]) -> None:
+        path, found = done
+        self.refresh(found)
         self._prompts.tell("Backups", f"Backed up to {path.name}.")
 
     def _on_busy(self, busy: bool) -> None:

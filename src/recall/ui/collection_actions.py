@@ -106,6 +106,18 @@ class CollectionActions(QObject):
         self.describe_deck_action = self._action("Deck &Description…", "", self.describe_deck)
         self.delete_deck_action = self._action("&Delete Deck…", "", self.delete_deck)
 
+    @property
+    def editing_actions(self) -> tuple[QAction, ...]:
+        """Browse, Add Cards and the deck actions: they change cards and decks."""
+        return (
+            self.browse_action,
+            self.add_action,
+            self.new_deck_action,
+            self.rename_deck_action,
+            self.describe_deck_action,
+            self.delete_deck_action,
+        )
+
     def fill_menus(self, tools: QMenu, decks: QMenu) -> None:
         """Put Browse and Add Cards in Tools, the deck actions in Decks."""
         tools.addAction(self.browse_action)

@@ -163,6 +163,7 @@ class DeckOptionsDialog(QDialog):
             failure="Options not saved",
             cancellable=True,
             on_error=lambda _error: self.setEnabled(True),
+            writes_cards=True,
         ):
             self.setEnabled(False)
 

@@ -35,6 +35,7 @@ from recall.ui.upkeep_actions import UpkeepActions
 
 if TYPE_CHECKING:
     from recall.importing import ImportReport
+    from recall.library import DeckOverview
     from recall.ui.review_view import ReviewView
     from recall.ui.statistics_window import StatisticsWindow
 
@@ -149,9 +150,21 @@ class MainWindow(QMainWindow):
         overviews = library.deck_overviews(self._database, self._clock(), self._zone)
         self.deck_list.set_decks(overviews, select)
 
-    def show_decks(self) -> None:
+    def refresh_decks_off_thread(self, select: str | None = None) -> None:
+        """Reload the deck list's counts on the worker thread (100 ms at 100,000 cards)."""
+        database, now, zone = self._database, self._clock(), self._zone
+
+        def work() -> list[DeckOverview]:
+            return library.deck_overviews(database, now, zone)
+
+        self.tasks.run(work, lambda overviews: self.deck_list.set_decks(overviews, select))
+
+    def show_decks(self, off_thread: bool = False) -> None:
         """Go to the deck list, with fresh counts and the keyboard on the table."""
-        self.refresh_decks()
+        if off_thread:
+            self.refresh_decks_off_thread(self.deck_list.selected_key())
+        else:
+            self.refresh_decks()
         self.pages.setCurrentWidget(self.deck_list)
         self._update_actions()
         self.deck_list.focus_table()
@@ -292,11 +305,15 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         current = self.pages.currentWidget()
+        writing = self.operations.writes_cards
         self.menus.back_action.setEnabled(current is not self.deck_list)
-        self.menus.study_action.setEnabled(current is self.deck_list)
-        self.options.deck_options_action.setEnabled(current is self.deck_list)
+        self.menus.study_action.setEnabled(current is self.deck_list and not writing)
+        self.options.deck_options_action.setEnabled(
+            current is self.deck_list and not self.operations.busy
+        )
         self.menus.undo_action.setEnabled(
-            (self._review is not None and self._review.can_undo) or self._can_undo_change()
+            not writing
+            and ((self._review is not None and self._review.can_undo) or self._can_undo_change())
         )
 
     # Slots
@@ -309,7 +326,9 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _on_undo_available(self, available: bool) -> None:
-        self.menus.undo_action.setEnabled(True if available else self._can_undo_change())
+        self.menus.undo_action.setEnabled(
+            not self.operations.writes_cards and (True if available else self._can_undo_change())
+        )
 
     def _can_undo_change(self) -> bool:
         """Whether Edit > Undo takes back a change (a deck or card edit), not a rating."""
@@ -353,19 +372,23 @@ class MainWindow(QMainWindow):
 
     def _on_imported(self, reports: list[ImportReport]) -> None:
         first = next((deck.deck_key for report in reports for deck in report.decks), None)
-        self.refresh_decks(select=first)
+        self.refresh_decks_off_thread(select=first)
         if self.pages.currentWidget() is self.summary:
-            self.show_decks()
+            self.pages.setCurrentWidget(self.deck_list)
+            self._update_actions()
         if self.pages.currentWidget() is self.deck_list:
             self.deck_list.focus_table()
         lines = [line for report in reports for line in report.lines()]
         self._show_status(lines[0] if lines else "", 10_000)
 
     def _on_busy(self, busy: bool) -> None:
-        # Nothing else reads or writes the cards while an operation runs on them.
-        self.pages.setEnabled(not busy)
+        # One operation at a time; studying and editing wait only for one writing cards.
+        self.pages.setEnabled(not self.operations.writes_cards)
         for action in (*self.menus.busy_actions, *self.upkeep.actions):
             action.setEnabled(not busy)
+        for action in self.collection.editing_actions:
+            action.setEnabled(not self.operations.writes_cards)
+        self._update_actions()
 
     def _on_export_deck(self) -> None:
         key = self.deck_list.selected_key()
@@ -381,11 +404,11 @@ class MainWindow(QMainWindow):
             self.pages.removeWidget(self._review)
             self._review.deleteLater()
             self._review = None
-        self.show_decks()
+        self.show_decks(off_thread=True)
 
     def _on_synced(self, _report: object) -> None:
         if self.pages.currentWidget() is self.deck_list:
-            self.refresh_decks(self.deck_list.selected_key())
+            self.refresh_decks_off_thread(self.deck_list.selected_key())
 
     def _on_preferences_saved(self, chosen: Preferences) -> None:
         self.preferences = chosen

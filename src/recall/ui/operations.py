@@ -7,6 +7,12 @@ dialog appears only if it takes longer than half a second, determinate once a to
 known, with Cancel where stopping is safe. Its result, or its error in words, comes back
 on the window's thread. A bug (anything but a ``RecallError``) still reaches the crash
 dialog.
+
+The progress keeps the rest of the window usable: menus open, the window moves, and work
+that only reads (a check, an export, a backup) leaves studying alone. Only an operation
+that replaces the database (a restore) shows its progress window-modal. The window turns
+off what would conflict, from ``busy_changed`` and ``writes_cards``: starting a second
+operation always, studying and editing while the running one writes cards.
 """
 
 from __future__ import annotations
@@ -56,6 +62,8 @@ class Operations(QObject):
         self._dialog: QProgressDialog | None = None
         self._cancellable = False
         self.busy = False
+        self.writes_cards = False
+        """Whether the running operation changes cards (False when none runs)."""
 
     @property
     def dialog(self) -> QProgressDialog | None:
@@ -72,6 +80,8 @@ class Operations(QObject):
         preface: str = "",
         cancellable: bool = False,
         on_error: Callable[[RecallError], None] | None = None,
+        writes_cards: bool = False,
+        replaces_database: bool = False,
     ) -> bool:
         """Start ``work(progress, cancelled)`` unless another operation runs.
 
@@ -86,6 +96,11 @@ class Operations(QObject):
                 everything as it was when stopped.
             on_error: Called after a ``RecallError`` has been shown (or, for a
                 cancellation, instead of a message).
+            writes_cards: Whether the work changes cards, schedules or history (an
+                import, a repair): the window keeps the learner from studying and editing
+                until it ends. Work that only reads runs beside them.
+            replaces_database: Whether the work swaps the database for another (a
+                restore): its progress is window-modal, nothing else runs meanwhile.
 
         Returns:
             False if another operation was still running (nothing was started).
@@ -93,6 +108,7 @@ class Operations(QObject):
         if self.busy:
             return False
         self.busy = True
+        self.writes_cards = writes_cards or replaces_database
         self.busy_changed.emit(True)
         self._cancel.clear()
         self._cancellable = cancellable
@@ -102,7 +118,9 @@ class Operations(QObject):
         dialog.setAccessibleName(label)
         if not cancellable:
             dialog.setCancelButton(None)
-        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setWindowModality(
+            Qt.WindowModality.WindowModal if replaces_database else Qt.WindowModality.NonModal
+        )
         dialog.setMinimumDuration(PROGRESS_DELAY_MS)
         dialog.setAutoClose(False)
         dialog.setAutoReset(False)
@@ -163,4 +181,5 @@ class Operations(QObject):
             self._dialog = None
         relay.deleteLater()
         self.busy = False
+        self.writes_cards = False
         self.busy_changed.emit(False)

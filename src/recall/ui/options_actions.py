@@ -139,6 +139,7 @@ class OptionsActions(QObject):
             work,
             self._on_undone,
             failure="Undo Options Change",
+            writes_cards=True,
         ):
             self._change = None
             self.undo_action.setEnabled(False)

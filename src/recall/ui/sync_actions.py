@@ -122,6 +122,7 @@ class SyncActions(QObject):
             preface="Nothing was lost; the next sync tries again. ",
             cancellable=True,
             on_error=lambda _error: self.show_status(),
+            writes_cards=True,  # received answers and edits are merged in
         )
 
     def sync_on_close(self) -> None:

@@ -111,6 +111,7 @@ class Transfers(QObject):
             ),
             cancellable=True,
             on_error=self._on_import_failed,
+            writes_cards=True,
         )
 
     def export_deck(self, deck_key: str, deck_name: str) -> None:

@@ -149,7 +149,9 @@ class UpkeepActions(QObject):
         def work(_progress: Progress, _cancelled: Cancelled) -> upkeep.Repaired:
             return upkeep.repair(database, schedulers, report, now)
 
-        self._operations.run("Repairing...", work, self._on_repaired, failure="Repair failed")
+        self._operations.run(
+            "Repairing...", work, self._on_repaired, failure="Repair failed", writes_cards=True
+        )
 
     def _on_repaired(self, repaired: upkeep.Repaired) -> None:
         state = (
