@@ -113,7 +113,10 @@ def _whole_ms(moment: datetime) -> datetime:
 def simulate_card(
     scheduler: Scheduler, card_id: int, start: datetime, stop: datetime, rng: random.Random
 ) -> tuple[list[SimulatedReview], MemoryState]:
-    """Review one card from ``start`` whenever it is due, until ``stop``."""
+    """Review one card from ``start`` whenever it is due, until ``stop``.
+
+    The card's id seeds the fuzz: ``write_recall_database`` gives each card its id as seed.
+    """
     memory = NEW_CARD
     moment = _whole_ms(start)
     reviews: list[SimulatedReview] = []
@@ -168,6 +171,9 @@ def write_recall_database(path: Path, deck_file: Path, cards: int, anchor: datet
     try:
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("BEGIN IMMEDIATE")
+        # Each card's seed is its id, as in a collection from before seeds were random, so
+        # the simulated history (its fuzz seeded by the id) is the same on every run.
+        connection.execute("UPDATE card SET seed = id")
         memories = []
         batch: list[tuple[object, ...]] = []
         for position, (card_id, history, memory) in enumerate(simulate(ids, anchor, cards)):

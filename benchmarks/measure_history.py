@@ -229,10 +229,11 @@ def _replay(database_path: Path, cards: int, rounds: int) -> Figure:
     scheduler = Scheduler()
     epoch = datetime(1970, 1, 1, tzinfo=UTC)
     with database.reading() as transaction:
+        stored = transaction.history.schedules_and_histories()
         histories = [
             # The generated histories hold answers only: (time, rating) each.
-            (card_id, [(epoch + timedelta(microseconds=entry[1]), entry[2]) for entry in history])
-            for card_id, _deck, _stored, history in transaction.history.schedules_and_histories()
+            (seed, [(epoch + timedelta(microseconds=entry[1]), entry[2]) for entry in history])
+            for _card, seed, _deck, _schedule, history in stored
         ]
     reviews = sum(len(history) for _, history in histories)
     plain = fsrs.Scheduler(enable_fuzzing=False)
@@ -243,11 +244,12 @@ def _replay(database_path: Path, cards: int, rounds: int) -> Figure:
             with database.reading() as transaction:
                 for (
                     card_id,
+                    seed,
                     _deck,
                     stored,
                     history,
                 ) in transaction.history.schedules_and_histories():
-                    if scheduler.replay_raw(card_id, history) != stored:
+                    if scheduler.replay_raw(seed, history) != stored:
                         raise SystemExit(f"card {card_id}: its replay differs from its schedule")
 
         return elapsed_ms(replay_all)

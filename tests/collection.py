@@ -1,8 +1,8 @@
 """A generated collection for search tests: nested decks, tags, flags, states and history.
 
 Every card's schedule is the replay of its generated history, as Recall keeps it. Fields
-that no use case sets to the past (when a card was added or edited) are set through
-SQLite directly.
+that no use case sets to the past (when a card was added or edited) and the cards' seeds
+(drawn at random by an import) are set through SQLite directly, so each run is the same.
 """
 
 from __future__ import annotations
@@ -83,8 +83,17 @@ def generate(database: Database, scheduler: Scheduler, now: datetime, seed: int 
         importing.import_deck(database, parse_deck(json.dumps(deck), key), now)
     connection = sqlite3.connect(database.path)
     try:
-        card_ids = [row[0] for row in connection.execute("SELECT id FROM card ORDER BY id")]
-        for card_id in card_ids:
+        # Seeds drawn from a generator of their own (an import draws them at random), so
+        # the fuzzed schedules, and what every search finds, are the same each run.
+        seeds = random.Random(seed + 1)
+        stored = [
+            (card_id, seeds.randrange(1, 1 << 62))
+            for (card_id,) in connection.execute("SELECT id FROM card ORDER BY id")
+        ]
+        connection.executemany(
+            "UPDATE card SET seed = ? WHERE id = ?", [(s, card_id) for card_id, s in stored]
+        )
+        for card_id, card_seed in stored:
             added = now - timedelta(days=rng.randint(0, 60), hours=rng.randint(0, 23))
             edited = added + timedelta(days=rng.randint(0, 3))
             connection.execute(
@@ -114,17 +123,18 @@ def generate(database: Database, scheduler: Scheduler, now: datetime, seed: int 
             )
             if rng.random() < 0.3:
                 continue
-            _history(connection, scheduler, card_id, now, rng)
+            _history(connection, scheduler, card_id, card_seed, now, rng)
         connection.commit()
     finally:
         connection.close()
-    return Generated(database, len(card_ids))
+    return Generated(database, len(stored))
 
 
 def _history(
     connection: sqlite3.Connection,
     scheduler: Scheduler,
     card_id: int,
+    seed: int,
     now: datetime,
     rng: random.Random,
 ) -> None:
@@ -132,7 +142,7 @@ def _history(
     moment = now - timedelta(days=rng.randint(1, 50), minutes=rng.randint(0, 600))
     while moment < now:
         rating = Rating(rng.choice((1, 1, 2, 3, 3, 3, 4)))
-        after = scheduler.review(card_id, memory, rating, moment)
+        after = scheduler.review(seed, memory, rating, moment)
         connection.execute(
             "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, "
             "picked, correct, kind) VALUES (?, ?, ?, ?, ?, NULL, ?, 0)",

@@ -22,7 +22,7 @@ from recall.sync.rounds import SyncReport, sync
 class Device:
     """One learner's computer: its own database, its own clock skew, the shared folder."""
 
-    def __init__(self, root: Path, name: str, shared: Path, fuzz: bool = False) -> None:
+    def __init__(self, root: Path, name: str, shared: Path, fuzz: bool = True) -> None:
         self.name = name
         self.shared = shared
         self.database = Database(root / name / "recall.sqlite3")
@@ -62,27 +62,16 @@ class Device:
         with self.database.reading() as transaction:
             return sorted(deck.key for deck in transaction.browsing.decks())
 
-    def reviews_by_key(self) -> list[list[str]]:
-        """``recall export-reviews`` with each card id given as its deck's and its own key
-        (each database numbers its cards its own way), sorted."""
+    def review_log(self) -> str:
+        """``recall export-reviews`` as it writes it: the same bytes on every device that
+        holds the same history (each card named by its seed, which travels with it)."""
         out = io.StringIO()
         library.export_reviews(self.database, out)
-        with self.database.reading() as transaction:
-            keys = {
-                str(card_id): f"{deck}/{card}"
-                for card_id, (deck, card) in transaction.synced.card_keys(
-                    self._all_ids(transaction)
-                ).items()
-            }
-        rows = list(csv.reader(io.StringIO(out.getvalue())))
-        return sorted([keys[row[0]], *row[1:]] for row in rows[1:])
+        return out.getvalue()
 
-    @staticmethod
-    def _all_ids(transaction: object) -> list[int]:
-        from recall.storage import Transaction
-
-        assert isinstance(transaction, Transaction)
-        return [int(row[0]) for row in transaction.sql.rows("SELECT id FROM card")]
+    def review_rows(self) -> list[list[str]]:
+        """The review log's rows, without its header."""
+        return list(csv.reader(io.StringIO(self.review_log())))[1:]
 
     def deck_exports(self, folder: Path) -> dict[str, bytes]:
         """Each deck's JSON export, by deck key."""
@@ -95,8 +84,8 @@ class Device:
         return out
 
     def schedules_by_key(self) -> dict[str, tuple[object, ...]]:
-        """Each card's schedule, suspension and flag by its keys (compare them with fuzz off:
-        fuzz is drawn from each database's own card id)."""
+        """Each card's schedule, suspension and flag by its keys (fuzz included: it is drawn
+        from the card's seed, the same on every device)."""
         with self.database.reading() as transaction:
             rows = transaction.sql.rows(
                 "SELECT deck.key, card.key, card_memory.state, card_memory.due, "

@@ -50,7 +50,9 @@ def package_with(tmp_path: Path, name: str, rows: list[tuple[int, int]]) -> Path
 def test_a_reimport_that_gained_an_older_review_equals_a_fresh_import(
     tmp_path: Path, clock: Clock
 ) -> None:
-    scheduler = Schedulers(fuzz=True)
+    # Fuzz off: each database gives the imported card a random seed of its own, and the
+    # seed moves a fuzzed due date by a day or so.
+    scheduler = Schedulers(fuzz=False)
     first = package_with(tmp_path, "first", [(2, 3), (5, 3), (12, 2)])
     grown = package_with(tmp_path, "grown", [(0, 1), (2, 3), (5, 3), (12, 2)])
 

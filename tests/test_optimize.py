@@ -129,11 +129,11 @@ def store_history(
         keys: dict[str, CardKey] = tx.cards.keys(deck.id)
         reviews = []
         for index, history in enumerate(histories):
-            card_id = keys[f"c{index}"].id
+            card_id, seed = keys[f"c{index}"].id, keys[f"c{index}"].seed
             memory = NEW_CARD
             for moment, rating in history:
                 reviews.append(NewReview.rated(card_id, moment, rating, 5000, memory.state))
-                memory = scheduler.review(card_id, memory, rating, moment)
+                memory = scheduler.review(seed, memory, rating, moment)
             tx.cards.set_memory(card_id, memory)
         tx.history.add_many(reviews)
 

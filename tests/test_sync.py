@@ -44,7 +44,7 @@ def _converged(devices: list[Device], tmp_path: Path, now: datetime) -> None:
     reference = devices[0]
     for device in devices[1:]:
         assert device.deck_keys() == reference.deck_keys()
-        assert device.reviews_by_key() == reference.reviews_by_key()
+        assert device.review_log() == reference.review_log()
         assert device.schedules_by_key() == reference.schedules_by_key()
         exports = device.deck_exports(tmp_path / "exports")
         assert exports == reference.deck_exports(tmp_path / "exports")
@@ -103,7 +103,7 @@ def test_reviews_on_both_devices_all_count(pair: tuple[Device, Device], tmp_path
     for _ in range(2):
         laptop.sync(later)
         desktop.sync(later)
-    assert len(laptop.reviews_by_key()) == 4
+    assert len(laptop.review_rows()) == 4
     _converged([laptop, desktop], tmp_path, later)
     # A round with nothing new sends and receives nothing.
     quiet = laptop.sync(later)
@@ -210,12 +210,12 @@ def test_an_undone_review_is_taken_back_everywhere(
     session.record(session.reveal(shown, START), session.reveal(shown, START).proposed, START)
     laptop.sync(START)
     desktop.sync(START)
-    assert len(desktop.reviews_by_key()) == 1
+    assert len(desktop.review_rows()) == 1
     session.undo(START)
     report = laptop.sync(START)
     assert report.sent["unreview"] == 1
     desktop.sync(START)
-    assert desktop.reviews_by_key() == []
+    assert desktop.review_rows() == []
     _converged([laptop, desktop], tmp_path, START)
 
 
@@ -255,7 +255,7 @@ def test_a_partly_arrived_file_is_read_to_its_last_complete_line(
     cut = whole.rfind(b'{"type":"card"')  # the last card's line only partly there
     (folder / report.file).write_bytes(whole[: cut + 20])
     desktop.sync(START)
-    assert desktop.reviews_by_key() == []
+    assert desktop.review_rows() == []
     with desktop.database.reading() as transaction:
         assert len(transaction.synced.cards([("tiny", "q1"), ("tiny", "b1")])) == 1
     (folder / report.file).write_bytes(whole)  # the rest arrives
@@ -283,7 +283,7 @@ def test_conflict_copies_and_duplicates_change_nothing(
     )
     merged = desktop.sync(START)
     assert merged.received["review"] == 6  # three copies of two reviews, kept once
-    assert len(desktop.reviews_by_key()) == 2
+    assert len(desktop.review_rows()) == 2
     _converged([laptop, desktop], tmp_path, START)
 
 
@@ -369,7 +369,7 @@ def test_a_card_moved_to_another_deck_takes_its_history_along(
     with desktop.database.reading() as transaction:
         moved = list(transaction.synced.cards([(target.key, "q1")]))
     assert moved == [(target.key, "q1")]
-    assert len(desktop.reviews_by_key()) == 2
+    assert len(desktop.review_rows()) == 2
     _converged([laptop, desktop], tmp_path, later)
 
 
@@ -385,7 +385,7 @@ def test_reviews_from_a_clock_running_ahead_wait_until_their_time(
     laptop.sync(ahead)
     report = desktop.sync(START)
     assert any("dated after now" in note for note in report.notes)
-    assert desktop.reviews_by_key() == []
+    assert desktop.review_rows() == []
     assert desktop.healthy(START) == []  # recall check holds meanwhile
     later = desktop.sync(ahead + timedelta(minutes=1))
     assert not any("held" in note for note in later.notes)
@@ -445,9 +445,11 @@ def test_recall_sync_prints_what_went_out_and_came_in(
     assert main(["--data-dir", laptop, "sync", *folder, "--name", "laptop"]) == 0
     assert main(["--data-dir", desktop, "sync", *folder, "--name", "desktop"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-4].startswith("synced desktop (")
-    assert out[-3] == "sent: 8 card(s), 1 deck(s) (everything)"  # its bundled deck
-    assert out[-2] == "received: 10 card(s), 2 deck(s)"
+    assert out[-5].startswith("synced desktop (")
+    assert out[-4] == "sent: 8 card(s), 1 deck(s) (everything)"  # its bundled deck
+    assert out[-3] == "received: 10 card(s), 2 deck(s)"
+    # Its bundled deck's cards take the seeds the laptop sent first, and are replayed.
+    assert out[-2] == "rescheduled 8 card(s) from their merged history"
     assert out[-1].startswith("devices seen: 1: laptop (")
     assert main(["--data-dir", desktop, "sync"]) == 0  # the folder is remembered
     assert capsys.readouterr().out.splitlines()[1:3] == ["sent: nothing", "received: nothing"]

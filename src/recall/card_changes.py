@@ -393,7 +393,7 @@ class Changes:
                     )
                 )
                 scheduler = self._schedulers.for_deck(presets, card.deck_id)
-                after = scheduler.set_due(card_id, card.memory, due, now)
+                after = scheduler.set_due(card.seed, card.memory, due, now)
                 transaction.cards.set_memory(card_id, after)
         return self.push(
             Change(

@@ -292,17 +292,16 @@ def apply(
             scheduler = schedulers.for_preset(after.of_deck(deck_id))
             changed: list[tuple[int, MemoryState]] = []
             only_due = _only_due_dates(before.of_deck(deck_id), after.of_deck(deck_id))
-            for card_id, _deck, stored, history in transaction.history.schedules_and_histories(
-                deck_id=deck_id
-            ):
+            cards = transaction.history.schedules_and_histories(deck_id=deck_id)
+            for card_id, seed, _deck, stored, history in cards:
                 # A due date set by hand is kept by a replay: those cards replay.
                 if only_due and all(entry[3] == ReviewKind.ANSWER for entry in history):
                     memory = memory_of(stored)
-                    again = scheduler.due_again(card_id, memory)
+                    again = scheduler.due_again(seed, memory)
                     if again != memory:
                         changed.append((card_id, again))
                 else:
-                    replayed = scheduler.replay_raw(card_id, history)
+                    replayed = scheduler.replay_raw(seed, history)
                     if replayed != stored:
                         changed.append((card_id, memory_of(replayed)))
                 done += 1

@@ -418,7 +418,7 @@ def _write_history(
             if cancelled():
                 raise ImportCancelledError
             replayed(count)
-        card_id = keys[card_key].id
+        card_id, seed = keys[card_key].id, keys[card_key].seed
         past = [
             PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
             for review in stored.get(card_id, [])
@@ -434,7 +434,7 @@ def _write_history(
             [*past, *(PastReview(review.reviewed_at, review.rating) for review in new)],
             key=lambda item: item.reviewed_at,
         )
-        states, memory = scheduler.replay_with_states(card_id, merged)
+        states, memory = scheduler.replay_with_states(seed, merged)
         for review in new:
             rows.append(
                 NewReview.rated(

@@ -111,7 +111,7 @@ def check(
         else:
             cards, reviews, histories = total, transaction.history.count(), iter(())
         replayers: dict[int, Scheduler] = {}
-        for card_id, deck_id, schedule, history in histories:
+        for card_id, seed, deck_id, schedule, history in histories:
             replayed += 1
             if replayed % _PROGRESS_EVERY == 0:
                 if cancelled():
@@ -120,7 +120,7 @@ def check(
             scheduler = replayers.get(deck_id)
             if scheduler is None:
                 scheduler = replayers[deck_id] = schedulers.for_deck(presets, deck_id)
-            memory = scheduler.replay_raw(card_id, history)
+            memory = scheduler.replay_raw(seed, history)
             if memory != schedule:
                 card = transaction.cards.get(card_id)
                 stale[card_id] = memory_of(memory)
@@ -223,7 +223,7 @@ def repair(database: Database, report: CheckReport, schedulers: Schedulers) -> l
 
 def replay(scheduler: Scheduler, card: CardRow, history: list[ReviewRow]) -> MemoryState:
     """The memory state a card's history gives: its answers and its changes made by hand."""
-    return scheduler.replay(card.id, [past(review) for review in history])
+    return scheduler.replay(card.seed, [past(review) for review in history])
 
 
 def past(review: ReviewRow) -> PastReview:

@@ -143,10 +143,12 @@ def export_reviews(
 ) -> int:
     """Write the review history as the FSRS review-log CSV, oldest first.
 
-    Columns: ``card_id`` (Recall's card id), ``review_time`` (UTC milliseconds since the
-    epoch, rounded half up), ``review_rating`` (1-4), ``review_state`` (0-3, before the
-    review) and ``review_duration`` (milliseconds). Only answers are written: a forget or a
-    due date set by hand is not a review the optimizer could learn from.
+    Columns: ``card_id`` (the card's seed: a number it keeps on every computer, so the
+    export is the same wherever its history is; a card added before cards had seeds has
+    its old id), ``review_time`` (UTC milliseconds since the epoch, rounded half up),
+    ``review_rating`` (1-4), ``review_state`` (0-3, before the review) and
+    ``review_duration`` (milliseconds). Only answers are written: a forget or a due date
+    set by hand is not a review the optimizer could learn from.
 
     Returns:
         The number of reviews written.

@@ -30,11 +30,13 @@ class StudyCard:
     """A card as it is shown once.
 
     Attributes:
+        seed: The card's seed, which seeds its interval fuzz (``CardRow.seed``).
         order: For choice cards, the indexes of ``card.choices`` in the order shown
             (shuffled each time a card is shown); empty for basic cards.
     """
 
     card_id: int
+    seed: int
     card: ChoiceCard | BasicCard
     memory: MemoryState
     order: tuple[int, ...]
@@ -292,7 +294,7 @@ class StudySession:
             stored = self._check_card(transaction, shown)
             before = stored.memory
             scheduler = self._scheduler_of(stored.deck_id)
-            after = scheduler.review(shown.card_id, before, rating, answer.answered_at)
+            after = scheduler.review(stored.seed, before, rating, answer.answered_at)
             review = NewReview.rated(
                 card_id=shown.card_id,
                 reviewed_at=answer.answered_at,
@@ -404,7 +406,7 @@ class StudySession:
 
     def _preview(self, shown: StudyCard, now: datetime) -> dict[Rating, timedelta]:
         deck_id = self._card_decks.get(shown.card_id, self.deck.id)
-        return self._scheduler_of(deck_id).preview(shown.card_id, shown.memory, now)
+        return self._scheduler_of(deck_id).preview(shown.seed, shown.memory, now)
 
     def _scheduler_of(self, deck_id: int) -> Scheduler:
         """The scheduler of a card's own deck (a subdeck may have another preset)."""
@@ -433,7 +435,9 @@ class StudySession:
             shuffled = card.shuffle and self.preset.shuffle_choices
             order = tuple(self.rng.sample(range(count), count) if shuffled else range(count))
         self._card_decks[row.id] = row.deck_id
-        return StudyCard(card_id=row.id, card=card, memory=row.memory, order=order, shown_at=now)
+        return StudyCard(
+            card_id=row.id, seed=row.seed, card=card, memory=row.memory, order=order, shown_at=now
+        )
 
 
 def _elapsed_ms(start: datetime, end: datetime) -> int:

@@ -89,7 +89,7 @@ class Replayer:
         self._recall_base = math.e ** (w[8])
 
     def replay(
-        self, card_id: int, history: Sequence[RawEntry], states: list[int] | None = None
+        self, seed: int, history: Sequence[RawEntry], states: list[int] | None = None
     ) -> RawMemory:
         """The schedule a card's history gives, as ``Scheduler.replay`` gives it.
 
@@ -97,7 +97,8 @@ class Replayer:
         as comparisons that pick the same operand they would.
 
         Args:
-            card_id: The card's id; it seeds the last interval's fuzz.
+            seed: The card's seed (``CardRow.seed``, not its id); it seeds the last
+                interval's fuzz.
             history: The card's entries in the order they happened.
             states: When given, the card's state just before each entry is appended to it
                 (0 for a new card), as the review log records it.
@@ -236,10 +237,10 @@ class Replayer:
         if new:
             return NEW
         if self._fuzz and fuzz_days and last is not None:
-            due = last + self._fuzzed(fuzz_days, card_id, last) * _DAY
+            due = last + self._fuzzed(fuzz_days, seed, last) * _DAY
         return (state, step, stability, difficulty, due, last)
 
-    def _fuzzed(self, days: int, card_id: int, moment: int) -> int:
+    def _fuzzed(self, days: int, seed: int, moment: int) -> int:
         if days < 2.5:
             return days
         # Summed in the same order as ever, so every stored interval replays to the bit.
@@ -251,7 +252,7 @@ class Replayer:
         longest = min(round(days + spread), self._maximum_interval)
         shortest = min(shortest, longest)
         # The seed as ``Scheduler`` writes it, from the review's ``datetime.timestamp()``.
-        return fuzz_draw(f"{card_id}:{round(moment / 10**6 * 1_000_000)}", shortest, longest)
+        return fuzz_draw(f"{seed}:{round(moment / 10**6 * 1_000_000)}", shortest, longest)
 
 
 def fuzz_draw(seed: str, shortest: int, longest: int) -> int:

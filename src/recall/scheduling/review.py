@@ -1,9 +1,10 @@
 """One card's reviews under FSRS: apply one review, preview every rating, replay a history.
 
 The ``scheduling`` package is the only place that imports ``fsrs``. Interval fuzz is drawn
-from a generator seeded by the card and the review time, so replaying a card's history
-reproduces its stored schedule exactly, fuzz included (Anki seeds its fuzz from the card
-the same way).
+from a generator seeded by the card's seed and the review time, so replaying a card's
+history reproduces its stored schedule exactly, fuzz included (Anki seeds its fuzz from the
+card the same way). The seed is a number the card keeps on every computer, not its
+database id, so every computer that replays the same history gets the same due dates.
 """
 
 from __future__ import annotations
@@ -89,13 +90,12 @@ class Scheduler:
             fuzz=fuzz,
         )
 
-    def review(
-        self, card_id: int, memory: MemoryState, rating: Rating, now: datetime
-    ) -> MemoryState:
+    def review(self, seed: int, memory: MemoryState, rating: Rating, now: datetime) -> MemoryState:
         """The card's memory state after a review.
 
         Args:
-            card_id: The card's database id; it seeds the interval fuzz.
+            seed: The card's seed (``CardRow.seed``, the same on every computer); it seeds
+                the interval fuzz, so a replay anywhere gives the same due dates.
             memory: The state before the review.
             rating: The rating given.
             now: When the review happened, aware UTC.
@@ -104,13 +104,13 @@ class Scheduler:
             ValueError: ``now`` is not aware UTC.
         """
         _require_utc(now)
-        return _memory(self._step(card_id, _to_fsrs(card_id, memory, now), rating, now))
+        return _memory(self._step(seed, _to_fsrs(seed, memory, now), rating, now))
 
-    def _step(self, card_id: int, card: fsrs.Card, rating: Rating, now: datetime) -> fsrs.Card:
+    def _step(self, seed: int, card: fsrs.Card, rating: Rating, now: datetime) -> fsrs.Card:
         """One review on fsrs's own card; its due date fuzzed as Recall fuzzes it."""
         after, _ = self._fsrs.review_card(card, _FSRS_RATINGS[rating], now)
         if self._fuzz and after.state == fsrs.State.Review:
-            after.due = now + self._fuzzed(after.due - now, card_id, now)
+            after.due = now + self._fuzzed(after.due - now, seed, now)
         return after
 
     def forgetting_curve(self) -> tuple[float, float]:
@@ -118,18 +118,16 @@ class Scheduler:
         decay = -float(self._fsrs.parameters[20])
         return decay, 0.9 ** (1 / decay) - 1
 
-    def preview(self, card_id: int, memory: MemoryState, now: datetime) -> dict[Rating, timedelta]:
+    def preview(self, seed: int, memory: MemoryState, now: datetime) -> dict[Rating, timedelta]:
         """How long until the card is due again under each rating, reviewed at ``now``."""
         intervals: dict[Rating, timedelta] = {}
         for rating in Rating:
-            due = self.review(card_id, memory, rating, now).due
+            due = self.review(seed, memory, rating, now).due
             assert due is not None
             intervals[rating] = due - now
         return intervals
 
-    def set_due(
-        self, card_id: int, memory: MemoryState, due: datetime, now: datetime
-    ) -> MemoryState:
+    def set_due(self, seed: int, memory: MemoryState, due: datetime, now: datetime) -> MemoryState:
         """The card's memory state after its due date is set by hand, as Anki's "Set Due Date".
 
         The card becomes a review card due then. One never studied gets the stability and
@@ -139,30 +137,30 @@ class Scheduler:
         _require_utc(due)
         if memory.state is CardState.NEW:
             first, _ = self._no_steps.review_card(
-                _to_fsrs(card_id, memory, now), fsrs.Rating.Good, now
+                _to_fsrs(seed, memory, now), fsrs.Rating.Good, now
             )
             return MemoryState(CardState.REVIEW, None, first.stability, first.difficulty, due, now)
         return MemoryState(
             CardState.REVIEW, None, memory.stability, memory.difficulty, due, memory.last_review
         )
 
-    def replay(self, card_id: int, history: Iterable[HistoryEntry]) -> MemoryState:
+    def replay(self, seed: int, history: Iterable[HistoryEntry]) -> MemoryState:
         """A card's memory state from its history, applied in the order given.
 
         Answers are reviewed; a forget makes the card new again; a due date set by hand
         moves the card's due date (``set_due``). The same as applying ``apply`` to each in
         turn, worked out by ``Replayer`` on plain numbers (tests hold both equal).
         """
-        return memory_of(self._replayer.replay(card_id, _raw(card_id, history)))
+        return memory_of(self._replayer.replay(seed, _raw(seed, history)))
 
-    def replay_raw(self, card_id: int, history: Sequence[RawEntry]) -> RawMemory:
+    def replay_raw(self, seed: int, history: Sequence[RawEntry]) -> RawMemory:
         """``replay`` on stored values: entries and schedule as ``card_memory`` holds them.
 
         What check replays a million reviews with: no ``datetime`` or enum per review.
         """
-        return self._replayer.replay(card_id, history)
+        return self._replayer.replay(seed, history)
 
-    def replay_by_steps(self, card_id: int, history: Iterable[PastReview]) -> MemoryState:
+    def replay_by_steps(self, seed: int, history: Iterable[PastReview]) -> MemoryState:
         """``replay`` through py-fsrs's own ``review_card``, one entry at a time (slow).
 
         Kept as the reference ``replay`` is tested against.
@@ -172,16 +170,16 @@ class Scheduler:
             _require_utc(past.reviewed_at)
             if past.rating is None:
                 before = NEW_CARD if card is None else _memory(card)
-                memory = self.apply(card_id, before, past)
+                memory = self.apply(seed, before, past)
                 new = memory.state is CardState.NEW
-                card = None if new else _to_fsrs(card_id, memory, past.reviewed_at)
+                card = None if new else _to_fsrs(seed, memory, past.reviewed_at)
                 continue
             if card is None:
-                card = _to_fsrs(card_id, NEW_CARD, past.reviewed_at)
-            card = self._step(card_id, card, past.rating, past.reviewed_at)
+                card = _to_fsrs(seed, NEW_CARD, past.reviewed_at)
+            card = self._step(seed, card, past.rating, past.reviewed_at)
         return NEW_CARD if card is None else _memory(card)
 
-    def due_again(self, card_id: int, memory: MemoryState) -> MemoryState:
+    def due_again(self, seed: int, memory: MemoryState) -> MemoryState:
         """The schedule replaying the card's history would give, from its stored one, when
         only desired retention or maximum interval changed.
 
@@ -202,50 +200,48 @@ class Scheduler:
         # in _next_interval, and the equality test above catches a change in them.
         interval = timedelta(days=self._fsrs._next_interval(stability=memory.stability))
         if self._fuzz:
-            interval = self._fuzzed(interval, card_id, reviewed)
+            interval = self._fuzzed(interval, seed, reviewed)
         return dataclasses.replace(memory, due=reviewed + interval)
 
-    def retrievability(self, card_id: int, memory: MemoryState, now: datetime) -> float:
+    def retrievability(self, seed: int, memory: MemoryState, now: datetime) -> float:
         """The chance, under this scheduler's parameters, that the card is recalled at ``now``."""
         if memory.state is CardState.NEW:
             return 0.0
-        return float(self._fsrs.get_card_retrievability(_to_fsrs(card_id, memory, now), now))
+        return float(self._fsrs.get_card_retrievability(_to_fsrs(seed, memory, now), now))
 
-    def apply(self, card_id: int, memory: MemoryState, past: PastReview) -> MemoryState:
+    def apply(self, seed: int, memory: MemoryState, past: PastReview) -> MemoryState:
         """The memory state after one history entry: an answer, a forget or a set due date."""
         if past.kind is ReviewKind.FORGET:
             return NEW_CARD
         if past.kind is ReviewKind.SET_DUE:
             assert past.set_due is not None, "a set due date entry has its date"
-            return self.set_due(card_id, memory, past.set_due, past.reviewed_at)
+            return self.set_due(seed, memory, past.set_due, past.reviewed_at)
         assert past.rating is not None, "an answer has a rating"
-        return self.review(card_id, memory, past.rating, past.reviewed_at)
+        return self.review(seed, memory, past.rating, past.reviewed_at)
 
     def replay_with_states(
-        self, card_id: int, history: Iterable[PastReview]
+        self, seed: int, history: Iterable[PastReview]
     ) -> tuple[dict[datetime, CardState], MemoryState]:
         """``states_before`` and ``replay`` of the same history, in one pass over it."""
         entries = list(history)
         states: list[int] = []
-        raw = self._replayer.replay(card_id, _raw(card_id, entries), states)
+        raw = self._replayer.replay(seed, _raw(seed, entries), states)
         before = {
             past.reviewed_at: _CARD_STATES[state]
             for past, state in zip(entries, states, strict=True)
         }
         return before, memory_of(raw)
 
-    def states_before(
-        self, card_id: int, history: Iterable[PastReview]
-    ) -> dict[datetime, CardState]:
+    def states_before(self, seed: int, history: Iterable[PastReview]) -> dict[datetime, CardState]:
         """The card's learning state just before each review of ``history``, by its time."""
         states: dict[datetime, CardState] = {}
         memory = NEW_CARD
         for past in history:
             states[past.reviewed_at] = memory.state
-            memory = self.apply(card_id, memory, past)
+            memory = self.apply(seed, memory, past)
         return states
 
-    def _fuzzed(self, interval: timedelta, card_id: int, now: datetime) -> timedelta:
+    def _fuzzed(self, interval: timedelta, seed: int, now: datetime) -> timedelta:
         days = interval.days
         if days < 2.5:
             return interval
@@ -258,7 +254,7 @@ class Scheduler:
         longest = min(round(days + spread), self._maximum_interval)
         shortest = min(shortest, longest)
         return timedelta(
-            days=fuzz_draw(f"{card_id}:{round(now.timestamp() * 1_000_000)}", shortest, longest)
+            days=fuzz_draw(f"{seed}:{round(now.timestamp() * 1_000_000)}", shortest, longest)
         )
 
 
@@ -300,11 +296,11 @@ def _memory(card: fsrs.Card) -> MemoryState:
     )
 
 
-def _to_fsrs(card_id: int, memory: MemoryState, now: datetime) -> fsrs.Card:
+def _to_fsrs(seed: int, memory: MemoryState, now: datetime) -> fsrs.Card:
     if memory.state is CardState.NEW:
-        return fsrs.Card(card_id=card_id, state=fsrs.State.Learning, step=0, due=now)
+        return fsrs.Card(card_id=seed, state=fsrs.State.Learning, step=0, due=now)
     return fsrs.Card(
-        card_id=card_id,
+        card_id=seed,
         state=fsrs.State(int(memory.state)),
         step=memory.step,
         stability=memory.stability,
@@ -314,8 +310,9 @@ def _to_fsrs(card_id: int, memory: MemoryState, now: datetime) -> fsrs.Card:
     )
 
 
-def _raw(card_id: int, history: Iterable[HistoryEntry]) -> list[RawEntry]:
-    """History entries as ``Replayer`` reads them; refuses a time that is not aware UTC."""
+def _raw(seed: int, history: Iterable[HistoryEntry]) -> list[RawEntry]:
+    """History entries as ``Replayer`` reads them (the seed in the card id's place, which
+    it does not read); refuses a time that is not aware UTC."""
     raw: list[RawEntry] = []
     for entry in history:
         reviewed_at, rating = entry[0], entry[1]
@@ -326,9 +323,9 @@ def _raw(card_id: int, history: Iterable[HistoryEntry]) -> list[RawEntry]:
             if due is not None:
                 _require_utc(due)
             micros = None if due is None else _micros(due)
-            raw.append((card_id, _micros(reviewed_at), 0, int(by_hand[2]), micros))
+            raw.append((seed, _micros(reviewed_at), 0, int(by_hand[2]), micros))
         else:
-            raw.append((card_id, _micros(reviewed_at), int(rating), 0, None))
+            raw.append((seed, _micros(reviewed_at), int(rating), 0, None))
     return raw
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import secrets
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 
 from recall.memory import CardState, MemoryState
@@ -10,6 +11,18 @@ from recall.storage.records import CardKey, CardRow, NewCard
 from recall.storage.rows import CARD_COLUMNS, card_row
 from recall.storage.sql import Sql
 from recall.storage.times import to_micros
+
+# Seeds are positive and below 2**62: an SQLite integer, and far from ids (cards from before
+# schema 11 have their id as seed), so a random one clashes about never; when it does, it
+# is drawn again.
+SEED_LIMIT = 1 << 62
+# Seeds looked up in one statement when checking new ones are free.
+_SEEDS_PER_LOOKUP = 500
+
+
+def random_seed() -> int:
+    """A new card's seed: a random positive number below ``SEED_LIMIT``."""
+    return secrets.randbelow(SEED_LIMIT - 1) + 1
 
 
 class CardQueries:
@@ -59,25 +72,44 @@ class CardQueries:
     def keys(self, deck_id: int) -> dict[str, CardKey]:
         """Every card of the deck by its key."""
         rows = self._sql.rows(
-            "SELECT key, id, position, kind, content FROM card WHERE deck_id = ?", (deck_id,)
+            "SELECT key, id, seed, position, kind, content FROM card WHERE deck_id = ?",
+            (deck_id,),
         )
         return {
-            key: CardKey(id=id_, position=position, kind=kind, content=content)
-            for key, id_, position, kind, content in rows
+            key: CardKey(id=id_, seed=seed, position=position, kind=kind, content=content)
+            for key, id_, seed, position, kind, content in rows
         }
 
-    def add(self, deck_id: int, cards: Iterable[NewCard], now: datetime) -> int:
-        """Add new cards, each with a new-card memory state, in two batched inserts."""
+    def add(
+        self,
+        deck_id: int,
+        cards: Iterable[NewCard],
+        now: datetime,
+        draw: Callable[[], int] = random_seed,
+    ) -> int:
+        """Add new cards, each with a new-card memory state, in two batched inserts.
+
+        Args:
+            deck_id: The deck they go to.
+            cards: The cards; one without a seed gets a random one no other card has.
+            now: When they are added.
+            draw: Draws a random seed (tests pass one that clashes).
+
+        Returns:
+            How many cards were added.
+        """
         stamp = to_micros(now)
-        rows = [
-            (deck_id, card.key, card.position, card.kind, card.content, stamp, stamp)
-            for card in cards
-        ]
-        if not rows:
+        added = list(cards)
+        if not added:
             return 0
+        seeds = self._new_seeds([card.seed for card in added], draw)
+        rows = [
+            (deck_id, card.key, card.position, card.kind, card.content, stamp, stamp, seed)
+            for card, seed in zip(added, seeds, strict=True)
+        ]
         self._sql.run_many(
-            "INSERT INTO card (deck_id, key, position, kind, content, added_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO card (deck_id, key, position, kind, content, added_at, updated_at, "
+            "seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
         # Every card gets its memory row with it, so the deck's cards without one are these.
@@ -88,6 +120,47 @@ class CardQueries:
             (int(CardState.NEW), deck_id),
         )
         return len(rows)
+
+    def taken_seeds(self, seeds: Iterable[int]) -> set[int]:
+        """Those of ``seeds`` some card has."""
+        wanted = list(seeds)
+        taken: set[int] = set()
+        for start in range(0, len(wanted), _SEEDS_PER_LOOKUP):
+            chunk = wanted[start : start + _SEEDS_PER_LOOKUP]
+            marks = ", ".join("?" * len(chunk))
+            rows = self._sql.rows(f"SELECT seed FROM card WHERE seed IN ({marks})", chunk)
+            taken.update(seed for (seed,) in rows)
+        return taken
+
+    def carried_over(self) -> list[int]:
+        """The cards whose seed is still their id, as the upgrade to seeds left them."""
+        return [int(row[0]) for row in self._sql.rows("SELECT id FROM card WHERE seed = id")]
+
+    def reseed(self, card_ids: Sequence[int], draw: Callable[[], int] = random_seed) -> None:
+        """Give these cards new random seeds no other card has (their schedules then need
+        a replay: the seed draws the fuzz)."""
+        seeds = self._new_seeds([None] * len(card_ids), draw)
+        self._sql.run_many(
+            "UPDATE card SET seed = ? WHERE id = ?", list(zip(seeds, card_ids, strict=True))
+        )
+
+    def _new_seeds(self, given: list[int | None], draw: Callable[[], int]) -> list[int]:
+        """The seeds given, and a free random one in place of each None."""
+        seeds = [draw() if seed is None else seed for seed in given]
+        drawn = {index for index, seed in enumerate(given) if seed is None}
+        while True:
+            # Draw again where a random seed is some card's or another new card's.
+            taken = self.taken_seeds(seeds[index] for index in drawn)
+            seen: set[int] = {seed for seed in given if seed is not None}
+            clashes = set()
+            for index in sorted(drawn):
+                if seeds[index] in taken or seeds[index] in seen:
+                    clashes.add(index)
+                seen.add(seeds[index])
+            if not clashes:
+                return seeds
+            for index in clashes:
+                seeds[index] = draw()
 
     def update(self, card_id: int, card: NewCard, now: datetime) -> None:
         """Replace a card's content and position; its history and memory stay."""

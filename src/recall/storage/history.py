@@ -25,7 +25,7 @@ from recall.storage.times import from_micros, to_micros
 _ANSWER = int(ReviewKind.ANSWER)
 _first = itemgetter(0)
 _SCHEDULES = (
-    "SELECT card.id, card.deck_id, card_memory.state, card_memory.step, "
+    "SELECT card.id, card.seed, card.deck_id, card_memory.state, card_memory.step, "
     "card_memory.stability, card_memory.difficulty, card_memory.due, card_memory.last_review "
     "FROM card JOIN card_memory ON card_memory.card_id = card.id"
 )
@@ -38,6 +38,10 @@ _DECK_ENTRIES = (
     "FROM card CROSS JOIN review ON review.card_id = card.id"
 )
 _BY_CARD = f"ORDER BY review.card_id, {REVIEW_ORDER}"
+# The review log's order: by time, then by what the rows hold (never by review id, which
+# each database gives in the order reviews arrived), so two databases holding the same
+# history write the same file even where reviews share a moment.
+_LOG_ORDER = "review.reviewed_at, card.seed, review.rating, review.state_before, review.duration_ms"
 # A history entry as stored: card id, time, rating, kind and due date set (times in
 # microseconds), what ``scheduling.Replayer`` reads.
 RawEntry = tuple[int, int, int, int, int | None]
@@ -102,11 +106,12 @@ class HistoryQueries:
 
     def schedules_and_histories(
         self, only: Iterable[int] | None = None, deck_id: int | None = None
-    ) -> Iterator[tuple[int, int, RawSchedule, list[RawEntry]]]:
+    ) -> Iterator[tuple[int, int, int, RawSchedule, list[RawEntry]]]:
         """Every card as stored (or those of ``only`` that exist), with its history as
         stored: what check replays.
 
-        Yields ``(card id, deck id, schedule, history)`` in card order: the schedule as
+        Yields ``(card id, seed, deck id, schedule, history)`` in card order (the seed is
+        what the replay's fuzz is seeded by): the schedule as
         ``card_memory``'s columns (state, step, stability, difficulty, due, last review)
         and each history entry as ``(card id, time, rating, kind, due date set)``, times in
         microseconds. Plain values straight from SQLite: no ``datetime``, enum or record
@@ -120,7 +125,8 @@ class HistoryQueries:
                     history = self._sql.rows(
                         f"{_ENTRIES} WHERE review.card_id = ? {_BY_CARD}", (card_id,)
                     )
-                    yield card_id, found[0][1], cast(RawSchedule, tuple(found[0][2:])), history
+                    _, seed, deck, *schedule = found[0]
+                    yield card_id, seed, deck, cast(RawSchedule, tuple(schedule)), history
             return
         if deck_id is None:
             cards = self._sql.each(f"{_SCHEDULES} ORDER BY card.id")
@@ -134,14 +140,15 @@ class HistoryQueries:
             )
         reviews = groupby(entries, key=_first)
         pending = next(reviews, None)
-        for card_id, deck_id, *schedule in cards:
+        for card_id, seed, deck_id, *schedule in cards:
             while pending is not None and pending[0] < card_id:
                 pending = next(reviews, None)
             if pending is not None and pending[0] == card_id:
-                yield card_id, deck_id, cast(RawSchedule, tuple(schedule)), list(pending[1])
+                history = list(pending[1])
                 pending = next(reviews, None)
             else:
-                yield card_id, deck_id, cast(RawSchedule, tuple(schedule)), []
+                history = []
+            yield card_id, seed, deck_id, cast(RawSchedule, tuple(schedule)), history
 
     def _per_card(self, columns: str, deck_id: int | None) -> Iterator[tuple[CardRow, list[Row]]]:
         """Cards in id order, each with its review rows (``columns``, the card id second)."""
@@ -193,24 +200,26 @@ class HistoryQueries:
     def log_batches(
         self, deck_id: int | None = None
     ) -> Iterator[list[tuple[int, int, int, int, int]]]:
-        """The FSRS review-log rows, oldest first, in batches: card id, UTC milliseconds
-        (rounded half up), rating, state before and duration, made by SQLite for speed.
-        Answers only: a change made by hand is not a review an optimizer could learn from.
-        Read through the covering ``ix_review_reviewed_at`` index, never looking a row up."""
+        """The FSRS review-log rows, oldest first, in batches: the card's seed (the same on
+        every computer, unlike its id), UTC milliseconds (rounded half up), rating, state
+        before and duration, made by SQLite for speed. Answers only: a change made by hand
+        is not a review an optimizer could learn from. Reviews at the same moment are in
+        the order of their rows' values. The reviews are read through the covering
+        ``ix_review_reviewed_at`` index, each card's seed by its id."""
         columns = (
-            "review.card_id, (review.reviewed_at + 500) / 1000, review.rating, "
+            "card.seed, (review.reviewed_at + 500) / 1000, review.rating, "
             "review.state_before, review.duration_ms"
         )
         if deck_id is None:
             sql = (
-                f"SELECT {columns} FROM review WHERE review.kind = {_ANSWER} "
-                f"ORDER BY {REVIEW_ORDER}"
+                f"SELECT {columns} FROM review CROSS JOIN card ON card.id = review.card_id "
+                f"WHERE review.kind = {_ANSWER} ORDER BY {_LOG_ORDER}"
             )
             parameters: tuple[int, ...] = ()
         else:
             sql = (
                 f"SELECT {columns} FROM card CROSS JOIN review ON review.card_id = card.id "
-                f"WHERE card.deck_id = ? AND review.kind = {_ANSWER} ORDER BY {REVIEW_ORDER}"
+                f"WHERE card.deck_id = ? AND review.kind = {_ANSWER} ORDER BY {_LOG_ORDER}"
             )
             parameters = (deck_id,)
         return self._sql.batches(sql, parameters)

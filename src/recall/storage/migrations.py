@@ -16,7 +16,7 @@ from recall.storage import card_index, pick_counts, study_day_schema, sync_trigg
 from recall.storage.review_ids import review_uid
 from recall.storage.rows import REVIEW_BY_TIME
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -232,6 +232,28 @@ def _sync(connection: Connection) -> None:
     sync_triggers.create_triggers(connection)
 
 
+def _card_seeds(connection: Connection) -> None:
+    """Schema 11: every card keeps a number of its own that does not depend on this database.
+
+    Its id is given by the order cards arrived here, so two computers number the same card
+    differently; the seed travels with it (sync, exports). It seeds the interval fuzz and is
+    the card's id in ``recall export-reviews``. Existing cards get their id as their seed,
+    so every stored schedule still equals the replay of its history and every earlier export
+    reads the same; cards added later get a random one (``CardQueries.add``).
+    """
+    # The cards' replays do not change, so check's notes of changed cards (``verification``)
+    # are left as they are: its trigger on cards goes while the seeds are filled in, and
+    # comes back noting a seed changed by anyone. (An upgrade from before schema 9 has just
+    # made it under its new name.)
+    connection.exec_driver_sql("DROP TRIGGER IF EXISTS replay_card_moved")
+    connection.exec_driver_sql("DROP TRIGGER IF EXISTS replay_card_changed")
+    # ADD COLUMN needs a default for NOT NULL; every row gets its own value at once.
+    connection.exec_driver_sql("ALTER TABLE card ADD COLUMN seed INTEGER NOT NULL DEFAULT 0")
+    connection.exec_driver_sql("UPDATE card SET seed = id")
+    connection.exec_driver_sql("CREATE UNIQUE INDEX ix_card_seed ON card (seed)")
+    connection.exec_driver_sql(verification.CARD_TRIGGER)
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -244,4 +266,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     7: _study_days,
     8: _replay_notes,
     9: _sync,
+    10: _card_seeds,
 }

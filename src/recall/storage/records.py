@@ -42,9 +42,15 @@ class DeckCounts:
 
 @dataclass(frozen=True, slots=True)
 class CardRow:
-    """A card with its deck file content and its memory state."""
+    """A card with its deck file content and its memory state.
+
+    Attributes:
+        seed: The card's number on every computer (its id is this database's): it seeds
+            the interval fuzz and is the card's id in the review log export.
+    """
 
     id: int
+    seed: int
     deck_id: int
     key: str
     kind: str
@@ -55,12 +61,18 @@ class CardRow:
 
 @dataclass(frozen=True, slots=True)
 class NewCard:
-    """A card to add or update, as a deck file gives it."""
+    """A card to add or update, as a deck file gives it.
+
+    Attributes:
+        seed: The card's seed when another computer gave it one (sync); None for a card new
+            here, which gets a random one when added. An update keeps the stored seed.
+    """
 
     key: str
     position: int
     kind: str
     content: str
+    seed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +80,7 @@ class CardKey:
     """What an import needs to know of a stored card, found by its key."""
 
     id: int
+    seed: int
     position: int
     kind: str
     content: str

@@ -12,7 +12,7 @@ from recall.storage.times import from_micros
 CARD_COLUMNS = (
     "card.id, card.deck_id, card.key, card.kind, card.content, card_memory.state, "
     "card_memory.step, card_memory.stability, card_memory.difficulty, card_memory.due, "
-    "card_memory.last_review, card.position"
+    "card_memory.last_review, card.position, card.seed"
 )
 DECK_COLUMNS = "deck.id, deck.key, deck.name, deck.description"
 REVIEW_COLUMNS = (
@@ -62,12 +62,14 @@ def card_row(row: Row) -> CardRow:
         due,
         last,
         position,
+        seed,
     ) = row
     memory = MemoryState(
         CardState(state), step, stability, difficulty, from_micros(due), from_micros(last)
     )
     return CardRow(
         id=card_id,
+        seed=seed,
         deck_id=deck_id,
         key=key,
         kind=kind,

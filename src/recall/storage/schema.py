@@ -56,7 +56,7 @@ EXPECTED = Expected(
         "deck": frozenset({"id", "key", "name", "description", "added_at", "updated_at"}),
         "card": frozenset(
             {"id", "deck_id", "key", "position", "kind", "content", "added_at", "updated_at"}
-            | {"search_text", "flag", "edited"}
+            | {"search_text", "flag", "edited", "seed"}
         ),
         "card_memory": frozenset(
             {"card_id", "deck_id", "state", "step", "stability", "difficulty", "due"}
@@ -98,6 +98,7 @@ EXPECTED = Expected(
     indexes={
         "ix_card_deck_id": "card",
         "ix_card_deck_position": "card",
+        "ix_card_seed": "card",
         "ix_card_memory_state_due": "card_memory",
         "ix_card_memory_deck_queue": "card_memory",
         "ix_card_memory_buried": "card_memory",

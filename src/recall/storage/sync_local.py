@@ -6,12 +6,14 @@ these queries translate, read the columns sync carries, and write what other dev
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
 from recall.memory import CardState
+from recall.storage.cards import SEED_LIMIT, random_seed
 from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Row, Sql
 from recall.storage.times import to_micros
@@ -19,7 +21,7 @@ from recall.storage.times import to_micros
 CardColumns = dict[str, Any]
 _CARD_SELECT = (
     "SELECT card.id, deck.key, card.key, card.position, card.kind, card.content, card.flag, "
-    "card.edited, card_memory.suspended, card_memory.buried_until FROM card "
+    "card.edited, card_memory.suspended, card_memory.buried_until, card.seed FROM card "
     "JOIN deck ON deck.id = card.deck_id JOIN card_memory ON card_memory.card_id = card.id"
 )
 _REVIEW_SELECT = (
@@ -28,14 +30,15 @@ _REVIEW_SELECT = (
     "review.proposed_rating FROM review JOIN card ON card.id = review.card_id "
     "JOIN deck ON deck.id = card.deck_id"
 )
-_CARD_TABLE = ("position", "kind", "content", "flag", "edited")
+_CARD_TABLE = ("position", "kind", "content", "flag", "edited", "seed")
 _MEMORY_TABLE = ("suspended", "buried_until")
 ReviewValues = tuple[Any, ...]
 
 
 def _card(row: Row) -> tuple[int, tuple[str, str], CardColumns]:
-    card_id, deck_key, card_key, position, kind, content, flag, edited, suspended, buried = row
+    card_id, deck_key, card_key, position, kind, content, flag, edited, suspended, buried = row[:10]
     columns = {
+        "seed": int(row[10]),
         "position": int(position),
         "kind": kind,
         "content": content,
@@ -140,11 +143,14 @@ class SyncLocal:
             yield _card(row)
 
     def add_card(self, deck_id: int, key: str, columns: CardColumns, now: datetime) -> int:
-        """Add a card with a new card's schedule; returns its id."""
+        """Add a card with a new card's schedule; returns its id.
+
+        It takes the seed sent with it (``free_seed``), or a random one if none was.
+        """
         stamp = to_micros(now)
         card_id = self._sql.run(
             "INSERT INTO card (deck_id, key, position, kind, content, added_at, updated_at, "
-            "flag, edited) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "flag, edited, seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 deck_id,
                 key,
@@ -155,6 +161,7 @@ class SyncLocal:
                 stamp,
                 columns["flag"],
                 columns["edited"],
+                self.free_seed(columns.get("seed"), key),
             ),
         )
         self._sql.run(
@@ -181,6 +188,35 @@ class SyncLocal:
                 f"UPDATE card_memory SET {assignments} WHERE card_id = ?",
                 (*(columns[name] for name in memory), card_id),
             )
+
+    def free_seed(self, wanted: int | None, key: str, owner: int | None = None) -> int:
+        """The seed a card (``owner``, or one being added) takes: ``wanted`` unless another
+        card has it, then one worked out from it and the card's key (two different cards
+        that drew the same random seed: about never), or a random one when none is wanted.
+        """
+        if wanted is None:
+            seed = random_seed()
+            while self._seed_owner(seed) is not None:
+                seed = random_seed()
+            return seed
+        seed, attempt = wanted, 0
+        while self._seed_owner(seed) not in (None, owner):
+            digest = hashlib.sha256(f"{wanted}:{key}:{attempt}".encode()).digest()
+            seed = int.from_bytes(digest[:8]) % (SEED_LIMIT - 1) + 1
+            attempt += 1
+        return seed
+
+    def set_seed(self, card_id: int, seed: int) -> None:
+        """Give a card another seed (its schedule then needs a replay)."""
+        self._sql.run("UPDATE card SET seed = ? WHERE id = ?", (seed, card_id))
+
+    def seed_owner(self, seed: int) -> int | None:
+        """The card that has this seed, if one does."""
+        return self._seed_owner(seed)
+
+    def _seed_owner(self, seed: int) -> int | None:
+        found = self._sql.value("SELECT id FROM card WHERE seed = ?", (seed,))
+        return None if found is None else int(found)
 
     def delete_cards(self, card_ids: Sequence[int]) -> None:
         """Delete cards with their schedules and history."""

@@ -81,6 +81,15 @@ class Card(SQLModel, table=True):
         sa_column_kwargs={"server_default": "0"},
         description="Changed in Recall: a newer bundled deck keeps this card's text.",
     )
+    seed: int = Field(
+        unique=True,
+        index=True,
+        description=(
+            "A random positive 62-bit number the card keeps on every device: it seeds the "
+            "interval fuzz and is the card's id in export-reviews. Cards from before schema "
+            "11 have their id."
+        ),
+    )
 
 
 class CardMemory(SQLModel, table=True):

@@ -28,6 +28,15 @@ def _note(card: str) -> str:
 
 
 _BUMP = "UPDATE replay_verified SET generation = generation + 1;"
+# A card moved to another deck (another preset) or given another seed (the fuzz's) replays
+# differently. Schema 10 added the seed; before, this trigger was ``replay_card_moved``.
+CARD_TRIGGER = f"""
+CREATE TRIGGER replay_card_changed AFTER UPDATE OF id, deck_id, seed ON card
+BEGIN
+    {_note("OLD.id")}
+    {_note("NEW.id")}
+END
+"""
 
 TRIGGERS = (
     f"""
@@ -69,13 +78,7 @@ BEGIN
     {_note("OLD.card_id")}
 END
 """,
-    f"""
-CREATE TRIGGER replay_card_moved AFTER UPDATE OF id, deck_id ON card
-BEGIN
-    {_note("OLD.id")}
-    {_note("NEW.id")}
-END
-""",
+    CARD_TRIGGER,
     *(
         f"""
 CREATE TRIGGER replay_{table}_{event.lower()} AFTER {event} ON {table}

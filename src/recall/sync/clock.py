@@ -39,3 +39,11 @@ def newer(stamp: int, device: str, than: list[object] | None) -> bool:
     if than is None:
         return True
     return (stamp, device) > (int(str(than[0])), str(than[1]))
+
+
+def earlier(stamp: int, device: str, than: list[object] | None) -> bool:
+    """Whether (``stamp``, ``device``) comes before a stored ``[stamp, device, value]``:
+    how a field set once (a card's seed) is settled, the first value sent winning."""
+    if than is None:
+        return True
+    return (stamp, device) < (int(str(than[0])), str(than[1]))

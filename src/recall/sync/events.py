@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from recall.storage.cards import SEED_LIMIT
+
 FORMAT = 1
 FIELD_TYPES = ("preset", "deck", "card")
 TYPES = frozenset({*FIELD_TYPES, "review", "unreview"})
@@ -26,6 +28,7 @@ _CARD_FIELDS: dict[str, type | tuple[type, ...]] = {
     "edited": bool,
     "suspended": bool,
     "buried_until": (int, type(None)),
+    "seed": int,
 }
 _DECK_FIELDS: dict[str, type | tuple[type, ...]] = {"name": str, "description": str, "preset": str}
 _PRESET_FIELDS: dict[str, type | tuple[type, ...]] = {"name": str}
@@ -201,6 +204,8 @@ def _fields(type_: str, data: dict[str, Any]) -> FieldEvent:
         elif name in allowed:
             kinds = allowed[name]
             if not isinstance(value, kinds) or (isinstance(value, bool) and kinds is int):
+                raise TypeError(name)
+            if name == "seed" and not (isinstance(value, int) and 0 < value < SEED_LIMIT):
                 raise TypeError(name)
         else:
             continue  # a field a newer Recall carries: kept in its file, not used here

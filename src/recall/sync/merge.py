@@ -24,8 +24,8 @@ from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
 from recall.storage.times import to_micros
-from recall.sync import moves, preset_names, values
-from recall.sync.clock import Clock, newer
+from recall.sync import moves, preset_names, seeds, values
+from recall.sync.clock import Clock, earlier, newer
 from recall.sync.events import DEFAULT_PRESET, FieldEvent, ReviewEvent, Unreview, review_dict
 
 
@@ -104,7 +104,8 @@ class Merger:
             identity: Identity = (kind, *event.key)
             fields = known.setdefault(identity, {})
             for name, value in event.fields.items():
-                if newer(event.stamp, event.device, fields.get(name)):
+                wins = earlier if name == values.SEED else newer
+                if wins(event.stamp, event.device, fields.get(name)):
                     fields[name] = [event.stamp, event.device, value]
                     changed[identity] = fields
             self.merged.received[kind] += 1
@@ -191,12 +192,18 @@ class Merger:
         decks = self._tx.synced.decks()
         self._replay.update(moves.follow(self._tx, changed, stored, decks, self._now))
         deck_stamps = self._tx.sync.entities({("deck", deck, "") for _, deck, _ in changed})
-        for (_, deck_key, card_key), fields in changed.items():
+        gone = {
+            identity
+            for identity, fields in changed.items()
+            if values.DELETED in fields
+            or values.DELETED in deck_stamps.get(("deck", identity[1], ""), {})
+        }
+        # Deletions first: a card moved to another deck arrives under new keys with its
+        # seed while its old keys are deleted, and the seed must be free when it arrives.
+        for identity, fields in sorted(changed.items(), key=lambda item: item[0] not in gone):
+            _, deck_key, card_key = identity
             found = stored.get((deck_key, card_key))
-            gone = values.DELETED in fields or values.DELETED in deck_stamps.get(
-                ("deck", deck_key, ""), {}
-            )
-            if gone:
+            if identity in gone:
                 if found is not None:
                     self._tx.synced.delete_cards([found[0]])
                 self._tx.sync.drop_held(deck_key, card_key)
@@ -217,6 +224,10 @@ class Merger:
                     # The deck's own event is still on its way: it gets its name then.
                     deck_id = self._tx.synced.add_deck(deck_key, deck_key, "", self._now)
                     decks[deck_key] = (deck_id, deck_key, "", 1)
+                if values.SEED in columns:
+                    columns[values.SEED] = seeds.claim(
+                        self._tx, columns[values.SEED], card_key, _stamp(fields), None, self._replay
+                    )
                 card_id = self._tx.synced.add_card(decks[deck_key][0], card_key, columns, self._now)
                 self._release(
                     self._tx.sync.held(deck_key, card_key), {(deck_key, card_key): card_id}
@@ -224,6 +235,18 @@ class Merger:
             else:
                 card_id, old = found
                 different = {name: value for name, value in columns.items() if old[name] != value}
+                if values.SEED in different:
+                    # The card came here on its own too (the same deck installed or imported
+                    # on both): it takes the seed every device settles on, and is replayed.
+                    different[values.SEED] = seeds.claim(
+                        self._tx,
+                        different[values.SEED],
+                        card_key,
+                        _stamp(fields),
+                        card_id,
+                        self._replay,
+                    )
+                    self._replay.add(card_id)
                 if different:
                     self._tx.synced.set_card(card_id, different, self._now)
 
@@ -396,14 +419,20 @@ class Merger:
         memories = []
         # Many cards (a first sync) are read in one pass over each table, a few one by one.
         only = None if len(cards) > 2_000 else cards
-        for card_id, deck_id, schedule, history in tx.history.schedules_and_histories(only):
+        for card_id, seed, deck_id, schedule, history in tx.history.schedules_and_histories(only):
             if card_id not in cards:
                 continue
-            memory = self._schedulers.for_deck(presets, deck_id).replay_raw(card_id, history)
+            memory = self._schedulers.for_deck(presets, deck_id).replay_raw(seed, history)
             if memory != schedule:
                 memories.append((card_id, memory_of(memory)))
         tx.cards.set_memories(memories)
         self.merged.replayed = len(cards)
+
+
+def _stamp(fields: Fields) -> tuple[int, str]:
+    """When a card's seed was sent, and by which device."""
+    stamp, device, _ = fields[values.SEED]
+    return int(stamp), str(device)
 
 
 def _order(review: dict[str, Any]) -> str:

@@ -14,10 +14,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from recall.scheduling import Schedulers
 from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
-from recall.sync import values
+from recall.sync import seeds, values
 from recall.sync.clock import Clock
 from recall.sync.events import DEFAULT_PRESET, field_event
 
@@ -46,10 +47,13 @@ class Outgoing:
 class Collector:
     """Turns this device's changes into events, stamping and remembering each field sent."""
 
-    def __init__(self, transaction: Transaction, device: str, clock: Clock) -> None:
+    def __init__(
+        self, transaction: Transaction, device: str, clock: Clock, schedulers: Schedulers
+    ) -> None:
         self._tx = transaction
         self._device = device
         self._clock = clock
+        self._schedulers = schedulers
         self._preset_uids = transaction.sync.preset_uids()
 
     def changes(self, upto: int, snapshot: bool, now_micros: int) -> Outgoing:
@@ -137,11 +141,22 @@ class Collector:
         moved: dict[Identity, list[str]],
     ) -> None:
         stored = self._tx.synced.cards(changed)
+        known = self._tx.sync.entities({("card", *identity) for identity in changed})
+        # A card made here again under keys that already have a seed (imported again after
+        # it moved to another deck) takes that seed; if the moved card holds it, one worked
+        # out of it and the key, as every device works it out (``SyncLocal.free_seed``).
+        settle: dict[int, tuple[int, seeds.Stamp]] = {}
+        for identity, (card_id, columns) in stored.items():
+            held = known.get(("card", *identity), {}).get(values.SEED)
+            if held is not None and held[2] != columns[values.SEED]:
+                settle[card_id] = (held[2], (int(held[0]), str(held[1])))
+        if settle:
+            seeds.settle(self._tx, self._schedulers, settle)
+            stored = self._tx.synced.cards(changed)
         current: dict[Identity, dict[str, Any] | None] = {}
         for identity in changed:
             found = stored.get(identity)
             current[("card", *identity)] = None if found is None else values.card_fields(found[1])
-        known = self._tx.sync.entities(current)
         # A card new to the others that already has a history (moved here from another
         # deck, under new keys) sends its history with it, named by its new keys.
         arrived = [
@@ -222,6 +237,15 @@ class Collector:
         decks: dict[Identity, dict[str, Any] | None] = {
             ("deck", key, ""): self._deck_values(found) for key, found in tx.synced.decks().items()
         }
+        # A card whose keys were sent a seed takes it first (as ``_cards`` does).
+        card_stamps = dict(tx.sync.all_entities("card"))
+        settle: dict[int, tuple[int, seeds.Stamp]] = {}
+        for card_id, card_keys, columns in tx.synced.all_cards():
+            held = card_stamps.get(("card", *card_keys), {}).get(values.SEED)
+            if held is not None and held[2] != columns[values.SEED]:
+                settle[card_id] = (held[2], (int(held[0]), str(held[1])))
+        if settle:
+            seeds.settle(tx, self._schedulers, settle)
         cards: dict[Identity, dict[str, Any] | None] = {
             ("card", *identity): values.card_fields(columns)
             for _id, identity, columns in tx.synced.all_cards()

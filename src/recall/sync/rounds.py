@@ -27,6 +27,7 @@ from recall.sync.clock import Clock
 from recall.sync.events import Event, EventError, UnknownEventError, parse
 from recall.sync.merge import Merger
 from recall.sync.outgoing import Collector, review_events
+from recall.sync.seeds import reseed_carried_over
 from recall.sync.settings import identify
 
 # How many times a round sends again when changes were made here while it ran, before it
@@ -120,7 +121,7 @@ def sync(
     received: Counter[str] = Counter()
     replayed = 0
     for _attempt in range(_SEND_ATTEMPTS):
-        more_sent, written, whole = _send(database, base, now, cancelled, notes)
+        more_sent, written, whole = _send(database, base, now, cancelled, notes, schedulers)
         sent += more_sent
         file = written or file
         snapshot = snapshot or whole
@@ -155,7 +156,12 @@ def sync(
 
 
 def _send(
-    database: Database, base: Path, now: datetime, cancelled: Cancelled, notes: list[str]
+    database: Database,
+    base: Path,
+    now: datetime,
+    cancelled: Cancelled,
+    notes: list[str],
+    schedulers: Schedulers,
 ) -> tuple[Counter[str], str | None, bool]:
     micros = to_micros(now)
     assert micros is not None
@@ -180,6 +186,13 @@ def _send(
                 f"the folder of {len(gone)} other computer(s) is gone: everything was sent again"
             )
         snapshot = not own or bool(lost) or bool(gone)
+        if snapshot:
+            reseeded = reseed_carried_over(transaction, schedulers)
+            if reseeded:
+                notes.append(
+                    f"{reseeded} card(s) from before cards had seeds were given one of their "
+                    "own and rescheduled from their history (docs/sync.md)"
+                )
         if moves.rekey_returned(transaction):
             notes.append(
                 "a card moved back to keys the other computers hold as deleted got a new key"
@@ -189,7 +202,7 @@ def _send(
         # syncs last.
         clock = Clock(device.clock)
         upto = transaction.sync.outbox_end()
-        out = Collector(transaction, device.id, clock).changes(upto, snapshot, micros)
+        out = Collector(transaction, device.id, clock, schedulers).changes(upto, snapshot, micros)
         transaction.sync.quiet(True)
         for kind, key, card in out.redeleted:
             if kind == "card":

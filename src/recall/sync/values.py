@@ -16,13 +16,17 @@ from recall.storage.sync_state import Fields
 CONTENT = "content."
 CONFIG = "config."
 DELETED = "deleted"
+# A card's seed (what its interval fuzz is drawn from) is set once: the value first sent
+# for the card wins on every device (``clock.earlier``), and a device that took another's
+# seed never sends its own again.
+SEED = "seed"
 MOVED = "moved"  # with ``deleted``: the card's keys now (it went to another deck)
 _CARD_COLUMNS = ("kind", "position", "flag", "edited", "suspended", "buried_until")
 
 
 def card_fields(columns: CardColumns) -> dict[str, Any]:
     """A stored card's fields."""
-    fields = {name: columns[name] for name in _CARD_COLUMNS}
+    fields = {name: columns[name] for name in (*_CARD_COLUMNS, SEED)}
     content = json.loads(columns["content"])
     if isinstance(content, dict):
         for key, value in content.items():
@@ -34,6 +38,7 @@ def card_columns(stamped: Fields, local_content: str | None) -> CardColumns | No
     """The columns stamped fields give a card; None until its kind and position arrived.
 
     The content keeps the order of the keys the stored content has, then the new ones.
+    ``seed`` is there once a device sent one (a Recall before seeds sends none).
     """
     if "kind" not in stamped or "position" not in stamped:
         return None
@@ -43,7 +48,7 @@ def card_columns(stamped: Fields, local_content: str | None) -> CardColumns | No
         "suspended": False,
         "buried_until": None,
     }
-    for name in _CARD_COLUMNS:
+    for name in (*_CARD_COLUMNS, SEED):
         if name in stamped:
             columns[name] = stamped[name][2]
     order = list(json.loads(local_content)) if local_content else []
@@ -76,7 +81,7 @@ def changed(current: dict[str, Any], stamped: Fields, prefix: str | None) -> dic
     out = {
         name: value
         for name, value in current.items()
-        if name not in stamped or stamped[name][2] != value
+        if name not in stamped or (stamped[name][2] != value and name != SEED)
     }
     if prefix is not None:
         for name, held in stamped.items():
