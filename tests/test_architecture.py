@@ -114,6 +114,7 @@ LAYERS = {
     "recall.cardhtml": "base",
     "recall.sound": "base",
     "recall.deckfile": "base",
+    "recall.deck_problems": "base",
     "recall.grading": "base",
     "recall.search": "base",
     "recall.search_sql": "base",

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import codecs
-import difflib
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -19,9 +18,9 @@ from pydantic import (
     ValidationError,
     model_validator,
 )
-from pydantic_core import ErrorDetails
 
 from recall.cardlimits import MAX_NAME_CHARS, html_nesting, length_problem, markdown_problem
+from recall.deck_problems import HugeNumber, describe, where
 from recall.errors import DeckError, printable
 
 FORMAT_NAME = "recall-deck"
@@ -234,7 +233,7 @@ def parse_deck(data: bytes | str, source: str) -> Deck:
     try:
         deck = Deck.model_validate(raw)
     except ValidationError as error:
-        problems = [_describe(detail, raw) for detail in error.errors()]
+        problems = [describe(detail, raw, _FIELD_NAMES) for detail in error.errors()]
         raise DeckError(source, problems) from None
     problems = limit_problems(deck)
     if problems:
@@ -322,21 +321,8 @@ class _DuplicateKeyError(ValueError):
     pass
 
 
-class _HugeNumber:
-    """A whole number too long to be anything in a deck (Python refuses past 4,300 digits).
-
-    It stays in the parsed value in its place, so validation names where it is.
-    """
-
-    def __init__(self, digits: str) -> None:
-        self.digits = len(digits.lstrip("-"))
-
-    def __repr__(self) -> str:
-        return f"a number of {self.digits:,} digits"
-
-
-def _whole_number(digits: str) -> int | _HugeNumber:
-    return int(digits) if len(digits) <= 20 else _HugeNumber(digits)
+def _whole_number(digits: str) -> int | HugeNumber:
+    return int(digits) if len(digits) <= 20 else HugeNumber(digits)
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -355,13 +341,13 @@ def _check_text(raw: object, source: str) -> None:
         if isinstance(value, dict):
             for key in value:
                 if half := _SURROGATE.search(key):
-                    where = _where([*location, printable(key)], raw)
-                    problems.append(f"{where}: the field name {_half(half.group(0))}")
+                    place = where([*location, printable(key)], raw)
+                    problems.append(f"{place}: the field name {_half(half.group(0))}")
             pending += reversed([(item, [*location, key]) for key, item in value.items()])
         elif isinstance(value, list):
             pending += reversed([(item, [*location, i]) for i, item in enumerate(value)])
         elif isinstance(value, str) and (half := _SURROGATE.search(value)):
-            problems.append(f"{_where(location, raw) or 'the file'}: {_half(half.group(0))}")
+            problems.append(f"{where(location, raw) or 'the file'}: {_half(half.group(0))}")
     if problems:
         raise DeckError(source, problems)
 
@@ -404,102 +390,10 @@ def _check_header(raw: dict[str, Any], source: str) -> None:
         )
 
 
-def _describe(detail: ErrorDetails, raw: object) -> str:
-    """One validation problem as ``where: what``, in a deck author's words."""
-    location = list(detail["loc"])
-    where = _where(location, raw)
-    what = _what(detail, location)
-    return f"{where}: {what}" if where else what
-
-
-def _where(location: Sequence[int | str], raw: object) -> str:
-    """``cards[3] (id 'x'): choices[1].text`` for a pydantic error location."""
-    steps = [step for step in location if step not in ("choice", "basic")]
-    prefix = ""
-    if len(steps) >= 2 and steps[0] == "cards" and isinstance(steps[1], int):
-        index = steps[1]
-        prefix = f"cards[{index}]"
-        cards = raw.get("cards") if isinstance(raw, dict) else None
-        card = cards[index] if isinstance(cards, list) and index < len(cards) else None
-        card_id = card.get("id") if isinstance(card, dict) else None
-        if isinstance(card_id, str) and card_id:
-            prefix += f" (id {card_id!r})"
-        steps = steps[2:]
-    rest = "".join(_step(step) for step in steps)
-    rest = rest.removeprefix(".")
-    if prefix and rest:
-        return f"{prefix}: {rest}"
-    return prefix or rest
-
-
-def _step(step: int | str) -> str:
-    """``[3]`` for a list index, ``.front`` for a field, ``['odd name']`` for any other key."""
-    if isinstance(step, int):
-        return f"[{step}]"
-    return f".{step}" if step.isidentifier() else f"['{printable(step)}']"
-
-
+# The fields each model knows, for suggesting a name when an unknown one is used.
 _FIELD_NAMES = {
     "deck": set(Deck.model_fields),
     "choice": set(ChoiceCard.model_fields),
     "basic": set(BasicCard.model_fields),
     "option": set(Choice.model_fields),
 }
-
-
-def _what(detail: ErrorDetails, location: Sequence[int | str]) -> str:
-    kind = detail["type"]
-    context = detail.get("ctx") or {}
-    if kind == "missing":
-        return "missing (this field is required)"
-    if kind == "extra_forbidden":
-        name = str(location[-1]) if location else ""
-        known = _FIELD_NAMES[_model_at(location)]
-        hint = difflib.get_close_matches(name, sorted(known), n=1)
-        suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
-        return f"unknown field, not part of the deck format{suggestion}"
-    if kind in ("string_type", "str_type"):
-        found = detail.get("input")
-        return (
-            f"must be text (found {found!r})" if isinstance(found, _HugeNumber) else "must be text"
-        )
-    if kind == "bool_type" or kind == "bool_parsing":
-        return "must be true or false"
-    if kind == "list_type":
-        return "must be a list"
-    if kind in ("model_type", "dict_type", "model_attributes_type"):
-        return "must be an object ({...})"
-    if kind == "string_too_short":
-        return "must not be empty"
-    if kind == "string_pattern_mismatch":
-        if context.get("pattern") == r"\S":
-            return "must not be empty"
-        if len(location) >= 2 and location[-2] == "tags":
-            return "a tag is one word, without spaces"
-        return (
-            "must be lowercase letters, digits, '.', '_' or '-', starting with a letter or "
-            "digit (like 'my-deck-2')"
-        )
-    if kind == "too_short":
-        return f"needs at least {context.get('min_length')} (found {context.get('actual_length')})"
-    if kind == "too_long":
-        return f"allows at most {context.get('max_length')} (found {context.get('actual_length')})"
-    if kind == "literal_error":
-        return f"must be {context.get('expected')}"
-    if kind == "union_tag_invalid":
-        return '\'type\' must be "choice" or "basic"'
-    if kind == "union_tag_not_found":
-        return 'missing \'type\' ("choice" or "basic")'
-    if kind == "value_error":
-        return str(detail["msg"]).removeprefix("Value error, ")
-    return str(detail["msg"])
-
-
-def _model_at(location: Sequence[int | str]) -> str:
-    """Which model a location's last key belongs to, for suggesting field names."""
-    parents = [step for step in location[:-1] if isinstance(step, str)]
-    if "choices" in parents:
-        return "option"
-    if parents and parents[-1] in ("choice", "basic"):
-        return parents[-1]
-    return "deck"
