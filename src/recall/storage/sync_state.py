@@ -131,6 +131,17 @@ class SyncState:
             )
         }
 
+    def sent_card_keys(self, deck_key: str) -> set[str]:
+        """The keys of a deck's cards that were ever sent or received (alive or deleted):
+        keys the other devices know, which no other card may take."""
+        return {
+            str(row[0])
+            for row in self._sql.rows(
+                "SELECT card_key FROM sync_entity WHERE kind = 'card' AND deck_key = ?",
+                (deck_key,),
+            )
+        }
+
     def put_entities(self, entities: Iterable[tuple[Identity, Fields]]) -> None:
         """Store entities' stamped fields."""
         self._sql.run_many(

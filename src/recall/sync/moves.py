@@ -5,11 +5,12 @@ to it here before the move arrived follows it.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 from recall.storage import Transaction
 from recall.storage.sync_local import CardColumns
-from recall.storage.sync_state import Fields, Identity
+from recall.storage.sync_state import Fields, Identity, OutboxRow
 from recall.sync import values
 
 
@@ -68,26 +69,56 @@ def moved_to(tx: Transaction, identity: tuple[str, str]) -> tuple[str, str] | No
 
 
 def rekey_returned(tx: Transaction) -> int:
-    """Give a new key to each card changed here that sits under keys it was moved away
-    from, and which the others therefore hold as deleted (a move undone after it was
-    synced): under its old keys the next round would delete it with its history.
+    """Give a new key to each card changed here that sits under keys a card was moved away
+    from: keys the others hold as deleted (a move undone after it was synced), or keys
+    whose card moved since the last round (the deck imported again meanwhile). Under
+    those keys the next round would delete it, or would not send the move at all.
 
     Returns:
         How many cards got a new key.
     """
-    ids = [row.row_id for row in tx.sync.outbox(tx.sync.outbox_end()) if row.kind == "card"]
-    keys = tx.synced.card_keys(ids)
+    rows = [row for row in tx.sync.outbox(tx.sync.outbox_end()) if row.kind == "card"]
+    keys = tx.synced.card_keys(row.row_id for row in rows)
     stamped = tx.sync.entities(("card", *identity) for identity in keys.values())
+    vacated = _vacated(tx, rows, keys)
     count = 0
     for card_id, (deck_key, card_key) in sorted(keys.items()):
         fields = stamped.get(("card", deck_key, card_key), {})
-        if values.DELETED not in fields or values.MOVED not in fields:
+        returned = values.DELETED in fields and values.MOVED in fields
+        if not returned and vacated.get((deck_key, card_key), card_id) == card_id:
             continue
         deck_id = tx.synced.decks([deck_key])[deck_key][0]
-        taken = tx.browsing.keys(deck_id) | tx.sync.deleted_card_keys(deck_key)
+        taken = tx.browsing.keys(deck_id) | tx.sync.sent_card_keys(deck_key)
         number = 2
         while f"{card_key}-{number}" in taken:
             number += 1
         tx.browsing.move([(card_id, f"{card_key}-{number}")], deck_id)
         count += 1
     return count
+
+
+def _vacated(
+    tx: Transaction, rows: list[OutboxRow], keys: dict[int, tuple[str, str]]
+) -> dict[tuple[str, str], int]:
+    """Keys sent before whose card has moved to others since (old keys -> that card).
+
+    The first change noted under a card's old keys is that of the card that held them
+    when they were last sent: a card taking them later is noted after it.
+    """
+    first: dict[tuple[str, str], int] = {}
+    for row in rows:
+        if row.detail is not None:
+            deck_key, card_key = json.loads(row.detail)
+            if deck_key is not None:
+                first.setdefault((deck_key, card_key), row.row_id)
+    moved = {
+        identity: card_id
+        for identity, card_id in first.items()
+        if card_id in keys and keys[card_id] != identity
+    }
+    sent = tx.sync.entities(("card", *identity) for identity in moved)
+    return {
+        identity: card_id
+        for identity, card_id in moved.items()
+        if (fields := sent.get(("card", *identity))) and values.DELETED not in fields
+    }

@@ -81,7 +81,9 @@ class Collector:
                     deck_key, card_key = json.loads(row.detail)
                     if deck_key is not None:
                         cards[(deck_key, card_key)] = row.at
-                        keys_before[(deck_key, card_key)] = row.row_id
+                        # The first card noted under these keys held them when they were
+                        # last sent; one that took them since is noted after it.
+                        keys_before.setdefault((deck_key, card_key), row.row_id)
             elif row.kind == "preset":
                 presets[row.row_id] = row.at
             elif row.kind == "review" and row.detail is not None:
