@@ -3,19 +3,21 @@ same keys, holding the whole history, whatever else happened to the card meanwhi
 
 from __future__ import annotations
 
+import json
 import random
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from recall import deck_changes, importing
+from recall import deck_changes, editing, importing
 from recall.deckfile import parse_deck
 from recall.storage.records import DeckRow
 from tests.conftest import DATA
 from tests.sync_devices import Device
-from tests.test_sync import _card_id, _converged
+from tests.test_sync import _card_id, _content, _converged
 
 TINY = (DATA / "decks" / "tiny.json").read_text()
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
@@ -96,4 +98,60 @@ def test_a_deck_imported_again_after_a_card_moved_out_of_it_keeps_the_history_mo
         assert histories[f"moved/{moved_key}"] == studied[f"tiny/{moved_key}"], device.name
         assert f"tiny/{moved_key}" not in histories, device.name
     assert _cards(laptop) == _cards(desktop) == _cards(tablet)
+    _converged(list(trio), tmp_path, later)
+
+
+def _edit(device: Device, deck: str, card: str, **fields: str) -> None:
+    data = editing.card_data(json.dumps(_content(device, deck, card)))
+    editing.edit_card(device.database, _card_id(device, deck, card), {**data, **fields}, START)
+    time.sleep(0.005)  # changes are stamped by the clock to the millisecond: keep them apart
+
+
+def test_edits_made_under_the_old_keys_before_the_move_arrived_follow_the_card(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, tablet = trio
+    _start(trio)
+    # The desktop edits before the laptop moves the card, and after: both follow it.
+    _edit(desktop, "tiny", "b1", front="Capital of France, please?")
+    laptop.changes().move([_card_id(laptop, "tiny", "b1")], _deck(laptop, "Moved"))
+    time.sleep(0.005)
+    card = _card_id(desktop, "tiny", "b1")
+    desktop.changes().tag([card], START, add=["geography"])
+    desktop.changes().suspend([card])
+    desktop.changes().flag([card], 3)
+    later = START + timedelta(hours=1)
+    for order in ((laptop, desktop, tablet), (tablet, desktop, laptop)):
+        for device in order:
+            device.sync(later)
+    for device in trio:
+        assert "tiny/b1" not in _cards(device), device.name
+        content = _content(device, "moved", "b1")
+        assert content["front"] == "Capital of France, please?", device.name
+        assert content["id"] == "b1", device.name
+        assert "geography" in content["tags"], device.name  # type: ignore[operator]
+        schedule = device.schedules_by_key()["moved/b1"]
+        assert schedule[4:] == (1, None, 3), device.name  # suspended, not buried, flag 3
+    _converged(list(trio), tmp_path, later)
+
+
+def test_of_edits_under_the_old_keys_and_the_new_the_later_wins(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, tablet = trio
+    _start(trio)
+    laptop.changes().move([_card_id(laptop, "tiny", "b1")], _deck(laptop, "Moved"))
+    _edit(desktop, "tiny", "b1", back="Paris (desktop, first)", front="Which capital?")
+    _edit(laptop, "moved", "b1", back="Paris (laptop, later)")
+    _edit(tablet, "tiny", "b1", back="Paris (tablet, last)")
+    later = START + timedelta(hours=1)
+    _settle(trio, later)
+    for device in trio:
+        content = _content(device, "moved", "b1")
+        assert content["back"] == "Paris (tablet, last)", device.name
+        assert content["front"] == "Which capital?", device.name
+    _edit(laptop, "moved", "b1", back="Paris (laptop, at last)")
+    _settle(trio, later)
+    for device in trio:
+        assert _content(device, "moved", "b1")["back"] == "Paris (laptop, at last)"
     _converged(list(trio), tmp_path, later)

@@ -188,6 +188,7 @@ class Merger:
     def _materialize_cards(self, changed: dict[Identity, Fields]) -> None:
         if not changed:
             return
+        moves.forward(self._tx, changed)
         stored = self._tx.synced.cards((deck, card) for _, deck, card in changed)
         decks = self._tx.synced.decks()
         self._replay.update(moves.follow(self._tx, changed, stored, decks, self._now))

@@ -12,6 +12,7 @@ from recall.storage import Transaction
 from recall.storage.sync_local import CardColumns
 from recall.storage.sync_state import Fields, Identity, OutboxRow
 from recall.sync import values
+from recall.sync.clock import newer
 
 
 def follow(
@@ -122,3 +123,65 @@ def _vacated(
         for identity, card_id in moved.items()
         if (fields := sent.get(("card", *identity))) and values.DELETED not in fields
     }
+
+
+# What belongs to a card's keys rather than to the card: it stays with the keys. (A card's
+# seed moves with it, but is settled on its own: the first one sent wins.)
+_OF_KEYS = (values.DELETED, values.MOVED, values.CONTENT + "id")
+
+
+def inherit(
+    tx: Transaction, known: dict[Identity, Fields], moved: dict[Identity, list[str]]
+) -> frozenset[Identity]:
+    """Give each card moved here since the last round, under its new keys, the stamped
+    fields of its old ones (``known`` learns them): a field the move did not change keeps
+    the stamp it had, so an edit made elsewhere under the old keys meanwhile still wins
+    over it.
+
+    Returns:
+        The new keys, whose every field is to be sent (with its own stamp).
+    """
+    old = tx.sync.entities(moved)
+    whole: set[Identity] = set()
+    for before, keys in moved.items():
+        after: Identity = ("card", keys[0], keys[1])
+        fields = old.get(before)
+        if not fields or values.DELETED in fields or known.get(after):
+            continue
+        known[after] = {name: list(held) for name, held in fields.items() if name not in _OF_KEYS}
+        whole.add(after)
+    return frozenset(whole)
+
+
+def forward(tx: Transaction, changed: dict[Identity, Fields]) -> None:
+    """Carry what was done under a card's old keys to where it lives now: each field of
+    keys a card was moved away from wins over that field of its new keys when it was
+    stamped later (last writer wins per field, whichever keys it was written under).
+    The new keys join ``changed`` when one of their fields changed."""
+    targets: dict[Identity, list[Identity]] = {}
+    for identity, fields in changed.items():
+        if values.DELETED in fields and values.MOVED in fields:
+            found = moved_to(tx, (identity[1], identity[2]))
+            if found is not None:
+                targets.setdefault(("card", *found), []).append(identity)
+    if not targets:
+        return
+    stored = tx.sync.entities(targets)
+    updates: list[tuple[Identity, Fields]] = []
+    for target, sources in targets.items():
+        fields = changed.get(target) or stored.get(target) or {}
+        if values.DELETED in fields:
+            continue
+        touched = False
+        for source in sources:
+            for name, held in changed[source].items():
+                if name in (*_OF_KEYS, values.SEED) or not newer(
+                    int(held[0]), str(held[1]), fields.get(name)
+                ):
+                    continue
+                fields[name] = list(held)
+                touched = True
+        if touched:
+            changed[target] = fields
+            updates.append((target, fields))
+    tx.sync.put_entities(updates)

@@ -18,7 +18,7 @@ from recall.scheduling import Schedulers
 from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
-from recall.sync import seeds, values
+from recall.sync import moves, seeds, values
 from recall.sync.clock import Clock
 from recall.sync.events import DEFAULT_PRESET, field_event
 
@@ -167,8 +167,15 @@ class Collector:
             if identity in stored and not known.get(("card", *identity))
         ]
         out.reviews += self._tx.synced.review_uids_of(arrived)
+        whole = moves.inherit(self._tx, known, moved)
         self._send(
-            out, "card", current, {("card", *key): at for key, at in changed.items()}, known, moved
+            out,
+            "card",
+            current,
+            {("card", *key): at for key, at in changed.items()},
+            known,
+            moved,
+            whole=whole,
         )
 
     def _send(
@@ -180,7 +187,10 @@ class Collector:
         stamped: dict[Identity, Fields] | None = None,
         moved: dict[Identity, list[str]] | None = None,
         everything: bool = False,
+        whole: frozenset[Identity] = frozenset(),
     ) -> None:
+        """Stamp and send what changed of each entity (of ``whole`` ones, and of all when
+        ``everything``, every field, each with its stamp)."""
         known = self._tx.sync.entities(current) if stamped is None else stamped
         updates: list[tuple[Identity, Fields]] = []
         for identity, now in current.items():
@@ -204,7 +214,7 @@ class Collector:
                 for name, value in change.items():
                     fields[name] = [stamp, self._device, value]
                 updates.append((identity, fields))
-            if everything:
+            if everything or identity in whole:
                 out.fields += self._events(kind, identity, fields)
             elif change:
                 out.fields.append(self._event(kind, identity, stamp, self._device, change))
