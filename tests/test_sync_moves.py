@@ -129,7 +129,7 @@ def test_edits_made_under_the_old_keys_before_the_move_arrived_follow_the_card(
         content = _content(device, "moved", "b1")
         assert content["front"] == "Capital of France, please?", device.name
         assert content["id"] == "b1", device.name
-        assert "geography" in content["tags"], device.name  # type: ignore[operator]
+        assert "geography" in content["tags"], device.name
         schedule = device.schedules_by_key()["moved/b1"]
         assert schedule[4:] == (1, None, 3), device.name  # suspended, not buried, flag 3
     _converged(list(trio), tmp_path, later)
