@@ -155,3 +155,59 @@ def test_of_edits_under_the_old_keys_and_the_new_the_later_wins(
     for device in trio:
         assert _content(device, "moved", "b1")["back"] == "Paris (laptop, at last)"
     _converged(list(trio), tmp_path, later)
+
+
+@pytest.mark.parametrize("later_mover", [0, 1])
+def test_a_card_moved_to_two_decks_on_two_computers_apart_ends_in_one(
+    trio: tuple[Device, Device, Device], tmp_path: Path, later_mover: int
+) -> None:
+    laptop, desktop, tablet = trio
+    _start(trio)
+    before = _histories(laptop)
+    studied = sorted(before)[0].split("/")[1]
+    movers = [(laptop, "Moved"), (desktop, "Elsewhere")]
+    if later_mover == 0:
+        movers.reverse()
+    for device, name in movers:
+        device.changes().move([_card_id(device, "tiny", studied)], _deck(device, name))
+        time.sleep(0.005)
+    winner = movers[1][1].lower()
+    # Each studies its copy before the other's move reaches it.
+    later = START + timedelta(days=60)
+    for index, (device, name) in enumerate(movers):
+        session_deck = name.lower()
+        assert device.study(session_deck, 1, later + timedelta(minutes=index), random.Random(9))
+    tablet.sync(later)
+    for order in ((movers[0][0], tablet, movers[1][0]), (movers[1][0], movers[0][0], tablet)):
+        for device in order:
+            device.sync(later + timedelta(hours=1))
+    _settle(trio, later + timedelta(hours=1))
+    for device in trio:
+        histories = _histories(device)
+        assert histories[f"{winner}/{studied}"] == before[f"tiny/{studied}"] + 2, device.name
+        assert not any(
+            key.endswith(f"/{studied}") for key in set(histories) - {f"{winner}/{studied}"}
+        ), device.name
+        assert f"{movers[0][1].lower()}/{studied}" not in _cards(device), device.name
+    assert _cards(laptop) == _cards(desktop) == _cards(tablet)
+    _converged(list(trio), tmp_path, later + timedelta(hours=1))
+
+
+def test_a_review_waiting_for_its_time_here_follows_a_move_made_elsewhere(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, tablet = trio
+    _start(trio, studied=0)
+    ahead = START + timedelta(hours=3)  # the tablet's clock runs three hours ahead
+    assert tablet.study("tiny", 1, ahead, random.Random(2)) == 1
+    studied = next(iter(_histories(tablet))).split("/")[1]
+    tablet.sync(ahead)
+    assert desktop.sync(START).received["review"] == 1  # held until its time comes
+    laptop.changes().move([_card_id(laptop, "tiny", studied)], _deck(laptop, "Moved"))
+    laptop.sync(START)
+    desktop.sync(START + timedelta(hours=1))  # the move arrives while the review waits
+    day = START + timedelta(days=1)
+    _settle(trio, day)
+    for device in trio:
+        assert _histories(device) == {f"moved/{studied}": 1}, device.name
+    _converged(list(trio), tmp_path, day)

@@ -142,6 +142,18 @@ class SyncState:
             )
         }
 
+    def moved_from(self) -> dict[tuple[str, str], tuple[str, str]]:
+        """Cards' keys -> the keys they were moved from (the ``from`` field), for every card
+        that came to its keys by a move."""
+        return {
+            (str(deck), str(card)): (str(old_deck), str(old_card))
+            for deck, card, old_deck, old_card in self._sql.rows(
+                "SELECT deck_key, card_key, json_extract(fields, '$.from[2][0]'), "
+                "json_extract(fields, '$.from[2][1]') FROM sync_entity WHERE kind = 'card' "
+                "AND json_extract(fields, '$.from') IS NOT NULL"
+            )
+        }
+
     def put_entities(self, entities: Iterable[tuple[Identity, Fields]]) -> None:
         """Store entities' stamped fields."""
         self._sql.run_many(

@@ -188,6 +188,7 @@ class Merger:
     def _materialize_cards(self, changed: dict[Identity, Fields]) -> None:
         if not changed:
             return
+        moves.settle_copies(self._tx, changed)
         moves.forward(self._tx, changed)
         stored = self._tx.synced.cards((deck, card) for _, deck, card in changed)
         decks = self._tx.synced.decks()
@@ -207,7 +208,9 @@ class Merger:
             if identity in gone:
                 if found is not None:
                     self._tx.synced.delete_cards([found[0]])
-                self._tx.sync.drop_held(deck_key, card_key)
+                if moves.moved_to(self._tx, (deck_key, card_key)) is None:
+                    # Reviews waiting under keys the card moved away from follow it.
+                    self._tx.sync.drop_held(deck_key, card_key)
                 continue
             columns = values.card_columns(fields, found[1]["content"] if found else None)
             if columns is None:

@@ -101,7 +101,30 @@ def rekey_returned(tx: Transaction) -> int:
 def _vacated(
     tx: Transaction, rows: list[OutboxRow], keys: dict[int, tuple[str, str]]
 ) -> dict[tuple[str, str], int]:
-    """Keys sent before whose card has moved to others since (old keys -> that card).
+    """Keys sent before whose card has moved to others since (old keys -> that card)."""
+    moved = _moved(rows, keys)
+    sent = tx.sync.entities(("card", *identity) for identity in moved)
+    return {
+        identity: moved[identity][0]
+        for identity in moved
+        if (fields := sent.get(("card", *identity))) and values.DELETED not in fields
+    }
+
+
+def moved_since_sent(tx: Transaction, rows: list[OutboxRow]) -> dict[Identity, list[str]]:
+    """The keys of cards moved to other keys since they were last sent, as noted in the
+    outbox ``rows``: old keys -> the keys the card has now."""
+    cards = [row for row in rows if row.kind == "card"]
+    return {
+        ("card", *before): list(now)
+        for before, (_, now) in _moved(cards, tx.synced.card_keys(r.row_id for r in cards)).items()
+    }
+
+
+def _moved(
+    rows: list[OutboxRow], keys: dict[int, tuple[str, str]]
+) -> dict[tuple[str, str], tuple[int, tuple[str, str]]]:
+    """Old keys -> (the card that held them, its keys now) of cards under other keys now.
 
     The first change noted under a card's old keys is that of the card that held them
     when they were last sent: a card taking them later is noted after it.
@@ -112,45 +135,40 @@ def _vacated(
             deck_key, card_key = json.loads(row.detail)
             if deck_key is not None:
                 first.setdefault((deck_key, card_key), row.row_id)
-    moved = {
-        identity: card_id
+    return {
+        identity: (card_id, keys[card_id])
         for identity, card_id in first.items()
         if card_id in keys and keys[card_id] != identity
-    }
-    sent = tx.sync.entities(("card", *identity) for identity in moved)
-    return {
-        identity: card_id
-        for identity, card_id in moved.items()
-        if (fields := sent.get(("card", *identity))) and values.DELETED not in fields
     }
 
 
 # What belongs to a card's keys rather than to the card: it stays with the keys. (A card's
 # seed moves with it, but is settled on its own: the first one sent wins.)
-_OF_KEYS = (values.DELETED, values.MOVED, values.CONTENT + "id")
+_OF_KEYS = (values.DELETED, values.MOVED, values.FROM, values.CONTENT + "id")
 
 
 def inherit(
     tx: Transaction, known: dict[Identity, Fields], moved: dict[Identity, list[str]]
-) -> frozenset[Identity]:
+) -> dict[Identity, list[str]]:
     """Give each card moved here since the last round, under its new keys, the stamped
     fields of its old ones (``known`` learns them): a field the move did not change keeps
     the stamp it had, so an edit made elsewhere under the old keys meanwhile still wins
     over it.
 
     Returns:
-        The new keys, whose every field is to be sent (with its own stamp).
+        The new keys, whose every field is to be sent (with its own stamp), and the old
+        keys each came from (sent with them as ``from``).
     """
     old = tx.sync.entities(moved)
-    whole: set[Identity] = set()
+    whole: dict[Identity, list[str]] = {}
     for before, keys in moved.items():
         after: Identity = ("card", keys[0], keys[1])
         fields = old.get(before)
         if not fields or values.DELETED in fields or known.get(after):
             continue
         known[after] = {name: list(held) for name, held in fields.items() if name not in _OF_KEYS}
-        whole.add(after)
-    return frozenset(whole)
+        whole[after] = [before[1], before[2]]
+    return whole
 
 
 def forward(tx: Transaction, changed: dict[Identity, Fields]) -> None:
@@ -184,4 +202,60 @@ def forward(tx: Transaction, changed: dict[Identity, Fields]) -> None:
         if touched:
             changed[target] = fields
             updates.append((target, fields))
+    tx.sync.put_entities(updates)
+
+
+def settle_copies(tx: Transaction, changed: dict[Identity, Fields]) -> None:
+    """Make one card of the copies two devices made by moving one card to two places
+    while apart: the card lives where the winning moves lead from the keys it had before
+    any of them (at each keys the move with the greater stamp, then device, wins). Each
+    other copy is deleted as moved there (so its history and what was done to it follow
+    it); if the winning moves end in a deletion, every copy is deleted. Copies that
+    ``changed`` touches are marked in it."""
+    involved = [
+        (deck, card)
+        for (_, deck, card), fields in changed.items()
+        if values.FROM in fields or values.MOVED in fields
+    ]
+    if not involved:
+        return
+    parents = tx.sync.moved_from()
+    stamps = tx.sync.entities(("card", *node) for node in {*parents, *parents.values()})
+
+    def moved_away(node: tuple[str, str]) -> bool:
+        fields = stamps.get(("card", *node), {})
+        return values.DELETED in fields and values.MOVED in fields
+
+    # A move counts once its old keys' deletion is here (a file can arrive in parts).
+    parents = {child: parent for child, parent in parents.items() if moved_away(parent)}
+    children: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for child, parent in sorted(parents.items()):
+        children.setdefault(parent, []).append(child)
+    roots: set[tuple[str, str]] = set()
+    for node in involved:
+        seen = {node}
+        while node in parents and parents[node] not in seen:
+            node = parents[node]
+            seen.add(node)
+        if node in children:
+            roots.add(node)
+    updates: list[tuple[Identity, Fields]] = []
+    for root in sorted(roots):
+        final = moved_to(tx, root)
+        stamp, device, _ = stamps[("card", *root)][values.MOVED]
+        nodes, todo = set(), [root]
+        while todo:
+            node = todo.pop()
+            if node not in nodes:
+                nodes.add(node)
+                todo += children.get(node, [])
+        held = tx.sync.entities(("card", *node) for node in nodes if node != final)
+        for identity, fields in sorted(held.items()):
+            if values.DELETED in fields:
+                continue
+            fields[values.DELETED] = [stamp, device, True]
+            if final is not None:
+                fields[values.MOVED] = [stamp, device, list(final)]
+            changed[identity] = fields
+            updates.append((identity, fields))
     tx.sync.put_entities(updates)

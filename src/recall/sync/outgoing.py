@@ -69,7 +69,6 @@ class Collector:
         removed: set[str] = set()
         deck_ids: dict[int, int] = {}
         card_ids: dict[int, int] = {}
-        keys_before: dict[tuple[str, str], int] = {}
         for row in self._tx.sync.outbox(upto):
             if row.kind == "deck":
                 deck_ids[row.row_id] = row.at
@@ -81,9 +80,6 @@ class Collector:
                     deck_key, card_key = json.loads(row.detail)
                     if deck_key is not None:
                         cards[(deck_key, card_key)] = row.at
-                        # The first card noted under these keys held them when they were
-                        # last sent; one that took them since is noted after it.
-                        keys_before.setdefault((deck_key, card_key), row.row_id)
             elif row.kind == "preset":
                 presets[row.row_id] = row.at
             elif row.kind == "review" and row.detail is not None:
@@ -98,11 +94,7 @@ class Collector:
             cards[identity] = max(cards.get(identity, 0), card_ids[card_id])
         # A card under other keys than it had (moved to another deck): its old keys'
         # deletion says where it went, so what others did to it meanwhile follows it.
-        moved = {
-            ("card", *before): list(now_keys[card_id])
-            for before, card_id in keys_before.items()
-            if card_id in now_keys and now_keys[card_id] != before
-        }
+        moved = moves.moved_since_sent(self._tx, self._tx.sync.outbox(upto))
         self._presets(out, presets)
         self._decks(out, decks)
         self._cards(out, cards, moved)
@@ -168,6 +160,7 @@ class Collector:
         ]
         out.reviews += self._tx.synced.review_uids_of(arrived)
         whole = moves.inherit(self._tx, known, moved)
+        self._moved_from(current, whole)
         self._send(
             out,
             "card",
@@ -175,8 +168,18 @@ class Collector:
             {("card", *key): at for key, at in changed.items()},
             known,
             moved,
-            whole=whole,
+            whole=frozenset(whole),
         )
+
+    @staticmethod
+    def _moved_from(
+        current: dict[Identity, dict[str, Any] | None], inherited: dict[Identity, list[str]]
+    ) -> None:
+        """Name in each card moved here the keys it came from (its ``from`` field)."""
+        for identity, before in inherited.items():
+            found = current.get(identity)
+            if found is not None:
+                found[values.FROM] = before
 
     def _send(
         self,
@@ -262,15 +265,18 @@ class Collector:
             ("card", *identity): values.card_fields(columns)
             for _id, identity, columns in tx.synced.all_cards()
         }
+        moved = moves.moved_since_sent(tx, tx.sync.outbox(upto))
         for kind, current in (("preset", presets), ("deck", decks), ("card", cards)):
             stamped = dict(tx.sync.all_entities(kind))
             for identity in stamped:
                 current.setdefault(identity, None)
+            if kind == "card":
+                self._moved_from(current, moves.inherit(tx, stamped, moved))
             # Each field stamped when it was changed here (as far as the outbox says; what
             # is older, when this device was made), not now: of the same deck imported on
             # two computers before they first synced, a rename made on one still wins.
             at = {identity: when.get(identity, 0) for identity in current}
-            self._send(out, kind, current, at, stamped, everything=True)
+            self._send(out, kind, current, at, stamped, moved, everything=True)
         out.all_reviews = True
         out.unreviews = sorted(tx.sync.retracted_all())
 

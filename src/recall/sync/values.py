@@ -21,6 +21,9 @@ DELETED = "deleted"
 # seed never sends its own again.
 SEED = "seed"
 MOVED = "moved"  # with ``deleted``: the card's keys now (it went to another deck)
+# Sent once with a card's new keys when it moved there: its keys before. Of two devices
+# that moved one card to two places, every device finds both copies by it.
+FROM = "from"
 _CARD_COLUMNS = ("kind", "position", "flag", "edited", "suspended", "buried_until")
 
 
