@@ -211,3 +211,115 @@ def test_a_review_waiting_for_its_time_here_follows_a_move_made_elsewhere(
     for device in trio:
         assert _histories(device) == {f"moved/{studied}": 1}, device.name
     _converged(list(trio), tmp_path, day)
+
+
+def test_a_card_moved_and_moved_back_between_two_rounds_stays_where_it_was(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop = trio[0]
+    _start(trio)
+    before = _histories(laptop)
+    key = sorted(before)[0].split("/")[1]
+    changes = laptop.changes()
+    changes.move([_card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
+    changes.move([_card_id(laptop, "moved", key)], _deck(laptop, "Tiny deck"))
+    _settle(trio, START)
+    for device in trio:
+        assert _histories(device) == before, device.name
+        assert not any(card.startswith("moved/") for card in _cards(device)), device.name
+    _converged(list(trio), tmp_path, START)
+
+
+def test_a_card_moved_elsewhere_and_back_by_two_computers_keeps_its_history(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    _start(trio)
+    before = _histories(laptop)
+    key = sorted(before)[0].split("/")[1]
+    laptop.changes().move([_card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
+    _settle([laptop, desktop], START)
+    # The desktop moves it back: its first keys are deleted everywhere, so it takes new ones.
+    desktop.changes().move([_card_id(desktop, "moved", key)], _deck(desktop, "Tiny deck"))
+    later = START + timedelta(hours=1)
+    _settle(trio, later)
+    for device in trio:
+        histories = _histories(device)
+        assert histories[f"tiny/{key}-2"] == before[f"tiny/{key}"], device.name
+        assert {f"tiny/{key}", f"moved/{key}"}.isdisjoint(_cards(device)), device.name
+    _converged(list(trio), tmp_path, later)
+
+
+def test_a_chain_of_moves_between_two_rounds_is_one_move(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    _start(trio)
+    before = _histories(laptop)
+    key = sorted(before)[0].split("/")[1]
+    # The desktop edits the card under its first keys meanwhile: the edit follows too.
+    _edit(desktop, "tiny", key, front="Edited on the desktop")
+    changes = laptop.changes()
+    changes.move([_card_id(laptop, "tiny", key)], _deck(laptop, "First"))
+    changes.move([_card_id(laptop, "first", key)], _deck(laptop, "Second"))
+    changes.move([_card_id(laptop, "second", key)], _deck(laptop, "Third"))
+    later = START + timedelta(hours=1)
+    _settle(trio, later)
+    for device in trio:
+        assert _histories(device)[f"third/{key}"] == before[f"tiny/{key}"], device.name
+        assert _content(device, "third", key)["front"] == "Edited on the desktop"
+        assert {card.split("/")[0] for card in _cards(device)} == {"tiny", "third"}
+    _converged(list(trio), tmp_path, later)
+
+
+def test_a_card_moved_out_of_a_deck_deleted_elsewhere_meanwhile_is_deleted_too(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    _start(trio)
+    key = sorted(_histories(laptop))[0].split("/")[1]
+    laptop.changes().move([_card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
+    laptop.study("moved", 1, START + timedelta(days=60), random.Random(1))
+    # Deleting the deck deleted the card with it: a deletion wins over a move meanwhile.
+    deck_changes.delete_deck(desktop.database, _deck(desktop, "Tiny deck").id, START)
+    later = START + timedelta(days=60, hours=1)
+    _settle(trio, later)
+    for device in trio:
+        assert device.deck_keys() == ["moved"], device.name
+        assert _cards(device) == set(), device.name
+        assert device.review_rows() == [], device.name
+    _converged(list(trio), tmp_path, later)
+
+
+def test_a_card_moved_into_a_deck_deleted_elsewhere_meanwhile_is_deleted_with_it(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    _deck(laptop, "Moved")
+    _start(trio)
+    key = sorted(_histories(laptop))[0].split("/")[1]
+    laptop.changes().move([_card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
+    deck_changes.delete_deck(desktop.database, _deck(desktop, "Moved").id, START)
+    later = START + timedelta(hours=1)
+    _settle(trio, later)
+    for device in trio:
+        assert "moved" not in device.deck_keys(), device.name
+        assert not any(card.endswith(f"/{key}") for card in _cards(device)), device.name
+    _converged(list(trio), tmp_path, later)
+
+
+def test_a_card_deleted_on_one_computer_while_another_moved_it_is_deleted_everywhere(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    _start(trio)
+    key = sorted(_histories(laptop))[0].split("/")[1]
+    desktop.changes().delete([_card_id(desktop, "tiny", key)], START)
+    time.sleep(0.005)
+    laptop.changes().move([_card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
+    later = START + timedelta(hours=1)
+    _settle(trio, later)
+    for device in trio:
+        assert not any(card.endswith(f"/{key}") for card in _cards(device)), device.name
+        assert not any(card.endswith(f"/{key}") for card in _histories(device)), device.name
+    _converged(list(trio), tmp_path, later)

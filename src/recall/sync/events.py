@@ -188,9 +188,9 @@ def _fields(type_: str, data: dict[str, Any]) -> FieldEvent:
     wrapped = _WRAPPED[type_]
     checked: dict[str, Any] = {}
     for name, value in fields.items():
-        if name == "deleted":
+        if name in ("deleted", "gone"):
             if value is not True:
-                raise TypeError("deleted")
+                raise TypeError(name)
         elif name in ("moved", "from") and type_ == "card":
             if not (
                 isinstance(value, list)

@@ -60,7 +60,7 @@ def moved_to(tx: Transaction, identity: tuple[str, str]) -> tuple[str, str] | No
         moved = fields.get(values.MOVED)
         if values.DELETED not in fields:
             return None if len(seen) == 1 else identity
-        if moved is None:
+        if moved is None or values.GONE in fields:
             return None
         identity = (str(moved[2][0]), str(moved[2][1]))
         deck = tx.sync.entities([("deck", identity[0], "")]).get(("deck", identity[0], ""), {})
@@ -144,7 +144,7 @@ def _moved(
 
 # What belongs to a card's keys rather than to the card: it stays with the keys. (A card's
 # seed moves with it, but is settled on its own: the first one sent wins.)
-_OF_KEYS = (values.DELETED, values.MOVED, values.FROM, values.CONTENT + "id")
+_OF_KEYS = (values.DELETED, values.GONE, values.MOVED, values.FROM, values.CONTENT + "id")
 
 
 def inherit(

@@ -210,6 +210,8 @@ class Collector:
                 change: dict[str, Any] = {values.DELETED: True}
                 if moved and identity in moved:
                     change[values.MOVED] = moved[identity]
+                elif kind == "card":
+                    change[values.GONE] = True
             else:
                 change = values.changed(now, fields, _PREFIX[kind])
             if change:

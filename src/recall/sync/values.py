@@ -21,6 +21,9 @@ DELETED = "deleted"
 # seed never sends its own again.
 SEED = "seed"
 MOVED = "moved"  # with ``deleted``: the card's keys now (it went to another deck)
+# With ``deleted``: deleted for good (not moved). A deletion is final: of a card deleted on
+# one device and moved on another while apart, the deletion wins.
+GONE = "gone"
 # Sent once with a card's new keys when it moved there: its keys before. Of two devices
 # that moved one card to two places, every device finds both copies by it.
 FROM = "from"
