@@ -131,8 +131,14 @@ class ThreeDevices(RuleBasedStateMachine):
         if card_id is not None:
             self.devices[index].changes().delete([card_id], self.now(index))
 
-    @rule(index=st.integers(0, 2), pick=st.integers(0, 50))
-    def move(self, index: int, pick: int) -> None:
+    @rule(
+        index=st.integers(0, 2),
+        pick=st.integers(0, 50),
+        name=st.sampled_from(["Moved", "Other"]),
+    )
+    def move(self, index: int, pick: int, name: str) -> None:
+        """Move a card to another deck (two devices apart may move one card to two), or
+        from there back to the tiny deck."""
         card_id = self.card_of(index, pick)
         if card_id is None:
             return
@@ -140,11 +146,11 @@ class ThreeDevices(RuleBasedStateMachine):
         with device.database.reading() as transaction:
             decks = {deck.name: deck for deck in transaction.browsing.decks()}
             here = transaction.cards.get(card_id).deck_id
-        if "Moved" not in decks:
-            deck_changes.new_deck(device.database, "Moved", self.now(index))
+        if name not in decks:
+            deck_changes.new_deck(device.database, name, self.now(index))
             with device.database.reading() as transaction:
                 decks = {deck.name: deck for deck in transaction.browsing.decks()}
-        target = decks["Moved"] if decks["Moved"].id != here else decks.get("Tiny deck")
+        target = decks[name] if decks[name].id != here else decks.get("Tiny deck")
         if target is not None:
             device.changes().move([card_id], target)
 
