@@ -212,12 +212,28 @@ class SyncState:
     # Reviews waiting for their card, and reviews taken back
 
     def hold(self, reviews: Iterable[tuple[str, str, str, str]]) -> None:
-        """Keep reviews (uid, deck key, card key, event JSON) until their card arrives."""
+        """Keep reviews (uid, deck key, card key, event JSON) until their card arrives (one
+        already held with the same uid is replaced)."""
         self._sql.run_many(
-            "INSERT OR IGNORE INTO sync_held_review (uid, deck_key, card_key, event) "
-            "VALUES (?, ?, ?, ?)",
+            "INSERT INTO sync_held_review (uid, deck_key, card_key, event) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (uid) DO UPDATE SET deck_key = excluded.deck_key, "
+            "card_key = excluded.card_key, event = excluded.event",
             reviews,
         )
+
+    def held_by_uid(self, uids: Sequence[str]) -> dict[str, str]:
+        """The held review events with these uids, as JSON, by uid."""
+        found: dict[str, str] = {}
+        for start in range(0, len(uids), 500):
+            chunk = list(uids[start : start + 500])
+            marks = ", ".join("?" * len(chunk))
+            found.update(
+                (str(uid), str(event))
+                for uid, event in self._sql.rows(
+                    f"SELECT uid, event FROM sync_held_review WHERE uid IN ({marks})", chunk
+                )
+            )
+        return found
 
     def held(self, deck_key: str | None = None, card_key: str | None = None) -> list[str]:
         """The held review events of a card (or all of them), as JSON; they stay held

@@ -273,7 +273,14 @@ class Merger:
         if existing:
             self._settle([event for event in events if event.id in existing])
         skip = existing | self._tx.sync.retracted(uids)
-        fresh = [event for event in events if event.id not in skip]
+        # Two versions of one review in one batch: the one every device keeps, the lesser.
+        least: dict[str, ReviewEvent] = {}
+        for event in events:
+            if event.id not in skip and (
+                event.id not in least or _version(event) < _version(least[event.id])
+            ):
+                least[event.id] = event
+        fresh = list(least.values())
         wanted = {(event.deck, event.card) for event in fresh}
         cards = {identity: found[0] for identity, found in self._tx.synced.cards(wanted).items()}
         held: list[tuple[str, str, str, str]] = []
@@ -318,7 +325,15 @@ class Merger:
                 present.append(event)
             elif identity not in deleted_cards and event.deck not in deleted_decks:
                 held.append((event.id, event.deck, event.card, json.dumps(review_dict(event))))
-        self._tx.sync.hold(held)
+        # Of two versions of one held review, the lesser stays held (as ``_settle``).
+        before = self._tx.sync.held_by_uid([uid for uid, *_ in held])
+        self._tx.sync.hold(
+            row
+            for row in held
+            if row[0] not in before
+            or _version(_review_event(json.loads(row[3])))
+            < _version(_review_event(json.loads(before[row[0]])))
+        )
         self._add_reviews(cards, present)
         if future:
             self.merged.notes.append(
@@ -343,6 +358,7 @@ class Merger:
         ready = [event for event in due if (event.deck, event.card) in cards]
         skip = self._tx.synced.existing_uids([event.id for event in ready])
         self._tx.sync.unhold(event.id for event in ready)
+        self._settle([event for event in ready if event.id in skip])
         self._add_reviews(cards, [event for event in ready if event.id not in skip])
 
     def _follow(self, event: ReviewEvent, cards: dict[tuple[str, str], int]) -> ReviewEvent:
@@ -441,6 +457,14 @@ def _stamp(fields: Fields) -> tuple[int, str]:
 
 def _order(review: dict[str, Any]) -> str:
     return json.dumps(review, sort_keys=True)
+
+
+def _version(event: ReviewEvent) -> str:
+    """What tells two versions of one review apart, in the order ``_settle`` keeps the
+    lesser by (the keys that name its card left out: they may be from before a move)."""
+    review = review_dict(event)
+    del review["deck"], review["card"]
+    return _order(review)
 
 
 def _review_event(data: dict[str, Any]) -> ReviewEvent:
