@@ -195,7 +195,8 @@ def test_a_file_with_unknown_events_is_read_again_from_them_once_recall_knows_mo
     # An older Recall that did not know `unreview` yet.
     monkeypatch.setattr(sync_events, "TYPES", sync_events.TYPES - {"unreview"})
     notes = "\n".join(desktop.sync(START).notes)
-    assert "'unreview'" in notes and "read again when Recall is updated" in notes
+    assert "'unreview'" in notes
+    assert "read again when Recall is updated" in notes
     assert _deck_name(desktop, "tiny") == "Renamed"
     assert taken_back in _review_ids(desktop)
     # Nothing new is known: the file is not read again.
@@ -223,7 +224,8 @@ def test_a_file_of_a_newer_format_is_read_whole_after_an_update(
     importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
     laptop.sync(START)
     desktop.sync(START)
-    _write(shared, STRANGER, "000001-cccccccc.jsonl", [_header(2), _rename(_after_all(laptop), "Format 2")])
+    rename = _rename(_after_all(laptop), "Format 2")
+    _write(shared, STRANGER, "000001-cccccccc.jsonl", [_header(2), rename])
     for _ in range(2):
         notes = "\n".join(desktop.sync(START).notes)
         assert "newer Recall (format 2)" in notes
@@ -287,8 +289,10 @@ def test_a_computer_that_cannot_write_still_receives_and_sends_its_changes_later
         report = desktop.sync(later)
         line = "\n".join(report.lines())
         assert "sending failed: the sync folder is read-only" in line
-        assert "your changes are kept" in line and "sent when it can be written" in line
-        assert report.problem is not None and report.sent == {}
+        assert "your changes are kept" in line
+        assert "sent when it can be written" in line
+        assert report.problem is not None
+        assert report.sent == {}
         assert report.kept == 2 == _pending(desktop)  # the two answers, stamped, waiting
         assert _outbox(desktop) == 0
         assert report.received["review"] == 2  # the laptop's answers came in all the same
@@ -298,7 +302,8 @@ def test_a_computer_that_cannot_write_still_receives_and_sends_its_changes_later
         assert desktop.sync(later).kept == 3 == _pending(desktop)
     assert sorted(path.name for path in own.iterdir()) == files_before
     written = desktop.sync(later)
-    assert written.problem is None and written.sent["review"] == 3
+    assert written.problem is None
+    assert written.sent["review"] == 3
     assert _pending(desktop) == 0
     assert laptop.sync(later).received["review"] == 3
     assert len(laptop.review_rows()) == 6
@@ -317,7 +322,8 @@ def test_a_new_computer_on_a_read_only_folder_receives_and_sends_everything_once
         assert desktop.deck_keys() == ["tiny"]
         desktop.study("tiny", 2, START, random.Random(7))
         report = desktop.sync(START)
-        assert report.kept == -1 and "(everything)" in report.not_sent()  # type: ignore[operator]
+        assert report.kept == -1
+        assert "(everything)" in report.not_sent()
         assert "read-only" in (report.problem or "")
     assert desktop.sync(START).snapshot  # what could not go out goes now, all of it
     assert laptop.sync(START).received["review"] == 2
