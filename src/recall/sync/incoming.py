@@ -123,7 +123,9 @@ def collect(
     done = 0
     unknown: Counter[str] = Counter()
     for other, name, offset, size in plan:
-        who = names.get(other, "another computer") if other != me else "this computer"
+        if other not in names:
+            names[other] = _writer(base, other, name)
+        who = names[other] if other != me else "this computer"
         describe(f"Reading {who}'s changes ({_size(size - offset)})...")
         start = done
 
@@ -190,6 +192,15 @@ def _hold_far_ahead(transaction: Transaction, incoming: Incoming, now: datetime)
             "(is it set right? or was another computer's?) are held, not merged, until "
             "this computer's clock is within a year of them"
         )
+
+
+def _writer(base: Path, device: str, name: str) -> str:
+    """The name a file's header gives its writer (before the file is read)."""
+    try:
+        first = next(sync_folder.lines_after(base, device, name, 0), b"")
+    except OSError:
+        first = b""
+    return str(sync_folder.header(first).get("name") or "another computer")
 
 
 def _size(count: int) -> str:
