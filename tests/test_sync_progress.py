@@ -42,7 +42,7 @@ def test_a_large_first_sync_says_what_it_does_and_moves_by_work_done(tmp_path: P
         assert report.received["review"] == reviews
         assert any(text.startswith("Reading laptop's changes (") for text in texts)
         assert any(text.startswith("Reading importer's changes (") for text in texts)
-        assert "Rescheduling 3,000 card(s) from their history..." in texts
+        assert "Rescheduling 3,000 cards from their history..." in texts
         replay = [done for done, total in steps if total == 3_000]
         assert replay == sorted(replay)
         assert len(set(replay)) > 3

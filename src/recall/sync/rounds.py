@@ -80,7 +80,7 @@ class SyncReport:
         """Why nothing went out this round, with what happens to the changes (or None)."""
         if self.problem is None:
             return None
-        waiting = "everything" if self.kept < 0 else f"{self.kept} change(s)"
+        waiting = "everything" if self.kept < 0 else _many(self.kept, "change")
         return (
             f"sending failed: {self.problem}; your changes are kept ({waiting}) and sent "
             "when it can be written"
@@ -109,6 +109,10 @@ class SyncReport:
 
 def _counts(counts: Counter[str]) -> str:
     return ", ".join(f"{count} {kind}(s)" for kind, count in sorted(counts.items()) if count)
+
+
+def _many(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
 def no_description(_text: str) -> None:
@@ -347,11 +351,12 @@ def _receive(
         incoming = collect(transaction, base, device.id, now, progress, describe, cancelled)
         notes = incoming.notes
         clock = Clock(device.clock)
-        describe(f"Merging {len(incoming.events):,} change(s)...")
+        describe(f"Merging {_many(len(incoming.events), 'change')}...")
+        progress(0, 0)  # no count of its own: the dialog shows it is busy
 
         def replaying(done: int, total: int) -> None:
             if done == 0:
-                describe(f"Rescheduling {total:,} card(s) from their history...")
+                describe(f"Rescheduling {_many(total, 'card')} from their history...")
             progress(done, total)
 
         merged = Merger(transaction, schedulers, clock, now).apply(

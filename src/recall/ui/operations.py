@@ -190,6 +190,8 @@ class Operations(QObject):
         if total > 0:
             self._dialog.setMaximum(total)
             self._dialog.setValue(min(done, total))
+        elif self._dialog.maximum() > 0 and done == 0:
+            self._dialog.setRange(0, 0)  # a step whose size is not known: busy
 
     def _finish(self, relay: _ProgressRelay) -> None:
         if self._dialog is not None:

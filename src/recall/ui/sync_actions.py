@@ -185,10 +185,10 @@ class SyncActions(QObject):
         received = sum(report.received.values())
         if self._not_sent is not None:
             self.message.emit(
-                f"Synced: {received} change(s) received, but {self._not_sent}", 60_000
+                f"Synced: {received:,} change(s) received, but {self._not_sent}", 60_000
             )
             self.synced.emit(report)
             return
         sent = sum(report.sent.values())
-        self.message.emit(f"Synced: {sent} change(s) sent, {received} received", 5_000)
+        self.message.emit(f"Synced: {sent:,} change(s) sent, {received:,} received", 5_000)
         self.synced.emit(report)
