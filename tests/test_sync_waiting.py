@@ -333,12 +333,13 @@ def test_a_new_computer_on_a_read_only_folder_receives_and_sends_everything_once
     _converged([laptop, desktop], tmp_path, START)
 
 
-def test_why_a_file_could_not_be_written_is_said_in_words(tmp_path: Path) -> None:
-    path = tmp_path / "Recall" / "f.jsonl"
-    full = sync_folder.write_problem(OSError(errno.ENOSPC, "No space left on device"), path)
-    assert full.startswith("the disk of the sync folder is full (")
-    denied = sync_folder.write_problem(OSError(errno.EACCES, "Permission denied"), path)
-    assert denied.startswith("the sync folder is read-only here (")
+def test_why_a_file_could_not_be_written_is_said_in_words() -> None:
+    full = sync_folder.write_problem(OSError(errno.ENOSPC, "No space left on device"))
+    assert full == "the disk of the sync folder is full"
+    denied = sync_folder.write_problem(OSError(errno.EROFS, "Read-only file system"))
+    assert denied == "the sync folder is read-only here"
+    other = sync_folder.write_problem(OSError(errno.EIO, "Input/output error"))
+    assert other == "the sync folder cannot be written"
 
 
 def test_schema_11_upgraded_keeps_sync_state_and_gains_what_waits(tmp_path: Path) -> None:

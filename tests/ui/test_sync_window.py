@@ -176,11 +176,12 @@ def test_a_folder_this_computer_cannot_write_is_said_in_the_status_line(
     assert label.text().startswith("Synced ")
     assert label.text().endswith("· your changes not sent")
     assert label.toolTip().startswith("Sending failed: the sync folder is read-only here (")
-    assert "your changes are kept (1 change) and sent when it can be written" in (
-        label.toolTip()
-    )
+    assert "your changes are kept (1 change) and sent when it can be written" in (label.toolTip())
     message = window.statusBar().currentMessage()
-    assert "sending failed: the sync folder is read-only here" in message
+    assert message == (
+        "Sending failed: the sync folder is read-only here. "
+        "Your 1 change is kept and sent when it can be written."
+    )
     window.sync.sync_action.trigger()  # writable again: sent, and the line says so no more
     qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
     assert "not sent" not in label.text()

@@ -34,7 +34,16 @@ class SyncFolderError(RecallError):
 
 class SyncWriteError(SyncFolderError):
     """This device's file cannot be written (the folder is read-only or full); what the
-    other devices wrote can still be read."""
+    other devices wrote can still be read.
+
+    Attributes:
+        reason: Why, in a few words ("the sync folder is read-only here"); the message
+            adds the file and the system's words.
+    """
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason} ({detail})")
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +111,9 @@ def write_file(
     except OSError as error:
         with contextlib.suppress(OSError):
             temporary.unlink(missing_ok=True)
-        raise SyncWriteError(write_problem(error, folder / name)) from None
+        raise SyncWriteError(
+            write_problem(error), f"{folder / name}: {error.strerror or error}"
+        ) from None
     return Written(name=name, size=(folder / name).stat().st_size, events=count)
 
 
@@ -110,15 +121,13 @@ _CANNOT_WRITE = {errno.EACCES, errno.EPERM, errno.EROFS}
 _FULL = {errno.ENOSPC, errno.EDQUOT}
 
 
-def write_problem(error: OSError, path: Path) -> str:
-    """Why a file of this device could not be written, in words."""
+def write_problem(error: OSError) -> str:
+    """Why a file of this device could not be written, in a few words."""
     if error.errno in _CANNOT_WRITE:
-        what = "the sync folder is read-only here"
-    elif error.errno in _FULL:
-        what = "the disk of the sync folder is full"
-    else:
-        what = "the sync folder cannot be written"
-    return f"{what} ({path}: {error.strerror or error})"
+        return "the sync folder is read-only here"
+    if error.errno in _FULL:
+        return "the disk of the sync folder is full"
+    return "the sync folder cannot be written"
 
 
 def remove_temporary(base: Path, device: str) -> None:

@@ -59,7 +59,8 @@ class SyncReport:
         notes: What was skipped and why.
         snapshot: This round wrote everything (first round, or the folder was lost).
         replayed: Cards rescheduled from their merged history.
-        problem: Why this device's changes could not be written, if they could not.
+        problem: Why this device's changes could not be written, if they could not:
+            ``reason`` in a few words, with the file and the system's words.
         kept: Changes waiting in the database to be written (when ``problem``); -1 when
             the next round that can sends everything.
     """
@@ -74,16 +75,18 @@ class SyncReport:
     snapshot: bool = False
     replayed: int = 0
     problem: str | None = None
+    reason: str | None = None
     kept: int = 0
 
-    def not_sent(self) -> str | None:
-        """Why nothing went out this round, with what happens to the changes (or None)."""
+    def not_sent(self, detail: bool = True) -> str | None:
+        """Why nothing went out this round, with what happens to the changes (or None);
+        without ``detail``, the reason in a few words, without the file's name."""
         if self.problem is None:
             return None
         waiting = "everything" if self.kept < 0 else _many(self.kept, "change")
         return (
-            f"sending failed: {self.problem}; your changes are kept ({waiting}) and sent "
-            "when it can be written"
+            f"sending failed: {self.problem if detail else self.reason}; your changes are "
+            f"kept ({waiting}) and sent when it can be written"
         )
 
     def lines(self) -> list[str]:
@@ -127,6 +130,7 @@ class _Sent:
     file: str | None = None
     snapshot: bool = False
     problem: str | None = None
+    reason: str | None = None
     kept: int = 0
 
 
@@ -175,7 +179,7 @@ def sync(
         sent.counts += more.counts
         sent.file = more.file or sent.file
         sent.snapshot = sent.snapshot or more.snapshot
-        sent.problem, sent.kept = more.problem, more.kept
+        sent.problem, sent.reason, sent.kept = more.problem, more.reason, more.kept
         if cancelled():
             raise CancelledError("sync stopped after sending; nothing was received")
         describe("Looking for the other computers' changes...")
@@ -203,6 +207,7 @@ def sync(
         snapshot=sent.snapshot,
         replayed=replayed,
         problem=sent.problem,
+        reason=sent.reason,
         kept=sent.kept,
     )
 
@@ -306,7 +311,7 @@ def _send(
             # Stamped all the same and kept here, so that receiving can go on: merging
             # never meets a change of this computer that has no stamp.
             sent.clear()
-            result.problem = str(error)
+            result.problem, result.reason = str(error), error.reason
             if snapshot:
                 transaction.sync.update_device(owes_snapshot=True)
                 result.kept = -1

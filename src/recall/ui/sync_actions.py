@@ -183,12 +183,26 @@ class SyncActions(QObject):
             self.message.emit(f"Sync failed, tried again in a few minutes: {report}", 60_000)
             return
         received = sum(report.received.values())
-        if self._not_sent is not None:
+        if report.reason is not None:
+            # Short enough for the status bar; the file's name and the system's words are
+            # in the sync status's tooltip.
+            waiting = (
+                "Everything is"
+                if report.kept < 0
+                else f"Your {_many(report.kept, 'change')} {'is' if report.kept == 1 else 'are'}"
+            )
             self.message.emit(
-                f"Synced: {received:,} change(s) received, but {self._not_sent}", 60_000
+                (f"Received {_many(received, 'change')}. " if received else "")
+                + f"Sending failed: {report.reason}. {waiting} kept and sent when it can be "
+                "written.",
+                60_000,
             )
             self.synced.emit(report)
             return
         sent = sum(report.sent.values())
-        self.message.emit(f"Synced: {sent:,} change(s) sent, {received:,} received", 5_000)
+        self.message.emit(f"Synced: {_many(sent, 'change')} sent, {received:,} received", 5_000)
         self.synced.emit(report)
+
+
+def _many(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
