@@ -114,6 +114,10 @@ def write_file(
         raise SyncWriteError(
             write_problem(error), f"{folder / name}: {error.strerror or error}"
         ) from None
+    except BaseException:  # cancelled while writing: no temporary file left behind
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise
     return Written(name=name, size=(folder / name).stat().st_size, events=count)
 
 
