@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from recall import importing
+from recall.cli import main
 from recall.deckfile import parse_deck
 from recall.storage import Database
 from recall.storage.times import to_micros
@@ -311,6 +312,27 @@ def test_a_computer_that_cannot_write_still_receives_and_sends_its_changes_later
     assert laptop.sync(later).received["review"] == 3
     assert len(laptop.review_rows()) == 6
     _converged([laptop, desktop], tmp_path, later)
+
+
+def test_recall_sync_exits_1_when_it_could_not_send_and_0_once_it_has(
+    pair: tuple[Device, Device], shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    laptop, desktop = pair
+    importing.import_deck(desktop.database, parse_deck(TINY, "tiny.json"), START)
+    own = shared / "Recall" / desktop.sync(START).device[0]
+    desktop.study("tiny", 2, START + timedelta(minutes=1), random.Random(3))
+    command = ["--data-dir", str(tmp_path / "desktop"), "sync"]
+    capsys.readouterr()
+    with _read_only(own):
+        assert main(command) == 1
+        printed = capsys.readouterr().out
+        assert "sent: nothing: sending failed: the sync folder is read-only" in printed
+        assert "your changes are kept (" in printed
+    assert main(command) == 0
+    sent = capsys.readouterr().out.splitlines()[1]
+    assert sent.startswith("sent: ")
+    assert sent.endswith(", 2 review(s)")  # and the bundled deck the command line installed
+    assert laptop.sync(START + timedelta(minutes=2)).received["review"] == 2
 
 
 def test_a_new_computer_on_a_read_only_folder_receives_and_sends_everything_once_it_can(
