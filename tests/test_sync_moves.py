@@ -323,3 +323,24 @@ def test_a_card_deleted_on_one_computer_while_another_moved_it_is_deleted_everyw
         assert not any(card.endswith(f"/{key}") for card in _cards(device)), device.name
         assert not any(card.endswith(f"/{key}") for card in _histories(device)), device.name
     _converged(list(trio), tmp_path, later)
+
+
+def test_a_copy_merged_away_comes_back_when_a_later_move_to_its_keys_wins(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, tablet = trio
+    _start(trio)
+    before = _histories(laptop)
+    key = sorted(before)[0].split("/")[1]
+    # Three computers apart move one card: to Other, to Moved, to Other again, in turn.
+    for device, name in ((laptop, "Other"), (desktop, "Moved"), (tablet, "Other")):
+        device.changes().move([_card_id(device, "tiny", key)], _deck(device, name))
+        time.sleep(0.005)
+    later = START + timedelta(hours=1)
+    # The desktop's move wins over the laptop's, which the desktop merges away; then the
+    # tablet's, to the keys the laptop's copy had, wins over both.
+    _settle(trio, later)
+    for device in trio:
+        assert _histories(device)[f"other/{key}"] == before[f"tiny/{key}"], device.name
+        assert f"moved/{key}" not in _cards(device), device.name
+    _converged(list(trio), tmp_path, later)

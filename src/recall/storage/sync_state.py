@@ -127,12 +127,14 @@ class SyncState:
             yield (kind, deck_key, card_key), json.loads(fields)
 
     def deleted_card_keys(self, deck_key: str) -> set[str]:
-        """The keys of a deck's cards deleted for good (a key that must not be used again)."""
+        """The keys of a deck's cards deleted for good, moved away, or merged into a copy
+        elsewhere (keys that must not be used again)."""
         return {
             str(row[0])
             for row in self._sql.rows(
                 "SELECT card_key FROM sync_entity WHERE kind = 'card' AND deck_key = ? "
-                "AND json_extract(fields, '$.deleted') IS NOT NULL",
+                "AND (json_extract(fields, '$.deleted') IS NOT NULL "
+                "OR json_extract(fields, '$.merged') IS NOT NULL)",
                 (deck_key,),
             )
         }

@@ -215,7 +215,7 @@ class Merger:
         gone = {
             identity
             for identity, fields in changed.items()
-            if values.DELETED in fields
+            if values.gone(fields)
             or values.DELETED in deck_stamps.get(("deck", identity[1], ""), {})
         }
         # Deletions first: a card moved to another deck arrives under new keys with its
@@ -316,7 +316,7 @@ class Merger:
             for (_, deck, card), fields in self._tx.sync.entities(
                 {("card", *identity) for identity in wanted - set(cards)}
             ).items()
-            if values.DELETED in fields
+            if values.gone(fields)
         }
         for identity in sorted(deleted_cards):
             target = moves.moved_to(self._tx, identity)

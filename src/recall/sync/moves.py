@@ -31,7 +31,7 @@ def follow(
     replay: set[int] = set()
     for (_, deck_key, card_key), fields in changed.items():
         found = stored.get((deck_key, card_key))
-        if found is None or values.DELETED not in fields or values.MOVED not in fields:
+        if found is None or not values.moved_away(fields):
             continue
         target = moved_to(tx, (deck_key, card_key))
         if target is None:
@@ -51,16 +51,23 @@ def follow(
     return replay
 
 
-def moved_to(tx: Transaction, identity: tuple[str, str]) -> tuple[str, str] | None:
-    """Where a card deleted by a move lives now (following later moves), or None when it
-    was not moved or was deleted for good."""
+def moved_to(
+    tx: Transaction, identity: tuple[str, str], merged: bool = True
+) -> tuple[str, str] | None:
+    """Where a card deleted by a move lives now (following later moves, and copies merged
+    into it unless ``merged`` is false), or None when it was not moved or was deleted for
+    good."""
     seen = {identity}
     while True:
         fields = tx.sync.entities([("card", *identity)]).get(("card", *identity), {})
         moved = fields.get(values.MOVED)
-        if values.DELETED not in fields:
+        if merged and values.MERGED in fields and values.DELETED not in fields:
+            moved = fields[values.MERGED]
+            if moved[2] is None:
+                return None
+        elif values.DELETED not in fields:
             return None if len(seen) == 1 else identity
-        if moved is None or values.GONE in fields:
+        elif moved is None or values.GONE in fields:
             return None
         identity = (str(moved[2][0]), str(moved[2][1]))
         deck = tx.sync.entities([("deck", identity[0], "")]).get(("deck", identity[0], ""), {})
@@ -144,7 +151,14 @@ def _moved(
 
 # What belongs to a card's keys rather than to the card: it stays with the keys. (A card's
 # seed moves with it, but is settled on its own: the first one sent wins.)
-_OF_KEYS = (values.DELETED, values.GONE, values.MOVED, values.FROM, values.CONTENT + "id")
+_OF_KEYS = (
+    values.DELETED,
+    values.GONE,
+    values.MOVED,
+    values.FROM,
+    values.MERGED,
+    values.CONTENT + "id",
+)
 
 
 def inherit(
@@ -164,7 +178,7 @@ def inherit(
     for before, keys in moved.items():
         after: Identity = ("card", keys[0], keys[1])
         fields = old.get(before)
-        if not fields or values.DELETED in fields or known.get(after):
+        if not fields or values.gone(fields) or known.get(after):
             continue
         known[after] = {name: list(held) for name, held in fields.items() if name not in _OF_KEYS}
         whole[after] = [before[1], before[2]]
@@ -178,7 +192,7 @@ def forward(tx: Transaction, changed: dict[Identity, Fields]) -> None:
     The new keys join ``changed`` when one of their fields changed."""
     targets: dict[Identity, list[Identity]] = {}
     for identity, fields in changed.items():
-        if values.DELETED in fields and values.MOVED in fields:
+        if values.moved_away(fields):
             found = moved_to(tx, (identity[1], identity[2]))
             if found is not None:
                 targets.setdefault(("card", *found), []).append(identity)
@@ -188,7 +202,7 @@ def forward(tx: Transaction, changed: dict[Identity, Fields]) -> None:
     updates: list[tuple[Identity, Fields]] = []
     for target, sources in targets.items():
         fields = changed.get(target) or stored.get(target) or {}
-        if values.DELETED in fields:
+        if values.gone(fields):
             continue
         touched = False
         for source in sources:
@@ -209,9 +223,11 @@ def settle_copies(tx: Transaction, changed: dict[Identity, Fields]) -> None:
     """Make one card of the copies two devices made by moving one card to two places
     while apart: the card lives where the winning moves lead from the keys it had before
     any of them (at each keys the move with the greater stamp, then device, wins). Each
-    other copy is deleted as moved there (so its history and what was done to it follow
-    it); if the winning moves end in a deletion, every copy is deleted. Copies that
-    ``changed`` touches are marked in it."""
+    other copy is marked ``merged`` into it (so its history and what was done to it
+    follow it); if the winning moves end in a deletion, every copy is deleted. The marks
+    are worked out again from the moves whenever one arrives (a copy's keys can turn out
+    to be where the card lives, when a later move to the same keys wins); marks that
+    change are put in ``changed``."""
     involved = [
         (deck, card)
         for (_, deck, card), fields in changed.items()
@@ -241,7 +257,7 @@ def settle_copies(tx: Transaction, changed: dict[Identity, Fields]) -> None:
             roots.add(node)
     updates: list[tuple[Identity, Fields]] = []
     for root in sorted(roots):
-        final = moved_to(tx, root)
+        final = moved_to(tx, root, merged=False)
         stamp, device, _ = stamps[("card", *root)][values.MOVED]
         nodes, todo = set(), [root]
         while todo:
@@ -249,13 +265,15 @@ def settle_copies(tx: Transaction, changed: dict[Identity, Fields]) -> None:
             if node not in nodes:
                 nodes.add(node)
                 todo += children.get(node, [])
-        held = tx.sync.entities(("card", *node) for node in nodes if node != final)
-        for identity, fields in sorted(held.items()):
-            if values.DELETED in fields:
+        for identity, fields in sorted(tx.sync.entities(("card", *n) for n in nodes).items()):
+            copy = values.DELETED not in fields and (identity[1], identity[2]) != final
+            mark = [stamp, device, None if final is None else list(final)]
+            if copy and fields.get(values.MERGED) != mark:
+                fields[values.MERGED] = mark
+            elif not copy and values.MERGED in fields:
+                del fields[values.MERGED]
+            else:
                 continue
-            fields[values.DELETED] = [stamp, device, True]
-            if final is not None:
-                fields[values.MOVED] = [stamp, device, list(final)]
             changed[identity] = fields
             updates.append((identity, fields))
     tx.sync.put_entities(updates)

@@ -207,6 +207,11 @@ class Collector:
             if now is None:
                 if not fields:
                     continue  # made and deleted between two rounds: nothing to send
+                if values.MERGED in fields:
+                    # A copy merged into the card another device's move put elsewhere.
+                    if everything:
+                        out.fields += self._events(kind, identity, fields)
+                    continue
                 change: dict[str, Any] = {values.DELETED: True}
                 if moved and identity in moved:
                     change[values.MOVED] = moved[identity]
@@ -229,7 +234,8 @@ class Collector:
         """Every stamped field of an entity, one event per stamp that set some."""
         groups: dict[tuple[int, str], dict[str, Any]] = {}
         for name, (stamp, device, value) in fields.items():
-            groups.setdefault((stamp, device), {})[name] = value
+            if name != values.MERGED:  # worked out by each device, not sent
+                groups.setdefault((stamp, device), {})[name] = value
         return [
             self._event(kind, identity, stamp, device, group)
             for (stamp, device), group in sorted(groups.items())
