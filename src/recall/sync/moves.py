@@ -1,6 +1,10 @@
-"""Cards another device moved to another deck: their deletion under the old keys names
-the new ones (``moved``), so a card held here moves with its history, and what was done
-to it here before the move arrived follows it.
+"""Cards moved to another deck: their deletion under the old keys names the new ones
+(``moved``), and the new keys name the old (``from``), so a card held here moves with its
+history, and what was done to it elsewhere before the move arrived (reviews, edits, field
+by field) follows it. Sending, the new keys inherit the old keys' stamps; merging, copies
+that two devices made by moving one card to two places are merged into the one the
+winning moves lead to; before sending, a card under keys a card moved away from takes
+new ones.
 """
 
 from __future__ import annotations
