@@ -344,3 +344,48 @@ def test_a_copy_merged_away_comes_back_when_a_later_move_to_its_keys_wins(
         assert _histories(device)[f"other/{key}"] == before[f"tiny/{key}"], device.name
         assert f"moved/{key}" not in _cards(device), device.name
     _converged(list(trio), tmp_path, later)
+
+
+def test_reviews_handed_over_to_another_card_are_added_again_under_it(
+    trio: tuple[Device, Device, Device],
+) -> None:
+    laptop = trio[0]
+    _start(trio)
+    studied = sorted(_histories(laptop))[0].split("/")[1]
+    other = "q1" if studied != "q1" else "b1"
+    rows = laptop.review_rows()
+    with laptop.database.transaction() as transaction:
+        transaction.sync.quiet(True)
+        transaction.synced.hand_over_reviews(
+            _card_id(laptop, "tiny", studied), _card_id(laptop, "tiny", other)
+        )
+        transaction.sync.quiet(False)
+    histories = _histories(laptop)
+    assert f"tiny/{studied}" not in histories
+    assert histories[f"tiny/{other}"] == len(rows)
+    with laptop.database.reading() as transaction:
+        assert transaction.sync.outbox_end() == 0  # nothing to send: a merge's own work
+
+
+def test_a_deleted_cards_id_given_to_a_card_imported_again_is_no_move(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    deck = json.loads(TINY)
+    deck["cards"].append({"id": "last", "type": "basic", "front": "Last", "back": "Card"})
+    text = json.dumps(deck)
+    importing.import_deck(laptop.database, parse_deck(text, "tiny.json"), START)
+    for device in trio:
+        device.sync(START)
+    # The last card (the greatest id) and the first deleted: the deck imported again makes
+    # them anew, and SQLite gives the first of them, another card, the last one's id.
+    ids = laptop.card_ids()
+    laptop.changes().delete([ids[0], ids[-1]], START)
+    importing.import_deck(laptop.database, parse_deck(text, "tiny.json"), START)
+    with laptop.database.reading() as transaction:
+        assert transaction.synced.card_keys([ids[-1]])[ids[-1]] != ("tiny", "last")
+    expected = _cards(desktop)
+    _settle(trio, START)
+    for device in trio:
+        assert _cards(device) == expected, device.name
+    _converged(list(trio), tmp_path, START)

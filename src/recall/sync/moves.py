@@ -113,7 +113,7 @@ def _vacated(
     tx: Transaction, rows: list[OutboxRow], keys: dict[int, tuple[str, str]]
 ) -> dict[tuple[str, str], int]:
     """Keys sent before whose card has moved to others since (old keys -> that card)."""
-    moved = _moved(rows, keys)
+    moved = _moved(tx, rows, keys)
     sent = tx.sync.entities(("card", *identity) for identity in moved)
     return {
         identity: moved[identity][0]
@@ -128,17 +128,21 @@ def moved_since_sent(tx: Transaction, rows: list[OutboxRow]) -> dict[Identity, l
     cards = [row for row in rows if row.kind == "card"]
     return {
         ("card", *before): list(now)
-        for before, (_, now) in _moved(cards, tx.synced.card_keys(r.row_id for r in cards)).items()
+        for before, (_, now) in _moved(
+            tx, cards, tx.synced.card_keys(r.row_id for r in cards)
+        ).items()
     }
 
 
 def _moved(
-    rows: list[OutboxRow], keys: dict[int, tuple[str, str]]
+    tx: Transaction, rows: list[OutboxRow], keys: dict[int, tuple[str, str]]
 ) -> dict[tuple[str, str], tuple[int, tuple[str, str]]]:
     """Old keys -> (the card that held them, its keys now) of cards under other keys now.
 
     The first change noted under a card's old keys is that of the card that held them
-    when they were last sent: a card taking them later is noted after it.
+    when they were last sent: a card taking them later is noted after it. A card under
+    that id now whose seed is not the one sent for the old keys is another card (SQLite
+    gives a deleted card's id to the next one added): the card that held them was deleted.
     """
     first: dict[tuple[str, str], int] = {}
     for row in rows:
@@ -146,10 +150,21 @@ def _moved(
             deck_key, card_key = json.loads(row.detail)
             if deck_key is not None:
                 first.setdefault((deck_key, card_key), row.row_id)
-    return {
+    moved = {
         identity: (card_id, keys[card_id])
         for identity, card_id in first.items()
         if card_id in keys and keys[card_id] != identity
+    }
+    if not moved:
+        return moved
+    sent = tx.sync.entities(("card", *identity) for identity in moved)
+    now = tx.synced.cards(now_keys for _, now_keys in moved.values())
+    return {
+        identity: (card_id, now_keys)
+        for identity, (card_id, now_keys) in moved.items()
+        if (seed := sent.get(("card", *identity), {}).get(values.SEED)) is None
+        or now_keys not in now
+        or now[now_keys][1][values.SEED] == seed[2]
     }
 
 
