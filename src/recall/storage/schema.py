@@ -84,6 +84,7 @@ EXPECTED = Expected(
         "sync_retracted": frozenset({"uid"}),
         "sync_seen_device": frozenset({"id", "name", "last_file"}),
         "sync_preset": frozenset({"preset_id", "uid"}),
+        "sync_media_wanted": frozenset({"name", "deck_key", "card_key"}),
         "replay_change": frozenset({"card_id", "mark"}),
         "replay_verified": frozenset({"id", "generation", "verified_generation", "version"}),
         "study_day_count": frozenset(

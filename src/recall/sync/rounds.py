@@ -22,7 +22,7 @@ from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage.times import to_micros
 from recall.sync import folder as sync_folder
-from recall.sync import moves
+from recall.sync import media, moves
 from recall.sync.clock import Clock
 from recall.sync.events import Event, EventError, UnknownEventError, parse
 from recall.sync.merge import Merger
@@ -138,6 +138,7 @@ def sync(
             "changes were made here while this round ran: what the others sent is merged "
             "at the next round"
         )
+    media.fetch(database, base, received, notes, cancelled)
     progress(3, 3)
     with database.reading() as transaction:
         device = transaction.sync.device() or device
@@ -228,6 +229,7 @@ def _send(
                     raise CancelledError("sync stopped; nothing was changed")
                 yield event
 
+        media.send(base, device.id, database, out.fields, sent, notes, cancelled)
         written = sync_folder.write_file(
             base,
             device.id,
@@ -288,6 +290,7 @@ def _receive(
             )
         clock = Clock(device.clock)
         merged = Merger(transaction, schedulers, clock, now).apply(events)
+        media.want(transaction, events, database)
         if cancelled():
             raise CancelledError("sync stopped after sending; nothing was received")
         for other, name, end in positions:
