@@ -88,9 +88,9 @@ def local_folder(database: Database) -> Path:
 
 
 def send(
-    base: Path,
-    device: str,
+    transaction: Transaction,
     database: Database,
+    own: Path,
     events: Iterable[dict[str, Any]],
     sent: Counter[str],
     notes: list[str],
@@ -100,7 +100,17 @@ def send(
 
     Each file held here and not there yet is written (temporary name, flush, rename) and
     counted in ``sent``. Called before the round's event file is written, so a device
-    that reads the card can find its files.
+    that reads the card can find its files. A file missing here is noted, unless it is
+    one this device is waiting for itself (its sender wrote it).
+
+    Args:
+        transaction: The round's sending transaction.
+        database: The collection (its data folder holds the media folder).
+        own: This device's folder in the sync folder.
+        events: The round's events; card events' ``content.*`` fields are looked at.
+        sent: The round's counts.
+        notes: The round's notes.
+        cancelled: Asked between two files.
 
     Raises:
         SyncFolderError: A file cannot be written to the sync folder.
@@ -113,7 +123,7 @@ def send(
             names |= card_media([value for key, value in fields.items() if key.startswith(CONTENT)])
     if not names:
         return
-    target = base / device / FOLDER
+    target = own / FOLDER
     held = local_folder(database)
     missing: list[str] = []
     damaged: list[str] = []
@@ -144,6 +154,9 @@ def send(
         ) from None
     if count:
         sent[COUNTED] += count
+    if missing:
+        awaited = {name for name, _deck, _card in SyncMediaWanted(transaction.sql).wanted()}
+        missing = [name for name in missing if name not in awaited]
     if missing:
         notes.append(
             f"{len(missing)} media file(s) the cards sent refer to are not in this computer's "

@@ -229,7 +229,7 @@ def _send(
                     raise CancelledError("sync stopped; nothing was changed")
                 yield event
 
-        media.send(base, device.id, database, out.fields, sent, notes, cancelled)
+        media.send(transaction, database, base / device.id, out.fields, sent, notes, cancelled)
         written = sync_folder.write_file(
             base,
             device.id,
