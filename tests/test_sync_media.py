@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import random
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -327,3 +333,62 @@ def test_a_referenced_file_this_device_lacks_is_named_and_not_sent(
     assert media.COUNTED not in report.sent
     assert any("not in this computer's media folder" in note for note in report.notes)
     assert not (_sent_folder(shared, report.device[0]) / missing).exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+def test_rounds_killed_while_media_are_copied_leave_every_file_whole(
+    tmp_path: Path, shared: Path
+) -> None:
+    rng = random.Random(15)
+    laptop = Device(tmp_path, "laptop", shared)
+    desktop = Device(tmp_path, "desktop", shared)
+    cards = {}
+    for n in range(120):
+        name = _place(laptop, PICTURE + rng.randbytes(64_000), ".png")
+        cards[f"c{n}"] = (f'<img src="{name}">', f"picture {n}")
+    _import(laptop, cards)
+    names = sorted(path.name for path in _media_dir(laptop).iterdir())
+    laptop.close()
+    desktop.close()
+    data = {name: tmp_path / name for name in ("laptop", "desktop")}
+
+    def command(folder: Path, sync_folder: Path = shared) -> list[str]:
+        recall = [sys.executable, "-m", "recall", "--data-dir", str(folder)]
+        return [*recall, "sync", "--folder", str(sync_folder)]
+
+    # How long a whole round of each takes here (on copies), so the kills land all
+    # through one however busy the machine is.
+    trial = tmp_path / "trial"
+    shutil.copytree(data["laptop"], trial / "laptop")
+    began = time.monotonic()
+    subprocess.run(command(trial / "laptop", trial), check=True, capture_output=True)
+    duration = time.monotonic() - began
+    shutil.rmtree(trial)
+    kills = rounds = 0
+    while kills < 8 and rounds < 30:
+        name = ("laptop", "desktop")[rounds % 2]
+        rounds += 1
+        process = subprocess.Popen(
+            command(data[name]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        time.sleep(duration * rng.uniform(0.2, 1.2))
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+            kills += 1
+        process.wait()
+    assert kills >= 8, "the kills should land while the rounds run"
+    for _ in range(2):
+        for name in ("laptop", "desktop"):
+            done = subprocess.run(command(data[name]), capture_output=True, text=True)
+            assert done.returncode == 0, done.stderr
+    assert not list(shared.rglob("*.tmp"))
+    desktop = Device(tmp_path, "desktop", shared)
+    try:
+        held = _media_dir(desktop)
+        assert sorted(path.name for path in held.iterdir()) == names  # no temporary left
+        for name in names:
+            assert hashlib.sha256((held / name).read_bytes()).hexdigest() == name[:64]
+        assert _wanted(desktop) == []
+        assert desktop.healthy(START + timedelta(days=1)) == []
+    finally:
+        desktop.close()
