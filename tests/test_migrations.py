@@ -222,8 +222,7 @@ def test_schema_11_upgraded_gains_the_empty_table_of_wanted_media(tmp_path: Path
         assert after.execute("SELECT count(*) FROM sync_media_wanted").fetchone()[0] == 0
         # Additive: nothing already stored changed.
         assert {
-            table: after.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-            for table in counts
+            table: after.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in counts
         } == counts
     finally:
         after.close()

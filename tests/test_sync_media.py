@@ -10,19 +10,18 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import genanki
 import pytest
 
 from recall import cardhtml, editing, importing, paths
 from recall.deckfile import parse_deck
 from recall.storage.sync_media import SyncMediaWanted
 from recall.sync import media
+from tests.anki_packages import picture_and_sound_package
 from tests.sync_devices import Device
 
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
@@ -91,28 +90,6 @@ def _wanted(device: Device) -> list[tuple[str, str, str]]:
         return SyncMediaWanted(transaction.sql).wanted()
 
 
-def _apkg(folder: Path) -> Path:
-    """An Anki package whose one note shows an image and plays a sound."""
-    (folder / "cat.png").write_bytes(PICTURE)
-    (folder / "miaou.mp3").write_bytes(SOUND)
-    deck = genanki.Deck(2_059_400_210, "Animals")
-    deck.add_note(
-        genanki.Note(
-            model=genanki.BASIC_MODEL,
-            fields=['le chat <img src="cat.png">', "the cat [sound:miaou.mp3]"],
-        )
-    )
-    path = folder / "animals.apkg"
-    previous, tempfile.tempdir = tempfile.tempdir, str(folder)  # genanki leaves a file there
-    try:
-        genanki.Package(
-            deck, media_files=[str(folder / "cat.png"), str(folder / "miaou.mp3")]
-        ).write_to_file(path, 1_700_000_000)
-    finally:
-        tempfile.tempdir = previous
-    return path
-
-
 def test_a_card_lists_the_stored_media_its_content_refers_to() -> None:
     picture, tune = _stored(b"a", ".png"), _stored(b"b", ".mp3")
     other = _stored(b"c", ".jpg")
@@ -132,7 +109,8 @@ def test_an_image_and_a_sound_reach_the_other_device_byte_for_byte(
     pair: tuple[Device, Device], tmp_path: Path, shared: Path
 ) -> None:
     laptop, desktop = pair
-    importing.import_files(laptop.database, laptop.schedulers, [_apkg(tmp_path)], START)
+    package = picture_and_sound_package(tmp_path, PICTURE, SOUND)
+    importing.import_files(laptop.database, laptop.schedulers, [package], START)
     names = sorted(path.name for path in _media_dir(laptop).iterdir())
     assert sorted(name.rsplit(".", 1)[1] for name in names) == ["mp3", "png"]
     assert all(cardhtml.is_media_name(name) for name in names)
