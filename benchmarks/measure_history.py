@@ -146,8 +146,10 @@ def _export(database_path: Path, folder: Path, cards: int, rounds: int) -> Figur
                     writer.writerow(library.REVIEW_LOG_HEADER)
                     writer.writerows(
                         connection.execute(
-                            "SELECT card_id, (reviewed_at + 500) / 1000, rating, state_before, "
-                            "duration_ms FROM review ORDER BY reviewed_at, id"
+                            "SELECT card.seed, (reviewed_at + 500) / 1000, rating, "
+                            "state_before, duration_ms FROM review CROSS JOIN card "
+                            "ON card.id = review.card_id WHERE review.kind = 0 "
+                            "ORDER BY reviewed_at, uid"
                         )
                     )
             finally:

@@ -6,7 +6,8 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt
+import pytest
+from PySide6.QtCore import QPoint, QSettings, QSize, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QAbstractButton, QLabel, QScrollArea, QWidget
 from pytestqt.modeltest import ModelTester
@@ -257,6 +258,45 @@ def test_window_fits_small_screens_without_sideways_scrolling(
     for button in review.rating_buttons.values():
         assert button.isVisible()
         assert button.geometry().right() <= review.width()
+
+
+def _in_view(scroll: QScrollArea, widget: QWidget) -> tuple[int, int]:
+    """Where a widget's top and bottom are in the scroll area's viewport."""
+    top = widget.mapTo(scroll.viewport(), QPoint(0, 0)).y()
+    return top, top + widget.height()
+
+
+@pytest.mark.parametrize("size", [QSize(800, 600), QSize(1000, 720)])
+def test_wrong_answer_scrolls_to_the_feedback_keeping_both_marked_choices_in_view(
+    qtbot: QtBot, window: MainWindow, size: QSize
+) -> None:
+    window.resize(size)
+    review = start_studying(qtbot, window)
+    right = right_position(review)
+    wrong = (right + 3) % 4
+    qtbot.keyClick(review, DIGITS[wrong + 1])
+    qtbot.wait(10)
+    scroll = review.findChild(QScrollArea, "reviewScroll")
+    assert scroll is not None
+    height = scroll.viewport().height()
+    for position in (wrong, right):
+        top, bottom = _in_view(scroll, review.choice_buttons[position])
+        assert top >= 0, (position, top)
+        assert bottom <= height, (position, bottom, height)
+    verdict_top, verdict_bottom = _in_view(scroll, label(review, "verdict"))
+    assert verdict_top >= 0
+    assert verdict_bottom <= height
+    assert scroll.verticalScrollBar().value() > 0  # scrolled down towards the feedback
+
+
+def test_an_answer_that_fits_leaves_the_question_in_view(qtbot: QtBot, window: MainWindow) -> None:
+    window.resize(QSize(1400, 1400))
+    review = start_studying(qtbot, window)
+    qtbot.keyClick(review, DIGITS[right_position(review) + 1])
+    qtbot.wait(10)
+    scroll = review.findChild(QScrollArea, "reviewScroll")
+    assert scroll is not None
+    assert scroll.verticalScrollBar().value() == 0
 
 
 def test_window_remembers_its_size(

@@ -41,7 +41,7 @@ _BY_CARD = f"ORDER BY review.card_id, {REVIEW_ORDER}"
 # The review log's order: by time, then by what the rows hold (never by review id, which
 # each database gives in the order reviews arrived), so two databases holding the same
 # history write the same file even where reviews share a moment.
-_LOG_ORDER = "review.reviewed_at, card.seed, review.rating, review.state_before, review.duration_ms"
+_LOG_ORDER = REVIEW_ORDER
 # A history entry as stored: card id, time, rating, kind and due date set (times in
 # microseconds), what ``scheduling.Replayer`` reads.
 RawEntry = tuple[int, int, int, int, int | None]
@@ -204,8 +204,9 @@ class HistoryQueries:
         every computer, unlike its id), UTC milliseconds (rounded half up), rating, state
         before and duration, made by SQLite for speed. Answers only: a change made by hand
         is not a review an optimizer could learn from. Reviews at the same moment are in
-        the order of their rows' values. The reviews are read through the covering
-        ``ix_review_reviewed_at`` index, each card's seed by its id."""
+        the order of their ids, shared by every computer. The reviews are read in the
+        order of the covering ``ix_review_reviewed_at`` index (no sort), each card's seed
+        by its id."""
         columns = (
             "card.seed, (review.reviewed_at + 500) / 1000, review.rating, "
             "review.state_before, review.duration_ms"

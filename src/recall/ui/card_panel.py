@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
 
@@ -13,7 +13,7 @@ from recall.sound import without_references
 from recall.ui.accessibility import plain_text
 from recall.ui.card_text_view import CardTextView
 from recall.ui.choice_button import ChoiceButton
-from recall.ui.choice_outcome import ChoiceResult
+from recall.ui.choice_outcome import ChoiceResult, Outcome
 from recall.ui.feedback_panel import FeedbackPanel, card_label
 from recall.ui.sound_bar import SoundBar
 from recall.ui.text import markdown_to_html
@@ -23,6 +23,10 @@ LISTEN = "Listen."  # shown for a side that is only a sound
 
 def _blank_html(fragment: str) -> bool:
     return "<img" not in fragment and not plain_text(fragment)
+
+
+# Room kept between the view's edge and what scrolling brings into view.
+_MARGIN = 12
 
 
 class CardPanel(QScrollArea):
@@ -37,6 +41,7 @@ class CardPanel(QScrollArea):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self._choice_buttons: list[ChoiceButton] = []
+        self._marked: QWidget | None = None
 
         self._deck_label = card_label("deckName", "Deck", rich=False)
         self._progress_label = card_label("progress", "Cards left today", rich=False)
@@ -87,6 +92,8 @@ class CardPanel(QScrollArea):
         page_layout.addWidget(column, 100)
         page_layout.addStretch(0)
         self.setWidget(page)
+        self._page = page
+        self._layouts = (column_layout, page_layout)
 
     @property
     def choice_buttons(self) -> list[ChoiceButton]:
@@ -139,6 +146,12 @@ class CardPanel(QScrollArea):
         ):
             button.setChecked(checked)
             button.set_outcome(outcome)
+        marked = [
+            button
+            for button, outcome in zip(self._choice_buttons, result.outcomes, strict=True)
+            if outcome is not Outcome.NONE
+        ]
+        self._marked = marked[0] if marked else None
 
     def show_back(self, card: BasicCard) -> None:
         """Reveal a basic card's back."""
@@ -146,9 +159,11 @@ class CardPanel(QScrollArea):
         if card.markup == "html" and not _blank_html(back):
             self._back_html.show()
             self._back_html.set_card_html(back)
+            self._marked = self._back_html
         else:
             self._back.setText(markdown_to_html(back.strip() or LISTEN))
             self._back.show()
+            self._marked = self._back
 
     def question_text(self) -> str:
         """The question as plain text (what an announcement says)."""
@@ -168,11 +183,21 @@ class CardPanel(QScrollArea):
         QApplication.sendEvent(self.verticalScrollBar(), event)
 
     def reveal_feedback(self) -> None:
-        """Scroll so the feedback panel is in view."""
-        self.ensureWidgetVisible(self.feedback)
+        """Scroll down so the feedback panel comes into view, but never past the first
+        marked choice: what was picked and what was right stay on screen above the
+        explanation, which the learner then scrolls on to read."""
+        content = self._page
+        for layout in self._layouts:
+            layout.activate()  # the feedback was just filled: place it now
+        bottom = self.feedback.mapTo(content, QPoint(0, self.feedback.height())).y()
+        wanted = bottom + _MARGIN - self.viewport().height()
+        if self._marked is not None:
+            wanted = min(wanted, self._marked.mapTo(content, QPoint(0, 0)).y() - _MARGIN)
+        self.verticalScrollBar().setValue(max(0, wanted))
 
     def _clear_choices(self) -> None:
         for button in self._choice_buttons:
             self._choices_box.removeWidget(button)
             button.deleteLater()
         self._choice_buttons = []
+        self._marked = None
