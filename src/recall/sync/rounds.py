@@ -46,8 +46,9 @@ class SyncReport:
     Attributes:
         device: This device's id and name.
         folder: The sync folder.
-        sent: Events written, by type; ``file`` the file they went into.
-        received: Events merged from other devices, by type.
+        sent: Events written, by type, and media files copied (``media file``);
+            ``file`` the file the events went into.
+        received: Events merged from other devices, by type, and media files taken in.
         devices: (id, name) of every other device seen.
         notes: What was skipped and why.
         snapshot: This round wrote everything (first round, or the folder was lost).
