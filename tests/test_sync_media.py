@@ -370,3 +370,25 @@ def test_rounds_killed_while_media_are_copied_leave_every_file_whole(
         assert desktop.healthy(START + timedelta(days=1)) == []
     finally:
         desktop.close()
+
+
+def test_a_snapshot_leaves_out_the_files_of_deleted_cards(
+    pair: tuple[Device, Device], shared: Path
+) -> None:
+    laptop, _desktop = pair
+    kept = _place(laptop, PICTURE, ".png")
+    dropped = _place(laptop, SOUND, ".mp3")
+    _import(laptop, {"c1": (f'<img src="{kept}">', "kept"), "c2": ("gone", f"[sound:{dropped}]")})
+    laptop_id = laptop.sync(START).device[0]
+    with laptop.database.reading() as transaction:
+        card_id = transaction.synced.cards([("pics", "c2")])[("pics", "c2")][0]
+    later = START + timedelta(hours=1)
+    laptop.changes().delete([card_id], later)
+    laptop.sync(later)
+    shutil.rmtree(shared / "Recall" / laptop_id)
+
+    again = laptop.sync(later)
+    assert again.snapshot
+    assert again.sent[media.COUNTED] == 1
+    assert [path.name for path in _sent_folder(shared, laptop_id).iterdir()] == [kept]
+    assert again.notes == []

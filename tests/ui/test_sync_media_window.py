@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QIODevice, Qt, QUrl
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QImage, QTextDocument
 from pytestqt.qtbot import QtBot
 
@@ -22,18 +22,17 @@ from tests.ui.conftest import WindowFactory
 WIDTH = 37
 
 
-def _picture() -> bytes:
+def _picture(folder: Path) -> bytes:
     image = QImage(WIDTH, 9, QImage.Format.Format_RGB32)
     image.fill(Qt.GlobalColor.darkGreen)
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    assert image.save(buffer, "PNG")
-    return bytes(buffer.data().data())
+    path = folder / "picture.png"
+    assert image.save(str(path))
+    return path.read_bytes()
 
 
 def _laptop_with_a_picture(tmp_path: Path, shared: Path, clock: Clock) -> str:
     """Another computer imports a card showing an image and syncs; returns the image's name."""
-    data = _picture()
+    data = _picture(tmp_path)
     name = f"{hashlib.sha256(data).hexdigest()}.png"
     media = paths.media_dir(tmp_path / "laptop")
     media.mkdir(parents=True)

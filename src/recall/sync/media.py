@@ -35,7 +35,7 @@ from recall.storage.sync_media import SyncMediaWanted, Wanted
 from recall.sync import folder as sync_folder
 from recall.sync.events import Event, FieldEvent
 from recall.sync.folder import SyncFolderError
-from recall.sync.values import CONTENT
+from recall.sync.values import CONTENT, DELETED
 
 FOLDER = "media"  # beside a device's event files
 COUNTED = "media file"  # the name media go by in a round's counts
@@ -116,9 +116,12 @@ def send(
         SyncFolderError: A file cannot be written to the sync folder.
         CancelledError: ``cancelled()`` turned true between two files.
     """
+    cards = [event for event in events if event["type"] == "card"]
+    # A snapshot sends a deleted card's last text too: its files are no longer needed.
+    deleted = {(event["deck"], event["card"]) for event in cards if DELETED in event["fields"]}
     names: set[str] = set()
-    for event in events:
-        if event["type"] == "card":
+    for event in cards:
+        if (event["deck"], event["card"]) not in deleted:
             fields = event["fields"]
             names |= card_media([value for key, value in fields.items() if key.startswith(CONTENT)])
     if not names:
