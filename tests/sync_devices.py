@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
-from recall import integrity, library
+from recall import importing, integrity, library
 from recall.card_changes import Changes
+from recall.deckfile import parse_deck
 from recall.exporting import export_deck
 from recall.memory import Rating
 from recall.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
+from recall.storage.times import to_micros
 from recall.study import StudySession
 from recall.sync.rounds import SyncReport, sync
 
@@ -98,3 +101,51 @@ class Device:
 
     def healthy(self, now: datetime) -> list[str]:
         return integrity.check(self.database, self.schedulers, now).problems
+
+
+def large_history(shared: Path, cards: int, now: datetime) -> int:
+    """A sync folder holding a deck of ``cards`` cards and three answers to each, as two
+    other computers wrote them (one imported the deck, the other answered); returns the
+    number of reviews."""
+    deck = {
+        "format": "recall-deck",
+        "version": 1,
+        "id": "large",
+        "name": "Large deck",
+        "cards": [
+            {"id": f"c{n}", "type": "basic", "front": f"Question {n}?", "back": f"Answer {n}"}
+            for n in range(cards)
+        ],
+    }
+    importer = Device(shared.parent, "importer", shared)
+    try:
+        importing.import_deck(importer.database, parse_deck(json.dumps(deck), "large.json"), now)
+        importer.sync(now)
+    finally:
+        importer.close()
+    folder = shared / "Recall" / ("a" * 32)
+    folder.mkdir()
+    day = 86_400_000_000
+    start = to_micros(now - timedelta(days=30))
+    assert start is not None
+    with (folder / "000001-0000000a.jsonl").open("w") as out:
+        out.write(json.dumps({"recall_sync": 1, "device": "a" * 32, "name": "laptop"}) + "\n")
+        for n in range(cards):
+            for step, (days, rating, state) in enumerate(((0, 3, 0), (2, 3, 1), (9, 2, 2))):
+                review = {
+                    "type": "review",
+                    "id": f"{n:024x}{step:08x}",
+                    "deck": "large",
+                    "card": f"c{n}",
+                    "at": start + days * day + n,
+                    "kind": 0,
+                    "rating": rating,
+                    "duration_ms": 4000,
+                    "state_before": state,
+                    "picked": None,
+                    "correct": rating > 1,
+                    "set_due": None,
+                    "proposed": None,
+                }
+                out.write(json.dumps(review) + "\n")
+    return 3 * cards

@@ -197,8 +197,8 @@ def _table_columns(path: Path, table: str) -> list[tuple[str, str, int, int]]:
         connection.close()
 
 
-def test_schema_11_upgraded_gains_the_empty_table_of_wanted_media(tmp_path: Path) -> None:
-    path = copy_fixture(tmp_path, DATA / "schema-11.sqlite3")
+def test_schema_12_upgraded_gains_the_empty_table_of_wanted_media(tmp_path: Path) -> None:
+    path = copy_fixture(tmp_path, DATA / "schema-12.sqlite3")
     before = sqlite3.connect(path)
     tables = {row[0] for row in before.execute("SELECT name FROM sqlite_schema")}
     counts = {

@@ -152,3 +152,67 @@ def test_a_sync_killed_at_random_moments_loses_and_doubles_nothing(tmp_path: Pat
     finally:
         laptop.close()
         desktop.close()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+def test_changes_kept_while_the_folder_was_read_only_survive_kills_when_sent(
+    tmp_path: Path,
+) -> None:
+    from tests.test_sync_waiting import _read_only
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    rng = random.Random(16)
+    laptop = Device(tmp_path, "laptop", shared, fuzz=True)
+    desktop = Device(tmp_path, "desktop", shared, fuzz=True)
+    try:
+        importing.import_deck(laptop.database, parse_deck(_big_deck("small"), "s.json"), START)
+        laptop.sync(START)
+        own = shared / "Recall" / desktop.sync(START).device[0]
+        desktop.study("small", 1, START, rng)
+        desktop.sync(START)
+        _with_history(desktop.database, "other", rng)
+        with _read_only(own):
+            kept = desktop.sync(START + timedelta(days=30))
+        assert kept.problem is not None
+        assert kept.kept > CARDS
+    finally:
+        laptop.close()
+        desktop.close()
+    trial = tmp_path / "trial"
+    shutil.copytree(tmp_path / "desktop", trial / "desktop")
+    shutil.copytree(shared, trial / "shared")
+    began = time.monotonic()
+    command = ["--data-dir", str(trial / "desktop"), "sync", "--folder", str(trial / "shared")]
+    subprocess.run([sys.executable, "-m", "recall", *command], check=True, capture_output=True)
+    duration = time.monotonic() - began
+    kills = rounds = 0
+    while kills < 6 and rounds < 20:
+        rounds += 1
+        process = _sync_process(tmp_path / "desktop", shared)
+        time.sleep(duration * rng.uniform(0.2, 1.0))
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+            kills += 1
+        process.wait()
+    assert kills >= 6, "the kills should land while the rounds run"
+    for name in ("desktop", "laptop", "desktop"):
+        command = ["--data-dir", str(tmp_path / name), "sync", "--folder", str(shared)]
+        done = subprocess.run([sys.executable, "-m", "recall", *command], capture_output=True)
+        assert done.returncode == 0, done.stderr
+    laptop = Device(tmp_path, "laptop", shared, fuzz=True)
+    desktop = Device(tmp_path, "desktop", shared, fuzz=True)
+    try:
+        with desktop.database.reading() as transaction:
+            assert transaction.sync.pending_count() == 0
+        assert laptop.review_log() == desktop.review_log()
+        reviews = laptop.review_rows()
+        assert len(reviews) == len({tuple(row) for row in reviews}) > CARDS
+        assert (
+            laptop.deck_keys() == desktop.deck_keys() == ["activation-recompute", "other", "small"]
+        )
+        for device in (laptop, desktop):
+            assert device.healthy(START + timedelta(days=30)) == []
+    finally:
+        laptop.close()
+        desktop.close()

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -392,3 +393,52 @@ def test_a_snapshot_leaves_out_the_files_of_deleted_cards(
     assert again.sent[media.COUNTED] == 1
     assert [path.name for path in _sent_folder(shared, laptop_id).iterdir()] == [kept]
     assert again.notes == []
+
+
+@contextmanager
+def _read_only(path: Path) -> Iterator[None]:
+    """Make a folder read-only for this process (root ignores modes: it is made immutable)."""
+    if os.geteuid() == 0:
+        if shutil.which("chattr") is None:
+            pytest.skip("running as root without chattr: cannot make a folder read-only")
+        made = subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False)
+        if made.returncode != 0:
+            pytest.skip(f"chattr +i refused here: {made.stderr.decode().strip()}")
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+    else:
+        mode = path.stat().st_mode
+        path.chmod(0o555)
+        try:
+            yield
+        finally:
+            path.chmod(mode)
+
+
+def test_an_image_of_a_change_kept_while_the_folder_was_read_only_goes_with_it_later(
+    pair: tuple[Device, Device], shared: Path
+) -> None:
+    laptop, desktop = pair
+    _import(laptop, {"c1": ("Which animal?", "a cat")})
+    own = shared / "Recall" / laptop.sync(START).device[0]
+    desktop.sync(START)
+    new = _place(laptop, PICTURE, ".png")
+    with laptop.database.reading() as transaction:
+        card_id, columns = transaction.synced.cards([("pics", "c1")])[("pics", "c1")]
+    later = START + timedelta(hours=1)
+    data = editing.card_data(columns["content"])
+    editing.edit_card(laptop.database, card_id, {**data, "front": f'<img src="{new}">'}, later)
+    with _read_only(own):
+        kept = laptop.sync(later)
+        assert kept.problem is not None
+        assert "read-only" in kept.problem
+        assert kept.kept == 1
+        assert not (own / media.FOLDER).exists()
+    sent = laptop.sync(later)  # the kept change goes out, and its image before it
+    assert sent.problem is None
+    assert sent.sent == {"card": 1, media.COUNTED: 1}
+    received = desktop.sync(later)
+    assert received.received == {"card": 1, media.COUNTED: 1}
+    assert (_media_dir(desktop) / new).read_bytes() == PICTURE

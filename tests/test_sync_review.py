@@ -17,7 +17,8 @@ import pytest
 from recall import deck_changes, deck_options, editing, importing
 from recall.deckfile import parse_deck
 from recall.storage.records import DeckRow
-from recall.sync.rounds import read_events, sync
+from recall.sync.incoming import read_events
+from recall.sync.rounds import sync
 from tests.conftest import DATA
 from tests.sync_devices import Device
 from tests.test_sync import _card_id, _converged
@@ -114,10 +115,10 @@ def test_an_edit_made_while_a_round_runs_is_not_overwritten_by_what_comes_in(
     desktop.sync(later)
     edited = False
 
-    def edit_between_sending_and_receiving(done: int, total: int) -> None:
+    def edit_between_sending_and_receiving(text: str) -> None:
         # The window runs a round off its thread; the learner edits meanwhile.
         nonlocal edited
-        if done == 1 and not edited:
+        if text.startswith("Looking") and not edited:
             edited = True
             card = _card_id(laptop, "tiny", "b1")
             data = editing.card_data(json.dumps(_content(laptop, "tiny", "b1")))
@@ -129,7 +130,7 @@ def test_an_edit_made_while_a_round_runs_is_not_overwritten_by_what_comes_in(
         laptop.shared,
         laptop.name,
         laptop.schedulers,
-        progress=edit_between_sending_and_receiving,
+        describe=edit_between_sending_and_receiving,
     )
     assert edited
     for _ in range(2):
@@ -338,9 +339,8 @@ def test_a_file_is_read_line_by_line_and_never_held_whole(tmp_path: Path) -> Non
     finally:
         tracemalloc.stop()
     assert not isinstance(read, str)
-    name, events, end, unknown, bad = read
-    assert (name, len(events), unknown, bad) == ("big", 20_000, {}, 0)
-    assert end == path.stat().st_size - len(b'{"type":"review","id":"partly arrived')
+    assert (read.name, len(read.events), read.unknown, read.bad) == ("big", 20_000, {}, 0)
+    assert read.end == path.stat().st_size - len(b'{"type":"review","id":"partly arrived')
     # The events themselves, not the file's bytes beside them (read whole, it took 2.9
     # times the file's size).
     assert peak < 2 * path.stat().st_size

@@ -5,16 +5,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QProgressBar, QPushButton
 from pytestqt.qtbot import QtBot
 
 from recall import importing
+from recall.card_changes import Changes
 from recall.deckfile import parse_deck
+from recall.preferences import Preferences
+from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.sync import settings
 from recall.sync.rounds import sync
 from recall.ui.main_window import MainWindow
 from recall.ui.preferences_dialog import PreferencesDialog
 from tests.conftest import DATA, Clock
+from tests.sync_devices import large_history
+from tests.test_sync_progress import dump
 from tests.ui.conftest import FakePrompts, WindowFactory
 
 
@@ -110,3 +116,73 @@ def test_a_timed_sync_that_fails_says_so_in_the_status_bar_not_in_a_box(
     assert prompts.told == []
     assert "Sync failed" in window.statusBar().currentMessage()
     assert "does not exist" in window.statusBar().currentMessage()
+
+
+def test_cancel_during_a_large_first_sync_stops_it_and_changes_nothing(
+    qtbot: QtBot, window: MainWindow, bundled: Database, tmp_path: Path, clock: Clock
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    settings.choose(bundled, shared, "desktop", clock())
+    sync(bundled, clock())  # this computer's own first round, before the others' files came
+    large_history(shared, 3_000, clock())
+    before = dump(bundled)
+    texts: list[str] = []
+    values: list[int] = []
+
+    def on_described(text: str) -> None:
+        texts.append(text)
+        dialog = window.operations.dialog
+        assert dialog is not None
+        assert dialog.labelText() == text  # the dialog says what the round does now
+        if text.startswith("Rescheduling"):
+            cancel = dialog.findChild(QPushButton)
+            assert cancel is not None
+            assert cancel.text() == "Cancel"
+            cancel.click()
+
+    window.operations.described.connect(on_described)
+    window.sync.sync_action.trigger()
+    dialog = window.operations.dialog
+    assert dialog is not None
+    bar = dialog.findChild(QProgressBar)
+    assert bar is not None
+    bar.valueChanged.connect(values.append)
+    qtbot.waitUntil(lambda: not window.operations.busy, timeout=60_000)
+    assert any(text.startswith("Reading laptop's changes") for text in texts)
+    assert "Rescheduling 3,000 cards from their history..." in texts
+    assert len(set(values)) > 3  # progress moved by work done, not in three coarse steps
+    assert dump(bundled) == before
+    assert window.deck_list.model.row_of("large") is None
+
+
+def test_a_folder_this_computer_cannot_write_is_said_in_the_status_line(
+    qtbot: QtBot, window: MainWindow, bundled: Database, tmp_path: Path, clock: Clock
+) -> None:
+    from tests.test_sync_waiting import _read_only
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    _other_device_with_tiny(tmp_path, shared, clock)
+    settings.choose(bundled, shared, "desktop", clock())
+    own = shared / "Recall" / sync(bundled, clock()).device[0]
+    with bundled.transaction() as transaction:
+        card = transaction.cards.of_deck(transaction.browsing.decks()[0].id)[0]
+    Changes(bundled, Schedulers(), Preferences()).flag([card.id], 2)
+    with _read_only(own):
+        window.sync.sync_action.trigger()
+        qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
+    label = window.sync.label
+    assert label.text().startswith("Synced ")
+    assert label.text().endswith("· your changes not sent")
+    assert label.toolTip().startswith("Sending failed: the sync folder is read-only here (")
+    assert "your changes are kept (1 change) and sent when it can be written" in (label.toolTip())
+    message = window.statusBar().currentMessage()
+    assert message == (
+        "Sending failed: the sync folder is read-only here. "
+        "Your 1 change is kept and sent when it can be written."
+    )
+    window.sync.sync_action.trigger()  # writable again: sent, and the line says so no more
+    qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
+    assert "not sent" not in label.text()
+    assert "Sending failed" not in label.toolTip()

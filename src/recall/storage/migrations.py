@@ -16,7 +16,7 @@ from recall.storage import card_index, pick_counts, study_day_schema, sync_trigg
 from recall.storage.review_ids import review_uid
 from recall.storage.rows import REVIEW_BY_TIME
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -254,8 +254,30 @@ def _card_seeds(connection: Connection) -> None:
     connection.exec_driver_sql(verification.CARD_TRIGGER)
 
 
+def _sync_waiting(connection: Connection) -> None:
+    """Schema 12: what sync keeps until it can use it, so nothing it meets is lost.
+
+    Changes stamped too far ahead of this computer's clock wait in ``sync_held_change``;
+    files holding events of a type this Recall did not know are noted in
+    ``sync_revisit`` (read again once it knows more); changes stamped while the sync
+    folder could not be written wait in ``sync_pending``, and ``sync_device.owes_snapshot``
+    says a round that was to send everything could not. Only additions: nothing to fill in.
+    """
+    for statement in (
+        "ALTER TABLE sync_device ADD COLUMN owes_snapshot BOOLEAN NOT NULL DEFAULT 0",
+        "CREATE TABLE sync_held_change (id VARCHAR NOT NULL, stamp INTEGER NOT NULL, "
+        "event VARCHAR NOT NULL, PRIMARY KEY (id))",
+        "CREATE INDEX ix_sync_held_change_stamp ON sync_held_change (stamp)",
+        "CREATE TABLE sync_revisit (device VARCHAR NOT NULL, name VARCHAR NOT NULL, "
+        '"offset" INTEGER NOT NULL, known VARCHAR NOT NULL, PRIMARY KEY (device, name))',
+        "CREATE TABLE sync_pending (seq INTEGER NOT NULL, event VARCHAR NOT NULL, "
+        "PRIMARY KEY (seq))",
+    ):
+        connection.exec_driver_sql(statement)
+
+
 def _media_wanted(connection: Connection) -> None:
-    """Schema 12: the media files cards merged by sync refer to that have not arrived yet.
+    """Schema 13: the media files cards merged by sync refer to that have not arrived yet.
 
     Only a table is added; nothing stored changes (docs/sync.md, "Images and sounds").
     """
@@ -278,5 +300,6 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     8: _replay_notes,
     9: _sync,
     10: _card_seeds,
-    11: _media_wanted,
+    11: _sync_waiting,
+    12: _media_wanted,
 }

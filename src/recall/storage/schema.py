@@ -75,7 +75,9 @@ EXPECTED = Expected(
         "preference": frozenset({"key", "value"}),
         "preset": frozenset({"id", "name", "config"}),
         "deck_preset": frozenset({"deck_id", "preset_id"}),
-        "sync_device": frozenset({"id", "name", "clock", "folder", "next_file", "last_sync"}),
+        "sync_device": frozenset(
+            {"id", "name", "clock", "folder", "next_file", "last_sync", "owes_snapshot"}
+        ),
         "sync_outbox": frozenset({"seq", "kind", "row_id", "detail", "at"}),
         "sync_quiet": frozenset({"id"}),
         "sync_entity": frozenset({"kind", "deck_key", "card_key", "fields"}),
@@ -84,6 +86,9 @@ EXPECTED = Expected(
         "sync_retracted": frozenset({"uid"}),
         "sync_seen_device": frozenset({"id", "name", "last_file"}),
         "sync_preset": frozenset({"preset_id", "uid"}),
+        "sync_held_change": frozenset({"id", "stamp", "event"}),
+        "sync_revisit": frozenset({"device", "name", "offset", "known"}),
+        "sync_pending": frozenset({"seq", "event"}),
         "sync_media_wanted": frozenset({"name", "deck_key", "card_key"}),
         "replay_change": frozenset({"card_id", "mark"}),
         "replay_verified": frozenset({"id", "generation", "verified_generation", "version"}),
@@ -113,6 +118,7 @@ EXPECTED = Expected(
         "ix_review_uid": "review",
         "ix_sync_held_review_deck_key": "sync_held_review",
         "ix_sync_preset_uid": "sync_preset",
+        "ix_sync_held_change_stamp": "sync_held_change",
     },
     triggers={
         _trigger_name(sql): _collapse(sql)

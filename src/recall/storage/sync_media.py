@@ -1,4 +1,4 @@
-"""Media files that cards merged here refer to and that have not arrived yet (schema 12).
+"""Media files that cards merged here refer to and that have not arrived yet (schema 13).
 
 Sync notes each (media name, card keys) pair here in the transaction that merged the card,
 and takes it out once the file is in the media folder, or once the card no longer refers

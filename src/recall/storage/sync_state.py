@@ -27,6 +27,7 @@ class DeviceRow:
     folder: str | None
     next_file: int
     last_sync: int | None
+    owes_snapshot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,15 +52,19 @@ class SyncState:
     def device(self) -> DeviceRow | None:
         """This device, if sync has ever run here."""
         rows = self._sql.rows(
-            "SELECT id, name, clock, folder, next_file, last_sync FROM sync_device LIMIT 1"
+            "SELECT id, name, clock, folder, next_file, last_sync, owes_snapshot "
+            "FROM sync_device LIMIT 1"
         )
-        return DeviceRow(*rows[0]) if rows else None
+        if not rows:
+            return None
+        id_, name, clock, folder, next_file, last_sync, owes_snapshot = rows[0]
+        return DeviceRow(id_, name, clock, folder, next_file, last_sync, bool(owes_snapshot))
 
     def create_device(self, device_id: str, name: str, clock: int) -> DeviceRow:
         """Make this device's row (once)."""
         self._sql.run(
-            "INSERT INTO sync_device (id, name, clock, folder, next_file) "
-            "VALUES (?, ?, ?, NULL, 1)",
+            "INSERT INTO sync_device (id, name, clock, folder, next_file, owes_snapshot) "
+            "VALUES (?, ?, ?, NULL, 1, 0)",
             (device_id, name, clock),
         )
         device = self.device()
@@ -67,8 +72,9 @@ class SyncState:
         return device
 
     def update_device(self, **values: object) -> None:
-        """Change some of this device's columns (name, clock, folder, next_file, last_sync)."""
-        allowed = {"name", "clock", "folder", "next_file", "last_sync"}
+        """Change some of this device's columns (name, clock, folder, next_file, last_sync,
+        owes_snapshot)."""
+        allowed = {"name", "clock", "folder", "next_file", "last_sync", "owes_snapshot"}
         if not values or not set(values) <= allowed:
             raise ValueError(f"cannot set {sorted(values)}")
         assignments = ", ".join(f"{column} = ?" for column in values)
@@ -250,6 +256,67 @@ class SyncState:
     def retracted_all(self) -> Iterator[str]:
         """Every review taken back."""
         return (row[0] for row in self._sql.each("SELECT uid FROM sync_retracted"))
+
+    # Changes stamped far ahead, files to read again, events waiting to be written
+
+    def hold_changes(self, changes: Iterable[tuple[str, int, str]]) -> None:
+        """Keep changes (event id, stamp, event JSON) until this computer's clock nears them."""
+        self._sql.run_many(
+            "INSERT OR IGNORE INTO sync_held_change (id, stamp, event) VALUES (?, ?, ?)", changes
+        )
+
+    def release_changes(self, upto: int) -> list[str]:
+        """Take out the held changes stamped at most ``upto``; returns them, as JSON."""
+        rows = self._sql.rows(
+            "SELECT id, event FROM sync_held_change WHERE stamp <= ? ORDER BY stamp, id", (upto,)
+        )
+        self._sql.run_many("DELETE FROM sync_held_change WHERE id = ?", ((r[0],) for r in rows))
+        return [row[1] for row in rows]
+
+    def held_changes(self) -> tuple[int, int | None]:
+        """How many changes are held, and the earliest stamp among them."""
+        count, earliest = self._sql.rows("SELECT count(*), min(stamp) FROM sync_held_change")[0]
+        return int(count), None if earliest is None else int(earliest)
+
+    def revisits(self) -> dict[tuple[str, str], tuple[int, str]]:
+        """(device, file) -> (offset to read again from, the event types known then)."""
+        return {
+            (device, name): (int(offset), str(known))
+            for device, name, offset, known in self._sql.rows(
+                'SELECT device, name, "offset", known FROM sync_revisit'
+            )
+        }
+
+    def set_revisit(self, device: str, name: str, offset: int, known: str) -> None:
+        """Note a file to read again from ``offset`` once other event types are known."""
+        self._sql.run(
+            'INSERT INTO sync_revisit (device, name, "offset", known) VALUES (?, ?, ?, ?) '
+            'ON CONFLICT (device, name) DO UPDATE SET "offset" = '
+            'min(sync_revisit."offset", excluded."offset"), known = excluded.known',
+            (device, name, offset, known),
+        )
+
+    def forget_revisit(self, device: str, name: str) -> None:
+        """The file is being read again (or is gone): no longer noted."""
+        self._sql.run("DELETE FROM sync_revisit WHERE device = ? AND name = ?", (device, name))
+
+    def keep_pending(self, events: Iterable[str]) -> int:
+        """Keep events (JSON) to write at the next round that can; returns how many."""
+        rows = [(event,) for event in events]
+        self._sql.run_many("INSERT INTO sync_pending (event) VALUES (?)", rows)
+        return len(rows)
+
+    def pending(self) -> Iterator[str]:
+        """The events waiting to be written, oldest first, as JSON."""
+        return (row[0] for row in self._sql.each("SELECT event FROM sync_pending ORDER BY seq"))
+
+    def pending_count(self) -> int:
+        """How many events wait to be written."""
+        return int(self._sql.value("SELECT count(*) FROM sync_pending"))
+
+    def clear_pending(self) -> None:
+        """Forget the waiting events: written (or a round sending everything holds them)."""
+        self._sql.run("DELETE FROM sync_pending")
 
     # Presets' ids on every device
 

@@ -261,6 +261,9 @@ class SyncDevice(SQLModel, table=True):
     folder: str | None = Field(default=None, description="The sync folder chosen.")
     next_file: int = Field(default=1, description="The number of this device's next file.")
     last_sync: int | None = Field(default=None, description="UTC microseconds of the last round.")
+    owes_snapshot: bool = Field(
+        default=False, description="A round meant to send everything could not (schema 12)."
+    )
 
 
 class SyncOutbox(SQLModel, table=True):
@@ -343,8 +346,41 @@ class SyncPreset(SQLModel, table=True):
     uid: str = Field(index=True, unique=True)
 
 
+class SyncHeldChange(SQLModel, table=True):
+    """A change stamped more than a year ahead of this computer's clock (schema 12): kept
+    until the clock comes within a year of it, then merged."""
+
+    __tablename__ = "sync_held_change"
+
+    id: str = Field(primary_key=True, description="The event's id.")
+    stamp: int = Field(index=True)
+    event: str = Field(description="The event as read, JSON.")
+
+
+class SyncRevisit(SQLModel, table=True):
+    """A file that held events of a type this Recall did not know (schema 12): read again
+    from ``offset`` once a Recall that knows other types reads it."""
+
+    __tablename__ = "sync_revisit"
+
+    device: str = Field(primary_key=True)
+    name: str = Field(primary_key=True)
+    offset: int = Field(description="Where the first unknown event's line starts.")
+    known: str = Field(description="The event types the reading Recall knew, JSON.")
+
+
+class SyncPending(SQLModel, table=True):
+    """An event stamped for sending while the sync folder could not be written (schema 12):
+    written, before anything newer, by the next round that can."""
+
+    __tablename__ = "sync_pending"
+
+    seq: int | None = Field(default=None, primary_key=True)
+    event: str = Field(description="The event, JSON.")
+
+
 class SyncMediaWanted(SQLModel, table=True):
-    """A media file a card merged here refers to that has not arrived yet (schema 12)."""
+    """A media file a card merged here refers to that has not arrived yet (schema 13)."""
 
     __tablename__ = "sync_media_wanted"
 

@@ -9,6 +9,8 @@ any other file: events are merged by id, so a line read twice changes nothing.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import re
@@ -28,6 +30,20 @@ _DEVICE_ID = re.compile(r"[0-9a-f]{32}")
 
 class SyncFolderError(RecallError):
     """The sync folder cannot be used: missing, not a folder, or not writable."""
+
+
+class SyncWriteError(SyncFolderError):
+    """This device's file cannot be written (the folder is read-only or full); what the
+    other devices wrote can still be read.
+
+    Attributes:
+        reason: Why, in a few words ("the sync folder is read-only here"); the message
+            adds the file and the system's words.
+    """
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason} ({detail})")
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +67,10 @@ def root(folder: Path) -> Path:
     try:
         path.mkdir(exist_ok=True)
     except OSError as error:
-        raise SyncFolderError(f"cannot make {path}: {error.strerror or error}") from None
+        if error.errno not in _CANNOT_WRITE:
+            raise SyncFolderError(f"cannot make {path}: {error.strerror or error}") from None
+        # A folder this computer cannot write: what is there can still be read, and
+        # writing says why it cannot when it tries.
     return path
 
 
@@ -75,7 +94,7 @@ def write_file(
     temporary = folder / f".{name}.tmp"
     count = 0
     try:
-        folder.mkdir(exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         with temporary.open("wb") as out:
             out.write(json.dumps({"recall_sync": FORMAT, **header}).encode() + b"\n")
             for event in events:
@@ -90,17 +109,38 @@ def write_file(
         temporary.replace(folder / name)
         _sync_directory(folder)
     except OSError as error:
-        temporary.unlink(missing_ok=True)
-        raise SyncFolderError(f"cannot write {folder / name}: {error.strerror or error}") from None
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise SyncWriteError(
+            write_problem(error), f"{folder / name}: {error.strerror or error}"
+        ) from None
+    except BaseException:  # cancelled while writing: no temporary file left behind
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise
     return Written(name=name, size=(folder / name).stat().st_size, events=count)
 
 
+_CANNOT_WRITE = {errno.EACCES, errno.EPERM, errno.EROFS}
+_FULL = {errno.ENOSPC, errno.EDQUOT}
+
+
+def write_problem(error: OSError) -> str:
+    """Why a file of this device could not be written, in a few words."""
+    if error.errno in _CANNOT_WRITE:
+        return "the sync folder is read-only here"
+    if error.errno in _FULL:
+        return "the disk of the sync folder is full"
+    return "the sync folder cannot be written"
+
+
 def remove_temporary(base: Path, device: str) -> None:
-    """Remove temporary files a killed round of this device left."""
+    """Remove temporary files a killed round of this device left (those it can)."""
     folder = base / device
     if folder.is_dir():
         for path in folder.glob(".*.tmp"):
-            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
 
 
 def _sync_directory(folder: Path) -> None:
@@ -114,7 +154,9 @@ def _sync_directory(folder: Path) -> None:
 
 
 def devices(base: Path) -> list[str]:
-    """The device folders present."""
+    """The device folders present (none when Recall's part could not be made)."""
+    if not base.is_dir():
+        return []
     return sorted(
         path.name for path in base.iterdir() if path.is_dir() and _DEVICE_ID.fullmatch(path.name)
     )

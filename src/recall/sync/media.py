@@ -34,7 +34,7 @@ from recall.storage import Database, Transaction
 from recall.storage.sync_media import SyncMediaWanted, Wanted
 from recall.sync import folder as sync_folder
 from recall.sync.events import Event, FieldEvent
-from recall.sync.folder import SyncFolderError
+from recall.sync.folder import SyncWriteError
 from recall.sync.values import CONTENT, DELETED
 
 FOLDER = "media"  # beside a device's event files
@@ -113,7 +113,7 @@ def send(
         cancelled: Asked between two files.
 
     Raises:
-        SyncFolderError: A file cannot be written to the sync folder.
+        SyncWriteError: A file cannot be written to the sync folder (read-only, full).
         CancelledError: ``cancelled()`` turned true between two files.
     """
     cards = [event for event in events if event["type"] == "card"]
@@ -152,8 +152,8 @@ def send(
         if count:
             _sync_directory(target)
     except OSError as error:
-        raise SyncFolderError(
-            f"cannot write media to {target}: {error.strerror or error}"
+        raise SyncWriteError(
+            sync_folder.write_problem(error), f"{target}: {error.strerror or error}"
         ) from None
     if count:
         sent[COUNTED] += count

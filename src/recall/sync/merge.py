@@ -18,7 +18,9 @@ from datetime import datetime
 from typing import Any
 
 from recall.deckfile import is_card
+from recall.errors import CancelledError
 from recall.memory import FUTURE_TOLERANCE
+from recall.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import Schedulers, memory_of
 from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
@@ -27,6 +29,8 @@ from recall.storage.times import to_micros
 from recall.sync import moves, preset_names, seeds, values
 from recall.sync.clock import Clock, earlier, newer
 from recall.sync.events import DEFAULT_PRESET, FieldEvent, ReviewEvent, Unreview, review_dict
+
+_REPLAY_TICK = 200  # cards replayed between two reports of progress (and cancel checks)
 
 
 @dataclass
@@ -55,9 +59,23 @@ class Merger:
         self._latest = micros
         self._absurd = micros + 366 * 86_400_000_000
         self.merged = Merged()
+        self._progress: Progress = no_progress
+        self._cancelled: Cancelled = never_cancelled
 
-    def apply(self, events: Iterable[FieldEvent | ReviewEvent | Unreview]) -> Merged:
-        """Apply events and replay every card they touched."""
+    def apply(
+        self,
+        events: Iterable[FieldEvent | ReviewEvent | Unreview],
+        progress: Progress = no_progress,
+        cancelled: Cancelled = never_cancelled,
+    ) -> Merged:
+        """Apply events and replay every card they touched.
+
+        Args:
+            progress: Told the cards replayed against those to replay (from 0).
+            cancelled: Asked while cards are replayed; when true, ``CancelledError`` is
+                raised (the caller's transaction then changes nothing).
+        """
+        self._progress, self._cancelled = progress, cancelled
         by_type: dict[str, list[Any]] = {
             "preset": [],
             "deck": [],
@@ -417,6 +435,8 @@ class Merger:
         tx = self._tx
         presets = tx.options.deck_presets()
         memories = []
+        total, done = len(cards), 0
+        self._progress(0, total)
         # Many cards (a first sync) are read in one pass over each table, a few one by one.
         only = None if len(cards) > 2_000 else cards
         for card_id, seed, deck_id, schedule, history in tx.history.schedules_and_histories(only):
@@ -425,6 +445,12 @@ class Merger:
             memory = self._schedulers.for_deck(presets, deck_id).replay_raw(seed, history)
             if memory != schedule:
                 memories.append((card_id, memory_of(memory)))
+            done += 1
+            if done % _REPLAY_TICK == 0:
+                self._progress(done, total)
+                if self._cancelled():
+                    raise CancelledError("sync stopped; nothing was received")
+        self._progress(total, total)
         tx.cards.set_memories(memories)
         self.merged.replayed = len(cards)
 

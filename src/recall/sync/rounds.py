@@ -5,13 +5,20 @@ Two transactions. The first turns the outbox into events, writes them as one new
 round sends the same changes again next time, and merging by id makes the copy harmless.
 The second reads what is new in every device's files, merges it and remembers how far
 each file was read; killed before its commit, nothing of it happened and the files are
-read again. Cancel is asked between the steps; a cancelled round changes nothing.
+read again. Cancel is asked inside the long loops (writing, reading, replaying); a round
+cancelled in a step leaves that step undone (each is one transaction).
+
+When this device's file cannot be written (a read-only or full sync folder), the
+changes are stamped all the same and kept in the database (``sync_pending``), the round
+still receives, and the next round that can write sends them first.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -24,7 +31,7 @@ from recall.storage.times import to_micros
 from recall.sync import folder as sync_folder
 from recall.sync import media, moves
 from recall.sync.clock import Clock
-from recall.sync.events import Event, EventError, UnknownEventError, parse
+from recall.sync.incoming import FileRead, collect, read_events
 from recall.sync.merge import Merger
 from recall.sync.outgoing import Collector, review_events
 from recall.sync.seeds import reseed_carried_over
@@ -52,6 +59,11 @@ class SyncReport:
         devices: (id, name) of every other device seen.
         notes: What was skipped and why.
         snapshot: This round wrote everything (first round, or the folder was lost).
+        replayed: Cards rescheduled from their merged history.
+        problem: Why this device's changes could not be written, if they could not:
+            ``reason`` in a few words, with the file and the system's words.
+        kept: Changes waiting in the database to be written (when ``problem``); -1 when
+            the next round that can sends everything.
     """
 
     device: tuple[str, str]
@@ -63,15 +75,33 @@ class SyncReport:
     file: str | None = None
     snapshot: bool = False
     replayed: int = 0
+    problem: str | None = None
+    reason: str | None = None
+    kept: int = 0
+
+    def not_sent(self, detail: bool = True) -> str | None:
+        """Why nothing went out this round, with what happens to the changes (or None);
+        without ``detail``, the reason in a few words, without the file's name."""
+        if self.problem is None:
+            return None
+        waiting = "everything" if self.kept < 0 else _many(self.kept, "change")
+        return (
+            f"sending failed: {self.problem if detail else self.reason}; your changes are "
+            f"kept ({waiting}) and sent when it can be written"
+        )
 
     def lines(self) -> list[str]:
         """The report in words, one line each."""
         out = [f"synced {self.device[1]} ({self.device[0][:8]}) through {self.folder}"]
-        out.append(
-            "sent: "
-            + (_counts(self.sent) or "nothing")
-            + (" (everything)" if self.snapshot else "")
-        )
+        not_sent = self.not_sent()
+        if not_sent is not None:
+            out.append(f"sent: nothing: {not_sent}")
+        else:
+            out.append(
+                "sent: "
+                + (_counts(self.sent) or "nothing")
+                + (" (everything)" if self.snapshot else "")
+            )
         out.append("received: " + (_counts(self.received) or "nothing"))
         if self.replayed:
             out.append(f"rescheduled {self.replayed} card(s) from their merged history")
@@ -85,6 +115,26 @@ def _counts(counts: Counter[str]) -> str:
     return ", ".join(f"{count} {kind}(s)" for kind, count in sorted(counts.items()) if count)
 
 
+def _many(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def no_description(_text: str) -> None:
+    """A ``describe`` that shows nothing (the command line)."""
+
+
+@dataclass
+class _Sent:
+    """What one attempt at sending did."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    file: str | None = None
+    snapshot: bool = False
+    problem: str | None = None
+    reason: str | None = None
+    kept: int = 0
+
+
 def sync(
     database: Database,
     now: datetime,
@@ -93,13 +143,19 @@ def sync(
     schedulers: Schedulers | None = None,
     progress: Progress = no_progress,
     cancelled: Cancelled = never_cancelled,
+    describe: Callable[[str], None] = no_description,
 ) -> SyncReport:
     """Do one round through ``folder`` (remembered for next time), or the one chosen before.
+
+    Args:
+        progress: Told the work done in the step running (events written, bytes read,
+            cards rescheduled), against its total.
+        describe: Told what the step running does, in words, as it starts.
 
     Raises:
         NoSyncFolderError: No folder given and none chosen before.
         SyncFolderError: The folder cannot be used.
-        CancelledError: ``cancelled()`` turned true; this round changed nothing here.
+        CancelledError: ``cancelled()`` turned true; the step running changed nothing.
     """
     schedulers = schedulers or Schedulers()
     with database.transaction() as transaction:
@@ -114,22 +170,21 @@ def sync(
         base = sync_folder.root(folder)
         if device.folder != str(folder):
             transaction.sync.update_device(folder=str(folder))
-    progress(0, 3)
     notes: list[str] = []
-    sent: Counter[str] = Counter()
-    file: str | None = None
-    snapshot = False
+    sent = _Sent()
     received: Counter[str] = Counter()
     replayed = 0
     for _attempt in range(_SEND_ATTEMPTS):
-        more_sent, written, whole = _send(database, base, now, cancelled, notes, schedulers)
-        sent += more_sent
-        file = written or file
-        snapshot = snapshot or whole
-        progress(1, 3)
+        describe("Writing this computer's changes...")
+        more = _send(database, base, now, cancelled, notes, schedulers, progress)
+        sent.counts += more.counts
+        sent.file = more.file or sent.file
+        sent.snapshot = sent.snapshot or more.snapshot
+        sent.problem, sent.reason, sent.kept = more.problem, more.reason, more.kept
         if cancelled():
             raise CancelledError("sync stopped after sending; nothing was received")
-        done = _receive(database, base, now, schedulers, cancelled)
+        describe("Looking for the other computers' changes...")
+        done = _receive(database, base, now, schedulers, progress, describe, cancelled)
         if done is not None:
             received, more_notes, replayed = done
             notes += more_notes
@@ -140,20 +195,22 @@ def sync(
             "at the next round"
         )
     media.fetch(database, base, received, notes, cancelled)
-    progress(3, 3)
     with database.reading() as transaction:
         device = transaction.sync.device() or device
         devices = [seen for seen in transaction.sync.seen_devices() if seen[0] != device.id]
     return SyncReport(
         device=(device.id, device.name),
         folder=folder,
-        sent=sent,
+        sent=sent.counts,
         received=received,
         devices=devices,
         notes=notes,
-        file=file,
-        snapshot=snapshot,
+        file=sent.file,
+        snapshot=sent.snapshot,
         replayed=replayed,
+        problem=sent.problem,
+        reason=sent.reason,
+        kept=sent.kept,
     )
 
 
@@ -164,9 +221,11 @@ def _send(
     cancelled: Cancelled,
     notes: list[str],
     schedulers: Schedulers,
-) -> tuple[Counter[str], str | None, bool]:
+    progress: Progress,
+) -> _Sent:
     micros = to_micros(now)
     assert micros is not None
+    result = _Sent()
     with database.transaction() as transaction:
         device = transaction.sync.device()
         assert device is not None
@@ -187,7 +246,7 @@ def _send(
             notes.append(
                 f"the folder of {len(gone)} other computer(s) is gone: everything was sent again"
             )
-        snapshot = not own or bool(lost) or bool(gone)
+        snapshot = not own or bool(lost) or bool(gone) or device.owes_snapshot
         if snapshot:
             reseeded = reseed_carried_over(transaction, schedulers)
             if reseeded:
@@ -218,83 +277,115 @@ def _send(
                 f"{len(out.redeleted)} deck(s) or card(s) made here again after another "
                 "device deleted them were removed: a deletion is final (docs/sync.md)"
             )
-        sent: Counter[str] = Counter()
+        if snapshot:
+            transaction.sync.clear_pending()  # everything is sent: what waited too
+        pending = transaction.sync.pending_count()
+        reviews = transaction.history.count() if out.all_reviews else len(out.reviews)
+        total = pending + len(out.fields) + reviews + len(out.unreviews)
+        sent = result.counts
+
+        def fresh() -> Iterator[dict[str, object]]:
+            yield from out.fields
+            yield from review_events(transaction, out)
 
         def events() -> Iterator[dict[str, object]]:
-            for event in out.fields:
+            waiting = (json.loads(text) for text in transaction.sync.pending())
+            for event in itertools.chain(waiting if pending else (), fresh()):
                 sent[str(event["type"])] += 1
-                yield event
-            for event in review_events(transaction, out):
-                sent[str(event["type"])] += 1
-                if sum(sent.values()) % 10_000 == 0 and cancelled():
-                    raise CancelledError("sync stopped; nothing was changed")
+                if sum(sent.values()) % 1_000 == 0:
+                    progress(sum(sent.values()), total)
+                    if cancelled():
+                        raise CancelledError("sync stopped; nothing was changed")
                 yield event
 
-        media.send(transaction, database, base / device.id, out.fields, sent, notes, cancelled)
-        written = sync_folder.write_file(
-            base,
-            device.id,
-            device.next_file,
-            {"device": device.id, "name": device.name, "written": micros},
-            events(),
-        )
+        progress(0, total)
+        written: sync_folder.Written | None = None
+        try:
+            if total:
+                # The files the cards refer to go first, so that a device reading the card
+                # can find them (those of the changes kept from an earlier round too).
+                waiting = (json.loads(text) for text in transaction.sync.pending())
+                media.send(
+                    transaction,
+                    database,
+                    base / device.id,
+                    itertools.chain(waiting if pending else (), out.fields),
+                    sent,
+                    notes,
+                    cancelled,
+                )
+                written = sync_folder.write_file(
+                    base,
+                    device.id,
+                    device.next_file,
+                    {"device": device.id, "name": device.name, "written": micros},
+                    events(),
+                )
+        except sync_folder.SyncWriteError as error:
+            # Stamped all the same and kept here, so that receiving can go on: merging
+            # never meets a change of this computer that has no stamp.
+            sent.clear()
+            result.problem, result.reason = str(error), error.reason
+            if snapshot:
+                transaction.sync.update_device(owes_snapshot=True)
+                result.kept = -1
+            else:
+                transaction.sync.keep_pending(
+                    json.dumps(event, ensure_ascii=False) for event in fresh()
+                )
+                result.kept = transaction.sync.pending_count()
         if cancelled():
             raise CancelledError("sync stopped; nothing was changed")
+        progress(total, total)
         if written is not None:
             transaction.sync.set_file(device.id, written.name, written.size, own=True)
+            transaction.sync.clear_pending()
+        if result.problem is None:
+            transaction.sync.update_device(owes_snapshot=False)
         transaction.sync.clear_outbox(upto)
-        transaction.sync.update_device(clock=clock.value, next_file=device.next_file + 1)
-    return sent, None if written is None else written.name, snapshot
+        transaction.sync.update_device(
+            clock=clock.value, next_file=device.next_file + (written is not None)
+        )
+    result.file = None if written is None else written.name
+    result.snapshot = snapshot
+    return result
 
 
 def _receive(
-    database: Database, base: Path, now: datetime, schedulers: Schedulers, cancelled: Cancelled
+    database: Database,
+    base: Path,
+    now: datetime,
+    schedulers: Schedulers,
+    progress: Progress,
+    describe: Callable[[str], None],
+    cancelled: Cancelled,
 ) -> tuple[Counter[str], list[str], int] | None:
     """Merge what is new in the folder; None (nothing done) when a change was made here
     after this round sent: merging over a change not yet stamped would overwrite it."""
-    notes: list[str] = []
     with database.transaction() as transaction:
         if transaction.sync.outbox_end():
             return None
         device = transaction.sync.device()
         assert device is not None
-        known = transaction.sync.files()
-        events = []
-        unknown: Counter[str] = Counter()
-        positions: list[tuple[str, str, int]] = []
-        for other in sync_folder.devices(base):
-            files = sync_folder.event_files(base, other)
-            for name, size in sorted(files.items()):
-                offset, _own = known.get((other, name), (0, False))
-                if size == offset:
-                    continue
-                if size < offset:
-                    offset = 0  # replaced by a different file of the same name: read it all
-                read = read_events(base, other, name, offset, device.id)
-                if isinstance(read, str):
-                    notes.append(read)
-                    continue
-                seen_name, found, end, more_unknown, bad = read
-                if seen_name is not None:
-                    transaction.sync.saw_device(other, seen_name, name)
-                events += found
-                unknown.update(more_unknown)
-                if bad:
-                    notes.append(f"{other[:8]}/{name}: {bad} line(s) that are not events, skipped")
-                positions.append((other, name, end))
-            if cancelled():
-                raise CancelledError("sync stopped after sending; nothing was received")
-        for what, count in sorted(unknown.items()):
-            notes.append(
-                f"{count} event(s) of an {what.removeprefix('unknown event ')} (from a newer "
-                "Recall) skipped; they stay in the sync folder"
-            )
+        incoming = collect(transaction, base, device.id, now, progress, describe, cancelled)
+        notes = incoming.notes
         clock = Clock(device.clock)
-        merged = Merger(transaction, schedulers, clock, now).apply(events)
-        media.want(transaction, events, database)
+        describe(f"Merging {_many(len(incoming.events), 'change')}...")
+        progress(0, 0)  # no count of its own: the dialog shows it is busy
+
+        def replaying(done: int, total: int) -> None:
+            if done == 0:
+                describe(f"Rescheduling {_many(total, 'card')} from their history...")
+            progress(done, total)
+
+        merged = Merger(transaction, schedulers, clock, now).apply(
+            incoming.events, replaying, cancelled
+        )
+        media.want(transaction, incoming.events, database)
         if cancelled():
             raise CancelledError("sync stopped after sending; nothing was received")
-        for other, name, end in positions:
+        known = transaction.sync.files()
+        for other, name, end in incoming.positions:
             mine = known.get((other, name), (0, False))[1]
             transaction.sync.set_file(other, name, end, own=mine)
         transaction.sync.update_device(clock=clock.value, last_sync=to_micros(now))
@@ -307,34 +398,4 @@ def _receive(
     return merged.received, notes, merged.replayed
 
 
-def read_events(
-    base: Path, device: str, name: str, offset: int, me: str
-) -> str | tuple[str | None, list[Event], int, Counter[str], int]:
-    """The events of a file after ``offset``, line by line: (the writer's name when the
-    header was read, the events, the offset after the last complete line, unknown event
-    types, lines that are not events); or a note saying why the file is skipped."""
-    found: list[Event] = []
-    unknown: Counter[str] = Counter()
-    bad = 0
-    end = offset
-    seen_name: str | None = None
-    try:
-        for line in sync_folder.lines_after(base, device, name, offset):
-            if end == 0:
-                header = sync_folder.header(line)
-                problem = sync_folder.header_problem(header)
-                if problem is not None:
-                    return f"{device[:8]}/{name} {problem}; skipped, kept"
-                if device != me:
-                    seen_name = str(header.get("name", "?"))
-            elif line.strip():
-                try:
-                    found.append(parse(line))
-                except UnknownEventError as error:
-                    unknown[str(error)] += 1
-                except EventError:
-                    bad += 1
-            end += len(line)
-    except OSError as error:
-        return f"{device[:8]}/{name} could not be read: {error.strerror or error}"
-    return seen_name, found, end, unknown, bad
+__all__ = ["FileRead", "NoSyncFolderError", "SyncReport", "read_events", "sync"]

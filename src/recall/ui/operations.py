@@ -40,6 +40,7 @@ class _ProgressRelay(QObject):
     """Carries progress from the worker thread to the dialog on the window's thread."""
 
     changed = Signal(int, int)
+    described = Signal(str)
 
 
 class Operations(QObject):
@@ -52,6 +53,7 @@ class Operations(QObject):
     """
 
     busy_changed = Signal(bool)
+    described = Signal(str)  # what the running operation says it does now
 
     def __init__(self, tasks: TaskRunner, prompts: Prompts, window: QWidget) -> None:
         super().__init__(window)
@@ -60,6 +62,7 @@ class Operations(QObject):
         self._window = window
         self._cancel = threading.Event()
         self._dialog: QProgressDialog | None = None
+        self._relay: _ProgressRelay | None = None
         self._cancellable = False
         self.busy = False
         self.writes_cards = False
@@ -127,8 +130,10 @@ class Operations(QObject):
         if cancellable:
             dialog.canceled.connect(self._on_cancel)
         relay.changed.connect(self._on_progress)
+        relay.described.connect(self._on_described)
         dialog.setValue(0)
         self._dialog = dialog
+        self._relay = relay
         cancel = self._cancel
 
         def job() -> Result:
@@ -162,6 +167,18 @@ class Operations(QObject):
         if self.busy and self._cancellable:
             self._on_cancel()
 
+    def describe(self, text: str) -> None:
+        """Say in the running operation's dialog what it is doing now ("Reading laptop's
+        changes..."). Called from the work, on its thread."""
+        relay = self._relay
+        if relay is not None:
+            relay.described.emit(text)
+
+    def _on_described(self, text: str) -> None:
+        if self._dialog is not None and not self._cancel.is_set():
+            self._dialog.setLabelText(text)
+        self.described.emit(text)
+
     def _on_cancel(self) -> None:
         self._cancel.set()
         if self._dialog is not None:
@@ -173,12 +190,15 @@ class Operations(QObject):
         if total > 0:
             self._dialog.setMaximum(total)
             self._dialog.setValue(min(done, total))
+        elif self._dialog.maximum() > 0 and done == 0:
+            self._dialog.setRange(0, 0)  # a step whose size is not known: busy
 
     def _finish(self, relay: _ProgressRelay) -> None:
         if self._dialog is not None:
             self._dialog.close()
             self._dialog.deleteLater()
             self._dialog = None
+        self._relay = None
         relay.deleteLater()
         self.busy = False
         self.writes_cards = False

@@ -74,6 +74,7 @@ class SyncActions(QObject):
         self.timer.timeout.connect(self._on_timer)
         # One operation at a time: Sync Now waits while another (an import, a check) runs.
         operations.busy_changed.connect(lambda busy: self.sync_action.setEnabled(not busy))
+        self._not_sent: str | None = None  # why the last round could not send, if it could not
         self.show_status()
 
     @property
@@ -99,13 +100,19 @@ class SyncActions(QObject):
                 self.message.emit("Choose a sync folder in Edit > Preferences first", 10_000)
             return False
         database, schedulers, now = self._database, self._schedulers, self._clock()
+        describe = self._operations.describe
 
         def work(progress: Progress, cancelled: Cancelled) -> SyncReport | str:
             from recall.sync.rounds import sync  # merging's modules load with the first round
 
             try:
                 return sync(
-                    database, now, schedulers=schedulers, progress=progress, cancelled=cancelled
+                    database,
+                    now,
+                    schedulers=schedulers,
+                    progress=progress,
+                    cancelled=cancelled,
+                    describe=describe,
                 )
             except CancelledError:
                 raise
@@ -145,10 +152,13 @@ class SyncActions(QObject):
         """Put when this device last synced, and the devices seen, in the label."""
         status = settings.status(self._database)
         local = status.last_sync.astimezone() if status.last_sync else None
-        self.label.setText(status.summary(local))
+        self.label.setText(
+            status.summary(local) + (" · your changes not sent" if self._not_sent else "")
+        )
         names = "\n".join(f"• {name} ({device[:8]})" for device, name in status.devices)
         self.label.setToolTip(
-            f"This device: {status.name}\nSync folder: {status.folder or 'none chosen'}"
+            (f"{self._not_sent[0].upper()}{self._not_sent[1:]}\n\n" if self._not_sent else "")
+            + f"This device: {status.name}\nSync folder: {status.folder or 'none chosen'}"
             + (f"\nOther devices seen:\n{names}" if names else "")
         )
 
@@ -166,11 +176,33 @@ class SyncActions(QObject):
         self.sync_now(quiet=True)
 
     def _on_synced(self, report: SyncReport | str) -> None:
+        if not isinstance(report, str):
+            self._not_sent = report.not_sent()
         self.show_status()
         if isinstance(report, str):
             self.message.emit(f"Sync failed, tried again in a few minutes: {report}", 60_000)
             return
         received = sum(report.received.values())
+        if report.reason is not None:
+            # Short enough for the status bar; the file's name and the system's words are
+            # in the sync status's tooltip.
+            waiting = (
+                "Everything is"
+                if report.kept < 0
+                else f"Your {_many(report.kept, 'change')} {'is' if report.kept == 1 else 'are'}"
+            )
+            self.message.emit(
+                (f"Received {_many(received, 'change')}. " if received else "")
+                + f"Sending failed: {report.reason}. {waiting} kept and sent when it can be "
+                "written.",
+                60_000,
+            )
+            self.synced.emit(report)
+            return
         sent = sum(report.sent.values())
-        self.message.emit(f"Synced: {sent} change(s) sent, {received} received", 5_000)
+        self.message.emit(f"Synced: {_many(sent, 'change')} sent, {received:,} received", 5_000)
         self.synced.emit(report)
+
+
+def _many(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"

@@ -1,0 +1,253 @@
+"""What a round reads from the other devices' files, and what it keeps to come back to.
+
+Each file is read from where the last round stopped, up to its last complete line.
+Nothing read is ever dropped for good:
+
+- Events of a type this Recall does not know are skipped, and the file is noted with the
+  offset of the first of them and the types this Recall knows (``sync_revisit``): a
+  Recall that knows other types reads it again from there (merging by id makes the lines
+  read twice harmless).
+- A file of a newer format is not read at all, so it is read whole once Recall is
+  updated.
+- A change stamped more than a year ahead of this computer's clock is held in the
+  database (``sync_held_change``), not merged and not let move this computer's clock, and
+  merged at the first round when this computer's clock is within a year of it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from recall.errors import CancelledError
+from recall.memory import FUTURE_TOLERANCE
+from recall.progress import Cancelled, Progress
+from recall.storage import Transaction
+from recall.storage.times import to_micros
+from recall.sync import events as sync_events
+from recall.sync import folder as sync_folder
+from recall.sync.events import Event, EventError, FieldEvent, UnknownEventError, field_event, parse
+
+AHEAD_LIMIT = timedelta(days=366)
+"""A change stamped further ahead of this computer's clock than this waits for it."""
+
+_LINES_PER_TICK = 2_000
+
+Describe = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class FileRead:
+    """What one file held after an offset.
+
+    Attributes:
+        name: The writer's name, when the header was read.
+        events: The events this Recall knows.
+        end: The offset after the last complete line.
+        unknown: Events of a type this Recall does not know, by what was said of them.
+        first_unknown: Where the first of those starts (None when there were none).
+        bad: Lines that are not events.
+    """
+
+    name: str | None
+    events: list[Event]
+    end: int
+    unknown: Counter[str]
+    first_unknown: int | None
+    bad: int
+
+
+@dataclass
+class Incoming:
+    """What a round read: the events to merge and how far each file was read."""
+
+    events: list[Event] = field(default_factory=list)
+    positions: list[tuple[str, str, int]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def known_types() -> str:
+    """The event types this Recall knows, as noted beside a file to read again."""
+    return json.dumps(sorted(sync_events.TYPES))
+
+
+def ahead_limit(now: datetime) -> int:
+    """The latest stamp merged now (UTC microseconds): later ones are held."""
+    micros = to_micros(now + FUTURE_TOLERANCE + AHEAD_LIMIT)
+    assert micros is not None
+    return micros
+
+
+def collect(
+    transaction: Transaction,
+    base: Path,
+    me: str,
+    now: datetime,
+    progress: Progress,
+    describe: Describe,
+    cancelled: Cancelled,
+) -> Incoming:
+    """Read what is new in every device's files, with the held changes whose time came.
+
+    Raises:
+        CancelledError: ``cancelled()`` turned true; nothing was written.
+    """
+    incoming = Incoming()
+    known = transaction.sync.files()
+    revisits = transaction.sync.revisits()
+    signature = known_types()
+    names = dict(transaction.sync.seen_devices())
+    plan: list[tuple[str, str, int, int]] = []
+    for other in sync_folder.devices(base):
+        files = sync_folder.event_files(base, other)
+        for device, name in revisits:
+            if device == other and name not in files:
+                transaction.sync.forget_revisit(device, name)
+        for name, size in sorted(files.items()):
+            offset = known.get((other, name), (0, False))[0]
+            if size < offset:
+                offset = 0  # replaced by a different file of the same name: read it all
+            revisit = revisits.get((other, name))
+            if revisit is not None and revisit[1] != signature:
+                # Read by a Recall that knew other event types: read again from the first
+                # event it did not know.
+                transaction.sync.forget_revisit(other, name)
+                offset = min(offset, revisit[0])
+            if size != offset:
+                plan.append((other, name, offset, size))
+    total = sum(size - offset for _, _, offset, size in plan)
+    done = 0
+    unknown: Counter[str] = Counter()
+    for other, name, offset, size in plan:
+        if other not in names:
+            names[other] = _writer(base, other, name)
+        who = names[other] if other != me else "this computer"
+        describe(f"Reading {who}'s changes ({_size(size - offset)})...")
+        start = done
+
+        def tick(read: int, start: int = start) -> None:
+            progress(start + read, total)
+            if cancelled():
+                raise CancelledError("sync stopped; nothing was received")
+
+        read = read_events(base, other, name, offset, me, tick)
+        done = start + (size - offset)
+        progress(done, total)
+        if isinstance(read, str):
+            incoming.notes.append(read)
+            continue
+        if read.name is not None:
+            transaction.sync.saw_device(other, read.name, name)
+            names[other] = read.name
+        incoming.events += read.events
+        unknown.update(read.unknown)
+        if read.first_unknown is not None:
+            transaction.sync.set_revisit(other, name, read.first_unknown, signature)
+        if read.bad:
+            incoming.notes.append(
+                f"{other[:8]}/{name}: {read.bad} line(s) that are not events, skipped"
+            )
+        incoming.positions.append((other, name, read.end))
+    for what, count in sorted(unknown.items()):
+        incoming.notes.append(
+            f"{count} event(s) of an {what.removeprefix('unknown event ')} (from a newer "
+            "Recall) skipped; they stay in the sync folder and are read again when Recall "
+            "is updated"
+        )
+    _hold_far_ahead(transaction, incoming, now)
+    return incoming
+
+
+def _hold_far_ahead(transaction: Transaction, incoming: Incoming, now: datetime) -> None:
+    """Hold the changes stamped too far ahead; add the held ones whose time came."""
+    limit = ahead_limit(now)
+    kept: list[Event] = []
+    held: list[tuple[str, int, str]] = []
+    for event in incoming.events:
+        if isinstance(event, FieldEvent) and event.stamp > limit:
+            data = field_event(
+                event.id, event.type, event.stamp, event.device, event.key, event.fields
+            )
+            held.append((event.id, event.stamp, json.dumps(data, ensure_ascii=False)))
+        else:
+            kept.append(event)
+    transaction.sync.hold_changes(held)
+    released = [parse(text.encode()) for text in transaction.sync.release_changes(limit)]
+    incoming.events = released + kept
+    if released:
+        incoming.notes.append(
+            f"{len(released)} change(s) held because they were stamped more than a year "
+            "ahead of this computer's clock were merged: its clock has come within a year "
+            "of them"
+        )
+    count, earliest = transaction.sync.held_changes()
+    if count:
+        assert earliest is not None
+        incoming.notes.append(
+            f"{count} change(s) stamped more than a year ahead of this computer's clock "
+            "(is it set right? or was another computer's?) are held, not merged, until "
+            "this computer's clock is within a year of them"
+        )
+
+
+def _writer(base: Path, device: str, name: str) -> str:
+    """The name a file's header gives its writer (before the file is read)."""
+    try:
+        first = next(sync_folder.lines_after(base, device, name, 0), b"")
+    except OSError:
+        first = b""
+    return str(sync_folder.header(first).get("name") or "another computer")
+
+
+def _size(count: int) -> str:
+    if count < 1_000_000:
+        return f"{max(1, count // 1000):,} kB"
+    return f"{count / 1_000_000:,.1f} MB"
+
+
+def read_events(
+    base: Path,
+    device: str,
+    name: str,
+    offset: int,
+    me: str,
+    tick: Callable[[int], None] | None = None,
+) -> str | FileRead:
+    """The events of a file after ``offset``, line by line (``tick`` is told the bytes
+    read every few thousand lines); or a note saying why the file is skipped."""
+    found: list[Event] = []
+    unknown: Counter[str] = Counter()
+    first_unknown: int | None = None
+    bad = 0
+    end = offset
+    seen_name: str | None = None
+    lines = 0
+    try:
+        for line in sync_folder.lines_after(base, device, name, offset):
+            if end == 0:
+                header = sync_folder.header(line)
+                problem = sync_folder.header_problem(header)
+                if problem is not None:
+                    return f"{device[:8]}/{name} {problem}; skipped, kept"
+                if device != me:
+                    seen_name = str(header.get("name", "?"))
+            elif line.strip():
+                try:
+                    found.append(parse(line))
+                except UnknownEventError as error:
+                    unknown[str(error)] += 1
+                    if first_unknown is None:
+                        first_unknown = end
+                except EventError:
+                    bad += 1
+            end += len(line)
+            lines += 1
+            if tick is not None and lines % _LINES_PER_TICK == 0:
+                tick(end - offset)
+    except OSError as error:
+        return f"{device[:8]}/{name} could not be read: {error.strerror or error}"
+    return FileRead(seen_name, found, end, unknown, first_unknown, bad)
