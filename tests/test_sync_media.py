@@ -20,8 +20,10 @@ import pytest
 
 from recall import cardhtml, editing, importing, paths
 from recall.deckfile import parse_deck
+from recall.errors import CancelledError
 from recall.storage.sync_media import SyncMediaWanted
 from recall.sync import media
+from recall.sync.rounds import sync
 from tests.anki_packages import picture_and_sound_package
 from tests.sync_devices import Device
 
@@ -442,3 +444,26 @@ def test_an_image_of_a_change_kept_while_the_folder_was_read_only_goes_with_it_l
     received = desktop.sync(later)
     assert received.received == {"card": 1, media.COUNTED: 1}
     assert (_media_dir(desktop) / new).read_bytes() == PICTURE
+
+
+def test_cancel_while_media_are_copied_keeps_those_copied_and_the_rest_come_next_time(
+    pair: tuple[Device, Device],
+) -> None:
+    laptop, desktop = pair
+    names = [_place(laptop, PICTURE + bytes([n]), ".png") for n in range(3)]
+    _import(laptop, {f"c{n}": (f'<img src="{name}">', "b") for n, name in enumerate(names)})
+    laptop.sync(START)
+    held = _media_dir(desktop)
+
+    def cancelled() -> bool:  # Cancel pressed once the first file is in
+        return held.is_dir() and any(held.glob("*.png"))
+
+    with pytest.raises(CancelledError, match="copying images and sounds"):
+        sync(desktop.database, START, desktop.shared, "desktop", cancelled=cancelled)
+    assert len(list(held.glob("*.png"))) == 1
+    assert len(_wanted(desktop)) == 2
+    assert "pics" in desktop.deck_keys()  # what was merged before stays merged
+    rest = desktop.sync(START)
+    assert rest.received[media.COUNTED] == 2
+    assert sorted(path.name for path in held.iterdir()) == sorted(names)
+    assert _wanted(desktop) == []

@@ -23,13 +23,13 @@ import re
 import secrets
 import stat
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from recall import cardhtml, paths, sound
 from recall.errors import CancelledError
-from recall.progress import Cancelled
+from recall.progress import Cancelled, Progress, no_progress
 from recall.storage import Database, Transaction
 from recall.storage.sync_media import SyncMediaWanted, Wanted
 from recall.sync import folder as sync_folder
@@ -200,27 +200,36 @@ def want(transaction: Transaction, events: Iterable[Event], database: Database) 
 
 
 def fetch(
-    database: Database, base: Path, received: Counter[str], notes: list[str], cancelled: Cancelled
+    database: Database,
+    base: Path,
+    received: Counter[str],
+    notes: list[str],
+    cancelled: Cancelled,
+    progress: Progress = no_progress,
+    describe: Callable[[str], None] = lambda _text: None,
 ) -> None:
     """Copy in the wanted media that have arrived in any device's ``media/``.
 
     A file is taken only when its bytes hash to its name; one that does not (damaged, or
     still arriving) is left, with a note, and looked at again next round. Files taken are
-    counted in ``received``; what is still missing is named in a note. Cancel stops between
-    two files; the rest waits for the next round.
+    counted in ``received``; what is still missing is named in a note.
+
+    Raises:
+        CancelledError: ``cancelled()`` turned true between two files; those copied are
+            kept, the rest wait for the next round.
     """
     with database.reading() as transaction:
         wanted = SyncMediaWanted(transaction.sql).wanted()
         if not wanted:
             return
         cards = transaction.synced.cards({(deck, card) for _name, deck, card in wanted})
-    done: list[Wanted] = []
+    finished: list[Wanted] = []
     by_name: dict[str, list[Wanted]] = {}
     for row in wanted:
         name, deck_key, card_key = row
         found = cards.get((deck_key, card_key))
         if found is None or name not in card_media(json.loads(found[1]["content"])):
-            done.append(row)  # the card is gone, or no longer refers to the file
+            finished.append(row)  # the card is gone, or no longer refers to the file
         else:
             by_name.setdefault(name, []).append(row)
     held = local_folder(database)
@@ -232,11 +241,16 @@ def fetch(
     missing: list[str] = []
     damaged: list[str] = []
     count = 0
-    for name, rows in sorted(by_name.items()):
+    stopped = False
+    if by_name:
+        describe(f"Copying {len(by_name):,} image(s) and sound(s) from the sync folder...")
+    for done, (name, rows) in enumerate(sorted(by_name.items())):
+        progress(done, len(by_name))
         if cancelled():
+            stopped = True
             break
         if (held / name).is_file():  # came by an import meanwhile
-            done += rows
+            finished += rows
             continue
         outcome = "absent"
         for device in devices:
@@ -245,7 +259,7 @@ def fetch(
                 break
         if outcome == "taken":
             count += 1
-            done += rows
+            finished += rows
         elif outcome.startswith("unreadable"):
             notes.append(f"media file {sound.short_name(name)} could not be copied: {outcome}")
             missing.append(name)
@@ -253,9 +267,13 @@ def fetch(
             damaged.append(name)
         else:
             missing.append(name)
-    if done:
+    if finished:
         with database.transaction() as transaction:
-            SyncMediaWanted(transaction.sql).drop(done)
+            SyncMediaWanted(transaction.sql).drop(finished)
+    if stopped:
+        raise CancelledError(
+            "sync stopped while copying images and sounds; the rest come at the next sync"
+        )
     if count:
         received[COUNTED] += count
     if damaged:

@@ -194,7 +194,7 @@ def sync(
             "changes were made here while this round ran: what the others sent is merged "
             "at the next round"
         )
-    media.fetch(database, base, received, notes, cancelled)
+    media.fetch(database, base, received, notes, cancelled, progress, describe)
     with database.reading() as transaction:
         device = transaction.sync.device() or device
         devices = [seen for seen in transaction.sync.seen_devices() if seen[0] != device.id]
