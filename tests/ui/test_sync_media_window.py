@@ -63,7 +63,10 @@ def test_an_image_received_by_sync_now_shows_when_the_card_is_studied(
     window.sync.sync_action.trigger()  # File > Sync Now, in the open window
     qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
     qtbot.waitUntil(lambda: window.deck_list.model.row_of("pics") is not None, timeout=10_000)
-    assert "received" in window.statusBar().currentMessage()
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Synced: ")
+    # The picture is named apart from the card and deck it came with, not counted with them.
+    assert message.endswith(" received, with 1 image or sound"), message
     window.study("pics")
     question = window.findChild(CardTextView, "question")
     assert question is not None
