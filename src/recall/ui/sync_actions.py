@@ -156,10 +156,16 @@ class SyncActions(QObject):
         self.label.setText(
             status.summary(local) + (" · your changes not sent" if self._not_sent else "")
         )
+        if status.folder is None:
+            self.label.setToolTip(
+                "To study on another computer too, choose a folder both share in "
+                "Edit > Preferences > Sync folder (Syncthing, Dropbox, a network share)."
+            )
+            return
         names = "\n".join(f"• {name} ({device[:8]})" for device, name in status.devices)
         self.label.setToolTip(
             (f"{self._not_sent[0].upper()}{self._not_sent[1:]}\n\n" if self._not_sent else "")
-            + f"This device: {status.name}\nSync folder: {status.folder or 'none chosen'}"
+            + f"This device: {status.name}\nSync folder: {status.folder}"
             + (f"\nOther devices seen:\n{names}" if names else "")
         )
 
