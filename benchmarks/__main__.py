@@ -31,6 +31,7 @@ from benchmarks import (
     measure_sound,
     measure_stats,
     measure_sync,
+    measure_sync_media,
     measure_window,
     prepare,
 )
@@ -63,6 +64,7 @@ class Plan:
     search_rounds: int = 2
     reschedule_rounds: int = 2
     sync_rounds: int = 1
+    sync_media_rounds: int = 5
 
 
 FULL = Plan(
@@ -81,6 +83,7 @@ FULL = Plan(
     search_rounds=7,
     reschedule_rounds=3,
     sync_rounds=2,
+    sync_media_rounds=21,
 )
 SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3, 2)
 
@@ -252,6 +255,8 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
             work,
             plan.sync_rounds,
         )
+        _say("sync with 2,000 media files ...")
+        figures.append(measure_sync_media.measure_sync_media(work, plan.sync_media_rounds))
         _say("hostile packages ...")
         figures += measure_hostile.measure_hostile(package, with_history["latest"], cache, work)
         figures += started[2:]

@@ -78,6 +78,28 @@ def build_package(folder: Path, notes: dict[str, list[genanki.Note]] | None = No
     return path
 
 
+def picture_and_sound_package(folder: Path, picture: bytes, sound: bytes) -> Path:
+    """A package, ``folder/animals.apkg``, whose one note shows an image and plays a sound."""
+    (folder / "cat.png").write_bytes(picture)
+    (folder / "miaou.mp3").write_bytes(sound)
+    deck = genanki.Deck(2_059_400_210, "Animals")
+    deck.add_note(
+        genanki.Note(
+            model=genanki.BASIC_MODEL,
+            fields=['le chat <img src="cat.png">', "the cat [sound:miaou.mp3]"],
+        )
+    )
+    path = folder / "animals.apkg"
+    previous, tempfile.tempdir = tempfile.tempdir, str(folder)  # genanki leaves a file there
+    try:
+        genanki.Package(
+            deck, media_files=[str(folder / "cat.png"), str(folder / "miaou.mp3")]
+        ).write_to_file(path, TIMESTAMP)
+    finally:
+        tempfile.tempdir = previous
+    return path
+
+
 def rewrite(
     package: Path,
     replace: dict[str, bytes | None] | None = None,

@@ -182,3 +182,58 @@ def test_schema_8_upgraded_has_the_indexes_and_triggers_of_a_new_database(
         assert integrity.check(again, Schedulers(), AFTER_FIXTURE).replayed == 0
     finally:
         again.close()
+
+
+def _table_columns(path: Path, table: str) -> list[tuple[str, str, int, int]]:
+    connection = sqlite3.connect(path)
+    try:
+        return [
+            (name, kind, not_null, primary)
+            for _cid, name, kind, not_null, _default, primary in connection.execute(
+                f"PRAGMA table_info({table})"
+            )
+        ]
+    finally:
+        connection.close()
+
+
+def test_schema_12_upgraded_gains_the_empty_table_of_wanted_media(tmp_path: Path) -> None:
+    path = copy_fixture(tmp_path, DATA / "schema-12.sqlite3")
+    before = sqlite3.connect(path)
+    tables = {row[0] for row in before.execute("SELECT name FROM sqlite_schema")}
+    counts = {
+        table: before.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        for table in ("card", "review", "deck", "sync_entity")
+    }
+    before.close()
+    assert "sync_media_wanted" not in tables
+
+    upgraded = Database(path)
+    fresh = Database(tmp_path / "fresh.sqlite3")
+    upgraded.close()
+    fresh.close()
+
+    assert read_header(path).schema_version == SCHEMA_VERSION
+    assert _table_columns(path, "sync_media_wanted") == _table_columns(
+        fresh.path, "sync_media_wanted"
+    )
+    after = sqlite3.connect(path)
+    try:
+        assert after.execute("SELECT count(*) FROM sync_media_wanted").fetchone()[0] == 0
+        # Additive: nothing already stored changed.
+        assert {
+            table: after.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in counts
+        } == counts
+    finally:
+        after.close()
+    reopened = Database(path)
+    try:
+        with reopened.transaction() as transaction:
+            transaction.sql.run(
+                "INSERT INTO sync_media_wanted (name, deck_key, card_key) VALUES (?, ?, ?)",
+                ("a" * 64 + ".png", "tiny", "q1"),
+            )
+        report = integrity.check(reopened, Schedulers(fuzz=True), AFTER_FIXTURE)
+        assert report.healthy, report.problems
+    finally:
+        reopened.close()

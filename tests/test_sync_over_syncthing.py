@@ -25,6 +25,7 @@ from recall.deckfile import ChoiceCard
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.study import StudySession
+from tests.anki_packages import picture_and_sound_package
 from tests.syncthing import SyncthingPair, folder_contents, syncthing_pair
 
 pytestmark = pytest.mark.syncthing
@@ -234,4 +235,30 @@ def test_a_device_folder_deleted_on_the_other_computer_is_written_again(
     assert len(reviews.pop().splitlines()) == 1 + answered
     for device in (first, second, newcomer):
         assert IMPORTED in device.deck_keys()
+        assert "healthy" in device.recall("check")
+
+
+def test_an_image_and_a_sound_imported_on_one_computer_arrive_on_the_other(
+    tmp_path: Path, pair: SyncthingPair
+) -> None:
+    first, second = _devices(tmp_path, pair)
+    picture, sound = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 400, b"ID3\x03" + b"miaou" * 9000
+    package = picture_and_sound_package(tmp_path, picture, sound)
+    first.recall("import", str(package))
+    stored = sorted((paths.media_dir(first.data)).iterdir())
+    assert len(stored) == 2
+    assert "2 media file(s)" in first.sync("--folder", str(first.folder))
+    pair.wait_in_sync()
+    received = second.sync("--folder", str(second.folder))
+    assert "2 media file(s)" in received.splitlines()[2], received
+    for path in stored:
+        assert (paths.media_dir(second.data) / path.name).read_bytes() == path.read_bytes()
+    # The card on the second computer refers to the files it now holds.
+    exported = second.data / "animals.json"
+    (key,) = second.deck_keys() - {BUNDLED}
+    second.recall("export", key, str(exported))
+    text = exported.read_text()
+    assert all(path.name in text for path in stored)
+    _sync_until_quiet(pair, (first, second))
+    for device in (first, second):
         assert "healthy" in device.recall("check")

@@ -37,7 +37,8 @@ def _other_device_with_tiny(tmp_path: Path, shared: Path, clock: Clock) -> None:
 def test_without_a_folder_sync_now_says_where_to_choose_one(
     qtbot: QtBot, window: MainWindow
 ) -> None:
-    assert window.sync.label.text() == "Sync: no folder chosen"
+    assert window.sync.label.text() == "Sync off"
+    assert "Edit > Preferences > Sync folder" in window.sync.label.toolTip()
     qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
     assert "Preferences" in window.statusBar().currentMessage()
 
@@ -83,7 +84,7 @@ def test_a_folder_that_does_not_exist_is_refused_with_words(
     dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
     assert prompts.told
     assert "does not exist" in prompts.told[0][1]
-    assert window.sync.label.text() == "Sync: no folder chosen"
+    assert window.sync.label.text() == "Sync off"
 
 
 def test_saving_preferences_with_a_new_folder_syncs_at_once(

@@ -16,7 +16,7 @@ from recall.storage import card_index, pick_counts, study_day_schema, sync_trigg
 from recall.storage.review_ids import review_uid
 from recall.storage.rows import REVIEW_BY_TIME
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -276,6 +276,17 @@ def _sync_waiting(connection: Connection) -> None:
         connection.exec_driver_sql(statement)
 
 
+def _media_wanted(connection: Connection) -> None:
+    """Schema 13: the media files cards merged by sync refer to that have not arrived yet.
+
+    Only a table is added; nothing stored changes (docs/sync.md, "Images and sounds").
+    """
+    connection.exec_driver_sql(
+        "CREATE TABLE sync_media_wanted (name VARCHAR NOT NULL, deck_key VARCHAR NOT NULL, "
+        "card_key VARCHAR NOT NULL, PRIMARY KEY (name, deck_key, card_key))"
+    )
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -290,4 +301,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     9: _sync,
     10: _card_seeds,
     11: _sync_waiting,
+    12: _media_wanted,
 }

@@ -89,6 +89,7 @@ EXPECTED = Expected(
         "sync_held_change": frozenset({"id", "stamp", "event"}),
         "sync_revisit": frozenset({"device", "name", "offset", "known"}),
         "sync_pending": frozenset({"seq", "event"}),
+        "sync_media_wanted": frozenset({"name", "deck_key", "card_key"}),
         "replay_change": frozenset({"card_id", "mark"}),
         "replay_verified": frozenset({"id", "generation", "verified_generation", "version"}),
         "study_day_count": frozenset(

@@ -379,6 +379,16 @@ class SyncPending(SQLModel, table=True):
     event: str = Field(description="The event, JSON.")
 
 
+class SyncMediaWanted(SQLModel, table=True):
+    """A media file a card merged here refers to that has not arrived yet (schema 13)."""
+
+    __tablename__ = "sync_media_wanted"
+
+    name: str = Field(primary_key=True, description="The stored media name (cardhtml).")
+    deck_key: str = Field(primary_key=True)
+    card_key: str = Field(primary_key=True)
+
+
 class ReplayChange(SQLModel, table=True):
     """A card whose history, schedule or deck changed since check last verified it.
 

@@ -29,7 +29,7 @@ from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage.times import to_micros
 from recall.sync import folder as sync_folder
-from recall.sync import moves
+from recall.sync import media, moves
 from recall.sync.clock import Clock
 from recall.sync.incoming import FileRead, collect, read_events
 from recall.sync.merge import Merger
@@ -53,8 +53,9 @@ class SyncReport:
     Attributes:
         device: This device's id and name.
         folder: The sync folder.
-        sent: Events written, by type; ``file`` the file they went into.
-        received: Events merged from other devices, by type.
+        sent: Events written, by type, and media files copied (``media file``);
+            ``file`` the file the events went into.
+        received: Events merged from other devices, by type, and media files taken in.
         devices: (id, name) of every other device seen.
         notes: What was skipped and why.
         snapshot: This round wrote everything (first round, or the folder was lost).
@@ -193,6 +194,7 @@ def sync(
             "changes were made here while this round ran: what the others sent is merged "
             "at the next round"
         )
+    media.fetch(database, base, received, notes, cancelled, progress, describe)
     with database.reading() as transaction:
         device = transaction.sync.device() or device
         devices = [seen for seen in transaction.sync.seen_devices() if seen[0] != device.id]
@@ -300,6 +302,18 @@ def _send(
         written: sync_folder.Written | None = None
         try:
             if total:
+                # The files the cards refer to go first, so that a device reading the card
+                # can find them (those of the changes kept from an earlier round too).
+                waiting = (json.loads(text) for text in transaction.sync.pending())
+                media.send(
+                    transaction,
+                    database,
+                    base / device.id,
+                    itertools.chain(waiting if pending else (), out.fields),
+                    sent,
+                    notes,
+                    cancelled,
+                )
                 written = sync_folder.write_file(
                     base,
                     device.id,
@@ -367,6 +381,7 @@ def _receive(
         merged = Merger(transaction, schedulers, clock, now).apply(
             incoming.events, replaying, cancelled
         )
+        media.want(transaction, incoming.events, database)
         if cancelled():
             raise CancelledError("sync stopped after sending; nothing was received")
         known = transaction.sync.files()

@@ -55,7 +55,7 @@ class SyncStatus:
     def summary(self, local: datetime | None = None) -> str:
         """A status line: "Synced 10:32 · 2 devices", or why not."""
         if self.folder is None:
-            return "Sync: no folder chosen"
+            return "Sync off"
         if self.last_sync is None:
             return "Not synced yet"
         moment = local or self.last_sync

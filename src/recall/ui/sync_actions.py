@@ -8,6 +8,7 @@ an answer being written; the others say in the status bar what came in and went 
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -155,10 +156,16 @@ class SyncActions(QObject):
         self.label.setText(
             status.summary(local) + (" · your changes not sent" if self._not_sent else "")
         )
+        if status.folder is None:
+            self.label.setToolTip(
+                "To study on another computer too, choose a folder both share in "
+                "Edit > Preferences > Sync folder (Syncthing, Dropbox, a network share)."
+            )
+            return
         names = "\n".join(f"• {name} ({device[:8]})" for device, name in status.devices)
         self.label.setToolTip(
             (f"{self._not_sent[0].upper()}{self._not_sent[1:]}\n\n" if self._not_sent else "")
-            + f"This device: {status.name}\nSync folder: {status.folder or 'none chosen'}"
+            + f"This device: {status.name}\nSync folder: {status.folder}"
             + (f"\nOther devices seen:\n{names}" if names else "")
         )
 
@@ -182,7 +189,7 @@ class SyncActions(QObject):
         if isinstance(report, str):
             self.message.emit(f"Sync failed, tried again in a few minutes: {report}", 60_000)
             return
-        received = sum(report.received.values())
+        received = _changes(report.received)
         if report.reason is not None:
             # Short enough for the status bar; the file's name and the system's words are
             # in the sync status's tooltip.
@@ -199,10 +206,24 @@ class SyncActions(QObject):
             )
             self.synced.emit(report)
             return
-        sent = sum(report.sent.values())
-        self.message.emit(f"Synced: {_many(sent, 'change')} sent, {received:,} received", 5_000)
+        from recall.sync.media import COUNTED
+
+        sent = _changes(report.sent)
+        files = report.received[COUNTED]
+        self.message.emit(
+            f"Synced: {_many(sent, 'change')} sent, {received:,} received"
+            + (f", with {_many(files, 'image or sound', 'images and sounds')}" if files else ""),
+            5_000,
+        )
         self.synced.emit(report)
 
 
-def _many(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
+def _many(count: int, word: str, words: str | None = None) -> str:
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
+
+
+def _changes(counts: Counter[str]) -> int:
+    """Events, without the media files copied beside them."""
+    from recall.sync.media import COUNTED
+
+    return sum(count for kind, count in counts.items() if kind != COUNTED)
