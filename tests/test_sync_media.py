@@ -23,6 +23,7 @@ from recall.deckfile import parse_deck
 from recall.errors import CancelledError
 from recall.storage.sync_media import SyncMediaWanted
 from recall.sync import media
+from recall.sync.report import MEDIA_COUNTED
 from recall.sync.rounds import sync
 from tests.anki_packages import picture_and_sound_package
 from tests.sync_devices import Device
@@ -119,11 +120,11 @@ def test_an_image_and_a_sound_reach_the_other_device_byte_for_byte(
     assert all(cardhtml.is_media_name(name) for name in names)
 
     sent = laptop.sync(START)
-    assert sent.sent[media.COUNTED] == 2
+    assert sent.sent[MEDIA_COUNTED] == 2
     assert "2 media file(s)" in sent.lines()[1]
     assert sorted(path.name for path in _sent_folder(shared, sent.device[0]).iterdir()) == names
     received = desktop.sync(START)
-    assert received.received[media.COUNTED] == 2
+    assert received.received[MEDIA_COUNTED] == 2
     assert "2 media file(s)" in received.lines()[2]
     for name in names:
         assert (_media_dir(desktop) / name).read_bytes() == (_media_dir(laptop) / name).read_bytes()
@@ -132,10 +133,10 @@ def test_an_image_and_a_sound_reach_the_other_device_byte_for_byte(
     # device's): it holds the files now, and writes them beside its own events too.
     echo = desktop.sync(START)
     assert echo.snapshot
-    assert echo.sent[media.COUNTED] == 2
+    assert echo.sent[MEDIA_COUNTED] == 2
     assert sorted(path.name for path in _sent_folder(shared, echo.device[0]).iterdir()) == names
     back = laptop.sync(START)  # the laptop reads that snapshot: its files it has already
-    assert media.COUNTED not in back.received
+    assert MEDIA_COUNTED not in back.received
     assert back.notes == []
     # Nothing new: neither device sends, receives or notes anything again.
     for device in (laptop, desktop, laptop):
@@ -159,18 +160,18 @@ def test_a_damaged_or_partly_arrived_file_is_not_taken_until_it_is_whole(
 
     first = desktop.sync(START)
     assert first.received["card"] == 1
-    assert media.COUNTED not in first.received
+    assert MEDIA_COUNTED not in first.received
     assert not (_media_dir(desktop) / name).exists()
     assert not [path for path in _media_dir(desktop).iterdir() if path.name.endswith(".tmp")]
     assert any("do not match their names" in note and name[:8] in note for note in first.notes)
     assert _wanted(desktop) == [(name, "pics", "c1")]
 
     sent.write_bytes(whole[:-1] + b"\x00")  # the right length, one byte wrong: damaged
-    assert media.COUNTED not in desktop.sync(START).received
+    assert MEDIA_COUNTED not in desktop.sync(START).received
 
     sent.write_bytes(whole)  # the rest arrived
     second = desktop.sync(START)
-    assert second.received == {media.COUNTED: 1}  # the card itself did not change again
+    assert second.received == {MEDIA_COUNTED: 1}  # the card itself did not change again
     assert (_media_dir(desktop) / name).read_bytes() == PICTURE
     assert _wanted(desktop) == []
     assert second.notes == []
@@ -198,7 +199,7 @@ def test_media_arriving_a_round_after_its_card_is_fetched_then(
     held_back.rename(folder)
     later = START + timedelta(hours=1)
     second = desktop.sync(later)
-    assert second.received == {media.COUNTED: 2}
+    assert second.received == {MEDIA_COUNTED: 2}
     assert (_media_dir(desktop) / picture).read_bytes() == PICTURE
     assert (_media_dir(desktop) / tune).read_bytes() == SOUND
     assert second.notes == []
@@ -223,9 +224,9 @@ def test_an_image_referenced_by_an_edit_follows_the_edit(
 
     sent = laptop.sync(later)
     assert sent.sent["card"] == 1
-    assert sent.sent[media.COUNTED] == 1
+    assert sent.sent[MEDIA_COUNTED] == 1
     received = desktop.sync(later)
-    assert received.received == {"card": 1, media.COUNTED: 1}
+    assert received.received == {"card": 1, MEDIA_COUNTED: 1}
     assert (_media_dir(desktop) / new).read_bytes() == PICTURE
     # Edited away again before the file arrives: the desktop stops wanting it.
     gone = _place(laptop, SOUND, ".mp3")
@@ -253,18 +254,18 @@ def test_a_deleted_device_folder_gets_its_media_again_and_a_newcomer_gets_them(
 
     again = laptop.sync(START)
     assert again.snapshot
-    assert again.sent[media.COUNTED] == 2
+    assert again.sent[MEDIA_COUNTED] == 2
     assert sorted(path.name for path in _sent_folder(shared, laptop_id).iterdir()) == sorted(
         [picture, tune]
     )
     # The desktop, which had read from that folder, writes what it holds again too.
     resent = desktop.sync(START)
-    assert resent.sent[media.COUNTED] == 2
+    assert resent.sent[MEDIA_COUNTED] == 2
     shutil.rmtree(shared / "Recall" / laptop_id)  # and the laptop's is gone once more
     newcomer = Device(tmp_path, "tablet", shared)
     try:
         joined = newcomer.sync(START)
-        assert joined.received[media.COUNTED] == 2
+        assert joined.received[MEDIA_COUNTED] == 2
         assert (_media_dir(newcomer) / picture).read_bytes() == PICTURE
         assert (_media_dir(newcomer) / tune).read_bytes() == SOUND
     finally:
@@ -300,7 +301,7 @@ def test_a_file_reached_through_a_link_out_of_the_sync_folder_is_never_taken(
 
     device_folder.unlink()
     shutil.move(elsewhere, device_folder)
-    assert desktop.sync(START).received == {media.COUNTED: 1}
+    assert desktop.sync(START).received == {MEDIA_COUNTED: 1}
     assert (_media_dir(desktop) / name).read_bytes() == PICTURE
 
 
@@ -311,7 +312,7 @@ def test_a_referenced_file_this_device_lacks_is_named_and_not_sent(
     missing = _stored(b"never imported", ".png")
     _import(laptop, {"c1": (f'<img src="{missing}">', "a picture")})
     report = laptop.sync(START)
-    assert media.COUNTED not in report.sent
+    assert MEDIA_COUNTED not in report.sent
     assert any("not in this computer's media folder" in note for note in report.notes)
     assert not (_sent_folder(shared, report.device[0]) / missing).exists()
 
@@ -392,7 +393,7 @@ def test_a_snapshot_leaves_out_the_files_of_deleted_cards(
 
     again = laptop.sync(later)
     assert again.snapshot
-    assert again.sent[media.COUNTED] == 1
+    assert again.sent[MEDIA_COUNTED] == 1
     assert [path.name for path in _sent_folder(shared, laptop_id).iterdir()] == [kept]
     assert again.notes == []
 
@@ -440,9 +441,9 @@ def test_an_image_of_a_change_kept_while_the_folder_was_read_only_goes_with_it_l
         assert not (own / media.FOLDER).exists()
     sent = laptop.sync(later)  # the kept change goes out, and its image before it
     assert sent.problem is None
-    assert sent.sent == {"card": 1, media.COUNTED: 1}
+    assert sent.sent == {"card": 1, MEDIA_COUNTED: 1}
     received = desktop.sync(later)
-    assert received.received == {"card": 1, media.COUNTED: 1}
+    assert received.received == {"card": 1, MEDIA_COUNTED: 1}
     assert (_media_dir(desktop) / new).read_bytes() == PICTURE
 
 
@@ -464,6 +465,6 @@ def test_cancel_while_media_are_copied_keeps_those_copied_and_the_rest_come_next
     assert len(_wanted(desktop)) == 2
     assert "pics" in desktop.deck_keys()  # what was merged before stays merged
     rest = desktop.sync(START)
-    assert rest.received[media.COUNTED] == 2
+    assert rest.received[MEDIA_COUNTED] == 2
     assert sorted(path.name for path in held.iterdir()) == sorted(names)
     assert _wanted(desktop) == []

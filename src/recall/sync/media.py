@@ -35,10 +35,10 @@ from recall.storage.sync_media import SyncMediaWanted, Wanted
 from recall.sync import folder as sync_folder
 from recall.sync.events import Event, FieldEvent
 from recall.sync.folder import SyncWriteError
+from recall.sync.report import MEDIA_COUNTED
 from recall.sync.values import CONTENT, DELETED
 
 FOLDER = "media"  # beside a device's event files
-COUNTED = "media file"  # the name media go by in a round's counts
 _CHUNK = 1 << 20  # files are copied this much at a time, never held whole
 _SHOWN = 5  # missing files a note names before it says "and N more"
 _IMAGE_SOURCE = re.compile(
@@ -156,7 +156,7 @@ def send(
             sync_folder.write_problem(error), f"{target}: {error.strerror or error}"
         ) from None
     if count:
-        sent[COUNTED] += count
+        sent[MEDIA_COUNTED] += count
     if missing:
         awaited = {name for name, _deck, _card in SyncMediaWanted(transaction.sql).wanted()}
         missing = [name for name in missing if name not in awaited]
@@ -275,7 +275,7 @@ def fetch(
             "sync stopped while copying images and sounds; the rest come at the next sync"
         )
     if count:
-        received[COUNTED] += count
+        received[MEDIA_COUNTED] += count
     if damaged:
         notes.append(
             f"{len(damaged)} media file(s) in the sync folder do not match their names "

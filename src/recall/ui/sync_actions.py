@@ -8,10 +8,8 @@ an answer being written; the others say in the status bar what came in and went 
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -21,10 +19,8 @@ from recall.errors import CancelledError, RecallError
 from recall.progress import Cancelled, Progress
 from recall.scheduling import Schedulers
 from recall.storage import Database
-
-if TYPE_CHECKING:
-    from recall.sync.rounds import SyncReport
 from recall.sync import settings
+from recall.sync.report import MEDIA_COUNTED, SyncReport, changes, many
 from recall.ui.operations import Operations
 from recall.ui.tasks import TaskRunner
 
@@ -189,41 +185,28 @@ class SyncActions(QObject):
         if isinstance(report, str):
             self.message.emit(f"Sync failed, tried again in a few minutes: {report}", 60_000)
             return
-        received = _changes(report.received)
+        received = changes(report.received)
         if report.reason is not None:
             # Short enough for the status bar; the file's name and the system's words are
             # in the sync status's tooltip.
             waiting = (
                 "Everything is"
                 if report.kept < 0
-                else f"Your {_many(report.kept, 'change')} {'is' if report.kept == 1 else 'are'}"
+                else f"Your {many(report.kept, 'change')} {'is' if report.kept == 1 else 'are'}"
             )
             self.message.emit(
-                (f"Received {_many(received, 'change')}. " if received else "")
+                (f"Received {many(received, 'change')}. " if received else "")
                 + f"Sending failed: {report.reason}. {waiting} kept and sent when it can be "
                 "written.",
                 60_000,
             )
             self.synced.emit(report)
             return
-        from recall.sync.media import COUNTED
-
-        sent = _changes(report.sent)
-        files = report.received[COUNTED]
+        sent = changes(report.sent)
+        files = report.received[MEDIA_COUNTED]
         self.message.emit(
-            f"Synced: {_many(sent, 'change')} sent, {received:,} received"
-            + (f", with {_many(files, 'image or sound', 'images and sounds')}" if files else ""),
+            f"Synced: {many(sent, 'change')} sent, {received:,} received"
+            + (f", with {many(files, 'image or sound', 'images and sounds')}" if files else ""),
             5_000,
         )
         self.synced.emit(report)
-
-
-def _many(count: int, word: str, words: str | None = None) -> str:
-    return f"{count:,} {word if count == 1 else words or word + 's'}"
-
-
-def _changes(counts: Counter[str]) -> int:
-    """Events, without the media files copied beside them."""
-    from recall.sync.media import COUNTED
-
-    return sum(count for kind, count in counts.items() if kind != COUNTED)
