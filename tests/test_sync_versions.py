@@ -1,6 +1,7 @@
-"""Two versions of one review (the same card answered with the same rating at the same
-instant on two computers, each from its own state before): every computer keeps one, the
-same, however the two arrive."""
+"""Reviews arriving in awkward orders: two versions of one review (the same card answered
+with the same rating at the same instant on two computers, each from its own state
+before) settle on one, the same everywhere, however they arrive; a review waiting for its
+time and taken back meanwhile never comes."""
 
 from __future__ import annotations
 
@@ -73,4 +74,27 @@ def test_two_versions_of_one_review_settle_on_one_everywhere(
         for device in trio:
             device.sync(later)
     assert len(laptop.review_rows()) == 2
+    _converged(list(trio), tmp_path, later)
+
+
+def test_a_review_waiting_for_its_time_and_taken_back_meanwhile_never_comes(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    importing.import_deck(laptop.database, parse_deck(ONE, "one.json"), START)
+    for device in trio:
+        device.sync(START)
+    ahead = START + timedelta(hours=1)  # the laptop's clock runs an hour ahead
+    _answer(laptop, ahead)
+    laptop.sync(ahead)
+    assert desktop.sync(START).received["review"] == 1  # held until its time comes
+    card = laptop.card_ids()[0]
+    laptop.changes().delete([card], ahead)  # its history goes with it: taken back
+    importing.import_deck(laptop.database, parse_deck(ONE, "one.json"), ahead)
+    later = START + timedelta(days=1)
+    for _ in range(2):
+        for device in trio:
+            device.sync(later)
+    for device in trio:
+        assert device.review_rows() == [], device.name
     _converged(list(trio), tmp_path, later)

@@ -279,6 +279,7 @@ class Merger:
             return
         uids = [event.review for event in events]
         self._tx.sync.retract(uids)
+        self._tx.sync.unhold(uids)  # a review waiting for its time, taken back meanwhile
         self._replay.update(self._tx.synced.delete_reviews(uids))
         self.merged.received["unreview"] += len(events)
 
