@@ -3,6 +3,7 @@ are left out of an import with a note, and ``check --repair`` sets stored ones a
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from datetime import UTC, datetime, timedelta
@@ -13,8 +14,9 @@ import pytest
 from recall import integrity, upkeep
 from recall.card_changes import Changes
 from recall.cli import main
-from recall.importing import import_files
-from recall.memory import CardState, ReviewKind
+from recall.deckfile import parse_deck
+from recall.importing import import_deck, import_files
+from recall.memory import CardState, Rating, ReviewKind
 from recall.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
@@ -153,6 +155,36 @@ def test_an_answer_dated_before_the_cards_last_review_is_replayed_in_time_order(
     late = session.answer_choice(again, {again.order[0]}, back.advance(seconds=5))
     session.record(late, late.proposed, back())
     assert integrity.check(bundled, schedulers, clock()).healthy
+
+
+@pytest.mark.parametrize(
+    "ratings",
+    [(Rating.AGAIN, Rating.GOOD), (Rating.GOOD, Rating.AGAIN)],
+    ids=["again-good", "good-again"],
+)
+def test_two_answers_of_one_card_at_one_instant_leave_the_schedule_of_its_replay(
+    tmp_path: Path, ratings: tuple[Rating, Rating]
+) -> None:
+    # Reviews of one instant are replayed in the order of their ids (the same on every
+    # device), which need not be the order they were answered in.
+    deck = {
+        "format": "recall-deck",
+        "version": 1,
+        "id": "one",
+        "name": "One",
+        "cards": [{"id": "a", "type": "basic", "front": "Front", "back": "Back"}],
+    }
+    now = datetime(2026, 9, 1, 8, 0, tzinfo=UTC)
+    database = Database(tmp_path / "recall.sqlite3")
+    import_deck(database, parse_deck(json.dumps(deck), "one.json"), now)
+    schedulers = Schedulers(fuzz=True)
+    session = StudySession(database, schedulers, "one")
+    for rating in ratings:
+        shown = session.next_card(now)
+        assert shown is not None
+        session.record(session.reveal(shown, now), rating, now)
+    assert integrity.check(database, schedulers, now).problems == []
+    database.close()
 
 
 def test_the_schema_3_fixture_keeps_its_set_aside_table(tmp_path: Path) -> None:

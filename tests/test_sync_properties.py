@@ -1,13 +1,10 @@
 """Three devices, one sync folder, random work and random syncs: all end up the same.
 
-A stateful property test: each step studies, edits, tags, deletes, suspends, forgets or
-imports on one device (each with its own clock skew), or syncs one device. Moving cards
-between decks is tested by the scenarios in test_sync_review.py, not here: a card moved
-out of a deck that is then imported again under the same keys can end up with its history
-in different decks on different computers (docs/sync.md, "Known problem"). At the end
-every device syncs until nothing is new; then every device has the same decks, cards,
-histories and schedules (each deck's JSON export and the review log, byte for byte, equal
-on all; fuzz on) and ``recall check`` finds nothing on any.
+A stateful property test: each step studies, edits, tags, deletes, suspends, forgets,
+moves a card to another deck (and back) or imports on one device (each with its own clock
+skew), or syncs one device. At the end every device syncs until nothing is new; then every
+device has the same decks, cards, histories and schedules (each deck's JSON export and the
+review log, byte for byte, equal on all; fuzz on) and ``recall check`` finds nothing on any.
 """
 
 from __future__ import annotations
@@ -23,7 +20,7 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
-from recall import editing, importing
+from recall import deck_changes, editing, importing
 from recall.deckfile import parse_deck
 from tests.conftest import DATA
 from tests.sync_devices import Device
@@ -133,6 +130,29 @@ class ThreeDevices(RuleBasedStateMachine):
         card_id = self.card_of(index, pick)
         if card_id is not None:
             self.devices[index].changes().delete([card_id], self.now(index))
+
+    @rule(
+        index=st.integers(0, 2),
+        pick=st.integers(0, 50),
+        name=st.sampled_from(["Moved", "Other"]),
+    )
+    def move(self, index: int, pick: int, name: str) -> None:
+        """Move a card to another deck (two devices apart may move one card to two), or
+        from there back to the tiny deck."""
+        card_id = self.card_of(index, pick)
+        if card_id is None:
+            return
+        device = self.devices[index]
+        with device.database.reading() as transaction:
+            decks = {deck.name: deck for deck in transaction.browsing.decks()}
+            here = transaction.cards.get(card_id).deck_id
+        if name not in decks:
+            deck_changes.new_deck(device.database, name, self.now(index))
+            with device.database.reading() as transaction:
+                decks = {deck.name: deck for deck in transaction.browsing.decks()}
+        target = decks[name] if decks[name].id != here else decks.get("Tiny deck")
+        if target is not None:
+            device.changes().move([card_id], target)
 
     @rule(index=st.integers(0, 2))
     def sync(self, index: int) -> None:

@@ -164,8 +164,9 @@ def test_a_card_moved_and_made_again_in_its_old_deck_keeps_the_seeds_apart(
         laptop.sync(later)
         desktop.sync(later)
     keys = seeds(laptop)
-    # The card made again under the old keys takes the seed they have; the moved card,
-    # new to the desktop under its new keys, gives it up for one worked out of it.
-    assert keys[("tiny", "q1")] == moved.seed
-    assert keys[(target.key, "q1")] != moved.seed
+    # The moved card keeps its seed under its new keys; the card made again takes a key
+    # of its own (q1 is deleted everywhere by the move) and a seed of its own.
+    assert keys[(target.key, "q1")] == moved.seed
+    assert ("tiny", "q1") not in keys
+    assert keys[("tiny", "q1-2")] != moved.seed
     same_everywhere([laptop, desktop], later)

@@ -306,9 +306,10 @@ class StudySession:
                 proposed=answer.proposed,
             )
             review_id = transaction.history.add(review)
-            if before.last_review is not None and answer.answered_at < before.last_review:
-                # The clock went back: the schedule is the replay of the history in time
-                # order, as `recall check` computes it, not this answer applied last.
+            if before.last_review is not None and answer.answered_at <= before.last_review:
+                # The clock went back (or stood still: reviews of one instant go by their
+                # ids): the schedule is the replay of the history in time order, as
+                # `recall check` computes it, not this answer applied last.
                 after = replay(scheduler, stored, transaction.history.of_card(shown.card_id))
             transaction.cards.set_memory(shown.card_id, after)
             leech = None

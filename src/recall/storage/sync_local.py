@@ -236,12 +236,17 @@ class SyncLocal:
         self._sql.run("UPDATE card_memory SET deck_id = ? WHERE card_id = ?", (deck_id, card_id))
 
     def hand_over_reviews(self, from_id: int, to_id: int) -> None:
-        """Give one card's reviews that the other lacks (by id) to the other."""
-        self._sql.run(
-            "UPDATE review SET card_id = ? WHERE card_id = ? "
-            "AND uid NOT IN (SELECT uid FROM review WHERE card_id = ?)",
-            (to_id, from_id, to_id),
+        """Give one card's reviews that the other lacks (by id) to the other: taken out and
+        added again under it (reviews are never updated in place)."""
+        rows = self._sql.rows(
+            "SELECT id, reviewed_at, rating, duration_ms, state_before, picked, correct, kind, "
+            "set_due, proposed_rating, uid FROM review WHERE card_id = ? "
+            "AND uid NOT IN (SELECT uid FROM review WHERE card_id = ?) ORDER BY id",
+            (from_id, to_id),
         )
+        if rows:
+            self._sql.run_many("DELETE FROM review WHERE id = ?", [(row[0],) for row in rows])
+            self.add_reviews((to_id, *row[1:]) for row in rows)
 
     def card_ids_of_deck(self, deck_id: int) -> list[int]:
         """The ids of a deck's cards."""

@@ -127,13 +127,38 @@ class SyncState:
             yield (kind, deck_key, card_key), json.loads(fields)
 
     def deleted_card_keys(self, deck_key: str) -> set[str]:
-        """The keys of a deck's cards deleted for good (a key that must not be used again)."""
+        """The keys of a deck's cards deleted for good, moved away, or merged into a copy
+        elsewhere (keys that must not be used again)."""
         return {
             str(row[0])
             for row in self._sql.rows(
                 "SELECT card_key FROM sync_entity WHERE kind = 'card' AND deck_key = ? "
-                "AND json_extract(fields, '$.deleted') IS NOT NULL",
+                "AND (json_extract(fields, '$.deleted') IS NOT NULL "
+                "OR json_extract(fields, '$.merged') IS NOT NULL)",
                 (deck_key,),
+            )
+        }
+
+    def sent_card_keys(self, deck_key: str) -> set[str]:
+        """The keys of a deck's cards that were ever sent or received (alive or deleted):
+        keys the other devices know, which no other card may take."""
+        return {
+            str(row[0])
+            for row in self._sql.rows(
+                "SELECT card_key FROM sync_entity WHERE kind = 'card' AND deck_key = ?",
+                (deck_key,),
+            )
+        }
+
+    def moved_from(self) -> dict[tuple[str, str], tuple[str, str]]:
+        """Cards' keys -> the keys they were moved from (the ``from`` field), for every card
+        that came to its keys by a move."""
+        return {
+            (str(deck), str(card)): (str(old_deck), str(old_card))
+            for deck, card, old_deck, old_card in self._sql.rows(
+                "SELECT deck_key, card_key, json_extract(fields, '$.from[2][0]'), "
+                "json_extract(fields, '$.from[2][1]') FROM sync_entity WHERE kind = 'card' "
+                "AND json_extract(fields, '$.from') IS NOT NULL"
             )
         }
 
@@ -195,12 +220,28 @@ class SyncState:
     # Reviews waiting for their card, and reviews taken back
 
     def hold(self, reviews: Iterable[tuple[str, str, str, str]]) -> None:
-        """Keep reviews (uid, deck key, card key, event JSON) until their card arrives."""
+        """Keep reviews (uid, deck key, card key, event JSON) until their card arrives (one
+        already held with the same uid is replaced)."""
         self._sql.run_many(
-            "INSERT OR IGNORE INTO sync_held_review (uid, deck_key, card_key, event) "
-            "VALUES (?, ?, ?, ?)",
+            "INSERT INTO sync_held_review (uid, deck_key, card_key, event) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (uid) DO UPDATE SET deck_key = excluded.deck_key, "
+            "card_key = excluded.card_key, event = excluded.event",
             reviews,
         )
+
+    def held_by_uid(self, uids: Sequence[str]) -> dict[str, str]:
+        """The held review events with these uids, as JSON, by uid."""
+        found: dict[str, str] = {}
+        for start in range(0, len(uids), 500):
+            chunk = list(uids[start : start + 500])
+            marks = ", ".join("?" * len(chunk))
+            found.update(
+                (str(uid), str(event))
+                for uid, event in self._sql.rows(
+                    f"SELECT uid, event FROM sync_held_review WHERE uid IN ({marks})", chunk
+                )
+            )
+        return found
 
     def held(self, deck_key: str | None = None, card_key: str | None = None) -> list[str]:
         """The held review events of a card (or all of them), as JSON; they stay held

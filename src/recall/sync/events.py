@@ -188,16 +188,16 @@ def _fields(type_: str, data: dict[str, Any]) -> FieldEvent:
     wrapped = _WRAPPED[type_]
     checked: dict[str, Any] = {}
     for name, value in fields.items():
-        if name == "deleted":
+        if name in ("deleted", "gone"):
             if value is not True:
-                raise TypeError("deleted")
-        elif name == "moved" and type_ == "card":
+                raise TypeError(name)
+        elif name in ("moved", "from") and type_ == "card":
             if not (
                 isinstance(value, list)
                 and len(value) == 2
                 and all(isinstance(item, str) for item in value)
             ):
-                raise TypeError("moved")
+                raise TypeError(name)
         elif wrapped is not None and name.startswith(wrapped):
             if not isinstance(value, list) or len(value) > 1:
                 raise TypeError(name)

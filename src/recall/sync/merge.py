@@ -206,6 +206,8 @@ class Merger:
     def _materialize_cards(self, changed: dict[Identity, Fields]) -> None:
         if not changed:
             return
+        moves.settle_copies(self._tx, changed)
+        moves.forward(self._tx, changed)
         stored = self._tx.synced.cards((deck, card) for _, deck, card in changed)
         decks = self._tx.synced.decks()
         self._replay.update(moves.follow(self._tx, changed, stored, decks, self._now))
@@ -213,7 +215,7 @@ class Merger:
         gone = {
             identity
             for identity, fields in changed.items()
-            if values.DELETED in fields
+            if values.gone(fields)
             or values.DELETED in deck_stamps.get(("deck", identity[1], ""), {})
         }
         # Deletions first: a card moved to another deck arrives under new keys with its
@@ -224,7 +226,9 @@ class Merger:
             if identity in gone:
                 if found is not None:
                     self._tx.synced.delete_cards([found[0]])
-                self._tx.sync.drop_held(deck_key, card_key)
+                if moves.moved_to(self._tx, (deck_key, card_key)) is None:
+                    # Reviews waiting under keys the card moved away from follow it.
+                    self._tx.sync.drop_held(deck_key, card_key)
                 continue
             columns = values.card_columns(fields, found[1]["content"] if found else None)
             if columns is None:
@@ -275,6 +279,7 @@ class Merger:
             return
         uids = [event.review for event in events]
         self._tx.sync.retract(uids)
+        self._tx.sync.unhold(uids)  # a review waiting for its time, taken back meanwhile
         self._replay.update(self._tx.synced.delete_reviews(uids))
         self.merged.received["unreview"] += len(events)
 
@@ -287,7 +292,14 @@ class Merger:
         if existing:
             self._settle([event for event in events if event.id in existing])
         skip = existing | self._tx.sync.retracted(uids)
-        fresh = [event for event in events if event.id not in skip]
+        # Two versions of one review in one batch: the one every device keeps, the lesser.
+        least: dict[str, ReviewEvent] = {}
+        for event in events:
+            if event.id not in skip and (
+                event.id not in least or _version(event) < _version(least[event.id])
+            ):
+                least[event.id] = event
+        fresh = list(least.values())
         wanted = {(event.deck, event.card) for event in fresh}
         cards = {identity: found[0] for identity, found in self._tx.synced.cards(wanted).items()}
         held: list[tuple[str, str, str, str]] = []
@@ -305,7 +317,7 @@ class Merger:
             for (_, deck, card), fields in self._tx.sync.entities(
                 {("card", *identity) for identity in wanted - set(cards)}
             ).items()
-            if values.DELETED in fields
+            if values.gone(fields)
         }
         for identity in sorted(deleted_cards):
             target = moves.moved_to(self._tx, identity)
@@ -332,7 +344,15 @@ class Merger:
                 present.append(event)
             elif identity not in deleted_cards and event.deck not in deleted_decks:
                 held.append((event.id, event.deck, event.card, json.dumps(review_dict(event))))
-        self._tx.sync.hold(held)
+        # Of two versions of one held review, the lesser stays held (as ``_settle``).
+        before = self._tx.sync.held_by_uid([uid for uid, *_ in held])
+        self._tx.sync.hold(
+            row
+            for row in held
+            if row[0] not in before
+            or _version(_review_event(json.loads(row[3])))
+            < _version(_review_event(json.loads(before[row[0]])))
+        )
         self._add_reviews(cards, present)
         if future:
             self.merged.notes.append(
@@ -357,6 +377,7 @@ class Merger:
         ready = [event for event in due if (event.deck, event.card) in cards]
         skip = self._tx.synced.existing_uids([event.id for event in ready])
         self._tx.sync.unhold(event.id for event in ready)
+        self._settle([event for event in ready if event.id in skip])
         self._add_reviews(cards, [event for event in ready if event.id not in skip])
 
     def _follow(self, event: ReviewEvent, cards: dict[tuple[str, str], int]) -> ReviewEvent:
@@ -463,6 +484,14 @@ def _stamp(fields: Fields) -> tuple[int, str]:
 
 def _order(review: dict[str, Any]) -> str:
     return json.dumps(review, sort_keys=True)
+
+
+def _version(event: ReviewEvent) -> str:
+    """What tells two versions of one review apart, in the order ``_settle`` keeps the
+    lesser by (the keys that name its card left out: they may be from before a move)."""
+    review = review_dict(event)
+    del review["deck"], review["card"]
+    return _order(review)
 
 
 def _review_event(data: dict[str, Any]) -> ReviewEvent:

@@ -18,7 +18,7 @@ from recall.scheduling import Schedulers
 from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
-from recall.sync import seeds, values
+from recall.sync import moves, seeds, values
 from recall.sync.clock import Clock
 from recall.sync.events import DEFAULT_PRESET, field_event
 
@@ -69,7 +69,6 @@ class Collector:
         removed: set[str] = set()
         deck_ids: dict[int, int] = {}
         card_ids: dict[int, int] = {}
-        keys_before: dict[tuple[str, str], int] = {}
         for row in self._tx.sync.outbox(upto):
             if row.kind == "deck":
                 deck_ids[row.row_id] = row.at
@@ -81,7 +80,6 @@ class Collector:
                     deck_key, card_key = json.loads(row.detail)
                     if deck_key is not None:
                         cards[(deck_key, card_key)] = row.at
-                        keys_before[(deck_key, card_key)] = row.row_id
             elif row.kind == "preset":
                 presets[row.row_id] = row.at
             elif row.kind == "review" and row.detail is not None:
@@ -96,11 +94,7 @@ class Collector:
             cards[identity] = max(cards.get(identity, 0), card_ids[card_id])
         # A card under other keys than it had (moved to another deck): its old keys'
         # deletion says where it went, so what others did to it meanwhile follows it.
-        moved = {
-            ("card", *before): list(now_keys[card_id])
-            for before, card_id in keys_before.items()
-            if card_id in now_keys and now_keys[card_id] != before
-        }
+        moved = moves.moved_since_sent(self._tx, self._tx.sync.outbox(upto))
         self._presets(out, presets)
         self._decks(out, decks)
         self._cards(out, cards, moved)
@@ -165,9 +159,27 @@ class Collector:
             if identity in stored and not known.get(("card", *identity))
         ]
         out.reviews += self._tx.synced.review_uids_of(arrived)
+        whole = moves.inherit(self._tx, known, moved)
+        self._moved_from(current, whole)
         self._send(
-            out, "card", current, {("card", *key): at for key, at in changed.items()}, known, moved
+            out,
+            "card",
+            current,
+            {("card", *key): at for key, at in changed.items()},
+            known,
+            moved,
+            whole=frozenset(whole),
         )
+
+    @staticmethod
+    def _moved_from(
+        current: dict[Identity, dict[str, Any] | None], inherited: dict[Identity, list[str]]
+    ) -> None:
+        """Name in each card moved here the keys it came from (its ``from`` field)."""
+        for identity, before in inherited.items():
+            found = current.get(identity)
+            if found is not None:
+                found[values.FROM] = before
 
     def _send(
         self,
@@ -178,7 +190,10 @@ class Collector:
         stamped: dict[Identity, Fields] | None = None,
         moved: dict[Identity, list[str]] | None = None,
         everything: bool = False,
+        whole: frozenset[Identity] = frozenset(),
     ) -> None:
+        """Stamp and send what changed of each entity (of ``whole`` ones, and of all when
+        ``everything``, every field, each with its stamp)."""
         known = self._tx.sync.entities(current) if stamped is None else stamped
         updates: list[tuple[Identity, Fields]] = []
         for identity, now in current.items():
@@ -192,9 +207,16 @@ class Collector:
             if now is None:
                 if not fields:
                     continue  # made and deleted between two rounds: nothing to send
+                if values.MERGED in fields:
+                    # A copy merged into the card another device's move put elsewhere.
+                    if everything:
+                        out.fields += self._events(kind, identity, fields)
+                    continue
                 change: dict[str, Any] = {values.DELETED: True}
                 if moved and identity in moved:
                     change[values.MOVED] = moved[identity]
+                elif kind == "card":
+                    change[values.GONE] = True
             else:
                 change = values.changed(now, fields, _PREFIX[kind])
             if change:
@@ -202,7 +224,7 @@ class Collector:
                 for name, value in change.items():
                     fields[name] = [stamp, self._device, value]
                 updates.append((identity, fields))
-            if everything:
+            if everything or identity in whole:
                 out.fields += self._events(kind, identity, fields)
             elif change:
                 out.fields.append(self._event(kind, identity, stamp, self._device, change))
@@ -212,7 +234,8 @@ class Collector:
         """Every stamped field of an entity, one event per stamp that set some."""
         groups: dict[tuple[int, str], dict[str, Any]] = {}
         for name, (stamp, device, value) in fields.items():
-            groups.setdefault((stamp, device), {})[name] = value
+            if name != values.MERGED:  # worked out by each device, not sent
+                groups.setdefault((stamp, device), {})[name] = value
         return [
             self._event(kind, identity, stamp, device, group)
             for (stamp, device), group in sorted(groups.items())
@@ -250,15 +273,18 @@ class Collector:
             ("card", *identity): values.card_fields(columns)
             for _id, identity, columns in tx.synced.all_cards()
         }
+        moved = moves.moved_since_sent(tx, tx.sync.outbox(upto))
         for kind, current in (("preset", presets), ("deck", decks), ("card", cards)):
             stamped = dict(tx.sync.all_entities(kind))
             for identity in stamped:
                 current.setdefault(identity, None)
+            if kind == "card":
+                self._moved_from(current, moves.inherit(tx, stamped, moved))
             # Each field stamped when it was changed here (as far as the outbox says; what
             # is older, when this device was made), not now: of the same deck imported on
             # two computers before they first synced, a rename made on one still wins.
             at = {identity: when.get(identity, 0) for identity in current}
-            self._send(out, kind, current, at, stamped, everything=True)
+            self._send(out, kind, current, at, stamped, moved, everything=True)
         out.all_reviews = True
         out.unreviews = sorted(tx.sync.retracted_all())
 

@@ -21,6 +21,16 @@ DELETED = "deleted"
 # seed never sends its own again.
 SEED = "seed"
 MOVED = "moved"  # with ``deleted``: the card's keys now (it went to another deck)
+# With ``deleted``: deleted for good (not moved). A deletion is final: of a card deleted on
+# one device and moved on another while apart, the deletion wins.
+GONE = "gone"
+# Kept here only, never sent: keys holding a copy of a card another device moved elsewhere
+# while apart, the move that won leading elsewhere: the keys the card lives under (or null
+# when it was deleted). Worked out again whenever a move arrives, so it can be taken back.
+MERGED = "merged"
+# Sent once with a card's new keys when it moved there: its keys before. Of two devices
+# that moved one card to two places, every device finds both copies by it.
+FROM = "from"
 _CARD_COLUMNS = ("kind", "position", "flag", "edited", "suspended", "buried_until")
 
 
@@ -88,3 +98,13 @@ def changed(current: dict[str, Any], stamped: Fields, prefix: str | None) -> dic
             if name.startswith(prefix) and name not in current and held[2] != []:
                 out[name] = []
     return out
+
+
+def moved_away(fields: Fields) -> bool:
+    """Whether a card's keys are left for others: moved, or a copy merged into the card."""
+    return (DELETED in fields and MOVED in fields) or (MERGED in fields and DELETED not in fields)
+
+
+def gone(fields: Fields) -> bool:
+    """Whether no card lives under these keys here (deleted, moved, or a merged copy)."""
+    return DELETED in fields or MERGED in fields
