@@ -404,7 +404,7 @@ def test_a_card_that_is_not_a_card_is_left_out_with_a_note(
     event = {
         "type": "card",
         "id": "1" * 32,
-        "stamp": 2**62,  # absurdly far ahead: skipped, with a note
+        "stamp": 2**62,  # absurdly far ahead: held, with a note
         "device": "e" * 32,
         "deck": "tiny",
         "card": "q1",

@@ -2,18 +2,16 @@
 
 Field events are merged per field by stamp (the device id breaks a tie), so applying the
 same events again, in any order, from any subset of devices, leaves the same result. A
-deletion is final for its key. Reviews are added once by id (a review whose card has not
-arrived yet waits in ``sync_held_review``); a review taken back is removed and never
-added again. Every card whose history or preset changed is then replayed from its history.
+deletion is final for its key. Reviews are merged by ``merge_reviews.ReviewMerge``. Every
+card whose history or preset changed is then replayed from its history. Changes stamped
+too far ahead never reach here: the round holds them first (``incoming``).
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from dataclasses import replace as replace_keys
 from datetime import datetime
 from typing import Any
 
@@ -23,12 +21,12 @@ from recall.memory import FUTURE_TOLERANCE
 from recall.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import Schedulers, memory_of
 from recall.storage import Transaction
-from recall.storage.sync_local import review_event_values
 from recall.storage.sync_state import Fields, Identity
 from recall.storage.times import to_micros
 from recall.sync import moves, preset_names, seeds, values
 from recall.sync.clock import Clock, earlier, newer
-from recall.sync.events import DEFAULT_PRESET, FieldEvent, ReviewEvent, Unreview, review_dict
+from recall.sync.events import DEFAULT_PRESET, FieldEvent, ReviewEvent, Unreview
+from recall.sync.merge_reviews import ReviewMerge
 
 _REPLAY_TICK = 200  # cards replayed between two reports of progress (and cancel checks)
 
@@ -56,9 +54,10 @@ class Merger:
         self._replay_decks: set[int] = set()
         micros = to_micros(now + FUTURE_TOLERANCE)
         assert micros is not None
-        self._latest = micros
-        self._absurd = micros + 366 * 86_400_000_000
         self.merged = Merged()
+        self._reviews = ReviewMerge(
+            transaction, self._replay, self.merged.received, self.merged.notes, micros
+        )
         self._progress: Progress = no_progress
         self._cancelled: Cancelled = never_cancelled
 
@@ -83,30 +82,21 @@ class Merger:
             "review": [],
             "unreview": [],
         }
-        absurd = 0
         for event in events:
             if isinstance(event, FieldEvent):
-                if event.stamp > self._absurd:
-                    absurd += 1  # it would hold every clock it reached years ahead
-                    continue
                 by_type[event.type].append(event)
                 self._clock.observe(event.stamp)
             elif isinstance(event, ReviewEvent):
                 by_type["review"].append(event)
             else:
                 by_type["unreview"].append(event)
-        if absurd:
-            self.merged.notes.append(
-                f"{absurd} change(s) stamped more than a year ahead of this computer's clock "
-                "were skipped"
-            )
         self._tx.sync.quiet(True)
         for kind in ("preset", "deck", "card"):
             changed = self._stamp(kind, by_type[kind])
             getattr(self, f"_materialize_{kind}s")(changed)
-        self._unreviews(by_type["unreview"])
-        self._release(self._tx.sync.held())
-        self._reviews(by_type["review"])
+        self._reviews.retract(by_type["unreview"])
+        self._reviews.release(self._tx.sync.held())
+        self._reviews.add(by_type["review"])
         self._replay_all()
         self._tx.sync.quiet(False)
         return self.merged
@@ -251,7 +241,7 @@ class Merger:
                         self._tx, columns[values.SEED], card_key, _stamp(fields), None, self._replay
                     )
                 card_id = self._tx.synced.add_card(decks[deck_key][0], card_key, columns, self._now)
-                self._release(
+                self._reviews.release(
                     self._tx.sync.held(deck_key, card_key), {(deck_key, card_key): card_id}
                 )
             else:
@@ -273,177 +263,6 @@ class Merger:
                     self._tx.synced.set_card(card_id, different, self._now)
 
     # Reviews
-
-    def _unreviews(self, events: list[Unreview]) -> None:
-        if not events:
-            return
-        uids = [event.review for event in events]
-        self._tx.sync.retract(uids)
-        self._tx.sync.unhold(uids)  # a review waiting for its time, taken back meanwhile
-        self._replay.update(self._tx.synced.delete_reviews(uids))
-        self.merged.received["unreview"] += len(events)
-
-    def _reviews(self, events: list[ReviewEvent]) -> None:
-        if not events:
-            return
-        self.merged.received["review"] += len(events)
-        uids = [event.id for event in events]
-        existing = self._tx.synced.existing_uids(uids)
-        if existing:
-            self._settle([event for event in events if event.id in existing])
-        skip = existing | self._tx.sync.retracted(uids)
-        # Two versions of one review in one batch: the one every device keeps, the lesser.
-        least: dict[str, ReviewEvent] = {}
-        for event in events:
-            if event.id not in skip and (
-                event.id not in least or _version(event) < _version(least[event.id])
-            ):
-                least[event.id] = event
-        fresh = list(least.values())
-        wanted = {(event.deck, event.card) for event in fresh}
-        cards = {identity: found[0] for identity, found in self._tx.synced.cards(wanted).items()}
-        held: list[tuple[str, str, str, str]] = []
-        present: list[ReviewEvent] = []
-        deleted_decks = {
-            key
-            for (_, key, _), fields in self._tx.sync.entities(
-                {("deck", deck, "") for deck, _ in wanted}
-            ).items()
-            if values.DELETED in fields
-        }
-        redirect: dict[tuple[str, str], tuple[str, str]] = {}
-        deleted_cards = {
-            (deck, card)
-            for (_, deck, card), fields in self._tx.sync.entities(
-                {("card", *identity) for identity in wanted - set(cards)}
-            ).items()
-            if values.gone(fields)
-        }
-        for identity in sorted(deleted_cards):
-            target = moves.moved_to(self._tx, identity)
-            if target is not None:
-                deleted_cards.discard(identity)
-                cards.update(
-                    (identity, found[0])
-                    for identity, found in self._tx.synced.cards([target]).items()
-                )
-                redirect[identity] = target
-        fresh = [
-            replace_keys(event, deck=redirect[key][0], card=redirect[key][1])
-            if (key := (event.deck, event.card)) in redirect
-            else event
-            for event in fresh
-        ]
-        future = 0
-        for event in fresh:
-            identity = (event.deck, event.card)
-            if event.at > self._latest and identity not in deleted_cards:
-                future += 1  # kept until its time comes, so `recall check` holds meanwhile
-                held.append((event.id, event.deck, event.card, json.dumps(review_dict(event))))
-            elif identity in cards:
-                present.append(event)
-            elif identity not in deleted_cards and event.deck not in deleted_decks:
-                held.append((event.id, event.deck, event.card, json.dumps(review_dict(event))))
-        # Of two versions of one held review, the lesser stays held (as ``_settle``).
-        before = self._tx.sync.held_by_uid([uid for uid, *_ in held])
-        self._tx.sync.hold(
-            row
-            for row in held
-            if row[0] not in before
-            or _version(_review_event(json.loads(row[3])))
-            < _version(_review_event(json.loads(before[row[0]])))
-        )
-        self._add_reviews(cards, present)
-        if future:
-            self.merged.notes.append(
-                f"{future} review(s) dated after now (another computer's clock runs ahead?) "
-                "wait until that time"
-            )
-
-    def _release(self, texts: list[str], cards: dict[tuple[str, str], int] | None = None) -> None:
-        """Store the held reviews whose card is here and whose time has come."""
-        events = [_review_event(json.loads(text)) for text in texts]
-        due = [event for event in events if event.at <= self._latest]
-        if not due:
-            return
-        if cards is None:
-            cards = {
-                identity: found[0]
-                for identity, found in self._tx.synced.cards(
-                    {(event.deck, event.card) for event in due}
-                ).items()
-            }
-            due = [self._follow(event, cards) for event in due]
-        ready = [event for event in due if (event.deck, event.card) in cards]
-        skip = self._tx.synced.existing_uids([event.id for event in ready])
-        self._tx.sync.unhold(event.id for event in ready)
-        self._settle([event for event in ready if event.id in skip])
-        self._add_reviews(cards, [event for event in ready if event.id not in skip])
-
-    def _follow(self, event: ReviewEvent, cards: dict[tuple[str, str], int]) -> ReviewEvent:
-        """A held review named by keys its card was moved away from, named by its new ones
-        (``cards`` learns them when the card is here)."""
-        if (event.deck, event.card) in cards:
-            return event
-        target = moves.moved_to(self._tx, (event.deck, event.card))
-        if target is None:
-            return event
-        found = self._tx.synced.cards([target]).get(target)
-        if found is not None:
-            cards[target] = found[0]
-        return replace_keys(event, deck=target[0], card=target[1])
-
-    def _settle(self, events: list[ReviewEvent]) -> None:
-        """Keep, of two versions of one review (the same history imported on two devices,
-        each working out the states before), the one every device keeps: the lesser."""
-        stored = {
-            row[0]: review_dict(_review_event({"type": "review", **review_event_values(row)}))
-            for row in self._tx.synced.reviews([event.id for event in events])
-        }
-        replace: dict[str, ReviewEvent] = {}
-        for event in events:
-            mine = stored.get(event.id)
-            if mine is None:
-                continue
-            # A review stays with the card that holds it here: an event naming the card's
-            # keys from before a move is the same review, not another version of it.
-            event = replace_keys(event, deck=mine["deck"], card=mine["card"])
-            theirs = review_dict(event)
-            if _order(theirs) < _order(mine):
-                replace[event.id] = event
-                stored[event.id] = theirs
-        if not replace:
-            return
-        self._replay.update(self._tx.synced.delete_reviews(list(replace)))
-        wanted = {(event.deck, event.card) for event in replace.values()}
-        cards = {identity: found[0] for identity, found in self._tx.synced.cards(wanted).items()}
-        self._add_reviews(cards, list(replace.values()))
-
-    def _add_reviews(self, cards: dict[tuple[str, str], int], events: list[ReviewEvent]) -> None:
-        rows = []
-        seen: set[str] = set()
-        for event in events:
-            if event.id in seen:
-                continue
-            seen.add(event.id)
-            card_id = cards[(event.deck, event.card)]
-            self._replay.add(card_id)
-            rows.append(
-                (
-                    card_id,
-                    event.at,
-                    event.rating,
-                    event.duration_ms,
-                    event.state_before,
-                    None if event.picked is None else json.dumps(event.picked, ensure_ascii=False),
-                    event.correct,
-                    event.kind,
-                    event.set_due,
-                    event.proposed,
-                    event.id,
-                )
-            )
-        self._tx.synced.add_reviews(rows)
 
     # Replay
 
@@ -480,21 +299,3 @@ def _stamp(fields: Fields) -> tuple[int, str]:
     """When a card's seed was sent, and by which device."""
     stamp, device, _ = fields[values.SEED]
     return int(stamp), str(device)
-
-
-def _order(review: dict[str, Any]) -> str:
-    return json.dumps(review, sort_keys=True)
-
-
-def _version(event: ReviewEvent) -> str:
-    """What tells two versions of one review apart, in the order ``_settle`` keeps the
-    lesser by (the keys that name its card left out: they may be from before a move)."""
-    review = review_dict(event)
-    del review["deck"], review["card"]
-    return _order(review)
-
-
-def _review_event(data: dict[str, Any]) -> ReviewEvent:
-    data = dict(data)
-    data.pop("type", None)
-    return ReviewEvent(**data)
