@@ -272,6 +272,42 @@ def test_a_deleted_device_folder_gets_its_media_again_and_a_newcomer_gets_them(
         newcomer.close()
 
 
+def test_a_device_whose_media_folder_alone_is_deleted_writes_its_files_again(
+    pair: tuple[Device, Device], shared: Path
+) -> None:
+    laptop, desktop = pair
+    picture = _place(laptop, PICTURE, ".png")
+    tune = _place(laptop, SOUND, ".mp3")
+    _import(laptop, {"c1": (f'<img src="{picture}">', f"[sound:{tune}]")})
+    laptop_id = laptop.sync(START).device[0]
+    shutil.rmtree(_sent_folder(shared, laptop_id))  # before the desktop read any of it
+    taken = desktop.sync(START)
+    assert taken.received[MEDIA_COUNTED] == 0
+    assert sorted(name for name, _deck, _card in _wanted(desktop)) == sorted([picture, tune])
+
+    again = laptop.sync(START)  # nothing new to send, but its media/ is gone
+    assert not again.snapshot
+    assert again.sent[MEDIA_COUNTED] == 2
+    assert laptop.sync(START).sent[MEDIA_COUNTED] == 0  # written once, then left alone
+    fetched = desktop.sync(START)
+    assert fetched.received[MEDIA_COUNTED] == 2
+    assert (_media_dir(desktop) / picture).read_bytes() == PICTURE
+    assert (_media_dir(desktop) / tune).read_bytes() == SOUND
+    assert _wanted(desktop) == []
+
+
+def test_a_device_without_media_keeps_an_empty_media_folder_so_rounds_look_at_no_card(
+    pair: tuple[Device, Device], shared: Path
+) -> None:
+    laptop, _desktop = pair
+    _import(laptop, {"c1": ("plain", "text")})
+    laptop_id = laptop.sync(START).device[0]
+    laptop.sync(START)
+    folder = _sent_folder(shared, laptop_id)
+    assert folder.is_dir()
+    assert list(folder.iterdir()) == []
+
+
 def test_a_file_reached_through_a_link_out_of_the_sync_folder_is_never_taken(
     pair: tuple[Device, Device], shared: Path, tmp_path: Path
 ) -> None:

@@ -124,9 +124,48 @@ def send(
         if (event["deck"], event["card"]) not in deleted:
             fields = event["fields"]
             names |= card_media([value for key, value in fields.items() if key.startswith(CONTENT)])
-    if not names:
-        return
+    if names:
+        _write(transaction, database, own / FOLDER, names, sent, notes, cancelled)
+
+
+def send_again_if_lost(
+    transaction: Transaction,
+    database: Database,
+    own: Path,
+    sent: Counter[str],
+    notes: list[str],
+    cancelled: Cancelled,
+) -> None:
+    """Write again every file the cards here use when this device's ``media/`` is gone
+    (deleted by hand, or by a sync program), for the devices still waiting for them.
+
+    Looks at every card only when the folder is missing; the folder is made even when no
+    card uses media, so later rounds look at nothing.
+
+    Raises:
+        SyncWriteError: The folder or a file cannot be written (read-only, full).
+        CancelledError: ``cancelled()`` turned true between two files.
+    """
     target = own / FOLDER
+    if target.is_dir():
+        return
+    names: set[str] = set()
+    for _card_id, _keys, columns in transaction.synced.all_cards():
+        names |= card_media(json.loads(columns["content"]))
+    _write(transaction, database, target, names, sent, notes, cancelled)
+
+
+def _write(
+    transaction: Transaction,
+    database: Database,
+    target: Path,
+    names: set[str],
+    sent: Counter[str],
+    notes: list[str],
+    cancelled: Cancelled,
+) -> None:
+    """Copy the named files held here into ``target`` (made if missing) that are not there
+    yet, each checked against its name; note the missing and the damaged."""
     held = local_folder(database)
     missing: list[str] = []
     damaged: list[str] = []

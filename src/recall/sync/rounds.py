@@ -229,6 +229,12 @@ def _send(
         progress(0, total)
         written: sync_folder.Written | None = None
         try:
+            if not snapshot:
+                # This device's media/ gone while its event files stayed: the files its
+                # cards use are written again, for the devices still waiting for them.
+                media.send_again_if_lost(
+                    transaction, database, base / device.id, sent, notes, cancelled
+                )
             if total:
                 # The files the cards refer to go first, so that a device reading the card
                 # can find them (those of the changes kept from an earlier round too).
