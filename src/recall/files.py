@@ -117,11 +117,12 @@ def _atomic(target: Path, real: Path, mode: int | None) -> Iterator[BinaryIO]:
         with suppress(OSError):
             partial.unlink()
         raise
-    _sync_folder(folder)
+    fsync_folder(folder)
 
 
-def _sync_folder(folder: Path) -> None:
-    """Make the rename durable (POSIX); folders cannot be opened this way on Windows."""
+def fsync_folder(folder: Path) -> None:
+    """Make a rename or a new file in ``folder`` durable (POSIX); folders cannot be opened
+    this way on Windows, where the call does nothing."""
     with suppress(OSError):
         descriptor = os.open(folder, os.O_RDONLY)
         try:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from recall.errors import RecallError
+from recall.files import fsync_folder
 from recall.sync.events import FORMAT, encode
 
 ROOT = "Recall"
@@ -107,7 +108,7 @@ def write_file(
             temporary.unlink()
             return None
         temporary.replace(folder / name)
-        _sync_directory(folder)
+        fsync_folder(folder)
     except OSError as error:
         with contextlib.suppress(OSError):
             temporary.unlink(missing_ok=True)
@@ -141,16 +142,6 @@ def remove_temporary(base: Path, device: str) -> None:
         for path in folder.glob(".*.tmp"):
             with contextlib.suppress(OSError):
                 path.unlink(missing_ok=True)
-
-
-def _sync_directory(folder: Path) -> None:
-    if os.name != "posix":
-        return
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
 
 
 def devices(base: Path) -> list[str]:

@@ -29,6 +29,7 @@ from typing import Any
 
 from recall import cardhtml, paths, sound
 from recall.errors import CancelledError
+from recall.files import fsync_folder
 from recall.progress import Cancelled, Progress, no_progress
 from recall.storage import Database, Transaction
 from recall.storage.sync_media import SyncMediaWanted, Wanted
@@ -189,7 +190,7 @@ def _write(
             else:
                 damaged.append(name)
         if count:
-            _sync_directory(target)
+            fsync_folder(target)
     except OSError as error:
         raise SyncWriteError(
             sync_folder.write_problem(error), f"{target}: {error.strerror or error}"
@@ -389,16 +390,6 @@ def _copy_checked(descriptor: int, name: str, folder: Path) -> bool:
             temporary.unlink(missing_ok=True)
             raise
     return True
-
-
-def _sync_directory(folder: Path) -> None:
-    if os.name != "posix":
-        return
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
 
 
 def _names(names: list[str]) -> str:
