@@ -19,6 +19,7 @@ from recall import opening
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 from recall.study import StudySession
+from tests.sync_devices import Device
 
 DATA = Path(__file__).parent / "data"
 ZONE = ZoneInfo("Europe/Berlin")
@@ -115,3 +116,30 @@ def answer_cards(database: Database, clock: Clock, count: int, fuzz: bool = True
 def scheduler() -> Scheduler:
     """The default preset's scheduler, fuzz off: FSRS's exact intervals."""
     return Scheduler(fuzz=False)
+
+
+@pytest.fixture
+def shared(tmp_path: Path) -> Path:
+    """A sync folder the devices of a sync test share."""
+    path = tmp_path / "shared"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def pair(tmp_path: Path, shared: Path) -> Iterator[tuple[Device, Device]]:
+    """Two devices, "laptop" and "desktop", syncing through ``shared``."""
+    first = Device(tmp_path, "laptop", shared)
+    second = Device(tmp_path, "desktop", shared)
+    yield first, second
+    first.close()
+    second.close()
+
+
+@pytest.fixture
+def trio(tmp_path: Path, shared: Path) -> Iterator[tuple[Device, Device, Device]]:
+    """Three devices, "laptop", "desktop" and "tablet", syncing through ``shared``."""
+    devices = tuple(Device(tmp_path, name, shared) for name in ("laptop", "desktop", "tablet"))
+    yield devices  # type: ignore[misc]
+    for device in devices:
+        device.close()

@@ -5,9 +5,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import random
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from recall import importing, integrity, library
 from recall.card_changes import Changes
@@ -149,3 +157,53 @@ def large_history(shared: Path, cards: int, now: datetime) -> int:
                 }
                 out.write(json.dumps(review) + "\n")
     return 3 * cards
+
+
+def converged(devices: list[Device], folder: Path, now: datetime) -> None:
+    """Assert the devices hold the same decks, review log, schedules and deck exports
+    (written under ``folder``), and that `recall check` passes on each."""
+    reference = devices[0]
+    for device in devices[1:]:
+        assert device.deck_keys() == reference.deck_keys()
+        assert device.review_log() == reference.review_log()
+        assert device.schedules_by_key() == reference.schedules_by_key()
+        assert device.deck_exports(folder / "exports") == reference.deck_exports(folder / "exports")
+    for device in devices:
+        assert device.healthy(now) == []
+
+
+def card_id(device: Device, deck: str, card: str) -> int:
+    """The database id of the card under these keys on a device."""
+    with device.database.reading() as transaction:
+        found = transaction.synced.cards([(deck, card)])
+    return found[(deck, card)][0]
+
+
+def card_content(device: Device, deck: str, card: str) -> dict[str, Any]:
+    """The JSON content of the card under these keys on a device."""
+    with device.database.reading() as transaction:
+        found = transaction.synced.cards([(deck, card)])
+    loaded: dict[str, Any] = json.loads(found[(deck, card)][1]["content"])
+    return loaded
+
+
+@contextmanager
+def read_only(path: Path) -> Iterator[None]:
+    """Make a folder read-only for this process (root ignores modes: it is made immutable)."""
+    if os.geteuid() == 0:
+        if shutil.which("chattr") is None:
+            pytest.skip("running as root without chattr: cannot make a folder read-only")
+        made = subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False)
+        if made.returncode != 0:
+            pytest.skip(f"chattr +i refused here: {made.stderr.decode().strip()}")
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+    else:
+        mode = path.stat().st_mode
+        path.chmod(0o555)
+        try:
+            yield
+        finally:
+            path.chmod(mode)

@@ -6,10 +6,8 @@ import json
 import random
 import shutil
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,51 +16,10 @@ from recall.deckfile import parse_deck
 from recall.sync.clock import Clock, newer
 from recall.sync.rounds import NoSyncFolderError
 from tests.conftest import DATA
-from tests.sync_devices import Device
+from tests.sync_devices import Device, card_content, card_id, converged
 
 TINY = (DATA / "decks" / "tiny.json").read_text()
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def shared(tmp_path: Path) -> Path:
-    path = tmp_path / "shared"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def pair(tmp_path: Path, shared: Path) -> Iterator[tuple[Device, Device]]:
-    first = Device(tmp_path, "laptop", shared)
-    second = Device(tmp_path, "desktop", shared)
-    yield first, second
-    first.close()
-    second.close()
-
-
-def _converged(devices: list[Device], tmp_path: Path, now: datetime) -> None:
-    reference = devices[0]
-    for device in devices[1:]:
-        assert device.deck_keys() == reference.deck_keys()
-        assert device.review_log() == reference.review_log()
-        assert device.schedules_by_key() == reference.schedules_by_key()
-        exports = device.deck_exports(tmp_path / "exports")
-        assert exports == reference.deck_exports(tmp_path / "exports")
-    for device in devices:
-        assert device.healthy(now) == []
-
-
-def _card_id(device: Device, deck: str, card: str) -> int:
-    with device.database.reading() as transaction:
-        found = transaction.synced.cards([(deck, card)])
-    return found[(deck, card)][0]
-
-
-def _content(device: Device, deck: str, card: str) -> dict[str, Any]:
-    with device.database.reading() as transaction:
-        found = transaction.synced.cards([(deck, card)])
-    content: dict[str, Any] = json.loads(found[(deck, card)][1]["content"])
-    return content
 
 
 def test_the_clock_follows_the_wall_clock_and_never_goes_back() -> None:
@@ -88,7 +45,7 @@ def test_a_deck_imported_on_one_device_arrives_on_the_other(
     assert report.received["card"] == 2
     assert report.devices == [(first.device[0], "laptop")]
     assert "tiny" in desktop.deck_keys()
-    _converged([laptop, desktop], tmp_path, START)
+    converged([laptop, desktop], tmp_path, START)
 
 
 def test_reviews_on_both_devices_all_count(pair: tuple[Device, Device], tmp_path: Path) -> None:
@@ -104,7 +61,7 @@ def test_reviews_on_both_devices_all_count(pair: tuple[Device, Device], tmp_path
         laptop.sync(later)
         desktop.sync(later)
     assert len(laptop.review_rows()) == 4
-    _converged([laptop, desktop], tmp_path, later)
+    converged([laptop, desktop], tmp_path, later)
     # A round with nothing new sends and receives nothing.
     quiet = laptop.sync(later)
     assert not quiet.sent
@@ -118,9 +75,9 @@ def test_edits_of_different_fields_both_survive_and_the_latest_edit_of_one_wins(
     importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
     laptop.sync(START)
     desktop.sync(START)
-    laptop_card = _card_id(laptop, "tiny", "b1")
-    desktop_card = _card_id(desktop, "tiny", "b1")
-    data = editing.card_data(json.dumps(_content(laptop, "tiny", "b1")))
+    laptop_card = card_id(laptop, "tiny", "b1")
+    desktop_card = card_id(desktop, "tiny", "b1")
+    data = editing.card_data(json.dumps(card_content(laptop, "tiny", "b1")))
     editing.edit_card(
         laptop.database, laptop_card, {**data, "front": "Capital of France, again?"}, START
     )
@@ -130,7 +87,7 @@ def test_edits_of_different_fields_both_survive_and_the_latest_edit_of_one_wins(
     laptop.sync(later)
     desktop.sync(later)
     for device in (laptop, desktop):
-        content = _content(device, "tiny", "b1")
+        content = card_content(device, "tiny", "b1")
         assert content["front"] == "Capital of France, again?"
         assert "geography" in content["tags"]
     # The same field edited on both: the edit made later wins on both.
@@ -138,16 +95,16 @@ def test_edits_of_different_fields_both_survive_and_the_latest_edit_of_one_wins(
     # A change is stamped by the clock when it is written, to the millisecond: the desktop's
     # edit comes a few milliseconds after the laptop's.
     time.sleep(0.005)
-    desktop_data = editing.card_data(json.dumps(_content(desktop, "tiny", "b1")))
+    desktop_data = editing.card_data(json.dumps(card_content(desktop, "tiny", "b1")))
     editing.edit_card(
         desktop.database, desktop_card, {**desktop_data, "back": "Paris (desktop)"}, later
     )
     laptop.sync(later)
     desktop.sync(later)
     laptop.sync(later)
-    assert _content(laptop, "tiny", "b1")["back"] == "Paris (desktop)"
-    assert _content(desktop, "tiny", "b1")["back"] == "Paris (desktop)"
-    _converged([laptop, desktop], tmp_path, later)
+    assert card_content(laptop, "tiny", "b1")["back"] == "Paris (desktop)"
+    assert card_content(desktop, "tiny", "b1")["back"] == "Paris (desktop)"
+    converged([laptop, desktop], tmp_path, later)
 
 
 def test_a_deletion_wins_over_a_review_made_meanwhile(
@@ -158,7 +115,7 @@ def test_a_deletion_wins_over_a_review_made_meanwhile(
     laptop.sync(START)
     desktop.sync(START)
     later = START + timedelta(hours=1)
-    laptop.changes().delete([_card_id(laptop, "tiny", "q1")], later)
+    laptop.changes().delete([card_id(laptop, "tiny", "q1")], later)
     desktop.study("tiny", 2, later, random.Random(1))
     desktop.sync(later)
     laptop.sync(later)
@@ -166,7 +123,7 @@ def test_a_deletion_wins_over_a_review_made_meanwhile(
     for device in (laptop, desktop):
         with device.database.reading() as transaction:
             assert transaction.synced.cards([("tiny", "q1")]) == {}
-    _converged([laptop, desktop], tmp_path, later)
+    converged([laptop, desktop], tmp_path, later)
 
 
 def test_suspension_flag_and_a_deleted_deck_travel(
@@ -176,7 +133,7 @@ def test_suspension_flag_and_a_deleted_deck_travel(
     importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
     laptop.sync(START)
     desktop.sync(START)
-    card = _card_id(laptop, "tiny", "q1")
+    card = card_id(laptop, "tiny", "q1")
     laptop.changes().suspend([card])
     laptop.changes().flag([card], 3)
     laptop.sync(START)
@@ -192,7 +149,7 @@ def test_suspension_flag_and_a_deleted_deck_travel(
     desktop.sync(START)
     laptop.sync(START)
     assert "tiny" not in laptop.deck_keys()
-    _converged([laptop, desktop], tmp_path, START)
+    converged([laptop, desktop], tmp_path, START)
 
 
 def test_an_undone_review_is_taken_back_everywhere(
@@ -216,7 +173,7 @@ def test_an_undone_review_is_taken_back_everywhere(
     assert report.sent["unreview"] == 1
     desktop.sync(START)
     assert desktop.review_rows() == []
-    _converged([laptop, desktop], tmp_path, START)
+    converged([laptop, desktop], tmp_path, START)
 
 
 def test_a_preset_and_its_options_travel_and_reschedule(
@@ -240,7 +197,7 @@ def test_a_preset_and_its_options_travel_and_reschedule(
     options = deck_options.deck_options(desktop.database, "tiny")
     assert options.preset.name == "Exam"
     assert options.preset.desired_retention == 0.8
-    _converged([laptop, desktop], tmp_path, START)
+    converged([laptop, desktop], tmp_path, START)
 
 
 def test_a_partly_arrived_file_is_read_to_its_last_complete_line(
@@ -260,7 +217,7 @@ def test_a_partly_arrived_file_is_read_to_its_last_complete_line(
         assert len(transaction.synced.cards([("tiny", "q1"), ("tiny", "b1")])) == 1
     (folder / report.file).write_bytes(whole)  # the rest arrives
     desktop.sync(START)
-    _converged([laptop, desktop], tmp_path, START)
+    converged([laptop, desktop], tmp_path, START)
 
 
 def test_conflict_copies_and_duplicates_change_nothing(
@@ -284,7 +241,7 @@ def test_conflict_copies_and_duplicates_change_nothing(
     merged = desktop.sync(START)
     assert merged.received["review"] == 6  # three copies of two reviews, kept once
     assert len(desktop.review_rows()) == 2
-    _converged([laptop, desktop], tmp_path, START)
+    converged([laptop, desktop], tmp_path, START)
 
 
 def test_unknown_events_and_newer_files_are_kept_and_skipped_with_a_note(
@@ -312,7 +269,7 @@ def test_unknown_events_and_newer_files_are_kept_and_skipped_with_a_note(
     assert "newer Recall (format 9)" in notes
     assert (future_device / "000002-bbbbbbbb.jsonl").exists()
     assert "tiny" in desktop.deck_keys()
-    _converged([laptop, desktop], tmp_path, START)
+    converged([laptop, desktop], tmp_path, START)
 
 
 def test_a_deleted_device_folder_is_written_again_and_nothing_is_lost(
@@ -330,11 +287,11 @@ def test_a_deleted_device_folder_is_written_again_and_nothing_is_lost(
     third = Device(tmp_path, "tablet", shared)
     try:
         third.sync(START)
-        _converged([laptop, third], tmp_path, START)
+        converged([laptop, third], tmp_path, START)
     finally:
         third.close()
     desktop.sync(START)
-    _converged([laptop, desktop], tmp_path, START)
+    converged([laptop, desktop], tmp_path, START)
 
 
 def test_the_folder_is_remembered_and_required(tmp_path: Path, shared: Path) -> None:
@@ -362,7 +319,7 @@ def test_a_card_moved_to_another_deck_takes_its_history_along(
     deck_changes.new_deck(laptop.database, "Arithmetic", START)
     with laptop.database.reading() as transaction:
         target = next(deck for deck in transaction.browsing.decks() if deck.name == "Arithmetic")
-    laptop.changes().move([_card_id(laptop, "tiny", "q1")], target)
+    laptop.changes().move([card_id(laptop, "tiny", "q1")], target)
     later = START + timedelta(hours=1)
     laptop.sync(later)
     desktop.sync(later)
@@ -370,7 +327,7 @@ def test_a_card_moved_to_another_deck_takes_its_history_along(
         moved = list(transaction.synced.cards([(target.key, "q1")]))
     assert moved == [(target.key, "q1")]
     assert len(desktop.review_rows()) == 2
-    _converged([laptop, desktop], tmp_path, later)
+    converged([laptop, desktop], tmp_path, later)
 
 
 def test_reviews_from_a_clock_running_ahead_wait_until_their_time(
@@ -389,7 +346,7 @@ def test_reviews_from_a_clock_running_ahead_wait_until_their_time(
     assert desktop.healthy(START) == []  # recall check holds meanwhile
     later = desktop.sync(ahead + timedelta(minutes=1))
     assert not any("held" in note for note in later.notes)
-    _converged([laptop, desktop], tmp_path, ahead + timedelta(minutes=1))
+    converged([laptop, desktop], tmp_path, ahead + timedelta(minutes=1))
 
 
 def test_a_card_that_is_not_a_card_is_left_out_with_a_note(
@@ -430,7 +387,7 @@ def test_a_card_that_is_not_a_card_is_left_out_with_a_note(
     )
     report = desktop.sync(START)
     assert any("tiny/q1" in note and "not a card" in note for note in report.notes)
-    assert _content(desktop, "tiny", "q1") == _content(laptop, "tiny", "q1")
+    assert card_content(desktop, "tiny", "q1") == card_content(laptop, "tiny", "q1")
     assert desktop.healthy(START) == []
 
 

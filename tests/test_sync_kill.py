@@ -26,7 +26,7 @@ from recall.deckfile import parse_deck
 from recall.memory import CardState, Rating
 from recall.scheduling import Schedulers
 from recall.storage import Database, NewReview
-from tests.sync_devices import Device
+from tests.sync_devices import Device, read_only
 
 START = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
 CARDS = 1500
@@ -158,8 +158,6 @@ def test_a_sync_killed_at_random_moments_loses_and_doubles_nothing(tmp_path: Pat
 def test_changes_kept_while_the_folder_was_read_only_survive_kills_when_sent(
     tmp_path: Path,
 ) -> None:
-    from tests.test_sync_waiting import _read_only
-
     shared = tmp_path / "shared"
     shared.mkdir()
     rng = random.Random(16)
@@ -172,7 +170,7 @@ def test_changes_kept_while_the_folder_was_read_only_survive_kills_when_sent(
         desktop.study("small", 1, START, rng)
         desktop.sync(START)
         _with_history(desktop.database, "other", rng)
-        with _read_only(own):
+        with read_only(own):
             kept = desktop.sync(START + timedelta(days=30))
         assert kept.problem is not None
         assert kept.kept > CARDS

@@ -11,8 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -26,27 +24,11 @@ from recall.sync import media
 from recall.sync.report import MEDIA_COUNTED
 from recall.sync.rounds import sync
 from tests.anki_packages import picture_and_sound_package
-from tests.sync_devices import Device
+from tests.sync_devices import Device, read_only
 
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
 PICTURE = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40  # a "picture" of 10 KB
 SOUND = b"ID3\x03\x00" + b"miaou " * 2000
-
-
-@pytest.fixture
-def shared(tmp_path: Path) -> Path:
-    path = tmp_path / "shared"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def pair(tmp_path: Path, shared: Path) -> Iterator[tuple[Device, Device]]:
-    first = Device(tmp_path, "laptop", shared)
-    second = Device(tmp_path, "desktop", shared)
-    yield first, second
-    first.close()
-    second.close()
 
 
 def _media_dir(device: Device) -> Path:
@@ -434,28 +416,6 @@ def test_a_snapshot_leaves_out_the_files_of_deleted_cards(
     assert again.notes == []
 
 
-@contextmanager
-def _read_only(path: Path) -> Iterator[None]:
-    """Make a folder read-only for this process (root ignores modes: it is made immutable)."""
-    if os.geteuid() == 0:
-        if shutil.which("chattr") is None:
-            pytest.skip("running as root without chattr: cannot make a folder read-only")
-        made = subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False)
-        if made.returncode != 0:
-            pytest.skip(f"chattr +i refused here: {made.stderr.decode().strip()}")
-        try:
-            yield
-        finally:
-            subprocess.run(["chattr", "-i", str(path)], check=True)
-    else:
-        mode = path.stat().st_mode
-        path.chmod(0o555)
-        try:
-            yield
-        finally:
-            path.chmod(mode)
-
-
 def test_an_image_of_a_change_kept_while_the_folder_was_read_only_goes_with_it_later(
     pair: tuple[Device, Device], shared: Path
 ) -> None:
@@ -469,7 +429,7 @@ def test_an_image_of_a_change_kept_while_the_folder_was_read_only_goes_with_it_l
     later = START + timedelta(hours=1)
     data = editing.card_data(columns["content"])
     editing.edit_card(laptop.database, card_id, {**data, "front": f'<img src="{new}">'}, later)
-    with _read_only(own):
+    with read_only(own):
         kept = laptop.sync(later)
         assert kept.problem is not None
         assert "read-only" in kept.problem

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,21 +15,10 @@ from recall import deck_changes, editing, importing
 from recall.deckfile import parse_deck
 from recall.storage.records import DeckRow
 from tests.conftest import DATA
-from tests.sync_devices import Device
-from tests.test_sync import _card_id, _content, _converged
+from tests.sync_devices import Device, card_content, card_id, converged
 
 TINY = (DATA / "decks" / "tiny.json").read_text()
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def trio(tmp_path: Path) -> Iterator[tuple[Device, Device, Device]]:
-    shared = tmp_path / "shared"
-    shared.mkdir()
-    devices = tuple(Device(tmp_path, name, shared) for name in ("laptop", "desktop", "tablet"))
-    yield devices  # type: ignore[misc]
-    for device in devices:
-        device.close()
 
 
 def _deck(device: Device, name: str) -> DeckRow:
@@ -87,7 +75,7 @@ def test_a_deck_imported_again_after_a_card_moved_out_of_it_keeps_the_history_mo
     assert studied == _histories(desktop)
     moved_key = sorted(studied)[0].split("/")[1]
     later = START + timedelta(hours=1)
-    laptop.changes().move([_card_id(laptop, "tiny", moved_key)], _deck(laptop, "Moved"))
+    laptop.changes().move([card_id(laptop, "tiny", moved_key)], _deck(laptop, "Moved"))
     desktop.sync(later)
     tablet.sync(later)
     # Imported again before the move was synced: a new card takes the old keys here.
@@ -98,12 +86,12 @@ def test_a_deck_imported_again_after_a_card_moved_out_of_it_keeps_the_history_mo
         assert histories[f"moved/{moved_key}"] == studied[f"tiny/{moved_key}"], device.name
         assert f"tiny/{moved_key}" not in histories, device.name
     assert _cards(laptop) == _cards(desktop) == _cards(tablet)
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
 
 
 def _edit(device: Device, deck: str, card: str, **fields: str) -> None:
-    data = editing.card_data(json.dumps(_content(device, deck, card)))
-    editing.edit_card(device.database, _card_id(device, deck, card), {**data, **fields}, START)
+    data = editing.card_data(json.dumps(card_content(device, deck, card)))
+    editing.edit_card(device.database, card_id(device, deck, card), {**data, **fields}, START)
     time.sleep(0.005)  # changes are stamped by the clock to the millisecond: keep them apart
 
 
@@ -114,9 +102,9 @@ def test_edits_made_under_the_old_keys_before_the_move_arrived_follow_the_card(
     _start(trio)
     # The desktop edits before the laptop moves the card, and after: both follow it.
     _edit(desktop, "tiny", "b1", front="Capital of France, please?")
-    laptop.changes().move([_card_id(laptop, "tiny", "b1")], _deck(laptop, "Moved"))
+    laptop.changes().move([card_id(laptop, "tiny", "b1")], _deck(laptop, "Moved"))
     time.sleep(0.005)
-    card = _card_id(desktop, "tiny", "b1")
+    card = card_id(desktop, "tiny", "b1")
     desktop.changes().tag([card], START, add=["geography"])
     desktop.changes().suspend([card])
     desktop.changes().flag([card], 3)
@@ -126,13 +114,13 @@ def test_edits_made_under_the_old_keys_before_the_move_arrived_follow_the_card(
             device.sync(later)
     for device in trio:
         assert "tiny/b1" not in _cards(device), device.name
-        content = _content(device, "moved", "b1")
+        content = card_content(device, "moved", "b1")
         assert content["front"] == "Capital of France, please?", device.name
         assert content["id"] == "b1", device.name
         assert "geography" in content["tags"], device.name
         schedule = device.schedules_by_key()["moved/b1"]
         assert schedule[4:] == (1, None, 3), device.name  # suspended, not buried, flag 3
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
 
 
 def test_of_edits_under_the_old_keys_and_the_new_the_later_wins(
@@ -140,21 +128,21 @@ def test_of_edits_under_the_old_keys_and_the_new_the_later_wins(
 ) -> None:
     laptop, desktop, tablet = trio
     _start(trio)
-    laptop.changes().move([_card_id(laptop, "tiny", "b1")], _deck(laptop, "Moved"))
+    laptop.changes().move([card_id(laptop, "tiny", "b1")], _deck(laptop, "Moved"))
     _edit(desktop, "tiny", "b1", back="Paris (desktop, first)", front="Which capital?")
     _edit(laptop, "moved", "b1", back="Paris (laptop, later)")
     _edit(tablet, "tiny", "b1", back="Paris (tablet, last)")
     later = START + timedelta(hours=1)
     _settle(trio, later)
     for device in trio:
-        content = _content(device, "moved", "b1")
+        content = card_content(device, "moved", "b1")
         assert content["back"] == "Paris (tablet, last)", device.name
         assert content["front"] == "Which capital?", device.name
     _edit(laptop, "moved", "b1", back="Paris (laptop, at last)")
     _settle(trio, later)
     for device in trio:
-        assert _content(device, "moved", "b1")["back"] == "Paris (laptop, at last)"
-    _converged(list(trio), tmp_path, later)
+        assert card_content(device, "moved", "b1")["back"] == "Paris (laptop, at last)"
+    converged(list(trio), tmp_path, later)
 
 
 @pytest.mark.parametrize("later_mover", [0, 1])
@@ -169,7 +157,7 @@ def test_a_card_moved_to_two_decks_on_two_computers_apart_ends_in_one(
     if later_mover == 0:
         movers.reverse()
     for device, name in movers:
-        device.changes().move([_card_id(device, "tiny", studied)], _deck(device, name))
+        device.changes().move([card_id(device, "tiny", studied)], _deck(device, name))
         time.sleep(0.005)
     winner = movers[1][1].lower()
     # Each studies its copy before the other's move reaches it.
@@ -190,7 +178,7 @@ def test_a_card_moved_to_two_decks_on_two_computers_apart_ends_in_one(
         ), device.name
         assert f"{movers[0][1].lower()}/{studied}" not in _cards(device), device.name
     assert _cards(laptop) == _cards(desktop) == _cards(tablet)
-    _converged(list(trio), tmp_path, later + timedelta(hours=1))
+    converged(list(trio), tmp_path, later + timedelta(hours=1))
 
 
 def test_a_review_waiting_for_its_time_here_follows_a_move_made_elsewhere(
@@ -203,14 +191,14 @@ def test_a_review_waiting_for_its_time_here_follows_a_move_made_elsewhere(
     studied = next(iter(_histories(tablet))).split("/")[1]
     tablet.sync(ahead)
     assert desktop.sync(START).received["review"] == 1  # held until its time comes
-    laptop.changes().move([_card_id(laptop, "tiny", studied)], _deck(laptop, "Moved"))
+    laptop.changes().move([card_id(laptop, "tiny", studied)], _deck(laptop, "Moved"))
     laptop.sync(START)
     desktop.sync(START + timedelta(hours=1))  # the move arrives while the review waits
     day = START + timedelta(days=1)
     _settle(trio, day)
     for device in trio:
         assert _histories(device) == {f"moved/{studied}": 1}, device.name
-    _converged(list(trio), tmp_path, day)
+    converged(list(trio), tmp_path, day)
 
 
 def test_a_card_moved_and_moved_back_between_two_rounds_stays_where_it_was(
@@ -221,13 +209,13 @@ def test_a_card_moved_and_moved_back_between_two_rounds_stays_where_it_was(
     before = _histories(laptop)
     key = sorted(before)[0].split("/")[1]
     changes = laptop.changes()
-    changes.move([_card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
-    changes.move([_card_id(laptop, "moved", key)], _deck(laptop, "Tiny deck"))
+    changes.move([card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
+    changes.move([card_id(laptop, "moved", key)], _deck(laptop, "Tiny deck"))
     _settle(trio, START)
     for device in trio:
         assert _histories(device) == before, device.name
         assert not any(card.startswith("moved/") for card in _cards(device)), device.name
-    _converged(list(trio), tmp_path, START)
+    converged(list(trio), tmp_path, START)
 
 
 def test_a_card_moved_elsewhere_and_back_by_two_computers_keeps_its_history(
@@ -237,17 +225,17 @@ def test_a_card_moved_elsewhere_and_back_by_two_computers_keeps_its_history(
     _start(trio)
     before = _histories(laptop)
     key = sorted(before)[0].split("/")[1]
-    laptop.changes().move([_card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
+    laptop.changes().move([card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
     _settle([laptop, desktop], START)
     # The desktop moves it back: its first keys are deleted everywhere, so it takes new ones.
-    desktop.changes().move([_card_id(desktop, "moved", key)], _deck(desktop, "Tiny deck"))
+    desktop.changes().move([card_id(desktop, "moved", key)], _deck(desktop, "Tiny deck"))
     later = START + timedelta(hours=1)
     _settle(trio, later)
     for device in trio:
         histories = _histories(device)
         assert histories[f"tiny/{key}-2"] == before[f"tiny/{key}"], device.name
         assert {f"tiny/{key}", f"moved/{key}"}.isdisjoint(_cards(device)), device.name
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
 
 
 def test_a_chain_of_moves_between_two_rounds_is_one_move(
@@ -260,16 +248,16 @@ def test_a_chain_of_moves_between_two_rounds_is_one_move(
     # The desktop edits the card under its first keys meanwhile: the edit follows too.
     _edit(desktop, "tiny", key, front="Edited on the desktop")
     changes = laptop.changes()
-    changes.move([_card_id(laptop, "tiny", key)], _deck(laptop, "First"))
-    changes.move([_card_id(laptop, "first", key)], _deck(laptop, "Second"))
-    changes.move([_card_id(laptop, "second", key)], _deck(laptop, "Third"))
+    changes.move([card_id(laptop, "tiny", key)], _deck(laptop, "First"))
+    changes.move([card_id(laptop, "first", key)], _deck(laptop, "Second"))
+    changes.move([card_id(laptop, "second", key)], _deck(laptop, "Third"))
     later = START + timedelta(hours=1)
     _settle(trio, later)
     for device in trio:
         assert _histories(device)[f"third/{key}"] == before[f"tiny/{key}"], device.name
-        assert _content(device, "third", key)["front"] == "Edited on the desktop"
+        assert card_content(device, "third", key)["front"] == "Edited on the desktop"
         assert {card.split("/")[0] for card in _cards(device)} == {"tiny", "third"}
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
 
 
 def test_a_card_moved_out_of_a_deck_deleted_elsewhere_meanwhile_is_deleted_too(
@@ -278,7 +266,7 @@ def test_a_card_moved_out_of_a_deck_deleted_elsewhere_meanwhile_is_deleted_too(
     laptop, desktop, _ = trio
     _start(trio)
     key = sorted(_histories(laptop))[0].split("/")[1]
-    laptop.changes().move([_card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
+    laptop.changes().move([card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
     laptop.study("moved", 1, START + timedelta(days=60), random.Random(1))
     # Deleting the deck deleted the card with it: a deletion wins over a move meanwhile.
     deck_changes.delete_deck(desktop.database, _deck(desktop, "Tiny deck").id, START)
@@ -288,7 +276,7 @@ def test_a_card_moved_out_of_a_deck_deleted_elsewhere_meanwhile_is_deleted_too(
         assert device.deck_keys() == ["moved"], device.name
         assert _cards(device) == set(), device.name
         assert device.review_rows() == [], device.name
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
 
 
 def test_a_card_moved_into_a_deck_deleted_elsewhere_meanwhile_is_deleted_with_it(
@@ -298,14 +286,14 @@ def test_a_card_moved_into_a_deck_deleted_elsewhere_meanwhile_is_deleted_with_it
     _deck(laptop, "Moved")
     _start(trio)
     key = sorted(_histories(laptop))[0].split("/")[1]
-    laptop.changes().move([_card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
+    laptop.changes().move([card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
     deck_changes.delete_deck(desktop.database, _deck(desktop, "Moved").id, START)
     later = START + timedelta(hours=1)
     _settle(trio, later)
     for device in trio:
         assert "moved" not in device.deck_keys(), device.name
         assert not any(card.endswith(f"/{key}") for card in _cards(device)), device.name
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
 
 
 def test_a_card_deleted_on_one_computer_while_another_moved_it_is_deleted_everywhere(
@@ -314,15 +302,15 @@ def test_a_card_deleted_on_one_computer_while_another_moved_it_is_deleted_everyw
     laptop, desktop, _ = trio
     _start(trio)
     key = sorted(_histories(laptop))[0].split("/")[1]
-    desktop.changes().delete([_card_id(desktop, "tiny", key)], START)
+    desktop.changes().delete([card_id(desktop, "tiny", key)], START)
     time.sleep(0.005)
-    laptop.changes().move([_card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
+    laptop.changes().move([card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
     later = START + timedelta(hours=1)
     _settle(trio, later)
     for device in trio:
         assert not any(card.endswith(f"/{key}") for card in _cards(device)), device.name
         assert not any(card.endswith(f"/{key}") for card in _histories(device)), device.name
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
 
 
 def test_a_copy_merged_away_comes_back_when_a_later_move_to_its_keys_wins(
@@ -334,7 +322,7 @@ def test_a_copy_merged_away_comes_back_when_a_later_move_to_its_keys_wins(
     key = sorted(before)[0].split("/")[1]
     # Three computers apart move one card: to Other, to Moved, to Other again, in turn.
     for device, name in ((laptop, "Other"), (desktop, "Moved"), (tablet, "Other")):
-        device.changes().move([_card_id(device, "tiny", key)], _deck(device, name))
+        device.changes().move([card_id(device, "tiny", key)], _deck(device, name))
         time.sleep(0.005)
     later = START + timedelta(hours=1)
     # The desktop's move wins over the laptop's, which the desktop merges away; then the
@@ -343,7 +331,7 @@ def test_a_copy_merged_away_comes_back_when_a_later_move_to_its_keys_wins(
     for device in trio:
         assert _histories(device)[f"other/{key}"] == before[f"tiny/{key}"], device.name
         assert f"moved/{key}" not in _cards(device), device.name
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
 
 
 def test_reviews_handed_over_to_another_card_are_added_again_under_it(
@@ -357,7 +345,7 @@ def test_reviews_handed_over_to_another_card_are_added_again_under_it(
     with laptop.database.transaction() as transaction:
         transaction.sync.quiet(True)
         transaction.synced.hand_over_reviews(
-            _card_id(laptop, "tiny", studied), _card_id(laptop, "tiny", other)
+            card_id(laptop, "tiny", studied), card_id(laptop, "tiny", other)
         )
         transaction.sync.quiet(False)
     histories = _histories(laptop)
@@ -388,4 +376,4 @@ def test_a_deleted_cards_id_given_to_a_card_imported_again_is_no_move(
     _settle(trio, START)
     for device in trio:
         assert _cards(device) == expected, device.name
-    _converged(list(trio), tmp_path, START)
+    converged(list(trio), tmp_path, START)

@@ -8,11 +8,8 @@ import shutil
 import sqlite3
 import time
 import tracemalloc
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-import pytest
 
 from recall import deck_changes, deck_options, editing, importing
 from recall.deckfile import parse_deck
@@ -20,21 +17,10 @@ from recall.storage.records import DeckRow
 from recall.sync.incoming import read_events
 from recall.sync.rounds import sync
 from tests.conftest import DATA
-from tests.sync_devices import Device
-from tests.test_sync import _card_id, _converged
+from tests.sync_devices import Device, card_content, card_id, converged
 
 TINY = (DATA / "decks" / "tiny.json").read_text()
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def trio(tmp_path: Path) -> Iterator[tuple[Device, Device, Device]]:
-    shared = tmp_path / "shared"
-    shared.mkdir()
-    devices = tuple(Device(tmp_path, name, shared) for name in ("laptop", "desktop", "tablet"))
-    yield devices  # type: ignore[misc]
-    for device in devices:
-        device.close()
 
 
 def _deck(device: Device, key: str) -> DeckRow:
@@ -92,15 +78,8 @@ def test_a_preset_that_arrives_after_the_deck_using_it_still_applies(
     tablet.sync(later)
     for device in trio:
         device.sync(later)
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
     assert [_presets_of_decks(device) for device in trio] == [{"tiny": "Exam"}] * 3
-
-
-def _content(device: Device, deck: str, card: str) -> dict[str, object]:
-    with device.database.reading() as transaction:
-        found = transaction.synced.cards([(deck, card)])
-    content: dict[str, object] = json.loads(found[(deck, card)][1]["content"])
-    return content
 
 
 def test_an_edit_made_while_a_round_runs_is_not_overwritten_by_what_comes_in(
@@ -110,7 +89,7 @@ def test_an_edit_made_while_a_round_runs_is_not_overwritten_by_what_comes_in(
     importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
     laptop.sync(START)
     desktop.sync(START)
-    desktop.changes().tag([_card_id(desktop, "tiny", "b1")], START, add=["geography"])
+    desktop.changes().tag([card_id(desktop, "tiny", "b1")], START, add=["geography"])
     later = START + timedelta(hours=1)
     desktop.sync(later)
     edited = False
@@ -120,8 +99,8 @@ def test_an_edit_made_while_a_round_runs_is_not_overwritten_by_what_comes_in(
         nonlocal edited
         if text.startswith("Looking") and not edited:
             edited = True
-            card = _card_id(laptop, "tiny", "b1")
-            data = editing.card_data(json.dumps(_content(laptop, "tiny", "b1")))
+            card = card_id(laptop, "tiny", "b1")
+            data = editing.card_data(json.dumps(card_content(laptop, "tiny", "b1")))
             editing.edit_card(laptop.database, card, {**data, "back": "Paris!"}, later)
 
     sync(
@@ -137,10 +116,10 @@ def test_an_edit_made_while_a_round_runs_is_not_overwritten_by_what_comes_in(
         laptop.sync(later)
         desktop.sync(later)
     for device in (laptop, desktop):
-        content = _content(device, "tiny", "b1")
+        content = card_content(device, "tiny", "b1")
         assert content["back"] == "Paris!", device.name
-        assert "geography" in content["tags"], device.name  # type: ignore[operator]
-    _converged([laptop, desktop], tmp_path, later)
+        assert "geography" in content["tags"], device.name
+    converged([laptop, desktop], tmp_path, later)
 
 
 def test_a_card_moved_away_and_back_keeps_living_with_its_history(
@@ -154,18 +133,18 @@ def test_a_card_moved_away_and_back_keeps_living_with_its_history(
     deck_changes.new_deck(laptop.database, "Arithmetic", START)
     with laptop.database.reading() as transaction:
         target = next(deck for deck in transaction.browsing.decks() if deck.name == "Arithmetic")
-    laptop.changes().move([_card_id(laptop, "tiny", "q1")], target)
+    laptop.changes().move([card_id(laptop, "tiny", "q1")], target)
     later = START + timedelta(hours=1)
     laptop.sync(later)
     desktop.sync(later)
-    laptop.changes().move([_card_id(laptop, target.key, "q1")], _deck(laptop, "tiny"))
+    laptop.changes().move([card_id(laptop, target.key, "q1")], _deck(laptop, "tiny"))
     laptop.sync(later)
     desktop.sync(later)
     laptop.sync(later)
     for device in (laptop, desktop):
-        assert _card_id(device, "tiny", "q1-2")
+        assert card_id(device, "tiny", "q1-2")
         assert len(device.review_rows()) == 2, device.name
-    _converged([laptop, desktop], tmp_path, later)
+    converged([laptop, desktop], tmp_path, later)
 
 
 def test_a_line_with_a_number_too_large_to_store_is_skipped_and_sync_goes_on(
@@ -193,7 +172,7 @@ def test_a_line_with_a_number_too_large_to_store_is_skipped_and_sync_goes_on(
     laptop.sync(later)
     desktop.sync(later)
     assert len(desktop.review_rows()) == 2
-    _converged([laptop, desktop], tmp_path, later)
+    converged([laptop, desktop], tmp_path, later)
 
 
 def test_a_review_made_before_learning_of_a_move_follows_the_card(
@@ -205,7 +184,7 @@ def test_a_review_made_before_learning_of_a_move_follows_the_card(
         device.sync(START)
     deck_changes.new_deck(laptop.database, "Arithmetic", START)
     target = _deck(laptop, "arithmetic")
-    laptop.changes().move([_card_id(laptop, "tiny", "q1")], target)
+    laptop.changes().move([card_id(laptop, "tiny", "q1")], target)
     later = START + timedelta(hours=1)
     laptop.sync(later)
     # The desktop studies the card before the move reaches it.
@@ -214,8 +193,8 @@ def test_a_review_made_before_learning_of_a_move_follows_the_card(
         device.sync(later + timedelta(hours=1))
     for device in trio:
         assert len(device.review_rows()) == 2, device.name
-        assert _card_id(device, "arithmetic", "q1")
-    _converged(list(trio), tmp_path, later + timedelta(hours=1))
+        assert card_id(device, "arithmetic", "q1")
+    converged(list(trio), tmp_path, later + timedelta(hours=1))
 
 
 def test_a_card_moved_under_a_new_key_can_be_studied_there_and_moved_back(
@@ -225,15 +204,15 @@ def test_a_card_moved_under_a_new_key_can_be_studied_there_and_moved_back(
     importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
     laptop.sync(START)
     deck_changes.new_deck(laptop.database, "Arithmetic", START)
-    laptop.changes().move([_card_id(laptop, "tiny", "q1")], _deck(laptop, "arithmetic"))
+    laptop.changes().move([card_id(laptop, "tiny", "q1")], _deck(laptop, "arithmetic"))
     laptop.sync(START)
-    card = _card_id(laptop, "arithmetic", "q1")
+    card = card_id(laptop, "arithmetic", "q1")
     changes = laptop.changes()
     changes.move([card], _deck(laptop, "tiny"))  # q1 there was deleted for good
-    assert _content(laptop, "tiny", "q1-2")["id"] == "q1-2"
+    assert card_content(laptop, "tiny", "q1-2")["id"] == "q1-2"
     assert laptop.study("tiny", 2, START, random.Random(1)) == 2
     changes.undo()
-    assert _content(laptop, "arithmetic", "q1")["id"] == "q1"
+    assert card_content(laptop, "arithmetic", "q1")["id"] == "q1"
     assert laptop.healthy(START) == []
 
 
@@ -250,7 +229,7 @@ def test_the_same_deck_imported_on_two_computers_before_their_first_sync_is_one(
         device.sync(later)
     assert len(tablet.review_rows()) == 2
     assert {_deck(device, "tiny").name for device in trio} == {"Laptop's"}
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
 
 
 def test_a_deck_deleted_while_its_card_is_studied_elsewhere_is_gone_everywhere(
@@ -266,7 +245,7 @@ def test_a_deck_deleted_while_its_card_is_studied_elsewhere_is_gone_everywhere(
     for device in (desktop, tablet, laptop, desktop, tablet):
         device.sync(later)
     assert [device.deck_keys() for device in trio] == [[], [], []]
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
 
 
 def test_a_round_killed_after_its_file_was_written_but_before_it_was_recorded(
@@ -279,7 +258,7 @@ def test_a_round_killed_after_its_file_was_written_but_before_it_was_recorded(
     laptop.sync(START)
     desktop.sync(START)
     laptop.study("tiny", 2, START, random.Random(7))
-    card = _card_id(laptop, "tiny", "b1")
+    card = card_id(laptop, "tiny", "b1")
     laptop.changes().tag([card], START, add=["killed"])
     before = tmp_path / "before.sqlite3"
     source, copy = sqlite3.connect(tmp_path / "laptop" / "recall.sqlite3"), sqlite3.connect(before)
@@ -300,10 +279,10 @@ def test_a_round_killed_after_its_file_was_written_but_before_it_was_recorded(
             device.sync(later)
         for device in (laptop, desktop):
             assert len(device.review_rows()) == 2
-            tags = _content(device, "tiny", "b1")["tags"]
+            tags = card_content(device, "tiny", "b1")["tags"]
             assert isinstance(tags, list)
             assert {"killed", "after"} <= set(tags)
-        _converged([laptop, desktop], tmp_path, later)
+        converged([laptop, desktop], tmp_path, later)
     finally:
         laptop.close()
         desktop.close()
@@ -356,7 +335,7 @@ def test_undoing_a_move_after_it_was_synced_keeps_the_card_and_its_history(
     desktop.sync(START)
     deck_changes.new_deck(laptop.database, "Arithmetic", START)
     changes = laptop.changes()
-    changes.move([_card_id(laptop, "tiny", "q1")], _deck(laptop, "arithmetic"))
+    changes.move([card_id(laptop, "tiny", "q1")], _deck(laptop, "arithmetic"))
     later = START + timedelta(hours=1)
     laptop.sync(later)
     desktop.sync(later)
@@ -366,7 +345,7 @@ def test_undoing_a_move_after_it_was_synced_keeps_the_card_and_its_history(
     for device in (laptop, desktop):
         assert len(device.review_rows()) == 2, device.name
         assert len(device.card_ids()) == 2, device.name
-    _converged([laptop, desktop], tmp_path, later)
+    converged([laptop, desktop], tmp_path, later)
 
 
 def test_of_two_edits_of_one_field_the_later_wins_whichever_computer_syncs_last(
@@ -377,16 +356,16 @@ def test_of_two_edits_of_one_field_the_later_wins_whichever_computer_syncs_last(
     laptop.sync(START)
     desktop.sync(START)
     for device, text in ((laptop, "Paris (earlier)"), (desktop, "Paris (later)")):
-        card = _card_id(device, "tiny", "b1")
-        data = editing.card_data(json.dumps(_content(device, "tiny", "b1")))
+        card = card_id(device, "tiny", "b1")
+        data = editing.card_data(json.dumps(card_content(device, "tiny", "b1")))
         editing.edit_card(device.database, card, {**data, "back": text}, START)
         time.sleep(0.002)  # a change is timed by SQLite's clock, to the millisecond
     later = START + timedelta(hours=1)
     for device in (desktop, laptop, desktop):  # the earlier edit is synced last
         device.sync(later)
     for device in (laptop, desktop):
-        assert _content(device, "tiny", "b1")["back"] == "Paris (later)", device.name
-    _converged([laptop, desktop], tmp_path, later)
+        assert card_content(device, "tiny", "b1")["back"] == "Paris (later)", device.name
+    converged([laptop, desktop], tmp_path, later)
 
 
 def test_two_presets_of_one_name_made_apart_are_named_alike_everywhere(
@@ -413,7 +392,7 @@ def test_two_presets_of_one_name_made_apart_are_named_alike_everywhere(
 
     assert presets(laptop) == presets(desktop)
     assert _presets_of_decks(laptop) == _presets_of_decks(desktop)
-    _converged([laptop, desktop], tmp_path, later)
+    converged([laptop, desktop], tmp_path, later)
 
 
 def test_a_computer_joining_after_a_retired_computers_folder_was_deleted_gets_its_history(
@@ -432,7 +411,7 @@ def test_a_computer_joining_after_a_retired_computers_folder_was_deleted_gets_it
     desktop.sync(later)
     tablet.sync(later)
     assert len(tablet.review_rows()) == 2
-    _converged([desktop, tablet], tmp_path, later)
+    converged([desktop, tablet], tmp_path, later)
 
 
 def test_a_review_waiting_for_its_time_follows_its_card_moved_meanwhile(
@@ -447,7 +426,7 @@ def test_a_review_waiting_for_its_time_follows_its_card_moved_meanwhile(
     desktop.sync(ahead)
     assert laptop.sync(START).received["review"] == 1  # held until its time comes
     deck_changes.new_deck(laptop.database, "Moved", START)
-    laptop.changes().move([_card_id(laptop, "tiny", "q1")], _deck(laptop, "moved"))
+    laptop.changes().move([card_id(laptop, "tiny", "q1")], _deck(laptop, "moved"))
     day = START + timedelta(days=1)
     for device in (laptop, desktop, laptop, desktop):
         device.sync(day)
@@ -455,4 +434,4 @@ def test_a_review_waiting_for_its_time_follows_its_card_moved_meanwhile(
     with laptop.database.reading() as transaction:
         _, moved = transaction.synced.cards([("moved", "q1")])[("moved", "q1")]
     assert [row[0] for row in laptop.review_rows()] == [str(moved["seed"])]
-    _converged([laptop, desktop], tmp_path, day)
+    converged([laptop, desktop], tmp_path, day)

@@ -6,7 +6,6 @@ time and taken back meanwhile never comes."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,8 +15,7 @@ from recall import importing
 from recall.deckfile import parse_deck
 from recall.memory import Rating
 from recall.study import StudySession
-from tests.sync_devices import Device
-from tests.test_sync import _converged
+from tests.sync_devices import Device, converged
 
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
 ONE = json.dumps(
@@ -29,16 +27,6 @@ ONE = json.dumps(
         "cards": [{"id": "a", "type": "basic", "front": "Front", "back": "Back"}],
     }
 )
-
-
-@pytest.fixture
-def trio(tmp_path: Path) -> Iterator[tuple[Device, Device, Device]]:
-    shared = tmp_path / "shared"
-    shared.mkdir()
-    devices = tuple(Device(tmp_path, name, shared) for name in ("laptop", "desktop", "tablet"))
-    yield devices  # type: ignore[misc]
-    for device in devices:
-        device.close()
 
 
 def _answer(device: Device, moment: datetime) -> None:
@@ -74,7 +62,7 @@ def test_two_versions_of_one_review_settle_on_one_everywhere(
         for device in trio:
             device.sync(later)
     assert len(laptop.review_rows()) == 2
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)
 
 
 def test_a_review_waiting_for_its_time_and_taken_back_meanwhile_never_comes(
@@ -97,4 +85,4 @@ def test_a_review_waiting_for_its_time_and_taken_back_meanwhile_never_comes(
             device.sync(later)
     for device in trio:
         assert device.review_rows() == [], device.name
-    _converged(list(trio), tmp_path, later)
+    converged(list(trio), tmp_path, later)

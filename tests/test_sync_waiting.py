@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import errno
 import json
-import os
 import random
 import shutil
-import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -27,40 +23,11 @@ from recall.sync import events as sync_events
 from recall.sync import folder as sync_folder
 from recall.sync.incoming import ahead_limit
 from tests.conftest import DATA
-from tests.sync_devices import Device
+from tests.sync_devices import Device, converged, read_only
 
 TINY = (DATA / "decks" / "tiny.json").read_text()
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
 STRANGER = "c" * 32
-
-
-@pytest.fixture
-def shared(tmp_path: Path) -> Path:
-    path = tmp_path / "shared"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def pair(tmp_path: Path, shared: Path) -> Iterator[tuple[Device, Device]]:
-    first = Device(tmp_path, "laptop", shared)
-    second = Device(tmp_path, "desktop", shared)
-    yield first, second
-    first.close()
-    second.close()
-
-
-def _converged(devices: list[Device], tmp_path: Path, now: datetime) -> None:
-    reference = devices[0]
-    for device in devices[1:]:
-        assert device.deck_keys() == reference.deck_keys()
-        assert device.review_log() == reference.review_log()
-        assert device.schedules_by_key() == reference.schedules_by_key()
-        assert device.deck_exports(tmp_path / "exports") == reference.deck_exports(
-            tmp_path / "exports"
-        )
-    for device in devices:
-        assert device.healthy(now) == []
 
 
 def _write(shared: Path, device: str, name: str, lines: list[dict[str, Any]]) -> Path:
@@ -141,7 +108,7 @@ def test_a_change_stamped_years_ahead_waits_until_the_clock_comes_near_then_coun
         assert _deck_name(device, "tiny") == "From 2028"
         with device.database.reading() as transaction:
             assert transaction.sync.held_changes() == (0, None)
-    _converged([laptop, desktop], tmp_path, later)
+    converged([laptop, desktop], tmp_path, later)
 
 
 def test_a_computer_whose_clock_was_years_behind_gets_the_changes_once_it_is_set_right(
@@ -159,7 +126,7 @@ def test_a_computer_whose_clock_was_years_behind_gets_the_changes_once_it_is_set
     laptop.study("tiny", 3, START, random.Random(3))
     laptop.sync(START)
     desktop.sync(START)
-    _converged([laptop, desktop], tmp_path, START)
+    converged([laptop, desktop], tmp_path, START)
 
 
 def test_the_limit_is_a_year_and_a_day_past_the_tolerance_for_clocks() -> None:
@@ -218,7 +185,7 @@ def test_a_file_with_unknown_events_is_read_again_from_them_once_recall_knows_mo
     laptop.sync(START)
     desktop.sync(START)
     assert taken_back not in _review_ids(laptop)
-    _converged([laptop, desktop], tmp_path, START)
+    converged([laptop, desktop], tmp_path, START)
 
 
 def test_a_file_of_a_newer_format_is_read_whole_after_an_update(
@@ -241,28 +208,6 @@ def test_a_file_of_a_newer_format_is_read_whole_after_an_update(
 
 
 # 3. A sync folder this computer cannot write
-
-
-@contextmanager
-def _read_only(path: Path) -> Iterator[None]:
-    """Make a folder read-only for this process (root ignores modes: it is made immutable)."""
-    if os.geteuid() == 0:
-        if shutil.which("chattr") is None:
-            pytest.skip("running as root without chattr: cannot make a folder read-only")
-        made = subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False)
-        if made.returncode != 0:
-            pytest.skip(f"chattr +i refused here: {made.stderr.decode().strip()}")
-        try:
-            yield
-        finally:
-            subprocess.run(["chattr", "-i", str(path)], check=True)
-    else:
-        mode = path.stat().st_mode
-        path.chmod(0o555)
-        try:
-            yield
-        finally:
-            path.chmod(mode)
 
 
 def _outbox(device: Device) -> int:
@@ -289,7 +234,7 @@ def test_a_computer_that_cannot_write_still_receives_and_sends_its_changes_later
     laptop.sync(later)
     desktop.study("tiny", 2, later + timedelta(minutes=1), random.Random(4))
     files_before = sorted(path.name for path in own.iterdir())
-    with _read_only(own):
+    with read_only(own):
         report = desktop.sync(later)
         line = "\n".join(report.lines())
         assert "sending failed: the sync folder is read-only" in line
@@ -311,7 +256,7 @@ def test_a_computer_that_cannot_write_still_receives_and_sends_its_changes_later
     assert _pending(desktop) == 0
     assert laptop.sync(later).received["review"] == 3
     assert len(laptop.review_rows()) == 6
-    _converged([laptop, desktop], tmp_path, later)
+    converged([laptop, desktop], tmp_path, later)
 
 
 def test_recall_sync_exits_1_when_it_could_not_send_and_0_once_it_has(
@@ -323,7 +268,7 @@ def test_recall_sync_exits_1_when_it_could_not_send_and_0_once_it_has(
     desktop.study("tiny", 2, START + timedelta(minutes=1), random.Random(3))
     command = ["--data-dir", str(tmp_path / "desktop"), "sync"]
     capsys.readouterr()
-    with _read_only(own):
+    with read_only(own):
         assert main(command) == 1
         printed = capsys.readouterr().out
         assert "sent: nothing: sending failed: the sync folder is read-only" in printed
@@ -341,7 +286,7 @@ def test_a_new_computer_on_a_read_only_folder_receives_and_sends_everything_once
     laptop, desktop = pair
     importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
     laptop.sync(START)
-    with _read_only(shared / "Recall"):
+    with read_only(shared / "Recall"):
         first = desktop.sync(START)
         assert first.problem is None  # nothing to send yet: nothing failed
         assert desktop.deck_keys() == ["tiny"]
@@ -352,7 +297,7 @@ def test_a_new_computer_on_a_read_only_folder_receives_and_sends_everything_once
         assert "read-only" in (report.problem or "")
     assert desktop.sync(START).snapshot  # what could not go out goes now, all of it
     assert laptop.sync(START).received["review"] == 2
-    _converged([laptop, desktop], tmp_path, START)
+    converged([laptop, desktop], tmp_path, START)
 
 
 def test_why_a_file_could_not_be_written_is_said_in_words() -> None:

@@ -19,7 +19,7 @@ from recall.sync.rounds import sync
 from recall.ui.main_window import MainWindow
 from recall.ui.preferences_dialog import PreferencesDialog
 from tests.conftest import DATA, Clock
-from tests.sync_devices import large_history
+from tests.sync_devices import large_history, read_only
 from tests.test_sync_progress import dump
 from tests.ui.conftest import FakePrompts, WindowFactory
 
@@ -160,8 +160,6 @@ def test_cancel_during_a_large_first_sync_stops_it_and_changes_nothing(
 def test_a_folder_this_computer_cannot_write_is_said_in_the_status_line(
     qtbot: QtBot, window: MainWindow, bundled: Database, tmp_path: Path, clock: Clock
 ) -> None:
-    from tests.test_sync_waiting import _read_only
-
     shared = tmp_path / "shared"
     shared.mkdir()
     _other_device_with_tiny(tmp_path, shared, clock)
@@ -170,7 +168,7 @@ def test_a_folder_this_computer_cannot_write_is_said_in_the_status_line(
     with bundled.transaction() as transaction:
         card = transaction.cards.of_deck(transaction.browsing.decks()[0].id)[0]
     Changes(bundled, Schedulers(), Preferences()).flag([card.id], 2)
-    with _read_only(own):
+    with read_only(own):
         window.sync.sync_action.trigger()
         qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
     label = window.sync.label
