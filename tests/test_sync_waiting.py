@@ -90,7 +90,8 @@ def test_a_change_stamped_years_ahead_waits_until_the_clock_comes_near_then_coun
     _write(shared, STRANGER, "000001-aaaaaaaa.jsonl", [_header(), _rename(ahead, "From 2028")])
     for device in (laptop, desktop):
         report = device.sync(START)
-        assert "held" in "\n".join(report.notes)
+        assert "held, not merged" in "\n".join(report.notes)
+        assert "(the first on 2027-11-01)" in "\n".join(report.notes)  # a year before it
         assert _deck_name(device, "tiny") == "Tiny deck"
         with device.database.reading() as transaction:
             own = transaction.sync.device()

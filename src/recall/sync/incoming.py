@@ -27,7 +27,7 @@ from recall.errors import CancelledError
 from recall.memory import FUTURE_TOLERANCE
 from recall.progress import Cancelled, Progress
 from recall.storage import Transaction
-from recall.storage.times import to_micros
+from recall.storage.times import from_micros, to_micros
 from recall.sync import events as sync_events
 from recall.sync import folder as sync_folder
 from recall.sync.events import Event, EventError, FieldEvent, UnknownEventError, field_event, parse
@@ -186,11 +186,13 @@ def _hold_far_ahead(transaction: Transaction, incoming: Incoming, now: datetime)
         )
     count, earliest = transaction.sync.held_changes()
     if count:
-        assert earliest is not None
+        held_until = from_micros(earliest)
+        assert held_until is not None
+        first = held_until - AHEAD_LIMIT - FUTURE_TOLERANCE
         incoming.notes.append(
             f"{count} change(s) stamped more than a year ahead of this computer's clock "
             "(is it set right? or was another computer's?) are held, not merged, until "
-            "this computer's clock is within a year of them"
+            f"this computer's clock is within a year of them (the first on {first:%Y-%m-%d})"
         )
 
 
