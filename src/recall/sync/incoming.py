@@ -186,14 +186,25 @@ def _hold_far_ahead(transaction: Transaction, incoming: Incoming, now: datetime)
         )
     count, earliest = transaction.sync.held_changes()
     if count:
-        held_until = from_micros(earliest)
-        assert held_until is not None
-        first = held_until - AHEAD_LIMIT - FUTURE_TOLERANCE
+        first = _merge_day(earliest)
         incoming.notes.append(
             f"{count} change(s) stamped more than a year ahead of this computer's clock "
             "(is it set right? or was another computer's?) are held, not merged, until "
-            f"this computer's clock is within a year of them (the first on {first:%Y-%m-%d})"
+            "this computer's clock is within a year of them"
+            + (f" (the first on {first})" if first else "")
         )
+
+
+def _merge_day(stamp: int | None) -> str | None:
+    """The day a change of this stamp is merged, or None past the calendar's end (a stamp
+    thousands of years ahead)."""
+    try:
+        held_until = from_micros(stamp)
+        if held_until is None:
+            return None
+        return f"{held_until - AHEAD_LIMIT - FUTURE_TOLERANCE:%Y-%m-%d}"
+    except (OverflowError, ValueError):
+        return None
 
 
 def _writer(base: Path, device: str, name: str) -> str:
