@@ -59,7 +59,7 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest
 
-# The tests over a real sync engine: two Syncthing instances on this machine (tests/syncthing.py).
+# The tests over a real sync engine: two Syncthing instances on this machine (tests/helpers/syncthing.py).
 # They need the `syncthing` program; on Debian/Ubuntu this installs it (as root, or with sudo).
 test-sync-engine: $(STAMP)  ## sync through two real Syncthing instances (installs syncthing)
 	@if ! command -v syncthing >/dev/null; then \

@@ -38,7 +38,7 @@ from benchmarks import (
 from benchmarks import measure_start as start
 from benchmarks.common import BENCHMARKS, CACHE, Figure, machine
 from benchmarks.report import markdown, table
-from recall import integrity
+from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database
 

@@ -18,13 +18,13 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
-from recall.browse import Finder
-from recall.card_changes import Changes
-from recall.preferences import Preferences
+from recall.changes.cards import Changes
+from recall.collection.browse import Finder
+from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 from recall.ui.application import configure
-from recall.ui.browser_window import BrowserWindow
+from recall.ui.browser.window import BrowserWindow
 
 
 def _same(moment: datetime) -> datetime:

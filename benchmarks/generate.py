@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall import importing
-from recall.deckfile import load_deck
-from recall.memory import NEW_CARD, CardState, MemoryState, Rating
+from recall.collection import importing
+from recall.content.deck_format import load_deck
+from recall.core.memory import NEW_CARD, CardState, MemoryState, Rating
 from recall.scheduling import Scheduler
 from recall.storage import Database
 

@@ -20,11 +20,11 @@ from anki.scheduler.v3 import CardAnswer
 
 from benchmarks import anki_peer
 from benchmarks.common import Figure
-from recall.deckfile import ChoiceCard
+from recall.content.deck_format import ChoiceCard
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage.database import Synchronous
-from recall.study import StudyCard, StudySession
+from recall.study.session import StudyCard, StudySession
 
 
 def _now() -> datetime:

@@ -19,7 +19,8 @@ import fsrs
 
 from benchmarks import anki_peer
 from benchmarks.common import Figure, alternate, elapsed_ms
-from recall import backups, integrity, library
+from recall.collection import review_log
+from recall.safekeeping import backups, integrity
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 
@@ -135,7 +136,7 @@ def _export(database_path: Path, folder: Path, cards: int, rounds: int) -> Figur
     floor_target = folder / "floor.csv"
 
     def recall_export() -> float:
-        return elapsed_ms(lambda: library.write_review_log(database, target))
+        return elapsed_ms(lambda: review_log.write_review_log(database, target))
 
     def floor_export() -> float:
         def write() -> None:
@@ -143,7 +144,7 @@ def _export(database_path: Path, folder: Path, cards: int, rounds: int) -> Figur
             try:
                 with floor_target.open("w", encoding="utf-8", newline="") as out:
                     writer = csv.writer(out, lineterminator="\n")
-                    writer.writerow(library.REVIEW_LOG_HEADER)
+                    writer.writerow(review_log.REVIEW_LOG_HEADER)
                     writer.writerows(
                         connection.execute(
                             "SELECT card.seed, (reviewed_at + 500) / 1000, rating, "

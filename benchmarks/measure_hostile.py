@@ -20,8 +20,8 @@ from pathlib import Path
 import zstandard
 
 from benchmarks.common import Figure, alternate, elapsed_ms
-from recall import importing
-from recall.errors import DeckErrors
+from recall.collection import importing
+from recall.core.errors import DeckErrors
 from recall.scheduling import Schedulers
 from recall.storage import Database
 
@@ -96,8 +96,8 @@ _PEAK_SCRIPT = """
 import sys, tempfile
 from datetime import UTC, datetime
 from pathlib import Path
-from recall import importing
-from recall.errors import DeckErrors
+from recall.collection import importing
+from recall.core.errors import DeckErrors
 from recall.scheduling import Schedulers
 from recall.storage import Database
 with tempfile.TemporaryDirectory(dir=sys.argv[2]) as name:

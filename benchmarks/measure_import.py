@@ -12,7 +12,7 @@ from pathlib import Path
 from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
 
 from benchmarks.common import Figure, alternate, elapsed_ms
-from recall import importing
+from recall.collection import importing
 from recall.scheduling import Schedulers
 from recall.storage import Database
 

@@ -18,7 +18,7 @@ from benchmarks import anki_peer
 from benchmarks.common import Figure, alternate, elapsed_ms
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import StudySession
+from recall.study.session import StudySession
 
 QUEUE_GOAL_MS = 20.0
 QUEUE_GOAL_RATIO = 3.0

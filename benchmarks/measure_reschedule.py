@@ -21,8 +21,8 @@ from anki.deck_config_pb2 import UpdateDeckConfigsRequest
 
 from benchmarks import generate
 from benchmarks.common import Figure, alternate, elapsed_ms
-from recall import deck_options
-from recall.presets import DEFAULT_PRESET_ID
+from recall.core.presets import DEFAULT_PRESET_ID
+from recall.options import deck_options
 from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
 from recall.storage import Database
 

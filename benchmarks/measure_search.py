@@ -22,9 +22,9 @@ from anki.collection import Collection
 from benchmarks import anki_peer
 from benchmarks.common import BENCHMARKS, Figure, alternate, elapsed_ms
 from benchmarks.generate import deck_name
-from recall.browse import Finder
-from recall.card_changes import Changes
-from recall.preferences import Preferences
+from recall.changes.cards import Changes
+from recall.collection.browse import Finder
+from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 

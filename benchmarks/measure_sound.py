@@ -1,6 +1,6 @@
 """From a card's sound being asked for to its first frames at the audio output, beside mpv.
 
-Recall: ``recall.audio.Player.play`` (what the review screen calls when a card appears) until
+Recall: ``recall.host.audio.Player.play`` (what the review screen calls when a card appears) until
 the output pulls the file's first decoded frames, with the device already open, as it is
 from the second card of a session on. Anki's way: starting ``mpv`` on the same file until
 it reports its audio output open (``AO: [...]``, printed as playback starts). Where there is
@@ -19,7 +19,7 @@ import wave
 from pathlib import Path
 
 from benchmarks.common import Figure
-from recall import audio
+from recall.host import audio
 
 GOAL_MS = 100.0
 WARM_UP = 2

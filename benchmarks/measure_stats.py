@@ -30,8 +30,9 @@ from anki.collection import Collection
 from benchmarks import anki_peer
 from benchmarks.common import BENCHMARKS, Figure, alternate, elapsed_ms
 from benchmarks.generate import deck_name
-from recall import paths, stats
-from recall.preferences import Preferences
+from recall import stats
+from recall.core.preferences import Preferences
+from recall.host import paths
 from recall.storage import Database
 
 STATS_GOAL_MS = 1000.0
@@ -153,7 +154,7 @@ def _window(
     from PySide6.QtCore import QEventLoop, QTimer, SignalInstance
     from PySide6.QtWidgets import QApplication
 
-    from recall.ui.statistics_window import StatisticsWindow
+    from recall.ui.statistics.window import StatisticsWindow
 
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)

@@ -20,11 +20,11 @@ from anki.collection import Collection, DeckIdLimit, ExportAnkiPackageOptions
 from anki.decks import DeckId
 
 from benchmarks.common import Figure, alternate, elapsed_ms
-from recall import importing
-from recall.memory import Rating
+from recall.collection import importing
+from recall.core.memory import Rating
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import StudySession
+from recall.study.session import StudySession
 from recall.sync.rounds import sync
 
 DAILY_REVIEWS = 200

@@ -16,8 +16,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks.common import Figure, alternate, elapsed_ms
-from recall import importing, paths
-from recall.deckfile import parse_deck
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
+from recall.host import paths
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.sync.rounds import sync

@@ -20,7 +20,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
 from benchmarks.proc import peak_rss_kb, tree_pss_kb
-from recall import cli
+from recall.cli import main as cli
 from recall.storage import Database
 from recall.ui import application
 from recall.ui.main_window import MainWindow

@@ -25,11 +25,11 @@ import PySide6
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
-from recall import backups
+from recall.safekeeping import backups
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.application import configure
-from recall.ui.backups_dialog import BackupsDialog
+from recall.ui.data.backups_dialog import BackupsDialog
 from recall.ui.main_window import MainWindow
 from recall.ui.none_guard import guard_none
 from recall.ui.prompts import Prompts

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from recall.cli import main
+from recall.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -18,15 +18,16 @@ from PySide6.QtCore import QSize
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from recall import deck_changes, importing, opening
-from recall.card_changes import Changes
-from recall.deckfile import load_deck
-from recall.preferences import Preferences
+from recall.changes import decks as deck_changes
+from recall.changes.cards import Changes
+from recall.collection import importing, opening
+from recall.content.deck_format import load_deck
+from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import StudySession
-from recall.ui.add_card_dialog import AddCardDialog
+from recall.study.session import StudySession
 from recall.ui.application import configure, window_state
+from recall.ui.browser.add_card_dialog import AddCardDialog
 from recall.ui.main_window import MainWindow
 
 TINY = Path(__file__).resolve().parent.parent / "tests" / "data" / "decks" / "tiny.json"

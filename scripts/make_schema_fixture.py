@@ -1,7 +1,7 @@
 """Write tests/data/schema-N.sqlite3: a small database made by this Recall, for upgrade tests.
 
 Run once per schema version (``.venv/bin/python scripts/make_schema_fixture.py``) and commit
-the result; ``tests/test_migrations.py`` then checks that every later Recall opens it with
+the result; ``tests/storage/test_migrations.py`` then checks that every later Recall opens it with
 every review intact. Its review log is written beside it as ``schema-N.reviews.csv``.
 """
 
@@ -13,15 +13,15 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall import browse, importing, library, opening
-from recall.card_changes import Changes
-from recall.deckfile import ChoiceCard, parse_deck
-from recall.memory import Rating
-from recall.preferences import Preferences
-from recall.presets import Preset
+from recall.changes.cards import Changes
+from recall.collection import browse, importing, opening, review_log
+from recall.content.deck_format import ChoiceCard, parse_deck
+from recall.core.memory import Rating
+from recall.core.preferences import Preferences
+from recall.core.presets import Preset
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import SCHEMA_VERSION, Database, copy_database
-from recall.study import StudySession
+from recall.study.session import StudySession
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 
@@ -68,7 +68,7 @@ def main() -> None:
         changes.forget(cards[7:8], end)
         changes.set_due(cards[8:10], "2-5", end)
         with (DATA / f"schema-{SCHEMA_VERSION}.reviews.csv").open("w", newline="") as out:
-            library.export_reviews(database, out)
+            review_log.export_reviews(database, out)
         copy_database(database.path, target)
         database.close()
     print(target)

@@ -18,8 +18,8 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from recall import opening
-from recall.deckfile import ChoiceCard
+from recall.collection import opening
+from recall.content.deck_format import ChoiceCard
 from recall.storage import Database
 from recall.ui.application import configure, window_state
 from recall.ui.main_window import MainWindow

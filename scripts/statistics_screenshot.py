@@ -18,14 +18,14 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from recall import opening
-from recall.deckfile import ChoiceCard
-from recall.preferences import Preferences
+from recall.collection import opening
+from recall.content.deck_format import ChoiceCard
+from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import StudySession
+from recall.study.session import StudySession
 from recall.ui.application import configure
-from recall.ui.statistics_window import StatisticsWindow
+from recall.ui.statistics.window import StatisticsWindow
 
 DECK = "activation-recompute"
 

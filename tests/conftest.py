@@ -15,11 +15,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from recall import opening
+from recall.collection import opening
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
-from recall.study import StudySession
-from tests.sync_devices import Device
+from recall.study.session import StudySession
+from tests.helpers.sync_devices import Device
 
 DATA = Path(__file__).parent / "data"
 ZONE = ZoneInfo("Europe/Berlin")

@@ -18,7 +18,7 @@ def _core_modules() -> list[str]:
         if not module.name.startswith(("recall.ui", "recall.decks", "recall.resources"))
         and module.name != "recall.__main__"
     ]
-    assert "recall.study" in names
+    assert "recall.study.session" in names
     assert "recall.storage.transaction" in names
     return names
 
@@ -57,14 +57,14 @@ OWNERS: dict[str, str | tuple[str, ...]] = {
         "recall/storage/",
         "recall/importers/_collection.py",
         "recall/importers/_collection_guard.py",
-        "recall/exporting.py",
+        "recall/collection/exporting.py",
     ),
     "PySide6": "recall/ui/",
     "fsrs": "recall/scheduling/",
     "fsrs_rs_python": "recall/scheduling/",
     "sqlmodel": "recall/storage/",
     "sqlalchemy": "recall/storage/",
-    "miniaudio": "recall/audio.py",
+    "miniaudio": "recall/host/audio.py",
     "zstandard": "recall/importers/_zip.py",
 }
 
@@ -92,171 +92,102 @@ def test_outside_libraries_are_imported_only_by_their_owner() -> None:
     assert "sqlite3" in _imported_roots(source / "storage" / "maintenance.py")
 
 
-# Who may import whom among Recall's own modules. Each module belongs to one layer (the
-# longest prefix below names it); a module imports freely from the layers beneath its own.
-# Beside that: base modules use each other; a package's modules use each other; and the
-# sideways imports listed in SIDEWAYS, each with its reason. A new module must be placed.
-LAYERS = {
-    "recall": "base",  # the package itself: its version and its submodules' names
-    "recall.errors": "base",
-    "recall.memory": "base",
-    "recall.fields": "base",
-    "recall.preferences": "base",
-    "recall.presets": "base",
-    "recall.days": "base",
-    "recall.paths": "base",
-    "recall.progress": "base",
-    "recall.files": "base",
-    "recall.cardlimits": "base",
-    "recall.workspace": "base",
-    "recall.instances": "base",
-    "recall.window_libraries": "base",
-    "recall.cardhtml": "base",
-    "recall.sound": "base",
-    "recall.deckfile": "base",
-    "recall.deck_problems": "base",
-    "recall.grading": "base",
-    "recall.search": "base",
-    "recall.search_sql": "base",
-    "recall.deck_tree": "base",
-    "recall.storage": "core",
-    "recall.scheduling": "core",
-    "recall.audio": "core",
-    "recall.study_queue": "use case",
-    "recall.importers": "core",
-    "recall.library": "use case",
-    "recall.opening": "use case",
-    "recall.study": "use case",
-    "recall.importing": "use case",
-    "recall.exporting": "use case",
-    "recall.backups": "use case",
-    "recall.integrity": "use case",
-    "recall.upkeep": "use case",
-    "recall.lint": "use case",
-    "recall.deck_options": "use case",
-    "recall.optimizing": "use case",
-    "recall.workload": "use case",
-    "recall.cli_options": "edge",
-    "recall.browse": "use case",
-    "recall.card_changes": "use case",
-    "recall.editing": "use case",
-    "recall.deck_changes": "use case",
-    "recall.recovery": "use case",
-    "recall.stats": "use case",
-    "recall.sync": "use case",
-    "recall.cli": "edge",
-    "recall.cli_shared": "edge",
-    "recall.cli_decks": "edge",
-    "recall.cli_history": "edge",
-    "recall.cli_cards": "edge",
-    "recall.cli_sync": "edge",
-    "recall.__main__": "edge",
-    "recall.ui": "edge",
-}
-ORDER = ("base", "core", "use case", "edge")
-PACKAGES = (
-    "recall.storage",
-    "recall.importers",
-    "recall.scheduling",
-    "recall.stats",
-    "recall.sync",
-    "recall.ui",
+# Who may import whom among Recall's own packages: a package imports its own modules and the
+# tiers below its own; a sideways import inside a tier needs an entry here with its reason.
+TIERS = (
+    ("recall.core",),
+    ("recall.content", "recall.host"),
+    ("recall.storage", "recall.scheduling", "recall.importers"),
+    ("recall.safekeeping", "recall.changes", "recall.study", "recall.options"),
+    ("recall.collection", "recall.stats", "recall.sync"),
+    ("recall.cli", "recall.ui"),
+    ("recall.__main__",),
 )
 SIDEWAYS = {
-    # A restore checks the restored file.
-    ("recall.backups", "recall.integrity"),
-    # Installing the bundled deck is an import.
-    ("recall.opening", "recall.importing"),
-    # Undo rebuilds a card's schedule by the same replay the check uses.
-    ("recall.study", "recall.integrity"),
-    # A repair backs up first, then rebuilds what the check found.
-    ("recall.upkeep", "recall.backups"),
-    ("recall.upkeep", "recall.integrity"),
-    # New options back up first and replay histories as the check does.
-    ("recall.deck_options", "recall.backups"),
-    ("recall.deck_options", "recall.integrity"),
-    # Applying fitted parameters is a change of options.
-    ("recall.optimizing", "recall.deck_options"),
-    # Undoing a forget or a set due date replays the card as the check does; deleting
-    # cards backs up first.
-    ("recall.card_changes", "recall.integrity"),
-    ("recall.card_changes", "recall.backups"),
-    # A leech is tagged and suspended as a bulk change, so undoing the answer undoes it.
-    ("recall.study", "recall.card_changes"),
-    # The session keeps today's queue in memory in a module of its own.
-    ("recall.study", "recall.study_queue"),
-    # Edits and deck changes go on the same undo stack as bulk changes.
-    ("recall.editing", "recall.card_changes"),
-    ("recall.deck_changes", "recall.card_changes"),
-    # Deleting a deck backs up first.
-    ("recall.deck_changes", "recall.backups"),
-    # The command line lists each group of commands (each in its own module) ...
-    ("recall.cli", "recall.cli_decks"),
-    ("recall.cli", "recall.cli_history"),
-    ("recall.cli", "recall.cli_cards"),
-    ("recall.cli", "recall.cli_options"),
-    # ... and every group opens the database and prints as the others do.
-    ("recall.cli", "recall.cli_shared"),
-    ("recall.cli_decks", "recall.cli_shared"),
-    ("recall.cli_history", "recall.cli_shared"),
-    ("recall.cli_cards", "recall.cli_shared"),
-    ("recall.cli_options", "recall.cli_shared"),
-    # The command line lists the sync command, which opens and prints as the others do.
-    ("recall.cli", "recall.cli_sync"),
-    ("recall.cli_sync", "recall.cli_shared"),
-    # Getting a folder's database back restores a backup and checks the result.
-    ("recall.recovery", "recall.backups"),
-    ("recall.recovery", "recall.integrity"),
-    # The command line opens the window (lazily, so it starts without Qt).
-    ("recall.cli", "recall.ui"),
-    # python -m recall runs the command line.
-    ("recall.__main__", "recall.cli"),
+    ("recall.host", "recall.content"): "the sound device plays the sounds a card's text names",
+    ("recall.changes", "recall.safekeeping"): "deleting backs up first; undo replays as the check",
+    ("recall.options", "recall.safekeeping"): "new options back up first and replay as the check",
+    ("recall.study", "recall.safekeeping"): "undoing an answer replays the card as the check does",
+    (
+        "recall.study",
+        "recall.changes",
+    ): "a leech is tagged as a bulk change, undone with the answer",
+    ("recall.cli", "recall.ui"): "the command line opens the window, lazily",
 }
 
 
-def _layer(module: str) -> str | None:
-    matches = [
-        prefix
-        for prefix in LAYERS
-        if module == prefix or (prefix != "recall" and module.startswith(prefix + "."))
-    ]
-    return LAYERS[max(matches, key=len)] if matches else None
+def _unit(module: str) -> str:
+    """The package a module belongs to: ``recall.X`` for every module under ``recall.X``."""
+    return ".".join(module.split(".")[:2])
 
 
-def _owner(module: str) -> str:
-    """The unit a module belongs to: its package for a package's modules, else itself."""
-    return next((package for package in PACKAGES if module.startswith(package + ".")), module)
+def _tier(unit: str) -> int | None:
+    return next((n for n, tier in enumerate(TIERS) if unit in tier), None)
 
 
 def import_violations(graph: dict[str, set[str]]) -> list[str]:
-    """Every import in ``graph`` (module -> Recall modules it imports) that breaks the table."""
-    found = []
+    """Every import in ``graph`` (module -> Recall modules it imports) that breaks the tiers,
+    and every SIDEWAYS entry no import uses any more."""
+    found, used = [], set()
     for module, imported in sorted(graph.items()):
-        layer = _layer(module)
-        if layer is None:
-            found.append(f"{module} has no place in LAYERS")
+        if module == "recall":
             continue
-        for target in sorted(imported - {module}):
-            target_layer = _layer(target)
-            if target_layer is None:
-                found.append(f"{target} has no place in LAYERS")
-            elif ORDER.index(target_layer) < ORDER.index(layer):
+        unit = _unit(module)
+        if _tier(unit) is None:
+            found.append(f"{module} is in no tier")
+            continue
+        for target in sorted(imported - {"recall"}):
+            target_unit = _unit(target)
+            if target_unit == unit:
                 continue
-            elif ORDER.index(target_layer) > ORDER.index(layer):
-                found.append(f"{module} ({layer}) imports {target} ({target_layer}), above it")
-            elif (
-                layer == "base"
-                or target == "recall"
-                or _owner(module) == _owner(target)
-                or any(
-                    (module == low or module.startswith(low + ".")) and _owner(target) == high
-                    for low, high in SIDEWAYS
-                )
-            ):
-                continue
-            else:
-                found.append(f"{module} imports {target} sideways ({layer}); not in SIDEWAYS")
+            target_tier = _tier(target_unit)
+            if target_tier is None:
+                found.append(f"{target} is in no tier")
+            elif (unit, target_unit) in SIDEWAYS:
+                used.add((unit, target_unit))
+            elif target_tier > _tier(unit):  # type: ignore[operator]
+                found.append(f"{module} imports {target}, a tier above it")
+            elif target_tier == _tier(unit):
+                found.append(f"{module} imports {target} sideways; not in SIDEWAYS")
+    found += [
+        f"SIDEWAYS allows {low} -> {high}, which nothing imports"
+        for low, high in sorted(set(SIDEWAYS) - used)
+    ]
     return found
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The packages that import each other round in a circle (strongly connected, Tarjan)."""
+    units: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        units.setdefault(_unit(module), set()).update(
+            _unit(t) for t in imported if _unit(t) != _unit(module) and t != "recall"
+        )
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(unit: str) -> None:
+        index[unit] = low[unit] = len(index)
+        stack.append(unit)
+        for target in sorted(units.get(unit, ())):
+            if target not in index:
+                visit(target)
+                low[unit] = min(low[unit], low[target])
+            elif target in stack:
+                low[unit] = min(low[unit], index[target])
+        if low[unit] == index[unit]:
+            members = []
+            while (member := stack.pop()) != unit:
+                members.append(member)
+            if members:
+                cycles.append(sorted([unit, *members]))
+
+    for unit in sorted(units):
+        if unit not in index:
+            visit(unit)
+    return cycles
 
 
 def _recall_imports() -> dict[str, set[str]]:
@@ -281,22 +212,33 @@ def _recall_imports() -> dict[str, set[str]]:
     return graph
 
 
-def test_recall_modules_import_each_other_only_as_the_table_allows() -> None:
+def test_recall_packages_import_each_other_only_as_the_tiers_allow() -> None:
     graph = _recall_imports()
     assert "recall.storage.transaction" in graph["recall.storage.database"]
     assert import_violations(graph) == []
+    assert import_cycles(graph) == []
 
 
-def test_the_table_check_finds_imports_across_it() -> None:
-    """It can fail: an import upward, one sideways, and an unplaced module are each found."""
+def test_the_tier_check_finds_imports_across_it() -> None:
+    """It can fail: upward, sideways, unplaced, a stale allowance and a cycle are each found."""
     graph = _recall_imports()
-    graph["recall.storage.cards"] = graph["recall.storage.cards"] | {"recall.study"}
-    graph["recall.exporting"] = graph["recall.exporting"] | {"recall.importing"}
-    graph["recall.shiny"] = {"recall.errors"}
+    graph["recall.storage.cards"] = graph["recall.storage.cards"] | {"recall.study.session"}
+    graph["recall.collection.exporting"] = graph["recall.collection.exporting"] | {
+        "recall.sync.rounds"
+    }
+    graph["recall.shiny"] = {"recall.core.errors"}
+    graph["recall.cli.main"] = graph["recall.cli.main"] - {
+        "recall.ui.application",
+        "recall.ui.self_test",
+    }
     assert import_violations(graph) == [
-        "recall.exporting imports recall.importing sideways (use case); not in SIDEWAYS",
-        "recall.shiny has no place in LAYERS",
-        "recall.storage.cards (core) imports recall.study (use case), above it",
+        "recall.collection.exporting imports recall.sync.rounds sideways; not in SIDEWAYS",
+        "recall.shiny is in no tier",
+        "recall.storage.cards imports recall.study.session, a tier above it",
+        "SIDEWAYS allows recall.cli -> recall.ui, which nothing imports",
+    ]
+    assert import_cycles(graph) == [
+        ["recall.changes", "recall.safekeeping", "recall.storage", "recall.study"]
     ]
 
 

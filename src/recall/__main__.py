@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from recall.cli import main
+from recall.cli.main import main
 
 sys.exit(main())

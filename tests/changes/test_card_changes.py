@@ -11,16 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from recall import backups, browse, card_changes, importing, integrity, library
-from recall.card_changes import ChangeError, Changes
-from recall.deckfile import load_deck
-from recall.errors import RecallError
-from recall.memory import CardState, Rating
-from recall.preferences import Preferences
-from recall.presets import DEFAULT_PRESET_ID, LeechPolicy, Preset, leech_policy
+from recall.changes import cards as card_changes
+from recall.changes.cards import ChangeError, Changes
+from recall.collection import browse, importing, review_log
+from recall.content.deck_format import load_deck
+from recall.core.errors import RecallError
+from recall.core.memory import CardState, Rating
+from recall.core.preferences import Preferences
+from recall.core.presets import DEFAULT_PRESET_ID, LeechPolicy, Preset, leech_policy
+from recall.safekeeping import backups, integrity
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database, DeckRow
-from recall.study import StudySession
+from recall.study.session import StudySession
 from tests.conftest import DATA, ZONE, Clock, answer_cards
 
 TABLES = ("deck", "card", "card_memory", "review", "card_tag")
@@ -174,7 +176,7 @@ def test_forget_is_recorded_in_the_history_and_undone_by_replay(
     # The forget entries are history, not answers: `rated:` and the review log skip them.
     assert set(ids(studied, clock, "rated:1")) == set(reviewed)
     out = io.StringIO()
-    assert library.export_reviews(studied, out) == 5
+    assert review_log.export_reviews(studied, out) == 5
     changes.undo()
     assert snapshot(studied.path) == before
     healthy(studied, clock)
@@ -292,7 +294,7 @@ def test_every_change_keeps_check_healthy(studied: Database, clock: Clock) -> No
 def test_replay_applies_entries_made_by_hand_as_applying_each_does(clock: Clock) -> None:
     from datetime import timedelta
 
-    from recall.memory import NEW_CARD, ReviewKind
+    from recall.core.memory import NEW_CARD, ReviewKind
     from recall.scheduling import PastReview
 
     scheduler = Scheduler(fuzz=True)

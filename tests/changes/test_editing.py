@@ -9,16 +9,21 @@ from pathlib import Path
 
 import pytest
 
-from recall import deck_changes, deck_tree, editing, importing, integrity, paths
-from recall.card_changes import Changes
-from recall.deckfile import parse_deck
-from recall.errors import RecallError
-from recall.preferences import Preferences
+from recall.changes import decks as deck_changes
+from recall.changes import editing
+from recall.changes.cards import Changes
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
+from recall.core import deck_tree
+from recall.core.errors import RecallError
+from recall.core.preferences import Preferences
+from recall.host import paths
+from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow
-from recall.study import StudySession
+from recall.study.session import StudySession
+from tests.changes.test_card_changes import healthy, ids, snapshot
 from tests.conftest import ZONE, Clock, answer_cards
-from tests.test_card_changes import healthy, ids, snapshot
 
 CHOICE = {
     "type": "choice",

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from recall import __version__, opening, paths
-from recall.cli import main
+from recall import __version__
+from recall.cli.main import main
+from recall.collection import opening
+from recall.host import paths
 from recall.storage import Database
 from tests.conftest import DATA, Clock, answer_cards
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from recall import deck_changes
+from recall.changes import decks as deck_changes
 from recall.storage import Database
+from tests.cli.test_cli import run
 from tests.conftest import DATA, Clock
-from tests.test_cli import run
 
 TINY = DATA / "decks" / "tiny.json"
 

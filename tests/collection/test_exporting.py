@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from recall import cardhtml, exporting, importing, paths
-from recall.deckfile import dump_deck, parse_deck
-from recall.errors import UnknownDeckError
+from recall.collection import exporting, importing
+from recall.content import card_html
+from recall.content.deck_format import dump_deck, parse_deck
+from recall.core.errors import UnknownDeckError
+from recall.host import paths
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from tests.conftest import DATA, Clock
@@ -64,12 +66,12 @@ def test_apkg_export_carries_the_images_of_html_cards(
     database: Database, clock: Clock, tmp_path: Path
 ) -> None:
     image = b"\x89PNG\r\n\x1a\n" + bytes(64)
-    name = cardhtml.media_name(image, "cat.png")
+    name = card_html.media_name(image, "cat.png")
     media = paths.media_dir(database.path.parent)
     media.mkdir()
     (media / name).write_bytes(image)
     svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><circle r="4"/></svg>'
-    svg_name = cardhtml.media_name(svg, "dot.svg")
+    svg_name = card_html.media_name(svg, "dot.svg")
     (media / svg_name).write_bytes(svg)
     raw = {
         "format": "recall-deck",
@@ -108,7 +110,7 @@ def test_export_errors_are_clear(bundled: Database, tmp_path: Path) -> None:
 def test_unsupported_files_and_cancel_import_nothing(
     bundled: Database, clock: Clock, tmp_path: Path
 ) -> None:
-    from recall.errors import DeckErrors, ImportCancelledError
+    from recall.core.errors import DeckErrors, ImportCancelledError
 
     before = exporting.load_stored_deck(bundled, DECK)
     pdf = tmp_path / "notes.pdf"
@@ -140,12 +142,12 @@ def test_anki_itself_opens_the_exported_package(
     from anki.import_export_pb2 import ImportAnkiPackageOptions
 
     image = b"\x89PNG\r\n\x1a\n" + bytes(32)
-    name = cardhtml.media_name(image, "dot.png")
+    name = card_html.media_name(image, "dot.png")
     media = paths.media_dir(bundled.path.parent)
     media.mkdir()
     (media / name).write_bytes(image)
     svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><circle r="4"/></svg>'
-    svg_name = cardhtml.media_name(svg, "dot.svg")
+    svg_name = card_html.media_name(svg, "dot.svg")
     (media / svg_name).write_bytes(svg)
     raw = {
         "format": "recall-deck",
@@ -195,7 +197,7 @@ def test_anki_itself_opens_the_exported_package(
     [
         *sorted((DATA / "decks").glob("*.json")),
         *sorted(DATA.glob("lint_*.json")),
-        Path(__file__).parents[1] / "decks" / "activation_recompute.json",
+        Path(__file__).parents[2] / "decks" / "activation_recompute.json",
     ],
     ids=lambda path: path.stem,
 )

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from recall import integrity, paths
-from recall.cli import main
+from recall.cli.main import main
+from recall.host import paths
+from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from tests.anki_packages import add_reviews, build_package, card_ids
 from tests.conftest import DATA
+from tests.helpers.anki_packages import add_reviews, build_package, card_ids
 
 DAY_MS = 86_400_000
 

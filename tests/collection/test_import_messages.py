@@ -9,13 +9,13 @@ from pathlib import Path
 import genanki
 import pytest
 
-from recall.cli import main
-from recall.deckfile import BasicCard
-from recall.errors import DeckError
+from recall.cli.main import main
+from recall.content.deck_format import BasicCard
+from recall.core.errors import DeckError
 from recall.importers.anki_text import read_anki_text
 from recall.importers.apkg import read_apkg
-from tests.anki_packages import build_package
-from tests.import_properties import Failed, ImportChecker
+from tests.helpers.anki_packages import build_package
+from tests.helpers.import_properties import Failed, ImportChecker
 
 
 def _read(tmp_path: Path, text: str, name: str = "cards.txt") -> tuple[list[BasicCard], list[str]]:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from recall import importing, library
-from recall.errors import DeckErrors, UnknownDeckError
+from recall.collection import importing, review_log
+from recall.core.errors import DeckErrors, UnknownDeckError
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import StudySession
+from recall.study.session import StudySession
 from tests.conftest import DATA, Clock
 
 TINY = DATA / "decks" / "tiny.json"
@@ -107,9 +107,9 @@ def test_export_reviews_writes_the_fsrs_review_log(
         answered.append(answer)
 
     out = io.StringIO()
-    assert library.export_reviews(bundled, out) == 3
+    assert review_log.export_reviews(bundled, out) == 3
     rows = list(csv.reader(io.StringIO(out.getvalue())))
-    assert rows[0] == list(library.REVIEW_LOG_HEADER)
+    assert rows[0] == list(review_log.REVIEW_LOG_HEADER)
     for row, answer in zip(rows[1:], answered, strict=True):
         card_id, time_ms, rating, state, duration = map(int, row)
         assert card_id == answer.card.seed  # the seed, the same on every computer
@@ -122,4 +122,4 @@ def test_export_reviews_writes_the_fsrs_review_log(
 
 def test_export_for_an_unknown_deck_is_a_clear_error(bundled: Database) -> None:
     with pytest.raises(UnknownDeckError, match="no deck with id 'nope'"):
-        library.export_reviews(bundled, io.StringIO(), "nope")
+        review_log.export_reviews(bundled, io.StringIO(), "nope")

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from recall import library, opening, paths
-from recall.errors import DeckError
+from recall.collection import deck_list, opening
+from recall.core.errors import DeckError
+from recall.host import paths
 from recall.storage import Database
 from tests.conftest import DATA, Clock
 
@@ -37,7 +38,7 @@ def questions(database: Database) -> dict[str, str]:
 def test_first_start_installs_the_bundled_deck(database: Database, clock: Clock) -> None:
     (report,) = opening.install_bundled_decks(database, clock())
     assert (report.new_deck, report.added) == (True, 8)
-    (deck,) = library.deck_overviews(database, clock())
+    (deck,) = deck_list.deck_overviews(database, clock())
     assert (deck.key, deck.total, deck.new, deck.due) == ("activation-recompute", 8, 8, 0)
     with database.reading() as transaction:
         hashes = transaction.options.bundled_deck_hashes()
@@ -91,12 +92,12 @@ def test_a_deck_file_with_the_stored_hash_is_not_parsed(
 def test_open_library_installs_the_decks_unless_told_not_to(tmp_path: Path, clock: Clock) -> None:
     untouched = opening.open_library(tmp_path / "plain", clock(), install=False)
     try:
-        assert library.deck_overviews(untouched, clock()) == []
+        assert deck_list.deck_overviews(untouched, clock()) == []
     finally:
         untouched.close()
     database = opening.open_library(tmp_path / "full", clock())
     try:
-        assert [deck.key for deck in library.deck_overviews(database, clock())] == [
+        assert [deck.key for deck in deck_list.deck_overviews(database, clock())] == [
             "activation-recompute"
         ]
     finally:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recall.cardhtml import clean, sanitize
-from recall.cardlimits import (
+from recall.content.card_html import clean, sanitize
+from recall.content.card_limits import (
     MAX_NESTING,
     MAX_TABLE_NESTING,
     flatten_html,

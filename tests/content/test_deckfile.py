@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recall import paths
-from recall.deckfile import (
+from recall.content.deck_format import (
     BasicCard,
     ChoiceCard,
     Deck,
@@ -19,7 +18,8 @@ from recall.deckfile import (
     load_deck,
     parse_deck,
 )
-from recall.errors import DeckError
+from recall.core.errors import DeckError
+from recall.host import paths
 from tests.conftest import DATA
 
 BAD = DATA / "decks" / "bad"

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from recall import paths
-from recall.cli import main
-from recall.deckfile import ChoiceCard, Deck, load_deck, parse_deck
-from recall.lint import CODES, LintWarning, lint_card, lint_deck, lint_file
+from recall.cli.main import main
+from recall.content.deck_format import ChoiceCard, Deck, load_deck, parse_deck
+from recall.content.lint import CODES, LintWarning, lint_card, lint_deck, lint_file
+from recall.host import paths
 from tests.conftest import DATA
-from tests.test_deckfile import decks
+from tests.content.test_deckfile import decks
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -14,14 +14,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recall import browse, days, search, search_sql
-from recall.preferences import Preferences
+from recall.collection import browse
+from recall.content import search
+from recall.content.search import SearchError
+from recall.core import days
+from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler
-from recall.search import SearchError
-from recall.storage import Database
+from recall.storage import Database, search_sql
 from recall.storage.times import from_micros
-from tests.collection import generate
 from tests.conftest import ZONE
+from tests.helpers.collection import generate
 
 NOW = datetime(2026, 3, 10, 9, 30, tzinfo=UTC)
 DAY = timedelta(days=1)

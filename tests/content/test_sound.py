@@ -12,12 +12,9 @@ import pytest
 from anki.collection import Collection, DeckIdLimit, ExportAnkiPackageOptions
 from anki.decks import DeckId
 
-from recall import exporting, importing, paths
-from recall.deckfile import BasicCard, ChoiceCard
-from recall.errors import DeckErrors
-from recall.importers.apkg import read_apkg
-from recall.scheduling import Schedulers
-from recall.sound import (
+from recall.collection import exporting, importing
+from recall.content.deck_format import BasicCard, ChoiceCard
+from recall.content.sound import (
     CardSounds,
     MediaKind,
     card_sounds,
@@ -27,10 +24,14 @@ from recall.sound import (
     replace_references,
     without_references,
 )
+from recall.core.errors import DeckErrors
+from recall.host import paths
+from recall.importers.apkg import read_apkg
+from recall.scheduling import Schedulers
 from recall.storage import Database
-from tests.anki_packages import build_package, card_ids, rewrite
 from tests.conftest import Clock
-from tests.sound_files import tone_wav
+from tests.helpers.anki_packages import build_package, card_ids, rewrite
+from tests.helpers.sound_files import tone_wav
 
 TONE = tone_wav(0.2)
 TONE_NAME = hashlib.sha256(TONE).hexdigest() + ".wav"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from recall.days import next_rollover, previous_rollover
+from recall.core.days import next_rollover, previous_rollover
 
 BERLIN = ZoneInfo("Europe/Berlin")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from recall.grading import is_correct, propose_rating, typical_duration
-from recall.memory import Rating
+from recall.core.grading import is_correct, propose_rating, typical_duration
+from recall.core.memory import Rating
 
 
 def test_wrong_is_again_however_fast() -> None:

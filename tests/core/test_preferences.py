@@ -11,11 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from recall import backups, deck_options, fields
-from recall.cli import main
-from recall.fields import OptionError
-from recall.preferences import Preferences
-from recall.presets import DEFAULT_PRESET_ID, PARAMETER_COUNT, LeechPolicy, Preset, leech_policy
+from recall.cli.main import main
+from recall.core import fields
+from recall.core.fields import OptionError
+from recall.core.preferences import Preferences
+from recall.core.presets import (
+    DEFAULT_PRESET_ID,
+    PARAMETER_COUNT,
+    LeechPolicy,
+    Preset,
+    leech_policy,
+)
+from recall.options import deck_options
+from recall.safekeeping import backups
 from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
 from recall.storage import Database
 from tests.conftest import DATA, Clock

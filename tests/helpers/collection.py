@@ -13,9 +13,9 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from recall import importing
-from recall.deckfile import parse_deck
-from recall.memory import NEW_CARD, Rating
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
+from recall.core.memory import NEW_CARD, Rating
 from recall.scheduling import Scheduler
 from recall.storage import Database
 from recall.storage.times import to_micros

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from recall import importing, paths
-from recall.errors import DeckErrors, RecallError
-from recall.importing import ImportReport
+from recall.collection import importing
+from recall.collection.importing import ImportReport
+from recall.core.errors import DeckErrors, RecallError
+from recall.host import paths
 from recall.scheduling import Schedulers
 from recall.storage import Database
 

@@ -1,6 +1,6 @@
 """A process that answers cards until it is killed, for the crash test in test_durability.py.
 
-Usage: ``python -m tests.kill_worker DATABASE``. Prints ``ready`` once the database is open,
+Usage: ``python -m tests.helpers.kill_worker DATABASE``. Prints ``ready`` once the database is open,
 then ``committed REVIEW_ID`` after each answer's transaction has committed.
 """
 
@@ -12,11 +12,11 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall.deckfile import ChoiceCard
-from recall.presets import DEFAULT_PRESET_ID, Preset
+from recall.content.deck_format import ChoiceCard
+from recall.core.presets import DEFAULT_PRESET_ID, Preset
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import StudySession
+from recall.study.session import StudySession
 
 START = datetime(2026, 1, 1, 8, 0, tzinfo=UTC)
 

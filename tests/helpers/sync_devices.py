@@ -17,16 +17,17 @@ from typing import Any
 
 import pytest
 
-from recall import importing, integrity, library
-from recall.card_changes import Changes
-from recall.deckfile import parse_deck
-from recall.exporting import export_deck
-from recall.memory import Rating
-from recall.preferences import Preferences
+from recall.changes.cards import Changes
+from recall.collection import importing, review_log
+from recall.collection.exporting import export_deck
+from recall.content.deck_format import parse_deck
+from recall.core.memory import Rating
+from recall.core.preferences import Preferences
+from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage.times import to_micros
-from recall.study import StudySession
+from recall.study.session import StudySession
 from recall.sync.rounds import SyncReport, sync
 
 
@@ -77,7 +78,7 @@ class Device:
         """``recall export-reviews`` as it writes it: the same bytes on every device that
         holds the same history (each card named by its seed, which travels with it)."""
         out = io.StringIO()
-        library.export_reviews(self.database, out)
+        review_log.export_reviews(self.database, out)
         return out.getvalue()
 
     def review_rows(self) -> list[list[str]]:
@@ -175,14 +176,14 @@ def converged(devices: list[Device], folder: Path, now: datetime) -> None:
 def card_id(device: Device, deck: str, card: str) -> int:
     """The database id of the card under these keys on a device."""
     with device.database.reading() as transaction:
-        found = transaction.synced.cards([(deck, card)])
+        found = transaction.sync_local.cards([(deck, card)])
     return found[(deck, card)][0]
 
 
 def card_content(device: Device, deck: str, card: str) -> dict[str, Any]:
     """The JSON content of the card under these keys on a device."""
     with device.database.reading() as transaction:
-        found = transaction.synced.cards([(deck, card)])
+        found = transaction.sync_local.cards([(deck, card)])
     loaded: dict[str, Any] = json.loads(found[(deck, card)][1]["content"])
     return loaded
 

@@ -6,7 +6,7 @@ import math
 import threading
 from pathlib import Path
 
-from recall.audio import (
+from recall.host.audio import (
     CHANNELS,
     SAMPLE_RATE,
     AudioUnavailableError,
@@ -15,7 +15,7 @@ from recall.audio import (
     Player,
     RecordingOutput,
 )
-from tests.sound_files import write_tone
+from tests.helpers.sound_files import write_tone
 
 WAIT = 10.0
 

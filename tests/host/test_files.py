@@ -10,8 +10,8 @@ from typing import IO
 
 import pytest
 
-from recall.errors import RecallError
-from recall.files import write_text
+from recall.core.errors import RecallError
+from recall.host.files import write_text
 
 
 def _lines(out: IO[str]) -> int:

@@ -12,16 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from recall import library, workspace
-from recall.errors import UnknownDeckError
-from recall.exporting import ExportError, export_deck
-from recall.files import OutputError, output_file
-from recall.importing import import_files
+from recall.collection import review_log
+from recall.collection.exporting import ExportError, export_deck
+from recall.collection.importing import import_files
+from recall.core.errors import UnknownDeckError
+from recall.host import workspace
+from recall.host.files import OutputError, output_file
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from tests.conftest import DATA, Clock, answer_cards
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def read_fifo(path: Path) -> tuple[threading.Thread, list[bytes]]:
@@ -48,7 +49,7 @@ def test_a_symlink_to_a_fifo_is_written_through_not_replaced(
     link.symlink_to(fifo)
     thread, received = read_fifo(fifo)
     if suffix == ".csv":
-        assert library.write_review_log(bundled, link) == 2
+        assert review_log.write_review_log(bundled, link) == 2
     else:
         assert export_deck(bundled, "activation-recompute", link) == 8
     thread.join(timeout=30)
@@ -75,7 +76,7 @@ def test_a_regular_file_is_replaced_atomically_and_keeps_its_mode(
     target.chmod(0o600)
     link = tmp_path / "link.csv"
     link.symlink_to(target)
-    assert library.write_review_log(bundled, link) == 1
+    assert review_log.write_review_log(bundled, link) == 1
     assert link.is_symlink()  # the link stays; the file it names is replaced
     assert target.read_text().startswith("card_id,")
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
@@ -85,7 +86,7 @@ def test_a_regular_file_is_replaced_atomically_and_keeps_its_mode(
 def test_new_files_follow_the_umask(bundled: Database, tmp_path: Path) -> None:
     old = os.umask(0o027)
     try:
-        library.write_review_log(bundled, tmp_path / "reviews.csv")
+        review_log.write_review_log(bundled, tmp_path / "reviews.csv")
         export_deck(bundled, "activation-recompute", tmp_path / "deck.json")
         export_deck(bundled, "activation-recompute", tmp_path / "deck.apkg")
     finally:
@@ -99,14 +100,14 @@ def test_a_failed_export_leaves_nothing_behind(bundled: Database, tmp_path: Path
     target.parent.mkdir()
     target.write_text("kept\n")
     with pytest.raises(UnknownDeckError):
-        library.write_review_log(bundled, target, "no-such-deck")
+        review_log.write_review_log(bundled, target, "no-such-deck")
     assert target.read_text() == "kept\n"
     assert sorted(p.name for p in target.parent.iterdir()) == ["reviews.csv"]
     # A folder as the target (as `recall export-reviews /tmp` names one): refused, and no
     # temporary file appears in its parent.
     before = sorted(p.name for p in tmp_path.iterdir())
     with pytest.raises(OutputError, match="is a folder"):
-        library.write_review_log(bundled, target.parent)
+        review_log.write_review_log(bundled, target.parent)
     (tmp_path / "folder.json").mkdir()
     with pytest.raises(ExportError, match="is a folder"):
         export_deck(bundled, "activation-recompute", tmp_path / "folder.json")
@@ -145,7 +146,7 @@ def test_leftovers_of_a_killed_import_are_removed_by_the_next(
 HOLDER = """
 import sys, time
 from pathlib import Path
-from recall import workspace
+from recall.host import workspace
 with workspace.work_folder(Path(sys.argv[1]), "import") as folder:
     (folder / "collection.anki2").write_bytes(b"x")
     print(folder, flush=True)

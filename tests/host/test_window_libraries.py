@@ -10,8 +10,8 @@ from pathlib import Path
 import PySide6
 import pytest
 
-from recall import window_libraries
-from recall.cli import main
+from recall.cli.main import main
+from recall.host import window_libraries
 
 QT = Path(PySide6.__file__).parent / "Qt"
 # The C and C++ runtime and what every system has below X11: not worth naming.

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recall.deckfile import BasicCard, Deck
-from recall.errors import DeckError, ImportCancelledError, RecallError
+from recall.content.deck_format import BasicCard, Deck
+from recall.core.errors import DeckError, ImportCancelledError, RecallError
 from recall.importers import ImportedPackage, anki_text
 from recall.importers.anki_text import deck_id_for, read_anki_text
 from tests.conftest import DATA

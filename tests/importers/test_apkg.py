@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recall.deckfile import BasicCard, Deck
-from recall.errors import DeckError, ImportCancelledError, RecallError
+from recall.content.deck_format import BasicCard, Deck
+from recall.core.errors import DeckError, ImportCancelledError, RecallError
+from recall.core.memory import Rating
 from recall.importers import ImportedReview, _media, apkg
 from recall.importers.apkg import read_apkg
-from recall.memory import Rating
-from tests.anki_packages import (
+from tests.helpers.anki_packages import (
     FRENCH_ID,
     IMAGE,
     MATHS_ID,

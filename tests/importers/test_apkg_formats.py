@@ -16,15 +16,16 @@ import zstandard
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recall import integrity, paths
-from recall.cli import main
-from recall.deckfile import BasicCard, ChoiceCard
-from recall.errors import DeckError
+from recall.cli.main import main
+from recall.content.deck_format import BasicCard, ChoiceCard
+from recall.core.errors import DeckError
+from recall.host import paths
 from recall.importers import ImportedPackage, _protobuf
 from recall.importers.apkg import read_apkg
+from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from tests.anki_collections import (
+from tests.helpers.anki_collections import (
     DECK,
     FIRST_REVIEW_MS,
     MCNT_FIELDS,
@@ -33,7 +34,7 @@ from tests.anki_collections import (
     Made,
     make_packages,
 )
-from tests.anki_packages import build_package
+from tests.helpers.anki_packages import build_package
 
 FORMATS = ("latest", "legacy", "colpkg")
 

@@ -10,15 +10,15 @@ from pathlib import Path
 import genanki
 import pytest
 
-from recall import importing
-from recall.errors import DeckError, ImportCancelledError
+from recall.collection import importing
+from recall.core.errors import DeckError, ImportCancelledError
+from recall.core.memory import Rating
 from recall.importers import ImportedReview, _collection_guard
 from recall.importers._collection import open_collection
 from recall.importers.apkg import read_apkg
-from recall.memory import Rating
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from tests.anki_packages import TIMESTAMP, build_package, edit_collection, rewrite
+from tests.helpers.anki_packages import TIMESTAMP, build_package, edit_collection, rewrite
 
 RECURSIVE_NOTES = (
     "CREATE VIEW notes AS WITH RECURSIVE n(id) AS (SELECT 1 UNION ALL SELECT id + 1 FROM n) "

@@ -10,9 +10,9 @@ import nh3
 from hypothesis import given
 from hypothesis import strategies as st
 
-from recall import cardhtml
+from recall.content import card_html
 from recall.importers.apkg import read_apkg
-from tests.anki_packages import build_package, edit_collection
+from tests.helpers.anki_packages import build_package, edit_collection
 
 MARKUP = "<b></b>"
 
@@ -22,19 +22,19 @@ def test_plain_text_skips_the_cleaner_only_when_the_cleaner_would_not_change_it(
     text: str,
 ) -> None:
     # Behind an empty element the text always goes through nh3; the element comes back as is.
-    through_cleaner = cardhtml.sanitize(MARKUP + text)
+    through_cleaner = card_html.sanitize(MARKUP + text)
     assert through_cleaner.startswith(MARKUP)
     if not text.startswith("\ufeff"):
-        assert cardhtml.sanitize(text) == through_cleaner[len(MARKUP) :]
+        assert card_html.sanitize(text) == through_cleaner[len(MARKUP) :]
 
 
 def test_the_shared_cleaner_gives_what_nh3_clean_gives() -> None:
     fragment = '<p onclick="x()">a <img src="cat.png"> <script>y()</script><i>b</i></p>'
     expected = nh3.clean(
         fragment,
-        tags=set(cardhtml.ALLOWED_TAGS),
-        clean_content_tags=set(cardhtml.DROPPED_WITH_CONTENT),
-        attributes={tag: set(names) for tag, names in cardhtml.ALLOWED_ATTRIBUTES.items()},
+        tags=set(card_html.ALLOWED_TAGS),
+        clean_content_tags=set(card_html.DROPPED_WITH_CONTENT),
+        attributes={tag: set(names) for tag, names in card_html.ALLOWED_ATTRIBUTES.items()},
         attribute_filter=lambda tag, attribute, value: (
             "c" * 64 + ".png" if (tag, attribute) == ("img", "src") else value
         ),
@@ -42,8 +42,8 @@ def test_the_shared_cleaner_gives_what_nh3_clean_gives() -> None:
         strip_comments=True,
         link_rel=None,
     )
-    assert cardhtml.sanitize(fragment, lambda _: "c" * 64 + ".png") == expected
-    assert cardhtml.sanitize(fragment) == expected.replace(f' src="{"c" * 64}.png"', "").replace(
+    assert card_html.sanitize(fragment, lambda _: "c" * 64 + ".png") == expected
+    assert card_html.sanitize(fragment) == expected.replace(f' src="{"c" * 64}.png"', "").replace(
         "<img>", ""
     )
 
@@ -58,7 +58,7 @@ def test_each_thread_cleans_with_its_own_resolver() -> None:
             return stored
 
         for _ in range(200):
-            results[name] = cardhtml.sanitize('<img src="x.png">', resolve)
+            results[name] = card_html.sanitize('<img src="x.png">', resolve)
             assert results[name] == f'<img src="{stored}">'
 
     threads = [threading.Thread(target=clean, args=(name,)) for name in "abcd"]

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recall.cli import main
-from tests.import_properties import Failed, ImportChecker
+from recall.cli.main import main
+from tests.helpers.import_properties import Failed, ImportChecker
 
 PLACEHOLDER = "\x00PLACE\x00"
 

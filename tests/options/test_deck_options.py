@@ -7,19 +7,21 @@ from datetime import timedelta
 
 import pytest
 
-from recall import deck_options, integrity, library
-from recall.card_changes import Changes
-from recall.deckfile import ChoiceCard
-from recall.errors import CancelledError
-from recall.fields import OptionError
-from recall.memory import CardState, Rating
-from recall.preferences import Preferences
-from recall.presets import DEFAULT_PRESET_ID, Preset
+from recall.changes.cards import Changes
+from recall.collection import deck_list
+from recall.content.deck_format import ChoiceCard
+from recall.core.errors import CancelledError
+from recall.core.fields import OptionError
+from recall.core.memory import CardState, Rating
+from recall.core.preferences import Preferences
+from recall.core.presets import DEFAULT_PRESET_ID, Preset
+from recall.options import deck_options
+from recall.safekeeping import integrity
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database, PresetNameError
-from recall.study import StudyCard, StudySession
+from recall.study.session import StudyCard, StudySession
 from tests.conftest import ZONE, Clock
-from tests.test_optimize import simulate, truth
+from tests.scheduling.test_optimize import simulate, truth
 
 DECK = "activation-recompute"
 
@@ -53,7 +55,7 @@ def right_choice(shown: StudyCard) -> int:
 
 
 def deck_counts(database: Database, clock: Clock) -> tuple[int, int]:
-    (deck,) = library.deck_overviews(database, clock(), ZONE)
+    (deck,) = deck_list.deck_overviews(database, clock(), ZONE)
     return deck.new, deck.due
 
 

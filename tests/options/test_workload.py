@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from recall import workload
-from recall.presets import DEFAULT_PRESET_ID, Preset
+from recall.core.presets import DEFAULT_PRESET_ID, Preset
+from recall.options import workload
 from recall.scheduling.simulate import default_habits
 from recall.storage import Database
-from tests.test_optimize import START, simulate, store_history, truth
+from tests.scheduling.test_optimize import START, simulate, store_history, truth
 
 
 def test_habits_come_from_the_history_where_there_are_enough(database: Database) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from recall import backups
+from recall.safekeeping import backups
 from recall.scheduling import Schedulers
 from recall.storage import SCHEMA_VERSION, Database, contents, read_header
 from tests.conftest import DATA, Clock, answer_cards

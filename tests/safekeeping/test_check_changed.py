@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from recall import integrity
-from recall.cli import main
-from recall.presets import Preset
+from recall.cli.main import main
+from recall.core.presets import Preset
+from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from tests.conftest import Clock, answer_cards

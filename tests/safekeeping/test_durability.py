@@ -13,14 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from recall import importing, integrity, opening
-from recall.deckfile import parse_deck
+from recall.collection import importing, opening
+from recall.content.deck_format import parse_deck
+from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database, StorageError, integrity_problems
-from recall.study import StudySession
+from recall.study.session import StudySession
 from tests.conftest import Clock, review_count, sqlite_limit
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KILLS = 50
 
 
@@ -55,7 +56,7 @@ def test_killed_mid_answer_loses_no_committed_review(
     reported: set[int] = set()
     for _ in range(KILLS):
         worker = subprocess.Popen(
-            [sys.executable, "-m", "tests.kill_worker", str(path)],
+            [sys.executable, "-m", "tests.helpers.kill_worker", str(path)],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             text=True,

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from recall import backups, recovery
-from recall.cli import main
+from recall.cli.main import main
+from recall.safekeeping import backups, recovery
 from recall.scheduling import Schedulers
 from recall.storage import Database, MissingDatabaseError, StorageError, is_unusable
 from recall.storage.failures import explain
 from tests.conftest import Clock
-from tests.disks import fill, held, read_only, small_disk
+from tests.helpers.disks import fill, held, read_only, small_disk
 
 DAMAGED_WORDS = ("not a Recall database", "damaged", "newest backup")
 

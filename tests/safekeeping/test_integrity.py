@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import timedelta
 
-from recall import integrity
+from recall.safekeeping import integrity, repair
 from recall.scheduling import Schedulers
 from recall.storage import Database, ReviewRow
 from tests.conftest import Clock, answer_cards
@@ -34,7 +34,7 @@ def test_a_tampered_schedule_is_found_and_rebuilt(bundled: Database, clock: Cloc
     assert list(report.stale) == [1]
     assert report.problems[0].startswith("card activation-recompute/what-is-traded: the stored")
 
-    changes = integrity.repair(bundled, report, Schedulers())
+    changes = repair.repair(bundled, Schedulers(), report, clock()).changes
     assert len(changes) == 1
     assert integrity.check(bundled, scheduler(), clock()).healthy
 
@@ -86,7 +86,7 @@ def test_a_schedule_row_naming_the_wrong_deck_is_found_and_placed(
     assert any(
         "2 card(s) have a schedule row that names another deck" in p for p in report.problems
     )
-    changes = integrity.repair(bundled, report, Schedulers())
+    changes = repair.repair(bundled, Schedulers(), report, clock()).changes
     assert changes == ["gave 2 schedule row(s) their card's deck"]
     assert integrity.check(bundled, scheduler(), clock()).healthy
 
@@ -107,7 +107,7 @@ def test_a_repair_replays_the_answers_given_while_the_check_ran(
     answered = {review.card_id for review in reviews_after(bundled, report.reviews)}
     assert answered & set(report.stale)
 
-    integrity.repair(bundled, report, scheduler())
+    repair.repair(bundled, scheduler(), report, clock())
     after = integrity.check(bundled, scheduler(), clock(), full=True)
     assert after.healthy, after.problems
     assert after.reviews == report.reviews + 4

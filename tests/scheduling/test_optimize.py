@@ -11,15 +11,17 @@ from pathlib import Path
 import genanki
 import pytest
 
-from recall import deck_options, importing, integrity, optimizing
-from recall.cli import main
-from recall.memory import NEW_CARD, CardState, Rating
-from recall.presets import DEFAULT_PRESET_ID, Preset
+from recall.cli.main import main
+from recall.collection import importing
+from recall.core.memory import NEW_CARD, CardState, Rating
+from recall.core.presets import DEFAULT_PRESET_ID, Preset
+from recall.options import deck_options, optimizing
+from recall.safekeeping import integrity
 from recall.scheduling import DEFAULT_PARAMETERS, Scheduler, Schedulers
 from recall.scheduling.optimize import evaluate, optimize, training_items
 from recall.storage import Database, NewCard, NewReview
 from recall.storage.records import CardKey
-from tests.anki_packages import add_reviews, build_package, card_ids
+from tests.helpers.anki_packages import add_reviews, build_package, card_ids
 
 START = datetime(2025, 1, 1, 8, tzinfo=UTC)
 

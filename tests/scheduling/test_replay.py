@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recall.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
-from recall.presets import Preset
+from recall.core.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
+from recall.core.presets import Preset
 from recall.scheduling import PastReview, Scheduler
 from recall.scheduling.replay import NEW, Replayer
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recall.memory import NEW_CARD, CardState, Rating
+from recall.core.memory import NEW_CARD, CardState, Rating
 from recall.scheduling import PastReview, Scheduler, fuzz_draw
 
 START = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)

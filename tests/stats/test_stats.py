@@ -9,10 +9,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from recall import days, deck_changes, importing, opening, stats
-from recall.deckfile import parse_deck
-from recall.memory import CardState, MemoryState, Rating, ReviewKind
-from recall.preferences import Preferences
+from recall import stats
+from recall.changes import decks as deck_changes
+from recall.collection import importing, opening
+from recall.content.deck_format import parse_deck
+from recall.core import days
+from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
+from recall.core.preferences import Preferences
 from recall.stats.local_time import day_date, day_number, local_time
 from recall.stats.schedules import collect_forecast, collect_schedules
 from recall.storage import Database
@@ -373,7 +376,7 @@ def test_periods_cut_the_reviews_chart(database: Database, tiny: dict[str, int])
 
 
 def test_an_unknown_deck_is_refused(database: Database, tmp_path: Path) -> None:
-    from recall.errors import UnknownDeckError
+    from recall.core.errors import UnknownDeckError
 
     with pytest.raises(UnknownDeckError):
         stats.collect(database, SETTINGS, at("2026-01-05 12:00"), "nope")

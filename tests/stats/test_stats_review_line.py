@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
-from recall import importing, stats
-from recall.deckfile import ChoiceCard, parse_deck
-from recall.memory import Rating
-from recall.preferences import Preferences
+from recall import stats
+from recall.collection import importing
+from recall.content.deck_format import ChoiceCard, parse_deck
+from recall.core.memory import Rating
+from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import Answer, StudySession
+from recall.study.session import Answer, StudySession
 from tests.conftest import DATA, ZONE, Clock
 
 

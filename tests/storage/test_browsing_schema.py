@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from recall import browse, integrity
-from recall.card_changes import Changes
-from recall.preferences import Preferences
+from recall.changes.cards import Changes
+from recall.collection import browse
+from recall.core.preferences import Preferences
+from recall.safekeeping import integrity
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 from tests.conftest import DATA, ZONE
-from tests.test_migrations import copy_fixture
+from tests.storage.test_migrations import copy_fixture
 
 AFTER = datetime(2026, 4, 1, tzinfo=UTC)
 

@@ -13,16 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from recall import editing, importing, integrity, library, opening
-from recall.deckfile import parse_deck
-from recall.memory import CardState, Rating
+from recall.changes import editing
+from recall.collection import importing, opening, review_log
+from recall.content.deck_format import parse_deck
+from recall.core.memory import CardState, Rating
+from recall.safekeeping import integrity
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 from recall.storage.cards import SEED_LIMIT
 from recall.storage.records import NewCard
-from recall.study import StudySession
+from recall.study.session import StudySession
 from tests.conftest import DATA, Clock
-from tests.test_migrations import AFTER_FIXTURE, copy_fixture
+from tests.storage.test_migrations import AFTER_FIXTURE, copy_fixture
 
 TINY = DATA / "decks" / "tiny.json"
 
@@ -162,7 +164,7 @@ def test_a_seed_given_with_the_card_is_kept(database: Database, clock: Clock) ->
 
 
 def study_days(database: Database, deck: str, start: datetime, days: int) -> None:
-    """Study every card due each day, rating each by its key, the same on every library."""
+    """Study every card due each day, rating each by its key, the same on every deck_list."""
     session = StudySession(database, Schedulers(fuzz=True), deck, random.Random(5))
     for day in range(days):
         clock = start + timedelta(days=day)
@@ -201,7 +203,7 @@ def test_libraries_that_numbered_the_cards_differently_schedule_and_export_them_
     exports = []
     for database in (first, second):
         out = io.StringIO()
-        assert library.export_reviews(database, out) > 30
+        assert review_log.export_reviews(database, out) > 30
         exports.append(out.getvalue())
         assert integrity.check(database, Schedulers(fuzz=True), start + timedelta(days=40)).healthy
     assert exports[0] == exports[1]
@@ -228,7 +230,7 @@ def test_export_reviews_names_each_card_by_its_seed(
     opening.install_bundled_decks(database, clock())
     study_days(database, "tiny", clock(), 3)
     out = io.StringIO()
-    library.export_reviews(database, out, deck)
+    review_log.export_reviews(database, out, deck)
     seeds = {seed for _, seed in seeds_by_key(database.path).values()}
     rows = out.getvalue().splitlines()[1:]
     assert rows

@@ -11,18 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from recall import integrity, upkeep
-from recall.card_changes import Changes
-from recall.cli import main
-from recall.deckfile import parse_deck
-from recall.importing import import_deck, import_files
-from recall.memory import CardState, Rating, ReviewKind
-from recall.preferences import Preferences
+from recall.changes.cards import Changes
+from recall.cli.main import main
+from recall.collection.importing import import_deck, import_files
+from recall.content.deck_format import parse_deck
+from recall.core.memory import CardState, Rating, ReviewKind
+from recall.core.preferences import Preferences
+from recall.safekeeping import integrity
+from recall.safekeeping import repair as upkeep
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import StudySession
-from tests.anki_packages import FRENCH_ID, add_reviews, build_package, card_ids
+from recall.study.session import StudySession
 from tests.conftest import Clock, answer_cards
+from tests.helpers.anki_packages import FRENCH_ID, add_reviews, build_package, card_ids
 
 DAY = 86_400_000
 START = 1_700_000_000_000  # November 2023, in Anki's milliseconds
@@ -188,7 +189,7 @@ def test_two_answers_of_one_card_at_one_instant_leave_the_schedule_of_its_replay
 
 
 def test_the_schema_3_fixture_keeps_its_set_aside_table(tmp_path: Path) -> None:
-    fixture = Path(__file__).parent / "data" / "schema-3.sqlite3"
+    fixture = Path(__file__).parents[1] / "data" / "schema-3.sqlite3"
     copy = tmp_path / "recall.sqlite3"
     shutil.copyfile(fixture, copy)
     Database(copy).close()

@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Connection
 
-from recall import integrity, library
-from recall.memory import Rating
+from recall.collection import review_log
+from recall.core.memory import Rating
+from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import SCHEMA_VERSION, Database, DatabaseError, read_header
 from recall.storage import database as database_module
 from recall.storage.migrations import MIGRATIONS
-from recall.study import StudySession
+from recall.study.session import StudySession
 from tests.conftest import DATA
 
 FIXTURE = DATA / "schema-1.sqlite3"
@@ -44,7 +45,7 @@ def test_there_is_a_fixture_for_every_schema() -> None:
 def test_every_old_database_opens_with_every_review_intact(tmp_path: Path, fixture: Path) -> None:
     database = Database(copy_fixture(tmp_path, fixture))
     out = io.StringIO()
-    library.export_reviews(database, out)
+    review_log.export_reviews(database, out)
     lines = out.getvalue().splitlines()
     # The same rows, oldest first; reviews of one instant come in the order of their ids
     # shared by every device (schema 10), not the order this file stored them in.
@@ -81,7 +82,7 @@ def test_an_older_schema_is_upgraded_after_a_backup(
     (backup,) = (path.parent / "backups").glob("*before-upgrade-from-schema-1.sqlite3")
     assert read_header(backup).schema_version == 1
     out = io.StringIO()
-    library.export_reviews(database, out)
+    review_log.export_reviews(database, out)
     assert out.getvalue() == FIXTURE_REVIEWS.read_text()
     database.close()
 

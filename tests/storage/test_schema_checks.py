@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from recall import backups
-from recall.cli import main
+from recall.cli.main import main
+from recall.safekeeping import backups
 from recall.scheduling import Schedulers
 from recall.storage import DamagedDatabaseError, Database, is_unusable, schema
 from tests.conftest import Clock

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from recall import library, opening
-from recall.memory import CardState, Rating
+from recall.collection import deck_list, opening
+from recall.core.memory import CardState, Rating
 from recall.scheduling import Schedulers
 from recall.storage import SCHEMA_VERSION, Database, DatabaseError, NewReview, StorageError
-from recall.study import StudySession
+from recall.study.session import StudySession
 from tests.conftest import Clock
 
 
@@ -34,14 +34,14 @@ def test_reopening_keeps_decks_cards_reviews_and_state(
     first = Database(path)
     opening.install_bundled_decks(first, clock())
     answered = _answer_all(first, schedulers, clock)
-    before = library.deck_overviews(first, clock())
+    before = deck_list.deck_overviews(first, clock())
     with first.transaction() as tx:
         reviews_before = list(tx.history.all())
         cards_before = tx.cards.of_deck(tx.decks.by_key("activation-recompute").id)  # type: ignore[union-attr]
     first.close()
 
     second = Database(path)
-    assert library.deck_overviews(second, clock()) == before
+    assert deck_list.deck_overviews(second, clock()) == before
     with second.transaction() as tx:
         assert list(tx.history.all()) == reviews_before
         deck = tx.decks.by_key("activation-recompute")

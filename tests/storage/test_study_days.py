@@ -13,18 +13,20 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from recall import backups, importing, integrity, stats
-from recall.card_changes import Changes
-from recall.deckfile import ChoiceCard
-from recall.preferences import Preferences
+from recall import stats
+from recall.changes.cards import Changes
+from recall.collection import importing
+from recall.content.deck_format import ChoiceCard
+from recall.core.preferences import Preferences
+from recall.safekeeping import backups, integrity, repair
 from recall.scheduling import Schedulers
 from recall.stats.local_time import local_time
 from recall.storage import Database, pick_counts
 from recall.storage.study_days import local_key
 from recall.storage.times import to_micros
-from recall.study import StudySession
-from tests.anki_packages import add_reviews, build_package, card_ids
+from recall.study.session import StudySession
 from tests.conftest import Clock, answer_cards
+from tests.helpers.anki_packages import add_reviews, build_package, card_ids
 
 SETTINGS = Preferences()
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -140,7 +142,7 @@ def test_counts_follow_repair_and_restore(bundled: Database, clock: Clock, tmp_p
     later = clock() + timedelta(hours=1)
     assert_counts_true(bundled, ahead + timedelta(hours=1))
     report = integrity.check(bundled, Schedulers(), later)
-    integrity.repair(bundled, report, Schedulers())
+    repair.repair(bundled, Schedulers(), report, later)
     assert_counts_true(bundled, later)
 
 

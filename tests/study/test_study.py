@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from recall import importing, library, opening
-from recall.deckfile import ChoiceCard
-from recall.memory import CardState, Rating
-from recall.presets import DEFAULT_PRESET_ID, Preset
+from recall.collection import deck_list, importing, opening
+from recall.content.deck_format import ChoiceCard
+from recall.core.memory import CardState, Rating
+from recall.core.presets import DEFAULT_PRESET_ID, Preset
 from recall.scheduling import PastReview, Scheduler, Schedulers
 from recall.storage import Database
-from recall.study import StudyCard, StudySession
+from recall.study.session import StudyCard, StudySession
 from tests.conftest import DATA, ZONE, Clock
 
 DECK = "activation-recompute"
@@ -106,7 +106,7 @@ def test_daily_new_card_limit(database: Database, schedulers: Schedulers, clock:
         introduced.add(shown.card_id)
         answer(session, clock, correct=True)
     assert len(introduced) == 3
-    (deck,) = library.deck_overviews(database, clock(), ZONE)
+    (deck,) = deck_list.deck_overviews(database, clock(), ZONE)
     assert (deck.new, deck.unseen) == (0, 5)
 
 

@@ -18,19 +18,21 @@ from pathlib import Path
 
 import pytest
 
-from recall import days, deck_changes, importing
-from recall.card_changes import Changes
-from recall.deckfile import ChoiceCard, parse_deck
-from recall.errors import DatabaseChangedError
-from recall.memory import CardState
-from recall.preferences import Preferences
+from recall.changes import decks
+from recall.changes.cards import Changes
+from recall.collection import importing
+from recall.content.deck_format import ChoiceCard, parse_deck
+from recall.core import days
+from recall.core.errors import DatabaseChangedError
+from recall.core.memory import CardState
+from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage import queue as queue_module
 from recall.storage.times import to_micros
-from recall.study import QueueCounts, StudySession
+from recall.study.session import QueueCounts, StudySession
 from tests.conftest import ZONE, Clock
-from tests.test_study import DECK, answer, session_for, use_preset
+from tests.study.test_study import DECK, answer, session_for, use_preset
 
 Queue = tuple[int | None, QueueCounts]
 
@@ -292,7 +294,7 @@ def test_a_deck_deleted_meanwhile_has_nothing_left_and_its_next_card_says_so(
 ) -> None:
     session = session_for(bundled, schedulers)
     answer(session, clock, correct=True)
-    deck_changes.delete_deck(bundled, session.deck.id, clock())
+    decks.delete_deck(bundled, session.deck.id, clock())
     assert session.counts(clock()) == QueueCounts(new=0, due=0)
     with pytest.raises(DatabaseChangedError):
         session.next_card(clock())

@@ -11,12 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from recall import deck_changes, deck_options, editing, importing
-from recall.deckfile import parse_deck
+from recall.changes import decks as deck_changes
+from recall.changes import editing
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
+from recall.options import deck_options
 from recall.sync.clock import Clock, newer
 from recall.sync.rounds import NoSyncFolderError
 from tests.conftest import DATA
-from tests.sync_devices import Device, card_content, card_id, converged
+from tests.helpers.sync_devices import Device, card_content, card_id, converged
 
 TINY = (DATA / "decks" / "tiny.json").read_text()
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
@@ -122,7 +125,7 @@ def test_a_deletion_wins_over_a_review_made_meanwhile(
     desktop.sync(later)
     for device in (laptop, desktop):
         with device.database.reading() as transaction:
-            assert transaction.synced.cards([("tiny", "q1")]) == {}
+            assert transaction.sync_local.cards([("tiny", "q1")]) == {}
     converged([laptop, desktop], tmp_path, later)
 
 
@@ -139,7 +142,7 @@ def test_suspension_flag_and_a_deleted_deck_travel(
     laptop.sync(START)
     desktop.sync(START)
     with desktop.database.reading() as transaction:
-        _, columns = transaction.synced.cards([("tiny", "q1")])[("tiny", "q1")]
+        _, columns = transaction.sync_local.cards([("tiny", "q1")])[("tiny", "q1")]
     assert columns["suspended"] is True
     assert columns["flag"] == 3
     with desktop.database.reading() as transaction:
@@ -159,7 +162,7 @@ def test_an_undone_review_is_taken_back_everywhere(
     importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
     laptop.sync(START)
     desktop.sync(START)
-    from recall.study import StudySession
+    from recall.study.session import StudySession
 
     session = StudySession(laptop.database, laptop.schedulers, "tiny", rng=random.Random(2))
     shown = session.next_card(START)
@@ -214,7 +217,7 @@ def test_a_partly_arrived_file_is_read_to_its_last_complete_line(
     desktop.sync(START)
     assert desktop.review_rows() == []
     with desktop.database.reading() as transaction:
-        assert len(transaction.synced.cards([("tiny", "q1"), ("tiny", "b1")])) == 1
+        assert len(transaction.sync_local.cards([("tiny", "q1"), ("tiny", "b1")])) == 1
     (folder / report.file).write_bytes(whole)  # the rest arrives
     desktop.sync(START)
     converged([laptop, desktop], tmp_path, START)
@@ -324,7 +327,7 @@ def test_a_card_moved_to_another_deck_takes_its_history_along(
     laptop.sync(later)
     desktop.sync(later)
     with desktop.database.reading() as transaction:
-        moved = list(transaction.synced.cards([(target.key, "q1")]))
+        moved = list(transaction.sync_local.cards([(target.key, "q1")]))
     assert moved == [(target.key, "q1")]
     assert len(desktop.review_rows()) == 2
     converged([laptop, desktop], tmp_path, later)
@@ -376,7 +379,7 @@ def test_a_card_that_is_not_a_card_is_left_out_with_a_note(
     report = desktop.sync(START)
     assert any("more than a year ahead" in note for note in report.notes)
     with desktop.database.reading() as transaction:
-        stamped = transaction.sync.entities([("card", "tiny", "q1")])[("card", "tiny", "q1")]
+        stamped = transaction.sync_state.entities([("card", "tiny", "q1")])[("card", "tiny", "q1")]
     event["stamp"] = max(int(field[0]) for field in stamped.values()) + 1  # the latest
     event["id"] = "2" * 32
     (broken / "000002-00000000.jsonl").write_text(
@@ -394,7 +397,7 @@ def test_a_card_that_is_not_a_card_is_left_out_with_a_note(
 def test_recall_sync_prints_what_went_out_and_came_in(
     tmp_path: Path, shared: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from recall.cli import main
+    from recall.cli.main import main
 
     laptop, desktop = str(tmp_path / "laptop"), str(tmp_path / "desktop")
     assert main(["--data-dir", laptop, "import", str(DATA / "decks" / "tiny.json")]) == 0

@@ -21,12 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from recall import importing, integrity
-from recall.deckfile import parse_deck
-from recall.memory import CardState, Rating
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
+from recall.core.memory import CardState, Rating
+from recall.safekeeping import integrity, repair
 from recall.scheduling import Schedulers
 from recall.storage import Database, NewReview
-from tests.sync_devices import Device, read_only
+from tests.helpers.sync_devices import Device, read_only
 
 START = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
 CARDS = 1500
@@ -67,7 +68,7 @@ def _with_history(database: Database, key: str, rng: random.Random) -> None:
         transaction.history.add_many(reviews)
     schedulers = Schedulers()
     report = integrity.check(database, schedulers, START + timedelta(days=30))
-    integrity.repair(database, report, schedulers)
+    repair.repair(database, schedulers, report, START + timedelta(days=30))
 
 
 def _sync_process(data: Path, shared: Path) -> subprocess.Popen[bytes]:
@@ -202,7 +203,7 @@ def test_changes_kept_while_the_folder_was_read_only_survive_kills_when_sent(
     desktop = Device(tmp_path, "desktop", shared, fuzz=True)
     try:
         with desktop.database.reading() as transaction:
-            assert transaction.sync.pending_count() == 0
+            assert transaction.sync_state.pending_count() == 0
         assert laptop.review_log() == desktop.review_log()
         reviews = laptop.review_rows()
         assert len(reviews) == len({tuple(row) for row in reviews}) > CARDS

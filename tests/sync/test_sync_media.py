@@ -16,15 +16,17 @@ from pathlib import Path
 
 import pytest
 
-from recall import cardhtml, editing, importing, paths
-from recall.deckfile import parse_deck
-from recall.errors import CancelledError
-from recall.storage.sync_media import SyncMediaWanted
+from recall.changes import editing
+from recall.collection import importing
+from recall.content import card_html
+from recall.content.deck_format import parse_deck
+from recall.core.errors import CancelledError
+from recall.host import paths
 from recall.sync import media
 from recall.sync.report import MEDIA_COUNTED
 from recall.sync.rounds import sync
-from tests.anki_packages import picture_and_sound_package
-from tests.sync_devices import Device, read_only
+from tests.helpers.anki_packages import picture_and_sound_package
+from tests.helpers.sync_devices import Device, read_only
 
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
 PICTURE = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40  # a "picture" of 10 KB
@@ -73,7 +75,7 @@ def _import(device: Device, cards: dict[str, tuple[str, str]]) -> None:
 
 def _wanted(device: Device) -> list[tuple[str, str, str]]:
     with device.database.reading() as transaction:
-        return SyncMediaWanted(transaction.sql).wanted()
+        return transaction.sync_media.wanted()
 
 
 def test_a_card_lists_the_stored_media_its_content_refers_to() -> None:
@@ -99,7 +101,7 @@ def test_an_image_and_a_sound_reach_the_other_device_byte_for_byte(
     importing.import_files(laptop.database, laptop.schedulers, [package], START)
     names = sorted(path.name for path in _media_dir(laptop).iterdir())
     assert sorted(name.rsplit(".", 1)[1] for name in names) == ["mp3", "png"]
-    assert all(cardhtml.is_media_name(name) for name in names)
+    assert all(card_html.is_media_name(name) for name in names)
 
     sent = laptop.sync(START)
     assert sent.sent[MEDIA_COUNTED] == 2
@@ -197,7 +199,7 @@ def test_an_image_referenced_by_an_edit_follows_the_edit(
     desktop.sync(START)
     new = _place(laptop, PICTURE, ".png")
     with laptop.database.reading() as transaction:
-        card_id, columns = transaction.synced.cards([("pics", "c1")])[("pics", "c1")]
+        card_id, columns = transaction.sync_local.cards([("pics", "c1")])[("pics", "c1")]
     data = editing.card_data(columns["content"])
     later = START + timedelta(hours=1)
     editing.edit_card(
@@ -403,7 +405,7 @@ def test_a_snapshot_leaves_out_the_files_of_deleted_cards(
     _import(laptop, {"c1": (f'<img src="{kept}">', "kept"), "c2": ("gone", f"[sound:{dropped}]")})
     laptop_id = laptop.sync(START).device[0]
     with laptop.database.reading() as transaction:
-        card_id = transaction.synced.cards([("pics", "c2")])[("pics", "c2")][0]
+        card_id = transaction.sync_local.cards([("pics", "c2")])[("pics", "c2")][0]
     later = START + timedelta(hours=1)
     laptop.changes().delete([card_id], later)
     laptop.sync(later)
@@ -425,7 +427,7 @@ def test_an_image_of_a_change_kept_while_the_folder_was_read_only_goes_with_it_l
     desktop.sync(START)
     new = _place(laptop, PICTURE, ".png")
     with laptop.database.reading() as transaction:
-        card_id, columns = transaction.synced.cards([("pics", "c1")])[("pics", "c1")]
+        card_id, columns = transaction.sync_local.cards([("pics", "c1")])[("pics", "c1")]
     later = START + timedelta(hours=1)
     data = editing.card_data(columns["content"])
     editing.edit_card(laptop.database, card_id, {**data, "front": f'<img src="{new}">'}, later)

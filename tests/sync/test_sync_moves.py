@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from recall import deck_changes, editing, importing
-from recall.deckfile import parse_deck
+from recall.changes import decks as deck_changes
+from recall.changes import editing
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
 from recall.storage.records import DeckRow
 from tests.conftest import DATA
-from tests.sync_devices import Device, card_content, card_id, converged
+from tests.helpers.sync_devices import Device, card_content, card_id, converged
 
 TINY = (DATA / "decks" / "tiny.json").read_text()
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
@@ -343,16 +345,16 @@ def test_reviews_handed_over_to_another_card_are_added_again_under_it(
     other = "q1" if studied != "q1" else "b1"
     rows = laptop.review_rows()
     with laptop.database.transaction() as transaction:
-        transaction.sync.quiet(True)
-        transaction.synced.hand_over_reviews(
+        transaction.sync_state.quiet(True)
+        transaction.sync_local.hand_over_reviews(
             card_id(laptop, "tiny", studied), card_id(laptop, "tiny", other)
         )
-        transaction.sync.quiet(False)
+        transaction.sync_state.quiet(False)
     histories = _histories(laptop)
     assert f"tiny/{studied}" not in histories
     assert histories[f"tiny/{other}"] == len(rows)
     with laptop.database.reading() as transaction:
-        assert transaction.sync.outbox_end() == 0  # nothing to send: a merge's own work
+        assert transaction.sync_state.outbox_end() == 0  # nothing to send: a merge's own work
 
 
 def test_a_deleted_cards_id_given_to_a_card_imported_again_is_no_move(
@@ -371,7 +373,7 @@ def test_a_deleted_cards_id_given_to_a_card_imported_again_is_no_move(
     laptop.changes().delete([ids[0], ids[-1]], START)
     importing.import_deck(laptop.database, parse_deck(text, "tiny.json"), START)
     with laptop.database.reading() as transaction:
-        assert transaction.synced.card_keys([ids[-1]])[ids[-1]] != ("tiny", "last")
+        assert transaction.sync_local.card_keys([ids[-1]])[ids[-1]] != ("tiny", "last")
     expected = _cards(desktop)
     _settle(trio, START)
     for device in trio:

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from recall import paths
-from recall.deckfile import ChoiceCard
+from recall.content.deck_format import ChoiceCard
+from recall.host import paths
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import StudySession
-from tests.anki_packages import picture_and_sound_package
-from tests.syncthing import SyncthingPair, folder_contents, syncthing_pair
+from recall.study.session import StudySession
+from tests.helpers.anki_packages import picture_and_sound_package
+from tests.helpers.syncthing import SyncthingPair, folder_contents, syncthing_pair
 
 pytestmark = pytest.mark.syncthing
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from recall.errors import CancelledError
+from recall.core.errors import CancelledError
 from recall.storage import Database
 from recall.sync.rounds import sync
-from tests.sync_devices import Device, large_history
+from tests.helpers.sync_devices import Device, large_history
 
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
 

@@ -20,10 +20,12 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
-from recall import deck_changes, editing, importing
-from recall.deckfile import parse_deck
+from recall.changes import decks as deck_changes
+from recall.changes import editing
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
 from tests.conftest import DATA
-from tests.sync_devices import Device
+from tests.helpers.sync_devices import Device
 
 TINY = json.loads((DATA / "decks" / "tiny.json").read_text())
 BASE = datetime(2026, 9, 1, 8, 0, tzinfo=UTC)

@@ -11,13 +11,16 @@ import tracemalloc
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall import deck_changes, deck_options, editing, importing
-from recall.deckfile import parse_deck
+from recall.changes import decks as deck_changes
+from recall.changes import editing
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
+from recall.options import deck_options
 from recall.storage.records import DeckRow
 from recall.sync.incoming import read_events
 from recall.sync.rounds import sync
 from tests.conftest import DATA
-from tests.sync_devices import Device, card_content, card_id, converged
+from tests.helpers.sync_devices import Device, card_content, card_id, converged
 
 TINY = (DATA / "decks" / "tiny.json").read_text()
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
@@ -37,7 +40,7 @@ def _presets_of_decks(device: Device) -> dict[str, str]:
 
 def _own_folder(device: Device) -> Path:
     with device.database.reading() as transaction:
-        found = transaction.sync.device()
+        found = transaction.sync_state.device()
     assert found is not None
     return device.shared / "Recall" / found.id
 
@@ -62,7 +65,7 @@ def test_a_preset_that_arrives_after_the_deck_using_it_still_applies(
     with desktop.database.reading() as transaction:
         exam = next(
             preset_id
-            for preset_id, (name, _) in transaction.synced.presets().items()
+            for preset_id, (name, _) in transaction.sync_local.presets().items()
             if name == "Exam"
         )
     deck = _deck(desktop, "tiny")
@@ -432,6 +435,6 @@ def test_a_review_waiting_for_its_time_follows_its_card_moved_meanwhile(
         device.sync(day)
     assert laptop.review_log() == desktop.review_log()
     with laptop.database.reading() as transaction:
-        _, moved = transaction.synced.cards([("moved", "q1")])[("moved", "q1")]
+        _, moved = transaction.sync_local.cards([("moved", "q1")])[("moved", "q1")]
     assert [row[0] for row in laptop.review_rows()] == [str(moved["seed"])]
     converged([laptop, desktop], tmp_path, day)

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from recall import deck_changes, importing, opening
-from recall.deckfile import parse_deck
-from recall.memory import Rating
-from recall.study import StudySession
+from recall.changes import decks as deck_changes
+from recall.collection import importing, opening
+from recall.content.deck_format import parse_deck
+from recall.core.memory import Rating
+from recall.study.session import StudySession
 from tests.conftest import DATA
-from tests.sync_devices import Device
+from tests.helpers.sync_devices import Device
 
 TINY = (DATA / "decks" / "tiny.json").read_text()
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from recall import importing
-from recall.deckfile import parse_deck
-from recall.memory import Rating
-from recall.study import StudySession
-from tests.sync_devices import Device, converged
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
+from recall.core.memory import Rating
+from recall.study.session import StudySession
+from tests.helpers.sync_devices import Device, converged
 
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
 ONE = json.dumps(
@@ -45,7 +45,7 @@ def test_two_versions_of_one_review_settle_on_one_everywhere(
     # comes first.
     for device, device_id in ((desktop, "1" * 32), (laptop, "2" * 32), (tablet, "3" * 32)):
         with device.database.transaction() as transaction:
-            transaction.sync.create_device(device_id, device.name, 0)
+            transaction.sync_state.create_device(device_id, device.name, 0)
     importing.import_deck(laptop.database, parse_deck(ONE, "one.json"), START)
     for device in trio:
         device.sync(START)

@@ -14,16 +14,16 @@ from typing import Any
 
 import pytest
 
-from recall import importing
-from recall.cli import main
-from recall.deckfile import parse_deck
+from recall.cli.main import main
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
 from recall.storage import Database
 from recall.storage.times import to_micros
 from recall.sync import events as sync_events
 from recall.sync import folder as sync_folder
 from recall.sync.incoming import ahead_limit
 from tests.conftest import DATA
-from tests.sync_devices import Device, converged, read_only
+from tests.helpers.sync_devices import Device, converged, read_only
 
 TINY = (DATA / "decks" / "tiny.json").read_text()
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
@@ -45,21 +45,21 @@ def _header(format_: int = 1) -> dict[str, Any]:
 
 def _deck_name(device: Device, key: str) -> str:
     with device.database.reading() as transaction:
-        return transaction.synced.decks([key])[key][1]
+        return transaction.sync_local.decks([key])[key][1]
 
 
 def _after_all(device: Device) -> int:
     """A stamp later than every change the device made or saw (stamps follow the real
     clock of the moment a change is written, not the tests' fixed one)."""
     with device.database.reading() as transaction:
-        own = transaction.sync.device()
+        own = transaction.sync_state.device()
     assert own is not None
     return own.clock + 1_000
 
 
 def _review_ids(device: Device) -> set[str]:
     with device.database.reading() as transaction:
-        return {row[0] for row in transaction.synced.all_reviews()}
+        return {row[0] for row in transaction.sync_local.all_reviews()}
 
 
 def _rename(stamp: datetime | int, name: str) -> dict[str, Any]:
@@ -94,7 +94,7 @@ def test_a_change_stamped_years_ahead_waits_until_the_clock_comes_near_then_coun
         assert "(the first on 2027-11-01)" in "\n".join(report.notes)  # a year before it
         assert _deck_name(device, "tiny") == "Tiny deck"
         with device.database.reading() as transaction:
-            own = transaction.sync.device()
+            own = transaction.sync_state.device()
         assert own is not None
         assert own.clock < (to_micros(ahead) or 0)  # a held stamp does not drag the clock along
     # Round after round it stays held (the file was read once; the change is in the database).
@@ -108,7 +108,7 @@ def test_a_change_stamped_years_ahead_waits_until_the_clock_comes_near_then_coun
         assert "were merged" in notes
         assert _deck_name(device, "tiny") == "From 2028"
         with device.database.reading() as transaction:
-            assert transaction.sync.held_changes() == (0, None)
+            assert transaction.sync_state.held_changes() == (0, None)
     converged([laptop, desktop], tmp_path, later)
 
 
@@ -182,7 +182,7 @@ def test_a_file_with_unknown_events_is_read_again_from_them_once_recall_knows_mo
     assert "'hologram'" in "\n".join(updated.notes)  # still unknown: still noted
     assert taken_back not in _review_ids(desktop)
     with desktop.database.reading() as transaction:
-        assert list(transaction.sync.revisits()) == [(STRANGER, "000001-bbbbbbbb.jsonl")]
+        assert list(transaction.sync_state.revisits()) == [(STRANGER, "000001-bbbbbbbb.jsonl")]
     laptop.sync(START)
     desktop.sync(START)
     assert taken_back not in _review_ids(laptop)
@@ -213,12 +213,12 @@ def test_a_file_of_a_newer_format_is_read_whole_after_an_update(
 
 def _outbox(device: Device) -> int:
     with device.database.reading() as transaction:
-        return transaction.sync.outbox_end()
+        return transaction.sync_state.outbox_end()
 
 
 def _pending(device: Device) -> int:
     with device.database.reading() as transaction:
-        return transaction.sync.pending_count()
+        return transaction.sync_state.pending_count()
 
 
 def test_a_computer_that_cannot_write_still_receives_and_sends_its_changes_later(
@@ -317,17 +317,17 @@ def test_schema_11_upgraded_keeps_sync_state_and_gains_what_waits(tmp_path: Path
     database = Database(target)
     try:
         with database.transaction() as transaction:
-            assert transaction.sync.pending_count() == 0
-            assert transaction.sync.held_changes() == (0, None)
-            assert transaction.sync.revisits() == {}
-            transaction.sync.keep_pending(['{"type": "unreview", "id": "a", "review": "b"}'])
-            transaction.sync.set_revisit("d" * 32, "f.jsonl", 10, "[]")
-            transaction.sync.hold_changes([("e1", 5, "{}")])
+            assert transaction.sync_state.pending_count() == 0
+            assert transaction.sync_state.held_changes() == (0, None)
+            assert transaction.sync_state.revisits() == {}
+            transaction.sync_state.keep_pending(['{"type": "unreview", "id": "a", "review": "b"}'])
+            transaction.sync_state.set_revisit("d" * 32, "f.jsonl", 10, "[]")
+            transaction.sync_state.hold_changes([("e1", 5, "{}")])
         with database.reading() as transaction:
-            assert list(transaction.sync.pending()) == [
+            assert list(transaction.sync_state.pending()) == [
                 '{"type": "unreview", "id": "a", "review": "b"}'
             ]
-            assert transaction.sync.revisits() == {("d" * 32, "f.jsonl"): (10, "[]")}
-            assert transaction.sync.held_changes() == (1, 5)
+            assert transaction.sync_state.revisits() == {("d" * 32, "f.jsonl"): (10, "[]")}
+            assert transaction.sync_state.held_changes() == (1, 5)
     finally:
         database.close()

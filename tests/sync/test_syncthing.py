@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.syncthing import SyncthingPair, syncthing_pair
+from tests.helpers.syncthing import SyncthingPair, syncthing_pair
 
 pytestmark = pytest.mark.syncthing
 

@@ -7,13 +7,13 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QLabel, QMainWindow, QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
-from recall import importing
-from recall.memory import Rating
+from recall.collection import importing
+from recall.core.memory import Rating
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.ui.backups_dialog import BackupsDialog
+from recall.ui.data.backups_dialog import BackupsDialog
 from recall.ui.main_window import MainWindow
-from recall.ui.review_view import Phase
+from recall.ui.review.view import Phase
 from tests.conftest import DATA, Clock
 from tests.ui.accessible_tree import unnamed_controls, unreachable_texts
 from tests.ui.conftest import FakePrompts, WindowFactory

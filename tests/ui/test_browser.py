@@ -14,16 +14,17 @@ from PySide6.QtWidgets import QApplication, QDialog
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from recall import importing, integrity
-from recall.deckfile import load_deck
+from recall.collection import importing
+from recall.content.deck_format import load_deck
+from recall.safekeeping import integrity
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
-from recall.ui.browser_model import COLUMNS
-from recall.ui.browser_window import BrowserWindow
+from recall.ui.browser.model import COLUMNS
+from recall.ui.browser.window import BrowserWindow
 from recall.ui.collection_actions import EditCardDialog
 from recall.ui.main_window import MainWindow
-from tests.collection import generate
 from tests.conftest import DATA, Clock
+from tests.helpers.collection import generate
 from tests.ui.conftest import FakePrompts, WindowFactory
 from tests.ui.test_review_window import DIGITS, right_position, start_studying
 

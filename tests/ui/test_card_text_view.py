@@ -12,12 +12,12 @@ from PySide6.QtGui import QImage, QPixmap, QTextDocument
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from recall import importing
-from recall.cardlimits import MAX_FIELD_CHARS, MAX_MARKDOWN_NESTING, MAX_NESTING
-from recall.deckfile import parse_deck
+from recall.collection import importing
+from recall.content.card_limits import MAX_FIELD_CHARS, MAX_MARKDOWN_NESTING, MAX_NESTING
+from recall.content.deck_format import parse_deck
 from recall.storage import Database
-from recall.ui.card_text_view import CardTextView
-from recall.ui.review_view import ReviewView
+from recall.ui.review.card_text_view import CardTextView
+from recall.ui.review.view import ReviewView
 from recall.ui.text import MAX_PLAIN_SHOWN, markdown_to_html
 from tests.conftest import Clock
 from tests.ui.conftest import WindowFactory

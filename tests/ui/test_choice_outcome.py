@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from recall.deckfile import Choice, ChoiceCard
-from recall.ui.choice_outcome import Outcome, choice_result
+from recall.content.deck_format import Choice, ChoiceCard
+from recall.ui.review.choice_outcome import Outcome, choice_result
 
 
 def card(*choices: tuple[str, bool, str | None]) -> ChoiceCard:
@@ -57,7 +57,7 @@ def test_every_mark_but_none_is_said_in_words() -> None:
 
 
 def test_the_outcome_logic_loads_no_qt() -> None:
-    script = "import sys, recall.ui.choice_outcome; print('PySide6' in sys.modules)"
+    script = "import sys, recall.ui.review.choice_outcome; print('PySide6' in sys.modules)"
     result = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )

@@ -16,17 +16,18 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from recall import backups, opening
-from recall.cli import main
-from recall.importing import import_files
+from recall.cli.main import main
+from recall.collection import opening
+from recall.collection.importing import import_files
+from recall.safekeeping import backups
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.application import open_database
 from recall.ui.main_window import MainWindow
-from recall.ui.review_view import Phase
+from recall.ui.review.view import Phase
 from recall.ui.single_instance import SingleInstance, server_name
 from tests.conftest import DATA, Clock, review_count
-from tests.disks import held
+from tests.helpers.disks import held
 from tests.ui.conftest import FakePrompts
 from tests.ui.test_safekeeping import answer, studying
 

@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
-from recall.errors import CancelledError, RecallError
-from recall.progress import Cancelled, Progress
+from recall.core.errors import CancelledError, RecallError
+from recall.core.progress import Cancelled, Progress
 from recall.storage import Database
 from recall.ui.main_window import MainWindow
 from tests.ui.conftest import FakePrompts

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
-from recall.progress import Cancelled, Progress
+from recall.core.progress import Cancelled, Progress
 from recall.storage import Database
 from recall.ui.main_window import MainWindow
 from tests.ui.test_review_window import DIGITS, reviews_in, right_position

@@ -10,18 +10,20 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from recall import deck_options, integrity, library
-from recall.memory import Rating
-from recall.preferences import Preferences
-from recall.presets import DEFAULT_PRESET_ID
+from recall.collection import deck_list as library
+from recall.core.memory import Rating
+from recall.core.preferences import Preferences
+from recall.core.presets import DEFAULT_PRESET_ID
+from recall.options import deck_options
+from recall.safekeeping import integrity
 from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
 from recall.storage import Database
-from recall.ui.deck_options_dialog import DeckOptionsDialog
 from recall.ui.main_window import MainWindow
-from recall.ui.preferences_dialog import PreferencesDialog
-from recall.ui.simulator_dialog import SimulatorDialog
+from recall.ui.options.deck_options_dialog import DeckOptionsDialog
+from recall.ui.options.preferences_dialog import PreferencesDialog
+from recall.ui.options.simulator_dialog import SimulatorDialog
 from tests.conftest import ZONE, Clock
-from tests.test_optimize import START, simulate, store_history, truth
+from tests.scheduling.test_optimize import START, simulate, store_history, truth
 from tests.ui.conftest import FakePrompts
 
 DECK = "activation-recompute"

@@ -11,12 +11,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from recall.card_changes import Changes
-from recall.preferences import Preferences
+from recall.changes.cards import Changes
+from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.main_window import MainWindow
-from recall.ui.review_view import ReviewView
+from recall.ui.review.view import ReviewView
 from tests.conftest import ZONE, Clock
 from tests.ui.test_safekeeping import answer, studying
 

@@ -10,16 +10,18 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QMainWindow
 from pytestqt.qtbot import QtBot
 
-from recall import deck_options, importing, paths
-from recall.audio import CHANNELS, SAMPLE_RATE, AudioUnavailableError, Output, RecordingOutput
-from recall.preferences import Preferences
+from recall.collection import importing
+from recall.core.preferences import Preferences
+from recall.host import paths
+from recall.host.audio import CHANNELS, SAMPLE_RATE, AudioUnavailableError, Output, RecordingOutput
+from recall.options import deck_options
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import StudySession
-from recall.ui.review_view import Phase, ReviewView
-from recall.ui.sound_bar import SoundBar
+from recall.study.session import StudySession
+from recall.ui.review.sound_bar import SoundBar
+from recall.ui.review.view import Phase, ReviewView
 from tests.conftest import ZONE, Clock
-from tests.sound_files import write_tone
+from tests.helpers.sound_files import write_tone
 
 _HOSTS: list[QMainWindow] = []
 QUESTION_SECONDS = 0.3

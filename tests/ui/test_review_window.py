@@ -13,15 +13,16 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QScrollArea, QWidget
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from recall import importing, library
-from recall.deckfile import ChoiceCard
-from recall.memory import CardState, Rating
+from recall.collection import deck_list as library
+from recall.collection import importing
+from recall.content.deck_format import ChoiceCard
+from recall.core.memory import CardState, Rating
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study import Summary
-from recall.ui.choice_outcome import Outcome
+from recall.study.session import Summary
 from recall.ui.main_window import MainWindow
-from recall.ui.review_view import Phase, ReviewView
+from recall.ui.review.choice_outcome import Outcome
+from recall.ui.review.view import Phase, ReviewView
 from recall.ui.text import markdown_to_html
 from tests.conftest import DATA, ZONE, Clock
 from tests.ui.conftest import WindowFactory

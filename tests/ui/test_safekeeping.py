@@ -15,14 +15,14 @@ from PySide6.QtCore import Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from recall import backups
-from recall.deckfile import ChoiceCard
+from recall.content.deck_format import ChoiceCard
+from recall.safekeeping import backups
 from recall.scheduling import Schedulers
 from recall.storage import Database, contents
 from recall.ui.application import open_database
-from recall.ui.backups_dialog import BackupsDialog
+from recall.ui.data.backups_dialog import BackupsDialog
 from recall.ui.main_window import MainWindow
-from recall.ui.review_view import Phase, ReviewView
+from recall.ui.review.view import Phase, ReviewView
 from recall.ui.single_instance import SingleInstance, server_name
 from tests.conftest import Clock, review_count, sqlite_limit
 from tests.ui.conftest import FakePrompts

@@ -16,37 +16,37 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from recall import opening
+from recall.collection import opening
 
 # Loaded when first used, never by a start on the deck list.
 LAZY = (
     "pydantic",
-    "recall.deckfile",
-    "recall.importing",
+    "recall.content.deck_format",
+    "recall.collection.importing",
     "recall.importers",
-    "recall.exporting",
+    "recall.collection.exporting",
     "genanki",
-    "recall.lint",
-    "recall.editing",
-    "recall.study",
+    "recall.content.lint",
+    "recall.changes.editing",
+    "recall.study.session",
     "recall.stats",
     "recall.storage.statistics",
     "recall.storage.browsing",
-    "recall.optimizing",
-    "recall.workload",
+    "recall.options.optimizing",
+    "recall.options.workload",
     "fsrs_rs_python",
-    "recall.audio",
+    "recall.host.audio",
     "miniaudio",
     "sqlalchemy",
     "sqlmodel",
     "importlib.metadata",
-    "recall.ui.review_view",
-    "recall.ui.statistics_window",
-    "recall.ui.browser_window",
+    "recall.ui.review.view",
+    "recall.ui.statistics.window",
+    "recall.ui.browser.window",
     "recall.ui.charts",
-    "recall.ui.deck_options_dialog",
-    "recall.ui.preferences_dialog",
-    "recall.ui.card_editor",
+    "recall.ui.options.deck_options_dialog",
+    "recall.ui.options.preferences_dialog",
+    "recall.ui.browser.card_editor",
 )
 
 _SCRIPT = """
@@ -90,9 +90,12 @@ def test_the_deck_list_starts_without_what_it_does_not_show(tmp_path: Path) -> N
     loaded = json.loads(result.stdout.strip().splitlines()[-1])
     assert loaded["deck list"] == []
     # The check can fail: opening the statistics and a review does load their modules.
-    assert {"recall.stats", "recall.ui.statistics_window", "recall.ui.charts"} <= set(
+    assert {"recall.stats", "recall.ui.statistics.window", "recall.ui.charts"} <= set(
         loaded["statistics"]
     )
-    assert {"recall.study", "recall.ui.review_view", "pydantic", "recall.deckfile"} <= set(
-        loaded["review"]
-    )
+    assert {
+        "recall.study.session",
+        "recall.ui.review.view",
+        "pydantic",
+        "recall.content.deck_format",
+    } <= set(loaded["review"])

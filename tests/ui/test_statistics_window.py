@@ -8,14 +8,14 @@ from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QComboBox, QHe
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from recall.deckfile import ChoiceCard
+from recall.content.deck_format import ChoiceCard
 from recall.ui.charts import Chart
 from recall.ui.feedback_panel import FeedbackPanel
 from recall.ui.main_menus import SHORTCUTS
 from recall.ui.main_window import MainWindow
-from recall.ui.misconceptions_view import CardPicksDialog
-from recall.ui.review_view import ReviewView
-from recall.ui.statistics_window import StatisticsWindow
+from recall.ui.review.view import ReviewView
+from recall.ui.statistics.misconceptions_view import CardPicksDialog
+from recall.ui.statistics.window import StatisticsWindow
 from tests.conftest import Clock
 
 pytestmark = pytest.mark.qt_log_ignore("^This plugin does not support (propagateSizeHints|raise)")

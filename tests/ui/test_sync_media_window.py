@@ -10,12 +10,13 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QImage, QTextDocument
 from pytestqt.qtbot import QtBot
 
-from recall import importing, paths
-from recall.deckfile import parse_deck
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
+from recall.host import paths
 from recall.storage import Database
 from recall.sync.rounds import sync
-from recall.ui.card_text_view import CardTextView
 from recall.ui.main_window import MainWindow
+from recall.ui.review.card_text_view import CardTextView
 from tests.conftest import Clock
 from tests.ui.conftest import WindowFactory
 

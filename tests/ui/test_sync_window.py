@@ -8,19 +8,19 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QProgressBar, QPushButton
 from pytestqt.qtbot import QtBot
 
-from recall import importing
-from recall.card_changes import Changes
-from recall.deckfile import parse_deck
-from recall.preferences import Preferences
+from recall.changes.cards import Changes
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
+from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.sync import settings
 from recall.sync.rounds import sync
 from recall.ui.main_window import MainWindow
-from recall.ui.preferences_dialog import PreferencesDialog
+from recall.ui.options.preferences_dialog import PreferencesDialog
 from tests.conftest import DATA, Clock
-from tests.sync_devices import large_history, read_only
-from tests.test_sync_progress import dump
+from tests.helpers.sync_devices import large_history, read_only
+from tests.sync.test_sync_progress import dump
 from tests.ui.conftest import FakePrompts, WindowFactory
 
 

@@ -9,15 +9,17 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QImage, QTextDocument
 from pytestqt.qtbot import QtBot
 
-from recall import cardhtml, importing, paths
-from recall.deckfile import parse_deck
+from recall.collection import importing
+from recall.content import card_html
+from recall.content.deck_format import parse_deck
+from recall.host import paths
 from recall.storage import Database
-from recall.ui.card_text_view import CardTextView
 from recall.ui.main_window import MainWindow
-from recall.ui.review_view import ReviewView
-from tests.anki_collections import make_packages
-from tests.anki_packages import FRENCH_ID, build_package
+from recall.ui.review.card_text_view import CardTextView
+from recall.ui.review.view import ReviewView
 from tests.conftest import DATA, Clock
+from tests.helpers.anki_collections import make_packages
+from tests.helpers.anki_packages import FRENCH_ID, build_package
 from tests.ui.conftest import FakePrompts, WindowFactory
 
 
@@ -145,7 +147,7 @@ def test_svg_images_are_drawn_and_fitted_to_the_view(qtbot: QtBot, bundled: Data
         b'<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="2000">'
         b'<rect width="4000" height="2000" fill="#3366cc"/></svg>'
     )
-    stored = media / cardhtml.media_name(svg, "wide.svg")
+    stored = media / card_html.media_name(svg, "wide.svg")
     stored.write_bytes(svg)
     view = CardTextView(media)
     qtbot.addWidget(view)
@@ -191,7 +193,7 @@ def test_html_basic_card_on_the_review_screen(
     assert question is not None
     assert question.isVisible()
     assert "Colour?" in question.toPlainText()
-    assert cardhtml.is_media_name(name)
+    assert card_html.is_media_name(name)
     qtbot.keyClick(review, Qt.Key.Key_Space)
     back = review.findChild(CardTextView, "backHtml")
     assert back is not None

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
-from recall import days, integrity
-from recall.errors import RecallError
-from recall.memory import NEW_CARD, CardState, ReviewKind
-from recall.preferences import Preferences
-from recall.presets import LeechPolicy
+from recall.core import days
+from recall.core.errors import RecallError
+from recall.core.memory import NEW_CARD, CardState, ReviewKind
+from recall.core.preferences import Preferences
+from recall.core.presets import LeechPolicy
+from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow, Transaction
 
@@ -103,7 +104,7 @@ def with_tags(content: str, add: Iterable[str] = (), remove: Iterable[str] = ())
             tags.append(tag)
             present.add(tag.casefold())
     data["tags"] = tags
-    from recall.deckfile import CARD_ADAPTER  # the deck models load when first needed
+    from recall.content.deck_format import CARD_ADAPTER  # the deck models load when first needed
 
     return CARD_ADAPTER.validate_python(data).model_dump_json(exclude_defaults=True)
 
@@ -319,7 +320,7 @@ class Changes:
             memory = browsing.values("card_memory", ("deck_id",), card_ids)
             # A key of a card deleted there (moved away, too) is never used again: other
             # computers hold its deletion, which is final.
-            taken = browsing.keys(deck.id) | transaction.sync.deleted_card_keys(deck.key)
+            taken = browsing.keys(deck.id) | transaction.sync_state.deleted_card_keys(deck.key)
             moves = []
             for card_id, deck_id, key, _, _ in cards:
                 if deck_id == deck.id:
@@ -410,7 +411,7 @@ class Changes:
         Raises:
             BackupError: The backup could not be made; nothing was deleted.
         """
-        from recall import backups
+        from recall.safekeeping import backups
 
         backups.make_backup(self._database, now, note="before-delete")
         with self._database.transaction() as transaction:

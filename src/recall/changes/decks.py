@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from recall import deck_tree
-from recall.card_changes import Change, Restore
-from recall.errors import RecallError
+from recall.changes.cards import Change, Restore
+from recall.core import deck_tree
+from recall.core.errors import RecallError
 from recall.storage import Database, DeckRow
 
 
@@ -136,7 +136,7 @@ def delete_deck(database: Database, deck_id: int, now: datetime) -> Change:
     Raises:
         BackupError: The backup could not be made; nothing was deleted.
     """
-    from recall import backups
+    from recall.safekeeping import backups
 
     backups.make_backup(database, now, note="before-delete")
     with database.transaction() as transaction:

@@ -14,9 +14,15 @@ import re
 from datetime import datetime
 from typing import Any
 
-from recall.card_changes import Change, Restore
-from recall.deckfile import FORMAT_NAME, FORMAT_VERSION, BasicCard, ChoiceCard, parse_deck
-from recall.errors import DeckError, RecallError
+from recall.changes.cards import Change, Restore
+from recall.content.deck_format import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    BasicCard,
+    ChoiceCard,
+    parse_deck,
+)
+from recall.core.errors import DeckError, RecallError
 from recall.storage import Database, DeckRow, NewCard
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from recall.cli_shared import now, open_database, print_json, print_table
-from recall.errors import RecallError
+from recall.cli.shared import now, open_database, print_json, print_table
+from recall.core.errors import RecallError
 
 if TYPE_CHECKING:
-    from recall.browse import Finder
-    from recall.card_changes import Changes
-    from recall.cli_shared import Commands
+    from recall.changes.cards import Changes
+    from recall.cli.shared import Commands
+    from recall.collection.browse import Finder
     from recall.storage import Database
 
 QUERY_HELP = "a search, as in the browser (docs/search.md); quote it for the shell"
@@ -40,8 +40,8 @@ def add_commands(commands: Commands) -> None:
 
 
 def _tools(database: Database) -> tuple[Finder, Changes]:
-    from recall.browse import Finder
-    from recall.card_changes import Changes
+    from recall.changes.cards import Changes
+    from recall.collection.browse import Finder
     from recall.scheduling import Scheduler, Schedulers
 
     with database.reading() as transaction:
@@ -51,7 +51,7 @@ def _tools(database: Database) -> tuple[Finder, Changes]:
 
 
 def _search(args: argparse.Namespace) -> int:
-    from recall import browse
+    from recall.collection import browse
 
     database = open_database(args)
     try:

@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall.cli_shared import ProgressLine, now, open_database, print_json, print_table
-from recall.errors import RecallError
+from recall.cli.shared import ProgressLine, now, open_database, print_json, print_table
+from recall.core.errors import RecallError
 
 if TYPE_CHECKING:
-    from recall.cli_shared import Commands
+    from recall.cli.shared import Commands
 
 
 def add_commands(commands: Commands) -> None:
@@ -55,15 +55,15 @@ def add_commands(commands: Commands) -> None:
 
 
 def _list_decks(args: argparse.Namespace) -> int:
-    from recall import library
+    from recall.collection import deck_list
 
     database = open_database(args)
     try:
-        overviews = library.deck_overviews(database, now())
+        overviews = deck_list.deck_overviews(database, now())
     finally:
         database.close()
     if args.json:
-        parents = library.deck_parents(overviews)
+        parents = deck_list.deck_parents(overviews)
         print_json(
             [
                 {
@@ -84,14 +84,14 @@ def _list_decks(args: argparse.Namespace) -> int:
         ("ID", "NAME", "NEW", "DUE", "TOTAL"),
         [
             (row.key, "  " * row.depth + row.label, row.new, row.due, row.total)
-            for row in library.deck_tree_rows(overviews)
+            for row in deck_list.deck_tree_rows(overviews)
         ],
     )
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
-    from recall import importing
+    from recall.collection import importing
     from recall.scheduling import Schedulers
 
     database = open_database(args)
@@ -115,7 +115,7 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _export_deck(args: argparse.Namespace) -> int:
-    from recall import exporting
+    from recall.collection import exporting
 
     if not args.file:
         raise RecallError("export: no file name given; name a .json or .apkg file")
@@ -131,7 +131,7 @@ def _export_deck(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from recall import lint
+    from recall.content import lint
 
     run = lint.lint_files(args.files, args.accept)
     if args.json:
@@ -145,7 +145,7 @@ def _lint(args: argparse.Namespace) -> int:
 
 def print_schema(_args: argparse.Namespace) -> int:
     """Print the deck format's JSON Schema (needs no database, so it never opens one)."""
-    from recall.deckfile import deck_schema
+    from recall.content.deck_format import deck_schema
 
     print_json(deck_schema())
     return 0

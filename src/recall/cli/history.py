@@ -10,19 +10,19 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall import paths
-from recall.cli_shared import (
+from recall.cli.shared import (
     now,
     open_database,
     point_at_newest_backup,
     print_json,
     print_table,
 )
-from recall.errors import RecallError
+from recall.core.errors import RecallError
+from recall.host import paths
 
 if TYPE_CHECKING:
-    from recall.cli_shared import Commands
-    from recall.integrity import CheckReport
+    from recall.cli.shared import Commands
+    from recall.safekeeping.integrity import CheckReport
 
 
 def add_commands(commands: Commands) -> None:
@@ -89,7 +89,7 @@ def add_commands(commands: Commands) -> None:
 
 
 def _export_reviews(args: argparse.Namespace) -> int:
-    from recall import library
+    from recall.collection import review_log
 
     if not args.file.strip():
         raise RecallError(
@@ -98,9 +98,9 @@ def _export_reviews(args: argparse.Namespace) -> int:
     database = open_database(args)
     try:
         if args.file == "-":
-            library.export_reviews(database, sys.stdout, args.deck)
+            review_log.export_reviews(database, sys.stdout, args.deck)
             return 0
-        written = library.write_review_log(database, Path(args.file), args.deck)
+        written = review_log.write_review_log(database, Path(args.file), args.deck)
     finally:
         database.close()
     print(f"wrote {written} reviews to {args.file}", file=sys.stderr)
@@ -120,7 +120,8 @@ def _positive_days(text: str) -> int:
 
 
 def _print_stats(args: argparse.Namespace) -> int:
-    from recall import deck_options, stats
+    from recall import stats
+    from recall.options import deck_options
 
     database = open_database(args)
     try:
@@ -137,7 +138,7 @@ def _print_stats(args: argparse.Namespace) -> int:
 
 
 def _backup(args: argparse.Namespace) -> int:
-    from recall import backups
+    from recall.safekeeping import backups
 
     database = open_database(args, install=False)
     try:
@@ -149,7 +150,7 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _list_backups(args: argparse.Namespace) -> int:
-    from recall import backups
+    from recall.safekeeping import backups
 
     found = backups.list_backups(paths.backup_dir(paths.data_dir(args.data_dir)))
     if not found:
@@ -174,7 +175,7 @@ def _list_backups(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> int:
-    from recall import recovery
+    from recall.safekeeping import recovery
     from recall.scheduling import Schedulers
 
     data_dir = paths.data_dir(args.data_dir)
@@ -200,7 +201,8 @@ def _restore(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from recall import backups, integrity, upkeep
+    from recall.safekeeping import backups, integrity
+    from recall.safekeeping import repair as upkeep
     from recall.scheduling import Schedulers
 
     schedulers = Schedulers()

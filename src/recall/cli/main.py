@@ -16,20 +16,25 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall import __version__, cli_cards, cli_decks, cli_history, cli_options, cli_sync, paths
-from recall.cli_shared import point_at_newest_backup
-from recall.errors import DeckErrors, RecallError
+from recall import __version__
+from recall.cli import cards, sync
+from recall.cli import decks as cli_decks
+from recall.cli import history as cli_history
+from recall.cli import options as cli_options
+from recall.cli.shared import point_at_newest_backup
+from recall.core.errors import DeckErrors, RecallError
+from recall.host import paths
 
 if TYPE_CHECKING:
-    from recall.cli_shared import Commands
+    from recall.cli.shared import Commands
 
 # The command groups in the order `recall --help` lists them.
 COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
     cli_decks.add_commands,
     cli_history.add_commands,
-    cli_cards.add_commands,
+    cards.add_commands,
     cli_options.add_commands,
-    cli_sync.add_commands,
+    sync.add_commands,
 )
 
 
@@ -83,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _open_window(args: argparse.Namespace) -> int:
-    from recall import window_libraries
+    from recall.host import window_libraries
 
     if window_libraries.uses_xcb():
         missing = window_libraries.problem()
@@ -105,7 +110,7 @@ def _self_test(args: argparse.Namespace) -> int:
 
 def _note_set_aside(data_dir: Path) -> None:
     """Every start says so while a database set aside as damaged is kept."""
-    from recall import recovery
+    from recall.safekeeping import recovery
 
     files = recovery.set_aside_files(data_dir)
     if files:
@@ -117,12 +122,12 @@ def _explain_failure(error: RecallError, data_dir: Path) -> None:
     from recall.storage import MissingDatabaseError, is_unusable
 
     if isinstance(error, MissingDatabaseError):
-        from recall import recovery
+        from recall.safekeeping import recovery
 
         print(f"recall: {recovery.missing_advice(data_dir, error)}", file=sys.stderr)
         return
     print(f"recall: {error}", file=sys.stderr)
     if is_unusable(error):
-        from recall import backups
+        from recall.safekeeping import backups
 
         point_at_newest_backup(backups.list_backups(paths.backup_dir(data_dir)))

@@ -10,12 +10,12 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from recall import fields
-from recall.cli_shared import now, open_database, print_json
-from recall.presets import Preset
+from recall.cli.shared import now, open_database, print_json
+from recall.core import fields
+from recall.core.presets import Preset
 
 if TYPE_CHECKING:
-    from recall.cli_shared import Commands
+    from recall.cli.shared import Commands
     from recall.storage import Database
 
 
@@ -65,7 +65,8 @@ def add_commands(commands: Commands) -> None:
 
 
 def _options(args: argparse.Namespace) -> int:
-    from recall import deck_options, presets
+    from recall.core import presets
+    from recall.options import deck_options
     from recall.scheduling import Schedulers
 
     if args.deck is None and (args.set or args.preset):
@@ -132,7 +133,7 @@ def _described(preset: Preset, changes: dict[str, Any]) -> str:
 
 
 def _choose_preset(database: Database, schedulers: Any, deck_key: str, name: str) -> str:
-    from recall import deck_options
+    from recall.options import deck_options
 
     current = deck_options.deck_options(database, deck_key)
     try:
@@ -181,8 +182,8 @@ def _preset_json(shown: Any) -> dict[str, Any]:
 
 
 def _optimize(args: argparse.Namespace) -> int:
-    from recall import deck_options, optimizing
-    from recall.presets import DEFAULT_PRESET_ID
+    from recall.core.presets import DEFAULT_PRESET_ID
+    from recall.options import deck_options, optimizing
     from recall.scheduling import Schedulers
 
     database = open_database(args)

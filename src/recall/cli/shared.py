@@ -13,10 +13,10 @@ from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeAlias
 
-from recall import paths
+from recall.host import paths
 
 if TYPE_CHECKING:
-    from recall.backups import Backup
+    from recall.safekeeping.backups import Backup
     from recall.storage import Database
 
     Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -38,7 +38,7 @@ def open_database(args: argparse.Namespace, install: bool = True) -> Database:
         The open database; the caller closes it.
     """
     # Storage and the deck models load here, not at start: --version and --help stay quick.
-    from recall import opening
+    from recall.collection import opening
 
     return opening.open_library(paths.data_dir(args.data_dir), now(), install)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from recall.cli_shared import Commands
+    from recall.cli.shared import Commands
 
 
 def add_commands(commands: Commands) -> None:
@@ -25,7 +25,7 @@ def add_commands(commands: Commands) -> None:
 
 
 def _sync(args: argparse.Namespace) -> int:
-    from recall.cli_shared import ProgressLine, now, open_database
+    from recall.cli.shared import ProgressLine, now, open_database
     from recall.sync.rounds import sync
 
     database = open_database(args)

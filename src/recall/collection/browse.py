@@ -9,13 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
-from recall import days, search, search_sql
-from recall.deckfile import CARD_ADAPTER, Deck
-from recall.errors import RecallError
-from recall.memory import CardState
-from recall.preferences import Preferences
+from recall.content import search
+from recall.content.deck_format import CARD_ADAPTER, Deck
+from recall.core import days
+from recall.core.errors import RecallError
+from recall.core.memory import CardState
+from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler
-from recall.storage import Database
+from recall.storage import Database, search_sql
 from recall.storage.browsing import BrowseRow
 
 __all__ = ["BrowseRow", "Finder", "SearchResult", "plain_text"]

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from recall import cardhtml, paths, sound, workspace
-from recall.deckfile import (
+from recall.content import card_html, sound
+from recall.content.deck_format import (
     CARD_ADAPTER,
     BasicCard,
     Card,
@@ -24,8 +24,9 @@ from recall.deckfile import (
     deck_json_parts,
     dump_deck,
 )
-from recall.errors import RecallError, UnknownDeckError
-from recall.files import OutputError, output_file
+from recall.core.errors import RecallError, UnknownDeckError
+from recall.host import paths, workspace
+from recall.host.files import OutputError, output_file
 from recall.storage import Database
 
 EXPORT_SUFFIXES = frozenset({".json", ".apkg"})
@@ -174,7 +175,7 @@ def _anki_collection(deck: Deck, folder: Path, media_dir: Path) -> tuple[Path, l
         front, back = _anki_fields(card)
         sounds = sound.references(front + back)
         for source in _IMAGE_SOURCE.findall(front + back) + sounds:
-            if cardhtml.is_media_name(source) and (media_dir / source).is_file():
+            if card_html.is_media_name(source) and (media_dir / source).is_file():
                 media.add(media_dir / source)
         anki_deck.add_note(
             genanki.Note(
@@ -212,7 +213,7 @@ def _anki_fields(card: ChoiceCard | BasicCard) -> tuple[str, str]:
     """Front and back HTML of the Basic note a card becomes."""
     if isinstance(card, BasicCard):
         if card.markup == "html":
-            front, back = cardhtml.sanitize(card.front), cardhtml.sanitize(card.back)
+            front, back = card_html.sanitize(card.front), card_html.sanitize(card.back)
         else:
             front, back = _markdown_html(card.front), _markdown_html(card.back)
         return front, back + _extra(card.explanation, card.source)

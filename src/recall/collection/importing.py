@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from recall import paths, sound, workspace
-from recall.deckfile import Deck
-from recall.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
+from recall.content import sound
+from recall.content.deck_format import Deck
+from recall.core.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
+from recall.core.memory import FUTURE_TOLERANCE, MemoryState
+from recall.host import paths, workspace
 from recall.importers import (
     Cancelled,
     ImportedPackage,
@@ -27,7 +29,6 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.memory import FUTURE_TOLERANCE, MemoryState
 from recall.scheduling import PastReview, Schedulers
 from recall.storage import Database, NewCard, NewReview, Transaction
 

@@ -16,11 +16,11 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall import paths
+from recall.host import paths
 from recall.storage import Database
 
 if TYPE_CHECKING:
-    from recall.importing import DeckReport
+    from recall.collection.importing import DeckReport
 
 
 def open_library(data_dir: Path, now: datetime, install: bool = True) -> Database:
@@ -76,8 +76,8 @@ def install_bundled_decks(
         if installed.get(entry.name) == digest:
             continue
         # The deck format's models load only when a deck is parsed.
-        from recall.deckfile import parse_deck
-        from recall.importing import import_deck
+        from recall.collection.importing import import_deck
+        from recall.content.deck_format import parse_deck
 
         deck = parse_deck(data, f"bundled deck {entry.name}")
         reports.append(import_deck(database, deck, now, keep_edited=True))

@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 
 import nh3
 
-from recall.cardlimits import MAX_NESTING, MAX_TABLE_NESTING, Nesting, flatten_html
+from recall.content.card_limits import MAX_NESTING, MAX_TABLE_NESTING, Nesting, flatten_html
 
 # SVG comes in only when it references nothing outside itself (importers/_svg.py).
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg"})

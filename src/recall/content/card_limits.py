@@ -11,7 +11,7 @@ The measures here never parse: they scan the text once, counting the way the HTM
 could nest at most (every start tag of a non-void element opens one; an end tag closes the
 element opened last, and only paragraphs, list items and cells are closed the way the
 parser closes them by itself), so the real nesting stays within a small multiple of what
-they report (tests/test_cardlimits.py checks it on generated tag soup).
+they report (tests/content/test_cardlimits.py checks it on generated tag soup).
 """
 
 from __future__ import annotations

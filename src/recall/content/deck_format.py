@@ -19,9 +19,14 @@ from pydantic import (
     model_validator,
 )
 
-from recall.cardlimits import MAX_NAME_CHARS, html_nesting, length_problem, markdown_problem
-from recall.deck_problems import HugeNumber, describe, where
-from recall.errors import DeckError, printable
+from recall.content.card_limits import (
+    MAX_NAME_CHARS,
+    html_nesting,
+    length_problem,
+    markdown_problem,
+)
+from recall.content.deck_problems import HugeNumber, describe, where
+from recall.core.errors import DeckError, printable
 
 FORMAT_NAME = "recall-deck"
 FORMAT_VERSION = 1

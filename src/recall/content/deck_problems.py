@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic_core import ErrorDetails
 
-from recall.errors import printable
+from recall.core.errors import printable
 
 
 class HugeNumber:

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from recall.deckfile import BasicCard, ChoiceCard, Deck, load_deck
-from recall.errors import DeckError, RecallError
+from recall.content.deck_format import BasicCard, ChoiceCard, Deck, load_deck
+from recall.core.errors import DeckError, RecallError
 
 NEAR_DUPLICATE_RATIO = 0.9
 """Options whose normalised texts are at least this alike (difflib's ratio) are near-duplicates."""

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from recall.errors import RecallError
+from recall.core.errors import RecallError
 
 TEXT_FIELDS = ("question", "front", "back", "choice")
 IS_VALUES = ("new", "learn", "review", "due", "suspended", "buried", "leech")

@@ -2,7 +2,7 @@
 
 Anki writes a sound as ``[sound:name.mp3]`` in a field (and some decks use ``<audio src>``);
 Recall keeps the same tag in stored card text, with the name rewritten to a stored media
-name (``cardhtml.media_name``), so a reference can only address a file in the media folder.
+name (``card_html.media_name``), so a reference can only address a file in the media folder.
 The same tag works in Recall's own deck files. This module only reads and rewrites text:
 it opens no file and plays nothing (``audio.py`` plays).
 """
@@ -17,10 +17,10 @@ from enum import Enum
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from recall import cardhtml
+from recall.content import card_html
 
 if TYPE_CHECKING:  # the text functions here are used on screens that need no deck models
-    from recall.deckfile import BasicCard, ChoiceCard
+    from recall.content.deck_format import BasicCard, ChoiceCard
 
 SOUND_TAG = re.compile(r"\[sound:([^\]\[]*)\]")
 _MEDIA_ELEMENT = re.compile(
@@ -31,9 +31,9 @@ _SOURCE = re.compile(r"<source\b([^>]*)>", re.IGNORECASE)
 _SRC = re.compile(r"""\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
 
 # What miniaudio decodes: played inside Recall.
-PLAYABLE_SUFFIXES = cardhtml.SOUND_SUFFIXES
+PLAYABLE_SUFFIXES = card_html.SOUND_SUFFIXES
 # Kept, and opened with the system's player from a link on the card.
-EXTERNAL_SUFFIXES = cardhtml.VIDEO_SUFFIXES
+EXTERNAL_SUFFIXES = card_html.VIDEO_SUFFIXES
 # The longest sound Recall plays; anything claiming more is refused, not decoded.
 MAX_SECONDS = 10 * 60
 
@@ -99,7 +99,7 @@ def _src(attributes: str) -> str:
 
 def stored_sound_only(name: str) -> str | None:
     """Keep a reference that is already a stored media name of a sound or video."""
-    return name if cardhtml.is_media_name(name) and kind_of(name) is not None else None
+    return name if card_html.is_media_name(name) and kind_of(name) is not None else None
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,7 @@ class CardSounds:
 
 def card_sounds(card: ChoiceCard | BasicCard) -> CardSounds:
     """The stored sounds and videos a card refers to (unstored names are left out)."""
-    from recall.deckfile import ChoiceCard
+    from recall.content.deck_format import ChoiceCard
 
     if isinstance(card, ChoiceCard):
         question, answer = card.question, card.explanation
@@ -169,4 +169,4 @@ def _stored(text: str) -> tuple[str, ...]:
 def short_name(name: str) -> str:
     """A stored name as the card shows it: the start of its hash and its suffix."""
     path = PurePosixPath(name)
-    return f"{path.stem[:8]}{path.suffix}" if cardhtml.is_media_name(name) else name
+    return f"{path.stem[:8]}{path.suffix}" if card_html.is_media_name(name) else name

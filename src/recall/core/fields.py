@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from recall.errors import RecallError
+from recall.core.errors import RecallError
 
 T = TypeVar("T")
 

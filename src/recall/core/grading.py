@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from statistics import median
 
-from recall.memory import Rating
+from recall.core.memory import Rating
 
 
 def typical_duration(durations_ms: Sequence[int], minimum_samples: int) -> float | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from recall.fields import option
+from recall.core.fields import option
 
 THEMES = ("system", "light", "dark")
 

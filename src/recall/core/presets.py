@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from recall import fields
-from recall.fields import OptionError, option
+from recall.core import fields
+from recall.core.fields import OptionError, option
 
 DEFAULT_PRESET_ID = 1
 PARAMETER_COUNT = 21  # FSRS-6's parameters; scheduling checks fsrs agrees

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Protocol
 
-from recall.sound import MAX_SECONDS
+from recall.content.sound import MAX_SECONDS
 
 SAMPLE_RATE = 44_100
 CHANNELS = 2

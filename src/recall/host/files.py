@@ -24,7 +24,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, BinaryIO, TypeVar
 
-from recall.errors import RecallError
+from recall.core.errors import RecallError
 
 Result = TypeVar("Result")
 

@@ -7,7 +7,7 @@ packages to install instead.
 
 The list is what ``ldd`` shows for PySide6's ``libqxcb.so``, ``libQt6XcbQpa``, ``libQt6Gui``
 and ``libQt6Widgets`` outside the wheel, less the C and C++ runtime every system has;
-``tests/test_window_libraries.py`` compares it with ``ldd`` on the installed wheel. This
+``tests/host/test_window_libraries.py`` compares it with ``ldd`` on the installed wheel. This
 module imports no Qt.
 """
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from recall.deckfile import Deck
-from recall.memory import Rating
-from recall.progress import Cancelled, Progress, never_cancelled, no_progress
+from recall.content.deck_format import Deck
+from recall.core.memory import Rating
+from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 
 __all__ = [
     "Cancelled",

@@ -8,16 +8,16 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import ValidationError
 
-from recall import cardhtml
-from recall.cardlimits import (
+from recall.content import card_html
+from recall.content.card_limits import (
     MAX_FIELD_CHARS,
     MAX_NAME_CHARS,
     MAX_SOURCE_FIELD_CHARS,
     flatten_html,
     length_problem,
 )
-from recall.deckfile import BasicCard, ChoiceCard, Deck, limit_problems
-from recall.errors import DeckError
+from recall.content.deck_format import BasicCard, ChoiceCard, Deck, limit_problems
+from recall.core.errors import DeckError
 from recall.importers._report import Tally, counted
 
 _TAG = re.compile(r"<[^>]*>")
@@ -120,7 +120,7 @@ class CardBounds:
         where: str,
         side: str,
         fragment: str,
-        resolve: cardhtml.MediaResolver = cardhtml.stored_media_only,
+        resolve: card_html.MediaResolver = card_html.stored_media_only,
         *,
         html: bool = True,
     ) -> str:
@@ -133,7 +133,7 @@ class CardBounds:
         """
         self.check_source(where, side, fragment)
         if html:
-            result = cardhtml.clean(fragment, resolve)
+            result = card_html.clean(fragment, resolve)
             text, too_deep = result.html, result.too_deep
         else:
             flattened = flatten_html(fragment)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recall.errors import DeckError, ImportCancelledError
+from recall.core.errors import DeckError, ImportCancelledError
 from recall.importers import Cancelled, _collection_guard, never_cancelled
 from recall.importers._collection_guard import bound, check_schema
 

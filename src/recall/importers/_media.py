@@ -6,8 +6,8 @@ import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from recall import cardhtml, sound
-from recall.errors import DeckError
+from recall.content import card_html, sound
+from recall.core.errors import DeckError
 from recall.importers import StagedMedia
 from recall.importers._package import PackageMedia
 from recall.importers._report import Tally, counted
@@ -41,7 +41,7 @@ class MediaStager:
     tags first) are looked up in the package's media list; the file is read from the
     numbered entry the list names (capped, and checked against the size and SHA-1 the list
     gives when it gives them), and written into the staging folder under
-    ``cardhtml.media_name``, so no name from the package ever becomes a path. A sound the
+    ``card_html.media_name``, so no name from the package ever becomes a path. A sound the
     package lacks is dropped from the text and noted; it does not fail the import.
 
     Attributes:
@@ -151,7 +151,7 @@ class MediaStager:
                 self._failure = error
                 return None
 
-        cleaned = cardhtml.sanitize(fragment, resolve)
+        cleaned = card_html.sanitize(fragment, resolve)
         if self._failure is not None:
             raise self._failure
         return cleaned
@@ -168,7 +168,7 @@ class MediaStager:
         if not listed and _REMOTE.match(source):
             self.left_out.add(f"{where} (not in the package: Recall shows only packaged images)")
             return None
-        if PurePosixPath(name).suffix.lower() not in cardhtml.IMAGE_SUFFIXES:
+        if PurePosixPath(name).suffix.lower() not in card_html.IMAGE_SUFFIXES:
             self.left_out.add(f"{where} (not a kind of image Recall shows)")
             return None
         if not self._files.present(name):
@@ -183,8 +183,8 @@ class MediaStager:
 
     def _keep(self, name: str, data: bytes) -> str | None:
         """Stage a file's bytes under its generated name, once; returns that name."""
-        stored = cardhtml.media_name(data, name)
-        if not cardhtml.is_media_name(stored):  # pragma: no cover (the suffix was checked)
+        stored = card_html.media_name(data, name)
+        if not card_html.is_media_name(stored):  # pragma: no cover (the suffix was checked)
             return None
         target = self._staging / stored
         if stored not in self._staged:

@@ -16,7 +16,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from recall.errors import DeckError
+from recall.core.errors import DeckError
 from recall.importers import _protobuf
 from recall.importers._collection import NEWER_ANKI_ADVICE
 from recall.importers._report import counted

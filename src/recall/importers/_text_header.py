@@ -6,8 +6,8 @@ import csv
 import re
 from dataclasses import dataclass, field
 
-from recall.cardlimits import MAX_NAME_CHARS, MAX_SOURCE_FIELD_CHARS
-from recall.errors import DeckError
+from recall.content.card_limits import MAX_NAME_CHARS, MAX_SOURCE_FIELD_CHARS
+from recall.core.errors import DeckError
 
 SEPARATORS = {
     "comma": ",",

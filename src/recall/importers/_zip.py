@@ -18,7 +18,7 @@ from typing import IO, BinaryIO
 
 import zstandard
 
-from recall.errors import DeckError, ImportCancelledError
+from recall.core.errors import DeckError, ImportCancelledError
 from recall.importers._report import byte_size
 
 CHUNK_BYTES = 1024 * 1024

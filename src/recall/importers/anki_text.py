@@ -10,15 +10,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from recall import cardhtml
-from recall.cardlimits import (
+from recall.content import card_html
+from recall.content.card_limits import (
     MAX_CLOZE_CARDS,
     MAX_FIELD_CHARS,
     MAX_NAME_CHARS,
     MAX_SOURCE_FIELD_CHARS,
 )
-from recall.deckfile import BasicCard, decode_text
-from recall.errors import DeckError, ImportCancelledError, printable
+from recall.content.deck_format import BasicCard, decode_text
+from recall.core.errors import DeckError, ImportCancelledError, printable
 from recall.importers import Cancelled, ImportedPackage, Progress, never_cancelled, no_progress
 from recall.importers._cards import (
     CardBounds,
@@ -302,7 +302,7 @@ class _Builder:
 
     def _prepare(self, cell: str) -> str:
         """A field as HTML, not yet cleaned: as written, or escaped plain text."""
-        return cell if self._header.html else cardhtml.plain_text_to_html(cell)
+        return cell if self._header.html else card_html.plain_text_to_html(cell)
 
     def _clean(self, where: str, side: str, fragment: str) -> str:
         """A side as the card holds it (raises FieldTooLargeError when it cannot)."""

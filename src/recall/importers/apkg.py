@@ -7,8 +7,9 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall.deckfile import BasicCard, ChoiceCard, Deck
-from recall.errors import DeckError, ImportCancelledError
+from recall.content.deck_format import BasicCard, ChoiceCard, Deck
+from recall.core.errors import DeckError, ImportCancelledError
+from recall.core.memory import Rating
 from recall.importers import (
     Cancelled,
     ImportedPackage,
@@ -45,7 +46,6 @@ from recall.importers.multiple_choice import (
     choice_layout,
     convert,
 )
-from recall.memory import Rating
 
 # Limits on an untrusted package, in unpacked bytes counted as they are read.
 MAX_ENTRIES = 100_000  # checked from the zip's end record, before its directory is loaded

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from recall.deckfile import MAX_CHOICES, MIN_CHOICES, Choice, ChoiceCard
+from recall.content.deck_format import MAX_CHOICES, MIN_CHOICES, Choice, ChoiceCard
 from recall.importers._html_text import has_image, html_to_markdown, html_to_text
 
 ANKI_MC = "anki-mc AllInOne"

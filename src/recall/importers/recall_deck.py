@@ -3,7 +3,7 @@
 A card's question, front, back or explanation may hold ``[sound:hello.mp3]``. The file is
 looked up in a ``media`` folder next to the deck file, then next to the deck file itself;
 it is copied (never moved) into the staging folder under its generated name
-(``cardhtml.media_name``) and the reference is rewritten to that name. A name that is
+(``card_html.media_name``) and the reference is rewritten to that name. A name that is
 already a stored media name (what Recall's own JSON export writes) is kept as it is.
 """
 
@@ -15,9 +15,9 @@ from pathlib import Path, PurePath
 
 from pydantic import ValidationError
 
-from recall import cardhtml, sound
-from recall.deckfile import BasicCard, ChoiceCard, load_deck
-from recall.errors import DeckError
+from recall.content import card_html, sound
+from recall.content.deck_format import BasicCard, ChoiceCard, load_deck
+from recall.core.errors import DeckError
 from recall.importers import ImportedPackage, StagedMedia
 from recall.importers._media import MAX_SOUND_BYTES, MAX_VIDEO_BYTES
 from recall.importers._report import Tally, counted
@@ -104,7 +104,7 @@ class _SoundStager:
 
     def _stage(self, name: str, where: str) -> str | None:
         kind = sound.kind_of(name)
-        if cardhtml.is_media_name(name) and kind is not None:
+        if card_html.is_media_name(name) and kind is not None:
             found = self._find(name)
             return self._copy(found, name, kind, where) if found else name
         if not _plain_name(name):
@@ -144,7 +144,7 @@ class _SoundStager:
         if len(data) > limit:
             self.problems.append(f"{where}: {name!r} is larger than {limit // 1024**2} MiB")
             return None
-        stored = cardhtml.media_name(data, name)
+        stored = card_html.media_name(data, name)
         target = self._staging / stored
         if not target.exists():
             try:

@@ -16,12 +16,13 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from recall import backups, days, presets
-from recall.errors import CancelledError, RecallError, UnknownDeckError
-from recall.memory import MemoryState, ReviewKind
-from recall.preferences import Preferences
-from recall.presets import DEFAULT_PRESET_ID, DeckPresets, LeechPolicy, Preset, with_changes
-from recall.progress import Cancelled, Progress, never_cancelled, no_progress
+from recall.core import days, presets
+from recall.core.errors import CancelledError, RecallError, UnknownDeckError
+from recall.core.memory import MemoryState, ReviewKind
+from recall.core.preferences import Preferences
+from recall.core.presets import DEFAULT_PRESET_ID, DeckPresets, LeechPolicy, Preset, with_changes
+from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
+from recall.safekeeping import backups
 from recall.scheduling import Schedulers, memory_of
 from recall.storage import Database, DeckRow, PresetNameError
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
-from recall import deck_options
-from recall.memory import CardState, ReviewKind
+from recall.core.memory import CardState, ReviewKind
+from recall.options import deck_options
 from recall.scheduling import Schedulers
 from recall.scheduling.optimize import DayRatings, Optimized, optimize
 from recall.storage import Database, ReviewRow

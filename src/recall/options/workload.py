@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from recall.memory import CardState
-from recall.presets import DeckPresets, Preset
+from recall.core.memory import CardState
+from recall.core.presets import DeckPresets, Preset
 from recall.scheduling.simulate import Habits, Workload, default_habits, simulate
 from recall.storage import Database
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall import paths
-from recall.errors import RecallError
-from recall.integrity import CheckReport, check
+from recall.core.errors import RecallError
+from recall.host import paths
+from recall.safekeeping.integrity import CheckReport, check
 from recall.scheduling import Schedulers
 from recall.storage import Database, StorageError, contents, copy_database, fingerprint, restoring
 from recall.storage.failures import is_unusable

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from recall.errors import CancelledError
-from recall.memory import FUTURE_TOLERANCE, MemoryState
-from recall.progress import Cancelled, Progress, never_cancelled, no_progress
+from recall.core.errors import CancelledError
+from recall.core.memory import FUTURE_TOLERANCE, MemoryState
+from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import REPLAY_VERSION, PastReview, Scheduler, Schedulers, memory_of
 from recall.storage import CardRow, Database, ReviewRow, integrity_problems
 
@@ -163,62 +163,6 @@ def check(
         schedules_replayed=replay_schedules,
         replayed=replayed,
     )
-
-
-def repair(database: Database, report: CheckReport, schedulers: Schedulers) -> list[str]:
-    """Store the replayed schedule of every stale card, and its deck, in one transaction.
-
-    Only derived state is rewritten, and reviews dated in the future are moved to
-    ``set_aside_review`` (kept whole, never deleted) before their cards are replayed
-    without them. Make a backup first.
-
-    Each stale card is replayed again from its history as it is now, inside the
-    transaction: the learner may have studied while the check ran (the window allows it),
-    and a schedule replayed then would lack the newer answers. A card answered back into
-    agreement with its history, or deleted since, is left alone.
-
-    Returns:
-        What was changed, one line per card.
-    """
-    changes: list[str] = []
-    with database.transaction() as transaction:
-        if report.misplaced:
-            placed = transaction.checks.place_schedules()
-            changes.append(f"gave {placed} schedule row(s) their card's deck")
-        decks = transaction.decks.keys()
-        presets = transaction.options.deck_presets()
-        stale: dict[int, MemoryState] = {}
-        for card_id in report.stale:
-            try:
-                card = transaction.cards.get(card_id)
-            except LookupError:
-                continue  # deleted since the check
-            scheduler = schedulers.for_deck(presets, card.deck_id)
-            memory = replay(scheduler, card, transaction.history.of_card(card_id))
-            if memory != card.memory:
-                stale[card_id] = memory
-        if report.future and report.checked_at is not None:
-            cutoff = report.checked_at + FUTURE_TOLERANCE
-            touched = transaction.checks.set_aside_after(
-                cutoff, report.checked_at, "dated in the future when checked"
-            )
-            changes.append(
-                f"set aside {report.future} review(s) dated after {_when(cutoff)} (kept in "
-                "the table set_aside_review); their cards are rescheduled without them"
-            )
-            for card_id in touched:
-                card = transaction.cards.get(card_id)
-                scheduler = schedulers.for_deck(presets, card.deck_id)
-                stale[card_id] = replay(scheduler, card, transaction.history.of_card(card_id))
-        for card_id, memory in stale.items():
-            card = transaction.cards.get(card_id)
-            transaction.cards.set_memory(card_id, memory)
-            changes.append(
-                f"rebuilt card {decks.get(card.deck_id, '?')}/{card.key}: due "
-                f"{_when(card.memory.due)}"
-                f" -> {_when(memory.due)}"
-            )
-    return changes
 
 
 def replay(scheduler: Scheduler, card: CardRow, history: list[ReviewRow]) -> MemoryState:

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from recall import backups, integrity, paths
-from recall.backups import Backup, RestoreReport
-from recall.errors import RecallError
-from recall.integrity import CheckReport
+from recall.core.errors import RecallError
+from recall.host import paths
+from recall.safekeeping import backups, integrity
+from recall.safekeeping.backups import Backup, RestoreReport
+from recall.safekeeping.integrity import CheckReport
 from recall.scheduling import Schedulers
 from recall.storage import Database, MissingDatabaseError, is_unusable
 from recall.storage.presence import has_contents
@@ -58,7 +59,7 @@ def restore_folder(
         RecallError: Nothing was changed: the backup is not healthy, the database cannot be
             opened right now (full disk, lock, read-only folder), or a step failed.
     """
-    from recall.instances import window_open
+    from recall.host.instances import window_open
 
     if window_open(data_dir):
         raise WindowOpenError(

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from recall import backups, integrity
-from recall.integrity import CheckReport
+from recall.core.memory import FUTURE_TOLERANCE, MemoryState
+from recall.safekeeping import backups, integrity
+from recall.safekeeping.integrity import CheckReport
 from recall.scheduling import Schedulers
 from recall.storage import Database
 
@@ -47,5 +48,67 @@ def repair(
         RecallError: The backup or the repair could not be written; nothing was changed.
     """
     saved = backups.make_backup(database, now, "before-repair")
-    changes = integrity.repair(database, report, schedulers)
+    changes = _rebuild(database, report, schedulers)
     return Repaired(backup=saved, changes=changes, after=integrity.check(database, schedulers, now))
+
+
+def _rebuild(database: Database, report: CheckReport, schedulers: Schedulers) -> list[str]:
+    """Store the replayed schedule of every stale card, and its deck, in one transaction.
+
+    Only derived state is rewritten, and reviews dated in the future are moved to
+    ``set_aside_review`` (kept whole, never deleted) before their cards are replayed
+    without them. ``repair`` makes a backup first.
+
+    Each stale card is replayed again from its history as it is now, inside the
+    transaction: the learner may have studied while the check ran (the window allows it),
+    and a schedule replayed then would lack the newer answers. A card answered back into
+    agreement with its history, or deleted since, is left alone.
+
+    Returns:
+        What was changed, one line per card.
+    """
+    changes: list[str] = []
+    with database.transaction() as transaction:
+        if report.misplaced:
+            placed = transaction.checks.place_schedules()
+            changes.append(f"gave {placed} schedule row(s) their card's deck")
+        decks = transaction.decks.keys()
+        presets = transaction.options.deck_presets()
+        stale: dict[int, MemoryState] = {}
+        for card_id in report.stale:
+            try:
+                card = transaction.cards.get(card_id)
+            except LookupError:
+                continue  # deleted since the check
+            scheduler = schedulers.for_deck(presets, card.deck_id)
+            memory = integrity.replay(scheduler, card, transaction.history.of_card(card_id))
+            if memory != card.memory:
+                stale[card_id] = memory
+        if report.future and report.checked_at is not None:
+            cutoff = report.checked_at + FUTURE_TOLERANCE
+            touched = transaction.checks.set_aside_after(
+                cutoff, report.checked_at, "dated in the future when checked"
+            )
+            changes.append(
+                f"set aside {report.future} review(s) dated after {_when(cutoff)} (kept in "
+                "the table set_aside_review); their cards are rescheduled without them"
+            )
+            for card_id in touched:
+                card = transaction.cards.get(card_id)
+                scheduler = schedulers.for_deck(presets, card.deck_id)
+                stale[card_id] = integrity.replay(
+                    scheduler, card, transaction.history.of_card(card_id)
+                )
+        for card_id, memory in stale.items():
+            card = transaction.cards.get(card_id)
+            transaction.cards.set_memory(card_id, memory)
+            changes.append(
+                f"rebuilt card {decks.get(card.deck_id, '?')}/{card.key}: due "
+                f"{_when(card.memory.due)}"
+                f" -> {_when(memory.due)}"
+            )
+    return changes
+
+
+def _when(moment: datetime | None) -> str:
+    return "never (new)" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")

@@ -17,8 +17,8 @@ from typing import NamedTuple, cast
 
 import fsrs
 
-from recall.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
-from recall.presets import PARAMETER_COUNT, DeckPresets, Preset
+from recall.core.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
+from recall.core.presets import PARAMETER_COUNT, DeckPresets, Preset
 from recall.scheduling.replay import RawEntry, RawMemory, Replayer, fuzz_draw
 
 # py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).

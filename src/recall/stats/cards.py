@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from recall.deckfile import CARD_ADAPTER, ChoiceCard
+from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
 from recall.storage import Database
 
 

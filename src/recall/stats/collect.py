@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta, tzinfo
 
-from recall import days
-from recall.memory import Rating
-from recall.preferences import Preferences
+from recall.core import days
+from recall.core.memory import Rating
+from recall.core.preferences import Preferences
 from recall.stats.figures import (
     RETENTION_DAYS,
     RETENTION_WINDOWS,

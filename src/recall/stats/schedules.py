@@ -11,9 +11,9 @@ import math
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, tzinfo
 
-from recall import days, deck_tree
-from recall.errors import UnknownDeckError
-from recall.preferences import Preferences
+from recall.core import days, deck_tree
+from recall.core.errors import UnknownDeckError
+from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler
 from recall.stats.figures import (
     Bin,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from recall.memory import CardState, MemoryState, ReviewKind
+from recall.core.memory import CardState, MemoryState, ReviewKind
 from recall.storage.records import DeckRow
 from recall.storage.review_ids import card_keys, free_uid
 from recall.storage.sql import Sql
@@ -53,7 +53,7 @@ class BrowseRow:
     tags: tuple[str, ...]
 
 
-class Browsing:
+class BrowsingQueries:
     """The browser's reads and writes inside one transaction."""
 
     def __init__(self, sql: Sql) -> None:

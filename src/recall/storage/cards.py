@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 
-from recall.memory import CardState, MemoryState
+from recall.core.memory import CardState, MemoryState
 from recall.storage.records import CardKey, CardRow, NewCard
 from recall.storage.rows import CARD_COLUMNS, card_row
 from recall.storage.sql import Sql

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from recall.errors import RecallError
+from recall.core.errors import RecallError
 from recall.storage import (
     card_index,
     maintenance,

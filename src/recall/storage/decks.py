@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from recall.memory import CardState
+from recall.core.memory import CardState
 from recall.storage.records import DeckCounts, DeckRow
 from recall.storage.rows import DECK_COLUMNS, REVIEWED_STATES, deck_row
 from recall.storage.sql import Sql

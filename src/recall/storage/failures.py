@@ -20,7 +20,7 @@ import os
 import shutil
 from pathlib import Path
 
-from recall.errors import RecallError
+from recall.core.errors import RecallError
 
 # SQLite's primary result codes (the low byte of an extended code).
 SQLITE_PERM = 3

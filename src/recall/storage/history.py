@@ -8,7 +8,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import cast
 
-from recall.memory import ReviewKind
+from recall.core.memory import ReviewKind
 from recall.storage.records import CardRow, NewReview, ReviewRow
 from recall.storage.review_ids import batch_uids, card_keys, free_uid
 from recall.storage.rows import (

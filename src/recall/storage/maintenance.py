@@ -17,7 +17,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from recall.paths import BACKUP_FOLDER
+from recall.host.paths import BACKUP_FOLDER
 from recall.storage.failures import explain
 
 APPLICATION_ID = 0x5245434C  # "RECL": marks the file as a Recall database

@@ -1,7 +1,7 @@
 """Schema versions: the current one, and the step that brings each older one forward.
 
 Every schema change adds a step here, keyed by the version it upgrades from, and keeps
-``tests/test_migrations.py`` (which opens a database made by an older Recall) passing.
+``tests/storage/test_migrations.py`` (which opens a database made by an older Recall) passing.
 """
 
 from __future__ import annotations

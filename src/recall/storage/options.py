@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from recall import fields
-from recall.errors import RecallError
-from recall.preferences import Preferences
-from recall.presets import DEFAULT_PRESET_ID, DeckPresets, Preset
+from recall.core import fields
+from recall.core.errors import RecallError
+from recall.core.preferences import Preferences
+from recall.core.presets import DEFAULT_PRESET_ID, DeckPresets, Preset
 from recall.storage.records import DeckRow
 from recall.storage.rows import DECK_COLUMNS, deck_row
 from recall.storage.sql import Sql

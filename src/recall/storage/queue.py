@@ -1,7 +1,7 @@
 """Today's queue: the cards a deck (with its subdecks) may show today, read in one go.
 
 The study session reads these once and keeps them in memory between answers
-(``recall.study_queue``); each read walks the index on (deck, state, due, suspended,
+(``recall.study.queue``); each read walks the index on (deck, state, due, suspended,
 buried until), which holds everything the queue filters and sorts on but the position,
 and stops at the day's limit. A deck studied with
 its subdecks passes every deck's id. Suspended cards, and buried ones until their time,
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
-from recall.memory import CardState, ReviewKind
+from recall.core.memory import CardState, ReviewKind
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from recall.memory import CardState, MemoryState, Rating, ReviewKind
+from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from contextlib import closing, suppress
 from pathlib import Path
 
-from recall.errors import RecallError
+from recall.core.errors import RecallError
 from recall.storage import maintenance
 from recall.storage.database import BUSY_TIMEOUT_MS, schema_engine, upgrade_file
 from recall.storage.failures import DamagedDatabaseError, MissingDatabaseError, explain

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from recall.memory import CardState, MemoryState, Rating, ReviewKind
+from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.storage.records import CardRow, DeckRow, ReviewRow
 from recall.storage.sql import Row
 from recall.storage.times import from_micros

@@ -50,7 +50,7 @@ class Expected:
 
 
 # What tables.py declares, written out so that opening a file needs no SQLAlchemy;
-# tests/test_schema_checks.py holds it equal to ``declared()``.
+# tests/storage/test_schema_checks.py holds it equal to ``declared()``.
 EXPECTED = Expected(
     columns={
         "deck": frozenset({"id", "key", "name", "description", "added_at", "updated_at"}),

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from recall.memory import CardState, ReviewKind
-from recall.search import And, Days, Flag, InDeck, Is, Node, Not, Or, Prop, Tagged, Text
+from recall.content.search import And, Days, Flag, InDeck, Is, Node, Not, Or, Prop, Tagged, Text
+from recall.core.memory import CardState, ReviewKind
 
 _DAY_MICROS = 86_400_000_000
 _REVIEWED = f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"

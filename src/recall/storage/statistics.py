@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from recall.memory import CardState, ReviewKind
+from recall.core.memory import CardState, ReviewKind
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from recall.memory import ReviewKind
+from recall.core.memory import ReviewKind
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection

@@ -26,7 +26,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from recall.memory import CardState
+from recall.core.memory import CardState
 from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Sql
 from recall.storage.statistics import (
@@ -85,7 +85,7 @@ class Counted:
     hours: list[tuple[int, ...]]
 
 
-class StudyDays:
+class StudyDayQueries:
     """The counts by study day, in the transaction whose SQL is given."""
 
     def __init__(self, sql: Sql) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from recall.memory import CardState
+from recall.core.memory import CardState
 from recall.storage.cards import SEED_LIMIT, random_seed
 from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Row, Sql
@@ -50,7 +50,7 @@ def _card(row: Row) -> tuple[int, tuple[str, str], CardColumns]:
     return int(card_id), (deck_key, card_key), columns
 
 
-class SyncLocal:
+class SyncLocalQueries:
     """This database's decks, cards and reviews, named as every device names them."""
 
     def __init__(self, sql: Sql) -> None:
@@ -372,7 +372,7 @@ class SyncLocal:
 
 
 def review_event_values(row: ReviewValues) -> dict[str, Any]:
-    """A review as ``SyncLocal.reviews`` reads it, as the fields of its event."""
+    """A review as ``SyncLocalQueries.reviews`` reads it, as the fields of its event."""
     uid, deck_key, card_key, at, kind, rating, duration, state, picked, correct, due, proposed = row
     return {
         "id": uid,

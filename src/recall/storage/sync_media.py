@@ -15,7 +15,7 @@ from recall.storage.sql import Sql
 Wanted = tuple[str, str, str]  # media name, deck key, card key
 
 
-class SyncMediaWanted:
+class SyncMediaQueries:
     """Reads and writes of ``sync_media_wanted``, within the caller's transaction."""
 
     def __init__(self, sql: Sql) -> None:

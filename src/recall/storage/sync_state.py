@@ -41,7 +41,7 @@ class OutboxRow:
     at: int
 
 
-class SyncState:
+class SyncStateQueries:
     """Reads and writes of sync's own tables, within the caller's transaction."""
 
     def __init__(self, sql: Sql) -> None:

@@ -16,11 +16,12 @@ from recall.storage.sql import Sql
 from recall.storage.verification import VerificationQueries
 
 if TYPE_CHECKING:
-    from recall.storage.browsing import Browsing
+    from recall.storage.browsing import BrowsingQueries
     from recall.storage.statistics import StatisticsQueries
-    from recall.storage.study_days import StudyDays
-    from recall.storage.sync_local import SyncLocal
-    from recall.storage.sync_state import SyncState
+    from recall.storage.study_days import StudyDayQueries
+    from recall.storage.sync_local import SyncLocalQueries
+    from recall.storage.sync_media import SyncMediaQueries
+    from recall.storage.sync_state import SyncStateQueries
 
 
 class Transaction:
@@ -87,11 +88,11 @@ class Transaction:
         return VerificationQueries(self.sql)
 
     @cached_property
-    def browsing(self) -> Browsing:
+    def browsing(self) -> BrowsingQueries:
         """The card browser's searches, rows and bulk changes."""
-        from recall.storage.browsing import Browsing
+        from recall.storage.browsing import BrowsingQueries
 
-        return Browsing(self.sql)
+        return BrowsingQueries(self.sql)
 
     @cached_property
     def statistics(self) -> StatisticsQueries:
@@ -101,22 +102,29 @@ class Transaction:
         return StatisticsQueries(self.sql)
 
     @cached_property
-    def study_days(self) -> StudyDays:
+    def study_days(self) -> StudyDayQueries:
         """The answers counted by study day, kept for the statistics."""
-        from recall.storage.study_days import StudyDays
+        from recall.storage.study_days import StudyDayQueries
 
-        return StudyDays(self.sql)
+        return StudyDayQueries(self.sql)
 
     @cached_property
-    def sync(self) -> SyncState:
+    def sync_state(self) -> SyncStateQueries:
         """Sync's own state: this device, the outbox, stamps, files read."""
-        from recall.storage.sync_state import SyncState
+        from recall.storage.sync_state import SyncStateQueries
 
-        return SyncState(self.sql)
+        return SyncStateQueries(self.sql)
 
     @cached_property
-    def synced(self) -> SyncLocal:
+    def sync_local(self) -> SyncLocalQueries:
         """Decks, cards and reviews named by their keys, as sync reads and writes them."""
-        from recall.storage.sync_local import SyncLocal
+        from recall.storage.sync_local import SyncLocalQueries
 
-        return SyncLocal(self.sql)
+        return SyncLocalQueries(self.sql)
+
+    @cached_property
+    def sync_media(self) -> SyncMediaQueries:
+        """Media files that merged cards name and that have not arrived yet."""
+        from recall.storage.sync_media import SyncMediaQueries
+
+        return SyncMediaQueries(self.sql)

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from recall.memory import CardState, MemoryState
-from recall.presets import Preset
+from recall.core.memory import CardState, MemoryState
+from recall.core.presets import Preset
 from recall.storage.queue import Queued, QueueQueries
 from recall.storage.watched import Stamp
 

@@ -7,16 +7,17 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 
-from recall import card_changes, days, deck_tree, grading
-from recall.deckfile import CARD_ADAPTER, BasicCard, ChoiceCard
-from recall.errors import DatabaseChangedError, UnknownDeckError
-from recall.integrity import replay
-from recall.memory import CardState, MemoryState, Rating
-from recall.preferences import Preferences
-from recall.presets import DeckPresets, Preset, leech_policy
+from recall.changes import cards as card_changes
+from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard
+from recall.core import days, deck_tree, grading
+from recall.core.errors import DatabaseChangedError, UnknownDeckError
+from recall.core.memory import CardState, MemoryState, Rating
+from recall.core.preferences import Preferences
+from recall.core.presets import DeckPresets, Preset, leech_policy
+from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
-from recall.study_queue import Today, read_today
+from recall.study.queue import Today, read_today
 
 _TIMING_WINDOW = 50
 _CHANGED = (

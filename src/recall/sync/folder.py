@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recall.errors import RecallError
-from recall.files import fsync_folder
+from recall.core.errors import RecallError
+from recall.host.files import fsync_folder
 from recall.sync.events import FORMAT, encode
 
 ROOT = "Recall"

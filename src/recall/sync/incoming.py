@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from recall.errors import CancelledError
-from recall.memory import FUTURE_TOLERANCE
-from recall.progress import Cancelled, Progress
+from recall.core.errors import CancelledError
+from recall.core.memory import FUTURE_TOLERANCE
+from recall.core.progress import Cancelled, Progress
 from recall.storage import Transaction
 from recall.storage.times import from_micros, to_micros
 from recall.sync import events as sync_events
@@ -97,16 +97,16 @@ def collect(
         CancelledError: ``cancelled()`` turned true; nothing was written.
     """
     incoming = Incoming()
-    known = transaction.sync.files()
-    revisits = transaction.sync.revisits()
+    known = transaction.sync_state.files()
+    revisits = transaction.sync_state.revisits()
     signature = known_types()
-    names = dict(transaction.sync.seen_devices())
+    names = dict(transaction.sync_state.seen_devices())
     plan: list[tuple[str, str, int, int]] = []
     for other in sync_folder.devices(base):
         files = sync_folder.event_files(base, other)
         for device, name in revisits:
             if device == other and name not in files:
-                transaction.sync.forget_revisit(device, name)
+                transaction.sync_state.forget_revisit(device, name)
         for name, size in sorted(files.items()):
             offset = known.get((other, name), (0, False))[0]
             if size < offset:
@@ -115,7 +115,7 @@ def collect(
             if revisit is not None and revisit[1] != signature:
                 # Read by a Recall that knew other event types: read again from the first
                 # event it did not know.
-                transaction.sync.forget_revisit(other, name)
+                transaction.sync_state.forget_revisit(other, name)
                 offset = min(offset, revisit[0])
             if size != offset:
                 plan.append((other, name, offset, size))
@@ -141,12 +141,12 @@ def collect(
             incoming.notes.append(read)
             continue
         if read.name is not None:
-            transaction.sync.saw_device(other, read.name, name)
+            transaction.sync_state.saw_device(other, read.name, name)
             names[other] = read.name
         incoming.events += read.events
         unknown.update(read.unknown)
         if read.first_unknown is not None:
-            transaction.sync.set_revisit(other, name, read.first_unknown, signature)
+            transaction.sync_state.set_revisit(other, name, read.first_unknown, signature)
         if read.bad:
             incoming.notes.append(
                 f"{other[:8]}/{name}: {read.bad} line(s) that are not events, skipped"
@@ -175,8 +175,8 @@ def _hold_far_ahead(transaction: Transaction, incoming: Incoming, now: datetime)
             held.append((event.id, event.stamp, json.dumps(data, ensure_ascii=False)))
         else:
             kept.append(event)
-    transaction.sync.hold_changes(held)
-    released = [parse(text.encode()) for text in transaction.sync.release_changes(limit)]
+    transaction.sync_state.hold_changes(held)
+    released = [parse(text.encode()) for text in transaction.sync_state.release_changes(limit)]
     incoming.events = released + kept
     if released:
         incoming.notes.append(
@@ -184,7 +184,7 @@ def _hold_far_ahead(transaction: Transaction, incoming: Incoming, now: datetime)
             "ahead of this computer's clock were merged: its clock has come within a year "
             "of them"
         )
-    count, earliest = transaction.sync.held_changes()
+    count, earliest = transaction.sync_state.held_changes()
     if count:
         first = _merge_day(earliest)
         incoming.notes.append(

@@ -1,6 +1,6 @@
 """Card media through the sync folder: images and sounds, named by their content.
 
-A card refers to a media file by its stored name (``cardhtml.media_name``: the SHA-256 of
+A card refers to a media file by its stored name (``card_html.media_name``: the SHA-256 of
 its bytes and its suffix), in ``<img src>`` or ``[sound:...]``. Each device copies the
 files the cards it sends refer to into its own ``Recall/<device>/media/`` (temporary
 hidden name, flush, rename; a name is never written twice, the bytes under it never
@@ -8,7 +8,7 @@ change). A device receiving a card looks for each file it lacks in every device'
 ``media/``, takes it only when its bytes hash to its name (a file still arriving is not
 taken) and copies it into the data folder's media folder the same way. What has not
 arrived yet is remembered (``sync_media_wanted``) and looked for again at each round, so
-the card need not change again. Only names passing ``cardhtml.is_media_name`` ever become
+the card need not change again. Only names passing ``card_html.is_media_name`` ever become
 paths, and nothing outside the sync folder is read through a symbolic link.
 """
 
@@ -27,12 +27,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from recall import cardhtml, paths, sound
-from recall.errors import CancelledError
-from recall.files import fsync_folder
-from recall.progress import Cancelled, Progress, no_progress
+from recall.content import card_html, sound
+from recall.core.errors import CancelledError
+from recall.core.progress import Cancelled, Progress, no_progress
+from recall.host import paths
+from recall.host.files import fsync_folder
 from recall.storage import Database, Transaction
-from recall.storage.sync_media import SyncMediaWanted, Wanted
+from recall.storage.sync_media import Wanted
 from recall.sync import folder as sync_folder
 from recall.sync.events import Event, FieldEvent
 from recall.sync.folder import SyncWriteError
@@ -77,7 +78,7 @@ def _referenced(text: str) -> set[str]:
         html.unescape(next(group for group in match.groups() if group is not None)).strip()
         for match in _IMAGE_SOURCE.finditer(text)
     )
-    return {name for name in (*images, *sound.references(text)) if cardhtml.is_media_name(name)}
+    return {name for name in (*images, *sound.references(text)) if card_html.is_media_name(name)}
 
 
 def local_folder(database: Database) -> Path:
@@ -151,7 +152,7 @@ def send_again_if_lost(
     if target.is_dir():
         return
     names: set[str] = set()
-    for _card_id, _keys, columns in transaction.synced.all_cards():
+    for _card_id, _keys, columns in transaction.sync_local.all_cards():
         names |= card_media(json.loads(columns["content"]))
     _write(transaction, database, target, names, sent, notes, cancelled)
 
@@ -198,7 +199,7 @@ def _write(
     if count:
         sent[MEDIA_COUNTED] += count
     if missing:
-        awaited = {name for name, _deck, _card in SyncMediaWanted(transaction.sql).wanted()}
+        awaited = {name for name, _deck, _card in transaction.sync_media.wanted()}
         missing = [name for name in missing if name not in awaited]
     if missing:
         notes.append(
@@ -232,11 +233,11 @@ def want(transaction: Transaction, events: Iterable[Event], database: Database) 
         return
     held = local_folder(database)
     rows: list[Wanted] = []
-    for (deck_key, card_key), (_card_id, columns) in transaction.synced.cards(keys).items():
+    for (deck_key, card_key), (_card_id, columns) in transaction.sync_local.cards(keys).items():
         for name in sorted(card_media(json.loads(columns["content"]))):
             if not (held / name).is_file():
                 rows.append((name, deck_key, card_key))
-    SyncMediaWanted(transaction.sql).want(rows)
+    transaction.sync_media.want(rows)
 
 
 def fetch(
@@ -259,10 +260,10 @@ def fetch(
             kept, the rest wait for the next round.
     """
     with database.reading() as transaction:
-        wanted = SyncMediaWanted(transaction.sql).wanted()
+        wanted = transaction.sync_media.wanted()
         if not wanted:
             return
-        cards = transaction.synced.cards({(deck, card) for _name, deck, card in wanted})
+        cards = transaction.sync_local.cards({(deck, card) for _name, deck, card in wanted})
     finished: list[Wanted] = []
     by_name: dict[str, list[Wanted]] = {}
     for row in wanted:
@@ -309,7 +310,7 @@ def fetch(
             missing.append(name)
     if finished:
         with database.transaction() as transaction:
-            SyncMediaWanted(transaction.sql).drop(finished)
+            transaction.sync_media.drop(finished)
     if stopped:
         raise CancelledError(
             "sync stopped while copying images and sounds; the rest come at the next sync"

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from recall.deckfile import is_card
-from recall.errors import CancelledError
-from recall.memory import FUTURE_TOLERANCE
-from recall.progress import Cancelled, Progress, never_cancelled, no_progress
+from recall.content.deck_format import is_card
+from recall.core.errors import CancelledError
+from recall.core.memory import FUTURE_TOLERANCE
+from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import Schedulers, memory_of
 from recall.storage import Transaction
 from recall.storage.sync_state import Fields, Identity
@@ -90,15 +90,15 @@ class Merger:
                 by_type["review"].append(event)
             else:
                 by_type["unreview"].append(event)
-        self._tx.sync.quiet(True)
+        self._tx.sync_state.quiet(True)
         for kind in ("preset", "deck", "card"):
             changed = self._stamp(kind, by_type[kind])
             getattr(self, f"_materialize_{kind}s")(changed)
         self._reviews.retract(by_type["unreview"])
-        self._reviews.release(self._tx.sync.held())
+        self._reviews.release(self._tx.sync_state.held())
         self._reviews.add(by_type["review"])
         self._replay_all()
-        self._tx.sync.quiet(False)
+        self._tx.sync_state.quiet(False)
         return self.merged
 
     def _stamp(self, kind: str, events: list[FieldEvent]) -> dict[Identity, Fields]:
@@ -106,7 +106,7 @@ class Merger:
         if not events:
             return {}
         identities: list[Identity] = list(dict.fromkeys((kind, *event.key) for event in events))
-        known = self._tx.sync.entities(identities)
+        known = self._tx.sync_state.entities(identities)
         changed: dict[Identity, Fields] = {}
         for event in events:
             identity: Identity = (kind, *event.key)
@@ -117,32 +117,32 @@ class Merger:
                     fields[name] = [event.stamp, event.device, value]
                     changed[identity] = fields
             self.merged.received[kind] += 1
-        self._tx.sync.put_entities(changed.items())
+        self._tx.sync_state.put_entities(changed.items())
         return changed
 
     # Presets
 
     def _materialize_presets(self, changed: dict[Identity, Fields]) -> None:
-        uids = {uid: preset_id for preset_id, uid in self._tx.sync.preset_uids().items()}
-        stored = self._tx.synced.presets()
+        uids = {uid: preset_id for preset_id, uid in self._tx.sync_state.preset_uids().items()}
+        stored = self._tx.sync_local.presets()
         arrived: dict[str, int] = {}
         for (_, uid, _), fields in changed.items():
             preset_id = 1 if uid == DEFAULT_PRESET else uids.get(uid)
             if values.DELETED in fields:
                 if preset_id is not None and preset_id != 1 and preset_id in stored:
-                    self._replay_decks.update(self._tx.synced.delete_preset(preset_id))
+                    self._replay_decks.update(self._tx.sync_local.delete_preset(preset_id))
                 continue
             name = fields.get("name", [0, "", uid[:8]])[2]
             config = values.unwrap(values.CONFIG, fields)
             if preset_id in stored and stored[preset_id] == (name, config):
                 continue
-            made = self._tx.synced.put_preset(preset_id, name, config)
+            made = self._tx.sync_local.put_preset(preset_id, name, config)
             if preset_id is None:
-                self._tx.sync.set_preset_uid(made, uid)
+                self._tx.sync_state.set_preset_uid(made, uid)
                 arrived[uid] = made
             self._replay_decks.update(
                 deck_id
-                for deck_id, *_rest, preset in self._tx.synced.decks().values()
+                for deck_id, *_rest, preset in self._tx.sync_local.decks().values()
                 if preset == made
             )
 
@@ -153,42 +153,42 @@ class Merger:
 
     def _point_decks_at(self, arrived: dict[str, int]) -> None:
         """Give the decks that chose a preset before it arrived here that preset now."""
-        stored = self._tx.synced.decks()
-        for (_, key, _), fields in self._tx.sync.all_entities("deck"):
+        stored = self._tx.sync_local.decks()
+        for (_, key, _), fields in self._tx.sync_state.all_entities("deck"):
             chosen = fields.get("preset")
             found = stored.get(key)
             if chosen is None or chosen[2] not in arrived or found is None:
                 continue
             if values.DELETED not in fields and found[3] != arrived[chosen[2]]:
-                self._tx.synced.set_deck_preset(found[0], arrived[chosen[2]])
+                self._tx.sync_local.set_deck_preset(found[0], arrived[chosen[2]])
                 self._replay_decks.add(found[0])
 
     # Decks
 
     def _materialize_decks(self, changed: dict[Identity, Fields]) -> None:
-        stored = self._tx.synced.decks(key for _, key, _ in changed)
-        uids = {uid: preset_id for preset_id, uid in self._tx.sync.preset_uids().items()}
+        stored = self._tx.sync_local.decks(key for _, key, _ in changed)
+        uids = {uid: preset_id for preset_id, uid in self._tx.sync_state.preset_uids().items()}
         for (_, key, _), fields in changed.items():
             found = stored.get(key)
             if values.DELETED in fields:
                 if found is not None:
-                    self._tx.synced.delete_deck(found[0])
-                self._tx.sync.drop_held(key)
+                    self._tx.sync_local.delete_deck(found[0])
+                self._tx.sync_state.drop_held(key)
                 continue
             name = fields.get("name", [0, "", key])[2]
             description = fields.get("description", [0, "", ""])[2]
             if found is None:
-                deck_id = self._tx.synced.add_deck(key, name, description, self._now)
+                deck_id = self._tx.sync_local.add_deck(key, name, description, self._now)
                 preset_before = 1
             else:
                 deck_id, old_name, old_description, preset_before = found
                 if (old_name, old_description) != (name, description):
-                    self._tx.synced.set_deck(deck_id, name, description, self._now)
+                    self._tx.sync_local.set_deck(deck_id, name, description, self._now)
             if "preset" in fields:
                 uid = fields["preset"][2]
                 preset_id = 1 if uid == DEFAULT_PRESET else uids.get(uid, 1)
                 if preset_id != preset_before:
-                    self._tx.synced.set_deck_preset(deck_id, preset_id)
+                    self._tx.sync_local.set_deck_preset(deck_id, preset_id)
                     self._replay_decks.add(deck_id)
 
     # Cards
@@ -198,10 +198,10 @@ class Merger:
             return
         moves.settle_copies(self._tx, changed)
         moves.forward(self._tx, changed)
-        stored = self._tx.synced.cards((deck, card) for _, deck, card in changed)
-        decks = self._tx.synced.decks()
+        stored = self._tx.sync_local.cards((deck, card) for _, deck, card in changed)
+        decks = self._tx.sync_local.decks()
         self._replay.update(moves.follow(self._tx, changed, stored, decks, self._now))
-        deck_stamps = self._tx.sync.entities({("deck", deck, "") for _, deck, _ in changed})
+        deck_stamps = self._tx.sync_state.entities({("deck", deck, "") for _, deck, _ in changed})
         gone = {
             identity
             for identity, fields in changed.items()
@@ -215,10 +215,10 @@ class Merger:
             found = stored.get((deck_key, card_key))
             if identity in gone:
                 if found is not None:
-                    self._tx.synced.delete_cards([found[0]])
+                    self._tx.sync_local.delete_cards([found[0]])
                 if moves.moved_to(self._tx, (deck_key, card_key)) is None:
                     # Reviews waiting under keys the card moved away from follow it.
-                    self._tx.sync.drop_held(deck_key, card_key)
+                    self._tx.sync_state.drop_held(deck_key, card_key)
                 continue
             columns = values.card_columns(fields, found[1]["content"] if found else None)
             if columns is None:
@@ -234,15 +234,17 @@ class Merger:
             if found is None:
                 if deck_key not in decks:
                     # The deck's own event is still on its way: it gets its name then.
-                    deck_id = self._tx.synced.add_deck(deck_key, deck_key, "", self._now)
+                    deck_id = self._tx.sync_local.add_deck(deck_key, deck_key, "", self._now)
                     decks[deck_key] = (deck_id, deck_key, "", 1)
                 if values.SEED in columns:
                     columns[values.SEED] = seeds.claim(
                         self._tx, columns[values.SEED], card_key, _stamp(fields), None, self._replay
                     )
-                card_id = self._tx.synced.add_card(decks[deck_key][0], card_key, columns, self._now)
+                card_id = self._tx.sync_local.add_card(
+                    decks[deck_key][0], card_key, columns, self._now
+                )
                 self._reviews.release(
-                    self._tx.sync.held(deck_key, card_key), {(deck_key, card_key): card_id}
+                    self._tx.sync_state.held(deck_key, card_key), {(deck_key, card_key): card_id}
                 )
             else:
                 card_id, old = found
@@ -260,7 +262,7 @@ class Merger:
                     )
                     self._replay.add(card_id)
                 if different:
-                    self._tx.synced.set_card(card_id, different, self._now)
+                    self._tx.sync_local.set_card(card_id, different, self._now)
 
     # Reviews
 
@@ -269,7 +271,7 @@ class Merger:
     def _replay_all(self) -> None:
         cards = set(self._replay)
         if self._replay_decks:
-            cards.update(self._tx.synced.card_ids_of_decks(self._replay_decks))
+            cards.update(self._tx.sync_local.card_ids_of_decks(self._replay_decks))
         if not cards:
             return
         tx = self._tx

@@ -46,9 +46,9 @@ class ReviewMerge:
         if not events:
             return
         uids = [event.review for event in events]
-        self._tx.sync.retract(uids)
-        self._tx.sync.unhold(uids)  # a review waiting for its time, taken back meanwhile
-        self._replay.update(self._tx.synced.delete_reviews(uids))
+        self._tx.sync_state.retract(uids)
+        self._tx.sync_state.unhold(uids)  # a review waiting for its time, taken back meanwhile
+        self._replay.update(self._tx.sync_local.delete_reviews(uids))
         self._received["unreview"] += len(events)
 
     def add(self, events: list[ReviewEvent]) -> None:
@@ -57,10 +57,10 @@ class ReviewMerge:
             return
         self._received["review"] += len(events)
         uids = [event.id for event in events]
-        existing = self._tx.synced.existing_uids(uids)
+        existing = self._tx.sync_local.existing_uids(uids)
         if existing:
             self.settle([event for event in events if event.id in existing])
-        skip = existing | self._tx.sync.retracted(uids)
+        skip = existing | self._tx.sync_state.retracted(uids)
         # Two versions of one review in one batch: the one every device keeps, the lesser.
         least: dict[str, ReviewEvent] = {}
         for event in events:
@@ -70,12 +70,14 @@ class ReviewMerge:
                 least[event.id] = event
         fresh = list(least.values())
         wanted = {(event.deck, event.card) for event in fresh}
-        cards = {identity: found[0] for identity, found in self._tx.synced.cards(wanted).items()}
+        cards = {
+            identity: found[0] for identity, found in self._tx.sync_local.cards(wanted).items()
+        }
         held: list[tuple[str, str, str, str]] = []
         present: list[ReviewEvent] = []
         deleted_decks = {
             key
-            for (_, key, _), fields in self._tx.sync.entities(
+            for (_, key, _), fields in self._tx.sync_state.entities(
                 {("deck", deck, "") for deck, _ in wanted}
             ).items()
             if values.DELETED in fields
@@ -83,7 +85,7 @@ class ReviewMerge:
         redirect: dict[tuple[str, str], tuple[str, str]] = {}
         deleted_cards = {
             (deck, card)
-            for (_, deck, card), fields in self._tx.sync.entities(
+            for (_, deck, card), fields in self._tx.sync_state.entities(
                 {("card", *identity) for identity in wanted - set(cards)}
             ).items()
             if values.gone(fields)
@@ -94,7 +96,7 @@ class ReviewMerge:
                 deleted_cards.discard(identity)
                 cards.update(
                     (identity, found[0])
-                    for identity, found in self._tx.synced.cards([target]).items()
+                    for identity, found in self._tx.sync_local.cards([target]).items()
                 )
                 redirect[identity] = target
         fresh = [
@@ -114,8 +116,8 @@ class ReviewMerge:
             elif identity not in deleted_cards and event.deck not in deleted_decks:
                 held.append((event.id, event.deck, event.card, json.dumps(review_dict(event))))
         # Of two versions of one held review, the lesser stays held (as ``settle``).
-        before = self._tx.sync.held_by_uid([uid for uid, *_ in held])
-        self._tx.sync.hold(
+        before = self._tx.sync_state.held_by_uid([uid for uid, *_ in held])
+        self._tx.sync_state.hold(
             row
             for row in held
             if row[0] not in before
@@ -138,14 +140,14 @@ class ReviewMerge:
         if cards is None:
             cards = {
                 identity: found[0]
-                for identity, found in self._tx.synced.cards(
+                for identity, found in self._tx.sync_local.cards(
                     {(event.deck, event.card) for event in due}
                 ).items()
             }
             due = [self._follow(event, cards) for event in due]
         ready = [event for event in due if (event.deck, event.card) in cards]
-        skip = self._tx.synced.existing_uids([event.id for event in ready])
-        self._tx.sync.unhold(event.id for event in ready)
+        skip = self._tx.sync_local.existing_uids([event.id for event in ready])
+        self._tx.sync_state.unhold(event.id for event in ready)
         self.settle([event for event in ready if event.id in skip])
         self._store(cards, [event for event in ready if event.id not in skip])
 
@@ -157,7 +159,7 @@ class ReviewMerge:
         target = moves.moved_to(self._tx, (event.deck, event.card))
         if target is None:
             return event
-        found = self._tx.synced.cards([target]).get(target)
+        found = self._tx.sync_local.cards([target]).get(target)
         if found is not None:
             cards[target] = found[0]
         return replace_keys(event, deck=target[0], card=target[1])
@@ -167,7 +169,7 @@ class ReviewMerge:
         each working out the states before), the one every device keeps: the lesser."""
         stored = {
             row[0]: review_dict(_review_event({"type": "review", **review_event_values(row)}))
-            for row in self._tx.synced.reviews([event.id for event in events])
+            for row in self._tx.sync_local.reviews([event.id for event in events])
         }
         replace: dict[str, ReviewEvent] = {}
         for event in events:
@@ -183,9 +185,11 @@ class ReviewMerge:
                 stored[event.id] = theirs
         if not replace:
             return
-        self._replay.update(self._tx.synced.delete_reviews(list(replace)))
+        self._replay.update(self._tx.sync_local.delete_reviews(list(replace)))
         wanted = {(event.deck, event.card) for event in replace.values()}
-        cards = {identity: found[0] for identity, found in self._tx.synced.cards(wanted).items()}
+        cards = {
+            identity: found[0] for identity, found in self._tx.sync_local.cards(wanted).items()
+        }
         self._store(cards, list(replace.values()))
 
     def _store(self, cards: dict[tuple[str, str], int], events: list[ReviewEvent]) -> None:
@@ -212,7 +216,7 @@ class ReviewMerge:
                     event.id,
                 )
             )
-        self._tx.synced.add_reviews(rows)
+        self._tx.sync_local.add_reviews(rows)
 
 
 def _order(review: dict[str, Any]) -> str:

@@ -40,15 +40,15 @@ def follow(
         target = moved_to(tx, (deck_key, card_key))
         if target is None:
             continue
-        there = stored.get(target) or tx.synced.cards([target]).get(target)
+        there = stored.get(target) or tx.sync_local.cards([target]).get(target)
         if there is not None:
-            tx.synced.hand_over_reviews(found[0], there[0])
+            tx.sync_local.hand_over_reviews(found[0], there[0])
             replay.add(there[0])
             continue  # the old card is deleted with the other deletions
         if target[0] not in decks:
-            deck_id = tx.synced.add_deck(target[0], target[0], "", now)
+            deck_id = tx.sync_local.add_deck(target[0], target[0], "", now)
             decks[target[0]] = (deck_id, target[0], "", 1)
-        tx.synced.rekey_card(found[0], decks[target[0]][0], target[1])
+        tx.sync_local.rekey_card(found[0], decks[target[0]][0], target[1])
         stored[target] = found
         del stored[(deck_key, card_key)]
         replay.add(found[0])
@@ -63,7 +63,7 @@ def moved_to(
     good."""
     seen = {identity}
     while True:
-        fields = tx.sync.entities([("card", *identity)]).get(("card", *identity), {})
+        fields = tx.sync_state.entities([("card", *identity)]).get(("card", *identity), {})
         moved = fields.get(values.MOVED)
         if merged and values.MERGED in fields and values.DELETED not in fields:
             moved = fields[values.MERGED]
@@ -74,7 +74,9 @@ def moved_to(
         elif moved is None or values.GONE in fields:
             return None
         identity = (str(moved[2][0]), str(moved[2][1]))
-        deck = tx.sync.entities([("deck", identity[0], "")]).get(("deck", identity[0], ""), {})
+        deck = tx.sync_state.entities([("deck", identity[0], "")]).get(
+            ("deck", identity[0], ""), {}
+        )
         if identity in seen or values.DELETED in deck:
             return None
         seen.add(identity)
@@ -89,9 +91,9 @@ def rekey_returned(tx: Transaction) -> int:
     Returns:
         How many cards got a new key.
     """
-    rows = [row for row in tx.sync.outbox(tx.sync.outbox_end()) if row.kind == "card"]
-    keys = tx.synced.card_keys(row.row_id for row in rows)
-    stamped = tx.sync.entities(("card", *identity) for identity in keys.values())
+    rows = [row for row in tx.sync_state.outbox(tx.sync_state.outbox_end()) if row.kind == "card"]
+    keys = tx.sync_local.card_keys(row.row_id for row in rows)
+    stamped = tx.sync_state.entities(("card", *identity) for identity in keys.values())
     vacated = _vacated(tx, rows, keys)
     count = 0
     for card_id, (deck_key, card_key) in sorted(keys.items()):
@@ -99,8 +101,8 @@ def rekey_returned(tx: Transaction) -> int:
         returned = values.DELETED in fields and values.MOVED in fields
         if not returned and vacated.get((deck_key, card_key), card_id) == card_id:
             continue
-        deck_id = tx.synced.decks([deck_key])[deck_key][0]
-        taken = tx.browsing.keys(deck_id) | tx.sync.sent_card_keys(deck_key)
+        deck_id = tx.sync_local.decks([deck_key])[deck_key][0]
+        taken = tx.browsing.keys(deck_id) | tx.sync_state.sent_card_keys(deck_key)
         number = 2
         while f"{card_key}-{number}" in taken:
             number += 1
@@ -114,7 +116,7 @@ def _vacated(
 ) -> dict[tuple[str, str], int]:
     """Keys sent before whose card has moved to others since (old keys -> that card)."""
     moved = _moved(tx, rows, keys)
-    sent = tx.sync.entities(("card", *identity) for identity in moved)
+    sent = tx.sync_state.entities(("card", *identity) for identity in moved)
     return {
         identity: moved[identity][0]
         for identity in moved
@@ -129,7 +131,7 @@ def moved_since_sent(tx: Transaction, rows: list[OutboxRow]) -> dict[Identity, l
     return {
         ("card", *before): list(now)
         for before, (_, now) in _moved(
-            tx, cards, tx.synced.card_keys(r.row_id for r in cards)
+            tx, cards, tx.sync_local.card_keys(r.row_id for r in cards)
         ).items()
     }
 
@@ -157,8 +159,8 @@ def _moved(
     }
     if not moved:
         return moved
-    sent = tx.sync.entities(("card", *identity) for identity in moved)
-    now = tx.synced.cards(now_keys for _, now_keys in moved.values())
+    sent = tx.sync_state.entities(("card", *identity) for identity in moved)
+    now = tx.sync_local.cards(now_keys for _, now_keys in moved.values())
     return {
         identity: (card_id, now_keys)
         for identity, (card_id, now_keys) in moved.items()
@@ -192,7 +194,7 @@ def inherit(
         The new keys, whose every field is to be sent (with its own stamp), and the old
         keys each came from (sent with them as ``from``).
     """
-    old = tx.sync.entities(moved)
+    old = tx.sync_state.entities(moved)
     whole: dict[Identity, list[str]] = {}
     for before, keys in moved.items():
         after: Identity = ("card", keys[0], keys[1])
@@ -217,7 +219,7 @@ def forward(tx: Transaction, changed: dict[Identity, Fields]) -> None:
                 targets.setdefault(("card", *found), []).append(identity)
     if not targets:
         return
-    stored = tx.sync.entities(targets)
+    stored = tx.sync_state.entities(targets)
     updates: list[tuple[Identity, Fields]] = []
     for target, sources in targets.items():
         fields = changed.get(target) or stored.get(target) or {}
@@ -235,7 +237,7 @@ def forward(tx: Transaction, changed: dict[Identity, Fields]) -> None:
         if touched:
             changed[target] = fields
             updates.append((target, fields))
-    tx.sync.put_entities(updates)
+    tx.sync_state.put_entities(updates)
 
 
 def settle_copies(tx: Transaction, changed: dict[Identity, Fields]) -> None:
@@ -254,8 +256,8 @@ def settle_copies(tx: Transaction, changed: dict[Identity, Fields]) -> None:
     ]
     if not involved:
         return
-    parents = tx.sync.moved_from()
-    stamps = tx.sync.entities(("card", *node) for node in {*parents, *parents.values()})
+    parents = tx.sync_state.moved_from()
+    stamps = tx.sync_state.entities(("card", *node) for node in {*parents, *parents.values()})
 
     def moved_away(node: tuple[str, str]) -> bool:
         fields = stamps.get(("card", *node), {})
@@ -284,7 +286,7 @@ def settle_copies(tx: Transaction, changed: dict[Identity, Fields]) -> None:
             if node not in nodes:
                 nodes.add(node)
                 todo += children.get(node, [])
-        for identity, fields in sorted(tx.sync.entities(("card", *n) for n in nodes).items()):
+        for identity, fields in sorted(tx.sync_state.entities(("card", *n) for n in nodes).items()):
             copy = values.DELETED not in fields and (identity[1], identity[2]) != final
             mark = [stamp, device, None if final is None else list(final)]
             if copy and fields.get(values.MERGED) != mark:
@@ -295,4 +297,4 @@ def settle_copies(tx: Transaction, changed: dict[Identity, Fields]) -> None:
                 continue
             changed[identity] = fields
             updates.append((identity, fields))
-    tx.sync.put_entities(updates)
+    tx.sync_state.put_entities(updates)

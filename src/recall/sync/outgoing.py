@@ -54,7 +54,7 @@ class Collector:
         self._device = device
         self._clock = clock
         self._schedulers = schedulers
-        self._preset_uids = transaction.sync.preset_uids()
+        self._preset_uids = transaction.sync_state.preset_uids()
 
     def changes(self, upto: int, snapshot: bool, now_micros: int) -> Outgoing:
         """The events for the outbox up to ``upto``, or for everything when ``snapshot``."""
@@ -69,7 +69,7 @@ class Collector:
         removed: set[str] = set()
         deck_ids: dict[int, int] = {}
         card_ids: dict[int, int] = {}
-        for row in self._tx.sync.outbox(upto):
+        for row in self._tx.sync_state.outbox(upto):
             if row.kind == "deck":
                 deck_ids[row.row_id] = row.at
                 if row.detail is not None:
@@ -86,30 +86,30 @@ class Collector:
                 added[row.detail] = row.at
             elif row.kind == "unreview" and row.detail is not None:
                 removed.add(row.detail)
-        for key, (deck_id, *_rest) in self._tx.synced.decks().items():
+        for key, (deck_id, *_rest) in self._tx.sync_local.decks().items():
             if deck_id in deck_ids:
                 decks[key] = max(decks.get(key, 0), deck_ids[deck_id])
-        now_keys = self._tx.synced.card_keys(card_ids)
+        now_keys = self._tx.sync_local.card_keys(card_ids)
         for card_id, identity in now_keys.items():
             cards[identity] = max(cards.get(identity, 0), card_ids[card_id])
         # A card under other keys than it had (moved to another deck): its old keys'
         # deletion says where it went, so what others did to it meanwhile follows it.
-        moved = moves.moved_since_sent(self._tx, self._tx.sync.outbox(upto))
+        moved = moves.moved_since_sent(self._tx, self._tx.sync_state.outbox(upto))
         self._presets(out, presets)
         self._decks(out, decks)
         self._cards(out, cards, moved)
-        existing = self._tx.synced.existing_uids(sorted({*added, *removed}))
+        existing = self._tx.sync_local.existing_uids(sorted({*added, *removed}))
         out.reviews = sorted(
             {*out.reviews, *(uid for uid in {*added, *removed} if uid in existing)}
         )
         out.unreviews = sorted(uid for uid in removed - existing - set(added))
-        self._tx.sync.retract(out.unreviews)
+        self._tx.sync_state.retract(out.unreviews)
         return out
 
     # Each kind
 
     def _presets(self, out: Outgoing, changed: dict[int, int]) -> None:
-        stored = self._tx.synced.presets()
+        stored = self._tx.sync_local.presets()
         current: dict[Identity, dict[str, Any] | None] = {}
         at: dict[Identity, int] = {}
         for preset_id, when in changed.items():
@@ -121,7 +121,7 @@ class Collector:
         self._send(out, "preset", current, at)
 
     def _decks(self, out: Outgoing, changed: dict[str, int]) -> None:
-        stored = self._tx.synced.decks(changed)
+        stored = self._tx.sync_local.decks(changed)
         current: dict[Identity, dict[str, Any] | None] = {}
         for key in changed:
             found = stored.get(key)
@@ -134,11 +134,11 @@ class Collector:
         changed: dict[tuple[str, str], int],
         moved: dict[Identity, list[str]],
     ) -> None:
-        stored = self._tx.synced.cards(changed)
-        known = self._tx.sync.entities({("card", *identity) for identity in changed})
+        stored = self._tx.sync_local.cards(changed)
+        known = self._tx.sync_state.entities({("card", *identity) for identity in changed})
         # A card made here again under keys that already have a seed (imported again after
         # it moved to another deck) takes that seed; if the moved card holds it, one worked
-        # out of it and the key, as every device works it out (``SyncLocal.free_seed``).
+        # out of it and the key, as every device works it out (``SyncLocalQueries.free_seed``).
         settle: dict[int, tuple[int, seeds.Stamp]] = {}
         for identity, (card_id, columns) in stored.items():
             held = known.get(("card", *identity), {}).get(values.SEED)
@@ -146,7 +146,7 @@ class Collector:
                 settle[card_id] = (held[2], (int(held[0]), str(held[1])))
         if settle:
             seeds.settle(self._tx, self._schedulers, settle)
-            stored = self._tx.synced.cards(changed)
+            stored = self._tx.sync_local.cards(changed)
         current: dict[Identity, dict[str, Any] | None] = {}
         for identity in changed:
             found = stored.get(identity)
@@ -158,7 +158,7 @@ class Collector:
             for identity in changed
             if identity in stored and not known.get(("card", *identity))
         ]
-        out.reviews += self._tx.synced.review_uids_of(arrived)
+        out.reviews += self._tx.sync_local.review_uids_of(arrived)
         whole = moves.inherit(self._tx, known, moved)
         self._moved_from(current, whole)
         self._send(
@@ -194,7 +194,7 @@ class Collector:
     ) -> None:
         """Stamp and send what changed of each entity (of ``whole`` ones, and of all when
         ``everything``, every field, each with its stamp)."""
-        known = self._tx.sync.entities(current) if stamped is None else stamped
+        known = self._tx.sync_state.entities(current) if stamped is None else stamped
         updates: list[tuple[Identity, Fields]] = []
         for identity, now in current.items():
             fields = known.get(identity, {})
@@ -228,7 +228,7 @@ class Collector:
                 out.fields += self._events(kind, identity, fields)
             elif change:
                 out.fields.append(self._event(kind, identity, stamp, self._device, change))
-        self._tx.sync.put_entities(updates)
+        self._tx.sync_state.put_entities(updates)
 
     def _events(self, kind: str, identity: Identity, fields: Fields) -> list[dict[str, Any]]:
         """Every stamped field of an entity, one event per stamp that set some."""
@@ -252,18 +252,19 @@ class Collector:
     def _snapshot(self, out: Outgoing, upto: int) -> None:
         tx = self._tx
         when = self._change_times(upto)
-        stored_presets = tx.synced.presets()
+        stored_presets = tx.sync_local.presets()
         presets: dict[Identity, dict[str, Any] | None] = {
             ("preset", self._preset_uid(preset_id), ""): self._preset_values(found)
             for preset_id, found in stored_presets.items()
         }
         decks: dict[Identity, dict[str, Any] | None] = {
-            ("deck", key, ""): self._deck_values(found) for key, found in tx.synced.decks().items()
+            ("deck", key, ""): self._deck_values(found)
+            for key, found in tx.sync_local.decks().items()
         }
         # A card whose keys were sent a seed takes it first (as ``_cards`` does).
-        card_stamps = dict(tx.sync.all_entities("card"))
+        card_stamps = dict(tx.sync_state.all_entities("card"))
         settle: dict[int, tuple[int, seeds.Stamp]] = {}
-        for card_id, card_keys, columns in tx.synced.all_cards():
+        for card_id, card_keys, columns in tx.sync_local.all_cards():
             held = card_stamps.get(("card", *card_keys), {}).get(values.SEED)
             if held is not None and held[2] != columns[values.SEED]:
                 settle[card_id] = (held[2], (int(held[0]), str(held[1])))
@@ -271,11 +272,11 @@ class Collector:
             seeds.settle(tx, self._schedulers, settle)
         cards: dict[Identity, dict[str, Any] | None] = {
             ("card", *identity): values.card_fields(columns)
-            for _id, identity, columns in tx.synced.all_cards()
+            for _id, identity, columns in tx.sync_local.all_cards()
         }
-        moved = moves.moved_since_sent(tx, tx.sync.outbox(upto))
+        moved = moves.moved_since_sent(tx, tx.sync_state.outbox(upto))
         for kind, current in (("preset", presets), ("deck", decks), ("card", cards)):
-            stamped = dict(tx.sync.all_entities(kind))
+            stamped = dict(tx.sync_state.all_entities(kind))
             for identity in stamped:
                 current.setdefault(identity, None)
             if kind == "card":
@@ -286,7 +287,7 @@ class Collector:
             at = {identity: when.get(identity, 0) for identity in current}
             self._send(out, kind, current, at, stamped, moved, everything=True)
         out.all_reviews = True
-        out.unreviews = sorted(tx.sync.retracted_all())
+        out.unreviews = sorted(tx.sync_state.retracted_all())
 
     def _change_times(self, upto: int) -> dict[Identity, int]:
         """When each deck, card and preset the outbox names last changed here."""
@@ -297,17 +298,17 @@ class Collector:
         def note(identity: Identity, at: int) -> None:
             when[identity] = max(when.get(identity, 0), at)
 
-        for row in self._tx.sync.outbox(upto):
+        for row in self._tx.sync_state.outbox(upto):
             if row.kind == "deck":
                 deck_ids[row.row_id] = max(deck_ids.get(row.row_id, 0), row.at)
             elif row.kind == "card":
                 card_ids[row.row_id] = max(card_ids.get(row.row_id, 0), row.at)
             elif row.kind == "preset":
                 note(("preset", self._preset_uid(row.row_id), ""), row.at)
-        for key, (deck_id, *_rest) in self._tx.synced.decks().items():
+        for key, (deck_id, *_rest) in self._tx.sync_local.decks().items():
             if deck_id in deck_ids:
                 note(("deck", key, ""), deck_ids[deck_id])
-        for card_id, identity in self._tx.synced.card_keys(card_ids).items():
+        for card_id, identity in self._tx.sync_local.card_keys(card_ids).items():
             note(("card", *identity), card_ids[card_id])
         return when
 
@@ -319,7 +320,7 @@ class Collector:
         uid = self._preset_uids.get(preset_id)
         if uid is None:
             uid = self._preset_uids[preset_id] = secrets.token_hex(16)
-            self._tx.sync.set_preset_uid(preset_id, uid)
+            self._tx.sync_state.set_preset_uid(preset_id, uid)
         return uid
 
     @staticmethod
@@ -335,9 +336,9 @@ class Collector:
 def review_events(transaction: Transaction, out: Outgoing) -> Iterator[dict[str, Any]]:
     """The review and unreview events of a round, read as they are written."""
     rows = (
-        transaction.synced.all_reviews()
+        transaction.sync_local.all_reviews()
         if out.all_reviews
-        else iter(transaction.synced.reviews(out.reviews))
+        else iter(transaction.sync_local.reviews(out.reviews))
     )
     for row in rows:
         yield {"type": "review", **review_event_values(row)}

@@ -15,11 +15,11 @@ from recall.sync.events import DEFAULT_PRESET
 
 def name_alike(tx: Transaction) -> None:
     """Rename this database's presets to the names every device gives them."""
-    local = {uid: preset_id for preset_id, uid in tx.sync.preset_uids().items()}
+    local = {uid: preset_id for preset_id, uid in tx.sync_state.preset_uids().items()}
     local[DEFAULT_PRESET] = 1
-    stored = tx.synced.presets()
+    stored = tx.sync_local.presets()
     groups: dict[str, list[str]] = {}
-    for (_, uid, _), fields in tx.sync.all_entities("preset"):
+    for (_, uid, _), fields in tx.sync_state.all_entities("preset"):
         if values.DELETED in fields or "name" not in fields or local.get(uid) not in stored:
             continue
         groups.setdefault(str(fields["name"][2]), []).append(uid)
@@ -32,6 +32,6 @@ def name_alike(tx: Transaction) -> None:
     }
     # Through names no preset has, so no rename meets a name another is about to leave.
     for preset_id in renamed:
-        tx.synced.put_preset(preset_id, f"\x00{preset_id}", stored[preset_id][1])
+        tx.sync_local.put_preset(preset_id, f"\x00{preset_id}", stored[preset_id][1])
     for preset_id, name in renamed.items():
-        tx.synced.put_preset(preset_id, name, stored[preset_id][1])
+        tx.sync_local.put_preset(preset_id, name, stored[preset_id][1])

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from recall.errors import CancelledError, RecallError
-from recall.progress import Cancelled, Progress, never_cancelled, no_progress
+from recall.core.errors import CancelledError, RecallError
+from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage.times import to_micros
@@ -97,7 +97,7 @@ def sync(
         folder = folder.expanduser().absolute()
         base = sync_folder.root(folder)
         if device.folder != str(folder):
-            transaction.sync.update_device(folder=str(folder))
+            transaction.sync_state.update_device(folder=str(folder))
     notes: list[str] = []
     sent = _Sent()
     received: Counter[str] = Counter()
@@ -124,8 +124,8 @@ def sync(
         )
     media.fetch(database, base, received, notes, cancelled, progress, describe)
     with database.reading() as transaction:
-        device = transaction.sync.device() or device
-        devices = [seen for seen in transaction.sync.seen_devices() if seen[0] != device.id]
+        device = transaction.sync_state.device() or device
+        devices = [seen for seen in transaction.sync_state.seen_devices() if seen[0] != device.id]
     return SyncReport(
         device=(device.id, device.name),
         folder=folder,
@@ -155,21 +155,23 @@ def _send(
     assert micros is not None
     result = _Sent()
     with database.transaction() as transaction:
-        device = transaction.sync.device()
+        device = transaction.sync_state.device()
         assert device is not None
         sync_folder.remove_temporary(base, device.id)
-        known = transaction.sync.files()
+        known = transaction.sync_state.files()
         own = {name for (dev, name), (_, mine) in known.items() if dev == device.id and mine}
         present = sync_folder.event_files(base, device.id)
         lost = sorted(own - set(present))
         if lost:
-            transaction.sync.forget_files(device.id, lost)
+            transaction.sync_state.forget_files(device.id, lost)
         # Another computer's folder gone (a retired computer's, cleaned away): what it sent
         # lives on here only, so this round sends everything, for computers yet to come.
         folders = set(sync_folder.devices(base))
         gone = sorted({dev for dev, _ in known if dev != device.id and dev not in folders})
         for other in gone:
-            transaction.sync.forget_files(other, [name for dev, name in known if dev == other])
+            transaction.sync_state.forget_files(
+                other, [name for dev, name in known if dev == other]
+            )
         if gone:
             notes.append(
                 f"the folder of {len(gone)} other computer(s) is gone: everything was sent again"
@@ -190,24 +192,24 @@ def _send(
         # when it is sent: of two edits of one field, the later wins, whichever computer
         # syncs last.
         clock = Clock(device.clock)
-        upto = transaction.sync.outbox_end()
+        upto = transaction.sync_state.outbox_end()
         out = Collector(transaction, device.id, clock, schedulers).changes(upto, snapshot, micros)
-        transaction.sync.quiet(True)
+        transaction.sync_state.quiet(True)
         for kind, key, card in out.redeleted:
             if kind == "card":
-                found = transaction.synced.cards([(key, card)])
-                transaction.synced.delete_cards([found[(key, card)][0]] if found else [])
-            elif kind == "deck" and (deck := transaction.synced.decks([key]).get(key)):
-                transaction.synced.delete_deck(deck[0])
-        transaction.sync.quiet(False)
+                found = transaction.sync_local.cards([(key, card)])
+                transaction.sync_local.delete_cards([found[(key, card)][0]] if found else [])
+            elif kind == "deck" and (deck := transaction.sync_local.decks([key]).get(key)):
+                transaction.sync_local.delete_deck(deck[0])
+        transaction.sync_state.quiet(False)
         if out.redeleted:
             notes.append(
                 f"{len(out.redeleted)} deck(s) or card(s) made here again after another "
                 "device deleted them were removed: a deletion is final (docs/sync.md)"
             )
         if snapshot:
-            transaction.sync.clear_pending()  # everything is sent: what waited too
-        pending = transaction.sync.pending_count()
+            transaction.sync_state.clear_pending()  # everything is sent: what waited too
+        pending = transaction.sync_state.pending_count()
         reviews = transaction.history.count() if out.all_reviews else len(out.reviews)
         total = pending + len(out.fields) + reviews + len(out.unreviews)
         sent = result.counts
@@ -217,7 +219,7 @@ def _send(
             yield from review_events(transaction, out)
 
         def events() -> Iterator[dict[str, object]]:
-            waiting = (json.loads(text) for text in transaction.sync.pending())
+            waiting = (json.loads(text) for text in transaction.sync_state.pending())
             for event in itertools.chain(waiting if pending else (), fresh()):
                 sent[str(event["type"])] += 1
                 if sum(sent.values()) % 1_000 == 0:
@@ -238,7 +240,7 @@ def _send(
             if total:
                 # The files the cards refer to go first, so that a device reading the card
                 # can find them (those of the changes kept from an earlier round too).
-                waiting = (json.loads(text) for text in transaction.sync.pending())
+                waiting = (json.loads(text) for text in transaction.sync_state.pending())
                 media.send(
                     transaction,
                     database,
@@ -261,23 +263,23 @@ def _send(
             sent.clear()
             result.problem, result.reason = str(error), error.reason
             if snapshot:
-                transaction.sync.update_device(owes_snapshot=True)
+                transaction.sync_state.update_device(owes_snapshot=True)
                 result.kept = -1
             else:
-                transaction.sync.keep_pending(
+                transaction.sync_state.keep_pending(
                     json.dumps(event, ensure_ascii=False) for event in fresh()
                 )
-                result.kept = transaction.sync.pending_count()
+                result.kept = transaction.sync_state.pending_count()
         if cancelled():
             raise CancelledError("sync stopped; nothing was changed")
         progress(total, total)
         if written is not None:
-            transaction.sync.set_file(device.id, written.name, written.size, own=True)
-            transaction.sync.clear_pending()
+            transaction.sync_state.set_file(device.id, written.name, written.size, own=True)
+            transaction.sync_state.clear_pending()
         if result.problem is None:
-            transaction.sync.update_device(owes_snapshot=False)
-        transaction.sync.clear_outbox(upto)
-        transaction.sync.update_device(
+            transaction.sync_state.update_device(owes_snapshot=False)
+        transaction.sync_state.clear_outbox(upto)
+        transaction.sync_state.update_device(
             clock=clock.value, next_file=device.next_file + (written is not None)
         )
     result.file = None if written is None else written.name
@@ -297,9 +299,9 @@ def _receive(
     """Merge what is new in the folder; None (nothing done) when a change was made here
     after this round sent: merging over a change not yet stamped would overwrite it."""
     with database.transaction() as transaction:
-        if transaction.sync.outbox_end():
+        if transaction.sync_state.outbox_end():
             return None
-        device = transaction.sync.device()
+        device = transaction.sync_state.device()
         assert device is not None
         incoming = collect(transaction, base, device.id, now, progress, describe, cancelled)
         notes = incoming.notes
@@ -318,13 +320,13 @@ def _receive(
         media.want(transaction, incoming.events, database)
         if cancelled():
             raise CancelledError("sync stopped after sending; nothing was received")
-        known = transaction.sync.files()
+        known = transaction.sync_state.files()
         for other, name, end in incoming.positions:
             mine = known.get((other, name), (0, False))[1]
-            transaction.sync.set_file(other, name, end, own=mine)
-        transaction.sync.update_device(clock=clock.value, last_sync=to_micros(now))
+            transaction.sync_state.set_file(other, name, end, own=mine)
+        transaction.sync_state.update_device(clock=clock.value, last_sync=to_micros(now))
         notes += merged.notes
-        held = transaction.sync.held_count()
+        held = transaction.sync_state.held_count()
         if held:
             notes.append(
                 f"{held} review(s) held: their card is still on its way, or their time has not come"

@@ -41,8 +41,8 @@ def settle(
     at), and replay them (``claim``)."""
     replay = set(seeds)
     for card_id, (wanted, stamp) in seeds.items():
-        key = transaction.synced.card_keys([card_id])[card_id][1]
-        transaction.synced.set_seed(
+        key = transaction.sync_local.card_keys([card_id])[card_id][1]
+        transaction.sync_local.set_seed(
             card_id, claim(transaction, wanted, key, stamp, card_id, replay)
         )
     _replay(transaction, schedulers, replay)
@@ -62,14 +62,16 @@ def claim(
     Two cards here can want one seed: a card moved to another deck and one made again
     under its old keys, or two that drew one random seed. The one whose keys were sent it
     first keeps it (a card whose keys were never sent it counts as last); the other takes
-    one worked out of it and its own key (``SyncLocal.free_seed``), as every device works
+    one worked out of it and its own key (``SyncLocalQueries.free_seed``), as every device works
     it out, and is replayed (added to ``replay``).
     """
-    synced = transaction.synced
+    synced = transaction.sync_local
     holder = synced.seed_owner(wanted)
     if holder is not None and holder != owner:
         holder_keys = synced.card_keys([holder])[holder]
-        fields = transaction.sync.entities([("card", *holder_keys)]).get(("card", *holder_keys))
+        fields = transaction.sync_state.entities([("card", *holder_keys)]).get(
+            ("card", *holder_keys)
+        )
         held = (fields or {}).get(values.SEED)
         first = held is not None and held[2] == wanted and (int(held[0]), str(held[1])) < stamp
         if not first:

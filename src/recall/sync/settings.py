@@ -24,15 +24,15 @@ def device_name() -> str:
 
 def identify(transaction: Transaction, now: datetime, name: str | None = None) -> DeviceRow:
     """This device, made on first use (a random id and the computer's name)."""
-    device = transaction.sync.device()
+    device = transaction.sync_state.device()
     if device is None:
         micros = to_micros(now)
         assert micros is not None
-        device = transaction.sync.create_device(
+        device = transaction.sync_state.create_device(
             sync_folder.new_device_id(), name or device_name(), micros
         )
     elif name is not None and name != device.name:
-        transaction.sync.update_device(name=name)
+        transaction.sync_state.update_device(name=name)
     return device
 
 
@@ -66,8 +66,8 @@ class SyncStatus:
 def status(database: Database) -> SyncStatus:
     """This device's sync settings; nothing is written."""
     with database.reading() as transaction:
-        device = transaction.sync.device()
-        seen = transaction.sync.seen_devices()
+        device = transaction.sync_state.device()
+        seen = transaction.sync_state.seen_devices()
     if device is None:
         return SyncStatus(None, device_name(), None, [])
     return SyncStatus(
@@ -89,4 +89,4 @@ def choose(database: Database, folder: Path | None, name: str, now: datetime) ->
         sync_folder.root(folder)
     with database.transaction() as transaction:
         identify(transaction, now, name.strip() or device_name())
-        transaction.sync.update_device(folder=None if folder is None else str(folder))
+        transaction.sync_state.update_device(folder=None if folder is None else str(folder))

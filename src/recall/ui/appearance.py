@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
-from recall import paths
-from recall.preferences import Preferences
+from recall.core.preferences import Preferences
+from recall.host import paths
 
 STYLE_SHEET = "style.qss"
 _POINT_SIZE = re.compile(r"(\d+(?:\.\d+)?)pt")

@@ -13,8 +13,11 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from recall import __version__, backups, opening, paths, recovery
-from recall.errors import RecallError
+from recall import __version__
+from recall.collection import opening
+from recall.core.errors import RecallError
+from recall.host import paths
+from recall.safekeeping import backups, recovery
 from recall.storage import Database, MissingDatabaseError, NewerDatabaseError, is_unusable
 from recall.ui.appearance import apply_preferences, apply_style_sheet
 from recall.ui.main_window import MainWindow

@@ -14,19 +14,21 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QScrollArea, QVBoxLayout, QWidget
 
-from recall import deck_changes, deck_options, search
-from recall.card_changes import Change, Changes
-from recall.errors import RecallError
-from recall.preferences import Preferences
-from recall.presets import leech_policy
+from recall.changes import decks as deck_changes
+from recall.changes.cards import Change, Changes
+from recall.content import search
+from recall.core.errors import RecallError
+from recall.core.preferences import Preferences
+from recall.core.presets import leech_policy
+from recall.options import deck_options
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.prompts import Prompts
 
 if TYPE_CHECKING:
-    from recall.ui.browser_window import BrowserWindow
+    from recall.ui.browser.window import BrowserWindow
     from recall.ui.deck_list_view import DeckListView
-    from recall.ui.review_view import ReviewView
+    from recall.ui.review.view import ReviewView
 
 
 class EditCardDialog(QDialog):
@@ -36,8 +38,8 @@ class EditCardDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Edit Card")
         # The editor and the deck format's models load when a card is first edited.
-        from recall import editing
-        from recall.ui.card_editor import CardEditor
+        from recall.changes import editing
+        from recall.ui.browser.card_editor import CardEditor
 
         self.editor = CardEditor()
         self.editor.set_data(editing.card_data(content))
@@ -144,7 +146,7 @@ class CollectionActions(QObject):
 
     def browse(self, query: str = "") -> BrowserWindow:
         """Open the browser (one window, raised if open), searching for ``query``."""
-        from recall.ui.browser_window import BrowserWindow
+        from recall.ui.browser.window import BrowserWindow
 
         if self.browser is None:
             # A window of its own (no parent), so the main window's keys do not reach into
@@ -169,7 +171,7 @@ class CollectionActions(QObject):
 
     def add_cards(self) -> None:
         """Open the Add Cards window on the selected deck."""
-        from recall.ui.add_card_dialog import AddCardDialog
+        from recall.ui.browser.add_card_dialog import AddCardDialog
 
         with self._database.reading() as transaction:
             decks = transaction.browsing.decks()
@@ -343,7 +345,7 @@ class CollectionActions(QObject):
         dialog = EditCardDialog(content, self._window)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        from recall.editing import edit_card  # loaded with the dialog above
+        from recall.changes.editing import edit_card  # loaded with the dialog above
 
         change = self._run(
             lambda: edit_card(self._database, card_id, dialog.editor.data(), self._clock())

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from recall import deck_tree
-from recall.library import DeckOverview
+from recall.collection.deck_list import DeckOverview
+from recall.core import deck_tree
 from recall.storage import DeckRow
 from recall.ui.feedback_panel import card_label
 from recall.ui.text import shortened

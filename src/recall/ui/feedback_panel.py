@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
-from recall.sound import without_references
+from recall.content.sound import without_references
 from recall.ui.accessibility import expose, plain_text
 from recall.ui.text import markdown_to_html
 
 if TYPE_CHECKING:
-    from recall.study import EarlierPick
+    from recall.study.session import EarlierPick
 
 
 def earlier_picks_line(picks: Sequence[EarlierPick], zone: tzinfo | None = None) -> str:

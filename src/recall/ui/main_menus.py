@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QMainWindow, QMenuBar, QMessageBox
 from recall import __version__
 from recall.storage import SQLITE_VERSION
 from recall.ui.collection_actions import CollectionActions
-from recall.ui.options_actions import OptionsActions
-from recall.ui.upkeep_actions import UpkeepActions
+from recall.ui.data.safekeeping_actions import UpkeepActions
+from recall.ui.options.actions import OptionsActions
 
 SHORTCUTS = (
     ("Enter", "Study the selected deck"),

@@ -17,27 +17,28 @@ from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
-from recall import library, paths
-from recall.preferences import Preferences
+from recall.collection import deck_list as library
+from recall.core.preferences import Preferences
+from recall.host import paths
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.collection_actions import CollectionActions
+from recall.ui.data.safekeeping_actions import UpkeepActions
+from recall.ui.data.sync_actions import SyncActions
+from recall.ui.data.transfers import Transfers, importable
 from recall.ui.deck_list_view import DeckListView
 from recall.ui.main_menus import MainMenus
 from recall.ui.operations import Operations
-from recall.ui.options_actions import OptionsActions
+from recall.ui.options.actions import OptionsActions
 from recall.ui.prompts import Prompts
-from recall.ui.summary_view import SummaryView
-from recall.ui.sync_actions import SyncActions
+from recall.ui.review.summary_view import SummaryView
 from recall.ui.tasks import TaskRunner
-from recall.ui.transfers import Transfers, importable
-from recall.ui.upkeep_actions import UpkeepActions
 
 if TYPE_CHECKING:
-    from recall.importing import ImportReport
-    from recall.library import DeckOverview
-    from recall.ui.review_view import ReviewView
-    from recall.ui.statistics_window import StatisticsWindow
+    from recall.collection.deck_list import DeckOverview
+    from recall.collection.importing import ImportReport
+    from recall.ui.review.view import ReviewView
+    from recall.ui.statistics.window import StatisticsWindow
 
 
 class MainWindow(QMainWindow):
@@ -172,9 +173,9 @@ class MainWindow(QMainWindow):
     def study(self, deck_key: str) -> None:
         """Start a study session on a deck."""
         # The review screen and the statistics load when first opened: the deck list,
-        # the first screen, starts without them (tests/test_start_imports.py).
-        from recall.study import StudySession
-        from recall.ui.review_view import ReviewView
+        # the first screen, starts without them (tests/ui/test_start_imports.py).
+        from recall.study.session import StudySession
+        from recall.ui.review.view import ReviewView
 
         session = StudySession(self._database, self._schedulers, deck_key, self._rng, self._zone)
         review = ReviewView(
@@ -202,7 +203,7 @@ class MainWindow(QMainWindow):
         overviews = library.deck_overviews(self._database, self._clock(), self._zone)
         decks = [(deck.key, deck.name) for deck in overviews]
         if self.statistics is None:
-            from recall.ui.statistics_window import StatisticsWindow
+            from recall.ui.statistics.window import StatisticsWindow
 
             self.statistics = StatisticsWindow(
                 self._database, self.preferences, self._clock, decks, key, self._zone, self

@@ -24,8 +24,8 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from recall.errors import CancelledError, RecallError
-from recall.progress import Cancelled, Progress
+from recall.core.errors import CancelledError, RecallError
+from recall.core.progress import Cancelled, Progress
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
 

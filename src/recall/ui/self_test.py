@@ -25,15 +25,17 @@ from PySide6.QtCore import QEvent, QEventLoop, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
-from recall import __version__, audio, library, paths
-from recall.errors import RecallError
+from recall import __version__
+from recall.collection import review_log
+from recall.core.errors import RecallError
+from recall.host import audio, paths
 from recall.storage import Database
 from recall.ui.appearance import STYLE_SHEET
 from recall.ui.application import application, open_database, show_window
 from recall.ui.main_menus import library_versions
 from recall.ui.main_window import MainWindow
 from recall.ui.prompts import Prompts
-from recall.ui.review_view import Phase
+from recall.ui.review.view import Phase
 from recall.ui.single_instance import SingleInstance, server_name
 
 CHECK_SOUND = "check.wav"  # 0.3 s of tone: decoding it proves miniaudio is in the build
@@ -160,7 +162,7 @@ def _decode_check_sound() -> None:
 
 
 def _stored_reviews(database: Database) -> int:
-    return library.export_reviews(database, io.StringIO())
+    return review_log.export_reviews(database, io.StringIO())
 
 
 def _study_one_card(

@@ -3,7 +3,7 @@
 The running Recall listens on a local socket (a Unix domain socket, or a named pipe on
 Windows) through the standard library's ``multiprocessing.connection``, with a key derived
 from the user and the data directory; a new launch that reaches it sends one message and
-exits; the command line sends another (`recall.instances`) to learn that a window is open.
+exits; the command line sends another (`recall.host.instances`) to learn that a window is open.
 The standard library keeps Qt's network module out of the standalone app.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from recall.instances import ACTIVATE, authkey, endpoint, send, server_name
+from recall.host.instances import ACTIVATE, authkey, endpoint, send, server_name
 
 __all__ = ["SingleInstance", "server_name"]
 

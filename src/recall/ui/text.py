@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 
-from recall.cardhtml import clean
-from recall.cardlimits import MAX_SOURCE_FIELD_CHARS, length_problem, markdown_problem
+from recall.content.card_html import clean
+from recall.content.card_limits import MAX_SOURCE_FIELD_CHARS, length_problem, markdown_problem
 
 MAX_PLAIN_SHOWN = 20_000
 """Characters of an over-large card shown as plain text."""

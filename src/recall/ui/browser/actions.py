@@ -15,15 +15,15 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from recall import browse, exporting
-from recall.browse import BrowseRow
-from recall.card_changes import FLAG_NAMES, Change, Changes
-from recall.errors import RecallError
+from recall.changes.cards import FLAG_NAMES, Change, Changes
+from recall.collection import browse, exporting
+from recall.collection.browse import BrowseRow
+from recall.core.errors import RecallError
 from recall.storage import Database
 from recall.ui.prompts import Prompts
 
 if TYPE_CHECKING:
-    from recall.ui.browser_window import BrowserWindow
+    from recall.ui.browser.window import BrowserWindow
 
 
 class BrowserActions(QObject):
@@ -101,7 +101,7 @@ class BrowserActions(QObject):
 
     def add_cards(self) -> None:
         """Open the Add window on the selected card's deck."""
-        from recall.ui.add_card_dialog import AddCardDialog
+        from recall.ui.browser.add_card_dialog import AddCardDialog
 
         with self._database.reading() as transaction:
             decks = transaction.browsing.decks()

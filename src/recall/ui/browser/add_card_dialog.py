@@ -22,11 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from recall import editing
-from recall.card_changes import Changes
-from recall.errors import RecallError
+from recall.changes import editing
+from recall.changes.cards import Changes
+from recall.core.errors import RecallError
 from recall.storage import Database, DeckRow
-from recall.ui.card_editor import CardEditor
+from recall.ui.browser.card_editor import CardEditor
 
 KINDS = (("Multiple choice", "choice"), ("Basic (front and back)", "basic"))
 

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from recall import lint
-from recall.deckfile import MAX_CHOICES, MIN_CHOICES
-from recall.editing import CardError, check_card
+from recall.changes.editing import CardError, check_card
+from recall.content import lint
+from recall.content.deck_format import MAX_CHOICES, MIN_CHOICES
 from recall.ui.feedback_panel import card_label
 from recall.ui.text import markdown_to_html
 

@@ -19,9 +19,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from recall import browse
-from recall.browse import BrowseRow, Finder, SearchResult
-from recall.memory import CardState
+from recall.collection import browse
+from recall.collection.browse import BrowseRow, Finder, SearchResult
+from recall.core.memory import CardState
 from recall.ui.text import format_interval
 
 Index = QModelIndex | QPersistentModelIndex

@@ -12,11 +12,11 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QApplication, QTreeWidget, QTreeWidgetItem, QWidget
 
-from recall import deck_tree
-from recall.card_changes import FLAG_NAMES
-from recall.search import quote
+from recall.changes.cards import FLAG_NAMES
+from recall.content.search import quote
+from recall.core import deck_tree
 from recall.storage import DeckRow
-from recall.ui.browser_model import FLAG_COLOURS
+from recall.ui.browser.model import FLAG_COLOURS
 
 QUERY = Qt.ItemDataRole.UserRole
 STATES = (

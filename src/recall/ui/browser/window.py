@@ -28,17 +28,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from recall import browse, editing
-from recall.browse import Finder, SearchResult
-from recall.card_changes import Changes
-from recall.errors import RecallError
-from recall.preferences import Preferences
+from recall.changes import editing
+from recall.changes.cards import Changes
+from recall.collection import browse
+from recall.collection.browse import Finder, SearchResult
+from recall.core.errors import RecallError
+from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler
 from recall.storage import Database
-from recall.ui.browser_actions import BrowserActions
-from recall.ui.browser_model import COLUMNS, CardTableModel
-from recall.ui.browser_sidebar import BrowserSidebar
-from recall.ui.card_editor import CardEditor
+from recall.ui.browser.actions import BrowserActions
+from recall.ui.browser.card_editor import CardEditor
+from recall.ui.browser.model import COLUMNS, CardTableModel
+from recall.ui.browser.sidebar import BrowserSidebar
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
 

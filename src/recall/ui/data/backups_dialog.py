@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from recall import backups
-from recall.backups import Backup
-from recall.progress import Cancelled, Progress
+from recall.core.progress import Cancelled, Progress
+from recall.safekeeping import backups
+from recall.safekeeping.backups import Backup
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.operations import Operations

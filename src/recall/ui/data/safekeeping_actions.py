@@ -15,12 +15,13 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
-from recall import backups, integrity, upkeep
-from recall.integrity import CheckReport
-from recall.progress import Cancelled, Progress
+from recall.core.progress import Cancelled, Progress
+from recall.safekeeping import backups, integrity
+from recall.safekeeping import repair as upkeep
+from recall.safekeeping.integrity import CheckReport
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.ui.backups_dialog import BackupsDialog
+from recall.ui.data.backups_dialog import BackupsDialog
 from recall.ui.operations import Operations
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner

@@ -15,8 +15,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QWidget
 
-from recall.errors import CancelledError, RecallError
-from recall.progress import Cancelled, Progress
+from recall.core.errors import CancelledError, RecallError
+from recall.core.progress import Cancelled, Progress
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.sync import settings

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from recall import library
-from recall.errors import CancelledError, RecallError
-from recall.progress import Cancelled, Progress
+from recall.collection import review_log
+from recall.core.errors import CancelledError, RecallError
+from recall.core.progress import Cancelled, Progress
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.operations import Operations
@@ -25,7 +25,7 @@ from recall.ui.prompts import Prompts
 if TYPE_CHECKING:
     # Importing and exporting (the deck format's models, the importers, genanki) load
     # when first used, on the worker thread where they run: not at start.
-    from recall.importing import ImportReport
+    from recall.collection.importing import ImportReport
 
 IMPORT_FILTER = (
     "Decks (*.json *.apkg *.colpkg *.txt *.csv *.tsv);;Recall decks (*.json);;"
@@ -37,7 +37,7 @@ DECK_EXPORT_FILTERS = {"Recall deck (*.json)": ".json", "Anki package (*.apkg)":
 
 def importable(path: Path) -> bool:
     """Whether a dropped file looks like something Recall imports."""
-    from recall import importing
+    from recall.collection import importing
 
     return path.is_file() and path.suffix.lower() in importing.SUPPORTED_SUFFIXES
 
@@ -93,7 +93,7 @@ class Transfers(QObject):
         database, schedulers, now = self._database, self._schedulers, self._clock()
 
         def work(progress: Progress, cancelled: Cancelled) -> list[ImportReport]:
-            from recall import importing
+            from recall.collection import importing
 
             return importing.import_files(
                 database, schedulers, list(files), now, progress=progress, cancelled=cancelled
@@ -122,7 +122,7 @@ class Transfers(QObject):
         )
         if not name:
             return
-        from recall.exporting import EXPORT_SUFFIXES
+        from recall.collection.exporting import EXPORT_SUFFIXES
 
         target = Path(name)
         if target.suffix.lower() not in EXPORT_SUFFIXES:
@@ -134,7 +134,7 @@ class Transfers(QObject):
         database = self._database
 
         def work(_progress: Progress, _cancelled: Cancelled) -> int:
-            from recall import exporting
+            from recall.collection import exporting
 
             return exporting.export_deck(database, deck_key, target)
 
@@ -163,7 +163,7 @@ class Transfers(QObject):
         database = self._database
 
         def work(progress: Progress, cancelled: Cancelled) -> int:
-            return library.write_review_log(database, target, progress=progress)
+            return review_log.write_review_log(database, target, progress=progress)
 
         self._operations.run(
             "Exporting the review history...",

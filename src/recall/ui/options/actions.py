@@ -15,8 +15,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
-from recall import deck_options
-from recall.progress import Cancelled, Progress
+from recall.core.progress import Cancelled, Progress
+from recall.options import deck_options
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.operations import Operations
@@ -24,9 +24,9 @@ from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:
-    from recall.deck_options import OptionsChange
-    from recall.ui.deck_options_dialog import DeckOptionsDialog
-    from recall.ui.preferences_dialog import PreferencesDialog
+    from recall.options.deck_options import OptionsChange
+    from recall.ui.options.deck_options_dialog import DeckOptionsDialog
+    from recall.ui.options.preferences_dialog import PreferencesDialog
 
 
 class OptionsActions(QObject):
@@ -90,7 +90,9 @@ class OptionsActions(QObject):
         self.undo_action.triggered.connect(self._on_undo)
 
     def _on_preferences(self) -> None:
-        from recall.ui.preferences_dialog import PreferencesDialog  # loads when first opened
+        from recall.ui.options.preferences_dialog import (
+            PreferencesDialog,  # loads when first opened
+        )
 
         dialog = PreferencesDialog(self._database, self._prompts, self._window)
         dialog.saved.connect(self.preferences_saved)
@@ -102,7 +104,7 @@ class OptionsActions(QObject):
         if key is None:
             return
         # With its charts, the optimizer and the simulator: loaded when first opened.
-        from recall.ui.deck_options_dialog import DeckOptionsDialog
+        from recall.ui.options.deck_options_dialog import DeckOptionsDialog
 
         dialog = DeckOptionsDialog(
             self._database,

@@ -28,17 +28,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from recall import days, deck_options, fields, optimizing
-from recall.deck_options import DeckOptions, OptionsChange
-from recall.errors import RecallError
-from recall.presets import DEFAULT_PRESET_ID, Preset
-from recall.progress import Cancelled, Progress
+from recall.core import days, fields
+from recall.core.errors import RecallError
+from recall.core.presets import DEFAULT_PRESET_ID, Preset
+from recall.core.progress import Cancelled, Progress
+from recall.options import deck_options, optimizing
+from recall.options.deck_options import DeckOptions, OptionsChange
 from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
 from recall.storage import Database
 from recall.ui.operations import Operations
-from recall.ui.option_form import OptionForm
+from recall.ui.options.option_form import OptionForm
+from recall.ui.options.simulator_dialog import SimulatorDialog
 from recall.ui.prompts import Prompts
-from recall.ui.simulator_dialog import SimulatorDialog
 from recall.ui.tasks import TaskRunner
 
 _FORM_KEYS = [

@@ -1,7 +1,7 @@
 """A form built from option declarations: one editor per option, its help as tooltip.
 
 The preferences and deck options windows both use it, so each option's label, limits and
-help come from the one place they are declared (``recall.fields``), and a value is
+help come from the one place they are declared (``recall.core.fields``), and a value is
 checked by the same code the command line uses.
 """
 
@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from recall import fields
-from recall.fields import OptionInfo
+from recall.core import fields
+from recall.core.fields import OptionInfo
 
 CHOICE_LABELS = {"tag": "Tag only", "deck": "Deck order", "random": "Random order"}
 

@@ -7,14 +7,15 @@ from datetime import UTC, datetime
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
-from recall import deck_options, fields
-from recall.errors import RecallError
-from recall.preferences import Preferences
+from recall.core import fields
+from recall.core.errors import RecallError
+from recall.core.preferences import Preferences
+from recall.options import deck_options
 from recall.storage import Database
 from recall.ui.appearance import apply_preferences
-from recall.ui.option_form import OptionForm
+from recall.ui.options.option_form import OptionForm
+from recall.ui.options.sync_section import SyncSection
 from recall.ui.prompts import Prompts
-from recall.ui.sync_section import SyncSection
 
 
 class PreferencesDialog(QDialog):

@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from recall import workload
-from recall.errors import RecallError
-from recall.presets import Preset
+from recall.core.errors import RecallError
+from recall.core.presets import Preset
+from recall.options import workload
 from recall.storage import Database
 from recall.ui.charts.line_chart import LineChart
 from recall.ui.tasks import TaskRunner

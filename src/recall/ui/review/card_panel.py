@@ -8,14 +8,14 @@ from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
 
-from recall.deckfile import BasicCard, ChoiceCard
-from recall.sound import without_references
+from recall.content.deck_format import BasicCard, ChoiceCard
+from recall.content.sound import without_references
 from recall.ui.accessibility import plain_text
-from recall.ui.card_text_view import CardTextView
-from recall.ui.choice_button import ChoiceButton
-from recall.ui.choice_outcome import ChoiceResult, Outcome
 from recall.ui.feedback_panel import FeedbackPanel, card_label
-from recall.ui.sound_bar import SoundBar
+from recall.ui.review.card_text_view import CardTextView
+from recall.ui.review.choice_button import ChoiceButton
+from recall.ui.review.choice_outcome import ChoiceResult, Outcome
+from recall.ui.review.sound_bar import SoundBar
 from recall.ui.text import markdown_to_html
 
 LISTEN = "Listen."  # shown for a side that is only a sound

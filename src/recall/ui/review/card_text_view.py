@@ -13,7 +13,7 @@ from PySide6.QtCore import QByteArray, QSize, Qt, QUrl
 from PySide6.QtGui import QImage, QImageReader, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
-from recall.cardhtml import is_image_name
+from recall.content.card_html import is_image_name
 from recall.ui.accessibility import expose
 from recall.ui.text import bounded_card_html
 

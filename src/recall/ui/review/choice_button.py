@@ -6,7 +6,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from recall.ui.accessibility import expose, markdown_plain_text
-from recall.ui.choice_outcome import Outcome
+from recall.ui.review.choice_outcome import Outcome
 from recall.ui.text import markdown_to_html
 
 

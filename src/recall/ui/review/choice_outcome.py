@@ -9,8 +9,8 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from enum import Enum
 
-from recall import grading
-from recall.deckfile import ChoiceCard
+from recall.content.deck_format import ChoiceCard
+from recall.core import grading
 
 RIGHT_VERDICT = "Correct"
 WRONG_VERDICT = "Not quite"

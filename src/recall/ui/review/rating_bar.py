@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QWidget
 
-from recall.memory import Rating
+from recall.core.memory import Rating
 from recall.ui.feedback_panel import card_label
 from recall.ui.text import format_interval
 

@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QStyle, QVBoxLayout, QWidget
 
-from recall import cardhtml
-from recall.sound import short_name
+from recall.content import card_html
+from recall.content.sound import short_name
 from recall.ui.feedback_panel import card_label
 
 
@@ -89,7 +89,7 @@ class SoundBar(QWidget):
     def open_video(self, name: str) -> bool:
         """Open a stored video with the system's player; False if it is not in the media folder."""
         path = self._media_dir / name
-        inside = cardhtml.is_media_name(name) and path.is_file() and not path.is_symlink()
+        inside = card_html.is_media_name(name) and path.is_file() and not path.is_symlink()
         if not inside or path.resolve().parent != self._media_dir.resolve():
             self.add_problem(f"{short_name(name)} could not be opened: the file is missing")
             return False

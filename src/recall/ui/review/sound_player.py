@@ -7,12 +7,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from recall import cardhtml
-from recall.audio import DeviceOutput, Output, Player
+from recall.content import card_html
+from recall.host.audio import DeviceOutput, Output, Player
 
 
 class SoundPlayer(QObject):
-    """Plays a card's sounds from the media folder through :class:`recall.audio.Player`.
+    """Plays a card's sounds from the media folder through :class:`recall.host.audio.Player`.
 
     The player's worker and output threads report through the signals below, which Qt
     delivers on the window's thread. The player itself (and miniaudio) is made on the
@@ -46,7 +46,7 @@ class SoundPlayer(QObject):
 
     def play(self, names: Sequence[str]) -> None:
         """Stop what plays and play these stored sounds in order."""
-        paths = [self._media_dir / name for name in names if cardhtml.is_media_name(name)]
+        paths = [self._media_dir / name for name in names if card_html.is_media_name(name)]
         if not paths and self._player is None:
             return
         self._ensure_player().play(paths)

@@ -14,7 +14,7 @@ from recall.ui.feedback_panel import CardLabel
 from recall.ui.text import format_duration, format_when
 
 if TYPE_CHECKING:
-    from recall.study import Summary
+    from recall.study.session import Summary
 
 
 def _label(name: str, role: str, value: bool = False) -> CardLabel:

@@ -16,22 +16,22 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QHideEvent, QKeyEvent
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
-from recall.audio import DeviceOutput, Output
-from recall.deckfile import BasicCard, ChoiceCard
-from recall.errors import DatabaseChangedError, RecallError
-from recall.memory import Rating
-from recall.sound import CardSounds, card_sounds
-from recall.study import Answer, StudyCard, StudySession, Summary
+from recall.content.deck_format import BasicCard, ChoiceCard
+from recall.content.sound import CardSounds, card_sounds
+from recall.core.errors import DatabaseChangedError, RecallError
+from recall.core.memory import Rating
+from recall.host.audio import DeviceOutput, Output
+from recall.study.session import Answer, StudyCard, StudySession, Summary
 from recall.ui.accessibility import announce
-from recall.ui.card_panel import CardPanel
-from recall.ui.choice_button import ChoiceButton
-from recall.ui.choice_outcome import choice_result
 from recall.ui.feedback_panel import earlier_picks_line
 from recall.ui.prompts import Prompts
-from recall.ui.rating_bar import RatingBar
-from recall.ui.review_keys import card_key_action
-from recall.ui.sound_bar import SoundBar
-from recall.ui.sound_player import SoundPlayer
+from recall.ui.review.card_panel import CardPanel
+from recall.ui.review.choice_button import ChoiceButton
+from recall.ui.review.choice_outcome import choice_result
+from recall.ui.review.keys import card_key_action
+from recall.ui.review.rating_bar import RatingBar
+from recall.ui.review.sound_bar import SoundBar
+from recall.ui.review.sound_player import SoundPlayer
 
 _DIGIT_KEYS = {getattr(Qt.Key, f"Key_{digit}"): digit for digit in range(10)}
 _ACCEPT_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)

@@ -20,7 +20,7 @@ from recall.stats.figures import KINDS, Coming, Histogram, Retention, Schedules,
 from recall.ui.charts import BarChart, CalendarHeatmap, ChartSection, Line
 from recall.ui.charts.base import series_color
 from recall.ui.charts.numbers_model import NumbersModel
-from recall.ui.misconceptions_view import MisconceptionsView
+from recall.ui.statistics.misconceptions_view import MisconceptionsView
 
 
 def _day(day: date) -> str:

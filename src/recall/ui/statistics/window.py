@@ -22,14 +22,14 @@ from PySide6.QtWidgets import (
 )
 
 from recall import stats
-from recall.errors import RecallError
-from recall.preferences import Preferences
+from recall.core.errors import RecallError
+from recall.core.preferences import Preferences
 from recall.stats.cards import card_picks
 from recall.stats.figures import Coming, Schedules, Statistics
 from recall.stats.schedules import collect_forecast, collect_schedules
 from recall.storage import Database
-from recall.ui.misconceptions_view import CardPicksDialog
-from recall.ui.statistics_page import StatisticsPage
+from recall.ui.statistics.misconceptions_view import CardPicksDialog
+from recall.ui.statistics.page import StatisticsPage
 from recall.ui.tasks import TaskRunner
 
 PERIODS: tuple[tuple[str, int | None], ...] = (

@@ -1,0 +1,1 @@
+"""The command line (edge): one module per command group; Qt loads only with the window."""

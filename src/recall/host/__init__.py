@@ -1,0 +1,1 @@
+"""The computer: folders and files, scratch space, instances, system libraries, sound."""

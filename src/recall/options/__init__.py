@@ -1,0 +1,1 @@
+"""Deck options as use cases: changing them and the schedules that follow, fitting, simulating."""

@@ -1,0 +1,1 @@
+"""The learner's data kept safe: backups, the check against the history, repair, recovery."""

@@ -1,0 +1,1 @@
+"""Studying: today's queue of a deck, answering, undo and the session's summary."""

@@ -1,0 +1,1 @@
+"""The learner's data from the window: import and export, backups, the database check, sync."""

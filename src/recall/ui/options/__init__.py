@@ -1,0 +1,1 @@
+"""The options windows: deck options with the optimizer and simulator, and preferences."""

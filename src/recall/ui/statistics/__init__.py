@@ -1,0 +1,1 @@
+"""The statistics window: figures, charts and misconceptions of a deck or the collection."""

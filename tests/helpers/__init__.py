@@ -1,0 +1,1 @@
+"""What the tests share: collections and packages built for them, sound files, sync devices."""
