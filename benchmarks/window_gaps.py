@@ -117,7 +117,7 @@ def main() -> None:
     deck = window.deck_list.model.deck_at(largest)
     backup = backups.make_backup(database, datetime.now(UTC), "benchmark")
     operations: dict[str, Callable[[], object]] = {
-        "Check Database": window.upkeep.check_database,
+        "Check Database": window.safekeeping.check_database,
         "Export the review history": lambda: window.transfers.export_reviews_to(
             work / "reviews.csv"
         ),

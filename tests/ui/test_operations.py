@@ -58,7 +58,7 @@ def test_studying_waits_while_work_writes_cards_and_a_second_one_is_refused(
     assert not window.menus.study_action.isEnabled()
     assert not any(action.isEnabled() for action in window.collection.editing_actions)
     assert not window.menus.import_action.isEnabled()
-    assert not window.upkeep.check_action.isEnabled()
+    assert not window.safekeeping.check_action.isEnabled()
     assert window.menus.statistics_action.isEnabled()  # reading goes on
     assert not window.operations.run("Again...", work, finished.append, failure="Failed")
     release.set()
@@ -66,7 +66,7 @@ def test_studying_waits_while_work_writes_cards_and_a_second_one_is_refused(
     assert window.pages.isEnabled()
     assert window.menus.study_action.isEnabled()
     assert all(action.isEnabled() for action in window.collection.editing_actions)
-    assert window.upkeep.check_action.isEnabled()
+    assert window.safekeeping.check_action.isEnabled()
 
 
 def test_a_slow_operation_shows_progress_and_cancel_stops_it(
@@ -122,7 +122,7 @@ def test_an_error_the_learner_can_act_on_is_shown_in_words(
 def test_check_database_reports_a_healthy_database(
     qtbot: QtBot, window: MainWindow, prompts: FakePrompts
 ) -> None:
-    window.upkeep.check_action.trigger()
+    window.safekeeping.check_action.trigger()
     qtbot.waitUntil(lambda: bool(prompts.told), timeout=20_000)
     title, text = prompts.told[-1]
     assert title == "Check Database"
@@ -141,7 +141,7 @@ def test_check_database_finds_a_wrong_schedule_and_repairs_it_after_a_backup(
         )
     connection.close()
     prompts.answers.append(True)
-    window.upkeep.check_action.trigger()
+    window.safekeeping.check_action.trigger()
     qtbot.waitUntil(lambda: len(prompts.told) == 1, timeout=30_000)
     question = prompts.asked[-1][1]
     assert "1 problem(s) found" in question
@@ -167,7 +167,7 @@ def test_declining_the_repair_changes_nothing(
     before = connection.execute("SELECT * FROM card_memory ORDER BY card_id").fetchall()
     connection.close()
     prompts.answers.append(False)
-    window.upkeep.check_action.trigger()
+    window.safekeeping.check_action.trigger()
     qtbot.waitUntil(lambda: bool(prompts.asked), timeout=30_000)
     qtbot.waitUntil(lambda: not window.operations.busy, timeout=10_000)
     connection = sqlite3.connect(bundled.path)

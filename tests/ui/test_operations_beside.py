@@ -66,8 +66,8 @@ def test_while_a_check_runs_menus_open_and_the_learner_studies(
         window.menus.import_action,
         window.menus.export_action,
         window.menus.export_reviews_action,
-        window.upkeep.check_action,
-        window.upkeep.backups_action,
+        window.safekeeping.check_action,
+        window.safekeeping.backups_action,
         window.options.deck_options_action,
     ):
         assert not action.isEnabled(), action.text()
@@ -93,8 +93,8 @@ def test_while_a_check_runs_menus_open_and_the_learner_studies(
     assert window.operations.dialog is None
     for action in (
         window.menus.import_action,
-        window.upkeep.check_action,
-        window.upkeep.backups_action,
+        window.safekeeping.check_action,
+        window.safekeeping.backups_action,
     ):
         assert action.isEnabled(), action.text()
 

@@ -82,7 +82,7 @@ def test_saved_preferences_are_stored_and_used(
     assert deck_options.preferences(bundled) == Preferences(
         backup_interval_minutes=45, show_next_intervals=False
     )
-    assert window.upkeep.backup_timer.interval() == 45 * 60 * 1000
+    assert window.safekeeping.backup_timer.interval() == 45 * 60 * 1000
     # The rating buttons now show no intervals.
     qtbot.keyClick(window.deck_list.table, Qt.Key.Key_Return)
     review = window.review

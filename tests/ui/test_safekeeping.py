@@ -77,12 +77,12 @@ def test_closing_backs_up_what_changed(qtbot: QtBot, window: MainWindow, bundled
 def test_automatic_backups_run_every_30_minutes_only_after_changes(
     qtbot: QtBot, window: MainWindow, bundled: Database
 ) -> None:
-    assert window.upkeep.backup_timer.isActive()
-    assert window.upkeep.backup_timer.interval() == 30 * 60 * 1000
-    window.upkeep.backup_timer.timeout.emit()
+    assert window.safekeeping.backup_timer.isActive()
+    assert window.safekeeping.backup_timer.interval() == 30 * 60 * 1000
+    window.safekeeping.backup_timer.timeout.emit()
     qtbot.waitUntil(lambda: not window.tasks.busy)
     assert len(backups.list_backups(backups.backup_folder(bundled))) == 1
-    window.upkeep.backup_timer.timeout.emit()  # nothing changed since
+    window.safekeeping.backup_timer.timeout.emit()  # nothing changed since
     qtbot.waitUntil(lambda: not window.tasks.busy)
     assert len(backups.list_backups(backups.backup_folder(bundled))) == 1
 

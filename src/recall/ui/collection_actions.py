@@ -7,7 +7,6 @@ review screen; Edit > Undo walks it back when no rating is waiting to be undone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -21,8 +20,7 @@ from recall.core.errors import RecallError
 from recall.core.preferences import Preferences
 from recall.core.presets import leech_policy
 from recall.options import deck_options
-from recall.scheduling import Schedulers
-from recall.storage import Database
+from recall.ui.context import WindowContext
 from recall.ui.prompts import Prompts
 
 if TYPE_CHECKING:
@@ -80,25 +78,21 @@ class CollectionActions(QObject):
 
     def __init__(
         self,
-        database: Database,
-        schedulers: Schedulers,
+        context: WindowContext,
         settings: Preferences,
-        clock: Callable[[], datetime],
-        zone: tzinfo | None,
-        prompts: Prompts,
         deck_list: DeckListView,
         parent: QWidget,
     ) -> None:
         super().__init__(parent)
-        self._database = database
+        self._database = context.database
         self._settings = settings
-        self._clock = clock
-        self._zone = zone
-        self._prompts = prompts
+        self._clock = context.clock
+        self._zone = context.zone
+        self._prompts = context.prompts
         self._deck_list = deck_list
         self._window = parent
-        self._schedulers = schedulers
-        self.changes = Changes(database, schedulers, settings, zone)
+        self._schedulers = context.schedulers
+        self.changes = Changes(context.database, context.schedulers, settings, context.zone)
         self.browser: BrowserWindow | None = None
         self._review_change: Change | None = None
         self.browse_action = self._action("&Browse Cards", "B", self.browse)
@@ -302,7 +296,7 @@ class CollectionActions(QObject):
         try:
             return work()
         except RecallError as error:
-            self._prompts.tell("Recall", str(error), warning=True)
+            self._prompts.refused("Recall", error)
             return None
 
     def _changed(self) -> None:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QMainWindow, QMenuBar, QMessageBox
 from recall import __version__
 from recall.storage import SQLITE_VERSION
 from recall.ui.collection_actions import CollectionActions
-from recall.ui.data.safekeeping_actions import UpkeepActions
+from recall.ui.data.safekeeping_actions import SafekeepingActions
 from recall.ui.options.actions import OptionsActions
 
 SHORTCUTS = (
@@ -75,7 +75,7 @@ class MainMenus(QObject):
         window: QMainWindow,
         options: OptionsActions,
         collection: CollectionActions,
-        upkeep: UpkeepActions,
+        upkeep: SafekeepingActions,
         sync_action: QAction | None = None,
     ) -> None:
         super().__init__(window)
@@ -119,7 +119,7 @@ class MainMenus(QObject):
         bar: QMenuBar,
         options: OptionsActions,
         collection: CollectionActions,
-        upkeep: UpkeepActions,
+        upkeep: SafekeepingActions,
     ) -> None:
         file_menu = bar.addMenu("&File")
         file_menu.addAction(self.import_action)

@@ -1,7 +1,7 @@
 """The main window: its screens (deck list, review, summary) and the switching between them.
 
 The menus are laid out by ``main_menus``; the actions live with what they act on
-(``options_actions``, ``collection_actions``, ``upkeep_actions``, ``transfers``). The
+(``options_actions``, ``collection_actions``, ``safekeeping_actions``, ``transfers``). The
 window routes Undo to the screen on show, takes dropped files and shows the status line.
 """
 
@@ -20,10 +20,12 @@ from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 from recall.collection import deck_list as library
 from recall.core.preferences import Preferences
 from recall.host import paths
+from recall.options import deck_options
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.collection_actions import CollectionActions
-from recall.ui.data.safekeeping_actions import UpkeepActions
+from recall.ui.context import WindowContext
+from recall.ui.data.safekeeping_actions import SafekeepingActions
 from recall.ui.data.sync_actions import SyncActions
 from recall.ui.data.transfers import Transfers, importable
 from recall.ui.deck_list_view import DeckListView
@@ -67,8 +69,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self._database = database
         self._schedulers = schedulers or Schedulers()
-        with database.transaction() as store:
-            self.preferences: Preferences = store.options.preferences()
+        self.preferences: Preferences = deck_options.preferences(database)
         self._window_state = window_state
         self._clock = clock
         self._rng = rng or random.Random()
@@ -78,29 +79,12 @@ class MainWindow(QMainWindow):
         self.statistics: StatisticsWindow | None = None
         self.tasks = TaskRunner(self)
         self.operations = Operations(self.tasks, self._prompts, self)
-        self.transfers = Transfers(
-            database, self._schedulers, clock, self.operations, self._prompts, self
+        context = WindowContext(
+            database, self._schedulers, clock, zone, self._prompts, self.operations, self.tasks
         )
-        self.options = OptionsActions(
-            database,
-            self._schedulers,
-            clock,
-            self.operations,
-            self.tasks,
-            self._prompts,
-            lambda: self.deck_list.selected_key(),
-            self,
-        )
-        self.upkeep = UpkeepActions(
-            database,
-            self._schedulers,
-            clock,
-            self.operations,
-            self.tasks,
-            self._prompts,
-            self.preferences.backup_interval,
-            self,
-        )
+        self.transfers = Transfers(context, self)
+        self.options = OptionsActions(context, lambda: self.deck_list.selected_key(), self)
+        self.safekeeping = SafekeepingActions(context, self.preferences.backup_interval, self)
         self.setAcceptDrops(True)
         self.setWindowTitle("Recall")
         self.setObjectName("mainWindow")
@@ -112,33 +96,20 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.deck_list)
         self.pages.addWidget(self.summary)
         self.setCentralWidget(self.pages)
-        self.collection = CollectionActions(
-            database,
-            self._schedulers,
-            self.preferences,
-            clock,
-            zone,
-            self._prompts,
-            self.deck_list,
-            self,
-        )
+        self.collection = CollectionActions(context, self.preferences, self.deck_list, self)
         self.sync = SyncActions(
-            database,
-            self._schedulers,
-            clock,
-            self.operations,
-            self.tasks,
+            context,
             lambda: self._review is not None and self.pages.currentWidget() is self._review,
             self,
         )
         self.statusBar().addPermanentWidget(self.sync.label)
         self.menus = MainMenus(
-            self, self.options, self.collection, self.upkeep, self.sync.sync_action
+            self, self.options, self.collection, self.safekeeping, self.sync.sync_action
         )
         self._connect_signals()
         self._restore_geometry()
         self.refresh_decks()
-        self.upkeep.backup_timer.start()
+        self.safekeeping.backup_timer.start()
         QTimer.singleShot(0, self.sync.start)
 
     @property
@@ -257,8 +228,8 @@ class MainWindow(QMainWindow):
             self.statistics.close()  # hidden: figures still being computed are dropped
             self.statistics.tasks.wait()
         self.collection.close_windows()
-        self.upkeep.backup_timer.stop()
-        self.upkeep.back_up_if_changed()
+        self.safekeeping.backup_timer.stop()
+        self.safekeeping.back_up_if_changed()
         self.operations.cancel()
         self.sync.sync_on_close()
         self.tasks.wait()
@@ -282,9 +253,9 @@ class MainWindow(QMainWindow):
         menus.statistics_action.triggered.connect(self.show_statistics)
         self.transfers.imported.connect(self._on_imported)
         self.operations.busy_changed.connect(self._on_busy)
-        self.upkeep.restored.connect(self._on_restored)
-        self.upkeep.repaired.connect(self.refresh_decks)
-        self.upkeep.message.connect(self._show_status)
+        self.safekeeping.restored.connect(self._on_restored)
+        self.safekeeping.repaired.connect(self.refresh_decks)
+        self.safekeeping.message.connect(self._show_status)
         self.options.preferences_saved.connect(self._on_preferences_saved)
         self.options.options_changed.connect(
             lambda: self.refresh_decks(self.deck_list.selected_key())
@@ -385,7 +356,7 @@ class MainWindow(QMainWindow):
     def _on_busy(self, busy: bool) -> None:
         # One operation at a time; studying and editing wait only for one writing cards.
         self.pages.setEnabled(not self.operations.writes_cards)
-        for action in (*self.menus.busy_actions, *self.upkeep.actions):
+        for action in (*self.menus.busy_actions, *self.safekeeping.actions):
             action.setEnabled(not busy)
         for action in self.collection.editing_actions:
             action.setEnabled(not self.operations.writes_cards)
@@ -413,6 +384,6 @@ class MainWindow(QMainWindow):
 
     def _on_preferences_saved(self, chosen: Preferences) -> None:
         self.preferences = chosen
-        self.upkeep.set_backup_interval(chosen.backup_interval)
+        self.safekeeping.set_backup_interval(chosen.backup_interval)
         self.refresh_decks(self.deck_list.selected_key())
         self.sync.settings_changed()

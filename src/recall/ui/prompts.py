@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
+from recall.core.errors import RecallError
+
 
 class Prompts:
     """Message boxes over a parent window; every text is shown as plain text."""
@@ -34,6 +36,14 @@ class Prompts:
         """Show a notice."""
         icon = QMessageBox.Icon.Warning if warning else QMessageBox.Icon.Information
         self._box(icon, title, text).exec()
+
+    def refused(self, title: str, error: RecallError) -> None:
+        """Say in the error's own words why what the learner asked for was not done.
+
+        Every ``RecallError`` the window catches ends here, so a refusal always looks the
+        same: a warning titled by the action, the message as plain text.
+        """
+        self.tell(title, str(error), warning=True)
 
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:
         """Ask for a line of text; None when the learner cancels."""

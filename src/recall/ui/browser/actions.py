@@ -217,7 +217,7 @@ class BrowserActions(QObject):
         def failed(error: Exception) -> None:
             if not isinstance(error, RecallError):
                 raise error
-            self._prompts.tell("Export", str(error), warning=True)
+            self._prompts.refused("Export", error)
 
         self._browser.tasks.run(work, done, failed)
 
@@ -263,7 +263,7 @@ class BrowserActions(QObject):
         try:
             return work()
         except RecallError as error:
-            self._prompts.tell("Browse", str(error), warning=True)
+            self._prompts.refused("Browse", error)
             return None
         finally:
             self.update_undo()

@@ -7,8 +7,7 @@ counts) and a line for the status bar.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -19,15 +18,11 @@ from recall.core.progress import Cancelled, Progress
 from recall.safekeeping import backups, integrity
 from recall.safekeeping import repair as upkeep
 from recall.safekeeping.integrity import CheckReport
-from recall.scheduling import Schedulers
-from recall.storage import Database
+from recall.ui.context import WindowContext
 from recall.ui.data.backups_dialog import BackupsDialog
-from recall.ui.operations import Operations
-from recall.ui.prompts import Prompts
-from recall.ui.tasks import TaskRunner
 
 
-class UpkeepActions(QObject):
+class SafekeepingActions(QObject):
     """Backups, the check with its repair, and the backup timer.
 
     Args:
@@ -47,22 +42,17 @@ class UpkeepActions(QObject):
 
     def __init__(
         self,
-        database: Database,
-        schedulers: Schedulers,
-        clock: Callable[[], datetime],
-        operations: Operations,
-        tasks: TaskRunner,
-        prompts: Prompts,
+        context: WindowContext,
         backup_interval: timedelta,
         window: QWidget,
     ) -> None:
         super().__init__(window)
-        self._database = database
-        self._schedulers = schedulers
-        self._clock = clock
-        self._operations = operations
-        self._tasks = tasks
-        self._prompts = prompts
+        self._database = context.database
+        self._schedulers = context.schedulers
+        self._clock = context.clock
+        self._operations = context.operations
+        self._tasks = context.tasks
+        self._prompts = context.prompts
         self._window = window
         self.backups_action = QAction("&Backups...", window)
         self.backups_action.setShortcut(QKeySequence("Ctrl+Shift+B"))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from datetime import datetime
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -17,12 +16,9 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from recall.core.errors import CancelledError, RecallError
 from recall.core.progress import Cancelled, Progress
-from recall.scheduling import Schedulers
-from recall.storage import Database
 from recall.sync import settings
 from recall.sync.report import MEDIA_COUNTED, SyncReport, changes, many
-from recall.ui.operations import Operations
-from recall.ui.tasks import TaskRunner
+from recall.ui.context import WindowContext
 
 INTERVAL_MS = 5 * 60 * 1000
 
@@ -45,20 +41,16 @@ class SyncActions(QObject):
 
     def __init__(
         self,
-        database: Database,
-        schedulers: Schedulers,
-        clock: Callable[[], datetime],
-        operations: Operations,
-        tasks: TaskRunner,
+        context: WindowContext,
         studying: Callable[[], bool],
         window: QWidget,
     ) -> None:
         super().__init__(window)
-        self._database = database
-        self._schedulers = schedulers
-        self._clock = clock
-        self._operations = operations
-        self._tasks = tasks
+        self._database = context.database
+        self._schedulers = context.schedulers
+        self._clock = context.clock
+        self._operations = context.operations
+        self._tasks = context.tasks
         self._studying = studying
         self.sync_action = QAction("S&ync Now", window)
         self.sync_action.setShortcut(QKeySequence("Ctrl+Y"))
@@ -70,7 +62,7 @@ class SyncActions(QObject):
         self.sync_action.triggered.connect(lambda: self.sync_now())
         self.timer.timeout.connect(self._on_timer)
         # One operation at a time: Sync Now waits while another (an import, a check) runs.
-        operations.busy_changed.connect(lambda busy: self.sync_action.setEnabled(not busy))
+        context.operations.busy_changed.connect(lambda busy: self.sync_action.setEnabled(not busy))
         self._not_sent: str | None = None  # why the last round could not send, if it could not
         self.show_status()
 

@@ -6,8 +6,7 @@ progress dialog after half a second; an import's Cancel stops it with nothing wr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from datetime import datetime
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,10 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from recall.collection import review_log
 from recall.core.errors import CancelledError, RecallError
 from recall.core.progress import Cancelled, Progress
-from recall.scheduling import Schedulers
-from recall.storage import Database
-from recall.ui.operations import Operations
-from recall.ui.prompts import Prompts
+from recall.ui.context import WindowContext
 
 if TYPE_CHECKING:
     # Importing and exporting (the deck format's models, the importers, genanki) load
@@ -58,19 +54,15 @@ class Transfers(QObject):
 
     def __init__(
         self,
-        database: Database,
-        schedulers: Schedulers,
-        clock: Callable[[], datetime],
-        operations: Operations,
-        prompts: Prompts,
+        context: WindowContext,
         window: QWidget,
     ) -> None:
         super().__init__(window)
-        self._database = database
-        self._schedulers = schedulers
-        self._clock = clock
-        self._operations = operations
-        self._prompts = prompts
+        self._database = context.database
+        self._schedulers = context.schedulers
+        self._clock = context.clock
+        self._operations = context.operations
+        self._prompts = context.prompts
         self._window = window
 
     @property

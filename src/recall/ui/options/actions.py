@@ -8,7 +8,6 @@ deck list's counts), and a line for the status bar.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -17,11 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from recall.core.progress import Cancelled, Progress
 from recall.options import deck_options
-from recall.scheduling import Schedulers
-from recall.storage import Database
-from recall.ui.operations import Operations
-from recall.ui.prompts import Prompts
-from recall.ui.tasks import TaskRunner
+from recall.ui.context import WindowContext
 
 if TYPE_CHECKING:
     from recall.options.deck_options import OptionsChange
@@ -49,22 +44,17 @@ class OptionsActions(QObject):
 
     def __init__(
         self,
-        database: Database,
-        schedulers: Schedulers,
-        clock: Callable[[], datetime],
-        operations: Operations,
-        tasks: TaskRunner,
-        prompts: Prompts,
+        context: WindowContext,
         selected_deck: Callable[[], str | None],
         window: QWidget,
     ) -> None:
         super().__init__(window)
-        self._database = database
-        self._schedulers = schedulers
-        self._clock = clock
-        self._operations = operations
-        self._tasks = tasks
-        self._prompts = prompts
+        self._database = context.database
+        self._schedulers = context.schedulers
+        self._clock = context.clock
+        self._operations = context.operations
+        self._tasks = context.tasks
+        self._prompts = context.prompts
         self._selected_deck = selected_deck
         self._window = window
         self._change: OptionsChange | None = None

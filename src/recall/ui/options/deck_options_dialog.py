@@ -129,7 +129,7 @@ class DeckOptionsDialog(QDialog):
         try:
             edited = self.edited()
         except RecallError as error:
-            self._prompts.tell("Options not saved", str(error), warning=True)
+            self._prompts.refused("Options not saved", error)
             return
         deck_ids = [self._options.deck.id]
         if self.subdecks.isChecked():
@@ -338,7 +338,7 @@ class DeckOptionsDialog(QDialog):
         try:
             made = deck_options.add_preset(self._database, name, base if copy else None)
         except RecallError as error:
-            self._prompts.tell(title, str(error), warning=True)
+            self._prompts.refused(title, error)
             return
         self._reload(made)
 
@@ -350,7 +350,7 @@ class DeckOptionsDialog(QDialog):
         try:
             deck_options.rename_preset(self._database, self.preset_id, name)
         except RecallError as error:
-            self._prompts.tell("Rename Preset", str(error), warning=True)
+            self._prompts.refused("Rename Preset", error)
             return
         self._reload(self.preset_id)
 
@@ -364,7 +364,7 @@ class DeckOptionsDialog(QDialog):
                 self._database, self._schedulers, self.preset_id, self._clock()
             )
         except RecallError as error:
-            self._prompts.tell("Delete Preset", str(error), warning=True)
+            self._prompts.refused("Delete Preset", error)
             return
         self.saved.emit(change)
         self._reload(DEFAULT_PRESET_ID)
@@ -400,7 +400,7 @@ class DeckOptionsDialog(QDialog):
         try:
             preset = self.edited()
         except RecallError as error:
-            self._prompts.tell("Simulate", str(error), warning=True)
+            self._prompts.refused("Simulate", error)
             return
         simulator = SimulatorDialog(
             self._database, self.preset_id, preset, self._tasks, self, self._decks_of_preset()

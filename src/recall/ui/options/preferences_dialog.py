@@ -82,7 +82,7 @@ class PreferencesDialog(QDialog):
             deck_options.save_preferences(self._database, chosen)
             self.sync.save(datetime.now(UTC))
         except RecallError as error:
-            self._prompts.tell("Preferences not saved", str(error), warning=True)
+            self._prompts.refused("Preferences not saved", error)
             return
         self._original = chosen
         self.saved.emit(chosen)

@@ -1,0 +1,36 @@
+"""What the main window's parts share, handed to each of them: no global app object."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+
+from recall.scheduling import Schedulers
+from recall.storage import Database
+from recall.ui.operations import Operations
+from recall.ui.prompts import Prompts
+from recall.ui.tasks import TaskRunner
+
+
+@dataclass(frozen=True)
+class WindowContext:
+    """The collection, the clock and the window's services every action works with.
+
+    Attributes:
+        database: The open collection.
+        schedulers: The FSRS schedulers by preset.
+        clock: Now, as aware UTC (tests pass a fixed clock).
+        zone: The learner's time zone; None for the computer's.
+        prompts: Message boxes and questions (tests answer them).
+        operations: Runs a change off the window's thread, one at a time, with progress.
+        tasks: Runs a read off the window's thread.
+    """
+
+    database: Database
+    schedulers: Schedulers
+    clock: Callable[[], datetime]
+    zone: tzinfo | None
+    prompts: Prompts
+    operations: Operations
+    tasks: TaskRunner
