@@ -64,7 +64,8 @@ OWNERS: dict[str, str | tuple[str, ...]] = {
     "fsrs_rs_python": "recall/scheduling/",
     "sqlmodel": "recall/storage/",
     "sqlalchemy": "recall/storage/",
-    "miniaudio": "recall/audio.py",
+    # The decoders only in the decoder's child process; the output device in the player.
+    "miniaudio": ("recall/audio.py", "recall/sound_decoder.py"),
     "zstandard": "recall/importers/_zip.py",
 }
 
@@ -122,6 +123,7 @@ LAYERS = {
     "recall.storage": "core",
     "recall.scheduling": "core",
     "recall.audio": "core",
+    "recall.sound_decoder": "core",
     "recall.study_queue": "use case",
     "recall.importers": "core",
     "recall.library": "use case",
@@ -163,6 +165,8 @@ PACKAGES = (
     "recall.ui",
 )
 SIDEWAYS = {
+    # The player plays what the decoder's process decodes.
+    ("recall.audio", "recall.sound_decoder"),
     # A restore checks the restored file.
     ("recall.backups", "recall.integrity"),
     # Installing the bundled deck is an import.
