@@ -294,7 +294,7 @@ class _Child:
         return why
 
     def close(self) -> None:
-        """Kill the child and let the reader end."""
+        """Kill the child, reap it and let the reader end."""
         self.closed.set()
         with contextlib.suppress(OSError):
             self.process.kill()
@@ -302,6 +302,8 @@ class _Child:
             with contextlib.suppress(OSError, ValueError):
                 if stream is not None:
                     stream.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=CHUNK_SECONDS)  # a killed process ends at once
 
 
 class DecoderProcess:
@@ -384,8 +386,6 @@ class DecoderProcess:
             child, self._child = self._child, None
         if child is not None:
             child.close()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                child.process.wait(timeout=CHUNK_SECONDS)
 
     def _running(self) -> _Child:
         if self._child is None:
