@@ -266,6 +266,10 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
             _say(f"  a card's sound: not measured: {sound}")
         else:
             figures.append(sound)
+        _say("damaged sounds, decoded apart ...")
+        figures.append(
+            measure_sound.measure_fuzz(work, 60 if smoke else measure_sound.FUZZ_MUTANTS)
+        )
     print()
     print(table(figures))
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -5,10 +5,15 @@ the output pulls the file's first decoded frames, with the device already open, 
 from the second card of a session on. Anki's way: starting ``mpv`` on the same file until
 it reports its audio output open (``AO: [...]``, printed as playback starts). Where there is
 no mpv or no audio device (CI), the figure is skipped with the reason.
+
+Beside it, the decoder fuzzing at a larger count than the test suite's: damaged copies of
+small Ogg, FLAC, MP3 and WAV tones, each decoded in the decoder's child process (a crash
+there costs a new child), timed beside decoding the undamaged seeds in-process.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import shutil
 import struct
@@ -18,12 +23,16 @@ import time
 import wave
 from pathlib import Path
 
-from benchmarks.common import Figure
+from tests.helpers.sound_files import mutants, seed_corpus
+
+from benchmarks.common import Figure, elapsed_ms
 from recall.host import audio
+from recall.host.sound_decoder import DecoderProcess, UnplayableError
 
 GOAL_MS = 100.0
 WARM_UP = 2
 WAIT = 10.0
+FUZZ_MUTANTS = 600  # the test suite runs 60
 
 
 def tone(path: Path, seconds: float = 1.0, rate: int = 44_100) -> Path:
@@ -128,5 +137,70 @@ def measure_sound(work: Path, rounds: int) -> Figure | str:
             "the sound server's own buffering before the frames are heard.",
             "Not counted: the first sounds of a session, while the device opens (PulseAudio "
             "asked for no further frames for about 2 s after a stream started, on a null sink).",
+        ],
+    )
+
+
+def measure_fuzz(work: Path, count: int = FUZZ_MUTANTS) -> Figure:
+    """``count`` mutants through the decoder process, beside the seeds decoded in-process."""
+    import miniaudio  # the baseline decodes in this process: the undamaged seeds only
+
+    folder = work / "sound-fuzz"
+    folder.mkdir(exist_ok=True)
+    seeds = seed_corpus()
+    decoder = DecoderProcess()
+    outcomes = {"decoded": 0, "refused": 0}
+    isolated: list[float] = []
+
+    def decode(path: Path) -> None:
+        try:
+            for _chunk in decoder.decode(path, 600 * audio.SAMPLE_RATE, lambda: False):
+                pass
+            outcomes["decoded"] += 1
+        except UnplayableError:
+            outcomes["refused"] += 1
+
+    try:
+        decoder.start()
+        for number, (suffix, data) in enumerate(mutants(seeds, count, seed=2023)):
+            path = folder / f"mutant-{number}{suffix}"
+            path.write_bytes(data)
+            isolated.append(elapsed_ms(functools.partial(decode, path)))
+            path.unlink()
+        children = decoder.started
+    finally:
+        decoder.close()
+    clean = []
+    for suffix, data in seeds.items():
+        path = folder / f"seed{suffix}"
+        path.write_bytes(data)
+        clean.append(path)
+
+    def decode_here(path: Path) -> None:
+        miniaudio.get_file_info(str(path))
+        for _chunk in miniaudio.stream_file(str(path), sample_rate=audio.SAMPLE_RATE):
+            pass
+
+    in_process = [
+        elapsed_ms(functools.partial(decode_here, clean[number % len(clean)]))
+        for number in range(count)
+    ]
+    return Figure(
+        title="Damaged sound, decoded apart",
+        measures=(
+            f"{count} seeded mutants (bit flips, cuts, inserted bytes) of 0.4 s Ogg, FLAC, MP3 "
+            "and WAV tones, each through the decoder's child process, beside the undamaged "
+            "seeds decoded in-process"
+        ),
+        recall=isolated,
+        baseline_name="in-process decoding of the seeds",
+        baseline=in_process,
+        tail=True,
+        goal="every mutant decoded or refused, the window's process unharmed",
+        goal_met=outcomes["decoded"] + outcomes["refused"] == count,
+        notes=[
+            f"{outcomes['decoded']} decoded, {outcomes['refused']} could not be played; "
+            f"{children - 1} decoder crashes or hangs, each followed by a new child "
+            "(whose start is in the next mutant's time)."
         ],
     )

@@ -6,7 +6,8 @@ else (with its folder, for a one-folder build) and run from an empty working dir
 a clean environment and a new home folder, so it cannot lean on the source tree, the
 virtual environment or the user's data. The checks: ``--version``; ``decks --json`` on a
 fresh data folder, where the bundled deck must be installed from inside the bundle;
-``import`` of a good and of a bad deck file; ``schema``; ``--self-test``, which opens the real
+``import`` of a good and of a bad deck file; ``schema``; ``--self-test``, which decodes a sound
+in the app started again as its own sound decoder (``--sound-decoder``), opens the real
 window offscreen and studies one card by keyboard; and ``export-reviews`` of that review.
 """
 
@@ -255,6 +256,7 @@ def _check_self_test(test: SmokeTest) -> None:
         "--self-test studies one card by keyboard in the window and quits cleanly",
         run.status == 0
         and "self-test: first card on screen" in run.out
+        and "self-test: sound: the decoder process decoded" in run.out
         and run.out.rstrip().endswith("self-test: passed"),
         run,
     )

@@ -64,7 +64,8 @@ OWNERS: dict[str, str | tuple[str, ...]] = {
     "fsrs_rs_python": "recall/scheduling/",
     "sqlmodel": "recall/storage/",
     "sqlalchemy": "recall/storage/",
-    "miniaudio": "recall/host/audio.py",
+    # The decoders only in the decoder's child process; the output device in the player.
+    "miniaudio": ("recall/host/audio.py", "recall/host/sound_decoder.py"),
     "zstandard": "recall/importers/_zip.py",
 }
 

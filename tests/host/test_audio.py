@@ -15,6 +15,7 @@ from recall.host.audio import (
     Player,
     RecordingOutput,
 )
+from recall.host.sound_decoder import DecoderProcess
 from tests.helpers.sound_files import write_tone
 
 WAIT = 10.0
@@ -88,7 +89,8 @@ def test_bad_files_are_named_and_the_next_file_still_plays(tmp_path: Path) -> No
 def test_pause_gives_silence_and_resume_goes_on_where_it_stopped(tmp_path: Path) -> None:
     tone = write_tone(tmp_path / "tone.wav", seconds=0.5)
     heard = Heard()
-    feed = FileFeed((tone,), heard.problem, heard.first_frame, lambda _feed: None)
+    decoder = DecoderProcess()
+    feed = FileFeed((tone,), heard.problem, heard.first_frame, lambda _feed: None, decoder)
     frames = feed.frames()
     next(frames)
     played = [bytes(frames.send(1024)) for _ in range(3)]
@@ -97,6 +99,7 @@ def test_pause_gives_silence_and_resume_goes_on_where_it_stopped(tmp_path: Path)
     assert bytes(frames.send(512)) == bytes(512 * 2 * CHANNELS)
     feed.paused = False
     rest = b"".join(bytes(chunk) for chunk in iter(lambda: frames.send(1024), None))
+    decoder.close()
     total = (sum(map(len, played)) + len(rest)) // (2 * CHANNELS)
     assert abs(total - 0.5 * SAMPLE_RATE) < 0.02 * SAMPLE_RATE
 

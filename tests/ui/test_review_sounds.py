@@ -21,7 +21,7 @@ from recall.study.session import StudySession
 from recall.ui.review.sound_bar import SoundBar
 from recall.ui.review.view import Phase, ReviewView
 from tests.conftest import ZONE, Clock
-from tests.helpers.sound_files import write_tone
+from tests.helpers.sound_files import CRASHES_MINIAUDIO, write_tone
 
 _HOSTS: list[QMainWindow] = []
 QUESTION_SECONDS = 0.3
@@ -34,6 +34,7 @@ def sound_deck(folder: Path) -> Path:
     write_tone(media / "word.wav", QUESTION_SECONDS)
     write_tone(media / "answer.wav", ANSWER_SECONDS, frequency=660)
     (media / "broken.mp3").write_bytes(b"ID3 this is no mp3 at all" * 20)
+    (media / "crash.ogg").write_bytes(CRASHES_MINIAUDIO.read_bytes())
     deck = {
         "format": "recall-deck",
         "version": 1,
@@ -52,6 +53,13 @@ def sound_deck(folder: Path) -> Path:
                 "type": "basic",
                 "front": "Which word? [sound:broken.mp3]",
                 "back": "none",
+            },
+            {
+                "id": "crash",
+                "type": "basic",
+                "front": "And this one? [sound:crash.ogg]",
+                "back": "none",
+                "explanation": "[sound:answer.wav]",
             },
         ],
     }
@@ -262,3 +270,31 @@ def test_five_pauses_and_resumes_unless_it_picks_a_choice(
     qtbot.keyClick(view, Qt.Key.Key_5)
     assert not player.paused
     assert view.phase is Phase.QUESTION  # a basic card: 5 picked nothing
+
+
+def test_a_sound_that_crashes_the_decoder_is_a_line_on_the_card_and_the_next_sound_plays(
+    qtbot: QtBot, database: Database, clock: Clock, tmp_path: Path
+) -> None:
+    output = RecordingOutput()
+    view = review_screen(qtbot, database, clock, tmp_path, Preferences(), output)
+    for _ in range(2):  # past "hear" and "broken", rated Good
+        qtbot.keyClick(view, Qt.Key.Key_Space)
+        qtbot.keyClick(view.focusWidget() or view, Qt.Key.Key_Space)
+    assert view.shown is not None
+    assert view.shown.card.id == "crash"
+    problems = view.sound_bar.problems
+    qtbot.waitUntil(lambda: "could not be played" in problems.text(), timeout=10_000)
+    assert problems.text().endswith(".ogg could not be played: the decoder crashed on it (SIGSEGV)")
+    player = view.sounds.player
+    assert player is not None
+    crashed = player.decoder.started
+    qtbot.keyClick(view, Qt.Key.Key_Space)  # the window still answers: reveal the answer
+    assert view.phase is Phase.FEEDBACK
+
+    def answer_played() -> None:
+        assert player.idle.is_set()
+        assert output.done.is_set()
+        assert abs(played_seconds(output) - ANSWER_SECONDS) < 0.02
+
+    qtbot.waitUntil(answer_played, timeout=10_000)
+    assert player.decoder.started == crashed + 1  # the answer's sound: a new decoder process

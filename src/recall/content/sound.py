@@ -4,7 +4,7 @@ Anki writes a sound as ``[sound:name.mp3]`` in a field (and some decks use ``<au
 Recall keeps the same tag in stored card text, with the name rewritten to a stored media
 name (``card_html.media_name``), so a reference can only address a file in the media folder.
 The same tag works in Recall's own deck files. This module only reads and rewrites text:
-it opens no file and plays nothing (``audio.py`` plays).
+it opens no file and plays nothing (``audio.py`` plays, ``sound_decoder.py`` decodes).
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ PLAYABLE_SUFFIXES = card_html.SOUND_SUFFIXES
 EXTERNAL_SUFFIXES = card_html.VIDEO_SUFFIXES
 # The longest sound Recall plays; anything claiming more is refused, not decoded.
 MAX_SECONDS = 10 * 60
+# The largest sound file played: the size an import takes for one sound.
+MAX_SOUND_BYTES = 64 * 1024**2
 
 
 class MediaKind(Enum):

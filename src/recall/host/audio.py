@@ -1,15 +1,21 @@
-"""Playing card sounds in-process: the only module that imports miniaudio, on the first sound.
+"""Playing card sounds: files decoded in a child process, their samples played here.
 
 A :class:`Player` takes a list of files and plays them one after another. Nothing runs on
-the caller's thread but putting a command on a queue: a worker thread imports miniaudio,
-opens the output and starts it, and the output pulls frames from a generator that streams
-each file (``miniaudio.stream_file``, a chunk at a time, never the whole file in memory).
-Problems come back through callbacks, from those threads: one per file that cannot be
-played, and one when no output can be opened.
+the caller's thread but putting a command on a queue: a worker thread opens the output and
+starts it, and the output pulls frames from a generator that streams each file a chunk at a
+time (never the whole file in memory). Problems come back through callbacks, from those
+threads: one per file that cannot be played, and one when no output can be opened.
 
-Hostile files are bounded: a file that is not audio miniaudio decodes, or whose header
-claims more than ``sound.MAX_SECONDS``, is refused before decoding; and no file yields more
-frames than that limit allows, whatever its header said.
+The files are decoded by :class:`recall.host.sound_decoder.DecoderProcess`, in a process of its
+own: miniaudio's decoders are C code that a damaged file can crash, and a crash there costs
+that file ("could not be played") and a new decoder process, not the window. This module
+imports miniaudio only for the output device, which plays the decoded samples and never
+sees a file.
+
+Hostile files are bounded: a file over the 64 MiB imports take, one that is not audio
+miniaudio decodes, or whose header claims more than ``sound.MAX_SECONDS``, is refused
+before decoding; no file yields more frames than that limit allows, whatever its header
+said; and a file that decodes to less than its header claims is reported as cut short.
 """
 
 from __future__ import annotations
@@ -24,12 +30,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Protocol
 
-from recall.content.sound import MAX_SECONDS
+from recall.content.sound import MAX_SECONDS, MAX_SOUND_BYTES
+from recall.host import sound_decoder
+from recall.host.sound_decoder import DecoderProcess, UnplayableError
 
-SAMPLE_RATE = 44_100
-CHANNELS = 2
-SAMPLE_BYTES = 2  # signed 16-bit
-CHUNK_FRAMES = 1024
+SAMPLE_RATE = sound_decoder.SAMPLE_RATE
+CHANNELS = sound_decoder.CHANNELS
+SAMPLE_BYTES = sound_decoder.SAMPLE_BYTES
+FRAME_BYTES = sound_decoder.FRAME_BYTES
+CHUNK_FRAMES = sound_decoder.CHUNK_FRAMES
 BUFFER_MS = 40  # the device's period: how soon a stop or pause is heard
 
 Frames = Generator["bytes | array.array[int]", int, None]
@@ -39,7 +48,7 @@ Problem = Callable[[str], None]
 
 
 def _miniaudio() -> ModuleType:
-    import miniaudio  # loaded on the first sound, not at start
+    import miniaudio  # loaded when the device opens, not at start
 
     module: ModuleType = miniaudio
     return module
@@ -197,12 +206,6 @@ class RecordingOutput:
         return data
 
 
-def _length(seconds: float) -> str:
-    if seconds < 60:
-        return f"{seconds:.1f} seconds"
-    return f"{round(seconds / 60)} minutes"
-
-
 def _describe(error: BaseException) -> str:
     text = str(error.args[0]) if error.args else type(error).__name__
     return text.removesuffix(".")
@@ -211,6 +214,9 @@ def _describe(error: BaseException) -> str:
 @dataclass
 class FileFeed:
     """The frames of a list of files, one after another; silence while paused.
+
+    Each file is decoded by the decoder process; this turns its chunks into exactly as many
+    frames as the output asks for (a device drops what it did not ask for).
 
     Attributes:
         cancelled: Set by the player when something else is to play: the frames end.
@@ -221,6 +227,7 @@ class FileFeed:
     problem: Problem
     first_frame: Callable[[], None]
     finished: Callable[[FileFeed], None]
+    decoder: DecoderProcess
     max_seconds: float = MAX_SECONDS
     cancelled: bool = False
     paused: bool = False
@@ -231,62 +238,53 @@ class FileFeed:
         for path in self.paths:
             if self.cancelled:
                 return
-            stream = self._open(path)
-            if stream is None:
+            refused = _refusal(path)
+            if refused:
+                self.problem(f"{path.name} could not be played: {refused}")
                 continue
             left = int(self.max_seconds * SAMPLE_RATE)
+            chunks = self.decoder.decode(path, left, lambda: self.cancelled)
+            pending = bytearray()
             first = True
-            while left > 0 and not self.cancelled:
-                if self.paused:
-                    requested = (yield bytes(requested * SAMPLE_BYTES * CHANNELS)) or CHUNK_FRAMES
-                    continue
-                try:
-                    chunk = stream.send(min(requested, left))
-                except StopIteration:
-                    break
-                except Exception as error:  # miniaudio's decode errors: the file is damaged
-                    self.problem(f"{path.name} could not be played: {_describe(error)}")
-                    break
-                if first:
-                    self.first_frame()
-                    first = False
-                left -= len(chunk) // CHANNELS
-                requested = (yield chunk) or CHUNK_FRAMES
-            stream.close()
+            try:
+                while left > 0 and not self.cancelled:
+                    if self.paused:
+                        requested = (yield bytes(requested * FRAME_BYTES)) or CHUNK_FRAMES
+                        continue
+                    wanted = min(requested, left) * FRAME_BYTES
+                    while len(pending) < wanted:
+                        chunk = next(chunks, None)
+                        if chunk is None:
+                            break
+                        pending += chunk
+                    if not pending:
+                        break
+                    out = bytes(pending[:wanted])
+                    del pending[:wanted]
+                    if first:
+                        self.first_frame()
+                        first = False
+                    left -= len(out) // FRAME_BYTES
+                    requested = (yield out) or CHUNK_FRAMES
+            except UnplayableError as problem:
+                if not self.cancelled:
+                    self.problem(f"{path.name} could not be played: {problem}")
+            finally:
+                chunks.close()
         self.finished(self)
 
-    def _open(self, path: Path) -> Generator[array.array[int], int, None] | None:
-        module = _miniaudio()
-        if not path.is_file():
-            self.problem(f"{path.name} could not be played: the file is missing")
-            return None
-        try:
-            info = module.get_file_info(str(path))
-        except module.DecodeError:
-            self.problem(
-                f"{path.name} could not be played: not a sound Recall plays "
-                "(mp3, ogg vorbis, flac or wav)"
-            )
-            return None
-        if info.duration > self.max_seconds:
-            self.problem(
-                f"{path.name} could not be played: it claims to last "
-                f"{_length(info.duration)}, and Recall plays sounds of up to "
-                f"{_length(self.max_seconds)}"
-            )
-            return None
-        try:
-            stream: Generator[array.array[int], int, None] = module.stream_file(
-                str(path),
-                output_format=module.SampleFormat.SIGNED16,
-                nchannels=CHANNELS,
-                sample_rate=SAMPLE_RATE,
-                frames_to_read=CHUNK_FRAMES,
-            )
-        except module.DecodeError as error:
-            self.problem(f"{path.name} could not be played: {_describe(error)}")
-            return None
-        return stream
+
+def _refusal(path: Path) -> str:
+    """Why ``path`` is not even given to the decoder, or "" when it may be."""
+    try:
+        size = path.stat().st_size if path.is_file() else None
+    except OSError:
+        size = None
+    if size is None:
+        return "the file is missing"
+    if size > MAX_SOUND_BYTES:
+        return f"it is larger than {MAX_SOUND_BYTES // 1024**2} MiB"
+    return ""
 
 
 class Player:
@@ -298,6 +296,7 @@ class Player:
         output: Makes the output on the worker thread (the system's device by default).
         first_frame: Called (from the output's thread) when a file's first frames go out.
         max_seconds: The longest sound played; longer ones are refused.
+        decoder: Decodes the files (a process running ``recall.host.sound_decoder`` by default).
     """
 
     def __init__(
@@ -307,8 +306,10 @@ class Player:
         output: Callable[[], Output] = DeviceOutput,
         first_frame: Callable[[], None] = lambda: None,
         max_seconds: float = MAX_SECONDS,
+        decoder: DecoderProcess | None = None,
     ) -> None:
         self._max_seconds = max_seconds
+        self.decoder = decoder or DecoderProcess()
         self._problem = problem
         self._unavailable = unavailable
         self._make_output = output
@@ -329,7 +330,12 @@ class Player:
         if not paths:
             return
         feed = FileFeed(
-            self._last, self._problem, self._first_frame, self._on_finished, self._max_seconds
+            self._last,
+            self._problem,
+            self._first_frame,
+            self._on_finished,
+            self.decoder,
+            self._max_seconds,
         )
         self._feed = feed
         self._send("play", feed)
@@ -359,7 +365,7 @@ class Player:
         return feed.paused
 
     def close(self) -> None:
-        """Stop and release the output; the worker ends."""
+        """Stop, end the decoder process and release the output; the worker ends."""
         self.stop()
         if self._thread is not None:
             self._commands.put(("close", None))
@@ -381,6 +387,7 @@ class Player:
             command, feed = self._commands.get()
             try:
                 if command == "close":
+                    self.decoder.close()  # first: a wait for it in the output then ends
                     if self._output is not None:
                         self._output.close()
                         self._output = None
@@ -396,6 +403,7 @@ class Player:
                     self.idle.set()
 
     def _start(self, feed: FileFeed) -> None:
+        self.decoder.start()  # not on the caller's thread: this worker's
         try:
             if self._output is None:
                 self._output = self._make_output()
