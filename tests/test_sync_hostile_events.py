@@ -1,0 +1,150 @@
+"""Events another computer wrote that no import would accept: each is set aside once with a
+note saying what was wrong, and the rest, from that computer too, still arrives."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from recall import deck_tree, importing, library
+from recall.deckfile import parse_deck
+from tests.sync_devices import Device
+
+START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
+STAMP = int(START.timestamp()) * 1_000_000
+WRITER = "b" * 32
+
+
+def write_folder(shared: Path, lines: list[str], name: str = "000001-0000000a.jsonl") -> Path:
+    """Another computer's file, written by hand: its header, then ``lines``."""
+    folder = shared / "Recall" / WRITER
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    header = json.dumps({"recall_sync": 1, "device": WRITER, "name": "hostile"})
+    path.write_text(header + "\n" + "".join(line + "\n" for line in lines))
+    return path
+
+
+def deck_event(key: str, name: str, stamp: int = STAMP, **more: Any) -> str:
+    fields = {"name": name, "description": "", "preset": "default", **more}
+    return json.dumps(
+        {"type": "deck", "id": f"deck-{key}-{stamp}", "stamp": stamp, "device": WRITER,
+         "deck": key, "fields": fields}
+    )  # fmt: skip
+
+
+def card_event(deck: str, card: str, stamp: int = STAMP, **more: Any) -> str:
+    fields = {"kind": "basic", "position": 0, "content.id": [card], "content.type": ["basic"],
+              "content.front": [f"Front {card}"], "content.back": ["Back"], **more}  # fmt: skip
+    return json.dumps(
+        {"type": "card", "id": f"card-{deck}-{card}-{stamp}-{len(json.dumps(fields))}",
+         "stamp": stamp, "device": WRITER, "deck": deck, "card": card, "fields": fields}
+    )  # fmt: skip
+
+
+def review_event(deck: str, card: str, uid: str, at: int, **more: Any) -> str:
+    review = {"type": "review", "id": uid, "deck": deck, "card": card, "at": at, "kind": 0,
+              "rating": 3, "duration_ms": 4000, "state_before": 0, "picked": None,
+              "correct": True, "set_due": None, "proposed": None, **more}  # fmt: skip
+    return json.dumps(review)
+
+
+def preset_event(uid: str, stamp: int = STAMP, **config: Any) -> str:
+    fields = {
+        "name": f"Preset {uid}",
+        **{f"config.{key}": [value] for key, value in config.items()},
+    }
+    return json.dumps(
+        {"type": "preset", "id": f"preset-{uid}-{stamp}", "stamp": stamp, "device": WRITER,
+         "preset": uid, "fields": fields}
+    )  # fmt: skip
+
+
+@pytest.fixture
+def receiver(tmp_path: Path, shared: Path) -> Iterator[Device]:
+    device = Device(tmp_path, "desktop", shared, fuzz=False)
+    yield device
+    device.close()
+
+
+def _good(shared: Path, lines: list[str], name: str = "000002-0000000b.jsonl") -> None:
+    """A later file of the same computer with a deck, a card and its review in it."""
+    write_folder(
+        shared,
+        [deck_event("good", "Good deck"), card_event("good", "g1"),
+         review_event("good", "g1", "r-good", STAMP - 3_600_000_000), *lines],
+        name,
+    )  # fmt: skip
+
+
+DEEP = "[" * 200_000 + "]" * 200_000
+HOSTILE = {
+    "deep-event": DEEP,
+    "deep-object": '{"type":"deck","fields":' + '{"a":' * 100 + "1" + "}" * 101,
+    "steps-1e20": preset_event("p1", learning_steps=[1e20]),
+    "parameters-huge": preset_event("p2", parameters=[10**400] * 21),
+    "parameters-out-of-fsrs-bounds": preset_event("p3", parameters=[1000.0] * 21),
+    "extra-until-year-1": preset_event("p4", extra_until="0001-01-01T00:00:00+00:00"),
+    "deck-name-20000-levels": deck_event("deep", "::".join(["a"] * 20_000)),
+    "review-at-lowest": review_event("good", "g1", "r-low", -(2**63)),
+    "buried-until-lowest": card_event("good", "g2", buried_until=-(2**63)),
+    "buried-until-highest": card_event("good", "g3", buried_until=2**63 - 1),
+    "stamp-negative": deck_event("neg", "Negative", stamp=-5),
+    "duration-huge": review_event("good", "g1", "r-long", STAMP, duration_ms=2**62),
+    "position-huge": card_event("good", "g4", position=2**62),
+    "flag-nine": card_event("good", "g5", flag=9),
+    "description-long": deck_event("long", "Long", description="x" * 70_000),
+}
+
+
+@pytest.mark.parametrize("line", list(HOSTILE.values()), ids=list(HOSTILE))
+def test_a_bad_event_is_set_aside_once_and_the_rest_arrives(
+    receiver: Device, shared: Path, line: str
+) -> None:
+    write_folder(shared, [line, deck_event("after", "After the bad one")])
+    _good(shared, [])
+    first = receiver.sync(START)
+    assert "after" in receiver.deck_keys()
+    assert "good" in receiver.deck_keys()
+    set_aside = [note for note in first.notes if "set aside" in note]
+    assert len(set_aside) == 1, first.notes
+    assert "000001-0000000a.jsonl" in set_aside[0]
+    # Later rounds neither fail nor say it again; a later good event still arrives.
+    write_folder(shared, [deck_event("later", "Later")], "000003-0000000c.jsonl")
+    second = receiver.sync(START + timedelta(minutes=5))
+    assert not [note for note in second.notes if "set aside" in note], second.notes
+    assert "later" in receiver.deck_keys()
+    assert receiver.healthy(START + timedelta(minutes=5)) == []
+    # What `recall decks` and the window's deck list show.
+    library.deck_tree_rows(library.deck_overviews(receiver.database, START))
+
+
+def test_a_deep_header_skips_its_file_and_not_the_computer(receiver: Device, shared: Path) -> None:
+    folder = shared / "Recall" / WRITER
+    folder.mkdir(parents=True)
+    (folder / "000001-0000000a.jsonl").write_text(DEEP + "\n" + deck_event("lost", "Lost") + "\n")
+    _good(shared, [])
+    report = receiver.sync(START)
+    assert "good" in receiver.deck_keys()
+    assert any("000001-0000000a.jsonl" in note for note in report.notes), report.notes
+    receiver.sync(START + timedelta(minutes=5))
+
+
+def test_a_stored_deck_name_too_deep_still_lists(receiver: Device) -> None:
+    deck = {"format": "recall-deck", "version": 1, "id": "d", "name": "D",
+            "cards": [{"id": "c", "type": "basic", "front": "F", "back": "B"}]}  # fmt: skip
+    importing.import_deck(receiver.database, parse_deck(json.dumps(deck), "d.json"), START)
+    deep = "::".join(f"l{n}" for n in range(20_000))
+    with receiver.database.transaction() as transaction:
+        transaction.sql.rows("UPDATE deck SET name = ? WHERE key = 'd'", (deep,))
+    rows = library.deck_tree_rows(library.deck_overviews(receiver.database, START))
+    # The tree shows its first levels; the rest of the name stays on the deepest row.
+    assert len(rows) == deck_tree.MAX_DEPTH
+    assert (rows[-1].key, rows[-1].depth, rows[-1].total) == ("d", deck_tree.MAX_DEPTH - 1, 1)
+    assert rows[-1].label.startswith(f"l{deck_tree.MAX_DEPTH - 1}::")
+    assert rows[0].total == 1
