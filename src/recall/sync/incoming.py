@@ -173,10 +173,12 @@ def set_aside_note(writer: str, device: str, name: str, read: FileRead) -> str:
     reasons = "; ".join(
         f"at byte {offset:,}: {reason:.200}" for offset, reason in read.set_aside[:_REASONS_SHOWN]
     )
-    more = len(read.set_aside) - _REASONS_SHOWN
+    more = read.bad - len(read.set_aside)
+    if more > 0:
+        reasons += f"; and {more:,} more"
     return (
         f"{writer} ({device[:8]})/{name}: {read.bad} line(s) that are not events Recall can "
-        f"merge (what no import would accept either) set aside ({reasons}{f'; and {more:,} more' if more > 0 else ''}); "
+        f"merge (what no import would accept either) set aside ({reasons}); "
         "the rest of the file was merged"
     )
 
