@@ -148,3 +148,60 @@ def test_a_stored_deck_name_too_deep_still_lists(receiver: Device) -> None:
     assert (rows[-1].key, rows[-1].depth, rows[-1].total) == ("d", deck_tree.MAX_DEPTH - 1, 1)
     assert rows[-1].label.startswith(f"l{deck_tree.MAX_DEPTH - 1}::")
     assert rows[0].total == 1
+
+
+def _folder_of_two_receivers(tmp_path: Path) -> tuple[Path, Path]:
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    return one, two
+
+
+def _renamed(uid: str, name: str) -> str:
+    return json.dumps(
+        {"type": "deck", "id": uid, "stamp": STAMP, "device": WRITER, "deck": "tie",
+         "fields": {"name": name, "description": "", "preset": "default"}}
+    )  # fmt: skip
+
+
+def test_a_field_one_device_stamped_twice_alike_settles_the_same_everywhere(
+    tmp_path: Path,
+) -> None:
+    one, two = _folder_of_two_receivers(tmp_path)
+    apple, zebra = _renamed("e1", "Apple"), _renamed("e2", "Zebra")
+    write_folder(one, [apple], "000001-0000000a.jsonl")
+    write_folder(one, [zebra], "000002-0000000b.jsonl")
+    write_folder(two, [zebra], "000001-0000000a.jsonl")
+    write_folder(two, [apple], "000002-0000000b.jsonl")
+    names = []
+    for index, shared in enumerate((one, two)):
+        device = Device(tmp_path / f"device{index}", "desktop", shared)
+        try:
+            device.sync(START)
+            with device.database.reading() as transaction:
+                names.append(transaction.synced.decks(["tie"])["tie"][1])
+        finally:
+            device.close()
+    assert names == ["Zebra", "Zebra"]
+
+
+def test_one_seed_sent_for_two_cards_settles_the_same_everywhere(tmp_path: Path) -> None:
+    one, two = _folder_of_two_receivers(tmp_path)
+    deck = deck_event("s", "Seeds")
+    first, second = card_event("s", "x", seed=12345), card_event("s", "y", seed=12345)
+    write_folder(one, [deck, first, second])
+    write_folder(two, [deck, second, first])
+    seeds = []
+    for index, shared in enumerate((one, two)):
+        device = Device(tmp_path / f"device{index}", "desktop", shared)
+        try:
+            device.sync(START)
+            with device.database.reading() as transaction:
+                found = transaction.synced.cards([("s", "x"), ("s", "y")])
+            seeds.append((found[("s", "x")][1]["seed"], found[("s", "y")][1]["seed"]))
+            assert device.healthy(START) == []
+        finally:
+            device.close()
+    assert seeds[0] == seeds[1]
+    assert seeds[0][0] == 12345
+    assert seeds[0][1] != 12345
