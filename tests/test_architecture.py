@@ -188,7 +188,8 @@ SIDEWAYS = {
     # Edits and deck changes go on the same undo stack as bulk changes.
     ("recall.editing", "recall.card_changes"),
     ("recall.deck_changes", "recall.card_changes"),
-    # Deleting a deck backs up first.
+    # Deleting a deck backs up first, and so does a sync round deleting many cards.
+    ("recall.sync", "recall.backups"),
     ("recall.deck_changes", "recall.backups"),
     # The command line lists each group of commands (each in its own module) ...
     ("recall.cli", "recall.cli_decks"),

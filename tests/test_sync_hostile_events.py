@@ -4,7 +4,10 @@ note saying what was wrong, and the rest, from that computer too, still arrives.
 from __future__ import annotations
 
 import json
+import random
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -205,3 +208,75 @@ def test_one_seed_sent_for_two_cards_settles_the_same_everywhere(tmp_path: Path)
     assert seeds[0] == seeds[1]
     assert seeds[0][0] == 12345
     assert seeds[0][1] != 12345
+
+
+def _ten_cards_answered(receiver: Device) -> list[tuple[str, str]]:
+    deck = {"format": "recall-deck", "version": 1, "id": "ten", "name": "Ten",
+            "cards": [{"id": f"c{n}", "type": "basic", "front": f"F{n}", "back": "B"}
+                      for n in range(10)]}  # fmt: skip
+    importing.import_deck(receiver.database, parse_deck(json.dumps(deck), "ten.json"), START)
+    receiver.study("ten", 10, START, random.Random(3))
+    with receiver.database.reading() as transaction:
+        rows = transaction.sql.rows("SELECT uid FROM review")
+    return [("ten", f"c{n}") for n in range(10)] + [("review", row[0]) for row in rows]
+
+
+def _backed_up_reviews(receiver: Device) -> list[int]:
+    found = []
+    for path in sorted((receiver.database.path.parent / "backups").glob("*before-sync-delete*")):
+        with closing(sqlite3.connect(path)) as backup:
+            found.append(backup.execute("SELECT COUNT(*) FROM review").fetchone()[0])
+    return found
+
+
+def test_a_round_deleting_many_cards_backs_up_first_and_says_so(
+    receiver: Device, shared: Path
+) -> None:
+    keys = _ten_cards_answered(receiver)
+    receiver.sync(START)
+    deleted = [
+        json.dumps({"type": "card", "id": f"del-{card}", "stamp": STAMP + 10**9, "device": WRITER,
+                    "deck": deck, "card": card, "fields": {"deleted": True, "gone": True}})
+        for deck, card in keys if deck == "ten"
+    ]  # fmt: skip
+    write_folder(shared, deleted)
+    report = receiver.sync(START + timedelta(minutes=1))
+    assert "deleted 10 card(s) and 10 review(s) as hostile (bbbbbbbb) asked" in report.notes
+    assert any("a backup was made before deleting them" in note for note in report.notes)
+    assert _backed_up_reviews(receiver) == [10]
+    assert receiver.card_ids() == []
+
+
+def test_a_round_taking_back_many_reviews_backs_up_first_and_says_so(
+    receiver: Device, shared: Path
+) -> None:
+    keys = _ten_cards_answered(receiver)
+    receiver.study("ten", 30, START + timedelta(minutes=20), random.Random(4))
+    receiver.sync(START + timedelta(minutes=20))
+    with receiver.database.reading() as transaction:
+        uids = [row[0] for row in transaction.sql.rows("SELECT uid FROM review")]
+    assert len(uids) > 20
+    assert keys
+    write_folder(
+        shared, [json.dumps({"type": "unreview", "id": f"u-{uid}", "review": uid}) for uid in uids]
+    )
+    report = receiver.sync(START + timedelta(minutes=21))
+    assert f"deleted 0 card(s) and {len(uids)} review(s) as hostile (bbbbbbbb) asked" in (
+        report.notes
+    )
+    assert _backed_up_reviews(receiver) == [len(uids)]
+
+
+def test_a_round_deleting_a_few_cards_says_so_without_a_backup(
+    receiver: Device, shared: Path
+) -> None:
+    _ten_cards_answered(receiver)
+    receiver.sync(START)
+    write_folder(
+        shared,
+        [json.dumps({"type": "card", "id": "del-c1", "stamp": STAMP + 10**9, "device": WRITER,
+                     "deck": "ten", "card": "c1", "fields": {"deleted": True, "gone": True}})],
+    )  # fmt: skip
+    report = receiver.sync(START + timedelta(minutes=1))
+    assert "deleted 1 card(s) and 1 review(s) as hostile (bbbbbbbb) asked" in report.notes
+    assert _backed_up_reviews(receiver) == []

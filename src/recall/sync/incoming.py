@@ -70,6 +70,7 @@ class Incoming:
     events: list[Event] = field(default_factory=list)
     positions: list[tuple[str, str, int]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    origins: dict[str, str] = field(default_factory=dict)  # unreview id -> its folder's device
 
 
 def known_types() -> str:
@@ -146,6 +147,9 @@ def collect(
             transaction.sync.saw_device(other, read.name, name)
             names[other] = read.name
         incoming.events += read.events
+        incoming.origins.update(
+            (event.id, other) for event in read.events if isinstance(event, sync_events.Unreview)
+        )
         unknown.update(read.unknown)
         if read.first_unknown is not None:
             transaction.sync.set_revisit(other, name, read.first_unknown, signature)
