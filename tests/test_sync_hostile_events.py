@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from recall import deck_tree, importing, library
 from recall.deckfile import parse_deck
@@ -280,3 +282,53 @@ def test_a_round_deleting_a_few_cards_says_so_without_a_backup(
     report = receiver.sync(START + timedelta(minutes=1))
     assert "deleted 1 card(s) and 1 review(s) as hostile (bbbbbbbb) asked" in report.notes
     assert _backed_up_reviews(receiver) == []
+
+
+_SEEDS = [
+    *HOSTILE.values(),
+    deck_event("x", "X"),
+    card_event("good", "g9"),
+    review_event("good", "g1", "r-any", STAMP - 10**9),
+    preset_event("p9", new_per_day=5),
+]
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    lines=st.lists(
+        st.one_of(
+            st.sampled_from(_SEEDS),
+            st.tuples(st.sampled_from(_SEEDS), st.integers(0, 400), st.binary(max_size=8)).map(
+                lambda cut: (
+                    cut[0][: cut[1]] + cut[2].decode("latin-1") + cut[0][cut[1] + len(cut[2]) :]
+                )
+            ),
+            st.text(max_size=60),
+        ),
+        max_size=6,
+    )
+)
+def test_any_lines_leave_every_round_whole_and_a_later_event_arrives(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str]
+) -> None:
+    root = tmp_path_factory.mktemp("hostile")
+    shared = root / "shared"
+    shared.mkdir()
+    device = Device(root, "desktop", shared, fuzz=False)
+    try:
+        write_folder(shared, [line.replace("\n", " ") for line in lines])
+        _good(shared, [])
+        device.sync(START)
+        write_folder(shared, [deck_event("later", "Later")], "000003-0000000c.jsonl")
+        device.sync(START + timedelta(minutes=5))
+        assert {"good", "later"} <= set(device.deck_keys())
+        assert device.healthy(START + timedelta(minutes=5)) == []
+        library.deck_tree_rows(library.deck_overviews(device.database, START))
+    finally:
+        device.close()
