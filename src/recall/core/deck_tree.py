@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 SEPARATOR = "::"
+MAX_DEPTH = 256
+"""Levels the tree shows: the steps of a deeper name (one stored before names were
+bounded, or made by hand) stay together in the last row's label, so a tree of any name is
+built in one pass and walked without recursing per level."""
 T = TypeVar("T")
 
 
@@ -26,6 +30,12 @@ D = TypeVar("D", bound=Named)
 def parts(name: str) -> list[str]:
     """A deck name's steps down the tree, each stripped: ``"A :: B"`` is ``["A", "B"]``."""
     return [part.strip() for part in name.split(SEPARATOR)]
+
+
+def tree_steps(name: str) -> list[str]:
+    """A deck name's steps as the tree shows them: at most ``MAX_DEPTH``."""
+    steps = name.split(SEPARATOR, MAX_DEPTH - 1)
+    return [part.strip() for part in steps]
 
 
 def normalize(name: str) -> str:
@@ -53,7 +63,7 @@ def subtree(decks: Iterable[D], top: D) -> list[D]:
 def parent(decks: Sequence[D], deck: D) -> D | None:
     """The nearest deck whose name ``deck``'s name continues, or None at the top."""
     by_name = {other.name.casefold(): other for other in decks}
-    steps = parts(deck.name)
+    steps = tree_steps(deck.name)
     for length in range(len(steps) - 1, 0, -1):
         found = by_name.get(SEPARATOR.join(steps[:length]).casefold())
         if found is not None:
@@ -83,7 +93,7 @@ def build(decks: Iterable[D]) -> list[Node[D]]:
     roots: list[Node[D]] = []
     index: dict[str, Node[D]] = {}
     for deck in sorted(decks, key=lambda deck: (deck.name.casefold(), deck.id)):
-        steps = parts(deck.name)
+        steps = tree_steps(deck.name)
         level, above = roots, ""
         for depth in range(1, len(steps) + 1):
             key = SEPARATOR.join(steps[:depth]).casefold()
@@ -101,15 +111,17 @@ def build(decks: Iterable[D]) -> list[Node[D]]:
 
 def walk(nodes: Iterable[Node[D]]) -> Iterable[tuple[Node[D], int]]:
     """Every node with its depth, parents before children."""
-    for node in nodes:
-        yield node, 0
-        for child, depth in walk(node.children):
-            yield child, depth + 1
+    pending = [(node, 0) for node in reversed(list(nodes))]
+    while pending:
+        node, depth = pending.pop()
+        yield node, depth
+        pending += [(child, depth + 1) for child in reversed(node.children)]
 
 
 def summed(node: Node[D], own: Callable[[D], T], add: Callable[[T, T], T], zero: T) -> T:
     """A value of the node's own deck added to that of every node below it."""
-    total = own(node.deck) if node.deck is not None else zero
-    for child in node.children:
-        total = add(total, summed(child, own, add, zero))
+    total = zero
+    for below, _depth in walk([node]):
+        if below.deck is not None:
+            total = add(total, own(below.deck))
     return total

@@ -23,6 +23,12 @@ T = TypeVar("T")
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _STEP = re.compile(r"^(\d+(?:\.\d+)?)([smhd]?)$")
+LONGEST_STEP = timedelta(days=36500)
+"""A learning step at most as long as the longest interval: a longer one overflows dates."""
+EARLIEST_TIME = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST_TIME = datetime(9000, 1, 1, tzinfo=UTC)
+"""The times an option (and a synced stamp) may hold: a century of intervals after the
+latest still fits in a date, and nothing before the epoch is a time Recall recorded."""
 
 
 class OptionError(RecallError):
@@ -133,6 +139,11 @@ def checked(value: Any, item: OptionInfo) -> Any:
         for step in steps:
             if not isinstance(step, timedelta) or step <= timedelta(0):
                 raise OptionError(f"{item.key}: every step must be longer than 0, got {step}")
+            if step > LONGEST_STEP:
+                raise OptionError(
+                    f"{item.key}: every step must be at most {LONGEST_STEP.days:,} days, "
+                    f"got {step.days:,} days"
+                )
         if item.high is not None and len(steps) > item.high:
             raise OptionError(f"{item.key}: at most {item.high:g} steps, got {len(steps)}")
         return steps
@@ -257,8 +268,8 @@ def from_stored(cls: type[T], stored: dict[str, Any], **fixed: Any) -> T:
         if item.key in fixed or item.key not in stored:
             continue
         try:
-            values[item.key] = _loaded(stored[item.key], item)
-        except (OptionError, TypeError, ValueError):
+            values[item.key] = loaded(stored[item.key], item)
+        except OptionError:
             continue
     try:
         return cls(**values, **fixed)
@@ -285,6 +296,21 @@ def replaced(instance: T, changes: dict[str, Any]) -> T:
     return dataclasses.replace(instance, **checked_changes)  # type: ignore[type-var]
 
 
+def loaded(value: Any, item: OptionInfo) -> Any:
+    """An option's value from its stored form (``to_stored``'s), checked.
+
+    Raises:
+        OptionError: The value is not one the option can take, whatever is wrong with it
+            (the wrong type, a number too large for a float or a time, out of range).
+    """
+    try:
+        return _loaded(value, item)
+    except OptionError:
+        raise
+    except (TypeError, ValueError, OverflowError) as error:
+        raise OptionError(f"{item.key}: {value!r:.80} is not a value it takes ({error})") from None
+
+
 def _loaded(value: Any, item: OptionInfo) -> Any:
     if item.kind == "steps":
         return checked(tuple(timedelta(seconds=float(step)) for step in value), item)
@@ -294,6 +320,8 @@ def _loaded(value: Any, item: OptionInfo) -> Any:
         moment = datetime.fromisoformat(value)
         if moment.tzinfo is None:
             raise ValueError("naive time")
+        if not EARLIEST_TIME <= moment <= LATEST_TIME:
+            raise ValueError(f"not a time between {EARLIEST_TIME:%Y} and {LATEST_TIME:%Y}")
         return moment.astimezone(UTC)
     if item.kind == "text":
         if not isinstance(value, str):

@@ -10,14 +10,17 @@ from __future__ import annotations
 from recall.scheduling.replay import REPLAY_VERSION, RawEntry, RawMemory, fuzz_draw
 from recall.scheduling.review import (
     DEFAULT_PARAMETERS,
+    PARAMETER_BOUNDS,
     PastReview,
     Scheduler,
     Schedulers,
     memory_of,
+    parameter_problem,
 )
 
 __all__ = [
     "DEFAULT_PARAMETERS",
+    "PARAMETER_BOUNDS",
     "REPLAY_VERSION",
     "PastReview",
     "RawEntry",
@@ -26,4 +29,5 @@ __all__ = [
     "Schedulers",
     "fuzz_draw",
     "memory_of",
+    "parameter_problem",
 ]

@@ -25,6 +25,22 @@ from recall.scheduling.replay import RawEntry, RawMemory, Replayer, fuzz_draw
 _FUZZ_RANGES = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
 DEFAULT_PARAMETERS: tuple[float, ...] = tuple(fsrs.scheduler.DEFAULT_PARAMETERS)
 assert len(DEFAULT_PARAMETERS) == PARAMETER_COUNT, "presets.PARAMETER_COUNT must match fsrs"
+PARAMETER_BOUNDS: tuple[tuple[float, float], ...] = tuple(
+    zip(fsrs.scheduler.LOWER_BOUNDS_PARAMETERS, fsrs.scheduler.UPPER_BOUNDS_PARAMETERS, strict=True)
+)
+"""Each parameter's lowest and highest value, as fsrs checks them when it makes a scheduler."""
+
+
+def parameter_problem(parameters: Sequence[float]) -> str | None:
+    """Why fsrs would refuse these parameters (empty means its defaults), or None."""
+    if not parameters:
+        return None
+    if len(parameters) != PARAMETER_COUNT:
+        return f"FSRS needs {PARAMETER_COUNT} parameters, got {len(parameters)}"
+    for index, (value, (low, high)) in enumerate(zip(parameters, PARAMETER_BOUNDS, strict=True)):
+        if not low <= value <= high:
+            return f"parameter {index + 1} is {value:g}, outside FSRS's bounds {low:g}-{high:g}"
+    return None
 
 
 class PastReview(NamedTuple):

@@ -6,12 +6,16 @@ from another device moves the clock up to it. So a change made after seeing anot
 device's change always has the later stamp, whatever the two wall clocks say, and a
 device whose clock runs ahead cannot make its old changes win forever: the others'
 clocks catch up with its stamps as soon as they read them. Two equal stamps are ordered
-by the id of the device that made them.
+by the id of the device that made them, and two values one device stamped alike (a buggy
+writer) by their canonical JSON: a total order, so every device keeps the same value
+whatever order the events arrive in.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass
@@ -34,16 +38,27 @@ class Clock:
         self.value = max(self.value, stamp)
 
 
-def newer(stamp: int, device: str, than: list[object] | None) -> bool:
-    """Whether (``stamp``, ``device``) wins over a stored ``[stamp, device, value]``."""
-    if than is None:
-        return True
-    return (stamp, device) > (int(str(than[0])), str(than[1]))
+def canonical(value: Any) -> str:
+    """A value as the tie-break compares it: JSON with sorted keys."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def earlier(stamp: int, device: str, than: list[object] | None) -> bool:
-    """Whether (``stamp``, ``device``) comes before a stored ``[stamp, device, value]``:
-    how a field set once (a card's seed) is settled, the first value sent winning."""
+def newer(stamp: int, device: str, value: Any, than: list[Any] | None) -> bool:
+    """Whether (``stamp``, ``device``, ``value``) wins over a stored ``[stamp, device,
+    value]``: the later stamp, then the greater device id, then the greater value."""
     if than is None:
         return True
-    return (stamp, device) < (int(str(than[0])), str(than[1]))
+    return _order(stamp, device, value) > _order(int(than[0]), str(than[1]), than[2])
+
+
+def earlier(stamp: int, device: str, value: Any, than: list[Any] | None) -> bool:
+    """Whether (``stamp``, ``device``, ``value``) comes before a stored ``[stamp, device,
+    value]``: how a field set once (a card's seed) is settled, the first value sent
+    winning (of two sent alike, the lesser)."""
+    if than is None:
+        return True
+    return _order(stamp, device, value) < _order(int(than[0]), str(than[1]), than[2])
+
+
+def _order(stamp: int, device: str, value: Any) -> tuple[int, str, str]:
+    return (stamp, device, canonical(value))

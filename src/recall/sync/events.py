@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from recall.storage.cards import SEED_LIMIT
+from recall.sync import validation
+from recall.sync.validation import BoundsError
 
 FORMAT = 1
 FIELD_TYPES = ("preset", "deck", "card")
@@ -33,6 +35,11 @@ _CARD_FIELDS: dict[str, type | tuple[type, ...]] = {
 _DECK_FIELDS: dict[str, type | tuple[type, ...]] = {"name": str, "description": str, "preset": str}
 _PRESET_FIELDS: dict[str, type | tuple[type, ...]] = {"name": str}
 _WRAPPED = {"card": "content.", "preset": "config.", "deck": None}
+_BOUNDS = {
+    "card": validation.card_field,
+    "deck": validation.deck_field,
+    "preset": validation.preset_field,
+}
 
 
 class EventError(ValueError):
@@ -112,7 +119,7 @@ def parse(line: bytes) -> Event:
         EventError: The line is not a usable event.
     """
     try:
-        data = json.loads(line)
+        data = validation.loads(line)
     except (ValueError, UnicodeDecodeError) as error:
         raise EventError(f"not JSON ({error})") from None
     if not isinstance(data, dict):
@@ -128,16 +135,19 @@ def parse(line: bytes) -> Event:
         return _fields(type_, data)
     except (KeyError, TypeError) as error:
         raise EventError(f"a {type_} event without a usable {error}") from None
+    except BoundsError as error:
+        raise EventError(f"a {type_} event whose {error}") from None
 
 
 def _text(data: dict[str, Any], key: str) -> str:
     value = data[key]
     if not isinstance(value, str):
         raise TypeError(key)
-    return value
+    return validation.key(key, value)
 
 
 def _integer(data: dict[str, Any], key: str, optional: bool = False) -> Any:
+    """An integer SQLite can store (or None when ``optional``)."""
     value = data.get(key) if optional else data[key]
     if value is None and optional:
         return None
@@ -155,19 +165,23 @@ def _review(data: dict[str, Any]) -> ReviewEvent:
     correct = data.get("correct")
     if not isinstance(correct, bool):
         raise TypeError("correct")
+    for item in picked or ():
+        validation.key("picked", item)
     event = ReviewEvent(
         id=_text(data, "id"),
         deck=_text(data, "deck"),
         card=_text(data, "card"),
-        at=_integer(data, "at"),
+        at=validation.time("at", _integer(data, "at")),
         kind=_integer(data, "kind"),
         rating=_integer(data, "rating"),
-        duration_ms=_integer(data, "duration_ms"),
+        duration_ms=validation.between(
+            "duration_ms", _integer(data, "duration_ms"), 0, validation.MAX_DURATION_MS
+        ),
         state_before=_integer(data, "state_before"),
         picked=picked,
         correct=correct,
-        set_due=_integer(data, "set_due", optional=True),
-        proposed=_integer(data, "proposed", optional=True),
+        set_due=validation.time("set_due", _integer(data, "set_due", optional=True)),
+        proposed=validation.between("proposed", _integer(data, "proposed", optional=True), 1, 4),
     )
     if (
         event.kind not in (0, 1, 2)
@@ -209,6 +223,7 @@ def _fields(type_: str, data: dict[str, Any]) -> FieldEvent:
                 raise TypeError(name)
         else:
             continue  # a field a newer Recall carries: kept in its file, not used here
+        _BOUNDS[type_](name, value)
         checked[name] = value
     key = (
         (_text(data, "preset"), "")
@@ -221,7 +236,7 @@ def _fields(type_: str, data: dict[str, Any]) -> FieldEvent:
     return FieldEvent(
         id=_text(data, "id"),
         type=type_,
-        stamp=_integer(data, "stamp"),
+        stamp=validation.time("stamp", _integer(data, "stamp")),
         device=_text(data, "device"),
         key=key,
         fields=checked,

@@ -23,6 +23,7 @@ from typing import Any
 from recall.core.errors import RecallError
 from recall.host.files import fsync_folder
 from recall.sync.events import FORMAT, encode
+from recall.sync.validation import loads
 
 ROOT = "Recall"
 SUFFIX = ".jsonl"
@@ -191,9 +192,10 @@ def lines_after(base: Path, device: str, name: str, offset: int) -> Iterator[byt
 
 
 def header(line: bytes) -> dict[str, Any]:
-    """A file's first line as its header ({} when it is not a JSON object)."""
+    """A file's first line as its header ({} when it is not a JSON object, or nests too
+    deep to read)."""
     try:
-        loaded = json.loads(line)
+        loaded = loads(line)
     except ValueError:
         return {}
     return loaded if isinstance(loaded, dict) else {}

@@ -51,6 +51,7 @@ class FileRead:
         unknown: Events of a type this Recall does not know, by what was said of them.
         first_unknown: Where the first of those starts (None when there were none).
         bad: Lines that are not events.
+        set_aside: Where each of those starts, with what is wrong with it.
     """
 
     name: str | None
@@ -59,6 +60,7 @@ class FileRead:
     unknown: Counter[str]
     first_unknown: int | None
     bad: int
+    set_aside: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -68,6 +70,7 @@ class Incoming:
     events: list[Event] = field(default_factory=list)
     positions: list[tuple[str, str, int]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    origins: dict[str, str] = field(default_factory=dict)  # unreview id -> its folder's device
 
 
 def known_types() -> str:
@@ -144,13 +147,14 @@ def collect(
             transaction.sync_state.saw_device(other, read.name, name)
             names[other] = read.name
         incoming.events += read.events
+        incoming.origins.update(
+            (event.id, other) for event in read.events if isinstance(event, sync_events.Unreview)
+        )
         unknown.update(read.unknown)
         if read.first_unknown is not None:
             transaction.sync_state.set_revisit(other, name, read.first_unknown, signature)
         if read.bad:
-            incoming.notes.append(
-                f"{other[:8]}/{name}: {read.bad} line(s) that are not events, skipped"
-            )
+            incoming.notes.append(set_aside_note(names.get(other, other[:8]), other, name, read))
         incoming.positions.append((other, name, read.end))
     for what, count in sorted(unknown.items()):
         incoming.notes.append(
@@ -160,6 +164,27 @@ def collect(
         )
     _hold_far_ahead(transaction, incoming, now)
     return incoming
+
+
+_REASONS_SHOWN = 3
+
+
+def set_aside_note(writer: str, device: str, name: str, read: FileRead) -> str:
+    """The report's note on the lines of a file set aside: how many, where and why.
+
+    Said once: the next round reads the file on from after them.
+    """
+    reasons = "; ".join(
+        f"at byte {offset:,}: {reason:.200}" for offset, reason in read.set_aside[:_REASONS_SHOWN]
+    )
+    more = read.bad - len(read.set_aside)
+    if more > 0:
+        reasons += f"; and {more:,} more"
+    return (
+        f"{writer} ({device[:8]})/{name}: {read.bad} line(s) that are not events Recall can "
+        f"merge (what no import would accept either) set aside ({reasons}); "
+        "the rest of the file was merged"
+    )
 
 
 def _hold_far_ahead(transaction: Transaction, incoming: Incoming, now: datetime) -> None:
@@ -236,6 +261,7 @@ def read_events(
     unknown: Counter[str] = Counter()
     first_unknown: int | None = None
     bad = 0
+    set_aside: list[tuple[int, str]] = []
     end = offset
     seen_name: str | None = None
     lines = 0
@@ -255,12 +281,14 @@ def read_events(
                     unknown[str(error)] += 1
                     if first_unknown is None:
                         first_unknown = end
-                except EventError:
+                except EventError as error:
                     bad += 1
+                    if len(set_aside) < _REASONS_SHOWN:
+                        set_aside.append((end, str(error)))
             end += len(line)
             lines += 1
             if tick is not None and lines % _LINES_PER_TICK == 0:
                 tick(end - offset)
     except OSError as error:
         return f"{device[:8]}/{name} could not be read: {error.strerror or error}"
-    return FileRead(seen_name, found, end, unknown, first_unknown, bad)
+    return FileRead(seen_name, found, end, unknown, first_unknown, bad, set_aside)

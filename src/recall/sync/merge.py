@@ -113,7 +113,7 @@ class Merger:
             fields = known.setdefault(identity, {})
             for name, value in event.fields.items():
                 wins = earlier if name == values.SEED else newer
-                if wins(event.stamp, event.device, fields.get(name)):
+                if wins(event.stamp, event.device, value, fields.get(name)):
                     fields[name] = [event.stamp, event.device, value]
                     changed[identity] = fields
             self.merged.received[kind] += 1
@@ -238,7 +238,12 @@ class Merger:
                     decks[deck_key] = (deck_id, deck_key, "", 1)
                 if values.SEED in columns:
                     columns[values.SEED] = seeds.claim(
-                        self._tx, columns[values.SEED], card_key, _stamp(fields), None, self._replay
+                        self._tx,
+                        columns[values.SEED],
+                        (deck_key, card_key),
+                        _stamp(fields),
+                        None,
+                        self._replay,
                     )
                 card_id = self._tx.sync_local.add_card(
                     decks[deck_key][0], card_key, columns, self._now
@@ -255,7 +260,7 @@ class Merger:
                     different[values.SEED] = seeds.claim(
                         self._tx,
                         different[values.SEED],
-                        card_key,
+                        (deck_key, card_key),
                         _stamp(fields),
                         card_id,
                         self._replay,

@@ -229,7 +229,7 @@ def forward(tx: Transaction, changed: dict[Identity, Fields]) -> None:
         for source in sources:
             for name, held in changed[source].items():
                 if name in (*_OF_KEYS, values.SEED) or not newer(
-                    int(held[0]), str(held[1]), fields.get(name)
+                    int(held[0]), str(held[1]), held[2], fields.get(name)
                 ):
                     continue
                 fields[name] = list(held)

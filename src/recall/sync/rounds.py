@@ -28,8 +28,8 @@ from recall.core.progress import Cancelled, Progress, never_cancelled, no_progre
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage.times import to_micros
+from recall.sync import deletions, media, moves
 from recall.sync import folder as sync_folder
-from recall.sync import media, moves
 from recall.sync.clock import Clock
 from recall.sync.incoming import FileRead, collect, read_events
 from recall.sync.merge import Merger
@@ -305,6 +305,14 @@ def _receive(
         assert device is not None
         incoming = collect(transaction, base, device.id, now, progress, describe, cancelled)
         notes = incoming.notes
+        # Before anything is deleted here on another computer's word: counted, and backed
+        # up when many.
+        notes += deletions.back_up_if_many(
+            database,
+            now,
+            deletions.count(transaction, incoming.events, incoming.origins),
+            dict(transaction.sync_state.seen_devices()),
+        )
         clock = Clock(device.clock)
         describe(f"Merging {many(len(incoming.events), 'change')}...")
         progress(0, 0)  # no count of its own: the dialog shows it is busy

@@ -41,9 +41,9 @@ def settle(
     at), and replay them (``claim``)."""
     replay = set(seeds)
     for card_id, (wanted, stamp) in seeds.items():
-        key = transaction.sync_local.card_keys([card_id])[card_id][1]
+        deck, key = transaction.sync_local.card_keys([card_id])[card_id]
         transaction.sync_local.set_seed(
-            card_id, claim(transaction, wanted, key, stamp, card_id, replay)
+            card_id, claim(transaction, wanted, (deck, key), stamp, card_id, replay)
         )
     _replay(transaction, schedulers, replay)
 
@@ -51,13 +51,13 @@ def settle(
 def claim(
     transaction: Transaction,
     wanted: int,
-    key: str,
+    keys: tuple[str, str],
     stamp: Stamp,
     owner: int | None,
     replay: set[int],
 ) -> int:
-    """The seed a card (``owner``, or one being added, by its ``key``) takes when its keys
-    were sent ``wanted`` at ``stamp``.
+    """The seed a card (``owner``, or one being added, by its ``keys``: deck and card) takes
+    when its keys were sent ``wanted`` at ``stamp``.
 
     Two cards here can want one seed: a card moved to another deck and one made again
     under its old keys, or two that drew one random seed. The one whose keys were sent it
@@ -73,11 +73,17 @@ def claim(
             ("card", *holder_keys)
         )
         held = (fields or {}).get(values.SEED)
-        first = held is not None and held[2] == wanted and (int(held[0]), str(held[1])) < stamp
+        # Of two sent it at one stamp by one device (a buggy writer), the lesser keys keep
+        # it: every device settles the same, whichever card it read first.
+        first = held is not None and (
+            held[2] == wanted
+            and (int(held[0]), str(held[1]), holder_keys[1], holder_keys[0])
+            < (*stamp, keys[1], keys[0])
+        )
         if not first:
             synced.set_seed(holder, synced.free_seed(wanted, holder_keys[1]))
             replay.add(holder)
-    return synced.free_seed(wanted, key, owner)
+    return synced.free_seed(wanted, keys[1], owner)
 
 
 def _replay(transaction: Transaction, schedulers: Schedulers, cards: set[int]) -> None:
