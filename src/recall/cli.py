@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from recall import __version__, cli_cards, cli_decks, cli_history, cli_options, cli_sync, paths
-from recall.cli_shared import point_at_newest_backup
+from recall.cli_shared import point_at_newest_backup, say
 from recall.errors import DeckErrors, RecallError
 
 if TYPE_CHECKING:
@@ -46,7 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.handler(args)
     except DeckErrors as error:
-        print(error, file=sys.stderr)
+        for line in str(error).split("\n"):
+            say(line, to_stderr=True)
         return 1
     except RecallError as error:
         _explain_failure(error, paths.data_dir(args.data_dir))
@@ -119,9 +120,9 @@ def _explain_failure(error: RecallError, data_dir: Path) -> None:
     if isinstance(error, MissingDatabaseError):
         from recall import recovery
 
-        print(f"recall: {recovery.missing_advice(data_dir, error)}", file=sys.stderr)
+        say(f"recall: {recovery.missing_advice(data_dir, error)}", to_stderr=True)
         return
-    print(f"recall: {error}", file=sys.stderr)
+    say(f"recall: {error}", to_stderr=True)
     if is_unusable(error):
         from recall import backups
 

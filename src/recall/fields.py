@@ -23,6 +23,9 @@ T = TypeVar("T")
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _STEP = re.compile(r"^(\d+(?:\.\d+)?)([smhd]?)$")
+# A learning step is a wait before the card is seen again, not an interval: a year is far
+# beyond any use, and keeps every due date a step gives within what dates can hold.
+LONGEST_STEP = timedelta(days=365)
 
 
 class OptionError(RecallError):
@@ -133,6 +136,11 @@ def checked(value: Any, item: OptionInfo) -> Any:
         for step in steps:
             if not isinstance(step, timedelta) or step <= timedelta(0):
                 raise OptionError(f"{item.key}: every step must be longer than 0, got {step}")
+            if step > LONGEST_STEP:
+                raise OptionError(
+                    f"{item.key}: {format_steps([step])} is longer than "
+                    f"{format_steps([LONGEST_STEP])}, the longest step"
+                )
         if item.high is not None and len(steps) > item.high:
             raise OptionError(f"{item.key}: at most {item.high:g} steps, got {len(steps)}")
         return steps
@@ -199,6 +207,10 @@ def parse_steps(text: str, key: str = "steps") -> tuple[timedelta, ...]:
         seconds = float(match.group(1)) * _UNITS[match.group(2) or "m"]
         if seconds <= 0:
             raise OptionError(f"{key}: every step must be longer than 0, got {part!r}")
+        if not seconds <= LONGEST_STEP.total_seconds():  # also true of an overflow to inf
+            raise OptionError(
+                f"{key}: {part!r} is longer than {format_steps([LONGEST_STEP])}, the longest step"
+            )
         steps.append(timedelta(seconds=round(seconds)))
     return tuple(steps)
 
@@ -258,7 +270,7 @@ def from_stored(cls: type[T], stored: dict[str, Any], **fixed: Any) -> T:
             continue
         try:
             values[item.key] = _loaded(stored[item.key], item)
-        except (OptionError, TypeError, ValueError):
+        except (OptionError, TypeError, ValueError, OverflowError):
             continue
     try:
         return cls(**values, **fixed)
