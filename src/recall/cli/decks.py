@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recall.cli.shared import ProgressLine, now, open_database, print_json, print_table
+from recall.cli.shared import ProgressLine, now, open_database, print_json, print_table, say
 from recall.core.errors import RecallError
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def _import(args: argparse.Namespace) -> int:
         database.close()
     for report in reports:
         for line in report.lines():
-            print(line)
+            say(line)
     return 0
 
 
@@ -126,7 +126,7 @@ def _export_deck(args: argparse.Namespace) -> int:
         cards = exporting.export_deck(database, args.deck, Path(args.file))
     finally:
         database.close()
-    print(f"wrote {cards} cards of {args.deck} to {args.file}", file=sys.stderr)
+    say(f"wrote {cards} cards of {args.deck} to {args.file}", to_stderr=True)
     return 0
 
 
@@ -138,7 +138,7 @@ def _lint(args: argparse.Namespace) -> int:
         print_json(run.as_json())
     else:
         for line in run.lines():
-            print(line)
+            say(line)
         print(run.summary())
     return run.status
 

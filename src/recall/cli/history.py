@@ -16,6 +16,7 @@ from recall.cli.shared import (
     point_at_newest_backup,
     print_json,
     print_table,
+    say,
 )
 from recall.core.errors import RecallError
 from recall.host import paths
@@ -103,7 +104,7 @@ def _export_reviews(args: argparse.Namespace) -> int:
         written = review_log.write_review_log(database, Path(args.file), args.deck)
     finally:
         database.close()
-    print(f"wrote {written} reviews to {args.file}", file=sys.stderr)
+    say(f"wrote {written} reviews to {args.file}", to_stderr=True)
     return 0
 
 
@@ -133,7 +134,8 @@ def _print_stats(args: argparse.Namespace) -> int:
     if args.json:
         print_json(stats.to_json(figures))
     else:
-        print(stats.text_report(figures))
+        for line in stats.text_report(figures).split("\n"):
+            say(line)
     return 0
 
 
@@ -220,7 +222,7 @@ def _check(args: argparse.Namespace) -> int:
         repaired = upkeep.repair(database, schedulers, report, now())
         print(f"saved the database as it was to {repaired.backup}")
         for change in repaired.changes:
-            print(change)
+            say(change)
         return _print_check(repaired.after)
     finally:
         database.close()
@@ -238,6 +240,6 @@ def _print_check(report: CheckReport) -> int:
             )
         return 0
     for problem in report.problems:
-        print(f"problem: {problem}", file=sys.stderr)
+        say(f"problem: {problem}", to_stderr=True)
     print(f"{len(report.problems)} problem(s) found", file=sys.stderr)
     return 1

@@ -21,7 +21,7 @@ from recall.cli import cards, sync
 from recall.cli import decks as cli_decks
 from recall.cli import history as cli_history
 from recall.cli import options as cli_options
-from recall.cli.shared import point_at_newest_backup
+from recall.cli.shared import point_at_newest_backup, say
 from recall.core.errors import DeckErrors, RecallError
 from recall.host import paths
 
@@ -51,7 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.handler(args)
     except DeckErrors as error:
-        print(error, file=sys.stderr)
+        for line in str(error).split("\n"):
+            say(line, to_stderr=True)
         return 1
     except RecallError as error:
         _explain_failure(error, paths.data_dir(args.data_dir))
@@ -124,9 +125,9 @@ def _explain_failure(error: RecallError, data_dir: Path) -> None:
     if isinstance(error, MissingDatabaseError):
         from recall.safekeeping import recovery
 
-        print(f"recall: {recovery.missing_advice(data_dir, error)}", file=sys.stderr)
+        say(f"recall: {recovery.missing_advice(data_dir, error)}", to_stderr=True)
         return
-    print(f"recall: {error}", file=sys.stderr)
+    say(f"recall: {error}", to_stderr=True)
     if is_unusable(error):
         from recall.safekeeping import backups
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from recall.cli.shared import now, open_database, print_json
+from recall.cli.shared import now, open_database, print_json, say
 from recall.core import fields
 from recall.core.presets import Preset
 
@@ -101,12 +101,12 @@ def _options(args: argparse.Namespace) -> int:
     finally:
         database.close()
     for note in notes:
-        print(note, file=sys.stderr)
+        say(note, to_stderr=True)
     preset = shown.preset
     if args.json:
         print_json(_preset_json(shown))
         return 0
-    print(
+    say(
         f"deck {shown.deck.key} ({shown.deck.name}) uses preset {preset.name!r}, "
         f"shared by: {', '.join(shown.sharing)}"
     )
@@ -119,9 +119,9 @@ def _options(args: argparse.Namespace) -> int:
         extra = item.key.startswith("extra_") and getattr(preset, item.key)
         if extra and preset.extra_until is not None:
             value += f" (today only, until {preset.extra_until.astimezone():%Y-%m-%d %H:%M})"
-        print(f"  {item.key.ljust(width)}  {value}")
+        say(f"  {item.key.ljust(width)}  {value}")
     for warning in preset.warnings():
-        print(f"warning: {warning}", file=sys.stderr)
+        say(f"warning: {warning}", to_stderr=True)
     return 0
 
 
@@ -163,7 +163,7 @@ def _list_presets(database: Database, as_json: bool) -> int:
         print_json(rows)
         return 0
     for row in rows:
-        print(f"{row['name']}: {', '.join(row['decks']) or '(no decks)'}")
+        say(f"{row['name']}: {', '.join(row['decks']) or '(no decks)'}")
     return 0
 
 
@@ -199,7 +199,8 @@ def _optimize(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
         return 0
-    print(report.words())
+    for line in report.words().split("\n"):
+        say(line)
     if report.result.better and not report.applied:
         print("run again with --apply to use them", file=sys.stderr)
     return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
@@ -20,6 +21,35 @@ if TYPE_CHECKING:
     from recall.storage import Database
 
     Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+# What a terminal acts on instead of showing: C0 and C1 controls (escape sequences that
+# clear the screen or move the cursor, line breaks that fake a line), DEL, the line and
+# paragraph separators, the bidirectional overrides (text shown in another order than it
+# reads), and lone surrogates (a file name's bytes that are not UTF-8; they cannot be
+# printed at all).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def terminal_text(text: str) -> str:
+    """Text from outside (a deck, device, preset or tag name, a card's text) made safe to print.
+
+    Each character a terminal would act on instead of showing is written out as Python
+    writes it in a string: ``\\n``, ``\\x1b``, ``\\u202e``. JSON output needs none of this
+    (``json.dumps`` escapes control characters itself).
+    """
+    return _UNSAFE.sub(lambda found: _escaped(found.group()), text)
+
+
+def _escaped(char: str) -> str:
+    point = ord(char)
+    return _NAMED.get(char) or (f"\\x{point:02x}" if point < 0x100 else f"\\u{point:04x}")
+
+
+def say(line: object, to_stderr: bool = False) -> None:
+    """Print one line of human-readable output, made safe with ``terminal_text``."""
+    print(terminal_text(str(line)), file=sys.stderr if to_stderr else sys.stdout)
 
 
 def now() -> datetime:
@@ -57,6 +87,7 @@ def print_table(
         right: Further columns to align right.
     """
     table = [[str(cell) for cell in header]] + [[_cell(cell) for cell in row] for row in rows]
+    table = [[terminal_text(cell) for cell in row] for row in table]
     numeric = {
         column
         for column in range(len(header))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
+
+from recall.host import paths
 
 if TYPE_CHECKING:
     from recall.cli.shared import Commands
@@ -19,22 +20,23 @@ def add_commands(commands: Commands) -> None:
         description="Write this device's changes to the sync folder and merge the other "
         "devices' (docs/sync.md). The folder and name are remembered for next time.",
     )
-    sync.add_argument("--folder", type=Path, metavar="DIR", help="the shared sync folder")
+    sync.add_argument("--folder", metavar="DIR", help="the shared sync folder")
     sync.add_argument("--name", metavar="NAME", help="this device's name, as others see it")
     sync.set_defaults(handler=_sync)
 
 
 def _sync(args: argparse.Namespace) -> int:
-    from recall.cli.shared import ProgressLine, now, open_database
+    from recall.cli.shared import ProgressLine, now, open_database, say
     from recall.sync.rounds import sync
 
+    folder = None if args.folder is None else paths.named_folder(args.folder, "--folder")
     database = open_database(args)
     progress = ProgressLine("syncing") if sys.stderr.isatty() else None
     try:
         report = sync(
             database,
             now(),
-            args.folder,
+            folder,
             args.name,
             progress=progress or (lambda _done, _total: None),
         )
@@ -43,6 +45,6 @@ def _sync(args: argparse.Namespace) -> int:
             progress.finish()
         database.close()
     for line in report.lines():
-        print(line)
+        say(line)
     # What came in was merged all the same; a script still learns that nothing went out.
     return 0 if report.problem is None else 1

@@ -22,6 +22,14 @@ DAY_FIELDS = ("rated", "missed", "added", "edited")
 FIELDS = (*TEXT_FIELDS, "deck", "tag", "is", "flag", "prop", *DAY_FIELDS)
 COMPARISONS = ("<=", ">=", "!=", "=", "<", ">")
 MAX_DAYS = 36500
+# Bounds on one query, checked before any SQL is built (docs/search.md lists them). SQLite's
+# parser gives up on SQL nested much deeper than about 30 parentheses, and builds older
+# than 3.32 take at most 999 parameters (a term takes at most 4, the sort 6); a query of
+# MAX_LENGTH characters makes LIKE patterns under SQLite's 50,000 bytes (4 bytes a
+# character at most), whatever the query holds.
+MAX_LENGTH = 10_000
+MAX_TERMS = 200
+MAX_DEPTH = 10
 
 Comparison = Literal["<=", ">=", "!=", "=", "<", ">"]
 
@@ -131,9 +139,15 @@ class _Token:
 def parse(query: str) -> Node | None:
     """Parse a query; None for an empty one (which matches every card).
 
+    A run of ``-`` is one negation or none (``--a`` is ``a``). The query's length, its
+    number of terms and how deep its parentheses nest are bounded (``MAX_LENGTH``,
+    ``MAX_TERMS``, ``MAX_DEPTH``), so that any query that parses also runs.
+
     Raises:
-        SearchError: The query cannot be understood; the message says what and where.
+        SearchError: The query cannot be understood or is beyond those bounds; the message
+            says what and where.
     """
+    _check_text(query)
     tokens = _tokenize(query)
     if not tokens:
         return None
@@ -154,8 +168,27 @@ def quote(value: str) -> str:
     return f'"{escaped}"'
 
 
+def _check_text(query: str) -> None:
+    if len(query) > MAX_LENGTH:
+        raise SearchError(
+            f"the search is {len(query):,} characters long; at most {MAX_LENGTH:,} are read",
+            MAX_LENGTH + 1,
+        )
+    surrogate = re.search("[\ud800-\udfff]", query)
+    if surrogate is not None:
+        # A command line's bytes that are not UTF-8 arrive as U+DC80-U+DCFF (surrogateescape).
+        point = ord(surrogate.group())
+        what = (
+            f"the byte 0x{point - 0xDC00:02x}, which is not UTF-8 text"
+            if 0xDC80 <= point <= 0xDCFF
+            else f"U+{point:04X}, half of a character pair and not text by itself"
+        )
+        raise SearchError(f"the search holds {what}", surrogate.start() + 1)
+
+
 def _tokenize(query: str) -> list[_Token]:
     tokens: list[_Token] = []
+    terms = 0
     index = 0
     length = len(query)
     while index < length:
@@ -180,6 +213,12 @@ def _tokenize(query: str) -> list[_Token]:
             if not token.quoted and lowered in ("or", "and"):
                 tokens.append(_Token("or" if lowered == "or" else "and", column))
             else:
+                terms += 1
+                if terms > MAX_TERMS:
+                    raise SearchError(
+                        f"the search has more than {MAX_TERMS} terms; this is term {MAX_TERMS + 1}",
+                        column,
+                    )
                 tokens.append(token)
     return tokens
 
@@ -224,12 +263,17 @@ def _read_term(query: str, start: int) -> tuple[_Token, int]:
 
 
 class _Parser:
-    """Recursive descent: or-expression of and-expressions of (negated) atoms."""
+    """Recursive descent: or-expression of and-expressions of (negated) atoms.
+
+    Each level of parentheses takes three Python frames; ``MAX_DEPTH`` keeps that far
+    below Python's recursion limit.
+    """
 
     def __init__(self, tokens: list[_Token], end_column: int) -> None:
         self._tokens = tokens
         self._position = 0
         self._end_column = end_column
+        self._depth = 0
 
     def parse(self) -> Node:
         node = self._or()
@@ -271,19 +315,29 @@ class _Parser:
         return operands[0] if len(operands) == 1 else And(tuple(operands))
 
     def _unary(self) -> Node:
+        negated = False
         token = self._tokens[self._position]
-        if token.kind == "not":
+        while token.kind == "not":  # a loop, not recursion: any run of '-' is one or none
             self._position += 1
             following = self._peek()
             if following is None or following.kind in ("close", "or", "and"):
                 raise SearchError("'-' needs a search after it", token.column)
-            return Not(self._unary())
+            negated = not negated
+            token = following
+        node = self._atom(token)
+        return Not(node) if negated else node
+
+    def _atom(self, token: _Token) -> Node:
         if token.kind == "open":
             self._position += 1
             following = self._peek()
             if following is not None and following.kind == "close":
                 raise SearchError("'()' holds no search", token.column)
+            if self._depth == MAX_DEPTH:
+                raise SearchError(f"parentheses nest more than {MAX_DEPTH} deep here", token.column)
+            self._depth += 1
             node = self._or()
+            self._depth -= 1
             closing = self._peek()
             if closing is None or closing.kind != "close":
                 raise SearchError("this '(' is never closed", token.column)
@@ -393,7 +447,8 @@ def _like(text: str) -> str:
             index += 2
             continue
         if char == "*":
-            out.append("%")
+            if not out or out[-1] != "%":  # ``**`` finds what ``*`` finds
+                out.append("%")
         elif char == "_":
             out.append("_")
         else:

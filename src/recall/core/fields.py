@@ -23,8 +23,9 @@ T = TypeVar("T")
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _STEP = re.compile(r"^(\d+(?:\.\d+)?)([smhd]?)$")
-LONGEST_STEP = timedelta(days=36500)
-"""A learning step at most as long as the longest interval: a longer one overflows dates."""
+# A learning step is a wait before the card is seen again, not an interval: a year is far
+# beyond any use, and keeps every due date a step gives within what dates can hold.
+LONGEST_STEP = timedelta(days=365)
 EARLIEST_TIME = datetime(1970, 1, 1, tzinfo=UTC)
 LATEST_TIME = datetime(9000, 1, 1, tzinfo=UTC)
 """The times an option (and a synced stamp) may hold: a century of intervals after the
@@ -141,8 +142,8 @@ def checked(value: Any, item: OptionInfo) -> Any:
                 raise OptionError(f"{item.key}: every step must be longer than 0, got {step}")
             if step > LONGEST_STEP:
                 raise OptionError(
-                    f"{item.key}: every step must be at most {LONGEST_STEP.days:,} days, "
-                    f"got {step.days:,} days"
+                    f"{item.key}: {format_steps([step])} is longer than "
+                    f"{format_steps([LONGEST_STEP])}, the longest step"
                 )
         if item.high is not None and len(steps) > item.high:
             raise OptionError(f"{item.key}: at most {item.high:g} steps, got {len(steps)}")
@@ -210,6 +211,10 @@ def parse_steps(text: str, key: str = "steps") -> tuple[timedelta, ...]:
         seconds = float(match.group(1)) * _UNITS[match.group(2) or "m"]
         if seconds <= 0:
             raise OptionError(f"{key}: every step must be longer than 0, got {part!r}")
+        if not seconds <= LONGEST_STEP.total_seconds():  # also true of an overflow to inf
+            raise OptionError(
+                f"{key}: {part!r} is longer than {format_steps([LONGEST_STEP])}, the longest step"
+            )
         steps.append(timedelta(seconds=round(seconds)))
     return tuple(steps)
 

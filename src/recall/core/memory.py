@@ -78,3 +78,12 @@ class ReviewKind(IntEnum):
 # A review dated this far after the clock is "in the future": an import leaves it out,
 # and ``recall check`` reports it (``--repair`` sets it aside).
 FUTURE_TOLERANCE = timedelta(minutes=5)
+# The longest time an answer counts as taking; any longer is the learner walking away (Anki
+# stops its answer clock at 60 s by default). Storage caps every answer it records at this,
+# whether studied, imported or synced, so no total of answer times can run away.
+LONGEST_ANSWER_MS = 60 * 60 * 1000
+
+
+def answer_ms(duration_ms: int) -> int:
+    """An answer's duration as recorded: never negative, at most ``LONGEST_ANSWER_MS``."""
+    return min(max(int(duration_ms), 0), LONGEST_ANSWER_MS)

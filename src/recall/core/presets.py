@@ -17,6 +17,29 @@ from recall.core.fields import OptionError, option
 
 DEFAULT_PRESET_ID = 1
 PARAMETER_COUNT = 21  # FSRS-6's parameters; scheduling checks fsrs agrees
+PARAMETER_BOUNDS = (  # (lowest, highest) of each, as py-fsrs's; scheduling checks fsrs agrees
+    (0.001, 100.0),
+    (0.001, 100.0),
+    (0.001, 100.0),
+    (0.001, 100.0),
+    (1.0, 10.0),
+    (0.001, 4.0),
+    (0.001, 4.0),
+    (0.001, 0.75),
+    (0.0, 4.5),
+    (0.0, 0.8),
+    (0.001, 3.5),
+    (0.001, 5.0),
+    (0.001, 0.25),
+    (0.001, 0.9),
+    (0.0, 4.0),
+    (0.0, 1.0),
+    (1.0, 6.0),
+    (0.0, 2.0),
+    (0.0, 2.0),
+    (0.0, 0.8),
+    (0.1, 0.8),
+)
 LEECH_ACTIONS = ("suspend", "tag")
 NEW_CARD_ORDERS = ("deck", "random")
 RETENTION_WARNING = (
@@ -105,10 +128,22 @@ class Preset:
     )
 
     def __post_init__(self) -> None:
-        if self.parameters and len(self.parameters) != PARAMETER_COUNT:
+        if not self.parameters:
+            return
+        if len(self.parameters) != PARAMETER_COUNT:
             raise OptionError(
                 f"parameters: FSRS needs {PARAMETER_COUNT} numbers, got {len(self.parameters)}"
             )
+        # Checked here, every preset made (typed, fitted, stored, synced) is one fsrs accepts.
+        problems = [
+            f"w{index} = {value:g}, FSRS takes {low:g} to {high:g}"
+            for index, (value, (low, high)) in enumerate(
+                zip(self.parameters, PARAMETER_BOUNDS, strict=True)
+            )
+            if not low <= value <= high
+        ]
+        if problems:
+            raise OptionError(f"parameters: {'; '.join(problems)}")
 
     def new_limit(self, now: datetime) -> int:
         """New cards a deck may introduce in the study day ``now`` falls in."""

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import platformdirs
 
+from recall.core.errors import RecallError
+
 APP_NAME = "Recall"
 DATA_DIR_VARIABLE = "RECALL_DATA_DIR"
 DATABASE_NAME = "recall.sqlite3"
@@ -32,6 +34,26 @@ def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
     if from_environment:
         return Path(from_environment).expanduser()
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def named_folder(text: str, what: str) -> Path:
+    """A folder named in text by the learner, never the current one by accident.
+
+    ``Path("")`` is the current folder, so an empty name (a script's unset variable) would
+    quietly pick whatever folder the command runs in.
+
+    Args:
+        text: The name as given.
+        what: What names it, for the message (``--folder``).
+
+    Raises:
+        RecallError: The name is empty or only spaces.
+    """
+    if not text.strip():
+        raise RecallError(
+            f"{what}: {text!r} names no folder; give its path (. for the current folder)"
+        )
+    return Path(text)
 
 
 def database_path(directory: Path) -> Path:

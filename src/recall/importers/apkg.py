@@ -9,7 +9,7 @@ from pathlib import Path
 
 from recall.content.deck_format import BasicCard, ChoiceCard, Deck
 from recall.core.errors import DeckError, ImportCancelledError
-from recall.core.memory import Rating
+from recall.core.memory import LONGEST_ANSWER_MS, Rating
 from recall.importers import (
     Cancelled,
     ImportedPackage,
@@ -53,8 +53,7 @@ MAX_TOTAL_BYTES = 2 * 1024**3  # everything unpacked from one package
 MAX_COLLECTION_BYTES = 1024**3
 MAX_MEDIA_LIST_BYTES = 32 * 1024**2
 MAX_IMAGE_BYTES = 64 * 1024**2  # one image
-# Anki stops its answer clock at 60 s by default; longer is the learner walking away.
-MAX_DURATION_MS = 60 * 60 * 1000
+MAX_DURATION_MS = LONGEST_ANSWER_MS  # Anki's time_ms beyond it is the learner walking away
 
 PLACEHOLDER_TEXT = "update to the latest anki"
 CHECK_EVERY = 500

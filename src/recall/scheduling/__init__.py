@@ -7,10 +7,10 @@ its formulas on plain numbers; ``optimize`` fits parameters and
 
 from __future__ import annotations
 
+from recall.core.presets import PARAMETER_BOUNDS
 from recall.scheduling.replay import REPLAY_VERSION, RawEntry, RawMemory, fuzz_draw
 from recall.scheduling.review import (
     DEFAULT_PARAMETERS,
-    PARAMETER_BOUNDS,
     PastReview,
     Scheduler,
     Schedulers,

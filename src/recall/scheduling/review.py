@@ -18,17 +18,23 @@ from typing import NamedTuple, cast
 import fsrs
 
 from recall.core.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
-from recall.core.presets import PARAMETER_COUNT, DeckPresets, Preset
+from recall.core.presets import PARAMETER_BOUNDS, PARAMETER_COUNT, DeckPresets, Preset
 from recall.scheduling.replay import RawEntry, RawMemory, Replayer, fuzz_draw
 
 # py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).
 _FUZZ_RANGES = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
 DEFAULT_PARAMETERS: tuple[float, ...] = tuple(fsrs.scheduler.DEFAULT_PARAMETERS)
 assert len(DEFAULT_PARAMETERS) == PARAMETER_COUNT, "presets.PARAMETER_COUNT must match fsrs"
-PARAMETER_BOUNDS: tuple[tuple[float, float], ...] = tuple(
-    zip(fsrs.scheduler.LOWER_BOUNDS_PARAMETERS, fsrs.scheduler.UPPER_BOUNDS_PARAMETERS, strict=True)
-)
-"""Each parameter's lowest and highest value, as fsrs checks them when it makes a scheduler."""
+assert (
+    tuple(
+        zip(
+            fsrs.scheduler.LOWER_BOUNDS_PARAMETERS,
+            fsrs.scheduler.UPPER_BOUNDS_PARAMETERS,
+            strict=True,
+        )
+    )
+    == PARAMETER_BOUNDS
+), "presets.PARAMETER_BOUNDS must be fsrs's"
 
 
 def parameter_problem(parameters: Sequence[float]) -> str | None:

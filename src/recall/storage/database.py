@@ -26,6 +26,7 @@ from recall.storage.failures import (
     NewerDatabaseError,
     StorageError,
     explain,
+    is_statement_fault,
     is_unusable,
 )
 from recall.storage.migrations import MIGRATIONS, SCHEMA_VERSION
@@ -216,6 +217,8 @@ class Database:
             cause = error.error if isinstance(error, StatementError) else error
             if isinstance(cause, sqlite3.IntegrityError):
                 raise cause from None
+            if isinstance(error, StatementError) and is_statement_fault(cause):
+                raise error from cause  # the statement is wrong, not the disk: a bug
             if isinstance(cause, sqlite3.Error):
                 raise storage_error(cause, self.path, self._busy_timeout_ms) from None
             raise

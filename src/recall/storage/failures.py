@@ -23,6 +23,7 @@ from pathlib import Path
 from recall.core.errors import RecallError
 
 # SQLite's primary result codes (the low byte of an extended code).
+SQLITE_ERROR = 1
 SQLITE_PERM = 3
 SQLITE_BUSY = 5
 SQLITE_LOCKED = 6
@@ -76,6 +77,17 @@ def is_unusable(error: BaseException) -> bool:
     if isinstance(error, NewerDatabaseError):
         return False
     return isinstance(error, DatabaseError)
+
+
+def is_statement_fault(error: BaseException) -> bool:
+    """Whether SQLite refused a statement itself, whatever the file and the disk.
+
+    ``SQLITE_ERROR`` on a statement Recall built (an expression nested too deep, too many
+    parameters, a LIKE pattern too long, a misspelt column) says the statement is wrong:
+    a bug to report with its traceback, never a disk to check.
+    """
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF == SQLITE_ERROR
 
 
 def explain(

@@ -8,7 +8,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import cast
 
-from recall.core.memory import ReviewKind
+from recall.core.memory import ReviewKind, answer_ms
 from recall.storage.records import CardRow, NewReview, ReviewRow
 from recall.storage.review_ids import batch_uids, card_keys, free_uid
 from recall.storage.rows import (
@@ -259,7 +259,7 @@ def _values(review: NewReview) -> tuple[object, ...]:
         review.card_id,
         to_micros(review.reviewed_at),
         int(review.rating),
-        review.duration_ms,
+        answer_ms(review.duration_ms),
         int(review.state_before),
         picked_json(review.picked),
         review.correct,

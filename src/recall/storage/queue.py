@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
-from recall.core.memory import CardState, ReviewKind
+from recall.core.memory import LONGEST_ANSWER_MS, CardState, ReviewKind
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
 
@@ -112,7 +112,8 @@ class QueueQueries:
     def recent_correct_durations(self, deck_ids: Sequence[int], limit: int) -> list[int]:
         """Durations of the decks' latest right answers, newest first."""
         rows = self._sql.rows(
-            "SELECT review.duration_ms FROM review CROSS JOIN card ON card.id = review.card_id "
+            f"SELECT min(max(review.duration_ms, 0), {LONGEST_ANSWER_MS}) "
+            "FROM review CROSS JOIN card ON card.id = review.card_id "
             f"WHERE card.deck_id IN ({_marks(deck_ids)}) AND review.correct "
             f"AND review.kind = {_ANSWER} ORDER BY review.id DESC LIMIT ?",
             (*deck_ids, limit),

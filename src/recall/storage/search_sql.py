@@ -3,6 +3,11 @@
 The condition reads the tables ``card``, ``card_memory`` (joined on the card) and ``deck``
 (joined on the card's deck) and looks into ``card_tag`` and ``review`` through subqueries.
 Every value from the query travels as a parameter; the SQL text holds only fixed pieces.
+
+SQLite's parser gives up on SQL nested more than about 30 parentheses deep, so the tree is
+flattened first: negations are moved down to the terms (``-(a or b)`` is ``-a -b``) and
+nested groups of the same kind are merged, so the SQL nests only where ``and`` and ``or``
+alternate.
 """
 
 from __future__ import annotations
@@ -36,6 +41,22 @@ class SearchContext:
     day_end: datetime
     decay: float
     factor: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Term:
+    """A term of a flattened query, maybe negated."""
+
+    node: Node
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Terms and groups that must all match (``every``), or one of which must."""
+
+    every: bool
+    members: tuple[_Term | _Group, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,21 +124,26 @@ class _Compiler:
         self._context = context
 
     def compile(self, node: Node) -> Condition:
-        sql, parameters = self._node(node)
+        sql, parameters = self._flat(_flattened(node, negated=False))
         return Condition(sql, tuple(parameters))
 
-    def _node(self, node: Node) -> tuple[str, list[object]]:
-        if isinstance(node, And | Or):
-            parts = [self._node(operand) for operand in node.operands]
-            joiner = " AND " if isinstance(node, And) else " OR "
+    def _flat(self, flat: _Term | _Group) -> tuple[str, list[object]]:
+        if isinstance(flat, _Group):
+            parts = [self._flat(member) for member in flat.members]
+            joiner = " AND " if flat.every else " OR "
             return (
                 "(" + joiner.join(sql for sql, _ in parts) + ")",
                 [value for _, values in parts for value in values],
             )
-        if isinstance(node, Not):
-            sql, parameters = self._node(node.operand)
-            # A NULL inside (a new card's due, say) must count as "not matched" on both sides.
-            return f"NOT coalesce({sql}, 0)", parameters
+        sql, parameters = self._node(flat.node)
+        if flat.negated:
+            # A NULL (a new card's due, say) counts as "not matched" on both sides: a term is
+            # matched only where it is 1, and its negation everywhere else.
+            return f"({sql}) IS NOT 1", parameters
+        return sql, parameters
+
+    def _node(self, node: Node) -> tuple[str, list[object]]:
+        assert not isinstance(node, And | Or | Not), "flattened away"
         if isinstance(node, Text):
             return _text(node)
         if isinstance(node, InDeck):
@@ -213,6 +239,27 @@ class _Compiler:
             condition += " AND review.rating = ?"
             parameters.append(node.rating)
         return f"card.id IN (SELECT card_id FROM review WHERE {condition})", parameters
+
+
+def _flattened(node: Node, negated: bool) -> _Term | _Group:
+    """The query with negations moved down to its terms and same-kind groups merged.
+
+    A term's NULL counts as false here as in SQL's WHERE, and a negated term is true for it;
+    with that, ``-(a b)`` matches exactly what ``-a or -b`` does.
+    """
+    while isinstance(node, Not):
+        node, negated = node.operand, not negated
+    if not isinstance(node, And | Or):
+        return _Term(node, negated)
+    every = isinstance(node, And) != negated
+    members: list[_Term | _Group] = []
+    for operand in node.operands:
+        member = _flattened(operand, negated)
+        if isinstance(member, _Group) and member.every == every:
+            members.extend(member.members)
+        else:
+            members.append(member)
+    return _Group(every, tuple(members))
 
 
 def _text(node: Text) -> tuple[str, list[object]]:

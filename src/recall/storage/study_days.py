@@ -26,7 +26,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from recall.core.memory import CardState
+from recall.core.memory import LONGEST_ANSWER_MS, CardState
 from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Sql
 from recall.storage.statistics import (
@@ -222,7 +222,8 @@ def _counting(local: LocalTime, start: tuple[int, int] | None) -> str:
     return f"""
         WITH r AS (
             SELECT review.reviewed_at AS t, review.rating AS rating,
-                review.duration_ms AS ms, review.state_before AS s, review.correct AS ok,
+                min(max(review.duration_ms, 0), {LONGEST_ANSWER_MS}) AS ms,
+                review.state_before AS s, review.correct AS ok,
                 coalesce(review.proposed_rating, 0) AS proposed, card.deck_id AS deck_id,
                 coalesce(lag(review.reviewed_at) OVER (
                     PARTITION BY review.card_id ORDER BY {REVIEW_ORDER}), {before}) AS prev

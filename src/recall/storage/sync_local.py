@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from recall.core.memory import CardState
+from recall.core.memory import CardState, answer_ms
 from recall.storage.cards import SEED_LIMIT, random_seed
 from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Row, Sql
@@ -302,7 +302,7 @@ class SyncLocalQueries:
             "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, "
             "picked, correct, kind, set_due, proposed_rating, uid) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
+            ((*row[:3], answer_ms(row[3]), *row[4:]) for row in rows),
         )
 
     def delete_reviews(self, uids: Sequence[str]) -> set[int]:
