@@ -51,6 +51,7 @@ class FileRead:
         unknown: Events of a type this Recall does not know, by what was said of them.
         first_unknown: Where the first of those starts (None when there were none).
         bad: Lines that are not events.
+        too_long: Lines longer than ``folder.MAX_LINE_BYTES``, skipped unread.
     """
 
     name: str | None
@@ -59,6 +60,7 @@ class FileRead:
     unknown: Counter[str]
     first_unknown: int | None
     bad: int
+    too_long: int = 0
 
 
 @dataclass
@@ -151,6 +153,11 @@ def collect(
             incoming.notes.append(
                 f"{other[:8]}/{name}: {read.bad} line(s) that are not events, skipped"
             )
+        if read.too_long:
+            incoming.notes.append(
+                f"{other[:8]}/{name}: {read.too_long} line(s) longer than "
+                f"{sync_folder.MAX_LINE_BYTES // 1024**2} MiB, skipped unread"
+            )
         incoming.positions.append((other, name, read.end))
     for what, count in sorted(unknown.items()):
         incoming.notes.append(
@@ -213,6 +220,8 @@ def _writer(base: Path, device: str, name: str) -> str:
         first = next(sync_folder.lines_after(base, device, name, 0), b"")
     except OSError:
         first = b""
+    if not isinstance(first, bytes):
+        first = b""
     return str(sync_folder.header(first).get("name") or "another computer")
 
 
@@ -236,11 +245,20 @@ def read_events(
     unknown: Counter[str] = Counter()
     first_unknown: int | None = None
     bad = 0
+    too_long = 0
     end = offset
     seen_name: str | None = None
     lines = 0
     try:
         for line in sync_folder.lines_after(base, device, name, offset):
+            if isinstance(line, sync_folder.LongLine):
+                if end == 0:
+                    return f"{device[:8]}/{name} is not a Recall sync file; skipped, kept"
+                too_long += 1
+                end += line.size
+                if tick is not None:
+                    tick(end - offset)
+                continue
             if end == 0:
                 header = sync_folder.header(line)
                 problem = sync_folder.header_problem(header)
@@ -263,4 +281,4 @@ def read_events(
                 tick(end - offset)
     except OSError as error:
         return f"{device[:8]}/{name} could not be read: {error.strerror or error}"
-    return FileRead(seen_name, found, end, unknown, first_unknown, bad)
+    return FileRead(seen_name, found, end, unknown, first_unknown, bad, too_long)
