@@ -321,7 +321,8 @@ def test_a_file_reached_through_a_link_out_of_the_sync_folder_is_never_taken(
 
     device_folder.unlink()
     shutil.move(elsewhere, device_folder)
-    assert desktop.sync(START).received == {MEDIA_COUNTED: 1}
+    # While it was a link the folder counted as gone, so its files are read again whole.
+    assert desktop.sync(START).received[MEDIA_COUNTED] == 1
     assert (_media_dir(desktop) / name).read_bytes() == PICTURE
 
 

@@ -379,3 +379,95 @@ def test_a_deleted_cards_id_given_to_a_card_imported_again_is_no_move(
     for device in trio:
         assert _cards(device) == expected, device.name
     converged(list(trio), tmp_path, START)
+
+
+def _chain_of_moves(shared: Path, moves: int) -> None:
+    """A device folder written by hand: one card moved ``moves`` times, deck d0 to d1 to
+    ... to d<moves>, each move as a device sends it (the old keys deleted and pointing at
+    the new, the new keys holding the card and pointing back)."""
+    device = "c" * 32
+    folder = shared / "Recall" / device
+    folder.mkdir(parents=True)
+    stamp = 1_793_606_400_000_000
+    card = {
+        "kind": "basic",
+        "position": 0,
+        "flag": 0,
+        "edited": False,
+        "suspended": False,
+        "buried_until": None,
+        "seed": 12345,
+        "content.id": ["c"],
+        "content.type": ["basic"],
+        "content.front": ["Where am I?"],
+        "content.back": ["At the end"],
+    }
+
+    def event(number: int, deck: str, fields: dict[str, object]) -> str:
+        return json.dumps(
+            {
+                "type": "card",
+                "id": f"{number:032x}",
+                "stamp": stamp + number,
+                "device": device,
+                "deck": deck,
+                "card": "c",
+                "fields": fields,
+            }
+        )
+
+    lines = [
+        json.dumps({"recall_sync": 1, "device": device, "name": "mover"}),
+        event(1, "d0", card),
+    ]
+    for step in range(1, moves + 1):
+        lines.append(event(2 * step, f"d{step - 1}", {"deleted": True, "moved": [f"d{step}", "c"]}))
+        lines.append(event(2 * step + 1, f"d{step}", {**card, "from": [f"d{step - 1}", "c"]}))
+    (folder / "000001-00000001.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def _statements_to_merge(tmp_path: Path, moves: int) -> int:
+    """The SQL statements a fresh device runs to merge a chain of ``moves`` moves."""
+    shared = tmp_path / f"shared-{moves}"
+    shared.mkdir()
+    _chain_of_moves(shared, moves)
+    device = Device(tmp_path, f"reader-{moves}", shared)
+    count = 0
+
+    def counted(_statement: str) -> None:
+        nonlocal count
+        count += 1
+
+    connections = device.database._connections
+    connections.hooks.append(lambda connection: connection.set_trace_callback(counted))
+    connections.close()
+    try:
+        device.sync(START)
+        assert _cards(device) == {f"d{moves}/c"}
+    finally:
+        device.close()
+    return count
+
+
+def test_a_chain_of_moves_is_followed_in_work_linear_in_its_length(tmp_path: Path) -> None:
+    # Following each of the chain's keys to its end on its own made the work grow with the
+    # square of its length (5,000 moves took minutes).
+    small, large = (_statements_to_merge(tmp_path, moves) for moves in (1_000, 2_000))
+    assert large < 2.2 * small, (small, large)
+
+
+def test_a_chain_of_five_thousand_moves_ends_in_one_card_at_its_end(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    _chain_of_moves(shared, 5_000)
+    first, second = Device(tmp_path, "first", shared), Device(tmp_path, "second", shared)
+    try:
+        first.sync(START)
+        second.sync(START)
+        for device in (first, second):
+            assert _cards(device) == {"d5000/c"}
+            assert card_content(device, "d5000", "c")["front"] == "Where am I?"
+        converged([first, second], tmp_path, START)
+    finally:
+        first.close()
+        second.close()

@@ -3,7 +3,7 @@
 Imported HTML keeps basic formatting, lists, tables and images that point at files in
 Recall's media folder; scripts, styles, frames, forms, event handlers, links that would be
 followed and every remote or local URL are removed. Formatting nested past
-``cardlimits.MAX_NESTING`` (or tables past ``MAX_TABLE_NESTING``) is taken out first, its
+``card_limits.MAX_NESTING`` (or tables past ``MAX_TABLE_NESTING``) is taken out first, its
 text kept, so cleaning takes time in proportion to the text however deep it nests. The
 window sanitizes again when it shows a card, and loads images only from the media folder.
 """

@@ -144,7 +144,7 @@ class Deck(_Model):
 
 
 def limit_problems(deck: Deck) -> list[str]:
-    """What in a deck is more than a card may hold or the window lay out (``cardlimits``).
+    """What in a deck is more than a card may hold or the window lay out (``card_limits``).
 
     Checked when a deck comes in (a file, an import), not when stored cards are read back,
     so a card stored before these bounds still opens (the window shows it bounded).

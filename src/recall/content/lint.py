@@ -1,6 +1,6 @@
 """A deck checker for authors: the format's errors as import gives them, plus teaching warnings.
 
-Errors come from the deck format itself (``deckfile``), word for word as ``recall import``
+Errors come from the deck format itself (``deck_format``), word for word as ``recall import``
 reports them. Warnings are about how well a valid deck teaches: cues that let a test-wise
 learner guess (the right option is the longest, always in the same place, or echoed by the
 question), options that say the same thing twice, "all/none of the above", and missing

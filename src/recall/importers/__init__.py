@@ -45,7 +45,7 @@ class StagedMedia:
     """An image copied out of a package into a staging folder inside the data directory.
 
     Attributes:
-        name: Its stored name (``cardhtml.media_name``): SHA-256 plus image suffix.
+        name: Its stored name (``card_html.media_name``): SHA-256 plus image suffix.
         path: Where the staged copy is; ``library`` moves it into the media folder.
     """
 

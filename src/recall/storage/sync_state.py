@@ -46,6 +46,10 @@ class SyncStateQueries:
 
     def __init__(self, sql: Sql) -> None:
         self._sql = sql
+        # Where the cards moved away from keys live now, as ``sync.moves`` worked it out of
+        # the stamped fields this transaction sees (keys, and whether copies merged count);
+        # emptied whenever those fields change, so it never answers from old ones.
+        self.move_targets: dict[tuple[tuple[str, str], bool], tuple[str, str] | None] = {}
 
     # This device
 
@@ -164,6 +168,7 @@ class SyncStateQueries:
 
     def put_entities(self, entities: Iterable[tuple[Identity, Fields]]) -> None:
         """Store entities' stamped fields."""
+        self.move_targets.clear()
         self._sql.run_many(
             "INSERT INTO sync_entity (kind, deck_key, card_key, fields) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (kind, deck_key, card_key) DO UPDATE SET fields = excluded.fields",

@@ -52,6 +52,7 @@ class FileRead:
         first_unknown: Where the first of those starts (None when there were none).
         bad: Lines that are not events.
         set_aside: Where each of those starts, with what is wrong with it.
+        too_long: Lines longer than ``folder.MAX_LINE_BYTES``, skipped unread.
     """
 
     name: str | None
@@ -61,6 +62,7 @@ class FileRead:
     first_unknown: int | None
     bad: int
     set_aside: list[tuple[int, str]] = field(default_factory=list)
+    too_long: int = 0
 
 
 @dataclass
@@ -155,6 +157,11 @@ def collect(
             transaction.sync_state.set_revisit(other, name, read.first_unknown, signature)
         if read.bad:
             incoming.notes.append(set_aside_note(names.get(other, other[:8]), other, name, read))
+        if read.too_long:
+            incoming.notes.append(
+                f"{other[:8]}/{name}: {read.too_long} line(s) longer than "
+                f"{sync_folder.MAX_LINE_BYTES // 1024**2} MiB, skipped unread"
+            )
         incoming.positions.append((other, name, read.end))
     for what, count in sorted(unknown.items()):
         incoming.notes.append(
@@ -238,6 +245,8 @@ def _writer(base: Path, device: str, name: str) -> str:
         first = next(sync_folder.lines_after(base, device, name, 0), b"")
     except OSError:
         first = b""
+    if not isinstance(first, bytes):
+        first = b""
     return str(sync_folder.header(first).get("name") or "another computer")
 
 
@@ -262,11 +271,20 @@ def read_events(
     first_unknown: int | None = None
     bad = 0
     set_aside: list[tuple[int, str]] = []
+    too_long = 0
     end = offset
     seen_name: str | None = None
     lines = 0
     try:
         for line in sync_folder.lines_after(base, device, name, offset):
+            if isinstance(line, sync_folder.LongLine):
+                if end == 0:
+                    return f"{device[:8]}/{name} is not a Recall sync file; skipped, kept"
+                too_long += 1
+                end += line.size
+                if tick is not None:
+                    tick(end - offset)
+                continue
             if end == 0:
                 header = sync_folder.header(line)
                 problem = sync_folder.header_problem(header)
@@ -291,4 +309,4 @@ def read_events(
                 tick(end - offset)
     except OSError as error:
         return f"{device[:8]}/{name} could not be read: {error.strerror or error}"
-    return FileRead(seen_name, found, end, unknown, first_unknown, bad, set_aside)
+    return FileRead(seen_name, found, end, unknown, first_unknown, bad, set_aside, too_long)

@@ -9,7 +9,8 @@ change). A device receiving a card looks for each file it lacks in every device'
 taken) and copies it into the data folder's media folder the same way. What has not
 arrived yet is remembered (``sync_media_wanted``) and looked for again at each round, so
 the card need not change again. Only names passing ``card_html.is_media_name`` ever become
-paths, and nothing outside the sync folder is read through a symbolic link.
+paths; a file in the sync folder is read only when it is a regular file reached through no
+symbolic link (``safe_files``), and only up to the size an import takes for its kind.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from recall.host.files import fsync_folder
 from recall.storage import Database, Transaction
 from recall.storage.sync_media import Wanted
 from recall.sync import folder as sync_folder
+from recall.sync import safe_files
 from recall.sync.events import Event, FieldEvent
 from recall.sync.folder import SyncWriteError
 from recall.sync.report import MEDIA_COUNTED
@@ -42,6 +44,10 @@ from recall.sync.values import CONTENT, DELETED
 
 FOLDER = "media"  # beside a device's event files
 _CHUNK = 1 << 20  # files are copied this much at a time, never held whole
+MAX_SOUND_BYTES = 64 * 1024**2
+"""The largest sound or image taken from the sync folder (what imports take)."""
+MAX_VIDEO_BYTES = 256 * 1024**2
+"""The largest video taken from the sync folder (what imports take)."""
 _SHOWN = 5  # missing files a note names before it says "and N more"
 _IMAGE_SOURCE = re.compile(
     r"""<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE
@@ -182,7 +188,10 @@ def _write(
             if cancelled():
                 raise CancelledError("sync stopped; nothing was changed")
             try:
-                descriptor = os.open(held / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+                descriptor = os.open(
+                    held / name,
+                    os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0),
+                )
             except OSError:
                 missing.append(name)
                 continue
@@ -278,7 +287,6 @@ def fetch(
     for leftover in held.glob(".*.sync.tmp"):  # a killed round's
         leftover.unlink(missing_ok=True)
     devices = sync_folder.devices(base)
-    inside = os.path.realpath(base)
     missing: list[str] = []
     damaged: list[str] = []
     count = 0
@@ -295,14 +303,17 @@ def fetch(
             continue
         outcome = "absent"
         for device in devices:
-            outcome = _take(base / device / FOLDER / name, inside, name, held) or outcome
+            outcome = _take(base, device, name, held) or outcome
             if outcome == "taken":
                 break
         if outcome == "taken":
             count += 1
             finished += rows
-        elif outcome.startswith("unreadable"):
-            notes.append(f"media file {sound.short_name(name)} could not be copied: {outcome}")
+        elif outcome.startswith(_NOT_TAKEN):
+            notes.append(
+                f"media file {sound.short_name(name)} was not taken: "
+                f"{outcome.removeprefix(_NOT_TAKEN)}"
+            )
             missing.append(name)
         elif outcome == "damaged":
             damaged.append(name)
@@ -330,41 +341,50 @@ def fetch(
         )
 
 
-def _take(source: Path, inside: str, name: str, held: Path) -> str | None:
-    """Copy ``source`` into ``held`` when its bytes hash to ``name``.
+_NOT_TAKEN = "not taken: "
 
-    Returns "taken", "damaged", "unreadable: ..." or None when the file is not there (or
-    is reached through a link leading out of the sync folder, or is not a plain file).
+
+def max_bytes(name: str) -> int:
+    """The largest file of this name taken from the sync folder."""
+    return MAX_VIDEO_BYTES if sound.kind_of(name) is sound.MediaKind.EXTERNAL else MAX_SOUND_BYTES
+
+
+def _take(base: Path, device: str, name: str, held: Path) -> str | None:
+    """Copy a device's ``media/name`` into ``held`` when its bytes hash to ``name``.
+
+    Returns "taken", "damaged", "not taken: <why>" (a link, a named pipe or a device,
+    larger than ``max_bytes``, unreadable), or None when the file is not there.
     """
-    real = os.path.realpath(source)
-    if os.path.commonpath([real, inside]) != inside:
-        return None
+    limit = max_bytes(name)
     try:
-        descriptor = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        descriptor = safe_files.open_file(base, (device, FOLDER, name), limit)
+    except safe_files.TooLargeError as error:
+        return (
+            f"{_NOT_TAKEN}it is {error.size / 1024**2:,.0f} MiB, larger than the "
+            f"{limit // 1024**2} MiB Recall takes for one"
+        )
     except OSError as error:
-        # Gone, or replaced by a link since it was resolved: as if not there.
-        missing = error.errno in {errno.ENOENT, errno.ELOOP, errno.ENOTDIR}
-        return None if missing else _unreadable(error)
+        return None if error.errno == errno.ENOENT else _unreadable(error)
     try:
-        return "taken" if _copy_checked(descriptor, name, held) else "damaged"
+        return "taken" if _copy_checked(descriptor, name, held, limit) else "damaged"
     except OSError as error:
         return _unreadable(error)
 
 
 def _unreadable(error: OSError) -> str:
-    return f"unreadable: {error.strerror or error}"
+    return f"{_NOT_TAKEN}{error.strerror or error}"
 
 
 # Files
 
 
-def _copy_checked(descriptor: int, name: str, folder: Path) -> bool:
+def _copy_checked(descriptor: int, name: str, folder: Path, limit: int | None = None) -> bool:
     """Copy the open file into ``folder/name`` when its bytes hash to ``name``: a hidden
     temporary name, flushed, then renamed. Closes ``descriptor``.
 
     Returns:
-        False (and nothing written) when the bytes do not match the name, or the file is
-        not a plain file.
+        False (and nothing written) when the bytes do not match the name, the file is not
+        a plain file, or it grows past ``limit`` bytes while it is copied.
 
     Raises:
         OSError: Reading or writing failed.
@@ -375,12 +395,18 @@ def _copy_checked(descriptor: int, name: str, folder: Path) -> bool:
         if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
             return False
         try:
+            copied = 0
             with temporary.open("xb") as out:
                 while chunk := source.read(_CHUNK):
+                    copied += len(chunk)
+                    if limit is not None and copied > limit:
+                        break  # grown past the limit since it was looked at: not taken
                     digest.update(chunk)
                     out.write(chunk)
                 out.flush()
-                matches = digest.hexdigest() == name.split(".", 1)[0]
+                matches = (limit is None or copied <= limit) and digest.hexdigest() == name.split(
+                    ".", 1
+                )[0]
                 if matches:
                     os.fsync(out.fileno())
             if not matches:

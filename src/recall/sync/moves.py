@@ -60,26 +60,45 @@ def moved_to(
 ) -> tuple[str, str] | None:
     """Where a card deleted by a move lives now (following later moves, and copies merged
     into it unless ``merged`` is false), or None when it was not moved or was deleted for
-    good."""
+    good.
+
+    Every keys passed on the way lead where the first do, so the answer is remembered for
+    each of them (``tx.sync_state.move_targets``, until stamped fields change): a chain of n moves
+    is followed once, not once from each of its keys (n² steps)."""
+    known = tx.sync_state.move_targets
+    if (identity, merged) in known:
+        return known[identity, merged]
+    path: list[tuple[str, str]] = []
     seen = {identity}
+    answer: tuple[str, str] | None = None
     while True:
         fields = tx.sync_state.entities([("card", *identity)]).get(("card", *identity), {})
         moved = fields.get(values.MOVED)
         if merged and values.MERGED in fields and values.DELETED not in fields:
             moved = fields[values.MERGED]
             if moved[2] is None:
-                return None
+                path.append(identity)
+                break
         elif values.DELETED not in fields:
-            return None if len(seen) == 1 else identity
+            answer = identity if path else None
+            break
         elif moved is None or values.GONE in fields:
-            return None
+            path.append(identity)
+            break
+        path.append(identity)
         identity = (str(moved[2][0]), str(moved[2][1]))
         deck = tx.sync_state.entities([("deck", identity[0], "")]).get(
             ("deck", identity[0], ""), {}
         )
         if identity in seen or values.DELETED in deck:
-            return None
+            break
+        if (identity, merged) in known:
+            answer = known[identity, merged]
+            break
         seen.add(identity)
+    for passed in path:
+        known[passed, merged] = answer
+    return answer
 
 
 def rekey_returned(tx: Transaction) -> int:
@@ -240,6 +259,35 @@ def forward(tx: Transaction, changed: dict[Identity, Fields]) -> None:
     tx.sync_state.put_entities(updates)
 
 
+def _tops(
+    nodes: list[tuple[str, str]], parents: dict[tuple[str, str], tuple[str, str]]
+) -> dict[tuple[str, str], tuple[str, str]]:
+    """The keys each of ``nodes`` came from by the moves before it (its parents' parent...),
+    each node of the way looked at once however many share it. Keys moved in a circle
+    (only files written by hand make one) all come from the least of the circle."""
+    top: dict[tuple[str, str], tuple[str, str]] = {}
+    for start in nodes:
+        path: list[tuple[str, str]] = []
+        on_path: set[tuple[str, str]] = set()
+        node = start
+        while True:
+            if node in top:
+                found = top[node]
+                break
+            if node in on_path:
+                found = min(path[path.index(node) :])
+                break
+            path.append(node)
+            on_path.add(node)
+            if node not in parents:
+                found = node
+                break
+            node = parents[node]
+        for passed in path:
+            top[passed] = found
+    return top
+
+
 def settle_copies(tx: Transaction, changed: dict[Identity, Fields]) -> None:
     """Make one card of the copies two devices made by moving one card to two places
     while apart: the card lives where the winning moves lead from the keys it had before
@@ -268,14 +316,8 @@ def settle_copies(tx: Transaction, changed: dict[Identity, Fields]) -> None:
     children: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for child, parent in sorted(parents.items()):
         children.setdefault(parent, []).append(child)
-    roots: set[tuple[str, str]] = set()
-    for node in involved:
-        seen = {node}
-        while node in parents and parents[node] not in seen:
-            node = parents[node]
-            seen.add(node)
-        if node in children:
-            roots.add(node)
+    top = _tops(involved, parents)
+    roots = {root for root in top.values() if root in children}
     updates: list[tuple[Identity, Fields]] = []
     for root in sorted(roots):
         final = moved_to(tx, root, merged=False)

@@ -98,7 +98,7 @@ def sync(
         base = sync_folder.root(folder)
         if device.folder != str(folder):
             transaction.sync_state.update_device(folder=str(folder))
-    notes: list[str] = []
+    notes: list[str] = sync_folder.not_read(base)
     sent = _Sent()
     received: Counter[str] = Counter()
     replayed = 0
@@ -231,6 +231,7 @@ def _send(
         progress(0, total)
         written: sync_folder.Written | None = None
         try:
+            sync_folder.own_folder(base, device.id)  # never written through a link
             if not snapshot:
                 # This device's media/ gone while its event files stayed: the files its
                 # cards use are written again, for the devices still waiting for them.

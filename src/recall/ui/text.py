@@ -1,6 +1,6 @@
 """Turning values into the words the window shows: card text, intervals, local times.
 
-Card text over the bounds of ``cardlimits`` (too long, or nested too deep for Qt's layout
+Card text over the bounds of ``card_limits`` (too long, or nested too deep for Qt's layout
 to finish in time) is shown as plain text, cut to ``MAX_PLAIN_SHOWN`` characters, under a
 note that says why.
 """

@@ -1,7 +1,7 @@
 """Imported HTML card text: sized to fit, bounded, images only from the media folder, no links.
 
 Qt's rich-text layout slows with a card's length and nesting (tables inside tables double
-its work at each level), so text over the bounds of ``cardlimits`` is shown as plain text,
+its work at each level), so text over the bounds of ``card_limits`` is shown as plain text,
 cut to ``MAX_PLAIN_SHOWN`` characters, under a note saying why.
 """
 
