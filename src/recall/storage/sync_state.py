@@ -261,6 +261,24 @@ class SyncStateQueries:
             )
         return [row[0] for row in rows]
 
+    def held_ready(self, latest: int) -> list[str]:
+        """The held review events that may be stored now, as JSON, by uid: those whose time
+        (``at``, UTC microseconds) is at most ``latest`` and whose card is here or was heard
+        of (moved, deleted). Reviews of cards never heard of stay held unread: the card's
+        arrival releases them (``held`` of that card), so an idle round reads none of them.
+        """
+        rows = self._sql.rows(
+            "SELECT held.event FROM sync_held_review AS held "
+            "WHERE json_extract(held.event, '$.at') <= ? AND ("
+            "EXISTS (SELECT 1 FROM card JOIN deck ON deck.id = card.deck_id "
+            "WHERE deck.key = held.deck_key AND card.key = held.card_key) "
+            "OR EXISTS (SELECT 1 FROM sync_entity AS entity WHERE entity.kind = 'card' "
+            "AND entity.deck_key = held.deck_key AND entity.card_key = held.card_key)) "
+            "ORDER BY held.uid",
+            (latest,),
+        )
+        return [row[0] for row in rows]
+
     def unhold(self, uids: Iterable[str]) -> None:
         """Take reviews out of the held ones (they were stored)."""
         self._sql.run_many("DELETE FROM sync_held_review WHERE uid = ?", ((uid,) for uid in uids))

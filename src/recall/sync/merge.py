@@ -95,7 +95,7 @@ class Merger:
             changed = self._stamp(kind, by_type[kind])
             getattr(self, f"_materialize_{kind}s")(changed)
         self._reviews.retract(by_type["unreview"])
-        self._reviews.release(self._tx.sync_state.held())
+        self._reviews.release(self._tx.sync_state.held_ready(self._reviews.latest))
         self._reviews.add(by_type["review"])
         self._replay_all()
         self._tx.sync_state.quiet(False)

@@ -15,6 +15,12 @@ from recall.storage.sync_local import review_event_values
 from recall.sync import moves, values
 from recall.sync.events import ReviewEvent, Unreview, review_dict
 
+MAX_HELD = 200_000
+"""How many reviews may wait here for their card or their time. Reviews arrive with their
+cards in one round from any Recall, so only a device writing reviews of cards it never
+sends (or far ahead of every clock) holds many; beyond this bound arriving ones are left
+out with a note, so such a device cannot grow the database or every round without end."""
+
 
 class ReviewMerge:
     """The review part of one merge, inside its transaction.
@@ -40,6 +46,11 @@ class ReviewMerge:
         self._received = received
         self._notes = notes
         self._latest = latest
+
+    @property
+    def latest(self) -> int:
+        """The latest review time stored now (UTC microseconds); later ones wait."""
+        return self._latest
 
     def retract(self, events: list[Unreview]) -> None:
         """Take back reviews undone on another device; never added again."""
@@ -117,12 +128,27 @@ class ReviewMerge:
                 held.append((event.id, event.deck, event.card, json.dumps(review_dict(event))))
         # Of two versions of one held review, the lesser stays held (as ``settle``).
         before = self._tx.sync_state.held_by_uid([uid for uid, *_ in held])
+        replacing = [row for row in held if row[0] in before]
+        adding = sorted(row for row in held if row[0] not in before)
+        room = max(0, MAX_HELD - self._tx.sync_state.held_count())
+        if len(adding) > room:
+            left_out = len(adding) - room
+            adding = adding[:room]
+            future = sum(1 for row in adding if json.loads(row[3])["at"] > self._latest)
+            self._notes.append(
+                f"{left_out:,} review(s) left out: more than {MAX_HELD:,} reviews already wait "
+                "here for cards that have not arrived or for a time that has not come"
+            )
         self._tx.sync_state.hold(
-            row
-            for row in held
-            if row[0] not in before
-            or _version(_review_event(json.loads(row[3])))
-            < _version(_review_event(json.loads(before[row[0]])))
+            [
+                *adding,
+                *(
+                    row
+                    for row in replacing
+                    if _version(_review_event(json.loads(row[3])))
+                    < _version(_review_event(json.loads(before[row[0]])))
+                ),
+            ]
         )
         self._store(cards, present)
         if future:
