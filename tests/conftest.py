@@ -19,7 +19,7 @@ from recall.collection import opening
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 from recall.study.session import StudySession
-from tests.helpers.sync_devices import Device
+from tests.helpers.sync_devices import ChangeClock, Device
 
 DATA = Path(__file__).parent / "data"
 ZONE = ZoneInfo("Europe/Berlin")
@@ -128,9 +128,10 @@ def shared(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def pair(tmp_path: Path, shared: Path) -> Iterator[tuple[Device, Device]]:
-    """Two devices, "laptop" and "desktop", syncing through ``shared``."""
-    first = Device(tmp_path, "laptop", shared)
-    second = Device(tmp_path, "desktop", shared)
+    """Two devices, "laptop" and "desktop", syncing through ``shared``, on one clock."""
+    clock = ChangeClock()
+    first = Device(tmp_path, "laptop", shared, clock=clock)
+    second = Device(tmp_path, "desktop", shared, clock=clock)
     yield first, second
     first.close()
     second.close()
@@ -138,8 +139,11 @@ def pair(tmp_path: Path, shared: Path) -> Iterator[tuple[Device, Device]]:
 
 @pytest.fixture
 def trio(tmp_path: Path, shared: Path) -> Iterator[tuple[Device, Device, Device]]:
-    """Three devices, "laptop", "desktop" and "tablet", syncing through ``shared``."""
-    devices = tuple(Device(tmp_path, name, shared) for name in ("laptop", "desktop", "tablet"))
+    """Three devices, "laptop", "desktop" and "tablet", syncing through ``shared``, on one
+    clock."""
+    clock = ChangeClock()
+    names = ("laptop", "desktop", "tablet")
+    devices = tuple(Device(tmp_path, name, shared, clock=clock) for name in names)
     yield devices  # type: ignore[misc]
     for device in devices:
         device.close()

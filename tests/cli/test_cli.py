@@ -17,7 +17,7 @@ from recall import __version__
 from recall.cli.main import main
 from recall.collection import opening
 from recall.host import paths
-from recall.storage import Database
+from recall.storage import BUSY_TIMEOUT_MS, Database
 from tests.conftest import DATA, Clock, answer_cards
 
 TINY = DATA / "decks" / "tiny.json"
@@ -300,3 +300,17 @@ def test_stats_text_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixt
     with pytest.raises(SystemExit):
         main(["--data-dir", str(tmp_path), "stats", "--days", "0"])
     assert "expected a whole number of days" in capsys.readouterr().err
+
+
+def test_lock_wait_takes_seconds_and_defaults_to_what_the_database_waits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "--lock-wait", "0", "--data-dir", str(tmp_path), "decks")[0] == 0
+    for bad in ("soon", "-1", "nan", "3601"):
+        with pytest.raises(SystemExit):
+            main(["--lock-wait", bad, "--data-dir", str(tmp_path), "decks"])
+        assert "is not a number of seconds from 0 to 3600" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"(default: {BUSY_TIMEOUT_MS / 1000:g})" in help_text

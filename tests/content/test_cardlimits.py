@@ -30,6 +30,7 @@ SHAPES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_deep_nesting_is_cleaned_to_the_bounds_with_its_text(shape: str) -> None:
     opening, closing = SHAPES[shape]
@@ -77,6 +78,7 @@ soup_tokens = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(soup_tokens, min_size=50, max_size=600).map("".join))
 def test_tag_soup_never_nests_past_a_small_multiple_of_the_bound(fragment: str) -> None:

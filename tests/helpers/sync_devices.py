@@ -8,7 +8,9 @@ import json
 import os
 import random
 import shutil
+import sqlite3
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -31,13 +33,55 @@ from recall.study.session import StudySession
 from recall.sync.rounds import SyncReport, sync
 
 
-class Device:
-    """One learner's computer: its own database, its own clock skew, the shared folder."""
+class ChangeClock:
+    """The time the sync triggers stamp each change with: the wall clock, moved on by
+    ``advance`` so a test can make a change later than another without waiting for it.
 
-    def __init__(self, root: Path, name: str, shared: Path, fuzz: bool = True) -> None:
+    It stands in for SQLite's ``julianday('now')`` (the triggers' only use of
+    ``julianday``) on every connection of a device's database.
+    """
+
+    def __init__(self) -> None:
+        self._ahead = 0.0
+        self._last = 0.0
+
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass: every change made from now on is stamped that much later."""
+        self._ahead += seconds
+
+    def install(self, connection: sqlite3.Connection) -> None:
+        """Make ``connection``'s ``julianday('now')`` read this clock."""
+        connection.create_function("julianday", 1, self._julianday)
+
+    def _julianday(self, value: object) -> float:
+        if value != "now":
+            raise ValueError(f"julianday({value!r}): only 'now' is stood in for")
+        self._last = max(self._last, time.time() + self._ahead)
+        return self._last / 86400 + 2440587.5  # the Unix epoch is Julian day 2440587.5
+
+
+class Device:
+    """One learner's computer: its own database, its own clock skew, the shared folder.
+
+    ``clock`` stamps its changes (one of its own unless given: devices given the same one
+    see the same time pass).
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        name: str,
+        shared: Path,
+        fuzz: bool = True,
+        clock: ChangeClock | None = None,
+    ) -> None:
         self.name = name
         self.shared = shared
+        self.clock = ChangeClock() if clock is None else clock
         self.database = Database(root / name / "recall.sqlite3")
+        connections = self.database._connections
+        connections.hooks.append(self.clock.install)
+        connections.close()  # the ones opened so far reopen with the hook
         self.schedulers = Schedulers(fuzz=fuzz)
 
     def close(self) -> None:

@@ -356,6 +356,7 @@ def test_a_malformed_media_list_is_refused(
     assert problem in found
 
 
+@pytest.mark.slow
 def test_a_media_list_of_too_many_files_is_refused(
     packages: dict[str, Path], tmp_path: Path
 ) -> None:

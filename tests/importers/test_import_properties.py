@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from recall.cli.main import main
 from tests.helpers.import_properties import Failed, ImportChecker
 
+pytestmark = pytest.mark.slow  # hundreds of generated imports
+
 PLACEHOLDER = "\x00PLACE\x00"
 
 BASE_DECK = {

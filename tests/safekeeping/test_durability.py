@@ -45,6 +45,7 @@ def bench_deck(cards: int) -> str:
     )
 
 
+@pytest.mark.slow
 def test_killed_mid_answer_loses_no_committed_review(
     tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
 ) -> None:

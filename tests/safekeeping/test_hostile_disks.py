@@ -131,9 +131,14 @@ def test_a_restore_that_does_not_fit_leaves_the_database_exactly_as_it_was(
         assert leftovers(data) == []
 
 
+# How long these tests let SQLite wait for the other process's lock: the wait's length is
+# not what they check, and Recall's own (10 s) would only make them slow.
+SHORT_WAIT_MS = 200
+
+
 def open_and_write(path: Path) -> None:
     """Open the database and start a write, as any command that changes it does."""
-    database = Database(path, busy_timeout_ms=200)
+    database = Database(path, busy_timeout_ms=SHORT_WAIT_MS)
     try:
         with database.transaction():
             pass
@@ -161,7 +166,7 @@ def test_a_database_another_process_holds_is_in_use_with_its_pid(
         with pytest.raises(StorageError, match=f"in use by another program .*pid {holder.pid}"):
             open_and_write(data / "recall.sqlite3")
         with pytest.raises(backups.BackupError, match=r"in use|opens normally"):
-            backups.replace_damaged(data / "recall.sqlite3", backup, clock())
+            backups.replace_damaged(data / "recall.sqlite3", backup, clock(), SHORT_WAIT_MS)
     assert leftovers(data) == []
     reopened = Database(data / "recall.sqlite3")
     with reopened.transaction() as tx:
@@ -178,9 +183,10 @@ def test_restore_while_another_program_holds_the_database_refuses(
     made = sorted((data / "backups").iterdir())
     with held(data / "recall.sqlite3", "PRAGMA journal_mode = DELETE", "BEGIN EXCLUSIVE"):
         before = digest(data / "recall.sqlite3")  # as the other program left it
-        status, _out, err = run(capsys, data, "restore", str(backup))
+        status, _out, err = run(capsys, data, "--lock-wait", "0.2", "restore", str(backup))
     assert status == 1
     assert "in use by another program" in err
+    assert "waited 0.2 s" in err  # the wait the command line asked for
     assert not any(words in err for words in DAMAGED_WORDS), err
     assert digest(data / "recall.sqlite3") == before
     assert sorted((data / "backups").iterdir()) == made  # no half-made restore
@@ -291,13 +297,16 @@ def test_a_restore_blocked_at_the_last_step_leaves_the_database_as_it_was(
     early = backups.make_backup(bundled, clock())
     with bundled.transaction() as transaction:
         transaction.decks.rename(1, "Renamed", "", clock())
+    bundled.close()
+    database = Database(bundled.path, busy_timeout_ms=SHORT_WAIT_MS)
     # Another program holds the write lock: the staged copy and the before-restore backup
     # can be made (readers are not blocked), but writing into the live file is not.
     with (
-        held(bundled.path, "BEGIN IMMEDIATE"),
-        pytest.raises(backups.BackupError, match="in use by another program"),
+        held(database.path, "BEGIN IMMEDIATE"),
+        pytest.raises(backups.BackupError, match=r"in use by another program .*waited 0\.2 s"),
     ):
-        backups.restore(bundled, early, Schedulers(), clock())
-    with bundled.reading() as transaction:
+        backups.restore(database, early, Schedulers(), clock())
+    with database.reading() as transaction:
         assert transaction.decks.get(1).name == "Renamed"
-    assert leftovers(bundled.path.parent) == []
+    database.close()
+    assert leftovers(database.path.parent) == []

@@ -74,6 +74,7 @@ def _same(left: MemoryState, right: MemoryState) -> bool:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(
     preset=presets,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import shutil
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -100,7 +99,7 @@ def test_edits_of_different_fields_both_survive_and_the_latest_edit_of_one_wins(
     editing.edit_card(laptop.database, laptop_card, {**data, "back": "Paris (laptop)"}, later)
     # A change is stamped by the clock when it is written, to the millisecond: the desktop's
     # edit comes a few milliseconds after the laptop's.
-    time.sleep(0.005)
+    desktop.clock.advance(0.005)
     desktop_data = editing.card_data(json.dumps(card_content(desktop, "tiny", "b1")))
     editing.edit_card(
         desktop.database, desktop_card, {**desktop_data, "back": "Paris (desktop)"}, later

@@ -12,10 +12,8 @@ import json
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -27,7 +25,10 @@ from recall.core.memory import CardState, Rating
 from recall.safekeeping import integrity, repair
 from recall.scheduling import Schedulers
 from recall.storage import Database, NewReview
+from tests.helpers.kills import kill_rounds, round_length
 from tests.helpers.sync_devices import Device, read_only
+
+pytestmark = pytest.mark.slow  # each test runs dozens of `recall sync` processes
 
 START = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
 CARDS = 1500
@@ -71,12 +72,8 @@ def _with_history(database: Database, key: str, rng: random.Random) -> None:
     repair.repair(database, schedulers, report, START + timedelta(days=30))
 
 
-def _sync_process(data: Path, shared: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "recall", "--data-dir", str(data), "sync", "--folder", str(shared)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+def _sync(data: Path, shared: Path) -> list[str]:
+    return ["--data-dir", str(data), "sync", "--folder", str(shared)]
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
@@ -94,27 +91,16 @@ def test_a_sync_killed_at_random_moments_loses_and_doubles_nothing(tmp_path: Pat
         desktop.close()
     # How long a whole round of each takes here (on copies), so the kills land all
     # through one however busy the machine is.
-    durations = {}
+    lengths = []
     for name in ("laptop", "desktop"):
         trial = tmp_path / "trial"
         shutil.copytree(tmp_path / name, trial / name)
         shutil.copytree(shared, trial / "shared", dirs_exist_ok=True)
-        began = time.monotonic()
-        command = ["--data-dir", str(trial / name), "sync", "--folder", str(trial / "shared")]
-        subprocess.run([sys.executable, "-m", "recall", *command], check=True, capture_output=True)
-        durations[name] = time.monotonic() - began
+        lengths.append(round_length(_sync(trial / name, trial / "shared")))
     shutil.rmtree(tmp_path / "trial")
-    kills = rounds = 0
-    while kills < 12 and rounds < 40:
-        name = ("laptop", "desktop")[rounds % 2]
-        rounds += 1
-        process = _sync_process(tmp_path / name, shared)
-        time.sleep(durations[name] * rng.uniform(0.1, 1.0))
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
-            kills += 1
-        process.wait()
-    assert kills >= 12, "the kills should land while the rounds run"
+    commands = [_sync(tmp_path / name, shared) for name in ("laptop", "desktop")]
+    kills = kill_rounds(commands, lengths, rng, kills=12, attempts=60)
+    assert kills == 12, "the kills should land while the rounds run"
     for _ in range(2):
         for name in ("laptop", "desktop"):
             # --folder again: a device whose every round was killed early never stored it.
@@ -181,20 +167,10 @@ def test_changes_kept_while_the_folder_was_read_only_survive_kills_when_sent(
     trial = tmp_path / "trial"
     shutil.copytree(tmp_path / "desktop", trial / "desktop")
     shutil.copytree(shared, trial / "shared")
-    began = time.monotonic()
-    command = ["--data-dir", str(trial / "desktop"), "sync", "--folder", str(trial / "shared")]
-    subprocess.run([sys.executable, "-m", "recall", *command], check=True, capture_output=True)
-    duration = time.monotonic() - began
-    kills = rounds = 0
-    while kills < 6 and rounds < 20:
-        rounds += 1
-        process = _sync_process(tmp_path / "desktop", shared)
-        time.sleep(duration * rng.uniform(0.2, 1.0))
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
-            kills += 1
-        process.wait()
-    assert kills >= 6, "the kills should land while the rounds run"
+    length = round_length(_sync(trial / "desktop", trial / "shared"))
+    commands = [_sync(tmp_path / "desktop", shared)]
+    kills = kill_rounds(commands, [length], rng, kills=6, attempts=30, within=(0.2, 1.0))
+    assert kills == 6, "the kills should land while the rounds run"
     for name in ("desktop", "laptop", "desktop"):
         command = ["--data-dir", str(tmp_path / name), "sync", "--folder", str(shared)]
         done = subprocess.run([sys.executable, "-m", "recall", *command], capture_output=True)

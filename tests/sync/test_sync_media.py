@@ -7,10 +7,8 @@ import json
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from recall.sync import media
 from recall.sync.report import MEDIA_COUNTED
 from recall.sync.rounds import sync
 from tests.helpers.anki_packages import picture_and_sound_package
+from tests.helpers.kills import kill_rounds, round_length
 from tests.helpers.sync_devices import Device, read_only
 
 START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
@@ -338,6 +337,7 @@ def test_a_referenced_file_this_device_lacks_is_named_and_not_sent(
     assert not (_sent_folder(shared, report.device[0]) / missing).exists()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
 def test_rounds_killed_while_media_are_copied_leave_every_file_whole(
     tmp_path: Path, shared: Path
@@ -355,31 +355,21 @@ def test_rounds_killed_while_media_are_copied_leave_every_file_whole(
     desktop.close()
     data = {name: tmp_path / name for name in ("laptop", "desktop")}
 
-    def command(folder: Path, sync_folder: Path = shared) -> list[str]:
-        recall = [sys.executable, "-m", "recall", "--data-dir", str(folder)]
-        return [*recall, "sync", "--folder", str(sync_folder)]
+    def arguments(folder: Path, sync_folder: Path = shared) -> list[str]:
+        return ["--data-dir", str(folder), "sync", "--folder", str(sync_folder)]
+
+    def command(folder: Path) -> list[str]:
+        return [sys.executable, "-m", "recall", *arguments(folder)]
 
     # How long a whole round of each takes here (on copies), so the kills land all
     # through one however busy the machine is.
     trial = tmp_path / "trial"
     shutil.copytree(data["laptop"], trial / "laptop")
-    began = time.monotonic()
-    subprocess.run(command(trial / "laptop", trial), check=True, capture_output=True)
-    duration = time.monotonic() - began
+    length = round_length(arguments(trial / "laptop", trial))
     shutil.rmtree(trial)
-    kills = rounds = 0
-    while kills < 8 and rounds < 30:
-        name = ("laptop", "desktop")[rounds % 2]
-        rounds += 1
-        process = subprocess.Popen(
-            command(data[name]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        time.sleep(duration * rng.uniform(0.2, 1.2))
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
-            kills += 1
-        process.wait()
-    assert kills >= 8, "the kills should land while the rounds run"
+    commands = [arguments(data[name]) for name in ("laptop", "desktop")]
+    kills = kill_rounds(commands, [length, length], rng, kills=8, attempts=45, within=(0.2, 1.2))
+    assert kills == 8, "the kills should land while the rounds run"
     for _ in range(2):
         for name in ("laptop", "desktop"):
             done = subprocess.run(command(data[name]), capture_output=True, text=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -94,7 +93,7 @@ def test_a_deck_imported_again_after_a_card_moved_out_of_it_keeps_the_history_mo
 def _edit(device: Device, deck: str, card: str, **fields: str) -> None:
     data = editing.card_data(json.dumps(card_content(device, deck, card)))
     editing.edit_card(device.database, card_id(device, deck, card), {**data, **fields}, START)
-    time.sleep(0.005)  # changes are stamped by the clock to the millisecond: keep them apart
+    device.clock.advance(0.005)  # changes are stamped to the millisecond: keep them apart
 
 
 def test_edits_made_under_the_old_keys_before_the_move_arrived_follow_the_card(
@@ -105,7 +104,7 @@ def test_edits_made_under_the_old_keys_before_the_move_arrived_follow_the_card(
     # The desktop edits before the laptop moves the card, and after: both follow it.
     _edit(desktop, "tiny", "b1", front="Capital of France, please?")
     laptop.changes().move([card_id(laptop, "tiny", "b1")], _deck(laptop, "Moved"))
-    time.sleep(0.005)
+    laptop.clock.advance(0.005)
     card = card_id(desktop, "tiny", "b1")
     desktop.changes().tag([card], START, add=["geography"])
     desktop.changes().suspend([card])
@@ -160,7 +159,7 @@ def test_a_card_moved_to_two_decks_on_two_computers_apart_ends_in_one(
         movers.reverse()
     for device, name in movers:
         device.changes().move([card_id(device, "tiny", studied)], _deck(device, name))
-        time.sleep(0.005)
+        device.clock.advance(0.005)
     winner = movers[1][1].lower()
     # Each studies its copy before the other's move reaches it.
     later = START + timedelta(days=60)
@@ -305,7 +304,7 @@ def test_a_card_deleted_on_one_computer_while_another_moved_it_is_deleted_everyw
     _start(trio)
     key = sorted(_histories(laptop))[0].split("/")[1]
     desktop.changes().delete([card_id(desktop, "tiny", key)], START)
-    time.sleep(0.005)
+    desktop.clock.advance(0.005)
     laptop.changes().move([card_id(laptop, "tiny", key)], _deck(laptop, "Moved"))
     later = START + timedelta(hours=1)
     _settle(trio, later)
@@ -325,7 +324,7 @@ def test_a_copy_merged_away_comes_back_when_a_later_move_to_its_keys_wins(
     # Three computers apart move one card: to Other, to Moved, to Other again, in turn.
     for device, name in ((laptop, "Other"), (desktop, "Moved"), (tablet, "Other")):
         device.changes().move([card_id(device, "tiny", key)], _deck(device, name))
-        time.sleep(0.005)
+        device.clock.advance(0.005)
     later = START + timedelta(hours=1)
     # The desktop's move wins over the laptop's, which the desktop merges away; then the
     # tablet's, to the keys the laptop's copy had, wins over both.

@@ -16,6 +16,7 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
@@ -26,6 +27,8 @@ from recall.collection import importing
 from recall.content.deck_format import parse_deck
 from tests.conftest import DATA
 from tests.helpers.sync_devices import Device
+
+pytestmark = pytest.mark.slow  # a stateful property test over three databases
 
 TINY = json.loads((DATA / "decks" / "tiny.json").read_text())
 BASE = datetime(2026, 9, 1, 8, 0, tzinfo=UTC)

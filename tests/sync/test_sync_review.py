@@ -6,7 +6,6 @@ import json
 import random
 import shutil
 import sqlite3
-import time
 import tracemalloc
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -362,7 +361,7 @@ def test_of_two_edits_of_one_field_the_later_wins_whichever_computer_syncs_last(
         card = card_id(device, "tiny", "b1")
         data = editing.card_data(json.dumps(card_content(device, "tiny", "b1")))
         editing.edit_card(device.database, card, {**data, "back": text}, START)
-        time.sleep(0.002)  # a change is timed by SQLite's clock, to the millisecond
+        device.clock.advance(0.002)  # a change is timed by SQLite's clock, to the millisecond
     later = START + timedelta(hours=1)
     for device in (desktop, laptop, desktop):  # the earlier edit is synced last
         device.sync(later)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from recall.cli.shared import (
+    lock_wait_ms,
     now,
     open_database,
     point_at_newest_backup,
@@ -186,7 +187,7 @@ def _restore(args: argparse.Namespace) -> int:
     if args.empty:
         print(f"started an empty database at {recovery.start_empty(data_dir)}")
         return 0
-    done = recovery.restore_folder(data_dir, args.file, Schedulers(), now())
+    done = recovery.restore_folder(data_dir, args.file, Schedulers(), now(), lock_wait_ms(args))
     if done.report is not None:
         restored = done.report.restored
         print(f"saved the database as it was to {done.report.safety_copy}")

@@ -75,6 +75,13 @@ def _parser() -> argparse.ArgumentParser:
         "set, else the platform's user data folder)",
     )
     parser.add_argument(
+        "--lock-wait",
+        metavar="SECONDS",
+        type=_seconds,
+        help="how long a command waits for another program holding the database before it "
+        "gives up with 'in use' (default: 10)",
+    )
+    parser.add_argument(
         "--self-test",
         action="store_true",
         help="open the window (offscreen when there is no display), study one card by keyboard "
@@ -86,6 +93,16 @@ def _parser() -> argparse.ArgumentParser:
     for add_commands in COMMAND_GROUPS:
         add_commands(commands)
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 3600:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to 3600")
+    return seconds
 
 
 def _open_window(args: argparse.Namespace) -> int:

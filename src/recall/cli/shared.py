@@ -61,7 +61,8 @@ def open_database(args: argparse.Namespace, install: bool = True) -> Database:
     """Open the library in the data folder the arguments name (``opening.open_library``).
 
     Args:
-        args: The parsed command line; its ``data_dir`` names the folder.
+        args: The parsed command line; its ``data_dir`` names the folder and its
+            ``lock_wait`` how long to wait for another program holding the database.
         install: Also install or update the bundled decks.
 
     Returns:
@@ -70,7 +71,16 @@ def open_database(args: argparse.Namespace, install: bool = True) -> Database:
     # Storage and the deck models load here, not at start: --version and --help stay quick.
     from recall.collection import opening
 
-    return opening.open_library(paths.data_dir(args.data_dir), now(), install)
+    data_dir = paths.data_dir(args.data_dir)
+    return opening.open_library(data_dir, now(), install, lock_wait_ms(args))
+
+
+def lock_wait_ms(args: argparse.Namespace) -> int:
+    """How long ``--lock-wait`` says to wait for another program holding the database."""
+    from recall.storage import BUSY_TIMEOUT_MS
+
+    seconds: float | None = args.lock_wait
+    return BUSY_TIMEOUT_MS if seconds is None else round(seconds * 1000)
 
 
 def print_table(

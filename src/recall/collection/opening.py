@@ -17,13 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from recall.host import paths
-from recall.storage import Database
+from recall.storage import BUSY_TIMEOUT_MS, Database
 
 if TYPE_CHECKING:
     from recall.collection.importing import DeckReport
 
 
-def open_library(data_dir: Path, now: datetime, install: bool = True) -> Database:
+def open_library(
+    data_dir: Path, now: datetime, install: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+) -> Database:
     """Open the database in a data folder, ready for use.
 
     Args:
@@ -31,6 +33,7 @@ def open_library(data_dir: Path, now: datetime, install: bool = True) -> Databas
         now: The time, aware UTC, recorded on cards a bundled deck adds or changes.
         install: Also install or update the bundled decks (the backup, restore and
             check commands leave the decks as they find them).
+        busy_timeout_ms: How long to wait for another program holding the database.
 
     Returns:
         The open database; the caller closes it.
@@ -39,7 +42,7 @@ def open_library(data_dir: Path, now: datetime, install: bool = True) -> Databas
         RecallError: The database cannot be opened, or a bundled deck cannot be written;
             nothing is left open.
     """
-    database = Database(paths.database_path(data_dir))
+    database = Database(paths.database_path(data_dir), busy_timeout_ms=busy_timeout_ms)
     if install:
         try:
             install_bundled_decks(database, now)

@@ -27,7 +27,15 @@ from recall.core.errors import RecallError
 from recall.host import paths
 from recall.safekeeping.integrity import CheckReport, check
 from recall.scheduling import Schedulers
-from recall.storage import Database, StorageError, contents, copy_database, fingerprint, restoring
+from recall.storage import (
+    BUSY_TIMEOUT_MS,
+    Database,
+    StorageError,
+    contents,
+    copy_database,
+    fingerprint,
+    restoring,
+)
 from recall.storage.failures import is_unusable
 
 _NAME = re.compile(r"^recall-(\d{8}-\d{6})(?:-(\d{6}))?(?:-[a-z0-9-]+)?\.sqlite3$")
@@ -226,6 +234,7 @@ def restore(
                 backup_file,
                 database.path,
                 before=lambda: made.append(_before_restore(database, now)),
+                busy_timeout_ms=database.busy_timeout_ms,
             )
         except RecallError as error:
             if isinstance(error, BackupError):
@@ -242,7 +251,7 @@ def restore(
             restoring.discard(staged)
             raise
         try:
-            restoring.overwrite(staged, database.path)
+            restoring.overwrite(staged, database.path, database.busy_timeout_ms)
         except StorageError as error:
             raise BackupError(_nothing_changed(f"cannot restore: {error}")) from None
     database.bring_up_to_date()
@@ -262,13 +271,24 @@ def _before_restore(database: Database, now: datetime) -> Path:
         raise BackupError(_nothing_changed(message)) from None
 
 
-def replace_damaged(database_path: Path, backup_file: Path, now: datetime) -> Path | None:
+def replace_damaged(
+    database_path: Path,
+    backup_file: Path,
+    now: datetime,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+) -> Path | None:
     """Put a backup in place of a database that is damaged, foreign or missing.
 
     The backup is copied beside the database and checked first. Only then is the damaged
     file renamed aside, never deleted (``recall.sqlite3.damaged-<time>``, with its -wal and
     -shm files), and the checked copy renamed into its place. A database that cannot be
     opened for a passing reason (a full disk, a lock, a read-only folder) is never touched.
+
+    Args:
+        database_path: The database file.
+        backup_file: The backup to put in its place.
+        now: The time, aware UTC, that names the file set aside.
+        busy_timeout_ms: How long to wait for another program holding the database.
 
     Returns:
         Where the damaged file now is, or None when there was no file.
@@ -279,7 +299,7 @@ def replace_damaged(database_path: Path, backup_file: Path, now: datetime) -> Pa
     """
     if not backup_file.is_file():
         raise BackupError(f"{backup_file}: no such file; nothing was changed")
-    problem = restoring.diagnose(database_path)
+    problem = restoring.diagnose(database_path, busy_timeout_ms)
     if problem is None:
         raise BackupError(
             f"{database_path} opens normally, so it is not set aside; `recall restore` "

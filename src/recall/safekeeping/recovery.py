@@ -23,7 +23,7 @@ from recall.safekeeping import backups, integrity
 from recall.safekeeping.backups import Backup, RestoreReport
 from recall.safekeeping.integrity import CheckReport
 from recall.scheduling import Schedulers
-from recall.storage import Database, MissingDatabaseError, is_unusable
+from recall.storage import BUSY_TIMEOUT_MS, Database, MissingDatabaseError, is_unusable
 from recall.storage.presence import has_contents
 
 
@@ -51,9 +51,20 @@ class FolderRestore:
 
 
 def restore_folder(
-    data_dir: Path, backup_file: Path, schedulers: Schedulers, now: datetime
+    data_dir: Path,
+    backup_file: Path,
+    schedulers: Schedulers,
+    now: datetime,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
 ) -> FolderRestore:
     """Restore ``backup_file`` as the database of ``data_dir``, whatever state it is in.
+
+    Args:
+        data_dir: The data folder.
+        backup_file: The backup to restore.
+        schedulers: The schedulers the check after the restore replays with.
+        now: The time, aware UTC.
+        busy_timeout_ms: How long to wait for another program holding the database.
 
     Raises:
         RecallError: Nothing was changed: the backup is not healthy, the database cannot be
@@ -68,12 +79,12 @@ def restore_folder(
         )
     path = paths.database_path(data_dir)
     try:
-        database = Database(path)
+        database = Database(path, busy_timeout_ms=busy_timeout_ms)
     except RecallError as error:
         if not is_unusable(error):
             raise
-        aside = backups.replace_damaged(path, backup_file, now)
-        database = Database(path)
+        aside = backups.replace_damaged(path, backup_file, now, busy_timeout_ms)
+        database = Database(path, busy_timeout_ms=busy_timeout_ms)
         try:
             report = integrity.check(database, schedulers, now)
         finally:

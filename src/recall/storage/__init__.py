@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from recall.storage.database import Database
+from recall.storage.database import BUSY_TIMEOUT_MS, Database
 from recall.storage.failures import (
     DamagedDatabaseError,
     DatabaseError,
@@ -41,6 +41,7 @@ SQLITE_VERSION = sqlite3.sqlite_version
 """The version of the SQLite library Recall runs on."""
 
 __all__ = [
+    "BUSY_TIMEOUT_MS",
     "SCHEMA_VERSION",
     "SQLITE_VERSION",
     "CardKey",

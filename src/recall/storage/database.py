@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 APPLICATION_ID = maintenance.APPLICATION_ID
-BUSY_TIMEOUT_MS = 10_000
+BUSY_TIMEOUT_MS = maintenance.BUSY_TIMEOUT_MS
 Synchronous = Literal["FULL", "NORMAL"]
 
 
@@ -121,6 +121,11 @@ class Database:
             self._connections.close()
             raise
         write_marker(path)
+
+    @property
+    def busy_timeout_ms(self) -> int:
+        """How long each connection waits for another program holding the database."""
+        return self._busy_timeout_ms
 
     def bring_up_to_date(self) -> None:
         """Start fresh connections and check the file again, as opening does.

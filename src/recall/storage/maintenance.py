@@ -200,14 +200,17 @@ def snapshot_problems(connection: sqlite3.Connection) -> list[str]:
     return problems
 
 
-def write_into(origin: sqlite3.Connection, target: Path) -> None:
+def write_into(
+    origin: sqlite3.Connection, target: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+) -> None:
     """``restore_into`` from an open connection (a ``read_snapshot``).
 
     Raises:
-        StorageError: SQLite could not write the live file; it is unchanged.
+        StorageError: SQLite could not write the live file (a full disk, a lock held by
+            another program for longer than ``busy_timeout_ms``); it is unchanged.
     """
-    with _explained(target, BUSY_TIMEOUT_MS), closing(sqlite3.connect(target)) as live:
-        live.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    with _explained(target, busy_timeout_ms), closing(sqlite3.connect(target)) as live:
+        live.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
         origin.backup(live, progress=_give_up_when_busy)
 
 

@@ -75,7 +75,12 @@ def stage(source: Path, live: Path) -> Path:
     return staged
 
 
-def overwrite_checked(source: Path, live: Path, before: Callable[[], None]) -> None:
+def overwrite_checked(
+    source: Path,
+    live: Path,
+    before: Callable[[], None],
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+) -> None:
     """Check a backup of today's schema and write it into the live database, unstaged.
 
     One read transaction on ``source`` holds it still from the check to the copy: SQLite's
@@ -83,6 +88,12 @@ def overwrite_checked(source: Path, live: Path, before: Callable[[], None]) -> N
     then ``before()`` (the before-restore backup), then the same snapshot is written into
     the live file through SQLite's backup API in one write transaction. The file is read
     about twice, where staging it read it three times and wrote it once more.
+
+    Args:
+        source: The backup.
+        live: The database file.
+        before: Called after the checks and before anything is written.
+        busy_timeout_ms: How long to wait for another program writing to ``live``.
 
     Raises:
         DamagedDatabaseError: ``source`` is not a healthy Recall database of today's
@@ -104,7 +115,7 @@ def overwrite_checked(source: Path, live: Path, before: Callable[[], None]) -> N
                 f"{source} carries Recall's stamp, but its tables are not Recall's: {problems[0]}"
             )
         before()
-        maintenance.write_into(origin, live)
+        maintenance.write_into(origin, live, busy_timeout_ms)
 
 
 def is_current(source: Path) -> bool:
@@ -116,15 +127,20 @@ def is_current(source: Path) -> bool:
         return False
 
 
-def overwrite(staged: Path, live: Path) -> None:
+def overwrite(staged: Path, live: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
     """Write a staged copy's contents into the live database, in one transaction.
+
+    Args:
+        staged: A copy made by ``stage``.
+        live: The database file.
+        busy_timeout_ms: How long to wait for another program writing to ``live``.
 
     Raises:
         StorageError: The live file could not be written (full disk, held by another
             program); it is exactly as it was. The staged copy is removed either way.
     """
     try:
-        maintenance.restore_into(staged, live, BUSY_TIMEOUT_MS)
+        maintenance.restore_into(staged, live, busy_timeout_ms)
     finally:
         _remove(staged)
 
@@ -161,8 +177,12 @@ def put_in_place(staged: Path, live: Path, aside: Path) -> Path | None:
     return aside if moved else None
 
 
-def diagnose(live: Path) -> RecallError | None:
+def diagnose(live: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> RecallError | None:
     """What opening ``live`` would find wrong, reading only; None when it would open.
+
+    Args:
+        live: The database file.
+        busy_timeout_ms: How long to wait for another program holding it.
 
     Returns:
         ``MissingDatabaseError`` when there is no file, a ``StorageError`` when it cannot
@@ -171,13 +191,13 @@ def diagnose(live: Path) -> RecallError | None:
     if not has_contents(live):
         return MissingDatabaseError(f"{live} is missing")
     try:
-        version = check_file(live)
+        version = check_file(live, busy_timeout_ms)
     except RecallError as error:
         return error
     if version < SCHEMA_VERSION:
         return None  # opening upgrades it
     try:
-        with closing(maintenance.connect_read_only(live)) as connection:
+        with closing(maintenance.connect_read_only(live, busy_timeout_ms)) as connection:
             problems = schema_problems(connection)
             checked = [row[0] for row in connection.execute("PRAGMA quick_check")]
     except (OSError, sqlite3.Error) as error:

@@ -18,7 +18,13 @@ from recall.collection import opening
 from recall.core.errors import RecallError
 from recall.host import paths
 from recall.safekeeping import backups, recovery
-from recall.storage import Database, MissingDatabaseError, NewerDatabaseError, is_unusable
+from recall.storage import (
+    BUSY_TIMEOUT_MS,
+    Database,
+    MissingDatabaseError,
+    NewerDatabaseError,
+    is_unusable,
+)
 from recall.ui.appearance import apply_preferences, apply_style_sheet
 from recall.ui.main_window import MainWindow
 from recall.ui.none_guard import guard_none
@@ -115,7 +121,9 @@ def run(data_dir: Path) -> int:
         database.close()
 
 
-def open_database(data_dir: Path, prompts: Prompts) -> Database | None:
+def open_database(
+    data_dir: Path, prompts: Prompts, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+) -> Database | None:
     """Open the database; offer the newest backup only if the file is damaged or missing.
 
     A database that cannot be opened right now (a full disk, a read-only folder, another
@@ -123,11 +131,16 @@ def open_database(data_dir: Path, prompts: Prompts) -> Database | None:
     the same start works once the cause is gone. While a database set aside as damaged is
     kept in the folder, every start says so.
 
+    Args:
+        data_dir: The data folder.
+        prompts: Where the learner is told and asked.
+        busy_timeout_ms: How long to wait for another program holding the database.
+
     Returns:
         The open database, or None when it cannot be opened and the learner was told why.
     """
     try:
-        database = opening.open_library(data_dir, now())
+        database = opening.open_library(data_dir, now(), busy_timeout_ms=busy_timeout_ms)
     except RecallError as error:
         return _offer_backup(data_dir, error, prompts)
     aside = recovery.set_aside_files(data_dir)
