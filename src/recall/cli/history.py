@@ -17,6 +17,7 @@ from recall.cli.shared import (
     print_json,
     print_table,
 )
+from recall.core import wording
 from recall.core.errors import RecallError
 from recall.host import paths
 
@@ -233,11 +234,12 @@ def _print_check(report: CheckReport) -> int:
             print("(the file and its schema; `recall check` also replays every schedule)")
         elif report.replayed < report.cards:
             print(
-                f"({report.replayed} card(s) changed since the last check that verified "
-                "every card were replayed; --full replays them all)"
+                f"({wording.count(report.replayed, 'card')} changed since the last check that "
+                f"verified every card {wording.word(report.replayed, 'was', 'were')} replayed; "
+                "--full replays them all)"
             )
         return 0
     for problem in report.problems:
         print(f"problem: {problem}", file=sys.stderr)
-    print(f"{len(report.problems)} problem(s) found", file=sys.stderr)
+    print(f"{wording.count(len(report.problems), 'problem')} found", file=sys.stderr)
     return 1

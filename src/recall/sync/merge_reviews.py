@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import replace as replace_keys
 from typing import Any
 
+from recall.core import wording
 from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.sync import moves, values
@@ -127,8 +128,8 @@ class ReviewMerge:
         self._store(cards, present)
         if future:
             self._notes.append(
-                f"{future} review(s) dated after now (another computer's clock runs ahead?) "
-                "wait until that time"
+                f"{wording.count(future, 'review')} dated after now (another computer's clock "
+                f"runs ahead?) {wording.word(future, 'waits', 'wait')} until that time"
             )
 
     def release(self, texts: list[str], cards: dict[tuple[str, str], int] | None = None) -> None:
