@@ -365,7 +365,7 @@ def test_a_media_list_of_too_many_files_is_refused(
     listing = (b"\x0a" + bytes([len(entry)]) + entry) * 100_001
     write(path, {**entries(path), "media": zstd(listing)})
     assert problem_of(path, tmp_path) == (
-        "zip entry 'media': lists 100001 media files (at most 100,000)"
+        "zip entry 'media': lists 100,001 media files (at most 100,000)"
     )
 
 

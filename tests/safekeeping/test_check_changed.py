@@ -116,6 +116,6 @@ def test_the_command_line_says_what_it_replayed(
     assert main(["--data-dir", str(data), "check", "--full"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("healthy: ")
-    assert out[2].startswith("(0 card(s) changed since the last check that verified every")
+    assert out[2].startswith("(0 cards changed since the last check that verified every card were")
     assert out[3].startswith("healthy: ")
     assert len(out) == 4

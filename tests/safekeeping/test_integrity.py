@@ -83,11 +83,9 @@ def test_a_schedule_row_naming_the_wrong_deck_is_found_and_placed(
     connection.close()
     report = integrity.check(bundled, scheduler(), clock())
     assert report.misplaced == 2
-    assert any(
-        "2 card(s) have a schedule row that names another deck" in p for p in report.problems
-    )
+    assert any("2 cards have a schedule row that names another deck" in p for p in report.problems)
     changes = repair.repair(bundled, Schedulers(), report, clock()).changes
-    assert changes == ["gave 2 schedule row(s) their card's deck"]
+    assert changes == ["gave 2 schedule rows their card's deck"]
     assert integrity.check(bundled, scheduler(), clock()).healthy
 
 

@@ -16,6 +16,7 @@ from recall.content.deck_format import parse_deck
 from recall.core import days
 from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.core.preferences import Preferences
+from recall.stats import report
 from recall.stats.local_time import day_date, day_number, local_time
 from recall.stats.schedules import collect_forecast, collect_schedules
 from recall.storage import Database
@@ -218,6 +219,19 @@ def test_today_counts_cards_time_right_answers_and_again(
 
     assert (today.cards, today.reviews, today.correct, today.again) == (2, 3, 2, 1)
     assert today.time_ms == 12_000
+
+
+def test_today_in_words_agrees_with_one_card_and_one_day(
+    database: Database, tiny: dict[str, int]
+) -> None:
+    add(database, tiny["q1"], at("2026-01-05 08:00"), Rating.GOOD, duration_ms=65_000)
+
+    figures = collect(database, at("2026-01-05 12:00"))
+
+    assert report.today_reading(figures) == (
+        "Today you studied 1 card in 1 min 5 s, 100% right, 0 Again. Streak: 1 day (longest 1)."
+    )
+    assert report.reviews_reading(figures) == "1 review so far, 1.0 a day, 1 min 5 s in all."
 
 
 # Forecast and card counts

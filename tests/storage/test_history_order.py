@@ -81,6 +81,8 @@ def test_reviews_from_the_future_are_left_out_of_an_import_with_a_note(
     assert sum(deck.reviews for deck in report.decks) == 1
     (note,) = [note for note in report.notes if "dated after now" in note]
     assert "2099-12-31" in note
+    assert note.startswith("1 review dated after now")
+    assert " UTC) was left out: " in note
     assert integrity.check(database, Schedulers(), clock()).healthy
     deck = f"anki-deck-{FRENCH_ID}"
     with database.reading() as transaction:

@@ -104,11 +104,11 @@ def test_an_image_and_a_sound_reach_the_other_device_byte_for_byte(
 
     sent = laptop.sync(START)
     assert sent.sent[MEDIA_COUNTED] == 2
-    assert "2 media file(s)" in sent.lines()[1]
+    assert "2 media files" in sent.lines()[1]
     assert sorted(path.name for path in _sent_folder(shared, sent.device[0]).iterdir()) == names
     received = desktop.sync(START)
     assert received.received[MEDIA_COUNTED] == 2
-    assert "2 media file(s)" in received.lines()[2]
+    assert "2 media files" in received.lines()[2]
     for name in names:
         assert (_media_dir(desktop) / name).read_bytes() == (_media_dir(laptop) / name).read_bytes()
     assert _wanted(desktop) == []
@@ -146,7 +146,10 @@ def test_a_damaged_or_partly_arrived_file_is_not_taken_until_it_is_whole(
     assert MEDIA_COUNTED not in first.received
     assert not (_media_dir(desktop) / name).exists()
     assert not [path for path in _media_dir(desktop).iterdir() if path.name.endswith(".tmp")]
-    assert any("do not match their names" in note and name[:8] in note for note in first.notes)
+    assert any(
+        "1 media file in the sync folder does not match its name" in note and name[:8] in note
+        for note in first.notes
+    )
     assert _wanted(desktop) == [(name, "pics", "c1")]
 
     sent.write_bytes(whole[:-1] + b"\x00")  # the right length, one byte wrong: damaged
@@ -176,7 +179,7 @@ def test_media_arriving_a_round_after_its_card_is_fetched_then(
     first = desktop.sync(START)
     assert first.received["card"] == 1
     assert any(
-        "2 media file(s)" in note and "not arrived yet" in note and tune[:8] in note
+        "2 media files" in note and "not arrived yet" in note and tune[:8] in note
         for note in first.notes
     )
     held_back.rename(folder)

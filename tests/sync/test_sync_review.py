@@ -168,7 +168,7 @@ def test_a_line_with_a_number_too_large_to_store_is_skipped_and_sync_goes_on(
         b"\n".join(json.dumps(item).encode() for item in (header, broken)) + b"\n"
     )
     first = desktop.sync(START)
-    assert any("not events" in note for note in first.notes)
+    assert any("1 line that is not an event Recall can merge" in note for note in first.notes)
     laptop.study("tiny", 1, START + timedelta(hours=1), random.Random(5))
     later = START + timedelta(hours=2)
     laptop.sync(later)

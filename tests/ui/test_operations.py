@@ -144,11 +144,11 @@ def test_check_database_finds_a_wrong_schedule_and_repairs_it_after_a_backup(
     window.safekeeping.check_action.trigger()
     qtbot.waitUntil(lambda: len(prompts.told) == 1, timeout=30_000)
     question = prompts.asked[-1][1]
-    assert "1 problem(s) found" in question
+    assert "1 problem found" in question
     assert "differs from its history" in question
     title, text = prompts.told[-1]
     assert title == "Check Database"
-    assert "Rebuilt 1 schedule(s)" in text
+    assert "Rebuilt 1 schedule from" in text
     assert "before-repair" in text
     assert "The database is healthy now." in text
     (backup,) = (bundled.path.parent / "backups").glob("*before-repair*")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
-from recall.core import days
+from recall.core import days, wording
 from recall.core.errors import RecallError
 from recall.core.memory import NEW_CARD, CardState, ReviewKind
 from recall.core.preferences import Preferences
@@ -164,10 +164,6 @@ def parse_due(spec: str) -> tuple[int, int]:
     return low, high
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 class Changes:
     """Bulk changes to cards, and the stack that undoes them newest first.
 
@@ -236,7 +232,7 @@ class Changes:
         kept = tuple(row for row in before if row[0] in set(targets))
         return self.push(
             Change(
-                f"{verb} {_plural(len(targets), 'card')}",
+                f"{verb} {wording.count(len(targets), 'card')}",
                 len(targets),
                 Restore(values=(("card_memory", ("suspended",), kept),)),
                 tuple(targets),
@@ -252,7 +248,7 @@ class Changes:
             browsing.set_buried(card_ids, until)
         return self.push(
             Change(
-                f"Bury {_plural(len(before), 'card')}",
+                f"Bury {wording.count(len(before), 'card')}",
                 len(before),
                 Restore(values=(("card_memory", ("buried_until",), tuple(before)),)),
                 tuple(card_ids),
@@ -272,7 +268,7 @@ class Changes:
         label = "Remove the flag of" if flag == 0 else f"Flag {FLAG_NAMES[flag]}:"
         return self.push(
             Change(
-                f"{label} {_plural(len(targets), 'card')}",
+                f"{label} {wording.count(len(targets), 'card')}",
                 len(targets),
                 Restore(values=(("card", ("flag",), kept),)),
                 tuple(targets),
@@ -301,7 +297,7 @@ class Changes:
         kept = tuple(row for row in before if row[0] in changed)
         return self.push(
             Change(
-                f"Change the tags of {_plural(len(changed), 'card')}",
+                f"Change the tags of {wording.count(len(changed), 'card')}",
                 len(changed),
                 Restore(values=(("card", ("content", "updated_at", "edited"), kept),)),
                 tuple(changed),
@@ -334,7 +330,7 @@ class Changes:
         moved = {card_id for card_id, _ in moves}
         return self.push(
             Change(
-                f"Move {_plural(len(moved), 'card')} to {deck.name}",
+                f"Move {wording.count(len(moved), 'card')} to {deck.name}",
                 len(moved),
                 Restore(
                     values=(
@@ -368,7 +364,7 @@ class Changes:
                 transaction.cards.set_memory(card_id, NEW_CARD)
         return self.push(
             Change(
-                f"Forget {_plural(len(entries), 'card')}",
+                f"Forget {wording.count(len(entries), 'card')}",
                 len(entries),
                 Restore(entries=tuple(entries), replay=tuple(forgotten)),
                 tuple(forgotten),
@@ -398,7 +394,7 @@ class Changes:
                 transaction.cards.set_memory(card_id, after)
         return self.push(
             Change(
-                f"Set the due date of {_plural(len(entries), 'card')}",
+                f"Set the due date of {wording.count(len(entries), 'card')}",
                 len(entries),
                 Restore(entries=tuple(entries), replay=tuple(card_ids)),
                 tuple(card_ids),
@@ -420,7 +416,8 @@ class Changes:
         count = len(dumped["card"])
         return self.push(
             Change(
-                f"Delete {_plural(count, 'card')} and {_plural(len(dumped['review']), 'review')}",
+                f"Delete {wording.count(count, 'card')} and "
+                f"{wording.count(len(dumped['review']), 'review')}",
                 count,
                 Restore(cards=dumped),
                 tuple(card_ids),

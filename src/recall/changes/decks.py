@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from recall.changes.cards import Change, Restore
-from recall.core import deck_tree
+from recall.core import deck_tree, wording
 from recall.core.errors import RecallError
 from recall.storage import Database, DeckRow
 
@@ -149,7 +149,8 @@ def delete_deck(database: Database, deck_id: int, now: datetime) -> Change:
         browsing.delete_cards(card_ids)
         browsing.delete_decks(ids)
     label = (
-        f"Delete {deck.name} ({len(ids)} deck{'s' if len(ids) != 1 else ''}, "
-        f"{len(dumped['card'])} cards, {len(dumped['review'])} reviews)"
+        f"Delete {deck.name} ({wording.count(len(ids), 'deck')}, "
+        f"{wording.count(len(dumped['card']), 'card')}, "
+        f"{wording.count(len(dumped['review']), 'review')})"
     )
     return Change(label, len(dumped["card"]), Restore(decks=tuple(deck_rows), cards=dumped))

@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from recall.cli.shared import now, open_database, print_json, print_table
+from recall.core import wording
 from recall.core.errors import RecallError
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def _search(args: argparse.Namespace) -> int:
             for row in rows
         ],
     )
-    print(f"{len(rows)} card{'s' if len(rows) != 1 else ''}", flush=True)
+    print(wording.count(len(rows), "card"), flush=True)
     return 0
 
 

@@ -19,6 +19,7 @@ from recall.cli.shared import (
     print_table,
     say,
 )
+from recall.core import wording
 from recall.core.errors import RecallError
 from recall.host import paths
 
@@ -236,11 +237,12 @@ def _print_check(report: CheckReport) -> int:
             print("(the file and its schema; `recall check` also replays every schedule)")
         elif report.replayed < report.cards:
             print(
-                f"({report.replayed} card(s) changed since the last check that verified "
-                "every card were replayed; --full replays them all)"
+                f"({wording.count(report.replayed, 'card')} changed since the last check that "
+                f"verified every card {wording.word(report.replayed, 'was', 'were')} replayed; "
+                "--full replays them all)"
             )
         return 0
     for problem in report.problems:
         say(f"problem: {problem}", to_stderr=True)
-    print(f"{len(report.problems)} problem(s) found", file=sys.stderr)
+    print(f"{wording.count(len(report.problems), 'problem')} found", file=sys.stderr)
     return 1

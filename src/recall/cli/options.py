@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from recall.cli.shared import now, open_database, print_json, say
-from recall.core import fields
+from recall.core import fields, wording
 from recall.core.presets import Preset
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def _options(args: argparse.Namespace) -> int:
             )
             if change.rescheduled:
                 notes.append(
-                    f"rescheduled {change.rescheduled:,} card(s) from their history "
+                    f"rescheduled {wording.count(change.rescheduled, 'card')} from their history "
                     f"(backup first: {change.backup})"
                 )
         shown = deck_options.deck_options(database, args.deck)
@@ -143,7 +143,9 @@ def _choose_preset(database: Database, schedulers: Any, deck_key: str, name: str
         preset_id = deck_options.add_preset(database, name, current.preset)
         made = f" (a new preset, copied from {current.preset.name!r})"
     change = deck_options.use_preset(database, schedulers, [current.deck.id], preset_id, now())
-    rescheduled = f"; {change.rescheduled:,} card(s) rescheduled" if change.rescheduled else ""
+    rescheduled = (
+        f"; {wording.count(change.rescheduled, 'card')} rescheduled" if change.rescheduled else ""
+    )
     return f"deck {deck_key} now uses preset {name!r}{made}{rescheduled}"
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from recall.content import sound
 from recall.content.deck_format import Deck
+from recall.core import wording
 from recall.core.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
 from recall.host import paths, workspace
@@ -93,8 +94,8 @@ class ImportReport:
         """
         lines = [deck.describe() for deck in self.decks]
         kept = [
-            f"{count} {word}{'s' if count != 1 else ''}"
-            for count, word in (
+            wording.count(count, noun)
+            for count, noun in (
                 (self.media, "image"),
                 (self.sounds, "sound"),
                 (self.videos, "video"),
@@ -296,8 +297,9 @@ def _future_note(package: ImportedPackage, now: datetime) -> list[str]:
     if not future:
         return []
     return [
-        f"{len(future)} review(s) dated after now (the latest {max(future):%Y-%m-%d %H:%M} UTC) "
-        "were left out: the clock of the machine that made them was probably wrong. The file "
+        f"{wording.count(len(future), 'review')} dated after now (the latest "
+        f"{max(future):%Y-%m-%d %H:%M} UTC) {wording.word(len(future), 'was', 'were')} left "
+        "out: the clock of the machine that made them was probably wrong. The file "
         "is unchanged; import it again once that time has passed to bring them in"
     ]
 

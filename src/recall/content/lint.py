@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from recall.content.deck_format import BasicCard, ChoiceCard, Deck, load_deck
+from recall.core import wording
 from recall.core.errors import DeckError, RecallError
 
 NEAR_DUPLICATE_RATIO = 0.9
@@ -225,9 +226,8 @@ class LintRun:
         errors = sum(len(report.errors) for report in self.reports)
         warnings = sum(len(report.warnings) for report in self.reports) - len(self.accepted)
         text = (
-            f"{files} file{'s' if files != 1 else ''} checked: "
-            f"{errors} error{'s' if errors != 1 else ''}, "
-            f"{warnings} warning{'s' if warnings != 1 else ''}"
+            f"{wording.count(files, 'file')} checked: "
+            f"{wording.count(errors, 'error')}, {wording.count(warnings, 'warning')}"
         )
         return text + (f" ({len(self.accepted)} accepted)" if self.accepted else "")
 

@@ -17,8 +17,9 @@ from recall.content.card_limits import (
     length_problem,
 )
 from recall.content.deck_format import BasicCard, ChoiceCard, Deck, limit_problems
+from recall.core import wording
 from recall.core.errors import DeckError
-from recall.importers._report import Tally, counted
+from recall.importers._report import Tally
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -149,8 +150,8 @@ class CardBounds:
 
     def lines(self) -> list[str]:
         """The report's lines on what was left out or cut."""
-        refused = counted(self.refused.count, self._unit)
-        flattened = counted(self.flattened.count, "field")
+        refused = wording.count(self.refused.count, self._unit)
+        flattened = wording.count(self.flattened.count, "field")
         return (
             self.refused.line(f"{refused} left out for holding more than a card may")
             + self.flattened.line(
@@ -158,7 +159,7 @@ class CardBounds:
                 "is all there)"
             )
             + self.long_tags.line(
-                f"{counted(self.long_tags.count, 'tag')} left out for being longer than "
+                f"{wording.count(self.long_tags.count, 'tag')} left out for being longer than "
                 f"{MAX_NAME_CHARS} characters"
             )
         )

@@ -7,10 +7,11 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from recall.content import card_html, sound
+from recall.core import wording
 from recall.core.errors import DeckError
 from recall.importers import StagedMedia
 from recall.importers._package import PackageMedia
-from recall.importers._report import Tally, counted
+from recall.importers._report import Tally
 from recall.importers._svg import svg_problem
 
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
@@ -111,9 +112,9 @@ class MediaStager:
         What was kept is counted from ``media`` by the import report.
         """
         left, sounds_left = self.left_out, self.sounds_left_out
-        lines = left.line(f"{counted(left.count, 'image')} left out")
+        lines = left.line(f"{wording.count(left.count, 'image')} left out")
         lines += sounds_left.line(
-            f"{counted(sounds_left.count, 'sound or video', 'sounds or videos')} left out"
+            f"{wording.count(sounds_left.count, 'sound or video', 'sounds or videos')} left out"
         )
         return lines
 

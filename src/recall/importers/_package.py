@@ -16,10 +16,10 @@ import hashlib
 import json
 from dataclasses import dataclass
 
+from recall.core import wording
 from recall.core.errors import DeckError
 from recall.importers import _protobuf
 from recall.importers._collection import NEWER_ANKI_ADVICE
-from recall.importers._report import counted
 from recall.importers._zip import SafeZip
 
 META_ENTRY = "meta"
@@ -169,7 +169,7 @@ def read_media(archive: SafeZip, layout: Layout, source: str, limit: int) -> Pac
 def _too_many(count: int, where: str, source: str) -> DeckError:
     return DeckError(
         source,
-        [f"{where}: lists {counted(count, 'media file')} (at most {MAX_MEDIA_FILES:,})"],
+        [f"{where}: lists {wording.count(count, 'media file')} (at most {MAX_MEDIA_FILES:,})"],
     )
 
 

@@ -1,4 +1,4 @@
-"""How the importers word their report: counts, byte sizes, and tallies with examples."""
+"""How the importers word their report: byte sizes, and tallies with examples."""
 
 from __future__ import annotations
 
@@ -11,11 +11,6 @@ def byte_size(count: int) -> str:
         if count >= scale and count % scale == 0:
             return f"{count // scale} {unit}"
     return f"{count:,} bytes"
-
-
-def counted(count: int, singular: str, plural: str | None = None) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{count} {singular if count == 1 else plural or singular + 's'}"
 
 
 class Tally:

@@ -18,6 +18,7 @@ from recall.content.card_limits import (
     MAX_SOURCE_FIELD_CHARS,
 )
 from recall.content.deck_format import BasicCard, decode_text
+from recall.core import wording
 from recall.core.errors import DeckError, ImportCancelledError, printable
 from recall.importers import Cancelled, ImportedPackage, Progress, never_cancelled, no_progress
 from recall.importers._cards import (
@@ -28,7 +29,7 @@ from recall.importers._cards import (
     make_deck,
     unique_words,
 )
-from recall.importers._report import Tally, byte_size, counted
+from recall.importers._report import Tally, byte_size
 from recall.importers._text_header import (
     MAX_TEXT_BYTES,
     SEPARATOR_NAMES,
@@ -369,14 +370,15 @@ class _Builder:
             )
             for deck_id, deck in self._decks.items()
         ]
-        notes += self._skipped.line(f"{counted(self._skipped.count, 'row')} skipped")
+        notes += self._skipped.line(f"{wording.count(self._skipped.count, 'row')} skipped")
         notes += self._bounds.lines()
         notes += self._merged.line(
-            f"{counted(self._merged.count, 'row')} gave the same card as an earlier row (same "
-            "guid, or the same front without one) in the same deck, so the later row was kept"
+            f"{wording.count(self._merged.count, 'row')} gave the same card as an earlier row "
+            "(same guid, or the same front without one) in the same deck, so the later row was "
+            "kept"
         )
         if self._images:
             notes.append(
-                f"{counted(self._images, 'image')} left out (a text file carries no images)"
+                f"{wording.count(self._images, 'image')} left out (a text file carries no images)"
             )
         return ImportedPackage(decks=decks, notes=notes)

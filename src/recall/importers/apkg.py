@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from recall.content.deck_format import BasicCard, ChoiceCard, Deck
+from recall.core import wording
 from recall.core.errors import DeckError, ImportCancelledError
 from recall.core.memory import LONGEST_ANSWER_MS, Rating
 from recall.importers import (
@@ -37,7 +38,7 @@ from recall.importers._collection import (
 from recall.importers._html_text import has_image, html_to_text
 from recall.importers._media import MediaStager, count_audio_video, without_sounds
 from recall.importers._package import Layout, read_layout, read_media
-from recall.importers._report import Tally, counted
+from recall.importers._report import Tally
 from recall.importers._zip import SafeZip
 from recall.importers.cloze import cloze_faces, cloze_numbers
 from recall.importers.multiple_choice import (
@@ -220,17 +221,17 @@ class _PackageReader:
         reviews, left_out = self._reviews(keys)
         self._progress(self._total, self._total)
         notes_lines = self._choice_lines()
-        notes_lines += self._skipped.line(f"{counted(self._skipped.count, 'card')} skipped")
+        notes_lines += self._skipped.line(f"{wording.count(self._skipped.count, 'card')} skipped")
         notes_lines += self._bounds.lines()
         if self._audio_video:
             notes_lines.append(
-                f"{counted(self._audio_video, 'audio/video reference')} in multiple-choice "
+                f"{wording.count(self._audio_video, 'audio/video reference')} in multiple-choice "
                 "notes left out (Recall plays sounds on the other cards)"
             )
         notes_lines += self._stager.report_lines()
         if suspended:
             notes_lines.append(
-                f"{counted(suspended, 'suspended card')} imported as ordinary cards "
+                f"{wording.count(suspended, 'suspended card')} imported as ordinary cards "
                 "(Recall does not suspend cards)"
             )
         media = list(self._stager.media)
@@ -247,15 +248,17 @@ class _PackageReader:
         """Report lines on the notes that became choice cards and those that could not."""
         lines = []
         for label, count in sorted(self._choice_notes.items()):
-            became = "became choice cards" if count != 1 else "became a choice card"
-            line = f"{counted(count, f'{label} note')} {became}"
+            became = wording.word(count, "became a choice card", "became choice cards")
+            line = f"{wording.count(count, f'{label} note')} {became}"
             if label == "anki-mc AllInOne" and self._kprim:
                 line += (
-                    f'; {counted(self._kprim, "kprim question")} became "select all that '
+                    f'; {wording.count(self._kprim, "kprim question")} became "select all that '
                     'apply", the true statements being the right choices'
                 )
             lines.append(line)
-        summary = f"{counted(self._not_choices.count, 'multiple-choice note')} imported as basic"
+        summary = (
+            f"{wording.count(self._not_choices.count, 'multiple-choice note')} imported as basic"
+        )
         return lines + self._not_choices.line(f"{summary} cards")
 
     def _choice(
@@ -410,14 +413,14 @@ class _PackageReader:
                     ImportedReview(moment, Rating(review.ease), duration)
                 )
         parts = [
-            counted(manual, "manual or rescheduling entry", "manual or rescheduling entries"),
-            counted(cram, "cram (filtered deck) review"),
-            counted(unreadable, "unreadable entry", "unreadable entries"),
-            counted(not_imported, "entry of a skipped card", "entries of skipped cards"),
+            wording.count(manual, "manual or rescheduling entry", "manual or rescheduling entries"),
+            wording.count(cram, "cram (filtered deck) review"),
+            wording.count(unreadable, "unreadable entry", "unreadable entries"),
+            wording.count(not_imported, "entry of a skipped card", "entries of skipped cards"),
         ]
         counts = (manual, cram, unreadable, not_imported)
         shown = [part for part, count in zip(parts, counts, strict=True) if count]
         if not shown:
             return reviews, []
-        total = counted(sum(counts), "review history entry", "review history entries")
+        total = wording.count(sum(counts), "review history entry", "review history entries")
         return reviews, [f"{total} left out of the replay: {', '.join(shown)}"]

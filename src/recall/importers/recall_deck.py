@@ -17,10 +17,11 @@ from pydantic import ValidationError
 
 from recall.content import card_html, sound
 from recall.content.deck_format import BasicCard, ChoiceCard, load_deck
+from recall.core import wording
 from recall.core.errors import DeckError
 from recall.importers import ImportedPackage, StagedMedia
 from recall.importers._media import MAX_SOUND_BYTES, MAX_VIDEO_BYTES
-from recall.importers._report import Tally, counted
+from recall.importers._report import Tally
 
 MEDIA_FOLDER = "media"
 MAX_NAME_LENGTH = 200
@@ -53,7 +54,7 @@ def read_recall_deck(path: Path, staging: Path) -> ImportedPackage:
     if stager.problems:
         raise DeckError(str(path), stager.problems)
     notes = stager.missing.line(
-        f"{counted(stager.missing.count, 'sound')} not found next to the deck and left out"
+        f"{wording.count(stager.missing.count, 'sound')} not found next to the deck and left out"
     )
     return ImportedPackage(
         decks=[deck.model_copy(update={"cards": cards})], media=stager.media, notes=notes

@@ -16,7 +16,7 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from recall.core import days, presets
+from recall.core import days, presets, wording
 from recall.core.errors import CancelledError, RecallError, UnknownDeckError
 from recall.core.memory import MemoryState, ReviewKind
 from recall.core.preferences import Preferences
@@ -90,9 +90,11 @@ class OptionsChange:
             parts.append(f"saved preset {names}")
         moved = [d for d, preset in self.decks_after.items() if self.decks_before[d] != preset]
         if moved:
-            parts.append(f"{len(moved)} deck(s) given another preset")
+            parts.append(f"{wording.count(len(moved), 'deck')} given another preset")
         if self.rescheduled:
-            parts.append(f"{self.rescheduled:,} card(s) rescheduled from their history")
+            parts.append(
+                f"{wording.count(self.rescheduled, 'card')} rescheduled from their history"
+            )
         return "; ".join(parts) or "nothing changed"
 
 

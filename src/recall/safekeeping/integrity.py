@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from recall.core import wording
 from recall.core.errors import CancelledError
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
@@ -132,7 +133,9 @@ def check(
         misplaced = transaction.checks.misplaced_schedules()
         if misplaced:
             problems.append(
-                f"{len(misplaced)} card(s) have a schedule row that names another deck "
+                f"{wording.count(len(misplaced), 'card')} "
+                f"{wording.word(len(misplaced), 'has', 'have')} a schedule row that names "
+                "another deck "
                 f"(first: card {misplaced[0]})"
             )
         # Reviews of missing cards are what SQLite's foreign-key check reports as "review
@@ -143,9 +146,14 @@ def check(
         future = transaction.history.after(now + FUTURE_TOLERANCE)
         if future:
             problems.append(
-                f"{len(future)} review(s) are dated in the future, the latest at "
-                f"{_when(future[-1].reviewed_at)} (was the clock wrong?); --repair sets them "
-                "aside, kept, and reschedules their cards without them"
+                f"{wording.count(len(future), 'review')} {wording.word(len(future), 'is', 'are')} "
+                "dated in the future, the latest at "
+                f"{_when(future[-1].reviewed_at)} (was the clock wrong?); --repair sets "
+                + wording.word(
+                    len(future),
+                    "it aside, kept, and reschedules its card without it",
+                    "them aside, kept, and reschedules their cards without them",
+                )
             )
     if replay_schedules and not problems:
         with database.transaction() as transaction:

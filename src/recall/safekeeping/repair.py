@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from recall.core import wording
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
 from recall.safekeeping import backups, integrity
 from recall.safekeeping.integrity import CheckReport
@@ -71,7 +72,7 @@ def _rebuild(database: Database, report: CheckReport, schedulers: Schedulers) ->
     with database.transaction() as transaction:
         if report.misplaced:
             placed = transaction.checks.place_schedules()
-            changes.append(f"gave {placed} schedule row(s) their card's deck")
+            changes.append(f"gave {wording.count(placed, 'schedule row')} their card's deck")
         decks = transaction.decks.keys()
         presets = transaction.options.deck_presets()
         stale: dict[int, MemoryState] = {}
@@ -90,8 +91,13 @@ def _rebuild(database: Database, report: CheckReport, schedulers: Schedulers) ->
                 cutoff, report.checked_at, "dated in the future when checked"
             )
             changes.append(
-                f"set aside {report.future} review(s) dated after {_when(cutoff)} (kept in "
-                "the table set_aside_review); their cards are rescheduled without them"
+                f"set aside {wording.count(report.future, 'review')} dated after {_when(cutoff)} "
+                "(kept in the table set_aside_review); "
+                + wording.word(
+                    report.future,
+                    "its card is rescheduled without it",
+                    "their cards are rescheduled without them",
+                )
             )
             for card_id in touched:
                 card = transaction.cards.get(card_id)

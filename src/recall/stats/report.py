@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from recall.core.wording import count, duration, percent, word
 from recall.stats.figures import (
     KINDS,
     Coming,
@@ -15,28 +16,6 @@ from recall.stats.figures import (
 )
 
 RATING_NAMES = ("Again", "Hard", "Good", "Easy")
-
-
-def percent(share: float | None) -> str:
-    """A share as a whole percentage, or a dash when there is nothing to divide."""
-    return "-" if share is None else f"{share * 100:.0f}%"
-
-
-def duration(milliseconds: int) -> str:
-    """Time spent in words: "45 s", "12 min", "3 h 5 min"."""
-    seconds = round(milliseconds / 1000)
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes = round(seconds / 60)
-    if minutes < 60:
-        return f"{minutes} min"
-    return f"{minutes // 60} h {minutes % 60} min"
-
-
-def plural(count: float, word: str) -> str:
-    """ "1 card", "3 cards" (the count rounded to a whole number)."""
-    whole = round(count)
-    return f"{whole} {word}" if whole == 1 else f"{whole} {word}s"
 
 
 def period_name(stats: Statistics) -> str:
@@ -52,12 +31,11 @@ def period_name(stats: Statistics) -> str:
 def today_reading(stats: Statistics) -> str:
     """Section 1: today's work and the streak."""
     today, streak = stats.today, stats.streak
-    days = "day" if streak.current == 1 else "days"
-    run = f"Streak: {streak.current} {days} (longest {streak.longest})."
+    run = f"Streak: {count(streak.current, 'day')} (longest {streak.longest})."
     if not today.reviews:
         return f"No reviews yet today. {run}"
     return (
-        f"Today you studied {plural(today.cards, 'card')} in {duration(today.time_ms)}, "
+        f"Today you studied {count(today.cards, 'card')} in {duration(today.time_ms)}, "
         f"{percent(today.share_correct)} right, {today.again} Again. {run}"
     )
 
@@ -69,7 +47,7 @@ def forecast_reading(stats: Statistics | Schedules | Coming) -> str:
     tomorrow = forecast.days[1] if len(forecast.days) > 1 else 0
     overdue = f"; {forecast.overdue} overdue" if forecast.overdue else ""
     return (
-        f"{plural(total, 'card')} {'comes' if total == 1 else 'come'} due in the next "
+        f"{count(total, 'card')} {word(total, 'comes', 'come')} due in the next "
         f"{len(forecast.days)} days, "
         f"{tomorrow} of them tomorrow{overdue}."
     )
@@ -77,7 +55,7 @@ def forecast_reading(stats: Statistics | Schedules | Coming) -> str:
 
 def calendar_reading(stats: Statistics) -> str:
     """Section 3: how many days of the last year had reviews."""
-    studied = sum(1 for _, count in stats.calendar if count)
+    studied = sum(1 for _, reviews in stats.calendar if reviews)
     return f"You studied on {studied} of the last {len(stats.calendar)} days."
 
 
@@ -88,7 +66,7 @@ def reviews_reading(stats: Statistics) -> str:
         return f"No reviews {period_name(stats)}."
     average = totals.reviews / stats.period_days
     return (
-        f"{plural(totals.reviews, 'review')} {period_name(stats)}, {average:.1f} a day, "
+        f"{count(totals.reviews, 'review')} {period_name(stats)}, {average:.1f} a day, "
         f"{duration(totals.time_ms)} in all."
     )
 
@@ -98,7 +76,7 @@ def cards_reading(stats: Statistics | Schedules) -> str:
     cards = stats.cards
     learning = cards.learning + cards.relearning
     return (
-        f"Of {plural(cards.total, 'card')}, {cards.mature} mature, {cards.young} young, "
+        f"Of {count(cards.total, 'card')}, {cards.mature} mature, {cards.young} young, "
         f"{learning} learning and {cards.new} new."
     )
 
@@ -108,7 +86,7 @@ def distributions_reading(stats: Statistics | Schedules) -> str:
     known = stats.distributions.known
     interval = stats.distributions.interval.average
     tail = "" if interval is None else f"; the average interval is {interval:.1f} days"
-    return f"You would get about {plural(known, 'card')} right if asked all of them now{tail}."
+    return f"You would get about {count(known, 'card')} right if asked all of them now{tail}."
 
 
 def retention_reading(stats: Statistics) -> str:
@@ -158,7 +136,7 @@ def histogram_reading(name: str, unit: str, histogram: Histogram) -> str:
     """One distribution's reading: how many cards and the average."""
     if histogram.average is None:
         return f"{name}: no studied cards yet."
-    return f"{name}: {histogram.cards} cards, average {histogram.average:.2f}{unit}."
+    return f"{name}: {count(histogram.cards, 'card')}, average {histogram.average:.2f}{unit}."
 
 
 def to_json(stats: Statistics) -> dict[str, Any]:

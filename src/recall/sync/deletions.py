@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 
+from recall.core import wording
 from recall.core.errors import RecallError
 from recall.safekeeping import backups
 from recall.storage import Database, Transaction
@@ -89,8 +90,8 @@ def back_up_if_many(
     if not counts:
         return []
     notes = [
-        f"deleted {cards:,} card(s) and {reviews:,} review(s) as {names.get(device, device[:8])} "
-        f"({device[:8]}) asked"
+        f"deleted {wording.count(cards, 'card')} and {wording.count(reviews, 'review')} "
+        f"as {names.get(device, device[:8])} ({device[:8]}) asked"
         for device, (cards, reviews) in counts.items()
     ]
     total_cards = sum(cards for cards, _ in counts.values())

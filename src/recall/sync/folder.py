@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from recall.core import wording
 from recall.core.errors import RecallError
 from recall.host.files import fsync_folder
 from recall.sync import safe_files
@@ -235,9 +236,14 @@ def not_read(base: Path) -> list[str]:
     if not odd:
         return []
     shown = ", ".join(odd[:5]) + (f" and {len(odd) - 5} more" if len(odd) > 5 else "")
+    many = len(odd)
+    kinds = wording.word(
+        many, "is a link, named pipe or device", "are links, named pipes or devices"
+    )
+    files = wording.word(many, "a folder or file", "folders or files")
     return [
-        f"{len(odd)} item(s) in the sync folder are links, named pipes or devices, not "
-        f"folders or files, so they were not read: {shown}"
+        f"{wording.count(many, 'item')} in the sync folder {kinds}, not {files}, so "
+        f"{wording.word(many, 'it was', 'they were')} not read: {shown}"
     ]
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from recall.core import wording
 from recall.core.errors import CancelledError
 from recall.core.memory import FUTURE_TOLERANCE
 from recall.core.progress import Cancelled, Progress
@@ -159,15 +160,15 @@ def collect(
             incoming.notes.append(set_aside_note(names.get(other, other[:8]), other, name, read))
         if read.too_long:
             incoming.notes.append(
-                f"{other[:8]}/{name}: {read.too_long} line(s) longer than "
+                f"{other[:8]}/{name}: {wording.count(read.too_long, 'line')} longer than "
                 f"{sync_folder.MAX_LINE_BYTES // 1024**2} MiB, skipped unread"
             )
         incoming.positions.append((other, name, read.end))
     for what, count in sorted(unknown.items()):
         incoming.notes.append(
-            f"{count} event(s) of an {what.removeprefix('unknown event ')} (from a newer "
-            "Recall) skipped; they stay in the sync folder and are read again when Recall "
-            "is updated"
+            f"{wording.count(count, 'event')} of a {what.removeprefix('unknown event ')} (from a "
+            f"newer Recall) skipped; {wording.word(count, 'it stays', 'they stay')} in the sync "
+            f"folder and {wording.word(count, 'is', 'are')} read again when Recall is updated"
         )
     _hold_far_ahead(transaction, incoming, now)
     return incoming
@@ -187,9 +188,10 @@ def set_aside_note(writer: str, device: str, name: str, read: FileRead) -> str:
     more = read.bad - len(read.set_aside)
     if more > 0:
         reasons += f"; and {more:,} more"
+    lines = wording.word(read.bad, "is not an event", "are not events")
     return (
-        f"{writer} ({device[:8]})/{name}: {read.bad} line(s) that are not events Recall can "
-        f"merge (what no import would accept either) set aside ({reasons}); "
+        f"{writer} ({device[:8]})/{name}: {wording.count(read.bad, 'line')} that {lines} "
+        f"Recall can merge (what no import would accept either) set aside ({reasons}); "
         "the rest of the file was merged"
     )
 
@@ -212,18 +214,21 @@ def _hold_far_ahead(transaction: Transaction, incoming: Incoming, now: datetime)
     incoming.events = released + kept
     if released:
         incoming.notes.append(
-            f"{len(released)} change(s) held because they were stamped more than a year "
-            "ahead of this computer's clock were merged: its clock has come within a year "
-            "of them"
+            f"{wording.count(len(released), 'change')} held because "
+            f"{wording.word(len(released), 'it was', 'they were')} stamped more than a year "
+            f"ahead of this computer's clock {wording.word(len(released), 'was', 'were')} "
+            "merged: its clock has come within a year of "
+            f"{wording.word(len(released), 'it', 'them')}"
         )
     count, earliest = transaction.sync_state.held_changes()
     if count:
         first = _merge_day(earliest)
         incoming.notes.append(
-            f"{count} change(s) stamped more than a year ahead of this computer's clock "
-            "(is it set right? or was another computer's?) are held, not merged, until "
-            "this computer's clock is within a year of them"
-            + (f" (the first on {first})" if first else "")
+            f"{wording.count(count, 'change')} stamped more than a year ahead of this computer's "
+            "clock (is it set right? or was another computer's?) "
+            f"{wording.word(count, 'is', 'are')} held, not merged, until this computer's clock "
+            "is within a year of "
+            f"{wording.word(count, 'it', 'them')}" + (f" (the first on {first})" if first else "")
         )
 
 

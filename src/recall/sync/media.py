@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from recall.content import card_html, sound
+from recall.core import wording
 from recall.core.errors import CancelledError
 from recall.core.progress import Cancelled, Progress, no_progress
 from recall.host import paths
@@ -212,13 +213,16 @@ def _write(
         missing = [name for name in missing if name not in awaited]
     if missing:
         notes.append(
-            f"{len(missing)} media file(s) the cards sent refer to are not in this computer's "
-            f"media folder, so they were not sent: {_names(missing)}"
+            f"{wording.count(len(missing), 'media file')} the cards sent refer to "
+            f"{wording.word(len(missing), 'is', 'are')} not in this computer's media folder, "
+            f"so {wording.word(len(missing), 'it was', 'they were')} not sent: {_names(missing)}"
         )
     if damaged:
         notes.append(
-            f"{len(damaged)} media file(s) in this computer's media folder do not match their "
-            f"names (damaged), so they were not sent: {_names(damaged)}"
+            f"{wording.count(len(damaged), 'media file')} in this computer's media folder "
+            f"{wording.word(len(damaged), 'does not match its name', 'do not match their names')} "
+            f"(damaged), so {wording.word(len(damaged), 'it was', 'they were')} not sent: "
+            f"{_names(damaged)}"
         )
 
 
@@ -292,7 +296,10 @@ def fetch(
     count = 0
     stopped = False
     if by_name:
-        describe(f"Copying {len(by_name):,} image(s) and sound(s) from the sync folder...")
+        describe(
+            f"Copying {wording.count(len(by_name), 'image or sound', 'images and sounds')} "
+            "from the sync folder..."
+        )
     for done, (name, rows) in enumerate(sorted(by_name.items())):
         progress(done, len(by_name))
         if cancelled():
@@ -330,13 +337,18 @@ def fetch(
         received[MEDIA_COUNTED] += count
     if damaged:
         notes.append(
-            f"{len(damaged)} media file(s) in the sync folder do not match their names "
-            f"(damaged, or not fully arrived), so they were not taken; they are looked for "
+            f"{wording.count(len(damaged), 'media file')} in the sync folder "
+            f"{wording.word(len(damaged), 'does not match its name', 'do not match their names')} "
+            "(damaged, or not fully arrived), so "
+            f"{wording.word(len(damaged), 'it was', 'they were')} not taken; "
+            f"{wording.word(len(damaged), 'it is', 'they are')} looked for "
             f"again at the next sync: {_names(damaged)}"
         )
     if missing:
         notes.append(
-            f"{len(missing)} media file(s) the cards refer to have not arrived yet; they are "
+            f"{wording.count(len(missing), 'media file')} the cards refer to "
+            f"{wording.word(len(missing), 'has', 'have')} not arrived yet; "
+            f"{wording.word(len(missing), 'it is', 'they are')} "
             f"looked for again at the next sync: {_names(missing)}"
         )
 

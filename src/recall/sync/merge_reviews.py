@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import replace as replace_keys
 from typing import Any
 
+from recall.core import wording
 from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.sync import moves, values
@@ -136,8 +137,8 @@ class ReviewMerge:
             adding = adding[:room]
             future = sum(1 for row in adding if json.loads(row[3])["at"] > self._latest)
             self._notes.append(
-                f"{left_out:,} review(s) left out: more than {MAX_HELD:,} reviews already wait "
-                "here for cards that have not arrived or for a time that has not come"
+                f"{wording.count(left_out, 'review')} left out: more than {MAX_HELD:,} reviews "
+                "already wait here for cards that have not arrived or for a time that has not come"
             )
         self._tx.sync_state.hold(
             [
@@ -153,8 +154,8 @@ class ReviewMerge:
         self._store(cards, present)
         if future:
             self._notes.append(
-                f"{future} review(s) dated after now (another computer's clock runs ahead?) "
-                "wait until that time"
+                f"{wording.count(future, 'review')} dated after now (another computer's clock "
+                f"runs ahead?) {wording.word(future, 'waits', 'wait')} until that time"
             )
 
     def release(self, texts: list[str], cards: dict[tuple[str, str], int] | None = None) -> None:

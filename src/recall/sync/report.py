@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from recall.core import wording
+
 MEDIA_COUNTED = "media file"  # the name media files go by in a round's counts
 
 
@@ -47,7 +49,7 @@ class SyncReport:
         without ``detail``, the reason in a few words, without the file's name."""
         if self.problem is None:
             return None
-        waiting = "everything" if self.kept < 0 else many(self.kept, "change")
+        waiting = "everything" if self.kept < 0 else wording.count(self.kept, "change")
         return (
             f"sending failed: {self.problem if detail else self.reason}; your changes are "
             f"kept ({waiting}) and sent when it can be written"
@@ -67,7 +69,9 @@ class SyncReport:
             )
         out.append("received: " + (_counts(self.received) or "nothing"))
         if self.replayed:
-            out.append(f"rescheduled {self.replayed} card(s) from their merged history")
+            out.append(
+                f"rescheduled {wording.count(self.replayed, 'card')} from their merged history"
+            )
         names = ", ".join(f"{name} ({device[:8]})" for device, name in self.devices)
         out.append(f"devices seen: {len(self.devices)}" + (f": {names}" if names else ""))
         out += [f"note: {note}" for note in self.notes]
@@ -75,12 +79,7 @@ class SyncReport:
 
 
 def _counts(counts: Counter[str]) -> str:
-    return ", ".join(f"{count} {kind}(s)" for kind, count in sorted(counts.items()) if count)
-
-
-def many(count: int, word: str, words: str | None = None) -> str:
-    """A count in words: "1 change", "2,345 changes" (``words`` when not just an "s")."""
-    return f"{count:,} {word if count == 1 else words or word + 's'}"
+    return ", ".join(wording.count(count, kind) for kind, count in sorted(counts.items()) if count)
 
 
 def changes(counts: Counter[str]) -> int:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from recall.core import wording
 from recall.core.errors import CancelledError, RecallError
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import Schedulers
@@ -34,7 +35,7 @@ from recall.sync.clock import Clock
 from recall.sync.incoming import FileRead, collect, read_events
 from recall.sync.merge import Merger
 from recall.sync.outgoing import Collector, review_events
-from recall.sync.report import SyncReport, many
+from recall.sync.report import SyncReport
 from recall.sync.seeds import reseed_carried_over
 from recall.sync.settings import identify
 
@@ -174,15 +175,18 @@ def _send(
             )
         if gone:
             notes.append(
-                f"the folder of {len(gone)} other computer(s) is gone: everything was sent again"
+                f"the folder of {wording.count(len(gone), 'other computer')} "
+                f"{wording.word(len(gone), 'is', 'are')} gone: everything was sent again"
             )
         snapshot = not own or bool(lost) or bool(gone) or device.owes_snapshot
         if snapshot:
             reseeded = reseed_carried_over(transaction, schedulers)
             if reseeded:
                 notes.append(
-                    f"{reseeded} card(s) from before cards had seeds were given one of their "
-                    "own and rescheduled from their history (docs/sync.md)"
+                    f"{wording.count(reseeded, 'card')} from before cards had seeds "
+                    f"{wording.word(reseeded, 'was', 'were')} given one of "
+                    f"{wording.word(reseeded, 'its', 'their')} own and rescheduled from "
+                    f"{wording.word(reseeded, 'its', 'their')} history (docs/sync.md)"
                 )
         if moves.rekey_returned(transaction):
             notes.append(
@@ -204,8 +208,10 @@ def _send(
         transaction.sync_state.quiet(False)
         if out.redeleted:
             notes.append(
-                f"{len(out.redeleted)} deck(s) or card(s) made here again after another "
-                "device deleted them were removed: a deletion is final (docs/sync.md)"
+                f"{wording.count(len(out.redeleted), 'deck or card', 'decks or cards')} made "
+                f"here again after another device deleted "
+                f"{wording.word(len(out.redeleted), 'it was', 'them were')} removed: a deletion "
+                "is final (docs/sync.md)"
             )
         if snapshot:
             transaction.sync_state.clear_pending()  # everything is sent: what waited too
@@ -315,12 +321,12 @@ def _receive(
             dict(transaction.sync_state.seen_devices()),
         )
         clock = Clock(device.clock)
-        describe(f"Merging {many(len(incoming.events), 'change')}...")
+        describe(f"Merging {wording.count(len(incoming.events), 'change')}...")
         progress(0, 0)  # no count of its own: the dialog shows it is busy
 
         def replaying(done: int, total: int) -> None:
             if done == 0:
-                describe(f"Rescheduling {many(total, 'card')} from their history...")
+                describe(f"Rescheduling {wording.count(total, 'card')} from their history...")
             progress(done, total)
 
         merged = Merger(transaction, schedulers, clock, now).apply(
@@ -338,7 +344,8 @@ def _receive(
         held = transaction.sync_state.held_count()
         if held:
             notes.append(
-                f"{held} review(s) held: their card is still on its way, or their time has not come"
+                f"{wording.count(held, 'review')} held: their card is still on its way, or their "
+                "time has not come"
             )
     return merged.received, notes, merged.replayed
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from recall.core import wording
 from recall.storage import Database, Transaction
 from recall.storage.sync_state import DeviceRow
 from recall.storage.times import from_micros, to_micros
@@ -60,7 +61,7 @@ class SyncStatus:
             return "Not synced yet"
         moment = local or self.last_sync
         count = len(self.devices) + 1
-        return f"Synced {moment:%H:%M} · {count} device{'s' if count != 1 else ''}"
+        return f"Synced {moment:%H:%M} · {wording.count(count, 'device')}"
 
 
 def status(database: Database) -> SyncStatus:

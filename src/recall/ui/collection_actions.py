@@ -19,6 +19,7 @@ from recall.content import search
 from recall.core.errors import RecallError
 from recall.core.preferences import Preferences
 from recall.core.presets import leech_policy
+from recall.core.wording import count
 from recall.options import deck_options
 from recall.ui.context import WindowContext
 from recall.ui.prompts import Prompts
@@ -258,10 +259,10 @@ class CollectionActions(QObject):
             return
         contents = deck_changes.contents(self._database, deck[0])
         subdecks = len(contents.decks) - 1
-        inside = f" and its {subdecks} subdeck{'s' if subdecks != 1 else ''}" if subdecks else ""
+        inside = f" and its {count(subdecks, 'subdeck')}" if subdecks else ""
         question = (
-            f"Delete {deck[1]}{inside}, with {contents.cards:,} cards and "
-            f"{contents.reviews:,} reviews? A backup is made first, and Edit > Undo brings "
+            f"Delete {deck[1]}{inside}, with {count(contents.cards, 'card')} and "
+            f"{count(contents.reviews, 'review')}? A backup is made first, and Edit > Undo brings "
             "them back."
         )
         if self._prompts.confirm("Delete Deck", question):

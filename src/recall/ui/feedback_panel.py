@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from recall.content.sound import without_references
+from recall.core.wording import count, short_day
 from recall.ui.accessibility import expose, plain_text
 from recall.ui.text import markdown_to_html
 
@@ -25,12 +26,10 @@ def earlier_picks_line(picks: Sequence[EarlierPick], zone: tzinfo | None = None)
     """
     lines = []
     for pick in picks:
-        reviews = "review" if pick.times == 1 else "reviews"
         what = "this" if len(picks) == 1 else f"\u201c{pick.choice}\u201d"
         last = pick.last.astimezone(zone)
-        lines.append(
-            f"You picked {what} on {pick.times} earlier {reviews} (last on {last.day} {last:%b})."
-        )
+        reviews = count(pick.times, "earlier review")
+        lines.append(f"You picked {what} on {reviews} (last on {short_day(last)}).")
     return " ".join(lines)
 
 

@@ -16,6 +16,7 @@ from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 
 from recall.content.card_html import clean
 from recall.content.card_limits import MAX_SOURCE_FIELD_CHARS, length_problem, markdown_problem
+from recall.core.wording import count, long_day
 
 MAX_PLAIN_SHOWN = 20_000
 """Characters of an over-large card shown as plain text."""
@@ -173,7 +174,7 @@ def format_when(moment: datetime, now: datetime) -> str:
         return "now"
     if delta < timedelta(hours=1):
         minutes = round(delta.total_seconds() / 60)
-        return f"in {minutes} minute{'s' if minutes != 1 else ''}"
+        return f"in {count(minutes, 'minute')}"
     day_gap = (local.date() - local_now.date()).days
     clock = local.strftime("%H:%M")
     if day_gap == 0:
@@ -182,16 +183,4 @@ def format_when(moment: datetime, now: datetime) -> str:
         return f"tomorrow at {clock}"
     if day_gap < 7:
         return f"{local.strftime('%A')} at {clock}"
-    return local.strftime("%d %B %Y").lstrip("0")
-
-
-def format_duration(duration: timedelta) -> str:
-    """Time spent, as '45 s', '3 min 20 s' or '1 h 05 min'."""
-    seconds = round(duration.total_seconds())
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes} min {seconds:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
+    return long_day(local.date())

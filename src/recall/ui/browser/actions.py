@@ -19,6 +19,7 @@ from recall.changes.cards import FLAG_NAMES, Change, Changes
 from recall.collection import browse, exporting
 from recall.collection.browse import BrowseRow
 from recall.core.errors import RecallError
+from recall.core.wording import count, word
 from recall.storage import Database
 from recall.ui.prompts import Prompts
 
@@ -176,8 +177,9 @@ class BrowserActions(QObject):
         if not ids:
             return
         question = (
-            f"Delete {len(ids)} card{'s' if len(ids) != 1 else ''} with their review history? "
-            "A backup is made first, and Ctrl+Z brings them back."
+            f"Delete {count(len(ids), 'card')} with {word(len(ids), 'its', 'their')} review "
+            f"history? A backup is made first, and Ctrl+Z brings {word(len(ids), 'it', 'them')} "
+            "back."
         )
         if self._prompts.confirm("Delete Cards", question):
             self._apply(lambda ids: self._changes.delete(ids, self._clock()))

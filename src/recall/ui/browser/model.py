@@ -22,6 +22,7 @@ from PySide6.QtGui import QColor
 from recall.collection import browse
 from recall.collection.browse import BrowseRow, Finder, SearchResult
 from recall.core.memory import CardState
+from recall.core.wording import percent
 from recall.ui.text import format_interval
 
 Index = QModelIndex | QPersistentModelIndex
@@ -194,7 +195,7 @@ class CardTableModel(QAbstractTableModel):
             )
         if key == "retrievability":
             chance = self._finder.retrievability(row, self._now)
-            return "" if chance is None else f"{chance:.0%}"
+            return "" if chance is None else percent(chance)
         if key == "reviews":
             return str(row.reps)
         if key == "lapses":

@@ -32,6 +32,7 @@ from recall.changes import editing
 from recall.changes.cards import Changes
 from recall.collection import browse
 from recall.collection.browse import Finder, SearchResult
+from recall.core import wording
 from recall.core.errors import RecallError
 from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler
@@ -338,7 +339,7 @@ class BrowserWindow(QMainWindow):
         self._show_after = None
         self.model.set_result(result)
         count = len(result.card_ids)
-        self.status.setText(f"{count:,} card{'s' if count != 1 else ''}")
+        self.status.setText(wording.count(count, "card"))
         if keep is not None and self.select_card(keep):
             return
         if self.model.rowCount():

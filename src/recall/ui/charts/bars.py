@@ -10,6 +10,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QWidget
 
+from recall.core.wording import percent
 from recall.ui.charts.base import (
     Chart,
     axis_top,
@@ -170,7 +171,7 @@ class BarChart(Chart):
         if value is None:
             return "-"
         assert self._line is not None
-        return f"{value * 100:.0f}%" if self._line.share else self._format(value)
+        return percent(value) if self._line.share else self._format(value)
 
     # Pieces
 

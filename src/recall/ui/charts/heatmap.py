@@ -9,6 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QWidget
 
+from recall.core import wording
 from recall.ui.charts.base import Chart, series_color, text_color
 
 _LEVELS = 4  # shades above "none"
@@ -81,8 +82,7 @@ class CalendarHeatmap(Chart):
             return None
         for day, count in self._days:
             if self.cell_rect(day).adjusted(-1, -1, 1, 1).contains(point):
-                reviews = "review" if count == 1 else "reviews"
-                return f"{day:%a %d %b %Y}: {count} {reviews}"
+                return f"{day:%a %d %b %Y}: {wording.count(count, 'review')}"
         return None
 
     def is_empty(self) -> bool:

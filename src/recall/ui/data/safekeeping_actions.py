@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from recall.core.progress import Cancelled, Progress
+from recall.core.wording import count
 from recall.safekeeping import backups, integrity
 from recall.safekeeping import repair as upkeep
 from recall.safekeeping.integrity import CheckReport
@@ -112,8 +113,9 @@ class SafekeepingActions(QObject):
             )
             self._prompts.tell(
                 "Check Database",
-                f"The database is healthy: {report.cards:,} cards and {report.reviews:,} "
-                f"reviews checked, every schedule equal to its history{replayed}.",
+                f"The database is healthy: {count(report.cards, 'card')} and "
+                f"{count(report.reviews, 'review')} checked, every schedule equal to its "
+                f"history{replayed}.",
             )
             return
         found = "\n".join(f"• {problem}" for problem in report.problems[:8])
@@ -123,14 +125,14 @@ class SafekeepingActions(QObject):
         if not upkeep.can_repair(report):
             self._prompts.tell(
                 "Check Database",
-                f"{len(report.problems):,} problem(s) found:\n\n{found}\n\n"
+                f"{count(len(report.problems), 'problem')} found:\n\n{found}\n\n"
                 "Recall cannot rebuild these; File > Backups can restore an earlier copy.",
                 warning=True,
             )
             return
         if not self._prompts.confirm(
             "Check Database",
-            f"{len(report.problems):,} problem(s) found:\n\n{found}\n\n"
+            f"{count(len(report.problems), 'problem')} found:\n\n{found}\n\n"
             "Rebuild the schedules from the review history? A backup is made first; "
             "no review is changed.",
         ):
@@ -152,7 +154,7 @@ class SafekeepingActions(QObject):
         )
         self._prompts.tell(
             "Check Database",
-            f"Rebuilt {len(repaired.changes):,} schedule(s) from their history. The database "
+            f"Rebuilt {count(len(repaired.changes), 'schedule')} from their history. The database "
             f"as it was is saved as {repaired.backup.name}.\n\n{state}",
         )
         self.repaired.emit()

@@ -16,8 +16,9 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from recall.core.errors import CancelledError, RecallError
 from recall.core.progress import Cancelled, Progress
+from recall.core.wording import count, word
 from recall.sync import settings
-from recall.sync.report import MEDIA_COUNTED, SyncReport, changes, many
+from recall.sync.report import MEDIA_COUNTED, SyncReport, changes
 from recall.ui.context import WindowContext
 
 INTERVAL_MS = 5 * 60 * 1000
@@ -184,10 +185,10 @@ class SyncActions(QObject):
             waiting = (
                 "Everything is"
                 if report.kept < 0
-                else f"Your {many(report.kept, 'change')} {'is' if report.kept == 1 else 'are'}"
+                else f"Your {count(report.kept, 'change')} {word(report.kept, 'is', 'are')}"
             )
             self.message.emit(
-                (f"Received {many(received, 'change')}. " if received else "")
+                (f"Received {count(received, 'change')}. " if received else "")
                 + f"Sending failed: {report.reason}. {waiting} kept and sent when it can be "
                 "written.",
                 60_000,
@@ -197,8 +198,8 @@ class SyncActions(QObject):
         sent = changes(report.sent)
         files = report.received[MEDIA_COUNTED]
         self.message.emit(
-            f"Synced: {many(sent, 'change')} sent, {received:,} received"
-            + (f", with {many(files, 'image or sound', 'images and sounds')}" if files else ""),
+            f"Synced: {count(sent, 'change')} sent, {received:,} received"
+            + (f", with {count(files, 'image or sound', 'images and sounds')}" if files else ""),
             5_000,
         )
         self.synced.emit(report)

@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from recall.core.progress import Cancelled, Progress
+from recall.core.wording import count
 from recall.options import deck_options
 from recall.ui.context import WindowContext
 
@@ -137,6 +138,6 @@ class OptionsActions(QObject):
             self.undo_action.setEnabled(False)
 
     def _on_undone(self, change: OptionsChange) -> None:
-        moved = f"; {change.rescheduled:,} card(s) rescheduled" if change.rescheduled else ""
+        moved = f"; {count(change.rescheduled, 'card')} rescheduled" if change.rescheduled else ""
         self.message.emit(f"Options change undone{moved}")
         self.options_changed.emit()

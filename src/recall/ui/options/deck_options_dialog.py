@@ -32,6 +32,7 @@ from recall.core import days, fields
 from recall.core.errors import RecallError
 from recall.core.presets import DEFAULT_PRESET_ID, Preset
 from recall.core.progress import Cancelled, Progress
+from recall.core.wording import count
 from recall.options import deck_options, optimizing
 from recall.options.deck_options import DeckOptions, OptionsChange
 from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
@@ -233,7 +234,7 @@ class DeckOptionsDialog(QDialog):
         self.warnings.setWordWrap(True)
         self.warnings.setObjectName("warning")
         self.subdecks = QCheckBox(
-            f"Also give this preset to the {len(self._subdecks())} subdeck(s)"
+            f"Also give this preset to the {count(len(self._subdecks()), 'subdeck')}"
         )
         self.subdecks.setVisible(bool(self._subdecks()))
         self.buttons = QDialogButtonBox(
@@ -274,7 +275,7 @@ class DeckOptionsDialog(QDialog):
         book = self._options.presets
         for preset_id, preset in sorted(book.items(), key=lambda item: item[1].name.lower()):
             users = sum(1 for deck in self._options.decks if self._preset_of(deck.id) == preset_id)
-            self.presets.addItem(f"{preset.name} (used by {users} deck(s))", preset_id)
+            self.presets.addItem(f"{preset.name} (used by {count(users, 'deck')})", preset_id)
         self.presets.setCurrentIndex(max(0, self.presets.findData(selected)))
         self.presets.blockSignals(False)
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QShowEvent
 from PySide6.QtWidgets import QFormLayout, QFrame, QPushButton, QVBoxLayout, QWidget
 
+from recall.core.wording import count, duration, percent
 from recall.ui.accessibility import announce
 from recall.ui.feedback_panel import CardLabel
-from recall.ui.text import format_duration, format_when
+from recall.ui.text import format_when
 
 if TYPE_CHECKING:
     from recall.study.session import Summary
@@ -86,14 +87,14 @@ class SummaryView(QWidget):
             self.subtitle.setText(f"You have studied every card due in {deck_name}.")
         else:
             self.subtitle.setText(f"Nothing in {deck_name} is due right now.")
-        answers = f"{summary.answered} answer{'s' if summary.answered != 1 else ''}"
+        answers = count(summary.answered, "answer")
         self.reviewed.setText(f"{summary.cards} ({answers})" if summary.answered else "0")
         self.correct.setText(
-            f"{summary.share_correct:.0%} ({summary.correct} of {summary.answered})"
+            f"{percent(summary.share_correct)} ({summary.correct} of {summary.answered})"
             if summary.answered
             else "-"
         )
-        self.time_spent.setText(format_duration(summary.time_spent))
+        self.time_spent.setText(duration(summary.time_spent / timedelta(milliseconds=1)))
         self.next_due.setText(
             format_when(summary.next_due, now) if summary.next_due is not None else "no cards yet"
         )

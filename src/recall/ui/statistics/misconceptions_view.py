@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from recall.core.wording import count
 from recall.stats.cards import CardPicks
 from recall.stats.figures import Misconception
 from recall.ui.rows_model import Index, RowsModel
@@ -60,7 +61,7 @@ class MisconceptionsModel(RowsModel[Misconception]):
         if role == Qt.ItemDataRole.AccessibleTextRole and column == 0:
             still = "still picking it" if value.still else "got over it"
             return (
-                f"{value.choice}, picked {value.times} times on {value.question}, "
+                f"{value.choice}, picked {count(value.times, 'time')} on {value.question}, "
                 f"last {short_date(value.last)}, {still}"
             )
         return None
@@ -164,7 +165,7 @@ class CardPicksDialog(QDialog):
         for option in (*picks.options, *picks.others):
             mark = "right" if option.correct else "wrong"
             when = f", last {short_date(option.last)}" if option.last else ""
-            lines.append(f"{option.text}  ({mark}): picked {option.times} times{when}")
+            lines.append(f"{option.text}  ({mark}): picked {count(option.times, 'time')}{when}")
         self.picks = QLabel("\n".join(lines) or "A basic card: no options to pick.")
         self.picks.setObjectName("cardPicks")
         self.picks.setTextFormat(Qt.TextFormat.PlainText)

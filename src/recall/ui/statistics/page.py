@@ -15,22 +15,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from recall.core import wording
+from recall.core.wording import duration, percent, short_day
 from recall.stats import report
 from recall.stats.figures import KINDS, Coming, Histogram, Retention, Schedules, Statistics
 from recall.ui.charts import BarChart, CalendarHeatmap, ChartSection, Line
 from recall.ui.charts.base import series_color
 from recall.ui.charts.numbers_model import NumbersModel
 from recall.ui.statistics.misconceptions_view import MisconceptionsView
-
-
-def _day(day: date) -> str:
-    return f"{day.day} {day:%b}"
-
-
-def _minutes(milliseconds: float) -> str:
-    if milliseconds >= 60_000:
-        return f"{milliseconds / 60_000:.0f} min"
-    return f"{milliseconds / 1000:.0f} s"
 
 
 class StatisticsPage(QWidget):
@@ -133,7 +125,7 @@ class StatisticsPage(QWidget):
         labels = [
             "Today",
             *(
-                _day(date.fromordinal(figures.today_date.toordinal() + i))
+                short_day(date.fromordinal(figures.today_date.toordinal() + i))
                 for i in range(1, len(forecast.days))
             ),
         ]
@@ -179,11 +171,11 @@ class StatisticsPage(QWidget):
         streak = figures.streak
         for name, text in (
             ("Cards studied", str(today.cards)),
-            ("Time", report.duration(today.time_ms)),
-            ("Right", report.percent(today.share_correct)),
+            ("Time", duration(today.time_ms)),
+            ("Right", percent(today.share_correct)),
             ("Again", str(today.again)),
-            ("Current streak", f"{streak.current} {'day' if streak.current == 1 else 'days'}"),
-            ("Longest streak", f"{streak.longest} {'day' if streak.longest == 1 else 'days'}"),
+            ("Current streak", wording.count(streak.current, "day")),
+            ("Longest streak", wording.count(streak.longest, "day")),
         ):
             self.today_figures[name].setText(text)
         self.today.set_reading(report.today_reading(figures))
@@ -242,7 +234,7 @@ class StatisticsPage(QWidget):
         self, name: str, histogram: Histogram, unit: str, title: str, share: bool = False
     ) -> None:
         def edge(value: float) -> str:
-            return f"{value * 100:.0f}%" if share else f"{value:g}"
+            return percent(value) if share else f"{value:g}"
 
         labels = [f"{edge(b.low)}-{edge(b.high)}{unit}" for b in histogram.bins]
         chart = self.distribution_charts[name]
@@ -251,7 +243,7 @@ class StatisticsPage(QWidget):
         average = (
             "-"
             if histogram.average is None
-            else (f"{histogram.average * 100:.0f}%" if share else f"{histogram.average:.2f}{unit}")
+            else (percent(histogram.average) if share else f"{histogram.average:.2f}{unit}")
         )
         chart.setAccessibleName(f"{title}, average {average}")
         self.distributions.set_caption(chart, f"{title}: average {average}")
@@ -269,11 +261,11 @@ class StatisticsPage(QWidget):
         title = "Reviews per week" if figures.by_week else "Reviews per day"
         self.reviews_chart.title = title
         self.reviews_chart.setAccessibleName(title)
-        labels = [_day(bar.day) for bar in figures.reviews]
+        labels = [short_day(bar.day) for bar in figures.reviews]
         series = tuple(kind.capitalize() for kind in KINDS)
         if self.reviews_measure.currentIndex() == 1:
             self.reviews_chart.set_stacks(
-                labels, series, [bar.time_ms for bar in figures.reviews], value_format=_minutes
+                labels, series, [bar.time_ms for bar in figures.reviews], value_format=duration
             )
         else:
             self.reviews_chart.set_stacks(labels, series, [bar.reviews for bar in figures.reviews])
