@@ -14,7 +14,7 @@ from recall.collection import deck_list as library
 from recall.core.memory import Rating
 from recall.core.preferences import Preferences
 from recall.core.presets import DEFAULT_PRESET_ID
-from recall.options import deck_options
+from recall.options import deck_options, workload
 from recall.safekeeping import integrity
 from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
 from recall.storage import Database
@@ -145,24 +145,50 @@ def test_optimize_says_what_it_found(qtbot: QtBot, window: MainWindow, bundled: 
     assert not dialog.apply_fit_button.isVisibleTo(dialog)
 
 
-def test_the_simulator_charts_each_retention_and_hands_back_its_suggestion(
-    qtbot: QtBot, window: MainWindow, bundled: Database
-) -> None:
-    dialog = open_deck_options(qtbot, window)
+def run_simulator(qtbot: QtBot, dialog: DeckOptionsDialog) -> SimulatorDialog:
     qtbot.mouseClick(dialog.simulate_button, Qt.MouseButton.LeftButton)
     simulator = dialog.simulator
     assert isinstance(simulator, SimulatorDialog)
-    qtbot.waitUntil(lambda: simulator.simulation is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: simulator.simulation is not None, timeout=120_000)
+    return simulator
+
+
+def test_the_simulator_charts_each_retention_and_keeps_the_default_for_a_new_deck(
+    qtbot: QtBot, window: MainWindow, bundled: Database
+) -> None:
+    dialog = open_deck_options(qtbot, window)
+    simulator = run_simulator(qtbot, dialog)
     assert len(simulator.reviews_chart.points) == 30
     assert simulator.reviews_chart.points[0][0] == 0.7
     assert simulator.reviews_chart.points[-1][0] == 0.99
-    assert "Suggested: desired retention" in simulator.summary.text()
+    assert len(simulator.per_minute_chart.points) == 30
+    # Eight cards and no reviews say nothing about this learner: the reason says so.
+    assert simulator.reason.isVisibleTo(simulator)
+    assert simulator.reason.text().startswith(
+        "Suggested: desired retention 0.90, the default, kept: 8 cards and 0 reviews"
+    )
+
+
+def test_the_simulator_shows_why_it_suggests_and_use_suggested_applies_it(
+    qtbot: QtBot, window: MainWindow, bundled: Database
+) -> None:
+    store_history(bundled, simulate(truth((0.5, 2.0, 6.0, 20.0), 1.2), 300, 100, 9), START)
+    window.refresh_decks(select="generated")
+    dialog = open_deck_options(qtbot, window)
+    simulator = run_simulator(qtbot, dialog)
     assert simulator.simulation is not None
     suggested = simulator.simulation.suggested
+    assert simulator.simulation.basis is workload.Basis.BEST
+    assert 0.7 < suggested < 0.97
+    reason = simulator.reason.text()
+    assert reason.startswith(f"Suggested: desired retention {suggested:.2f}. Of the retentions")
+    assert "cards remembered per minute of study" in reason
+    assert "at your 0.90" in reason
     qtbot.mouseClick(simulator.use_button, Qt.MouseButton.LeftButton)
     retention = dialog.form.editors["desired_retention"]
     assert isinstance(retention, QDoubleSpinBox)
     assert retention.value() == suggested
+    assert suggested != 0.9
 
 
 def test_optimize_then_use_fitted_then_save_applies_the_fit(

@@ -3,14 +3,18 @@
 The learner's rating shares and review times are read from the history of the preset's
 decks (FSRS's measured defaults stand in where there are fewer than ``MIN_SAMPLES``);
 fsrs-rs-python's simulator then studies the decks' cards for a year at each desired
-retention from 0.70 to 0.99. The suggestion is the retention that keeps the most cards
-remembered per minute of study, kept at or below 0.97 (beyond it the workload climbs).
+retention from 0.70 to 0.99. The suggestion is the retention, searched from 0.70 to 0.97, that
+keeps the most cards remembered after the year per minute of study, among those that keep at
+least ``KNOWLEDGE_FLOOR`` of the studied cards remembered (knowledge per minute alone always
+favours the cheapest, forgetful end). A suggestion at an end of that range says so, and with too
+few cards or reviews to tell, the default 0.90 is kept and the reason says why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 
 from recall.core.memory import CardState
 from recall.core.presets import DeckPresets, Preset
@@ -20,8 +24,33 @@ from recall.storage import Database
 MIN_SAMPLES = 10
 DAYS = 365
 RETENTIONS = tuple(round(0.70 + step / 100, 2) for step in range(30))  # 0.70 ... 0.99
-HIGHEST_SUGGESTION = 0.97
+LOWEST_SUGGESTION = 0.70
+HIGHEST_SUGGESTION = 0.97  # beyond it the workload climbs steeply for little more memory
+DEFAULT_RETENTION = 0.90
+KNOWLEDGE_FLOOR = 0.90  # share of the studied cards still remembered after the year
+MIN_REVIEWS = 100  # below this the habits are mostly FSRS's averages, not the learner's
+MIN_CARDS = 50  # below this one simulated card more or less remembered swings the figures
 Progress = Callable[[int, int], None]
+
+
+class Basis(Enum):
+    """Why the suggestion is what it is."""
+
+    BEST = "best"  # the most knowledge per minute, inside the searched range
+    EDGE = "edge"  # the most knowledge per minute, at an end of the searched range
+    UNREACHED = "unreached"  # no retention searched reaches the knowledge floor
+    TOO_LITTLE = "too little"  # too few cards or reviews: the default is kept
+
+
+def per_minute(workload: Workload) -> float:
+    """Cards remembered after the simulated days per minute of study over them."""
+    minutes = sum(workload.minutes_per_day)
+    return workload.remembered_at_end / minutes if minutes > 0 else 0.0
+
+
+def knowledge_share(workload: Workload) -> float:
+    """The share of the cards studied that are remembered after the simulated days."""
+    return workload.remembered_at_end / workload.introduced if workload.introduced else 0.0
 
 
 @dataclass(frozen=True)
@@ -32,7 +61,8 @@ class Simulation:
         cards: Cards the simulation studies (those of the preset's decks).
         reviews_measured: Reviews the learner's habits were measured from.
         workloads: One per desired retention, in increasing order.
-        suggested: The retention with the most cards remembered per minute of study.
+        suggested: The retention suggested (see the module's docstring).
+        basis: Why it is the one suggested.
     """
 
     cards: int
@@ -40,20 +70,57 @@ class Simulation:
     habits: Habits
     workloads: tuple[Workload, ...]
     suggested: float
+    basis: Basis
 
     def at(self, retention: float) -> Workload:
         """The workload simulated nearest to ``retention``."""
         return min(self.workloads, key=lambda item: abs(item.desired_retention - retention))
 
     def suggestion_words(self, current: float) -> str:
-        """The suggestion in words, beside the preset's current retention."""
+        """The suggestion and its reason in plain sentences, beside the current retention."""
+        if self.basis is Basis.TOO_LITTLE:
+            return (
+                f"Suggested: desired retention {self.suggested:.2f}, the default, kept: "
+                f"{self.cards:,} cards and {self.reviews_measured:,} reviews of yours are too "
+                f"few to tell what suits you (a suggestion needs at least {MIN_CARDS} cards and "
+                f"{MIN_REVIEWS} reviews)."
+            )
         best, now = self.at(self.suggested), self.at(current)
-        return (
-            f"Suggested: desired retention {self.suggested:.2f} keeps the most cards "
-            f"remembered per minute of study: about {_few(best.average_minutes)} min and "
-            f"{_few(best.average_reviews)} reviews a day for {best.remembered_at_end:,.0f} cards "
-            f"remembered after a year (now {current:.2f}: {_few(now.average_minutes)} min, "
-            f"{now.remembered_at_end:,.0f} cards)."
+        if self.basis is Basis.UNREACHED:
+            words = (
+                f"Suggested: desired retention {self.suggested:.2f}. No retention up to "
+                f"{HIGHEST_SUGGESTION:.2f} keeps {KNOWLEDGE_FLOOR:.0%} of your cards remembered "
+                f"after a year (the daily limits hold reviews back); this one keeps the most."
+            )
+        else:
+            words = (
+                f"Suggested: desired retention {self.suggested:.2f}. Of the retentions that keep "
+                f"at least {KNOWLEDGE_FLOOR:.0%} of your cards remembered after a year, it gives "
+                f"the most knowledge per minute: {per_minute(best):.2f} cards remembered per "
+                f"minute of study ({best.remembered_at_end:,.0f} cards for "
+                f"{sum(best.minutes_per_day):,.0f} min over the year, about "
+                f"{_few(best.average_minutes)} min a day), against {per_minute(now):.2f} at "
+                f"your {current:.2f} ({now.remembered_at_end:,.0f} cards for "
+                f"{sum(now.minutes_per_day):,.0f} min)."
+            )
+            if self._floor_binds():
+                words += (
+                    f" Lower retentions cost less per card remembered but leave fewer than "
+                    f"{KNOWLEDGE_FLOOR:.0%} remembered."
+                )
+        if self.basis is Basis.EDGE or (
+            self.basis is Basis.UNREACHED and self.suggested >= HIGHEST_SUGGESTION
+        ):
+            words += " " + _edge_words(self.suggested)
+        return words
+
+    def _floor_binds(self) -> bool:
+        """Whether a retention below the suggestion did more per minute but forgot too much."""
+        best = per_minute(self.at(self.suggested))
+        return any(
+            per_minute(item) > best
+            for item in self.workloads
+            if LOWEST_SUGGESTION <= item.desired_retention < self.suggested
         )
 
 
@@ -147,25 +214,56 @@ def simulate_preset(
         )
         if progress is not None:
             progress(index + 1, len(retentions))
+    suggested, basis = suggestion(workloads, cards, measured)
     return Simulation(
         cards=cards,
         reviews_measured=measured,
         habits=habits,
         workloads=tuple(workloads),
-        suggested=_suggestion(workloads),
+        suggested=suggested,
+        basis=basis,
     )
 
 
-def _suggestion(workloads: list[Workload]) -> float:
-    allowed = [item for item in workloads if item.desired_retention <= HIGHEST_SUGGESTION]
-    if not allowed:
-        return 0.9
+def suggestion(workloads: list[Workload], cards: int, reviews: int) -> tuple[float, Basis]:
+    """The retention to suggest from a year simulated at each retention, and why.
 
-    def efficiency(item: Workload) -> float:
-        minutes = sum(item.minutes_per_day)
-        return item.remembered_at_end / minutes if minutes > 0 else 0.0
+    Args:
+        workloads: The simulated year at each desired retention.
+        cards: Cards the simulation studied.
+        reviews: Reviews of the learner's the habits were measured from.
 
-    return max(allowed, key=efficiency).desired_retention
+    Returns:
+        The retention and its basis: the most cards remembered per minute among the
+        retentions from 0.70 to 0.97 that keep ``KNOWLEDGE_FLOOR`` of the cards remembered.
+    """
+    searched = [
+        item
+        for item in workloads
+        if LOWEST_SUGGESTION - 1e-9 <= item.desired_retention <= HIGHEST_SUGGESTION + 1e-9
+    ]
+    if cards < MIN_CARDS or reviews < MIN_REVIEWS or not searched:
+        return DEFAULT_RETENTION, Basis.TOO_LITTLE
+    enough = [item for item in searched if knowledge_share(item) >= KNOWLEDGE_FLOOR]
+    if not enough:
+        most = max(searched, key=lambda item: item.remembered_at_end)
+        return most.desired_retention, Basis.UNREACHED
+    best = max(enough, key=per_minute).desired_retention
+    edges = (searched[0].desired_retention, searched[-1].desired_retention)
+    return best, Basis.EDGE if best in edges else Basis.BEST
+
+
+def _edge_words(retention: float) -> str:
+    if retention <= LOWEST_SUGGESTION + 1e-9:
+        return (
+            f"The best lies at the edge of what was simulated: {retention:.2f} is the lowest "
+            f"retention searched, and a lower one might do better still, at a higher share "
+            f"of forgotten cards."
+        )
+    return (
+        f"The best lies at the edge of what was simulated: {retention:.2f} is the highest "
+        f"retention searched, as above it the workload climbs steeply for little more memory."
+    )
 
 
 def _few(value: float) -> str:

@@ -53,12 +53,14 @@ class Workload:
         reviews_per_day: Reviews (learning included) each day.
         minutes_per_day: Minutes of study each day.
         remembered: Cards expected to be remembered at the end of each day.
+        introduced: Cards studied for the first time over the simulated days.
     """
 
     desired_retention: float
     reviews_per_day: tuple[int, ...]
     minutes_per_day: tuple[float, ...]
     remembered: tuple[float, ...]
+    introduced: int
 
     @property
     def average_reviews(self) -> float:
@@ -114,4 +116,5 @@ def simulate(
         reviews_per_day=reviews,
         minutes_per_day=tuple(float(cost) / 60 for cost in result.cost_per_day),
         remembered=tuple(float(count) for count in result.memorized_cnt_per_day),
+        introduced=int(result.introduced_cnt_per_day[-1]) if result.introduced_cnt_per_day else 0,
     )

@@ -142,13 +142,16 @@ class LineChart(QWidget):
             line.lineTo(at(x, y))
         painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 2))
         painter.drawPath(line)
-        for label, x, colour in self._markers:
+        for row, (label, x, colour) in enumerate(self._markers):
             marker = colour or palette.color(QPalette.ColorRole.Link)
             top, bottom = at(x, y_high), at(x, y_low)
             painter.setPen(QPen(marker, 1, Qt.PenStyle.DashLine))
             painter.drawLine(top, bottom)
+            # One row per marker, so that labels of markers close together never overlap.
             painter.drawText(
-                QRectF(top.x() + 3, plot.top(), 120, 16), Qt.AlignmentFlag.AlignLeft, label
+                QRectF(top.x() + 3, plot.top() + 16 * row, 120, 16),
+                Qt.AlignmentFlag.AlignLeft,
+                label,
             )
         painter.end()
 

@@ -1,8 +1,9 @@
 """The workload simulator: a year of a preset's decks at each desired retention, charted.
 
 The simulation runs on the task runner (about thirty runs of fsrs-rs-python's simulator);
-the charts show reviews a day, minutes a day and cards remembered after a year against
-desired retention, with the preset's retention and the suggestion marked. "Use
+the charts show reviews a day, minutes a day, cards remembered after a year and cards
+remembered per minute of study against desired retention, with the preset's retention and the
+suggestion marked. A sentence under the summary says why the suggestion is what it is; "Use
 suggested" hands the suggestion back to the deck options window.
 """
 
@@ -72,9 +73,17 @@ class SimulatorDialog(QDialog):
         self.reviews_chart = LineChart("Reviews per day", _retention, _count)
         self.minutes_chart = LineChart("Minutes per day", _retention, _count)
         self.remembered_chart = LineChart("Cards remembered after a year", _retention, _count)
+        self.per_minute_chart = LineChart(
+            "Cards remembered per minute of study", _retention, _per_minute
+        )
         self.summary = QLabel("Simulating a year at each desired retention from 0.70 to 0.99...")
         self.summary.setWordWrap(True)
         self.summary.setObjectName("simulatorSummary")
+        self.reason = QLabel()
+        self.reason.setWordWrap(True)
+        self.reason.setObjectName("simulatorReason")
+        self.reason.setAccessibleName("Why this retention is suggested")
+        self.reason.hide()
         self.progress = QProgressBar()
         self.use_button = QPushButton("&Use Suggested")
         self.use_button.setEnabled(False)
@@ -85,9 +94,11 @@ class SimulatorDialog(QDialog):
         charts = QGridLayout()
         charts.addWidget(self.reviews_chart, 0, 0)
         charts.addWidget(self.minutes_chart, 0, 1)
-        charts.addWidget(self.remembered_chart, 1, 0, 1, 2)
+        charts.addWidget(self.remembered_chart, 1, 0)
+        charts.addWidget(self.per_minute_chart, 1, 1)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
+        layout.addWidget(self.reason)
         layout.addWidget(self.progress)
         layout.addLayout(charts, 1)
         layout.addWidget(buttons)
@@ -135,6 +146,11 @@ class SimulatorDialog(QDialog):
             markers,
             _X_TICKS,
         )
+        self.per_minute_chart.set_points(
+            [(item.desired_retention, workload.per_minute(item)) for item in loads],
+            markers,
+            _X_TICKS,
+        )
         measured = (
             f"from your {simulation.reviews_measured:,} reviews"
             if simulation.reviews_measured
@@ -142,8 +158,10 @@ class SimulatorDialog(QDialog):
         )
         self.summary.setText(
             f"{simulation.cards:,} cards, {self._preset.new_per_day} new a day, 365 days; "
-            f"ratings and answer times {measured}.\n" + simulation.suggestion_words(current)
+            f"ratings and answer times {measured}."
         )
+        self.reason.setText(simulation.suggestion_words(current))
+        self.reason.show()
         self.use_button.setEnabled(True)
         self.simulated.emit(simulation)
 
@@ -160,6 +178,10 @@ class SimulatorDialog(QDialog):
 
 
 def _retention(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _per_minute(value: float) -> str:
     return f"{value:.2f}"
 
 
