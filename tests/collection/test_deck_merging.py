@@ -258,3 +258,21 @@ def test_cards_only_moved_in_the_package_count_as_unchanged(
         assert french is not None
         order = [card.key for card in transaction.cards.of_deck(french.id)]
     assert order[0] == f"anki-{chien}"
+
+
+def test_opening_gives_parents_left_by_an_older_import_a_deck(tmp_path: Path, clock: Clock) -> None:
+    from recall.collection import opening
+
+    database = opening.open_library(tmp_path, clock())
+    try:
+        with database.transaction() as transaction:
+            transaction.decks.add("anki-deck-1", "Español::Verbos", "", clock())
+    finally:
+        database.close()
+    database = opening.open_library(tmp_path, clock())
+    try:
+        assert _decks(database)["Español"] == 0
+        views = deck_list.deck_overviews(database, clock())
+        assert "" not in {row.key for row in deck_list.deck_tree_rows(views)}
+    finally:
+        database.close()
