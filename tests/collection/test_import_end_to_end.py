@@ -72,7 +72,9 @@ def test_apkg_with_history_keeps_the_earned_schedule(
         "anki-deck-2059400110",
         "anki-deck-2059400111",
         "anki-deck-2059400112",
+        "languages",  # the parent of Languages::French, a deck as in Anki
     }
+    assert decks["languages"]["total"] == 0
     french = decks["anki-deck-2059400110"]
     assert french["total"] == 3  # le chat, and chien both ways
     assert french["unseen"] == 2  # the reviewed card is no longer new

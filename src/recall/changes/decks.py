@@ -9,7 +9,7 @@ from datetime import datetime
 from recall.changes.cards import Change, Restore
 from recall.core import deck_tree, wording
 from recall.core.errors import RecallError
-from recall.storage import Database, DeckRow
+from recall.storage import Database, DeckRow, Transaction
 
 
 class DeckNameError(RecallError):
@@ -50,6 +50,33 @@ def _key(name: str, taken: set[str]) -> str:
     while key in taken:
         key, number = f"{stem}-{number}", number + 1
     return key
+
+
+def add_parents(transaction: Transaction, now: datetime) -> list[DeckRow]:
+    """Give every deck's parent steps a deck of their own where none has that name yet.
+
+    ``Spanish::Verbs`` alone gets a deck ``Spanish``, as in Anki: a parent is a deck to
+    study, export, tune and chart with its subdecks, never a bare step of a name.
+
+    Returns:
+        The decks added, parents before children.
+    """
+    browsing = transaction.browsing
+    decks = browsing.decks()
+    known = {deck_tree.normalize(deck.name).casefold() for deck in decks}
+    taken = browsing.deck_keys()
+    added = []
+    for deck in decks:
+        steps = deck_tree.tree_steps(deck.name)  # the rows the tree shows, no more
+        for depth in range(1, len(steps)):
+            step_name = deck_tree.SEPARATOR.join(steps[:depth])
+            if not all(steps[:depth]) or step_name.casefold() in known:
+                continue
+            known.add(step_name.casefold())
+            key = _key(step_name, taken)
+            taken.add(key)
+            added.append(transaction.decks.add(key, step_name, "", now))
+    return added
 
 
 def new_deck(database: Database, name: str, now: datetime, description: str = "") -> Change:
@@ -99,10 +126,14 @@ def rename_deck(database: Database, deck_id: int, name: str, now: datetime) -> C
         for row in moving:
             renamed = normal + row.name[len(deck.name) :]
             browsing.set_deck(row.id, renamed, row.description, now)
+        parents = tuple(row.id for row in add_parents(transaction, now))  # A of A::B
     return Change(
         f"Rename {deck.name} to {normal}",
         len(moving),
-        Restore(values=(("deck", ("name", "description", "updated_at"), tuple(before)),)),
+        Restore(
+            values=(("deck", ("name", "description", "updated_at"), tuple(before)),),
+            added_decks=parents,
+        ),
     )
 
 

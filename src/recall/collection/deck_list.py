@@ -105,3 +105,20 @@ def deck_parents(overviews: list[DeckOverview]) -> dict[str, str | None]:
         above = deck_tree.parent(rows, row)
         parents[row.key] = above.key if above is not None else None
     return parents
+
+
+def shown_names(overviews: list[DeckOverview]) -> dict[str, str]:
+    """Each deck's name to show in a list by its key, its id added where decks share a name
+    (made apart before imports merged such decks), so each can be told and picked."""
+    counts: dict[str, int] = {}
+    for view in overviews:
+        name = deck_tree.normalize(view.name).casefold()
+        counts[name] = counts.get(name, 0) + 1
+    return {
+        view.key: (
+            f"{view.name} ({view.key})"
+            if counts[deck_tree.normalize(view.name).casefold()] > 1
+            else view.name
+        )
+        for view in overviews
+    }

@@ -8,6 +8,7 @@ inside the same all-or-nothing step.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import shutil
 import stat
@@ -16,8 +17,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from recall.changes import decks as deck_changes
+from recall.collection import deck_merging, reimport
 from recall.content import sound
-from recall.content.deck_format import Deck
+from recall.content.deck_format import BasicCard, ChoiceCard, Deck
 from recall.core import wording
 from recall.core.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
@@ -31,7 +34,7 @@ from recall.importers import (
     no_progress,
 )
 from recall.scheduling import PastReview, Schedulers
-from recall.storage import Database, NewCard, NewReview, Transaction
+from recall.storage import Database, DeckRow, NewCard, NewReview, Transaction
 
 JSON_SUFFIXES = frozenset({".json"})
 TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
@@ -47,6 +50,11 @@ class DeckReport:
     Attributes:
         kept: Cards the database has that the file no longer lists; import never deletes.
         reviews: Reviews added from the file's history.
+        newer_kept: Cards left as they are because Recall's copy changed after the file's
+            (Anki's note modification time), as Anki keeps the newer note.
+        merged_from: The file's decks of this deck's name that went into it (Anki merges
+            decks of one name), by their ids in the file.
+        merged_into_existing: Whether they went into a deck already in the collection.
     """
 
     deck_key: str
@@ -57,11 +65,19 @@ class DeckReport:
     unchanged: int
     kept: int
     reviews: int = 0
+    newer_kept: int = 0
+    merged_from: tuple[str, ...] = ()
+    merged_into_existing: bool = False
 
     def describe(self) -> str:
         """One line for the terminal or a status bar."""
         verb = "added deck" if self.new_deck else "updated deck"
+        if self.merged_from:
+            into = "the existing deck" if self.merged_into_existing else "the deck"
+            verb = f"merged deck {self.deck_name!r} ({', '.join(self.merged_from)}) into {into}"
         counts = f"{self.added} new, {self.updated} updated, {self.unchanged} unchanged cards"
+        if self.newer_kept:
+            counts += f", {self.newer_kept} changed here since kept"
         if self.reviews:
             counts += f", {self.reviews} reviews"
         if self.kept:
@@ -236,12 +252,17 @@ def _write(
     try:
         with database.transaction() as transaction:
             reports = []
-            for source, package in packages:
+            for source, read in packages:
+                targets = deck_merging.deck_targets(transaction, read)
+                package = deck_merging.retargeted(read, targets)
                 decks = []
-                for deck in package.decks:
+                for target in targets:
+                    deck = target.deck
                     if cancelled():
                         raise ImportCancelledError
-                    report = _write_deck(transaction, deck, now)
+                    report = _merged(
+                        _write_deck(transaction, deck, now, modified=package.modified), target
+                    )
                     history = _until(package.reviews, now + FUTURE_TOLERANCE)
                     reviews = _write_history(
                         transaction,
@@ -255,7 +276,8 @@ def _write(
                     done += len(deck.cards)
                     progress(done, total)
                 placed += _place_media(package, media_dir)
-                notes = [*package.notes, *_future_note(package, now)]
+                parents = deck_changes.add_parents(transaction, now)
+                notes = [*package.notes, *_future_note(package, now), *_parent_notes(parents)]
                 kinds = [sound.kind_of(item.name) for item in package.media]
                 reports.append(
                     ImportReport(
@@ -309,6 +331,22 @@ def _replayed(progress: Progress, done: int, cards: int, total: int, count: int)
     progress(done + min(count, cards), total)
 
 
+def _merged(report: DeckReport, target: deck_merging.DeckTarget) -> DeckReport:
+    """The deck's report saying which of the file's decks were merged into it."""
+    if not target.merged_from:
+        return report
+    return dataclasses.replace(
+        report, merged_from=target.merged_from, merged_into_existing=bool(target.existing_name)
+    )
+
+
+def _parent_notes(parents: list[DeckRow]) -> list[str]:
+    return [
+        f"added the deck {deck.name!r} ({deck.key}) to hold its subdecks, as Anki has it"
+        for deck in parents
+    ]
+
+
 def _with_reviews(report: DeckReport, reviews: int) -> DeckReport:
     return DeckReport(**{**report.__dict__, "reviews": reviews})
 
@@ -332,7 +370,11 @@ def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
 
 
 def _write_deck(
-    transaction: Transaction, deck: Deck, now: datetime, keep_edited: bool = False
+    transaction: Transaction,
+    deck: Deck,
+    now: datetime,
+    keep_edited: bool = False,
+    modified: dict[tuple[str, str], datetime] | None = None,
 ) -> DeckReport:
     existing = transaction.decks.by_key(deck.id)
     if existing is None:
@@ -346,31 +388,33 @@ def _write_deck(
             transaction.decks.rename(existing.id, deck.name, deck.description, now)
     known = transaction.cards.keys(deck_row.id)
     edited = transaction.browsing.edited_keys() if keep_edited else set()
+    marks = transaction.cards.changed_marks(deck_row.id) if not keep_edited else {}
+    changed_at = modified or {}
     to_add: list[NewCard] = []
-    updated = unchanged = 0
+    moved: list[tuple[int, int]] = []
+    updated = unchanged = newer_kept = 0
     for position, card in enumerate(deck.cards):
-        incoming = NewCard(
-            key=card.id,
-            position=position,
-            kind=card.type,
-            content=card.model_dump_json(exclude_defaults=True),
-        )
         stored = known.get(card.id)
         if card.id in edited:
             unchanged += 1
             continue
         if stored is None:
-            to_add.append(incoming)
+            to_add.append(_new_card(card, position))
             continue
-        if (stored.position, stored.kind, stored.content) == (
-            position,
-            card.type,
-            incoming.content,
-        ):
-            unchanged += 1
-        else:
-            transaction.cards.update(stored.id, incoming, now)
-            updated += 1
+        outcome = reimport.compare(
+            stored, card, marks.get(card.id), changed_at.get((deck.id, card.id))
+        )
+        if outcome.content is None:
+            newer_kept += outcome.newer_kept
+            unchanged += not outcome.newer_kept
+            if stored.position != position:
+                moved.append((stored.id, position))
+            continue
+        transaction.cards.update(
+            stored.id, NewCard(card.id, position, card.type, outcome.content), now
+        )
+        updated += 1
+    transaction.cards.set_positions(moved)
     added = transaction.cards.add(deck_row.id, to_add, now)
     file_keys = {card.id for card in deck.cards}
     return DeckReport(
@@ -381,6 +425,16 @@ def _write_deck(
         updated=updated,
         unchanged=unchanged,
         kept=sum(1 for key in known if key not in file_keys),
+        newer_kept=newer_kept,
+    )
+
+
+def _new_card(card: BasicCard | ChoiceCard, position: int) -> NewCard:
+    return NewCard(
+        key=card.id,
+        position=position,
+        kind=card.type,
+        content=card.model_dump_json(exclude_defaults=True),
     )
 
 

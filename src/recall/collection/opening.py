@@ -1,4 +1,5 @@
-"""Opening the library: the database opened or upgraded, the bundled decks brought up to date.
+"""Opening the library: the database opened or upgraded, the bundled decks brought up to
+date, every subdeck's parent a deck.
 
 If any of it fails, the database is closed again. The command line and the window both
 start here. A bundled deck file is recognised by the SHA-256 of its bytes, kept in the
@@ -46,10 +47,32 @@ def open_library(
     if install:
         try:
             install_bundled_decks(database, now)
+            add_parent_decks(database, now)
         except BaseException:
             database.close()
             raise
     return database
+
+
+def add_parent_decks(database: Database, now: datetime) -> None:
+    """Give the parents of subdecks a deck where an older import left only the name's
+    steps (``Español`` of ``Español::Verbos``), so each can be studied, exported, tuned
+    and charted with its subdecks. Reads only, unless a parent is missing."""
+    from recall.changes.decks import add_parents
+    from recall.core import deck_tree
+
+    with database.reading() as transaction:
+        decks = transaction.browsing.decks()
+    names = {deck_tree.normalize(deck.name).casefold() for deck in decks}
+    missing = any(
+        deck_tree.SEPARATOR.join(steps[:depth]).casefold() not in names
+        for deck in decks
+        for steps in [deck_tree.tree_steps(deck.name)]
+        for depth in range(1, len(steps))
+    )
+    if missing:
+        with database.transaction() as transaction:
+            add_parents(transaction, now)
 
 
 def install_bundled_decks(

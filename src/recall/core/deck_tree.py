@@ -15,10 +15,13 @@ T = TypeVar("T")
 
 
 class Named(Protocol):
-    """A deck as the tree needs it: an id and a name (storage's ``DeckRow`` is one)."""
+    """A deck as the tree needs it: an id, its file id and a name (``DeckRow`` is one)."""
 
     @property
     def id(self) -> int: ...
+
+    @property
+    def key(self) -> str: ...
 
     @property
     def name(self) -> str: ...
@@ -55,8 +58,15 @@ def is_inside(name: str, ancestor: str) -> bool:
 
 
 def subtree(decks: Iterable[D], top: D) -> list[D]:
-    """``top`` and every deck inside it, in name order (``top`` first)."""
-    inside = [deck for deck in decks if deck.id != top.id and is_inside(deck.name, top.name)]
+    """``top`` and every deck inside it, in name order (``top`` first); another deck of
+    ``top``'s very name is beside it, not inside."""
+    inside = [
+        deck
+        for deck in decks
+        if deck.id != top.id
+        and is_inside(deck.name, top.name)
+        and normalize(deck.name).casefold() != normalize(top.name).casefold()
+    ]
     return [top, *sorted(inside, key=lambda deck: (deck.name.casefold(), deck.id))]
 
 
@@ -105,8 +115,34 @@ def build(decks: Iterable[D]) -> list[Node[D]]:
                 level.append(found)
             node = found
             level, above = node.children, node.name
-        index[SEPARATOR.join(steps).casefold()].deck = deck
+        node = index[SEPARATOR.join(steps).casefold()]
+        if node.deck is None:
+            node.deck = deck
+        else:
+            _beside(node, deck, _level_of(roots, index, steps))
     return roots
+
+
+def _level_of(roots: list[Node[D]], index: dict[str, Node[D]], steps: list[str]) -> list[Node[D]]:
+    """The list of nodes the node of ``steps`` is in: the roots, or its parent's children."""
+    return roots if len(steps) == 1 else index[SEPARATOR.join(steps[:-1]).casefold()].children
+
+
+def _beside(node: Node[D], deck: D, level: list[Node[D]]) -> None:
+    """Show a second deck of ``node``'s name as a row of its own after it; both rows say
+    their deck's id, so neither deck hides the other."""
+    first = node.deck
+    assert first is not None
+    if not node.label.endswith(f" ({first.key})"):
+        node.label = f"{node.label} ({first.key})"
+    label = f"{_leaf_label(node.name)} ({deck.key})"
+    at = max(i for i, other in enumerate(level) if other.name.casefold() == node.name.casefold())
+    level.insert(at + 1, Node(name=node.name, label=label, deck=deck))
+
+
+def _leaf_label(name: str) -> str:
+    """The label of the tree's row for a deck name: its last shown step."""
+    return tree_steps(name)[-1]
 
 
 def walk(nodes: Iterable[Node[D]]) -> Iterable[tuple[Node[D], int]]:

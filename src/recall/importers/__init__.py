@@ -64,9 +64,13 @@ class ImportedPackage:
         media: Images the cards reference.
         notes: Lines for the import report: what was skipped and why, what is not
             supported, history entries left out of the replay.
+        modified: When each card's content was last changed where it came from (Anki's
+            note modification time), by (deck id, card id); re-importing keeps whichever
+            of that and Recall's copy is newer. Formats without such times leave it empty.
     """
 
     decks: list[Deck]
     reviews: dict[tuple[str, str], list[ImportedReview]] = field(default_factory=dict)
     media: list[StagedMedia] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    modified: dict[tuple[str, str], datetime] = field(default_factory=dict)

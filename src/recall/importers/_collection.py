@@ -70,12 +70,17 @@ class AnkiDeck:
 
 @dataclass(frozen=True)
 class AnkiNote:
-    """A note: its type, its fields (HTML) and its tags."""
+    """A note: its type, its fields (HTML), its tags and when it was last changed.
+
+    Attributes:
+        mod: Anki's ``notes.mod``: seconds since the epoch of the note's last change.
+    """
 
     id: int
     type_id: int
     fields: tuple[str, ...]
     tags: tuple[str, ...]
+    mod: int = 0
 
 
 @dataclass(frozen=True)
@@ -166,13 +171,13 @@ class Collection:
     def notes(self) -> dict[int, AnkiNote]:
         """Every note by id."""
         notes: dict[int, AnkiNote] = {}
-        rows = self.rows("SELECT id, mid, flds, tags FROM notes")
-        if self._typed("notes", ("id", "mid"), ("flds", "tags")):
-            for note_id, type_id, fields, tags in rows:
+        rows = self.rows("SELECT id, mid, flds, tags, mod FROM notes")
+        if self._typed("notes", ("id", "mid", "mod"), ("flds", "tags")):
+            for note_id, type_id, fields, tags, mod in rows:
                 if note_id in notes:
                     raise self.error(f"note {note_id}: appears twice in the notes table")
                 notes[note_id] = AnkiNote(
-                    note_id, type_id, tuple(fields.split("\x1f")), tuple(tags.split())
+                    note_id, type_id, tuple(fields.split("\x1f")), tuple(tags.split()), mod
                 )
             return notes
         for row in rows:
@@ -185,6 +190,7 @@ class Collection:
                 type_id=_number(row[1], f"{where}: mid", self),
                 fields=tuple(_text(row[2], f"{where}: flds", self).split("\x1f")),
                 tags=tuple(_text(row[3], f"{where}: tags", self).split()),
+                mod=row[4] if isinstance(row[4], int) else 0,  # only compared on re-import
             )
         return notes
 

@@ -163,6 +163,11 @@ def _moment(milliseconds: int) -> datetime | None:
         return None
 
 
+def _note_changed(note: AnkiNote) -> datetime | None:
+    """When a note was last changed in Anki (``notes.mod``, seconds), or None if unknown."""
+    return _moment(note.mod * 1000) if note.mod > 0 else None
+
+
 class _PackageReader:
     """Turns one open collection into Recall decks, history and report notes."""
 
@@ -207,6 +212,7 @@ class _PackageReader:
         self._total = len(cards) + self._collection.review_count()
         by_deck: dict[int, list[tuple[tuple[int, int, int], BasicCard | ChoiceCard]]] = {}
         keys: dict[int, tuple[str, str]] = {}
+        modified: dict[tuple[str, str], datetime] = {}
         suspended = 0
         for card in sorted(cards, key=lambda card: (card.note_id, card.ord, card.id)):
             self._tick()
@@ -216,6 +222,9 @@ class _PackageReader:
             order = (1, card.due, card.id) if card.is_new else (0, 0, card.id)
             by_deck.setdefault(card.deck_id, []).append((order, converted))
             keys[card.id] = (f"anki-deck-{card.deck_id}", converted.id)
+            changed = _note_changed(notes[card.note_id])
+            if changed is not None:
+                modified[keys[card.id]] = changed
             suspended += card.suspended
         decks = self._decks(by_deck, anki_decks)
         reviews, left_out = self._reviews(keys)
@@ -235,7 +244,7 @@ class _PackageReader:
                 "(Recall does not suspend cards)"
             )
         media = list(self._stager.media)
-        return ImportedPackage(decks, reviews, media, notes_lines + left_out)
+        return ImportedPackage(decks, reviews, media, notes_lines + left_out, modified=modified)
 
     def _tick(self) -> None:
         self._done += 1

@@ -10,7 +10,7 @@ from recall.core.memory import CardState, MemoryState
 from recall.storage.records import CardKey, CardRow, NewCard
 from recall.storage.rows import CARD_COLUMNS, card_row
 from recall.storage.sql import Sql
-from recall.storage.times import to_micros
+from recall.storage.times import from_micros, to_micros
 
 # Seeds are positive and below 2**62: an SQLite integer, and far from ids (cards from before
 # schema 11 have their id as seed), so a random one clashes about never; when it does, it
@@ -190,4 +190,25 @@ class CardQueries:
                 )
                 for card_id, memory in memories
             ),
+        )
+
+    def changed_marks(self, deck_id: int) -> dict[str, tuple[datetime, bool]]:
+        """Each card of the deck by key: when its content last changed (in Recall or by an
+        import) and whether it was changed in Recall (edited, tagged or moved)."""
+        rows = self._sql.rows(
+            "SELECT key, updated_at, edited FROM card WHERE deck_id = ?", (deck_id,)
+        )
+        marks: dict[str, tuple[datetime, bool]] = {}
+        for key, updated_at, edited in rows:
+            moment = from_micros(updated_at)
+            assert moment is not None, "updated_at is never NULL"
+            marks[key] = (moment, bool(edited))
+        return marks
+
+    def set_positions(self, positions: Iterable[tuple[int, int]]) -> None:
+        """Move cards (id, position) in their deck's order, leaving their content and its
+        time of change alone: a card only moved in the deck file did not change."""
+        self._sql.run_many(
+            "UPDATE card SET position = ? WHERE id = ?",
+            [(position, card_id) for card_id, position in positions],
         )

@@ -117,6 +117,11 @@ class DeckListModel(QStandardItemModel):
             self._add(cells[0], child, decks)
 
 
+def _identity(deck: DeckOverview) -> str:
+    """What tells a row's deck apart: its file id (two decks may share a name)."""
+    return deck.key or f"name:{deck.name}"
+
+
 class _DeckTable(QTreeView):
     activated_by_key = Signal()
 
@@ -224,7 +229,7 @@ class DeckListView(QWidget):
             for row in range(self.model.rowCount(parent)):
                 index = self.model.index(row, 0, parent)
                 if self.model.hasChildren(index) and not self.table.isExpanded(index):
-                    names.add(self.model.deck_of(index).name)
+                    names.add(_identity(self.model.deck_of(index)))
                 stack.append(index)
         return names
 
@@ -234,7 +239,7 @@ class DeckListView(QWidget):
             parent = stack.pop()
             for row in range(self.model.rowCount(parent)):
                 index = self.model.index(row, 0, parent)
-                if self.model.deck_of(index).name == name:
+                if _identity(self.model.deck_of(index)) == name:
                     return index
                 stack.append(index)
         return None

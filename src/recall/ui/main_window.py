@@ -172,7 +172,8 @@ class MainWindow(QMainWindow):
             self.deck_list.selected_key() if self.pages.currentWidget() is self.deck_list else None
         )
         overviews = library.deck_overviews(self._database, self._clock(), self._zone)
-        decks = [(deck.key, deck.name) for deck in overviews]
+        names = library.shown_names(overviews)
+        decks = [(deck.key, names[deck.key]) for deck in overviews]
         if self.statistics is None:
             from recall.ui.statistics.window import StatisticsWindow
 

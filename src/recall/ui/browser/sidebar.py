@@ -86,7 +86,11 @@ class BrowserSidebar(QTreeWidget):
 
     def _add_deck(self, parent: QTreeWidgetItem, node: deck_tree.Node[DeckRow]) -> None:
         item = QTreeWidgetItem(parent, [node.label])
-        item.setData(0, QUERY, f"deck:{quote(node.name)}")
+        deck = node.deck
+        beside = deck is not None and node.label.endswith(f" ({deck.key})")
+        # A deck sharing its name with another is searched by its id, the others by name.
+        term = deck.key if beside and deck is not None else node.name
+        item.setData(0, QUERY, f"deck:{quote(term)}")
         item.setToolTip(0, node.name)
         for child in node.children:
             self._add_deck(item, child)
