@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from recall.content import sound
-from recall.content.deck_format import Deck
+from recall.content.deck_format import CARD_ADAPTER, Deck
 from recall.core.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
 from recall.host import paths, workspace
@@ -29,6 +29,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
+from recall.importers.recall_notes import fields_fingerprint
 from recall.scheduling import PastReview, Schedulers
 from recall.storage import Database, NewCard, NewReview, Transaction
 
@@ -37,6 +38,7 @@ TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
 PACKAGE_SUFFIXES = frozenset({".apkg", ".colpkg"})
 CANCEL_CHECK_CARDS = 200  # replaying a card's history is slow enough to check this often
 SUPPORTED_SUFFIXES = JSON_SUFFIXES | TEXT_SUFFIXES | PACKAGE_SUFFIXES
+SAME_MOMENT_MS = 8  # a review this little after a stored one of the card is that review
 
 
 @dataclass(frozen=True)
@@ -240,7 +242,7 @@ def _write(
                 for deck in package.decks:
                     if cancelled():
                         raise ImportCancelledError
-                    report = _write_deck(transaction, deck, now)
+                    report = _write_deck(transaction, deck, now, exported=package.exported)
                     history = _until(package.reviews, now + FUTURE_TOLERANCE)
                     reviews = _write_history(
                         transaction,
@@ -330,7 +332,11 @@ def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
 
 
 def _write_deck(
-    transaction: Transaction, deck: Deck, now: datetime, keep_edited: bool = False
+    transaction: Transaction,
+    deck: Deck,
+    now: datetime,
+    keep_edited: bool = False,
+    exported: dict[tuple[str, str], str] | None = None,
 ) -> DeckReport:
     existing = transaction.decks.by_key(deck.id)
     if existing is None:
@@ -360,6 +366,9 @@ def _write_deck(
         if stored is None:
             to_add.append(incoming)
             continue
+        if exported and _as_exported(deck.id, card.id, stored.content, exported):
+            unchanged += 1  # back from Anki as Recall wrote it: the card keeps its own text
+            continue
         if (stored.position, stored.kind, stored.content) == (
             position,
             card.type,
@@ -382,6 +391,23 @@ def _write_deck(
     )
 
 
+def _as_exported(
+    deck_key: str, card_key: str, content: str, exported: dict[tuple[str, str], str]
+) -> bool:
+    """Whether a note Recall exported came back with the fields it was exported with."""
+    fingerprint = exported.get((deck_key, card_key))
+    if fingerprint is None:
+        return False
+    from recall.collection.anki_package import note_fields
+
+    return fields_fingerprint(note_fields(CARD_ADAPTER.validate_json(content))) == fingerprint
+
+
+def _milliseconds(moment: datetime) -> int:
+    """A moment to Anki's precision: its review log counts milliseconds."""
+    return int(moment.timestamp() * 1000)
+
+
 def _write_history(
     transaction: Transaction,
     schedulers: Schedulers,
@@ -395,10 +421,12 @@ def _write_history(
     Every ``CANCEL_CHECK_CARDS`` cards ``cancelled`` is asked and ``replayed`` told how
     many cards are done.
 
-    A review counts as stored when the card already has one at the same moment, so
-    importing the same history twice adds it once. Each card is replayed over its whole
-    history in time order, so a review older than one already stored lands where it
-    belongs and the schedule is the one a fresh import of the same history gives.
+    A review counts as stored when the card already has one at the same moment (to the
+    millisecond, Anki's precision, and within a few of them: an export to Anki moves a
+    review sharing its millisecond with another card's), so importing the same history
+    twice, or Recall's own reviews back from Anki, adds each once. Each card is replayed
+    over its whole history in time order, so a review older than one already stored lands
+    where it belongs and the schedule is the one a fresh import of the same history gives.
     """
     incoming = {
         card_key: history
@@ -424,9 +452,18 @@ def _write_history(
             PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
             for review in stored.get(card_id, [])
         ]
-        seen = {review.reviewed_at for review in past}
+        seen = {_milliseconds(review.reviewed_at) for review in past}
         new = sorted(
-            (review for review in history if review.reviewed_at not in seen),
+            (
+                review
+                for review in history
+                if not seen.intersection(
+                    range(
+                        _milliseconds(review.reviewed_at) - SAME_MOMENT_MS,
+                        _milliseconds(review.reviewed_at) + 1,
+                    )
+                )
+            ),
             key=lambda item: item.reviewed_at,
         )
         if not new:

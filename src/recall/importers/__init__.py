@@ -64,9 +64,14 @@ class ImportedPackage:
         media: Images the cards reference.
         notes: Lines for the import report: what was skipped and why, what is not
             supported, history entries left out of the replay.
+        exported: For each card of a note Recall exported (matched by the note's guid),
+            by (deck id, card id), the fingerprint of the note's fields
+            (``recall_notes.fields_fingerprint``): the card is left as stored when Anki
+            did not change the note.
     """
 
     decks: list[Deck]
     reviews: dict[tuple[str, str], list[ImportedReview]] = field(default_factory=dict)
     media: list[StagedMedia] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    exported: dict[tuple[str, str], str] = field(default_factory=dict)

@@ -70,12 +70,13 @@ class AnkiDeck:
 
 @dataclass(frozen=True)
 class AnkiNote:
-    """A note: its type, its fields (HTML) and its tags."""
+    """A note: its type, its fields (HTML), its tags and its guid."""
 
     id: int
     type_id: int
     fields: tuple[str, ...]
     tags: tuple[str, ...]
+    guid: str = ""
 
 
 @dataclass(frozen=True)
@@ -166,13 +167,13 @@ class Collection:
     def notes(self) -> dict[int, AnkiNote]:
         """Every note by id."""
         notes: dict[int, AnkiNote] = {}
-        rows = self.rows("SELECT id, mid, flds, tags FROM notes")
-        if self._typed("notes", ("id", "mid"), ("flds", "tags")):
-            for note_id, type_id, fields, tags in rows:
+        rows = self.rows("SELECT id, mid, flds, tags, guid FROM notes")
+        if self._typed("notes", ("id", "mid"), ("flds", "tags", "guid")):
+            for note_id, type_id, fields, tags, guid in rows:
                 if note_id in notes:
                     raise self.error(f"note {note_id}: appears twice in the notes table")
                 notes[note_id] = AnkiNote(
-                    note_id, type_id, tuple(fields.split("\x1f")), tuple(tags.split())
+                    note_id, type_id, tuple(fields.split("\x1f")), tuple(tags.split()), guid
                 )
             return notes
         for row in rows:
@@ -185,6 +186,7 @@ class Collection:
                 type_id=_number(row[1], f"{where}: mid", self),
                 fields=tuple(_text(row[2], f"{where}: flds", self).split("\x1f")),
                 tags=tuple(_text(row[3], f"{where}: tags", self).split()),
+                guid=row[4] if isinstance(row[4], str) else "",  # only matched, never shown
             )
         return notes
 
