@@ -58,6 +58,7 @@ OWNERS: dict[str, str | tuple[str, ...]] = {
         "recall/importers/_collection.py",
         "recall/importers/_collection_guard.py",
         "recall/collection/exporting.py",
+        "recall/collection/anki_package.py",
     ),
     "PySide6": "recall/ui/",
     "fsrs": "recall/scheduling/",

@@ -45,16 +45,19 @@ def anki_notes(package: Path) -> list[tuple[str, list[str], str]]:
     return [(guid, fields.split("\x1f"), tags.strip()) for guid, fields, tags in rows]
 
 
-def test_apkg_export_has_a_basic_note_per_card(bundled: Database, tmp_path: Path) -> None:
+def test_apkg_export_has_a_choice_note_per_choice_card(bundled: Database, tmp_path: Path) -> None:
     target = tmp_path / "deck.apkg"
     assert exporting.export_deck(bundled, DECK, target) == 8
     notes = anki_notes(target)
     assert len(notes) == 8
-    guid, (front, back), tags = notes[0]
-    assert "What does activation recomputation trade away to save memory?" in front
-    assert "B. Extra compute (FLOPs)" in front
-    assert back.startswith("<b>Answer:</b> B. Extra compute (FLOPs)")
-    assert "<i>Source:</i>" in back
+    guid, fields, tags = notes[0]
+    question, title, kind, *options = fields[:13]
+    answers, sources = fields[13:15]
+    assert "What does activation recomputation trade away to save memory?" in question
+    assert (title, kind) == ("", "2")  # anki-mc's single choice
+    assert "Extra compute (FLOPs)" in options
+    assert answers.split().count("1") == 1
+    assert sources
     assert "memory" in tags.split()
     again = tmp_path / "again.apkg"
     exporting.export_deck(bundled, DECK, again)
@@ -98,7 +101,7 @@ def test_apkg_export_carries_the_images_of_html_cards(
 
 
 def test_export_errors_are_clear(bundled: Database, tmp_path: Path) -> None:
-    with pytest.raises(exporting.ExportError, match=r"exports decks as \.json or \.apkg"):
+    with pytest.raises(exporting.ExportError, match=r"exports decks as \.json, \.apkg or \.colpkg"):
         exporting.export_deck(bundled, DECK, tmp_path / "deck.pdf")
     with pytest.raises(UnknownDeckError):
         exporting.export_deck(bundled, "nope", tmp_path / "deck.json")
@@ -179,8 +182,8 @@ def test_anki_itself_opens_the_exported_package(
         names = {entry.name for entry in collection.decks.all_names_and_ids()}
         assert {"Activation Recomputation Tradeoffs", "Dots"} <= names
         assert collection.note_count() == 9
-        fronts = [collection.get_note(note).fields[0] for note in collection.find_notes("")]
-        assert any("B. Extra compute (FLOPs)" in front for front in fronts)
+        notes = [collection.get_note(note).fields for note in collection.find_notes("")]
+        assert any("Extra compute (FLOPs)" in field for note in notes for field in note)
         assert (Path(collection.media.dir()) / name).read_bytes() == image
         assert (Path(collection.media.dir()) / svg_name).read_bytes() == svg
         (dots,) = collection.find_notes('"deck:Dots"')

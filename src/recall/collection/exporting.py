@@ -1,36 +1,27 @@
-"""Exporting a deck: to Recall's JSON (imports back card for card) or to an Anki package."""
+"""Exporting a deck: to Recall's JSON (imports back card for card) or to an Anki package
+(a deck with its subdecks, or the whole collection, with schedules and history)."""
 
 from __future__ import annotations
 
-import hashlib
-import html
-import itertools
 import json
-import re
 import sqlite3
-import time
 import zipfile
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
 
-from recall.content import card_html, sound
-from recall.content.deck_format import (
-    CARD_ADAPTER,
-    BasicCard,
-    Card,
-    ChoiceCard,
-    Deck,
-    deck_json_parts,
-    dump_deck,
-)
+from recall.collection import anki_package
+from recall.collection.anki_package import StudiedCard
+from recall.content.deck_format import CARD_ADAPTER, Card, Deck, deck_json_parts, dump_deck
+from recall.core import deck_tree
 from recall.core.errors import RecallError, UnknownDeckError
+from recall.core.memory import NEW_CARD
 from recall.host import paths, workspace
 from recall.host.files import OutputError, output_file
 from recall.storage import Database
 
-EXPORT_SUFFIXES = frozenset({".json", ".apkg"})
-_IMAGE_SOURCE = re.compile(r'<img[^>]*\ssrc="([^"]+)"')
+EXPORT_SUFFIXES = frozenset({".json", ".apkg", ".colpkg"})
 
 
 class ExportError(RecallError):
@@ -62,11 +53,24 @@ def load_stored_deck(database: Database, deck_key: str) -> Deck:
     )
 
 
-def export_deck(database: Database, deck_key: str, target: Path) -> int:
-    """Write a deck to ``target``; its suffix picks the format (.json or .apkg).
+def export_deck(
+    database: Database, deck_key: str, target: Path, now: datetime | None = None
+) -> int:
+    """Write a deck to ``target``; its suffix picks the format (.json, .apkg or .colpkg).
+
+    An Anki package (``anki_package``) carries each card's schedule, flag, suspension,
+    burying and review history; an ``.apkg`` holds the deck and its subdecks, a
+    ``.colpkg`` every deck of the collection (whichever deck is named).
 
     A regular file is written beside the target and renamed over it when complete; a FIFO
     or device (``/dev/stdout``) is written straight through (``files.output_file``).
+
+    Args:
+        database: The collection.
+        deck_key: The deck's id.
+        target: The file to write.
+        now: The export's time (aware UTC; None for the clock's): a card buried until
+            later goes to Anki buried.
 
     Returns:
         The number of cards written.
@@ -76,10 +80,13 @@ def export_deck(database: Database, deck_key: str, target: Path) -> int:
         ExportError: The suffix is not supported, or the file cannot be written.
     """
     check_suffix(target)
-    if target.suffix.lower() == ".json":
+    suffix = target.suffix.lower()
+    if suffix == ".json":
         return _stream_json(database, deck_key, target)
-    deck = load_stored_deck(database, deck_key)
-    return write_deck(deck, target, database.path.parent)
+    cards, descriptions, hour = _studied_cards(database, None if suffix == ".colpkg" else deck_key)
+    moment = now if now is not None else datetime.now(UTC)
+    _write_package(cards, descriptions, target, database.path.parent, moment, hour)
+    return len(cards)
 
 
 def _stream_json(database: Database, deck_key: str, target: Path) -> int:
@@ -122,17 +129,20 @@ def check_suffix(target: Path) -> None:
     """Refuse a target whose suffix names no export format.
 
     Raises:
-        ExportError: The suffix is neither .json nor .apkg.
+        ExportError: The suffix is not .json, .apkg or .colpkg.
     """
     suffix = target.suffix.lower()
     if suffix not in EXPORT_SUFFIXES:
         raise ExportError(
-            f"{target}: Recall exports decks as .json or .apkg, not {suffix or 'this'}"
+            f"{target}: Recall exports decks as .json, .apkg or .colpkg, not {suffix or 'this'}"
         )
 
 
 def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
     """Write a deck model to ``target`` (.json or .apkg), its images from ``data_dir``'s media.
+
+    The cards go to Anki as new cards: a deck model carries no schedule (``export_deck``
+    exports a stored deck with its history).
 
     A regular file is written beside the target and renamed over it when complete; a FIFO
     or device (``/dev/stdout``) is written straight through (``files.output_file``).
@@ -144,16 +154,87 @@ def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
         ExportError: The suffix is not supported, or the file cannot be written.
     """
     check_suffix(target)
-    suffix = target.suffix.lower()
-    try:
-        if suffix == ".json":
+    if target.suffix.lower() == ".json":
+        try:
             with output_file(target) as stream:
                 stream.write(dump_deck(deck).encode("utf-8"))
-        else:
-            with workspace.work_folder(data_dir, "export") as folder:
-                collection = _anki_collection(deck, folder, paths.media_dir(data_dir))
-                with output_file(target) as stream:
-                    _zip_package(collection, stream)
+        except OutputError as error:
+            raise ExportError(str(error)) from None
+        except OSError as error:
+            raise ExportError(f"cannot write {target}: {error.strerror}") from None
+        return len(deck.cards)
+    cards = [
+        StudiedCard(deck.id, deck.name, card, NEW_CARD, False, None, 0, position, ())
+        for position, card in enumerate(deck.cards)
+    ]
+    now = datetime.now(UTC)
+    _write_package(cards, {deck.name: deck.description}, target, data_dir, now, 4)
+    return len(cards)
+
+
+def _studied_cards(
+    database: Database, deck_key: str | None
+) -> tuple[list[StudiedCard], dict[str, str], int]:
+    """The cards of a deck and its subdecks (every deck for None) with their schedules and
+    histories; the decks' descriptions by name; the study day's rollover hour.
+
+    Raises:
+        UnknownDeckError: No deck has that id.
+    """
+    cards: list[StudiedCard] = []
+    with database.reading() as transaction:
+        decks = transaction.browsing.decks()
+        if deck_key is not None:
+            chosen = next((deck for deck in decks if deck.key == deck_key), None)
+            if chosen is None:
+                raise UnknownDeckError(deck_key)
+            inside = chosen.name + deck_tree.SEPARATOR
+            decks = [deck for deck in decks if deck is chosen or deck.name.startswith(inside)]
+        presets = transaction.options.deck_presets()
+        hour = transaction.options.preferences().day_rollover_hour
+        for deck in decks:
+            retention = presets.of_deck(deck.id).desired_retention
+            studied = list(transaction.history.per_card(deck.id))
+            marks = {row.id: row for row in transaction.browsing.rows([c.id for c, _ in studied])}
+            for row, history in sorted(studied, key=lambda item: (item[0].position, item[0].id)):
+                mark = marks[row.id]
+                cards.append(
+                    StudiedCard(
+                        deck_key=deck.key,
+                        deck_name=deck.name,
+                        card=CARD_ADAPTER.validate_json(row.content),
+                        memory=row.memory,
+                        suspended=mark.suspended,
+                        buried_until=mark.buried_until,
+                        flag=mark.flag,
+                        position=row.position,
+                        history=history,
+                        desired_retention=retention,
+                    )
+                )
+        descriptions = {deck.name: deck.description for deck in decks}
+    return cards, descriptions, hour
+
+
+def _write_package(
+    cards: list[StudiedCard],
+    descriptions: dict[str, str],
+    target: Path,
+    data_dir: Path,
+    now: datetime,
+    hour: int,
+) -> None:
+    moments = [review.reviewed_at for card in cards for review in card.history]
+    moments += [card.memory.due for card in cards if card.memory.due is not None]
+    clock = anki_package.AnkiDays(anki_package.collection_start(now, moments, hour), hour)
+    try:
+        with workspace.work_folder(data_dir, "export") as folder:
+            collection = folder / "collection.anki2"
+            media = anki_package.build_collection(
+                cards, descriptions, collection, paths.media_dir(data_dir), clock, now
+            )
+            with output_file(target) as stream:
+                _zip_package((collection, media), stream)
     except OutputError as error:
         raise ExportError(str(error)) from None
     except OSError as error:
@@ -162,42 +243,6 @@ def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
         raise ExportError(
             f"cannot write {target}: building its collection failed ({error})"
         ) from None
-    return len(deck.cards)
-
-
-def _anki_collection(deck: Deck, folder: Path, media_dir: Path) -> tuple[Path, list[Path]]:
-    """Build the deck's Anki collection in ``folder``; returns it and the images it uses."""
-    import genanki  # only when exporting: it is slow to import and the window rarely needs it
-
-    anki_deck = genanki.Deck(_anki_id(deck.id), deck.name, description=deck.description)
-    media: set[Path] = set()
-    for card in deck.cards:
-        front, back = _anki_fields(card)
-        sounds = sound.references(front + back)
-        for source in _IMAGE_SOURCE.findall(front + back) + sounds:
-            if card_html.is_media_name(source) and (media_dir / source).is_file():
-                media.add(media_dir / source)
-        anki_deck.add_note(
-            genanki.Note(
-                model=genanki.BASIC_MODEL,
-                fields=[front, back],
-                tags=list(card.tags),
-                guid=genanki.guid_for(deck.id, card.id),
-            )
-        )
-    # genanki's write_to_file leaves its collection in the system's temporary folder; build
-    # it in Recall's own scratch folder instead, and zip it the way Anki packages are zipped.
-    collection = folder / "collection.anki2"
-    connection = sqlite3.connect(collection)
-    try:
-        stamp = time.time()
-        genanki.Package(anki_deck).write_to_db(
-            connection.cursor(), stamp, itertools.count(int(stamp * 1000))
-        )
-        connection.commit()
-    finally:
-        connection.close()
-    return collection, sorted(media)
 
 
 def _zip_package(built: tuple[Path, list[Path]], stream: BinaryIO) -> None:
@@ -207,46 +252,3 @@ def _zip_package(built: tuple[Path, list[Path]], stream: BinaryIO) -> None:
         package.writestr("media", json.dumps({str(i): p.name for i, p in enumerate(files)}))
         for index, path in enumerate(files):
             package.write(path, str(index))
-
-
-def _anki_fields(card: ChoiceCard | BasicCard) -> tuple[str, str]:
-    """Front and back HTML of the Basic note a card becomes."""
-    if isinstance(card, BasicCard):
-        if card.markup == "html":
-            front, back = card_html.sanitize(card.front), card_html.sanitize(card.back)
-        else:
-            front, back = _markdown_html(card.front), _markdown_html(card.back)
-        return front, back + _extra(card.explanation, card.source)
-    letters = "ABCDEFGHIJ"
-    choices = "".join(
-        f"<li>{letters[index]}. {_markdown_html(choice.text)}</li>"
-        for index, choice in enumerate(card.choices)
-    )
-    front = f"{_markdown_html(card.question)}<ul style='list-style:none'>{choices}</ul>"
-    right = [
-        f"{letters[index]}. {_markdown_html(card.choices[index].text)}"
-        for index in sorted(card.correct_indexes)
-    ]
-    back = "<b>Answer:</b> " + "<br>".join(right)
-    return front, back + _extra(card.explanation, card.source)
-
-
-def _extra(explanation: str, source: str) -> str:
-    extra = f"<p>{_markdown_html(explanation)}</p>" if explanation else ""
-    if source:
-        extra += f"<p><i>Source:</i> {_markdown_html(source)}</p>"
-    return extra
-
-
-def _markdown_html(text: str) -> str:
-    """Deck Markdown as simple HTML: escaped text, code spans, bold and italic, line breaks."""
-    escaped = html.escape(text)
-    escaped = re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
-    escaped = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", escaped)
-    escaped = re.sub(r"(?<![*\w])\*([^*\s][^*]*)\*(?![*\w])", r"<i>\1</i>", escaped)
-    return escaped.replace("\n\n", "<br><br>").replace("\n", " ")
-
-
-def _anki_id(key: str) -> int:
-    """A stable Anki deck id for a Recall deck id (Anki wants a positive 63-bit number)."""
-    return int(hashlib.sha256(key.encode()).hexdigest()[:15], 16)

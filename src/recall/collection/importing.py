@@ -20,7 +20,7 @@ from pathlib import Path
 from recall.changes import decks as deck_changes
 from recall.collection import deck_merging, reimport
 from recall.content import sound
-from recall.content.deck_format import BasicCard, ChoiceCard, Deck
+from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard, Deck
 from recall.core import wording
 from recall.core.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
@@ -33,6 +33,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
+from recall.importers.recall_notes import fields_fingerprint
 from recall.scheduling import PastReview, Schedulers
 from recall.storage import Database, DeckRow, NewCard, NewReview, Transaction
 
@@ -41,6 +42,7 @@ TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
 PACKAGE_SUFFIXES = frozenset({".apkg", ".colpkg"})
 CANCEL_CHECK_CARDS = 200  # replaying a card's history is slow enough to check this often
 SUPPORTED_SUFFIXES = JSON_SUFFIXES | TEXT_SUFFIXES | PACKAGE_SUFFIXES
+SAME_MOMENT_MS = 8  # a review this little after a stored one of the card is that review
 
 
 @dataclass(frozen=True)
@@ -261,7 +263,14 @@ def _write(
                     if cancelled():
                         raise ImportCancelledError
                     report = _merged(
-                        _write_deck(transaction, deck, now, modified=package.modified), target
+                        _write_deck(
+                            transaction,
+                            deck,
+                            now,
+                            modified=package.modified,
+                            exported=package.exported,
+                        ),
+                        target,
                     )
                     history = _until(package.reviews, now + FUTURE_TOLERANCE)
                     reviews = _write_history(
@@ -375,6 +384,7 @@ def _write_deck(
     now: datetime,
     keep_edited: bool = False,
     modified: dict[tuple[str, str], datetime] | None = None,
+    exported: dict[tuple[str, str], str] | None = None,
 ) -> DeckReport:
     existing = transaction.decks.by_key(deck.id)
     if existing is None:
@@ -400,6 +410,11 @@ def _write_deck(
             continue
         if stored is None:
             to_add.append(_new_card(card, position))
+            continue
+        if exported and _as_exported(deck.id, card.id, stored.content, exported):
+            unchanged += 1  # back from Anki as Recall wrote it: the card keeps its own text
+            if stored.position != position:
+                moved.append((stored.id, position))
             continue
         outcome = reimport.compare(
             stored, card, marks.get(card.id), changed_at.get((deck.id, card.id))
@@ -438,6 +453,23 @@ def _new_card(card: BasicCard | ChoiceCard, position: int) -> NewCard:
     )
 
 
+def _as_exported(
+    deck_key: str, card_key: str, content: str, exported: dict[tuple[str, str], str]
+) -> bool:
+    """Whether a note Recall exported came back with the fields it was exported with."""
+    fingerprint = exported.get((deck_key, card_key))
+    if fingerprint is None:
+        return False
+    from recall.collection.anki_package import note_fields
+
+    return fields_fingerprint(note_fields(CARD_ADAPTER.validate_json(content))) == fingerprint
+
+
+def _milliseconds(moment: datetime) -> int:
+    """A moment to Anki's precision: its review log counts milliseconds."""
+    return int(moment.timestamp() * 1000)
+
+
 def _write_history(
     transaction: Transaction,
     schedulers: Schedulers,
@@ -451,10 +483,12 @@ def _write_history(
     Every ``CANCEL_CHECK_CARDS`` cards ``cancelled`` is asked and ``replayed`` told how
     many cards are done.
 
-    A review counts as stored when the card already has one at the same moment, so
-    importing the same history twice adds it once. Each card is replayed over its whole
-    history in time order, so a review older than one already stored lands where it
-    belongs and the schedule is the one a fresh import of the same history gives.
+    A review counts as stored when the card already has one at the same moment (to the
+    millisecond, Anki's precision, and within a few of them: an export to Anki moves a
+    review sharing its millisecond with another card's), so importing the same history
+    twice, or Recall's own reviews back from Anki, adds each once. Each card is replayed
+    over its whole history in time order, so a review older than one already stored lands
+    where it belongs and the schedule is the one a fresh import of the same history gives.
     """
     incoming = {
         card_key: history
@@ -480,9 +514,18 @@ def _write_history(
             PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
             for review in stored.get(card_id, [])
         ]
-        seen = {review.reviewed_at for review in past}
+        seen = {_milliseconds(review.reviewed_at) for review in past}
         new = sorted(
-            (review for review in history if review.reviewed_at not in seen),
+            (
+                review
+                for review in history
+                if not seen.intersection(
+                    range(
+                        _milliseconds(review.reviewed_at) - SAME_MOMENT_MS,
+                        _milliseconds(review.reviewed_at) + 1,
+                    )
+                )
+            ),
             key=lambda item: item.reviewed_at,
         )
         if not new:

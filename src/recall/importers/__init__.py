@@ -67,6 +67,10 @@ class ImportedPackage:
         modified: When each card's content was last changed where it came from (Anki's
             note modification time), by (deck id, card id); re-importing keeps whichever
             of that and Recall's copy is newer. Formats without such times leave it empty.
+        exported: For each card of a note Recall exported (matched by the note's guid),
+            by (deck id, card id), the fingerprint of the note's fields
+            (``recall_notes.fields_fingerprint``): the card is left as stored when Anki
+            did not change the note.
     """
 
     decks: list[Deck]
@@ -74,3 +78,4 @@ class ImportedPackage:
     media: list[StagedMedia] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     modified: dict[tuple[str, str], datetime] = field(default_factory=dict)
+    exported: dict[tuple[str, str], str] = field(default_factory=dict)

@@ -70,10 +70,11 @@ class AnkiDeck:
 
 @dataclass(frozen=True)
 class AnkiNote:
-    """A note: its type, its fields (HTML), its tags and when it was last changed.
+    """A note: its type, its fields (HTML), its tags, its guid and when it was last changed.
 
     Attributes:
         mod: Anki's ``notes.mod``: seconds since the epoch of the note's last change.
+        guid: Anki's ``notes.guid``: matched against the notes Recall exported, never shown.
     """
 
     id: int
@@ -81,6 +82,7 @@ class AnkiNote:
     fields: tuple[str, ...]
     tags: tuple[str, ...]
     mod: int = 0
+    guid: str = ""
 
 
 @dataclass(frozen=True)
@@ -171,13 +173,13 @@ class Collection:
     def notes(self) -> dict[int, AnkiNote]:
         """Every note by id."""
         notes: dict[int, AnkiNote] = {}
-        rows = self.rows("SELECT id, mid, flds, tags, mod FROM notes")
-        if self._typed("notes", ("id", "mid", "mod"), ("flds", "tags")):
-            for note_id, type_id, fields, tags, mod in rows:
+        rows = self.rows("SELECT id, mid, flds, tags, mod, guid FROM notes")
+        if self._typed("notes", ("id", "mid", "mod"), ("flds", "tags", "guid")):
+            for note_id, type_id, fields, tags, mod, guid in rows:
                 if note_id in notes:
                     raise self.error(f"note {note_id}: appears twice in the notes table")
                 notes[note_id] = AnkiNote(
-                    note_id, type_id, tuple(fields.split("\x1f")), tuple(tags.split()), mod
+                    note_id, type_id, tuple(fields.split("\x1f")), tuple(tags.split()), mod, guid
                 )
             return notes
         for row in rows:
@@ -191,6 +193,7 @@ class Collection:
                 fields=tuple(_text(row[2], f"{where}: flds", self).split("\x1f")),
                 tags=tuple(_text(row[3], f"{where}: tags", self).split()),
                 mod=row[4] if isinstance(row[4], int) else 0,  # only compared on re-import
+                guid=row[5] if isinstance(row[5], str) else "",  # only matched, never shown
             )
         return notes
 

@@ -47,6 +47,7 @@ from recall.importers.multiple_choice import (
     choice_layout,
     convert,
 )
+from recall.importers.recall_notes import fields_fingerprint, recall_keys
 
 # Limits on an untrusted package, in unpacked bytes counted as they are read.
 MAX_ENTRIES = 100_000  # checked from the zip's end record, before its directory is loaded
@@ -196,6 +197,8 @@ class _PackageReader:
         self._choice_notes: dict[str, int] = {}
         self._kprim = 0
         self._not_choices = Tally()
+        self._exported: dict[tuple[str, str], str] = {}
+        self._deck_ids: dict[str, int] = {}  # the Anki deck that names each Recall deck
 
     def read(self) -> ImportedPackage:
         """Everything the package holds, in Recall's terms."""
@@ -210,7 +213,7 @@ class _PackageReader:
             )
         cards = self._collection.cards()
         self._total = len(cards) + self._collection.review_count()
-        by_deck: dict[int, list[tuple[tuple[int, int, int], BasicCard | ChoiceCard]]] = {}
+        by_deck: dict[str, list[tuple[tuple[int, int, int], BasicCard | ChoiceCard]]] = {}
         keys: dict[int, tuple[str, str]] = {}
         modified: dict[tuple[str, str], datetime] = {}
         suspended = 0
@@ -219,9 +222,10 @@ class _PackageReader:
             converted = self._card(card, notes, note_types)
             if converted is None:
                 continue
+            deck_key, converted = self._home(card, notes[card.note_id], converted)
             order = (1, card.due, card.id) if card.is_new else (0, 0, card.id)
-            by_deck.setdefault(card.deck_id, []).append((order, converted))
-            keys[card.id] = (f"anki-deck-{card.deck_id}", converted.id)
+            by_deck.setdefault(deck_key, []).append((order, converted))
+            keys[card.id] = (deck_key, converted.id)
             changed = _note_changed(notes[card.note_id])
             if changed is not None:
                 modified[keys[card.id]] = changed
@@ -244,7 +248,29 @@ class _PackageReader:
                 "(Recall does not suspend cards)"
             )
         media = list(self._stager.media)
-        return ImportedPackage(decks, reviews, media, notes_lines + left_out, modified=modified)
+        return ImportedPackage(
+            decks,
+            reviews,
+            media,
+            notes_lines + left_out,
+            exported=self._exported,
+            modified=modified,
+        )
+
+    def _home(
+        self, card: AnkiCard, note: AnkiNote, converted: BasicCard | ChoiceCard
+    ) -> tuple[str, BasicCard | ChoiceCard]:
+        """The deck id and card of an Anki card: a note Recall exported (its guid names the
+        Recall card) goes back to that card, any other to ``anki-<card id>`` in its deck."""
+        recall = recall_keys(note.guid) if card.ord == 0 else None
+        if recall is None:
+            deck_key = f"anki-deck-{card.deck_id}"
+        else:
+            deck_key, card_key = recall
+            converted = converted.model_copy(update={"id": card_key})
+            self._exported[recall] = fields_fingerprint(note.fields)
+        self._deck_ids.setdefault(deck_key, card.deck_id)
+        return deck_key, converted
 
     def _tick(self) -> None:
         self._done += 1
@@ -369,7 +395,7 @@ class _PackageReader:
 
     def _decks(
         self,
-        by_deck: dict[int, list[tuple[tuple[int, int, int], BasicCard | ChoiceCard]]],
+        by_deck: dict[str, list[tuple[tuple[int, int, int], BasicCard | ChoiceCard]]],
         anki_decks: dict[int, AnkiDeck],
     ) -> list[Deck]:
         """One deck per Anki deck with cards, by name; studied cards first, then new ones."""
@@ -381,19 +407,20 @@ class _PackageReader:
             )
             raise DeckError(self._source, [f"no cards to import: {reason}"])
         empty = AnkiDeck("", "")
+        anki_ids = self._deck_ids
         named = {
-            deck_id: anki_decks.get(deck_id, empty).name.strip() or f"Anki deck {deck_id}"
-            for deck_id in by_deck
+            key: anki_decks.get(anki_ids[key], empty).name.strip() or f"Anki deck {anki_ids[key]}"
+            for key in by_deck
         }
         decks = []
-        for deck_id in sorted(by_deck, key=lambda did: (named[did].casefold(), did)):
+        for key in sorted(by_deck, key=lambda key: (named[key].casefold(), anki_ids[key], key)):
             deck = make_deck(
                 self._source,
-                f"anki-deck-{deck_id}",
-                named[deck_id],
-                [card for _, card in sorted(by_deck[deck_id], key=lambda item: item[0])],
+                key,
+                named[key],
+                [card for _, card in sorted(by_deck[key], key=lambda item: item[0])],
             )
-            description = html_to_text(anki_decks.get(deck_id, empty).description)
+            description = html_to_text(anki_decks.get(anki_ids[key], empty).description)
             # A plain string on a deck already validated: no rule applies to descriptions.
             decks.append(deck.model_copy(update={"description": description}))
         return decks

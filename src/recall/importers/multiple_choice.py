@@ -4,7 +4,8 @@ Two add-ons' note types are known (docs/anki-import.md shows their field layouts
 
 - "AllInOne (kprim, mc, sc)" from the anki-mc add-on: ``Question``, ``Title``,
   ``QType (0=kprim,1=mc,2=sc)``, ``Q_1`` to ``Q_5``, ``Answers`` (``1`` or ``0`` per
-  choice, separated by spaces), ``Sources``, ``Extra 1``. Single choice (sc) gives a card
+  choice, separated by spaces), ``Sources``, ``Extra 1`` (and, in the notes Recall exports,
+  up to ``Q_10`` and a note per choice in ``Why_1`` to ``Why_10``). Single choice (sc) gives a card
   with one right answer, multiple choice (mc) a "select all that apply" card, and kprim
   (judge each statement true or false) a "select all that apply" card whose right
   choices are the true statements.
@@ -30,6 +31,7 @@ ANKI_MC = "anki-mc AllInOne"
 MCNT = "Multiple Choice Note Type"
 KPRIM, MULTIPLE, SINGLE = 0, 1, 2
 _OPTION = re.compile(r"q_(\d+)")
+_WHY = re.compile(r"why_(\d+)")
 _LETTERS = "abcdefghij"
 
 
@@ -46,6 +48,7 @@ class ChoiceLayout:
         kind: The field holding anki-mc's question type (kprim, mc or sc), if any.
         source: The field holding the source, if any.
         explanation: The field holding the explanation, if any.
+        notes: For each choice field, the field holding its note ("why"), if any.
     """
 
     label: str
@@ -56,6 +59,7 @@ class ChoiceLayout:
     kind: int | None = None
     source: int | None = None
     explanation: int | None = None
+    notes: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,11 @@ def choice_layout(field_names: tuple[str, ...]) -> ChoiceLayout | None:
         if (match := _OPTION.fullmatch(name)) and len(match.group(1)) <= 2
     )
     if {"question", "answers"} <= names.keys() and kind is not None and len(numbered) >= 2:
+        whys = {
+            match.group(1): index
+            for name, index in names.items()
+            if (match := _WHY.fullmatch(name)) and len(match.group(1)) <= 2
+        }
         return ChoiceLayout(
             label=ANKI_MC,
             question=names["question"],
@@ -92,6 +101,7 @@ def choice_layout(field_names: tuple[str, ...]) -> ChoiceLayout | None:
             kind=kind,
             source=names.get("sources"),
             explanation=names.get("extra 1", names.get("extra")),
+            notes=tuple(whys.get(str(number)) for number, _ in numbered),
         )
     letters = [names[letter] for letter in _LETTERS if letter in names]
     if {"question", "answers", "a", "b"} <= names.keys() and len(letters) >= 2:
@@ -129,10 +139,12 @@ def convert(
         right, problem = _letters(html_to_text(field(layout.answers)), options)
     if problem:
         return Conversion(None, problem)
-    choices = [(text, i in right) for i, text in options if text]
-    if not any(correct for _, correct in choices):
+    whys = [html_to_markdown(field(index)) for index in layout.notes]
+    why = {i: whys[i] for i in range(len(whys)) if whys[i]}
+    choices = [(text, i in right, why.get(i)) for i, text in options if text]
+    if not any(correct for _, correct, _ in choices):
         return Conversion(None, "no choice is marked right")
-    if kind == SINGLE and sum(correct for _, correct in choices) > 1:
+    if kind == SINGLE and sum(correct for _, correct, _ in choices) > 1:
         return Conversion(None, "a single-choice question marks several choices right")
     if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
         return Conversion(None, f"it has {len(choices)} choices (Recall needs 2 to 10)")
@@ -145,7 +157,7 @@ def convert(
             id=card_id,
             type="choice",
             question=question,
-            choices=[Choice(text=text, correct=correct) for text, correct in choices],
+            choices=[Choice(text=text, correct=correct, why=why) for text, correct, why in choices],
             explanation=html_to_markdown(field(layout.explanation)),
             source=html_to_text(field(layout.source)).replace("\n", " ").strip(),
             tags=tags,
