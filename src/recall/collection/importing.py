@@ -15,7 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TypeVar
 
+from recall.collection._imported_schedule import as_past, imported_entries, write_card_states
 from recall.content import sound
 from recall.content.deck_format import Deck
 from recall.core.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
@@ -23,6 +25,7 @@ from recall.core.memory import FUTURE_TOLERANCE, MemoryState
 from recall.host import paths, workspace
 from recall.importers import (
     Cancelled,
+    ImportedChange,
     ImportedPackage,
     ImportedReview,
     Progress,
@@ -37,6 +40,7 @@ TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
 PACKAGE_SUFFIXES = frozenset({".apkg", ".colpkg"})
 CANCEL_CHECK_CARDS = 200  # replaying a card's history is slow enough to check this often
 SUPPORTED_SUFFIXES = JSON_SUFFIXES | TEXT_SUFFIXES | PACKAGE_SUFFIXES
+Entry = TypeVar("Entry", ImportedReview, ImportedChange)
 
 
 @dataclass(frozen=True)
@@ -249,7 +253,9 @@ def _write(
                         history,
                         cancelled,
                         functools.partial(_replayed, progress, done, len(deck.cards), total),
+                        _until(package.changes, now + FUTURE_TOLERANCE),
                     )
+                    write_card_states(transaction, deck, package.card_states)
                     decks.append(_with_reviews(report, reviews))
                     done += len(deck.cards)
                     progress(done, total)
@@ -276,9 +282,9 @@ def _write(
 
 
 def _until(
-    reviews: dict[tuple[str, str], list[ImportedReview]], latest: datetime
-) -> dict[tuple[str, str], list[ImportedReview]]:
-    """The reviews dated no later than ``latest``: a review from the future is left out."""
+    reviews: dict[tuple[str, str], list[Entry]], latest: datetime
+) -> dict[tuple[str, str], list[Entry]]:
+    """The entries dated no later than ``latest``: one from the future is left out."""
     return {
         key: [review for review in history if review.reviewed_at <= latest]
         for key, history in reviews.items()
@@ -389,8 +395,9 @@ def _write_history(
     reviews: dict[tuple[str, str], list[ImportedReview]],
     cancelled: Cancelled = never_cancelled,
     replayed: Callable[[int], object] = lambda _count: None,
+    changes: dict[tuple[str, str], list[ImportedChange]] | None = None,
 ) -> int:
-    """Append a deck's imported reviews that are not stored yet, and replay each card.
+    """Append a deck's imported reviews (and changes by hand) not stored yet; replay each card.
 
     Every ``CANCEL_CHECK_CARDS`` cards ``cancelled`` is asked and ``replayed`` told how
     many cards are done.
@@ -400,11 +407,7 @@ def _write_history(
     history in time order, so a review older than one already stored lands where it
     belongs and the schedule is the one a fresh import of the same history gives.
     """
-    incoming = {
-        card_key: history
-        for (deck_key, card_key), history in reviews.items()
-        if deck_key == deck.id
-    }
+    incoming = imported_entries(deck.id, reviews, changes or {})
     if not incoming:
         return 0
     deck_row = transaction.decks.by_key(deck.id)
@@ -431,12 +434,14 @@ def _write_history(
         )
         if not new:
             continue
-        merged = sorted(
-            [*past, *(PastReview(review.reviewed_at, review.rating) for review in new)],
-            key=lambda item: item.reviewed_at,
-        )
+        merged = sorted([*past, *map(as_past, new)], key=lambda item: item.reviewed_at)
         states, memory = scheduler.replay_with_states(seed, merged)
         for review in new:
+            if isinstance(review, ImportedChange):
+                state = int(states[review.reviewed_at])
+                at, kind, due = review.reviewed_at, review.kind, review.set_due
+                transaction.browsing.add_entry(card_id, kind, at, state, due)
+                continue
             rows.append(
                 NewReview.rated(
                     card_id=card_id,

@@ -11,11 +11,13 @@ from datetime import datetime
 from pathlib import Path
 
 from recall.content.deck_format import Deck
-from recall.core.memory import Rating
+from recall.core.memory import Rating, ReviewKind
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 
 __all__ = [
     "Cancelled",
+    "ImportedCardState",
+    "ImportedChange",
     "ImportedPackage",
     "ImportedReview",
     "Progress",
@@ -38,6 +40,36 @@ class ImportedReview:
     reviewed_at: datetime
     rating: Rating
     duration_ms: int
+
+
+@dataclass(frozen=True)
+class ImportedChange:
+    """A schedule change made by hand in another app: a forget, or a due date set.
+
+    Attributes:
+        reviewed_at: When it was made, aware UTC.
+        kind: ``ReviewKind.FORGET`` or ``ReviewKind.SET_DUE``.
+        set_due: For a due date set, the date.
+    """
+
+    reviewed_at: datetime
+    kind: ReviewKind
+    set_due: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ImportedCardState:
+    """What another app says of a card outside its schedule.
+
+    Attributes:
+        suspended: Kept out of study until unsuspended.
+        buried_until: Kept out of study until then (aware UTC), or None.
+        flag: Its flag, 0 for none.
+    """
+
+    suspended: bool = False
+    buried_until: datetime | None = None
+    flag: int = 0
 
 
 @dataclass(frozen=True)
@@ -64,9 +96,14 @@ class ImportedPackage:
         media: Images the cards reference.
         notes: Lines for the import report: what was skipped and why, what is not
             supported, history entries left out of the replay.
+        changes: Schedule changes made by hand, by (deck id, card id), oldest first;
+            replayed with the reviews, in time order.
+        card_states: Suspension, burying and flags by (deck id, card id).
     """
 
     decks: list[Deck]
     reviews: dict[tuple[str, str], list[ImportedReview]] = field(default_factory=dict)
     media: list[StagedMedia] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    changes: dict[tuple[str, str], list[ImportedChange]] = field(default_factory=dict)
+    card_states: dict[tuple[str, str], ImportedCardState] = field(default_factory=dict)
