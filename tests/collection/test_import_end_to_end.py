@@ -17,7 +17,7 @@ from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from tests.conftest import DATA
-from tests.helpers.anki_packages import add_reviews, build_package, card_ids
+from tests.helpers.anki_packages import add_reviews, build_package, card_ids, edit_collection
 
 DAY_MS = 86_400_000
 
@@ -38,10 +38,20 @@ def package_with_history(folder: Path, start: datetime) -> tuple[Path, int]:
             (first, chat, 3, 8_000, 0),  # learning, Good
             (first + 600_000, chat, 3, 6_000, 0),  # learning, Good: graduates
             (first + 3 * DAY_MS, chat, 3, 5_000, 1),  # review, Good
-            (first + 3 * DAY_MS + 1, chat, 0, 0, 4),  # manual reschedule: left out
+            (first + 3 * DAY_MS + 1, chat, 0, 0, 4),  # manual reschedule: a due date set
             (first + 4 * DAY_MS, chat, 4, 4_000, 3),  # cram: left out
         ],
     )
+
+    def in_review(connection: sqlite3.Connection) -> None:
+        # Anki keeps the card in review, due on its day numbered from the collection's start.
+        (created,) = connection.execute("SELECT crt FROM col").fetchone()
+        due = (first // 1000 + 7 * DAY_MS // 1000 - created) // 86_400
+        connection.execute(
+            "UPDATE cards SET type = 2, queue = 2, ivl = 4, due = ? WHERE id = ?", (due, chat)
+        )
+
+    edit_collection(package, in_review)
     return package, chat
 
 
@@ -62,7 +72,7 @@ def test_apkg_with_history_keeps_the_earned_schedule(
     assert (status, err) == (0, "")
     assert f"{package}: added deck 'Languages::French' (anki-deck-2059400110):" in out
     assert "3 reviews" in out
-    assert "note: 2 review history entries left out of the replay" in out
+    assert "note: 1 review history entry left out of the replay" in out
     assert "1 sound or video left out: 'miaou.mp3'" in out
     assert f"{package}: 1 image\n" in out
 

@@ -7,7 +7,7 @@ import hashlib
 import os
 import sqlite3
 import zipfile
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import genanki
@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from recall.content.deck_format import BasicCard, Deck
 from recall.core.errors import DeckError, ImportCancelledError, RecallError
-from recall.core.memory import Rating
-from recall.importers import ImportedReview, _media, apkg
+from recall.core.memory import Rating, ReviewKind
+from recall.importers import ImportedCardState, ImportedReview, _media, apkg
 from recall.importers.apkg import read_apkg
 from tests.helpers.anki_packages import (
     FRENCH_ID,
@@ -171,9 +171,9 @@ def test_review_history_keeps_real_reviews_oldest_first(package: Path, staging: 
             (start + day, card, 3, 6_000, 0),
             (start + 2 * day, card, 4, -5, 2),  # relearning, negative time
             (start + 4 * day, card, 3, 2_000, 3),  # cram: left out
-            (start + 5 * day, card, 0, 0, 4),  # manual: left out
+            (start + 5 * day, card, 0, 0, 4),  # manual: a due date set, one day on
             (start + 6 * day, card, 2, 0, 5),  # rescheduled: left out
-            (start + 7 * day, card, 0, 0, 1),  # ease 0: left out
+            (start + 7 * day, card, 0, 0, 1),  # ease 0 in a review entry: left out
             (start + 8 * day, other, 2, 3_000, 1),
             (start + 9 * day, 123, 3, 3_000, 1),  # a card not in the package
         ],
@@ -194,9 +194,16 @@ def test_review_history_keeps_real_reviews_oldest_first(package: Path, staging: 
         (deck, f"anki-{other}"): [ImportedReview(at(start + 8 * day), Rating.HARD, 3_000)],
     }
     assert result.notes[-1] == (
-        "5 review history entries left out of the replay: 3 manual or rescheduling entries, "
+        "4 review history entries left out of the replay: 2 manual or rescheduling entries, "
         "1 cram (filtered deck) review, 1 entry of a skipped card"
     )
+    moved, forgotten = result.changes[(deck, f"anki-{card}")]
+    assert (moved.reviewed_at, moved.kind) == (at(start + 5 * day), ReviewKind.SET_DUE)
+    assert moved.set_due is not None
+    assert moved.set_due - at(start + 5 * day) < timedelta(days=2)
+    # The package holds the card as new: its history ends with a forget, after the rest.
+    assert forgotten.kind is ReviewKind.FORGET
+    assert forgotten.reviewed_at > at(start + 5 * day)
 
 
 def test_new_cards_keep_anki_order_after_studied_ones(tmp_path: Path, staging: Path) -> None:
@@ -228,9 +235,9 @@ def test_cards_lent_to_a_filtered_deck_go_home_and_suspended_ones_are_noted(
     result = read_apkg(package, staging)
     assert f"anki-{card}" in {item.id for item in result.decks[0].cards}
     assert [deck.name for deck in result.decks] == ["Languages::French", "Maths", "Misc"]
-    assert result.notes[-1] == (
-        "1 suspended card imported as ordinary cards (Recall does not suspend cards)"
-    )
+    assert result.notes[-1] == "kept as in Anki: 1 suspended"
+    deck = f"anki-deck-{FRENCH_ID}"
+    assert result.card_states[(deck, f"anki-{card}")] == ImportedCardState(suspended=True)
 
 
 def test_reading_twice_gives_the_same_package(package: Path, staging: Path) -> None:

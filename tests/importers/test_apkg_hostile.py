@@ -10,7 +10,7 @@ from pathlib import Path
 import genanki
 import pytest
 
-from recall.collection import importing
+from recall.collection import imported_history, importing
 from recall.core.errors import DeckError, ImportCancelledError
 from recall.core.memory import Rating
 from recall.importers import ImportedReview, _collection_guard
@@ -200,11 +200,11 @@ def test_cancel_and_progress_reach_the_replay_of_a_long_imported_history(
         pytest.raises(ImportCancelledError),
         database.transaction() as transaction,
     ):
-        importing._write_history(transaction, schedulers, deck, reviews, cancelled)
+        imported_history.write_history(transaction, schedulers, deck, reviews, cancelled)
     assert len(asked) == 1  # after the first 200 cards, long before the 250th
     done: list[int] = []
     with database.transaction() as transaction:
-        replayed = importing._write_history(
+        replayed = imported_history.write_history(
             transaction, schedulers, deck, reviews, replayed=done.append
         )
     assert replayed == 250

@@ -12,21 +12,24 @@ import dataclasses
 import functools
 import shutil
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TypeVar
 
 from recall.changes import decks as deck_changes
-from recall.collection import deck_merging, reimport
+from recall.collection import deck_merging, imported_history, reimport
+from recall.collection._imported_schedule import write_card_states
 from recall.content import sound
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard, Deck
 from recall.core import wording
 from recall.core.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
-from recall.core.memory import FUTURE_TOLERANCE, MemoryState
+from recall.core.memory import FUTURE_TOLERANCE
 from recall.host import paths, workspace
 from recall.importers import (
     Cancelled,
+    ImportedChange,
     ImportedPackage,
     ImportedReview,
     Progress,
@@ -34,15 +37,14 @@ from recall.importers import (
     no_progress,
 )
 from recall.importers.recall_notes import fields_fingerprint
-from recall.scheduling import PastReview, Schedulers
-from recall.storage import Database, DeckRow, NewCard, NewReview, Transaction
+from recall.scheduling import Schedulers
+from recall.storage import Database, DeckRow, NewCard, Transaction
 
 JSON_SUFFIXES = frozenset({".json"})
 TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
 PACKAGE_SUFFIXES = frozenset({".apkg", ".colpkg"})
-CANCEL_CHECK_CARDS = 200  # replaying a card's history is slow enough to check this often
 SUPPORTED_SUFFIXES = JSON_SUFFIXES | TEXT_SUFFIXES | PACKAGE_SUFFIXES
-SAME_MOMENT_MS = 8  # a review this little after a stored one of the card is that review
+Entry = TypeVar("Entry", ImportedReview, ImportedChange)
 
 
 @dataclass(frozen=True)
@@ -273,14 +275,16 @@ def _write(
                         target,
                     )
                     history = _until(package.reviews, now + FUTURE_TOLERANCE)
-                    reviews = _write_history(
+                    reviews = imported_history.write_history(
                         transaction,
                         schedulers,
                         deck,
                         history,
                         cancelled,
                         functools.partial(_replayed, progress, done, len(deck.cards), total),
+                        _until(package.changes, now + FUTURE_TOLERANCE),
                     )
+                    write_card_states(transaction, deck, package.card_states)
                     decks.append(_with_reviews(report, reviews))
                     done += len(deck.cards)
                     progress(done, total)
@@ -308,9 +312,9 @@ def _write(
 
 
 def _until(
-    reviews: dict[tuple[str, str], list[ImportedReview]], latest: datetime
-) -> dict[tuple[str, str], list[ImportedReview]]:
-    """The reviews dated no later than ``latest``: a review from the future is left out."""
+    reviews: dict[tuple[str, str], list[Entry]], latest: datetime
+) -> dict[tuple[str, str], list[Entry]]:
+    """The entries dated no later than ``latest``: one from the future is left out."""
     return {
         key: [review for review in history if review.reviewed_at <= latest]
         for key, history in reviews.items()
@@ -463,89 +467,3 @@ def _as_exported(
     from recall.collection.anki_package import note_fields
 
     return fields_fingerprint(note_fields(CARD_ADAPTER.validate_json(content))) == fingerprint
-
-
-def _milliseconds(moment: datetime) -> int:
-    """A moment to Anki's precision: its review log counts milliseconds."""
-    return int(moment.timestamp() * 1000)
-
-
-def _write_history(
-    transaction: Transaction,
-    schedulers: Schedulers,
-    deck: Deck,
-    reviews: dict[tuple[str, str], list[ImportedReview]],
-    cancelled: Cancelled = never_cancelled,
-    replayed: Callable[[int], object] = lambda _count: None,
-) -> int:
-    """Append a deck's imported reviews that are not stored yet, and replay each card.
-
-    Every ``CANCEL_CHECK_CARDS`` cards ``cancelled`` is asked and ``replayed`` told how
-    many cards are done.
-
-    A review counts as stored when the card already has one at the same moment (to the
-    millisecond, Anki's precision, and within a few of them: an export to Anki moves a
-    review sharing its millisecond with another card's), so importing the same history
-    twice, or Recall's own reviews back from Anki, adds each once. Each card is replayed
-    over its whole history in time order, so a review older than one already stored lands
-    where it belongs and the schedule is the one a fresh import of the same history gives.
-    """
-    incoming = {
-        card_key: history
-        for (deck_key, card_key), history in reviews.items()
-        if deck_key == deck.id
-    }
-    if not incoming:
-        return 0
-    deck_row = transaction.decks.by_key(deck.id)
-    assert deck_row is not None
-    scheduler = schedulers.for_deck(transaction.options.deck_presets(), deck_row.id)
-    keys = transaction.cards.keys(deck_row.id)
-    stored = {card.id: history for card, history in transaction.history.per_card(deck_row.id)}
-    rows: list[NewReview] = []
-    memories: dict[int, MemoryState] = {}
-    for count, (card_key, history) in enumerate(incoming.items(), 1):
-        if count % CANCEL_CHECK_CARDS == 0:
-            if cancelled():
-                raise ImportCancelledError
-            replayed(count)
-        card_id, seed = keys[card_key].id, keys[card_key].seed
-        past = [
-            PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
-            for review in stored.get(card_id, [])
-        ]
-        seen = {_milliseconds(review.reviewed_at) for review in past}
-        new = sorted(
-            (
-                review
-                for review in history
-                if not seen.intersection(
-                    range(
-                        _milliseconds(review.reviewed_at) - SAME_MOMENT_MS,
-                        _milliseconds(review.reviewed_at) + 1,
-                    )
-                )
-            ),
-            key=lambda item: item.reviewed_at,
-        )
-        if not new:
-            continue
-        merged = sorted(
-            [*past, *(PastReview(review.reviewed_at, review.rating) for review in new)],
-            key=lambda item: item.reviewed_at,
-        )
-        states, memory = scheduler.replay_with_states(seed, merged)
-        for review in new:
-            rows.append(
-                NewReview.rated(
-                    card_id=card_id,
-                    reviewed_at=review.reviewed_at,
-                    rating=review.rating,
-                    duration_ms=review.duration_ms,
-                    state_before=states[review.reviewed_at],
-                )
-            )
-        memories[card_id] = memory
-    transaction.history.add_many(rows)
-    transaction.cards.set_memories(memories.items())
-    return len(rows)

@@ -11,11 +11,13 @@ from datetime import datetime
 from pathlib import Path
 
 from recall.content.deck_format import Deck
-from recall.core.memory import Rating
+from recall.core.memory import Rating, ReviewKind
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 
 __all__ = [
     "Cancelled",
+    "ImportedCardState",
+    "ImportedChange",
     "ImportedPackage",
     "ImportedReview",
     "Progress",
@@ -38,6 +40,40 @@ class ImportedReview:
     reviewed_at: datetime
     rating: Rating
     duration_ms: int
+
+
+@dataclass(frozen=True)
+class ImportedChange:
+    """A schedule change made by hand in another app: a forget, or a due date set.
+
+    Attributes:
+        reviewed_at: When it was made, aware UTC.
+        kind: ``ReviewKind.FORGET`` or ``ReviewKind.SET_DUE``.
+        set_due: For a due date set, the date.
+        restates: The change only restates where the other app left the card (its due day,
+            or new again); it is left out when the card's history already puts it there,
+            so a card that went out to that app and came back unchanged gains nothing.
+    """
+
+    reviewed_at: datetime
+    kind: ReviewKind
+    set_due: datetime | None = None
+    restates: bool = False
+
+
+@dataclass(frozen=True)
+class ImportedCardState:
+    """What another app says of a card outside its schedule.
+
+    Attributes:
+        suspended: Kept out of study until unsuspended.
+        buried_until: Kept out of study until then (aware UTC), or None.
+        flag: Its flag, 0 for none.
+    """
+
+    suspended: bool = False
+    buried_until: datetime | None = None
+    flag: int = 0
 
 
 @dataclass(frozen=True)
@@ -71,6 +107,9 @@ class ImportedPackage:
             by (deck id, card id), the fingerprint of the note's fields
             (``recall_notes.fields_fingerprint``): the card is left as stored when Anki
             did not change the note.
+        changes: Schedule changes made by hand, by (deck id, card id), oldest first;
+            replayed with the reviews, in time order.
+        card_states: Suspension, burying and flags by (deck id, card id).
     """
 
     decks: list[Deck]
@@ -79,3 +118,5 @@ class ImportedPackage:
     notes: list[str] = field(default_factory=list)
     modified: dict[tuple[str, str], datetime] = field(default_factory=dict)
     exported: dict[tuple[str, str], str] = field(default_factory=dict)
+    changes: dict[tuple[str, str], list[ImportedChange]] = field(default_factory=dict)
+    card_states: dict[tuple[str, str], ImportedCardState] = field(default_factory=dict)

@@ -19,6 +19,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
+from recall.importers._anki_schedule import MANUAL, RESCHEDULED, read_schedule
 from recall.importers._cards import (
     CardBounds,
     FieldTooLargeError,
@@ -88,7 +89,9 @@ def read_apkg(
     whatever the zip's headers claim. The collection is opened read-only with
     ``trusted_schema=OFF`` after ``PRAGMA quick_check``, with only its real tables read
     and SQLite's work bounded (``_collection``). Review times are capped at one hour
-    (``MAX_DURATION_MS``); manual, rescheduling and cram entries are left out of the history.
+    (``MAX_DURATION_MS``); cram entries are left out of the history. Forgets, due dates set
+    by hand, each review card's due day, suspension, burying and flags are kept
+    (``_anki_schedule``).
 
     Args:
         path: The ``.apkg`` file.
@@ -216,7 +219,6 @@ class _PackageReader:
         by_deck: dict[str, list[tuple[tuple[int, int, int], BasicCard | ChoiceCard]]] = {}
         keys: dict[int, tuple[str, str]] = {}
         modified: dict[tuple[str, str], datetime] = {}
-        suspended = 0
         for card in sorted(cards, key=lambda card: (card.note_id, card.ord, card.id)):
             self._tick()
             converted = self._card(card, notes, note_types)
@@ -229,9 +231,9 @@ class _PackageReader:
             changed = _note_changed(notes[card.note_id])
             if changed is not None:
                 modified[keys[card.id]] = changed
-            suspended += card.suspended
         decks = self._decks(by_deck, anki_decks)
         reviews, left_out = self._reviews(keys)
+        schedule = read_schedule(self._collection, keys, reviews)
         self._progress(self._total, self._total)
         notes_lines = self._choice_lines()
         notes_lines += self._skipped.line(f"{wording.count(self._skipped.count, 'card')} skipped")
@@ -241,12 +243,7 @@ class _PackageReader:
                 f"{wording.count(self._audio_video, 'audio/video reference')} in multiple-choice "
                 "notes left out (Recall plays sounds on the other cards)"
             )
-        notes_lines += self._stager.report_lines()
-        if suspended:
-            notes_lines.append(
-                f"{wording.count(suspended, 'suspended card')} imported as ordinary cards "
-                "(Recall does not suspend cards)"
-            )
+        notes_lines += self._stager.report_lines() + schedule.notes
         media = list(self._stager.media)
         return ImportedPackage(
             decks,
@@ -255,6 +252,8 @@ class _PackageReader:
             notes_lines + left_out,
             exported=self._exported,
             modified=modified,
+            changes=schedule.changes,
+            card_states=schedule.states,
         )
 
     def _home(
@@ -437,6 +436,8 @@ class _PackageReader:
             moment = _moment(review.id)
             if key is None:
                 not_imported += 1
+            elif review.kind in (MANUAL, RESCHEDULED) and review.ease == 0:
+                continue  # kept as a forget or a due date set (_anki_schedule)
             elif review.kind in MANUAL_KINDS or review.ease == 0:
                 manual += 1
             elif review.kind == CRAM_KIND:

@@ -1,0 +1,142 @@
+"""An import's history written: reviews and changes by hand not stored yet, each card replayed.
+
+A review counts as stored when the card already has one at the same moment, to Anki's
+millisecond (and within a few of them), so the same history imported twice, or Recall's own
+history back from Anki, is written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from recall.collection._imported_schedule import as_past, imported_entries
+from recall.content.deck_format import Deck
+from recall.core.errors import ImportCancelledError
+from recall.core.memory import CardState, MemoryState, ReviewKind
+from recall.core.progress import Cancelled, never_cancelled
+from recall.importers import ImportedChange, ImportedReview
+from recall.scheduling import PastReview, Scheduler, Schedulers
+from recall.storage import NewReview, Transaction
+
+CANCEL_CHECK_CARDS = 200  # replaying a card's history is slow enough to check this often
+SAME_MOMENT_MS = 8  # a review this little after a stored one of the card is that review
+
+
+def _milliseconds(moment: datetime) -> int:
+    """A moment to Anki's precision: its review log counts milliseconds."""
+    return int(moment.timestamp() * 1000)
+
+
+def write_history(
+    transaction: Transaction,
+    schedulers: Schedulers,
+    deck: Deck,
+    reviews: dict[tuple[str, str], list[ImportedReview]],
+    cancelled: Cancelled = never_cancelled,
+    replayed: Callable[[int], object] = lambda _count: None,
+    changes: dict[tuple[str, str], list[ImportedChange]] | None = None,
+) -> int:
+    """Append a deck's imported reviews (and changes by hand) not stored yet; replay each card.
+
+    Every ``CANCEL_CHECK_CARDS`` cards ``cancelled`` is asked and ``replayed`` told how
+    many cards are done.
+
+    A review counts as stored when the card already has one at the same moment (to the
+    millisecond, Anki's precision, and within a few of them: an export to Anki moves a
+    review sharing its millisecond with another card's), so importing the same history
+    twice, or Recall's own reviews back from Anki, adds each once. Each card is replayed
+    over its whole history in time order, so a review older than one already stored lands
+    where it belongs and the schedule is the one a fresh import of the same history gives.
+    """
+    incoming = imported_entries(deck.id, reviews, changes or {})
+    if not incoming:
+        return 0
+    deck_row = transaction.decks.by_key(deck.id)
+    assert deck_row is not None
+    scheduler = schedulers.for_deck(transaction.options.deck_presets(), deck_row.id)
+    keys = transaction.cards.keys(deck_row.id)
+    stored = {card.id: history for card, history in transaction.history.per_card(deck_row.id)}
+    rows: list[NewReview] = []
+    memories: dict[int, MemoryState] = {}
+    for count, (card_key, history) in enumerate(incoming.items(), 1):
+        if count % CANCEL_CHECK_CARDS == 0:
+            if cancelled():
+                raise ImportCancelledError
+            replayed(count)
+        card_id, seed = keys[card_key].id, keys[card_key].seed
+        past = [
+            PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
+            for review in stored.get(card_id, [])
+        ]
+        seen = {_milliseconds(review.reviewed_at) for review in past}
+        new = sorted(
+            (
+                review
+                for review in history
+                if not seen.intersection(
+                    range(
+                        _milliseconds(review.reviewed_at) - SAME_MOMENT_MS,
+                        _milliseconds(review.reviewed_at) + 1,
+                    )
+                )
+            ),
+            key=lambda item: item.reviewed_at,
+        )
+        new = _without_restated(scheduler, seed, past, new)
+        if not new:
+            continue
+        merged = sorted([*past, *map(as_past, new)], key=lambda item: item.reviewed_at)
+        states, memory = scheduler.replay_with_states(seed, merged)
+        for review in new:
+            if isinstance(review, ImportedChange):
+                state = int(states[review.reviewed_at])
+                at, kind, due = review.reviewed_at, review.kind, review.set_due
+                transaction.browsing.add_entry(card_id, kind, at, state, due)
+                continue
+            rows.append(
+                NewReview.rated(
+                    card_id=card_id,
+                    reviewed_at=review.reviewed_at,
+                    rating=review.rating,
+                    duration_ms=review.duration_ms,
+                    state_before=states[review.reviewed_at],
+                )
+            )
+        memories[card_id] = memory
+    transaction.history.add_many(rows)
+    transaction.cards.set_memories(memories.items())
+    return len(rows)
+
+
+_SAME_DAY = timedelta(hours=12)  # from the middle of a study day to either of its ends
+
+
+def _without_restated(
+    scheduler: Scheduler,
+    seed: int,
+    past: list[PastReview],
+    new: list[ImportedReview | ImportedChange],
+) -> list[ImportedReview | ImportedChange]:
+    """``new`` less the changes that only restate where the history already leaves the card
+    (a review card due on that day, a new card new), so a card back from another app gains
+    no entry for being where it was."""
+    restating = [entry for entry in new if isinstance(entry, ImportedChange) and entry.restates]
+    if not restating:
+        return new
+    kept = [entry for entry in new if entry not in restating]
+    merged = sorted([*past, *map(as_past, kept)], key=lambda item: item.reviewed_at)
+    memory = scheduler.replay(seed, merged)
+    for change in restating:
+        if change.kind == ReviewKind.FORGET:
+            needed = memory.state != CardState.NEW
+        else:
+            needed = (
+                change.set_due is None
+                or memory.due is None
+                or memory.state != CardState.REVIEW
+                or abs(memory.due - change.set_due) >= _SAME_DAY
+            )
+        if needed:
+            kept.append(change)
+    return sorted(kept, key=lambda entry: entry.reviewed_at)
