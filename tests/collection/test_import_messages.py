@@ -216,7 +216,7 @@ def test_what_is_not_a_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert (status, out) == (1, "")
     assert err.splitlines() == [
         f"{folder}: is a folder; import the files inside it instead (Recall reads .apkg, "
-        ".colpkg, .csv, .json, .tsv, .txt files)",
+        ".colpkg, .csv, .gift, .json, .tsv, .txt, .xml files)",
         f"{pipe}: is not a regular file (a device, pipe or socket)",
         f"{tmp_path / 'gone.json'}: no such file",
     ]
@@ -227,11 +227,14 @@ def test_export_without_a_file_name_or_into_a_folder_says_so(
 ) -> None:
     data = str(tmp_path / "data")
     status, _, err = run(capsys, "--data-dir", data, "export", "activation-recompute", "")
-    assert (status, err) == (1, "recall: export: no file name given; name a .json or .apkg file\n")
+    assert (status, err) == (
+        1,
+        "recall: export: no file name given; name a .json, .apkg or .gift file\n",
+    )
     folder = str(tmp_path)
     status, _, err = run(capsys, "--data-dir", data, "export", "activation-recompute", folder)
     assert status == 1
-    assert err == f"recall: export: {folder} is a folder; name a .json or .apkg file in it\n"
+    assert err == f"recall: export: {folder} is a folder; name a .json, .apkg or .gift file in it\n"
 
 
 def test_a_first_field_longer_than_the_csv_default_still_guesses_the_separator(
