@@ -1,0 +1,134 @@
+"""An Anki card's two sides, rendered from its note's fields by its note type's template.
+
+The template language is ``content.anki_template``; this module gives it what a package
+holds (fields by name, the special fields Anki adds, cloze deletions as ``cloze.py``
+renders them) and turns the result into what a Recall card holds: the question, the
+answer without the question Anki repeats at its top (``{{FrontSide}}``), the hints and the
+text a type-in box expects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from recall.content import anki_template
+from recall.content.anki_template import RenderedCard, Template
+from recall.importers._collection import AnkiCard, AnkiNote, NoteType
+from recall.importers.cloze import cloze_answers, cloze_faces, cloze_numbers
+
+# Where the question starts inside the answer: a marker no field or template can hold.
+_FRONT_MARK = "\x00front\x00"
+_ANSWER_RULE = re.compile(r"^\s*(?:<hr\b[^>]*>\s*)?", re.IGNORECASE)
+_RUBY = re.compile(r"<ruby><rb>(.*?)</rb><rt>(.*?)</rt></ruby>", re.DOTALL)
+_SOUND = re.compile(r"\[sound:[^\]]*\]")
+
+
+@dataclass(frozen=True)
+class CardSides:
+    """A rendered Anki card as Recall keeps it (HTML not yet sanitized).
+
+    Attributes:
+        front: The question.
+        back: The answer below the question; the whole answer when it does not begin
+            with the question.
+        hints: Hints offered behind a button.
+        type_answer: The text a type-in box expects ("" when the card has no box).
+        speech: Texts read aloud by ``{{tts}}`` (not played yet).
+    """
+
+    front: str
+    back: str
+    hints: tuple[str, ...]
+    type_answer: str
+    speech: tuple[str, ...]
+
+
+def _cloze(text: str, number: int, question: bool) -> str:
+    """``{{cloze:Field}}`` for one card: nothing when the field lacks its deletion, as in Anki."""
+    if number not in cloze_numbers(text):
+        return ""
+    front, back = cloze_faces(text, number)
+    return front if question else back
+
+
+def _for_qt(fragment: str) -> str:
+    """Ruby as Qt's rich text can show it: the reading raised after its characters."""
+    return _RUBY.sub(r"\1<sup>\2</sup>", fragment)
+
+
+class CardRenderer:
+    """Renders the cards of a package's notes, parsing each template once."""
+
+    def __init__(self, deck_names: dict[int, str]) -> None:
+        self._deck_names = deck_names
+        self._parsed: dict[tuple[int, int], tuple[Template, Template]] = {}
+
+    def _templates(self, type_id: int, note_type: NoteType, ord_: int) -> tuple[Template, Template]:
+        key = (type_id, ord_)
+        if key not in self._parsed:
+            self._parsed[key] = (
+                anki_template.parse(note_type.question_formats.get(ord_, "")),
+                anki_template.parse(note_type.answer_formats.get(ord_, "")),
+            )
+        return self._parsed[key]
+
+    def fields(self, card: AnkiCard, note: AnkiNote, note_type: NoteType) -> dict[str, str]:
+        """The fields a template may name: the note's, then the special ones Anki adds."""
+        template_ord = 0 if note_type.is_cloze else card.ord
+        deck = self._deck_names.get(card.deck_id, "(Deck)")
+        named = {
+            name: note.fields[index] if index < len(note.fields) else ""
+            for index, name in enumerate(note_type.field_names)
+        }
+        special = {
+            "Tags": " ".join(note.tags),
+            "Type": note_type.name,
+            "Deck": deck,
+            "Subdeck": deck.rsplit("::", 1)[-1],
+            "CardFlag": "flag0",
+            "Card": note_type.template_names.get(template_ord, ""),
+            "CardID": str(card.id),
+        }
+        return {**special, **named}
+
+    def render(self, card: AnkiCard, note: AnkiNote, note_type: NoteType) -> RenderedCard:
+        """Both sides as Anki's templates give them, the answer's copy of the question marked."""
+        template_ord = 0 if note_type.is_cloze else card.ord
+        question, answer = self._templates(note.type_id, note_type, template_ord)
+        return anki_template.render_card(
+            question,
+            answer,
+            self.fields(card, note, note_type),
+            card.ord,
+            is_cloze=note_type.is_cloze,
+            cloze=_cloze,
+        )
+
+    def sides(self, card: AnkiCard, note: AnkiNote, note_type: NoteType) -> CardSides | None:
+        """The card as Recall keeps it, or None when Anki makes no such card (front empty)."""
+        rendered = self.render(card, note, note_type)
+        if rendered.empty:
+            return None
+        template_ord = 0 if note_type.is_cloze else card.ord
+        answer_template = self._templates(note.type_id, note_type, template_ord)[1]
+        fields = self.fields(card, note, note_type)
+        marked = anki_template.render_side(
+            answer_template, fields, card.ord, _FRONT_MARK, _cloze
+        ).html
+        front = rendered.question.html
+        if marked.lstrip().startswith(_FRONT_MARK):
+            back = _ANSWER_RULE.sub("", marked.lstrip()[len(_FRONT_MARK) :], count=1)
+            back = back.replace(_FRONT_MARK, front)
+        else:
+            back = rendered.answer.html
+        side = rendered.question
+        typed = ""
+        if side.type_field is not None:
+            text = fields.get(side.type_field, "")
+            if side.type_cloze:
+                typed = ", ".join(cloze_answers(text, card.ord + 1))
+            else:
+                typed = _SOUND.sub("", anki_template.strip_html(text))
+        hints = tuple(_for_qt(hint.text) for hint in side.hints)
+        return CardSides(_for_qt(front), _for_qt(back), hints, typed.strip(), side.speech)
