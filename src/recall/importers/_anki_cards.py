@@ -30,8 +30,8 @@ class CardSides:
 
     Attributes:
         front: The question.
-        back: The answer below the question; the whole answer when it does not begin
-            with the question.
+        back: The answer below the question (after Anki's ``<hr id=answer>``); the whole
+            answer when it does not begin with the question.
         hints: Hints offered behind a button.
         type_answer: The text a type-in box expects ("" when the card has no box).
         speech: Texts read aloud by ``{{tts}}`` (not played yet).
@@ -54,7 +54,7 @@ def _cloze(text: str, number: int, question: bool) -> str:
 
 def _for_qt(fragment: str) -> str:
     """Ruby as Qt's rich text can show it: the reading raised after its characters."""
-    return _RUBY.sub(r"\1<sup>\2</sup>", fragment)
+    return _RUBY.sub(r"<span>\1</span><sup>\2</sup>", fragment)
 
 
 class CardRenderer:
@@ -117,11 +117,17 @@ class CardRenderer:
             answer_template, fields, card.ord, _FRONT_MARK, _cloze
         ).html
         front = rendered.question.html
-        if marked.lstrip().startswith(_FRONT_MARK):
-            back = _ANSWER_RULE.sub("", marked.lstrip()[len(_FRONT_MARK) :], count=1)
-            back = back.replace(_FRONT_MARK, front)
+        answer = marked.lstrip()
+        repeated = front.strip()
+        # The answer Anki shows is the question again, a rule, then the answer; Recall
+        # keeps the question on screen, so the back is what comes after the rule.
+        if answer.startswith(_FRONT_MARK):
+            back = _ANSWER_RULE.sub("", answer[len(_FRONT_MARK) :], count=1)
+        elif repeated and answer.startswith(repeated):  # {{Front}} written out again
+            back = _ANSWER_RULE.sub("", answer[len(repeated) :], count=1)
         else:
-            back = rendered.answer.html
+            back = answer
+        back = back.replace(_FRONT_MARK, front)
         side = rendered.question
         typed = ""
         if side.type_field is not None:
