@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import genanki
 import pytest
 
 from recall.content.deck_format import BasicCard
 from recall.importers.apkg import read_apkg
+from tests.helpers.anki_collections import ANKI_MC_FIELDS
+from tests.helpers.anki_packages import build_package
 from tests.helpers.anki_templates import AnkiCardText, make_template_packages, plain
 
 Made = tuple[dict[int, AnkiCardText], dict[str, Path]]
@@ -68,3 +71,37 @@ def test_the_cards_the_issue_names(made: Made, tmp_path: Path) -> None:
     assert "a famous number" not in hinted.front
     assert plain(fronts["A sound, nothing behind it"].back) == ""
     assert "<img" in fronts["Only a picture on the back"].back
+
+
+ANKI_MC_MODEL = genanki.Model(
+    1_607_392_400,
+    "AllInOne (kprim, mc, sc)",
+    fields=[{"name": name} for name in ANKI_MC_FIELDS],
+    templates=[{"name": "Card 1", "qfmt": "{{Question}}", "afmt": "{{FrontSide}}<hr>{{Q_1}}"}],
+)
+
+
+def test_large_fields_are_kept_and_only_the_card_over_the_bounds_is_left_out(
+    tmp_path: Path,
+) -> None:
+    long_choice = "x " * 40_000
+    choice = ["Which?", "", "2", long_choice, "short", "", "", "", "1 0", "", ""]
+    big = "a" * 1_000_000
+    package = build_package(
+        tmp_path,
+        {
+            "Big": [
+                genanki.Note(model=ANKI_MC_MODEL, fields=choice),
+                genanki.Note(model=genanki.BASIC_MODEL, fields=["A long answer", big]),
+                genanki.Note(model=genanki.BASIC_MODEL, fields=["Too long", big + "a" * 50_000]),
+            ]
+        },
+    )
+    cards, notes = _imported(package, tmp_path / "staging")
+    by_front = {card.front: card for card in cards.values()}
+    assert set(by_front) == {"A long answer"}
+    assert by_front["A long answer"].back == big  # kept whole; the window lays out a part
+    (refused,) = [line for line in notes if "left out for holding more" in line]
+    assert refused.startswith("2 cards left out")
+    assert "choices[0].text: is 79,999 characters long" in refused  # its text, trimmed
+    assert "field 2 is 1,050,000 characters long (fields are kept up to 1,048,576)" in refused

@@ -174,17 +174,26 @@ def limit_problems(deck: Deck) -> list[str]:
         problems.append(f"description: {too_long}")
     for index, card in enumerate(deck.cards):
         where = f"cards[{index}] (id {card.id!r})"
-        for field, text, markup in _card_texts(card):
-            kept_whole = markup == "html" and field not in ("explanation", "source")
-            problem = length_problem(text, MAX_HTML_SIDE_CHARS if kept_whole else MAX_FIELD_CHARS)
-            if problem is None:
-                problem = (
-                    html_nesting(text).problem() if markup == "html" else markdown_problem(text)
-                )
-            if problem is not None:
-                problems.append(f"{where}: {field}: {problem}")
-        for position, tag in enumerate(card.tags):
-            problems += _name_problems(f"{where}: tags[{position}]", tag)
+        problems += [f"{where}: {problem}" for problem in card_limit_problems(card)]
+    return problems
+
+
+def card_limit_problems(card: ChoiceCard | BasicCard) -> list[str]:
+    """What in one card is more than a card may hold or the window lay out.
+
+    Returns:
+        Each problem as ``field: what``; empty when the card is within the bounds.
+    """
+    problems = []
+    for field, text, markup in _card_texts(card):
+        kept_whole = markup == "html" and field not in ("explanation", "source")
+        problem = length_problem(text, MAX_HTML_SIDE_CHARS if kept_whole else MAX_FIELD_CHARS)
+        if problem is None:
+            problem = html_nesting(text).problem() if markup == "html" else markdown_problem(text)
+        if problem is not None:
+            problems.append(f"{field}: {problem}")
+    for position, tag in enumerate(card.tags):
+        problems += _name_problems(f"tags[{position}]", tag)
     return problems
 
 

@@ -7,7 +7,8 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall.content.deck_format import BasicCard, ChoiceCard, Deck
+from recall.content.card_limits import MAX_SOURCE_FIELD_CHARS
+from recall.content.deck_format import BasicCard, ChoiceCard, Deck, card_limit_problems
 from recall.core.errors import DeckError, ImportCancelledError
 from recall.core.memory import LONGEST_ANSWER_MS, Rating
 from recall.importers import (
@@ -267,6 +268,10 @@ class _PackageReader:
         """The card for a note of a known multiple-choice type, or None for other notes.
 
         A note that does not make a valid choice card becomes a basic card, with a note.
+
+        Raises:
+            FieldTooLargeError: The choice card holds more than a card may (its card is
+                left out).
         """
         if note.type_id not in self._choices:
             self._choices[note.type_id] = choice_layout(note_type.field_names)
@@ -284,6 +289,9 @@ class _PackageReader:
             if is_blank(front) or is_blank(back):
                 return None  # read as any other note, which reports a blank side
             return html_card(self._source, f"anki-{card.id}", front, back, tags)
+        too_large = card_limit_problems(result.card)
+        if too_large:
+            raise FieldTooLargeError(f"note {note.id} (card {card.id}): {too_large[0]}")
         self._audio_video += sounds
         self._choice_notes[layout.label] = self._choice_notes.get(layout.label, 0) + 1
         self._kprim += result.kprim
@@ -302,7 +310,11 @@ class _PackageReader:
         if note_type is None:
             self._skipped.add(f"{where}: its note type is missing")
             return None
-        choice = self._choice(card, note, note_type)
+        try:
+            choice = self._choice(card, note, note_type)
+        except FieldTooLargeError as error:
+            self._bounds.refuse(error)  # this card is left out, never the package
+            return None
         if choice is not None:
             return choice
         return self._rendered(card, note, note_type, where)
@@ -317,7 +329,11 @@ class _PackageReader:
         """
         try:
             for index, field in enumerate(note.fields):
-                self._bounds.check_source(where, f"field {index + 1}", field)
+                if len(field) > MAX_SOURCE_FIELD_CHARS:
+                    raise FieldTooLargeError(
+                        f"{where}: field {index + 1} is {len(field):,} characters long "
+                        f"(fields are kept up to {MAX_SOURCE_FIELD_CHARS:,})"
+                    )
             if note_type.is_cloze:
                 number = card.ord + 1
                 if not any(number in cloze_numbers(field) for field in note.fields):
