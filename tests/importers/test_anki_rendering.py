@@ -48,6 +48,11 @@ def test_every_card_reads_as_anki_renders_it(made: Made, layout: str, tmp_path: 
         assert answer == anki.answer, where
         assert tuple(plain(hint) for hint in card.hints) == anki.hints, where
         assert card.type_answer == anki.type_answer, where
+    # The one note type with styling of its own is named; Anki's default look is no loss.
+    assert [line for line in notes if "styling (CSS)" in line] == [
+        "the styling (CSS) of 1 note type is not applied; their cards show Recall's own "
+        "look: 'Styled reverse' (2 cards)"
+    ]
     (empty,) = [card_id for card_id, text in texts.items() if text.empty]
     assert any(f"card {empty}" in line and "nothing on their front" in line for line in notes)
 

@@ -90,6 +90,7 @@ class RenderedSide:
         type_field: The field a ``{{type:Field}}`` asks the learner to type, if any.
         type_cloze: Whether the box asks for the card's cloze deletion (``type:cloze:``).
         speech: The texts ``{{tts}}`` would read aloud (kept for later).
+        problem: Why the template could not be rendered (the HTML then says so), or None.
     """
 
     html: str
@@ -97,6 +98,7 @@ class RenderedSide:
     type_field: str | None = None
     type_cloze: bool = False
     speech: tuple[str, ...] = ()
+    problem: str | None = None
 
 
 @dataclass(frozen=True)
@@ -208,8 +210,8 @@ class _Renderer:
     def side(self, template: Template) -> RenderedSide:
         if template.error is not None:
             side = "front" if self.front_side is None else "back"
-            return RenderedSide(f"The {side} of this card's template has a problem: "
-                                f"{html.escape(template.error)}")  # fmt: skip
+            message = f"The {side} of this card's template has a problem: {template.error}"
+            return RenderedSide(html.escape(message), problem=template.error)
         parts: list[str] = []
         stack: list[Iterator[Node]] = [iter(template.nodes)]
         while stack:
@@ -241,7 +243,7 @@ class _Renderer:
 
     def _missing(self, written: str, key: str) -> RenderedSide:
         message = f"Found '{written}', but there is no field called '{key}'"
-        return RenderedSide(html.escape(message))
+        return RenderedSide(html.escape(message), problem=message)
 
     def _replacement(self, node: Replacement) -> str | None:
         if node.key == "FrontSide":

@@ -35,6 +35,7 @@ class CardSides:
         hints: Hints offered behind a button.
         type_answer: The text a type-in box expects ("" when the card has no box).
         speech: Texts read aloud by ``{{tts}}`` (not played yet).
+        problem: Why a side's template could not be rendered (the card says so), or None.
     """
 
     front: str
@@ -42,6 +43,7 @@ class CardSides:
     hints: tuple[str, ...]
     type_answer: str
     speech: tuple[str, ...]
+    problem: str | None = None
 
 
 def _cloze(text: str, number: int, question: bool) -> str:
@@ -137,4 +139,30 @@ class CardRenderer:
             else:
                 typed = _SOUND.sub("", anki_template.strip_html(text))
         hints = tuple(_for_qt(hint.text) for hint in side.hints)
-        return CardSides(_for_qt(front), _for_qt(back), hints, typed.strip(), side.speech)
+        problem = side.problem or rendered.answer.problem
+        return CardSides(_for_qt(front), _for_qt(back), hints, typed.strip(), side.speech, problem)
+
+
+# Anki's and genanki's default note type styles, whitespace taken out: nothing of the
+# note type's own look is lost when its CSS is one of these.
+_CARD_RULE = (
+    ".card{{font-family:arial;font-size:20px;{}text-align:center;color:black;"
+    "background-color:white;}}"
+)
+_CLOZE_RULE = ".cloze{font-weight:bold;color:blue;}"
+_CLOZE_RULES = ("", _CLOZE_RULE, _CLOZE_RULE + ".nightMode.cloze{color:lightblue;}")
+_DEFAULT_STYLES = frozenset(
+    {
+        "",
+        *(
+            _CARD_RULE.format(height) + cloze
+            for height in ("", "line-height:1.5;")
+            for cloze in _CLOZE_RULES
+        ),
+    }
+)
+
+
+def own_styling(css: str) -> bool:
+    """Whether a note type's CSS is its own, not Anki's default (Recall does not apply it)."""
+    return "".join(css.split()) not in _DEFAULT_STYLES

@@ -19,7 +19,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.importers._anki_cards import CardRenderer
+from recall.importers._anki_cards import CardRenderer, own_styling
 from recall.importers._cards import (
     CardBounds,
     FieldTooLargeError,
@@ -192,6 +192,8 @@ class _PackageReader:
         self._renderer = CardRenderer({})
         self._empty_fronts = Tally()
         self._speech = 0
+        self._template_problems = Tally()
+        self._styled: dict[str, int] = {}
 
     def read(self) -> ImportedPackage:
         """Everything the package holds, in Recall's terms."""
@@ -349,6 +351,10 @@ class _PackageReader:
             self._empty_fronts.add(where)
             return None
         self._speech += len(sides.speech)
+        if sides.problem is not None:
+            self._template_problems.add(f"{where}: {sides.problem}")
+        if own_styling(note_type.css):
+            self._styled[note_type.name] = self._styled.get(note_type.name, 0) + 1
         front = self._stager.sanitize(sides.front, note.id)
         back = self._stager.sanitize(sides.back, note.id)
         hints = [self._stager.sanitize(hint, note.id) for hint in sides.hints]
@@ -376,6 +382,17 @@ class _PackageReader:
             f"{counted(self._empty_fronts.count, 'card')} left out because Anki shows "
             "nothing on their front (their template names only empty fields)"
         )
+        lines += self._template_problems.line(
+            f"{counted(self._template_problems.count, 'card')} show a problem in their "
+            "note type's template instead of their text, as in Anki"
+        )
+        if self._styled:
+            styled = sorted(self._styled.items())[:10]
+            names = ", ".join(f"{name!r} ({counted(count, 'card')})" for name, count in styled)
+            lines.append(
+                f"the styling (CSS) of {counted(len(self._styled), 'note type')} is not "
+                f"applied; their cards show Recall's own look: {names}"
+            )
         if self._speech:
             lines.append(
                 f"{counted(self._speech, 'text-to-speech field')} ({{{{tts}}}}) not read "
