@@ -17,7 +17,7 @@ FIELDS = {"Front": "chien", "Back": "dog", "Empty": "<br><div> </div>", "Reading
 
 
 def question(template: str, fields: dict[str, str] = FIELDS) -> str:
-    return render_side(parse(template), fields, 0).html
+    return render_side(parse(template), {"c1": "1", **fields}, 0).html
 
 
 @pytest.mark.parametrize(

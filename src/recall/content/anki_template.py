@@ -156,7 +156,14 @@ def parse(template: str) -> Template:
 
 def field_is_empty(text: str) -> bool:
     """Whether a field counts as empty: only whitespace, ``<br>`` and ``<div>`` tags."""
+    if "<" not in text:
+        return not text.strip()
     return _EMPTY_FIELD.match(text) is not None
+
+
+def nonempty_fields(fields: Mapping[str, str]) -> set[str]:
+    """The names of the fields that are not empty (``field_is_empty``)."""
+    return {name for name, text in fields.items() if not field_is_empty(text)}
 
 
 def strip_html(text: str) -> str:
@@ -196,9 +203,10 @@ class _Renderer:
         card_ord: int,
         front_side: str | None,
         cloze: ClozeRenderer | None,
+        nonempty: set[str] | None = None,
     ) -> None:
         self.fields = fields
-        self.nonempty = {name for name, text in fields.items() if not field_is_empty(text)}
+        self.nonempty = nonempty_fields(fields) if nonempty is None else nonempty
         self.card_ord = card_ord
         self.front_side = front_side
         self.cloze = cloze
@@ -329,15 +337,16 @@ def render_side(
     card_ord: int,
     front_side: str | None = None,
     cloze: ClozeRenderer | None = None,
+    nonempty: set[str] | None = None,
 ) -> RenderedSide:
     """Render one side: the question when ``front_side`` is None, else the answer.
 
     Args:
         template: The parsed format of that side.
-        fields: As for ``render_card``.
+        fields: As for ``render_card``, with ``c<ord+1>`` set when the caller wants it.
         card_ord: As for ``render_card``.
         front_side: What ``{{FrontSide}}`` stands for on the answer.
         cloze: As for ``render_card``.
+        nonempty: ``nonempty_fields(fields)``, when the caller has it already.
     """
-    all_fields = {f"c{card_ord + 1}": "1", **fields}
-    return _Renderer(all_fields, card_ord, front_side, cloze).side(template)
+    return _Renderer(fields, card_ord, front_side, cloze, nonempty).side(template)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from recall.content import anki_template
-from recall.content.anki_template import RenderedCard, Template
+from recall.content.anki_template import Template
 from recall.importers._collection import AnkiCard, AnkiNote, NoteType
 from recall.importers.cloze import cloze_answers, cloze_faces, cloze_numbers
 
@@ -65,6 +65,7 @@ class CardRenderer:
     def __init__(self, deck_names: dict[int, str]) -> None:
         self._deck_names = deck_names
         self._parsed: dict[tuple[int, int], tuple[Template, Template]] = {}
+        self._note: tuple[AnkiNote, dict[str, str], set[str]] | None = None
 
     def _templates(self, type_id: int, note_type: NoteType, ord_: int) -> tuple[Template, Template]:
         key = (type_id, ord_)
@@ -75,15 +76,23 @@ class CardRenderer:
             )
         return self._parsed[key]
 
-    def fields(self, card: AnkiCard, note: AnkiNote, note_type: NoteType) -> dict[str, str]:
-        """The fields a template may name: the note's, then the special ones Anki adds."""
+    def fields(
+        self, card: AnkiCard, note: AnkiNote, note_type: NoteType
+    ) -> tuple[dict[str, str], set[str]]:
+        """The fields a template may name (the note's, the special ones Anki adds, and
+        ``c<ord+1>``), and which of them are not empty; the note's part kept for its next
+        card."""
+        if self._note is None or self._note[0] is not note:
+            named = {
+                name: note.fields[index] if index < len(note.fields) else ""
+                for index, name in enumerate(note_type.field_names)
+            }
+            self._note = (note, named, anki_template.nonempty_fields(named))
+        named, nonempty = self._note[1], self._note[2]
         template_ord = 0 if note_type.is_cloze else card.ord
         deck = self._deck_names.get(card.deck_id, "(Deck)")
-        named = {
-            name: note.fields[index] if index < len(note.fields) else ""
-            for index, name in enumerate(note_type.field_names)
-        }
         special = {
+            f"c{card.ord + 1}": "1",
             "Tags": " ".join(note.tags),
             "Type": note_type.name,
             "Deck": deck,
@@ -92,34 +101,23 @@ class CardRenderer:
             "Card": note_type.template_names.get(template_ord, ""),
             "CardID": str(card.id),
         }
-        return {**special, **named}
-
-    def render(self, card: AnkiCard, note: AnkiNote, note_type: NoteType) -> RenderedCard:
-        """Both sides as Anki's templates give them, the answer's copy of the question marked."""
-        template_ord = 0 if note_type.is_cloze else card.ord
-        question, answer = self._templates(note.type_id, note_type, template_ord)
-        return anki_template.render_card(
-            question,
-            answer,
-            self.fields(card, note, note_type),
-            card.ord,
-            is_cloze=note_type.is_cloze,
-            cloze=_cloze,
-        )
+        special = {name: text for name, text in special.items() if name not in named}
+        return {**special, **named}, nonempty | anki_template.nonempty_fields(special)
 
     def sides(self, card: AnkiCard, note: AnkiNote, note_type: NoteType) -> CardSides | None:
         """The card as Recall keeps it, or None when Anki makes no such card (front empty)."""
-        rendered = self.render(card, note, note_type)
-        if rendered.empty:
-            return None
         template_ord = 0 if note_type.is_cloze else card.ord
-        answer_template = self._templates(note.type_id, note_type, template_ord)[1]
-        fields = self.fields(card, note, note_type)
+        question, answer_template = self._templates(note.type_id, note_type, template_ord)
+        fields, nonempty = self.fields(card, note, note_type)
+        checked = not note_type.is_cloze and question.error is None
+        if checked and not anki_template.renders_with_fields(question, nonempty):
+            return None
+        side = anki_template.render_side(question, fields, card.ord, None, _cloze, nonempty)
         marked = anki_template.render_side(
-            answer_template, fields, card.ord, _FRONT_MARK, _cloze
-        ).html
-        front = rendered.question.html
-        answer = marked.lstrip()
+            answer_template, fields, card.ord, _FRONT_MARK, _cloze, nonempty
+        )
+        front = side.html
+        answer = marked.html.lstrip()
         repeated = front.strip()
         # The answer Anki shows is the question again, a rule, then the answer; Recall
         # keeps the question on screen, so the back is what comes after the rule.
@@ -130,7 +128,6 @@ class CardRenderer:
         else:
             back = answer
         back = back.replace(_FRONT_MARK, front)
-        side = rendered.question
         typed = ""
         if side.type_field is not None:
             text = fields.get(side.type_field, "")
@@ -139,7 +136,7 @@ class CardRenderer:
             else:
                 typed = _SOUND.sub("", anki_template.strip_html(text))
         hints = tuple(_for_qt(hint.text) for hint in side.hints)
-        problem = side.problem or rendered.answer.problem
+        problem = side.problem or marked.problem
         return CardSides(_for_qt(front), _for_qt(back), hints, typed.strip(), side.speech, problem)
 
 

@@ -193,6 +193,7 @@ class _PackageReader:
         self._empty_fronts = Tally()
         self._speech = 0
         self._template_problems = Tally()
+        self._cleaned_sides: tuple[int, dict[str, str]] = (0, {})
         self._styled: dict[str, int] = {}
 
     def read(self) -> ImportedPackage:
@@ -355,9 +356,9 @@ class _PackageReader:
             self._template_problems.add(f"{where}: {sides.problem}")
         if own_styling(note_type.css):
             self._styled[note_type.name] = self._styled.get(note_type.name, 0) + 1
-        front = self._stager.sanitize(sides.front, note.id)
-        back = self._stager.sanitize(sides.back, note.id)
-        hints = [self._stager.sanitize(hint, note.id) for hint in sides.hints]
+        front = self._clean_side(sides.front, note.id)
+        back = self._clean_side(sides.back, note.id)
+        hints = [self._clean_side(hint, note.id) for hint in sides.hints]
         try:
             for side, text in (("front", front), ("back", back), *(("hint", h) for h in hints)):
                 self._bounds.check_side(where, side, text)
@@ -375,6 +376,16 @@ class _PackageReader:
             hints=[hint for hint in hints if not is_blank(hint)],
             type_answer=sides.type_answer,
         )
+
+    def _clean_side(self, fragment: str, note_id: int) -> str:
+        """A side sanitized, images staged; kept for the note's next card (a reversed card's
+        front is often the first card's back)."""
+        if self._cleaned_sides[0] != note_id:
+            self._cleaned_sides = (note_id, {})
+        known = self._cleaned_sides[1]
+        if fragment not in known:
+            known[fragment] = self._stager.sanitize(fragment, note_id)
+        return known[fragment]
 
     def _render_lines(self) -> list[str]:
         """Report lines on the cards Anki itself would not show and on what is not played."""
