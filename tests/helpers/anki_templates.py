@@ -110,6 +110,7 @@ NOTES: list[tuple[str, list[str], list[str]]] = [
     ("Hinted", ["7 x 8?", "", "56", ""], []),
     ("Special fields", ["Bonjour", "Hello"], ["french", "greeting"]),
     ("Answer alone", ["question side", "answer side"], []),
+    ("Cloze typed", ["{{c1::Canberra}} is the capital of {{c2::Australia}}", ""], []),
 ]
 DECK = "Languages::French"
 
@@ -178,6 +179,13 @@ def make_template_packages(folder: Path) -> tuple[dict[int, AnkiCardText], dict[
         assert deck_id is not None
         for name in CUSTOM_TYPES:
             _add_type(collection, name)
+        cloze = collection.models.by_name("Cloze")
+        assert cloze is not None
+        typed_cloze = collection.models.copy(cloze, add=False)
+        typed_cloze["name"] = "Cloze typed"
+        typed_cloze["tmpls"][0]["qfmt"] = "{{cloze:Text}}<br>{{type:cloze:Text}}"
+        typed_cloze["tmpls"][0]["afmt"] = "{{cloze:Text}}<br>{{type:cloze:Text}}<br>{{Back Extra}}"
+        collection.models.add(typed_cloze)
         texts: dict[int, AnkiCardText] = {}
         for type_name, values, tags in NOTES:
             model = collection.models.by_name(type_name)
@@ -202,8 +210,12 @@ def make_template_packages(folder: Path) -> tuple[dict[int, AnkiCardText], dict[
                 question, hints = _split_hints(card.question())
                 answer = _HINT_LINK.sub("", card.answer())
                 template = card.template()
-                typed = re.search(r"\{\{type:(?:cloze:)?([^}]+)\}\}", str(template["qfmt"]))
-                expected = plain(note[typed.group(1)]) if typed else ""
+                typed = re.search(r"\{\{type:(cloze:)?([^}]+)\}\}", str(template["qfmt"]))
+                expected = plain(note[typed.group(2)]) if typed else ""
+                if typed and typed.group(1):  # what Anki's reviewer expects: the deletion
+                    expected = collection.extract_cloze_for_typing(
+                        note[typed.group(2)], card.ord + 1
+                    )
                 alone = (
                     not str(template["afmt"]).lstrip().startswith(("{{FrontSide}}", "{{Front}}"))
                 )

@@ -46,10 +46,10 @@ def _deck(folder: Path) -> Path:
     return path
 
 
-@pytest.fixture
-def view(qtbot: QtBot, database: Database, clock: Clock, tmp_path: Path) -> ReviewView:
+def _screen(qtbot: QtBot, database: Database, clock: Clock, tmp_path: Path) -> ReviewView:
+    path = _deck(tmp_path)
     schedulers = Schedulers(fuzz=False)
-    importing.import_files(database, schedulers, [_deck(tmp_path)], clock())
+    importing.import_files(database, schedulers, [path], clock())
     session = StudySession(database, schedulers, "capitals", random.Random(1), ZONE)
     review = ReviewView(session, clock, paths.media_dir(database.path.parent))
     host = QMainWindow()
@@ -61,6 +61,11 @@ def view(qtbot: QtBot, database: Database, clock: Clock, tmp_path: Path) -> Revi
     qtbot.waitExposed(host)
     review.start()
     return review
+
+
+@pytest.fixture
+def view(qtbot: QtBot, database: Database, clock: Clock, tmp_path: Path) -> ReviewView:
+    return _screen(qtbot, database, clock, tmp_path)
 
 
 def _type(qtbot: QtBot, view: ReviewView, text: str) -> None:
@@ -115,3 +120,12 @@ def test_h_reveals_a_hint_and_the_button_does_too(qtbot: QtBot, view: ReviewView
     qtbot.keyClick(view, Qt.Key.Key_H)
     assert view._card.hints_text() == "It was not built in a day"
     assert not button.isVisible()
+
+
+def test_tab_reaches_the_hint_button_and_space_presses_it(qtbot: QtBot, view: ReviewView) -> None:
+    button = view._card.hint_button
+    qtbot.keyClick(view._card.type_box, Qt.Key.Key_Tab)
+    assert button.hasFocus()
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    assert view._card.hints_text() == "It was not built in a day"
+    assert view.phase is Phase.QUESTION  # showing a hint answers nothing

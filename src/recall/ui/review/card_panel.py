@@ -182,6 +182,9 @@ class CardPanel(QScrollArea):
         self.type_box.clear()
         self.type_box.setReadOnly(False)
         self.type_box.setVisible(typing)
+        if typing and self._hints:
+            # From the box, Tab goes to the hint (set here, once the panel is in its window).
+            QWidget.setTabOrder(self.type_box, self.hint_button)
         self._type_result.hide()
         self.verticalScrollBar().setValue(0)
 
