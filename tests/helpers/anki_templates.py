@@ -83,6 +83,18 @@ CUSTOM_TYPES: dict[str, tuple[list[str], list[tuple[str, str, str]], str]] = {
         ],
         "",
     ),
+    "Hidden answer": (
+        ["Front", "Back"],
+        [
+            (
+                "Card 1",
+                '{{Front}}<div style="display: none">{{Back}}</div><span class=secret>'
+                "{{Back}}</span><img hidden src=dot.png>",
+                "{{FrontSide}}<hr id=answer>{{Back}}",
+            ),
+        ],
+        ".secret { display: none; }",
+    ),
     "Answer alone": (
         ["Front", "Back"],
         [("Card 1", "{{Front}}", "{{Back}}")],
@@ -110,6 +122,7 @@ NOTES: list[tuple[str, list[str], list[str]]] = [
     ("Hinted", ["7 x 8?", "", "56", ""], []),
     ("Special fields", ["Bonjour", "Hello"], ["french", "greeting"]),
     ("Answer alone", ["question side", "answer side"], []),
+    ("Hidden answer", ["shown question", "kept for later"], []),
     ("Cloze typed", ["{{c1::Canberra}} is the capital of {{c2::Australia}}", ""], []),
 ]
 DECK = "Languages::French"
@@ -119,6 +132,10 @@ _HINT_LINK = re.compile(r"<a class=hint\b.*?</a>", re.DOTALL)
 _HIDDEN_HINT = re.compile(
     r'<div id="hint\w+" class=hint style="display: none">(.*?)</div>', re.DOTALL
 )
+# What a browser does not show of the "Hidden answer" type's question.
+_HIDDEN_BY_STYLE = re.compile(
+    r'<div style="display: none">.*?</div>|<span class=secret>.*?</span>', re.DOTALL
+)
 _MARKERS = re.compile(r"\[\[type:[^\]]*\]\]|\[anki:play:[^\]]*\]|\[sound:[^\]]*\]")
 _TAG = re.compile(r"<[^>]*>", re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
@@ -126,7 +143,8 @@ _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 def plain(fragment: str) -> str:
     """HTML as the words it shows: tags, comments, styles and sound markers gone."""
-    text = _MARKERS.sub(" ", _COMMENT.sub("", _STYLE.sub("", fragment)))
+    shown = _HIDDEN_BY_STYLE.sub("", fragment)
+    text = _MARKERS.sub(" ", _COMMENT.sub("", _STYLE.sub("", shown)))
     return " ".join(html.unescape(_TAG.sub(" ", text)).split())
 
 

@@ -50,8 +50,8 @@ def test_every_card_reads_as_anki_renders_it(made: Made, layout: str, tmp_path: 
         assert card.type_answer == anki.type_answer, where
     # The one note type with styling of its own is named; Anki's default look is no loss.
     assert [line for line in notes if "styling (CSS)" in line] == [
-        "the styling (CSS) of 1 note type is not applied; their cards show Recall's own "
-        "look: 'Styled reverse' (2 cards)"
+        "the styling (CSS) of 2 note types is not applied; their cards show Recall's own "
+        "look: 'Hidden answer' (1 card), 'Styled reverse' (2 cards)"
     ]
     (empty,) = [card_id for card_id, text in texts.items() if text.empty]
     assert any(f"card {empty}" in line and "nothing on their front" in line for line in notes)
@@ -76,6 +76,11 @@ def test_the_cards_the_issue_names(made: Made, tmp_path: Path) -> None:
     assert "a famous number" not in hinted.front
     assert plain(fronts["A sound, nothing behind it"].back) == ""
     assert "<img" in fronts["Only a picture on the back"].back
+    # What the template hides (the sanitizer drops styles) never reaches the front.
+    hidden = fronts["shown question"]
+    assert "kept for later" not in hidden.front
+    assert "<img" not in hidden.front
+    assert plain(hidden.back) == "kept for later"
 
 
 ANKI_MC_MODEL = genanki.Model(

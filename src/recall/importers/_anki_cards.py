@@ -4,7 +4,8 @@ The template language is ``content.anki_template``; this module gives it what a 
 holds (fields by name, the special fields Anki adds, cloze deletions as ``cloze.py``
 renders them) and turns the result into what a Recall card holds: the question, the
 answer without the question Anki repeats at its top (``{{FrontSide}}``), the hints and the
-text a type-in box expects.
+text a type-in box expects. What the card hides with styles is taken out
+(``_hidden_html``): the sanitizer drops styles, which would show it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from recall.content import anki_template
 from recall.content.anki_template import Template
 from recall.importers._collection import AnkiCard, AnkiNote, NoteType
+from recall.importers._hidden_html import hidden_classes, without_hidden
 from recall.importers.cloze import cloze_answers, cloze_faces, cloze_numbers
 
 # Where the question starts inside the answer: a marker no field or template can hold.
@@ -66,6 +68,7 @@ class CardRenderer:
         self._deck_names = deck_names
         self._parsed: dict[tuple[int, int], tuple[Template, Template]] = {}
         self._note: tuple[AnkiNote, dict[str, str], set[str]] | None = None
+        self._hidden: dict[int, frozenset[str]] = {}
 
     def _templates(self, type_id: int, note_type: NoteType, ord_: int) -> tuple[Template, Template]:
         key = (type_id, ord_)
@@ -135,9 +138,22 @@ class CardRenderer:
                 typed = ", ".join(cloze_answers(text, card.ord + 1))
             else:
                 typed = _SOUND.sub("", anki_template.strip_html(text))
-        hints = tuple(_for_qt(hint.text) for hint in side.hints)
+        hidden = self._hidden_classes(note.type_id, note_type)
+        hints = tuple(_for_qt(without_hidden(hint.text, hidden)) for hint in side.hints)
         problem = side.problem or marked.problem
-        return CardSides(_for_qt(front), _for_qt(back), hints, typed.strip(), side.speech, problem)
+        return CardSides(
+            _for_qt(without_hidden(front, hidden)),
+            _for_qt(without_hidden(back, hidden)),
+            hints,
+            typed.strip(),
+            side.speech,
+            problem,
+        )
+
+    def _hidden_classes(self, type_id: int, note_type: NoteType) -> frozenset[str]:
+        if type_id not in self._hidden:
+            self._hidden[type_id] = hidden_classes(note_type.css)
+        return self._hidden[type_id]
 
 
 # Anki's and genanki's default note type styles, whitespace taken out: nothing of the
