@@ -89,7 +89,7 @@ CUSTOM_TYPES: dict[str, tuple[list[str], list[tuple[str, str, str]], str]] = {
             (
                 "Card 1",
                 '{{Front}}<div style="display: none">{{Back}}</div><span class=secret>'
-                "{{Back}}</span><img hidden src=dot.png>",
+                "{{Back}}</span><img hidden src=dot.png><script>var shown = 1;</script>",
                 "{{FrontSide}}<hr id=answer>{{Back}}",
             ),
         ],
@@ -127,7 +127,7 @@ NOTES: list[tuple[str, list[str], list[str]]] = [
 ]
 DECK = "Languages::French"
 
-_STYLE = re.compile(r"<style>.*?</style>", re.DOTALL)
+_STYLE = re.compile(r"<style>.*?</style>|<script>.*?</script>", re.DOTALL)
 _HINT_LINK = re.compile(r"<a class=hint\b.*?</a>", re.DOTALL)
 _HIDDEN_HINT = re.compile(
     r'<div id="hint\w+" class=hint style="display: none">(.*?)</div>', re.DOTALL

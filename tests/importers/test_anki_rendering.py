@@ -53,6 +53,7 @@ def test_every_card_reads_as_anki_renders_it(made: Made, layout: str, tmp_path: 
         "the styling (CSS) of 2 note types is not applied; their cards show Recall's own "
         "look: 'Hidden answer' (1 card), 'Styled reverse' (2 cards)"
     ]
+    assert "1 card with a script in Anki shown without it (Recall runs no scripts)" in notes
     (empty,) = [card_id for card_id, text in texts.items() if text.empty]
     assert any(f"card {empty}" in line and "nothing on their front" in line for line in notes)
 

@@ -24,6 +24,7 @@ _FRONT_MARK = "\x00front\x00"
 _ANSWER_RULE = re.compile(r"^\s*(?:<hr\b[^>]*>\s*)?", re.IGNORECASE)
 _RUBY = re.compile(r"<ruby><rb>(.*?)</rb><rt>(.*?)</rt></ruby>", re.DOTALL)
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
+_SCRIPT = re.compile(r"<script\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class CardSides:
         type_answer: The text a type-in box expects ("" when the card has no box).
         speech: Texts read aloud by ``{{tts}}`` (not played yet).
         problem: Why a side's template could not be rendered (the card says so), or None.
+        scripted: Whether the card runs a script in Anki (Recall runs none).
     """
 
     front: str
@@ -46,6 +48,7 @@ class CardSides:
     type_answer: str
     speech: tuple[str, ...]
     problem: str | None = None
+    scripted: bool = False
 
 
 def _cloze(text: str, number: int, question: bool) -> str:
@@ -148,6 +151,7 @@ class CardRenderer:
             typed.strip(),
             side.speech,
             problem,
+            _SCRIPT.search(front) is not None or _SCRIPT.search(back) is not None,
         )
 
     def _hidden_classes(self, type_id: int, note_type: NoteType) -> frozenset[str]:

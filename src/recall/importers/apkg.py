@@ -193,6 +193,7 @@ class _PackageReader:
         self._empty_fronts = Tally()
         self._speech = 0
         self._template_problems = Tally()
+        self._scripted = 0
         self._cleaned_sides: tuple[int, dict[str, str]] = (0, {})
         self._styled: dict[str, int] = {}
 
@@ -352,6 +353,7 @@ class _PackageReader:
             self._empty_fronts.add(where)
             return None
         self._speech += len(sides.speech)
+        self._scripted += sides.scripted
         if sides.problem is not None:
             self._template_problems.add(f"{where}: {sides.problem}")
         if own_styling(note_type.css):
@@ -394,7 +396,7 @@ class _PackageReader:
             "nothing on their front (their template names only empty fields)"
         )
         lines += self._template_problems.line(
-            f"{counted(self._template_problems.count, 'card')} show a problem in their "
+            f"{counted(self._template_problems.count, 'card')} showing a problem in their "
             "note type's template instead of their text, as in Anki"
         )
         if self._styled:
@@ -403,6 +405,11 @@ class _PackageReader:
             lines.append(
                 f"the styling (CSS) of {counted(len(self._styled), 'note type')} is not "
                 f"applied; their cards show Recall's own look: {names}"
+            )
+        if self._scripted:
+            lines.append(
+                f"{counted(self._scripted, 'card')} with a script in Anki shown without it "
+                "(Recall runs no scripts)"
             )
         if self._speech:
             lines.append(
