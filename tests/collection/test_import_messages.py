@@ -264,7 +264,8 @@ def test_package_cards_over_the_bounds_are_left_out_or_cut_with_a_note(tmp_path:
     notes = {
         "Bounds": [
             genanki.Note(model=genanki.BASIC_MODEL, fields=["fine", "card"], tags=["t" * 600]),
-            genanki.Note(model=genanki.BASIC_MODEL, fields=["huge", "x " * 40_000]),
+            genanki.Note(model=genanki.BASIC_MODEL, fields=["long", "x " * 40_000]),
+            genanki.Note(model=genanki.BASIC_MODEL, fields=["huge", "x " * 600_000]),
             genanki.Note(model=genanki.BASIC_MODEL, fields=["deep", "<b>" * 5_000 + "core"]),
         ]
     }
@@ -274,10 +275,11 @@ def test_package_cards_over_the_bounds_are_left_out_or_cut_with_a_note(tmp_path:
     result = read_apkg(package, staging)
     (deck,) = result.decks
     fronts = [card.front for card in deck.cards if isinstance(card, BasicCard)]
-    assert sorted(fronts) == ["deep", "fine"]
+    # Anki fields of up to 1 MiB are kept whole; a longer one leaves out its card.
+    assert sorted(fronts) == ["deep", "fine", "long"]
     assert all(not card.tags for card in deck.cards)
     (refused,) = [note for note in result.notes if "left out for holding" in note]
-    assert "the back is 80,000 characters long (cards hold at most 65,536 per field)" in refused
+    assert "field 2 is 1,200,000 characters long (fields are kept up to 1,048,576)" in refused
     (tags,) = [note for note in result.notes if "tag left out" in note]
     assert tags.startswith("1 tag left out for being longer than 500 characters: note ")
 

@@ -150,7 +150,7 @@ class CardEditor(QWidget):
         """Fill the fields from a card's deck-file JSON."""
         self._loading = True  # one check at the end, not one per field filled
         self.blockSignals(True)
-        self._extra = {key: data[key] for key in ("markup",) if key in data}
+        self._extra = {key: data[key] for key in ("markup", "hints", "type_answer") if key in data}
         self.set_kind(str(data.get("type", "choice")))
         self.question.setPlainText(str(data.get("question", "")))
         self.front.setPlainText(str(data.get("front", "")))
