@@ -21,7 +21,7 @@ from recall.ui.preferences_dialog import PreferencesDialog
 from tests.conftest import DATA, Clock
 from tests.sync_devices import large_history, read_only
 from tests.test_sync_progress import dump
-from tests.ui.conftest import FakePrompts, WindowFactory
+from tests.ui.conftest import FakePrompts, WindowFactory, tooltip_text
 
 
 def _other_device_with_tiny(tmp_path: Path, shared: Path, clock: Clock) -> None:
@@ -38,7 +38,7 @@ def test_without_a_folder_sync_now_says_where_to_choose_one(
     qtbot: QtBot, window: MainWindow
 ) -> None:
     assert window.sync.label.text() == "Sync off"
-    assert "Edit > Preferences > Sync folder" in window.sync.label.toolTip()
+    assert "Edit > Preferences > Sync folder" in tooltip_text(window.sync.label.toolTip())
     qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
     assert "Preferences" in window.statusBar().currentMessage()
 
@@ -71,7 +71,7 @@ def test_a_folder_chosen_in_preferences_then_sync_now_brings_the_other_devices_d
     assert window.sync.label.text().startswith("Synced ")
     assert window.sync.label.text().endswith("· 2 devices")
     assert window.sync.sync_action.isEnabled()
-    assert "laptop" in window.sync.label.toolTip()
+    assert "laptop" in tooltip_text(window.sync.label.toolTip())
     assert "received" in window.statusBar().currentMessage()
 
 
@@ -174,8 +174,12 @@ def test_a_folder_this_computer_cannot_write_is_said_in_the_status_line(
     label = window.sync.label
     assert label.text().startswith("Synced ")
     assert label.text().endswith("· your changes not sent")
-    assert label.toolTip().startswith("Sending failed: the sync folder is read-only here (")
-    assert "your changes are kept (1 change) and sent when it can be written" in (label.toolTip())
+    assert tooltip_text(label.toolTip()).startswith(
+        "Sending failed: the sync folder is read-only here ("
+    )
+    assert "your changes are kept (1 change) and sent when it can be written" in tooltip_text(
+        label.toolTip()
+    )
     message = window.statusBar().currentMessage()
     assert message == (
         "Sending failed: the sync folder is read-only here. "
@@ -184,4 +188,4 @@ def test_a_folder_this_computer_cannot_write_is_said_in_the_status_line(
     window.sync.sync_action.trigger()  # writable again: sent, and the line says so no more
     qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
     assert "not sent" not in label.text()
-    assert "Sending failed" not in label.toolTip()
+    assert "Sending failed" not in tooltip_text(label.toolTip())

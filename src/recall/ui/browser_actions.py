@@ -20,6 +20,7 @@ from recall.browse import BrowseRow
 from recall.card_changes import FLAG_NAMES, Change, Changes
 from recall.errors import RecallError
 from recall.storage import Database
+from recall.ui.plain_text import menu_text
 from recall.ui.prompts import Prompts
 
 if TYPE_CHECKING:
@@ -276,5 +277,5 @@ class BrowserActions(QObject):
     def update_undo(self) -> None:
         """Name the change Ctrl+Z would undo in the Edit menu."""
         label = self._changes.undo_label
-        self.undo_action.setText(f"&Undo {label}" if label else "&Undo")
+        self.undo_action.setText(f"&Undo {menu_text(label)}" if label else "&Undo")
         self.undo_action.setEnabled(label is not None)

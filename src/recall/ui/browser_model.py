@@ -22,6 +22,7 @@ from PySide6.QtGui import QColor
 from recall import browse
 from recall.browse import BrowseRow, Finder, SearchResult
 from recall.memory import CardState
+from recall.ui.plain_text import plain_tooltip
 from recall.ui.text import format_interval
 
 Index = QModelIndex | QPersistentModelIndex
@@ -164,7 +165,9 @@ class CardTableModel(QAbstractTableModel):
                 for name, on in (("suspended", row.suspended), ("buried", self._buried(row)))
                 if on
             ]
-            return f"{browse.question(row)}" + (f" ({', '.join(states)})" if states else "")
+            return plain_tooltip(
+                browse.question(row) + (f" ({', '.join(states)})" if states else "")
+            )
         return None
 
     def _buried(self, row: BrowseRow) -> bool:

@@ -17,6 +17,7 @@ from recall.card_changes import FLAG_NAMES
 from recall.search import quote
 from recall.storage import DeckRow
 from recall.ui.browser_model import FLAG_COLOURS
+from recall.ui.plain_text import plain_tooltip
 
 QUERY = Qt.ItemDataRole.UserRole
 STATES = (
@@ -87,7 +88,7 @@ class BrowserSidebar(QTreeWidget):
     def _add_deck(self, parent: QTreeWidgetItem, node: deck_tree.Node[DeckRow]) -> None:
         item = QTreeWidgetItem(parent, [node.label])
         item.setData(0, QUERY, f"deck:{quote(node.name)}")
-        item.setToolTip(0, node.name)
+        item.setToolTip(0, plain_tooltip(node.name))
         for child in node.children:
             self._add_deck(item, child)
 

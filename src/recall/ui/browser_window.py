@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QMainWindow,
     QPushButton,
@@ -39,6 +38,7 @@ from recall.ui.browser_actions import BrowserActions
 from recall.ui.browser_model import COLUMNS, CardTableModel
 from recall.ui.browser_sidebar import BrowserSidebar
 from recall.ui.card_editor import CardEditor
+from recall.ui.plain_text import plain_label
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
 
@@ -91,7 +91,7 @@ class BrowserWindow(QMainWindow):
             "(Enter searches at once)"
         )
         self.search_box.setClearButtonEnabled(True)
-        self.status = QLabel()
+        self.status = plain_label()
         self.status.setObjectName("browserStatus")
         self.status.setAccessibleName("Search result")
         self.status.setTextFormat(Qt.TextFormat.PlainText)
@@ -128,7 +128,7 @@ class BrowserWindow(QMainWindow):
         self.save_button.setAccessibleName("Save the card")
         self.save_button.setToolTip("Save the changes to this card (Ctrl+S)")
         self.save_button.setEnabled(False)
-        self.editor_title = QLabel("Select a card to edit it.")
+        self.editor_title = plain_label("Select a card to edit it.")
         self.editor_title.setObjectName("editorTitle")
         self.editor_title.setTextFormat(Qt.TextFormat.PlainText)
         self.card_actions = BrowserActions(self, database, changes, clock, self._prompts)

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QLabel,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from recall.stats.cards import CardPicks
 from recall.stats.figures import Misconception
+from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.rows_model import Index, RowsModel
 
 
@@ -56,7 +56,7 @@ class MisconceptionsModel(RowsModel[Misconception]):
 
     def extra(self, value: Misconception, column: int, role: int) -> object:
         if role == Qt.ItemDataRole.ToolTipRole and column == 1:
-            return f"{value.deck_key} / {value.card_key}"
+            return plain_tooltip(f"{value.deck_key} / {value.card_key}")
         if role == Qt.ItemDataRole.AccessibleTextRole and column == 0:
             still = "still picking it" if value.still else "got over it"
             return (
@@ -101,7 +101,7 @@ class MisconceptionsView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.empty = QLabel("No wrong options picked yet.")
+        self.empty = plain_label("No wrong options picked yet.")
         self.empty.setObjectName("misconceptionsEmpty")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -152,7 +152,7 @@ class CardPicksDialog(QDialog):
         self.setWindowTitle(f"Card {picks.deck_key} / {picks.card_key}")
         self.setObjectName("cardPicksDialog")
         self.setMinimumWidth(480)
-        question = QLabel(picks.question)
+        question = plain_label(picks.question)
         question.setObjectName("cardPicksQuestion")
         question.setTextFormat(Qt.TextFormat.PlainText)
         question.setWordWrap(True)
@@ -165,12 +165,12 @@ class CardPicksDialog(QDialog):
             mark = "right" if option.correct else "wrong"
             when = f", last {short_date(option.last)}" if option.last else ""
             lines.append(f"{option.text}  ({mark}): picked {option.times} times{when}")
-        self.picks = QLabel("\n".join(lines) or "A basic card: no options to pick.")
+        self.picks = plain_label("\n".join(lines) or "A basic card: no options to pick.")
         self.picks.setObjectName("cardPicks")
         self.picks.setTextFormat(Qt.TextFormat.PlainText)
         self.picks.setWordWrap(True)
         self.picks.setAccessibleName("Picks of each option")
-        summary = QLabel(f"Over {picks.reviews} reviews of this card.")
+        summary = plain_label(f"Over {picks.reviews} reviews of this card.")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

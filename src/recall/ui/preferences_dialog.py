@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QVBoxLayout, QWidget
 
 from recall import deck_options, fields
 from recall.errors import RecallError
@@ -13,6 +13,7 @@ from recall.preferences import Preferences
 from recall.storage import Database
 from recall.ui.appearance import apply_preferences
 from recall.ui.option_form import OptionForm
+from recall.ui.plain_text import plain_label
 from recall.ui.prompts import Prompts
 from recall.ui.sync_section import SyncSection
 
@@ -40,7 +41,7 @@ class PreferencesDialog(QDialog):
         self.form = OptionForm(fields.describe(Preferences), self)
         self.form.set_values(self._original)
         self.sync = SyncSection(database, self)
-        note = QLabel("Point at an option to see what it does.")
+        note = plain_label("Point at an option to see what it does.")
         note.setObjectName("hint")
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QGridLayout,
-    QLabel,
     QProgressBar,
     QPushButton,
     QVBoxLayout,
@@ -26,6 +25,7 @@ from recall.errors import RecallError
 from recall.presets import Preset
 from recall.storage import Database
 from recall.ui.charts.line_chart import LineChart
+from recall.ui.plain_text import plain_label
 from recall.ui.tasks import TaskRunner
 
 _SUGGESTED = QColor(46, 160, 67)
@@ -72,7 +72,9 @@ class SimulatorDialog(QDialog):
         self.reviews_chart = LineChart("Reviews per day", _retention, _count)
         self.minutes_chart = LineChart("Minutes per day", _retention, _count)
         self.remembered_chart = LineChart("Cards remembered after a year", _retention, _count)
-        self.summary = QLabel("Simulating a year at each desired retention from 0.70 to 0.99...")
+        self.summary = plain_label(
+            "Simulating a year at each desired retention from 0.70 to 0.99..."
+        )
         self.summary.setWordWrap(True)
         self.summary.setObjectName("simulatorSummary")
         self.progress = QProgressBar()

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QWidget
 
 from recall.errors import CancelledError, RecallError
 from recall.progress import Cancelled, Progress
@@ -22,6 +22,7 @@ from recall.storage import Database
 from recall.sync import settings
 from recall.sync.report import MEDIA_COUNTED, SyncReport, changes, many
 from recall.ui.operations import Operations
+from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.tasks import TaskRunner
 
 INTERVAL_MS = 5 * 60 * 1000
@@ -62,7 +63,7 @@ class SyncActions(QObject):
         self._studying = studying
         self.sync_action = QAction("S&ync Now", window)
         self.sync_action.setShortcut(QKeySequence("Ctrl+Y"))
-        self.label = QLabel()
+        self.label = plain_label()
         self.label.setObjectName("syncStatus")
         self.label.setAccessibleName("Sync status")
         self.timer = QTimer(self)
@@ -160,9 +161,11 @@ class SyncActions(QObject):
             return
         names = "\n".join(f"• {name} ({device[:8]})" for device, name in status.devices)
         self.label.setToolTip(
-            (f"{self._not_sent[0].upper()}{self._not_sent[1:]}\n\n" if self._not_sent else "")
-            + f"This device: {status.name}\nSync folder: {status.folder}"
-            + (f"\nOther devices seen:\n{names}" if names else "")
+            plain_tooltip(
+                (f"{self._not_sent[0].upper()}{self._not_sent[1:]}\n\n" if self._not_sent else "")
+                + f"This device: {status.name}\nSync folder: {status.folder}"
+                + (f"\nOther devices seen:\n{names}" if names else "")
+            )
         )
 
     def settings_changed(self) -> None:
