@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QProgressBar, QPushButton
+from PySide6.QtWidgets import QApplication, QProgressBar, QPushButton
 from pytestqt.qtbot import QtBot
 
-from recall import importing
+from recall import importing, opening
 from recall.card_changes import Changes
 from recall.deckfile import parse_deck
 from recall.preferences import Preferences
@@ -16,9 +17,10 @@ from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.sync import settings
 from recall.sync.rounds import sync
+from recall.ui.application import configure, window_state
 from recall.ui.main_window import MainWindow
 from recall.ui.preferences_dialog import PreferencesDialog
-from tests.conftest import DATA, Clock
+from tests.conftest import DATA, ZONE, Clock
 from tests.sync_devices import large_history, read_only
 from tests.test_sync_progress import dump
 from tests.ui.conftest import FakePrompts, WindowFactory, tooltip_text
@@ -189,3 +191,41 @@ def test_a_folder_this_computer_cannot_write_is_said_in_the_status_line(
     qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
     assert "not sent" not in label.text()
     assert "Sending failed" not in tooltip_text(label.toolTip())
+
+
+@pytest.mark.qt_log_ignore("^This plugin does not support propagateSizeHints")  # offscreen
+def test_preferences_saved_with_a_newly_typed_folder_again_and_again(
+    qtbot: QtBot,
+    qapp: QApplication,
+    tmp_path: Path,
+    clock: Clock,
+    schedulers: Schedulers,
+    prompts: FakePrompts,
+) -> None:
+    """The step a crash was once seen after: a first folder typed in Preferences and saved,
+    the first round made at once, each time on a fresh collection."""
+    configure(qapp)
+    for attempt in range(4):
+        here = tmp_path / f"device{attempt}"
+        shared = tmp_path / f"shared{attempt}"
+        shared.mkdir()
+        database = Database(here / "recall.sqlite3")
+        opening.install_bundled_decks(database, clock())
+        window = MainWindow(
+            database, window_state(here), clock, zone=ZONE, prompts=prompts, schedulers=schedulers
+        )
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        window.options.preferences_action.trigger()
+        dialog = window.options.preferences_dialog
+        assert dialog is not None
+        qtbot.waitExposed(dialog)
+        qtbot.keyClicks(dialog.sync.folder, str(shared))
+        qtbot.keyClick(dialog.sync.folder, Qt.Key.Key_Return)  # Save is the default button
+        assert not dialog.isVisible()
+        qtbot.waitUntil(lambda w=window: not w.operations.busy and not w.tasks.busy)
+        assert window.sync.label.text().startswith("Synced "), attempt
+        assert prompts.told == []
+        window.close()
+        database.close()
