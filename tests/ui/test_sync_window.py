@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -193,6 +194,10 @@ def test_a_folder_this_computer_cannot_write_is_said_in_the_status_line(
     assert "Sending failed" not in tooltip_text(label.toolTip())
 
 
+def _settled(window: MainWindow) -> bool:
+    return not window.operations.busy and not window.tasks.busy
+
+
 @pytest.mark.qt_log_ignore("^This plugin does not support propagateSizeHints")  # offscreen
 def test_preferences_saved_with_a_newly_typed_folder_again_and_again(
     qtbot: QtBot,
@@ -224,7 +229,7 @@ def test_preferences_saved_with_a_newly_typed_folder_again_and_again(
         qtbot.keyClicks(dialog.sync.folder, str(shared))
         qtbot.keyClick(dialog.sync.folder, Qt.Key.Key_Return)  # Save is the default button
         assert not dialog.isVisible()
-        qtbot.waitUntil(lambda w=window: not w.operations.busy and not w.tasks.busy)
+        qtbot.waitUntil(partial(_settled, window))
         assert window.sync.label.text().startswith("Synced "), attempt
         assert prompts.told == []
         window.close()
