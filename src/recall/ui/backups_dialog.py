@@ -28,6 +28,7 @@ from recall.progress import Cancelled, Progress
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.operations import Operations
+from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.prompts import Prompts
 from recall.ui.rows_model import RowsModel
@@ -55,6 +56,7 @@ class BackupListModel(RowsModel[Backup]):
         return plain_tooltip(str(value.path)) if role == Qt.ItemDataRole.ToolTipRole else None
 
 
+@reports_errors
 class BackupsDialog(QDialog):
     """Lists the backups; restores the selected one after the learner confirms.
 

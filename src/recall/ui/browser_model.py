@@ -22,6 +22,7 @@ from PySide6.QtGui import QColor
 from recall import browse
 from recall.browse import BrowseRow, Finder, SearchResult
 from recall.memory import CardState
+from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_tooltip
 from recall.ui.text import format_interval
 
@@ -55,6 +56,7 @@ _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _NUMBERS = {"interval", "stability", "retrievability", "reviews", "lapses"}
 
 
+@reports_errors
 class CardTableModel(QAbstractTableModel):
     """Rows of a search result, fetched a page at a time."""
 

@@ -38,6 +38,7 @@ from recall.ui.browser_actions import BrowserActions
 from recall.ui.browser_model import COLUMNS, CardTableModel
 from recall.ui.browser_sidebar import BrowserSidebar
 from recall.ui.card_editor import CardEditor
+from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
@@ -45,6 +46,7 @@ from recall.ui.tasks import TaskRunner
 SEARCH_PAUSE_MS = 350
 
 
+@reports_errors
 class BrowserWindow(QMainWindow):
     """Tools > Browse.
 

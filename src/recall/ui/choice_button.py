@@ -7,10 +7,12 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSizePolicy, QWidget
 
 from recall.ui.accessibility import expose, markdown_plain_text
 from recall.ui.choice_outcome import Outcome
+from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label, rich_label
 from recall.ui.text import markdown_to_html
 
 
+@reports_errors
 class ChoiceButton(QPushButton):
     """One option of a choice card: ``[n]  text  (mark)``."""
 

@@ -20,6 +20,7 @@ from recall import deck_tree
 from recall.library import DeckOverview
 from recall.storage import DeckRow
 from recall.ui.feedback_panel import card_label
+from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.text import shortened
 
@@ -115,6 +116,7 @@ class DeckListModel(QStandardItemModel):
             self._add(cells[0], child, decks)
 
 
+@reports_errors
 class _DeckTable(QTreeView):
     activated_by_key = Signal()
 

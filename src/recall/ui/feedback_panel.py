@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from recall.sound import without_references
 from recall.ui.accessibility import expose, plain_text
+from recall.ui.override_errors import reports_errors
 from recall.ui.text import markdown_to_html
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ def earlier_picks_line(picks: Sequence[EarlierPick], zone: tzinfo | None = None)
     return " ".join(lines)
 
 
+@reports_errors
 class CardLabel(QLabel):
     """A label whose accessible name is the text it shows, as plain text; its role describes it.
 

@@ -26,6 +26,7 @@ from recall.ui.deck_list_view import DeckListView
 from recall.ui.main_menus import MainMenus
 from recall.ui.operations import Operations
 from recall.ui.options_actions import OptionsActions
+from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
 from recall.ui.summary_view import SummaryView
 from recall.ui.sync_actions import SyncActions
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from recall.ui.statistics_window import StatisticsWindow
 
 
+@reports_errors
 class MainWindow(QMainWindow):
     """Recall's window.
 

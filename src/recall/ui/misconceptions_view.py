@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from recall.stats.cards import CardPicks
 from recall.stats.figures import Misconception
+from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.rows_model import Index, RowsModel
 
@@ -28,6 +29,7 @@ def short_date(moment: datetime) -> str:
     return f"{moment.astimezone():%d %b %Y}".lstrip("0")
 
 
+@reports_errors
 class MisconceptionsModel(RowsModel[Misconception]):
     """Rows of wrong options: the option, its card's question, times, last, still picked."""
 
@@ -66,6 +68,7 @@ class MisconceptionsModel(RowsModel[Misconception]):
         return None
 
 
+@reports_errors
 class _Table(QTableView):
     chosen_by_key = Signal()
 

@@ -27,6 +27,7 @@ from recall.ui.card_panel import CardPanel
 from recall.ui.choice_button import ChoiceButton
 from recall.ui.choice_outcome import choice_result
 from recall.ui.feedback_panel import earlier_picks_line
+from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
 from recall.ui.rating_bar import RatingBar
 from recall.ui.review_keys import card_key_action
@@ -45,6 +46,7 @@ class Phase(Enum):
     FEEDBACK = auto()  # a rating: accept the proposed one or pick 1-4
 
 
+@reports_errors
 class ReviewView(QWidget):
     """Shows the cards of one study session, one at a time, driven by the keyboard or mouse.
 
