@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -22,6 +21,7 @@ from recall.content.sound import without_references
 from recall.core.type_answer import Comparison
 from recall.ui.accessibility import plain_text
 from recall.ui.feedback_panel import FeedbackPanel, card_label
+from recall.ui.plain_text import rich_label
 from recall.ui.review.card_text_view import CardTextView
 from recall.ui.review.choice_button import ChoiceButton
 from recall.ui.review.choice_outcome import ChoiceResult, Outcome
@@ -77,9 +77,9 @@ class CardPanel(QScrollArea):
         self.hint_button.setAccessibleDescription("H shows the next hint")
         self.hint_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.type_box = TypeAnswerBox()
-        self._type_result = QLabel()
+        # The comparison's HTML escapes both texts (ui/review/type_in.py).
+        self._type_result = rich_label()
         self._type_result.setObjectName("typeComparison")
-        self._type_result.setTextFormat(Qt.TextFormat.RichText)
         self._type_result.setWordWrap(True)
         self._type_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._type_result.setFocusPolicy(Qt.FocusPolicy.NoFocus)

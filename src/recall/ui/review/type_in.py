@@ -15,12 +15,14 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QWidget
 
 from recall.core.type_answer import Comparison, Mark, Piece
+from recall.ui.override_errors import reports_errors
 
 # Anki's colours for typeGood, typeBad and typeMissed, with dark text on them.
 _BACKGROUNDS = {Mark.GOOD: "#aaffaa", Mark.BAD: "#ffaaaa", Mark.MISSED: "#cccccc"}
 MAX_TYPED_CHARS = 2_000  # an answer is a word or a line, never a page
 
 
+@reports_errors
 class TypeAnswerBox(QLineEdit):
     """Where the learner types the answer; Enter submits it."""
 

@@ -24,6 +24,7 @@ from recall.host.audio import DeviceOutput, Output
 from recall.study.session import Answer, StudyCard, StudySession, Summary
 from recall.ui.accessibility import announce
 from recall.ui.feedback_panel import earlier_picks_line
+from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
 from recall.ui.review.card_panel import CardPanel
 from recall.ui.review.choice_button import ChoiceButton
@@ -45,6 +46,7 @@ class Phase(Enum):
     FEEDBACK = auto()  # a rating: accept the proposed one or pick 1-4
 
 
+@reports_errors
 class ReviewView(QWidget):
     """Shows the cards of one study session, one at a time, driven by the keyboard or mouse.
 
