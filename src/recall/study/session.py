@@ -82,10 +82,22 @@ class Answer:
 
 @dataclass(frozen=True)
 class QueueCounts:
-    """What is left to study today in a deck."""
+    """What is left to study today in a deck, as the review screen's counter shows it.
+
+    Attributes:
+        new: New cards within today's limit.
+        learning: Learning and relearning cards due today.
+        review: Review cards due today within the review limit.
+    """
 
     new: int
-    due: int
+    learning: int
+    review: int
+
+    @property
+    def due(self) -> int:
+        """Studied cards due today: learning and review cards."""
+        return self.learning + self.review
 
     @property
     def total(self) -> int:
@@ -95,13 +107,23 @@ class QueueCounts:
 
 @dataclass(frozen=True)
 class Summary:
-    """How a study session went."""
+    """How today's study of a deck went: every sitting of the study day, not only this one.
+
+    Attributes:
+        cards: Different cards answered today in the deck (with its subdecks).
+        answered: Answers given today.
+        correct: Right answers among them.
+        time_spent: Today's answer times added up.
+        next_due: When the deck's next studied card comes due.
+        sitting_answered: Answers given in this sitting.
+    """
 
     cards: int
     answered: int
     correct: int
     time_spent: timedelta
     next_due: datetime | None
+    sitting_answered: int = 0
 
     @property
     def share_correct(self) -> float:
@@ -210,9 +232,9 @@ class StudySession:
                 with self._watched.reading() as transaction:
                     today = self._today_in(transaction, now)
             except DatabaseChangedError:
-                return QueueCounts(new=0, due=0)
-        new, due = today.counts()
-        return QueueCounts(new=new, due=due)
+                return QueueCounts(new=0, learning=0, review=0)
+        new, learning, review = today.counts()
+        return QueueCounts(new=new, learning=learning, review=review)
 
     def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
         """Grade picked options (indexes into ``card.choices``) of a choice card."""
@@ -375,16 +397,23 @@ class StudySession:
             row = transaction.cards.get(card_id)
         return self._show(row, now)
 
-    def summary(self) -> Summary:
-        """Cards, answers, right answers and time spent in this session, and the next due time."""
+    def summary(self, now: datetime) -> Summary:
+        """Today's cards, answers, right answers and answer time in the deck, and the next due.
+
+        The study day is the one ``now`` falls in, so a sitting left with Escape and one
+        begun later add up (as the statistics count the day).
+        """
+        start, _ = self._study_day(now)
         with self.database.reading() as transaction:
+            work = transaction.queue.work_since(self.deck_ids, start)
             next_due = transaction.queue.next_due(self.deck_ids)
         return Summary(
-            cards=len({entry.card_id for entry in self._recorded}),
-            answered=len(self._recorded),
-            correct=sum(1 for entry in self._recorded if entry.correct),
-            time_spent=sum((entry.time_spent for entry in self._recorded), timedelta(0)),
+            cards=work.cards,
+            answered=work.answers,
+            correct=work.correct,
+            time_spent=timedelta(milliseconds=work.duration_ms),
             next_due=next_due,
+            sitting_answered=len(self._recorded),
         )
 
     def _check_deck(self, transaction: Transaction) -> None:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QScrollArea, QV
 
 from recall.content.deck_format import BasicCard, ChoiceCard
 from recall.content.sound import without_references
+from recall.study.session import QueueCounts
 from recall.ui.accessibility import plain_text
 from recall.ui.feedback_panel import FeedbackPanel, card_label
 from recall.ui.review.card_text_view import CardTextView
@@ -23,6 +24,11 @@ LISTEN = "Listen."  # shown for a side that is only a sound
 
 def _blank_html(fragment: str) -> bool:
     return "<img" not in fragment and not plain_text(fragment)
+
+
+def counts_text(left: QueueCounts) -> str:
+    """The review screen's counter: "3 new · 2 learning · 5 review"."""
+    return f"{left.new} new · {left.learning} learning · {left.review} review"
 
 
 # Room kept between the view's edge and what scrolling brings into view.
@@ -101,11 +107,18 @@ class CardPanel(QScrollArea):
         return list(self._choice_buttons)
 
     def show_card(
-        self, deck_name: str, left_today: int, card: ChoiceCard | BasicCard, order: tuple[int, ...]
+        self,
+        deck_name: str,
+        left_today: QueueCounts,
+        card: ChoiceCard | BasicCard,
+        order: tuple[int, ...],
     ) -> None:
-        """Show a card's question (and its choices in ``order``), hiding any earlier answer."""
+        """Show a card's question (and its choices in ``order``), hiding any earlier answer.
+
+        The counter says what is left today as Anki does: new, learning and review cards.
+        """
         self._deck_label.setText(deck_name)
-        self._progress_label.setText(f"{left_today} left today")
+        self.show_counts(left_today)
         html = isinstance(card, BasicCard) and card.markup == "html"
         text = without_references(card.question if isinstance(card, ChoiceCard) else card.front)
         if not text.strip() or (html and _blank_html(text)):
@@ -133,6 +146,15 @@ class CardPanel(QScrollArea):
                 button.show()  # at once, not when the layout gets round to it
                 self._choice_buttons.append(button)
         self.verticalScrollBar().setValue(0)
+
+    def show_counts(self, left_today: QueueCounts) -> None:
+        """Show the cards left today: new, learning and review."""
+        self._progress_label.setText(counts_text(left_today))
+
+    @property
+    def counts_shown(self) -> str:
+        """The counter as it reads on screen."""
+        return self._progress_label.text()
 
     def set_checked(self, position: int, checked: bool) -> None:
         """Tick or untick a choice of a "select all" card."""

@@ -45,17 +45,17 @@ class SummaryView(QWidget):
         self.title = _label("pageTitle", "Title")
         self.subtitle = _label("summarySubtitle", "Summary")  # plain text: it names the deck
         self.subtitle.setWordWrap(True)
-        self.reviewed = _label("summaryValue", "Cards reviewed", value=True)
+        self.reviewed = _label("summaryValue", "Cards reviewed today", value=True)
         self.correct = _label("summaryValue", "Correct", value=True)
-        self.time_spent = _label("summaryValue", "Time spent", value=True)
+        self.time_spent = _label("summaryValue", "Time spent today", value=True)
         self.next_due = _label("summaryValue", "Next card due", value=True)
         form = QFormLayout()
         form.setHorizontalSpacing(24)
         form.setVerticalSpacing(10)
         for caption, label in (
-            ("Cards reviewed", self.reviewed),
+            ("Cards reviewed today", self.reviewed),
             ("Correct", self.correct),
-            ("Time spent", self.time_spent),
+            ("Time spent today", self.time_spent),
             ("Next card due", self.next_due),
         ):
             form.addRow(caption, label)
@@ -80,10 +80,12 @@ class SummaryView(QWidget):
         layout.addStretch(1)
 
     def show_summary(self, deck_name: str, summary: Summary, now: datetime) -> None:
-        """Fill in the numbers of a finished session."""
+        """Fill in today's numbers of the deck, every sitting of the day together."""
         self.title.setText("Done for today")
-        if summary.answered:
+        if summary.sitting_answered:
             self.subtitle.setText(f"You have studied every card due in {deck_name}.")
+        elif summary.answered:
+            self.subtitle.setText(f"Nothing more in {deck_name} is due right now.")
         else:
             self.subtitle.setText(f"Nothing in {deck_name} is due right now.")
         answers = f"{summary.answered} answer{'s' if summary.answered != 1 else ''}"

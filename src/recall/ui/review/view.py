@@ -133,8 +133,8 @@ class ReviewView(QWidget):
         return self._session.can_undo
 
     def summary(self) -> Summary:
-        """How the session has gone so far."""
-        return self._session.summary()
+        """How today's study of the deck has gone, every sitting of the day together."""
+        return self._session.summary(self._clock())
 
     def start(self) -> None:
         """Show the first card, or report that there is nothing to study."""
@@ -360,7 +360,7 @@ class ReviewView(QWidget):
         self._selected = set()
         self.phase = Phase.QUESTION
         card = shown.card
-        left = self._session.counts(self._clock()).total
+        left = self._session.counts(self._clock())
         self.sounds.stop()
         self._card_sounds = card_sounds(card)
         self._card.show_card(self._session.deck.name, left, card, shown.order)
