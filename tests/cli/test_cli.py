@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -300,3 +301,31 @@ def test_stats_text_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixt
     with pytest.raises(SystemExit):
         main(["--data-dir", str(tmp_path), "stats", "--days", "0"])
     assert "expected a whole number of days" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
+    # `recall decks --json | head`: the reader has gone before Recall writes.
+    assert main(["--data-dir", str(tmp_path), "decks"]) == 0  # the database exists
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        finished = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from recall.cli.main import main; sys.exit(main(sys.argv[1:]))",
+                "--data-dir",
+                str(tmp_path),
+                "decks",
+                "--json",
+            ],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert finished.stderr == ""
+    assert finished.returncode == 141
