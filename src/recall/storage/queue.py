@@ -82,6 +82,16 @@ class QueueQueries:
             found += self._new_of_deck(deck_id, now, limit - len(found), random_order)
         return found
 
+    def new_count(self, deck_ids: Sequence[int], now: datetime) -> int:
+        """How many of the decks' never-reviewed cards may be studied now, beyond any limit."""
+        return int(
+            self._sql.value(
+                f"SELECT count(*) FROM card_memory WHERE card_memory.deck_id IN "
+                f"({_marks(deck_ids)}) AND card_memory.state = ? AND {_STUDIABLE}",
+                (*deck_ids, int(CardState.NEW), to_micros(now)),
+            )
+        )
+
     def next_unburied(self, after: datetime) -> datetime | None:
         """The earliest time after ``after`` that a buried card (of any deck) comes back."""
         return from_micros(

@@ -169,6 +169,8 @@ class StudySession:
         deck_key: The deck file id of the deck to study.
         rng: Shuffles the choices; tests pass a seeded one.
         zone: The learner's time zone for the day rollover; None is the system's.
+        learn_ahead_today: Show learning cards due later today now, not only those due
+            within the learn-ahead window (what "Learn ahead" on the summary asks for).
     """
 
     database: Database
@@ -176,6 +178,7 @@ class StudySession:
     deck_key: str
     rng: random.Random = field(default_factory=random.Random)
     zone: tzinfo | None = None
+    learn_ahead_today: bool = False
     deck: DeckRow = field(init=False)
     deck_ids: tuple[int, ...] = field(init=False)
     preferences: Preferences = field(init=False)
@@ -215,7 +218,10 @@ class StudySession:
         """
         with self._watched.reading() as transaction:
             today = self._today_in(transaction, now)
-            card_id = today.next_card(now, self.preferences.learn_ahead)
+            ahead = self.preferences.learn_ahead
+            if self.learn_ahead_today:
+                ahead = max(ahead, today.end_of_day - now)
+            card_id = today.next_card(now, ahead)
             row = transaction.cards.get(card_id) if card_id is not None else None
         return self._show(row, now) if row is not None else None
 

@@ -18,6 +18,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
 from recall.collection import deck_list as library
+from recall.core.errors import RecallError
 from recall.core.preferences import Preferences
 from recall.host import paths
 from recall.options import deck_options
@@ -141,14 +142,17 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self.deck_list.focus_table()
 
-    def study(self, deck_key: str) -> None:
-        """Start a study session on a deck."""
+    def study(self, deck_key: str, learn_ahead: bool = False) -> None:
+        """Start a study session on a deck (with ``learn_ahead``, learning cards due later
+        today come now)."""
         # The review screen and the statistics load when first opened: the deck list,
         # the first screen, starts without them (tests/ui/test_start_imports.py).
         from recall.study.session import StudySession
         from recall.ui.review.view import ReviewView
 
-        session = StudySession(self._database, self._schedulers, deck_key, self._rng, self._zone)
+        session = StudySession(
+            self._database, self._schedulers, deck_key, self._rng, self._zone, learn_ahead
+        )
         review = ReviewView(
             session, self._clock, paths.media_dir(self._database.path.parent), self._prompts
         )
@@ -243,6 +247,8 @@ class MainWindow(QMainWindow):
         menus = self.menus
         self.deck_list.study_requested.connect(self.study)
         self.summary.back_requested.connect(self.show_decks)
+        self.summary.learn_ahead_requested.connect(self._on_learn_ahead)
+        self.summary.more_new_requested.connect(self._on_more_new)
         menus.import_action.triggered.connect(self.transfers.choose_and_import)
         menus.export_action.triggered.connect(self._on_export_deck)
         menus.export_reviews_action.triggered.connect(self.transfers.export_reviews)
@@ -293,9 +299,32 @@ class MainWindow(QMainWindow):
     def _on_review_finished(self) -> None:
         review = self._review
         assert review is not None
-        self.summary.show_summary(review.deck_name, review.summary(), self._clock())
+        from recall.collection.study_more import more_to_study
+
+        now = self._clock()
+        more = more_to_study(self._database, self._schedulers, review.deck_key, now, self._zone)
+        self.summary.show_summary(review.deck_name, review.summary(), now, more)
         self.pages.setCurrentWidget(self.summary)
         self._update_actions()
+
+    def _on_learn_ahead(self) -> None:
+        if self._review is not None:
+            self.study(self._review.deck_key, learn_ahead=True)
+
+    def _on_more_new(self) -> None:
+        from recall.collection.study_more import add_new_cards_today
+
+        review = self._review
+        if review is None:
+            return
+        try:
+            add_new_cards_today(
+                self._database, self._schedulers, review.deck_key, self._clock(), self._zone
+            )
+        except RecallError as error:
+            self._prompts.tell("More new cards", str(error))
+            return
+        self.study(review.deck_key)
 
     def _on_undo_available(self, available: bool) -> None:
         self.menus.undo_action.setEnabled(

@@ -151,11 +151,6 @@ class CardPanel(QScrollArea):
         """Show the cards left today: new, learning and review."""
         self._progress_label.setText(counts_text(left_today))
 
-    @property
-    def counts_shown(self) -> str:
-        """The counter as it reads on screen."""
-        return self._progress_label.text()
-
     def set_checked(self, position: int, checked: bool) -> None:
         """Tick or untick a choice of a "select all" card."""
         self._choice_buttons[position].setChecked(checked)

@@ -7,13 +7,21 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QShowEvent
-from PySide6.QtWidgets import QFormLayout, QFrame, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from recall.ui.accessibility import announce
 from recall.ui.feedback_panel import CardLabel
 from recall.ui.text import format_duration, format_when
 
 if TYPE_CHECKING:
+    from recall.collection.study_more import MoreToStudy
     from recall.study.session import Summary
 
 
@@ -27,6 +35,10 @@ def _label(name: str, role: str, value: bool = False) -> CardLabel:
     return label
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 class _ValueLabel(CardLabel):
     def setText(self, text: str) -> None:
         super().setText(text)
@@ -34,9 +46,12 @@ class _ValueLabel(CardLabel):
 
 
 class SummaryView(QWidget):
-    """'Done for today', with the session's numbers. Enter or Escape goes back."""
+    """'Done for today', with the day's numbers and what else there is. Enter or Escape
+    goes back; L learns ahead and N studies more new cards, where the deck has them."""
 
     back_requested = Signal()
+    learn_ahead_requested = Signal()
+    more_new_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,6 +78,21 @@ class SummaryView(QWidget):
         self.back_button.setAccessibleName("Back to decks")
         self.back_button.setDefault(True)
         self.back_button.clicked.connect(self.back_requested)
+        self.more_note = _label("summaryMore", "More to study")
+        self.more_note.setWordWrap(True)
+        self.learn_ahead_button = QPushButton("&Learn ahead")
+        self.learn_ahead_button.setAccessibleName("Learn ahead")
+        self.learn_ahead_button.setVisible(False)
+        self.learn_ahead_button.clicked.connect(self.learn_ahead_requested)
+        self.more_new_button = QPushButton("&New cards today")
+        self.more_new_button.setAccessibleName("More new cards today")
+        self.more_new_button.setVisible(False)
+        self.more_new_button.clicked.connect(self.more_new_requested)
+        offers = QHBoxLayout()
+        offers.setSpacing(8)
+        offers.addWidget(self.learn_ahead_button)
+        offers.addWidget(self.more_new_button)
+        offers.addStretch(1)
         panel = QFrame()
         panel.setObjectName("summaryPanel")
         panel.setMaximumWidth(560)
@@ -72,6 +102,8 @@ class SummaryView(QWidget):
         column.addWidget(self.title)
         column.addWidget(self.subtitle)
         column.addLayout(form)
+        column.addWidget(self.more_note)
+        column.addLayout(offers)
         column.addSpacing(8)
         column.addWidget(self.back_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout = QVBoxLayout(self)
@@ -79,15 +111,19 @@ class SummaryView(QWidget):
         layout.addWidget(panel, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addStretch(1)
 
-    def show_summary(self, deck_name: str, summary: Summary, now: datetime) -> None:
-        """Fill in today's numbers of the deck, every sitting of the day together."""
-        self.title.setText("Done for today")
+    def show_summary(
+        self, deck_name: str, summary: Summary, now: datetime, more: MoreToStudy | None = None
+    ) -> None:
+        """Fill in today's numbers of the deck, every sitting of the day together, and offer
+        what the deck still has (``more``): learning ahead, more new cards today."""
+        self.title.setText("Done for today" if summary.answered else "Nothing due now")
         if summary.sitting_answered:
             self.subtitle.setText(f"You have studied every card due in {deck_name}.")
         elif summary.answered:
             self.subtitle.setText(f"Nothing more in {deck_name} is due right now.")
         else:
             self.subtitle.setText(f"Nothing in {deck_name} is due right now.")
+        self._offer(more, now)
         answers = f"{summary.answered} answer{'s' if summary.answered != 1 else ''}"
         self.reviewed.setText(f"{summary.cards} ({answers})" if summary.answered else "0")
         self.correct.setText(
@@ -100,6 +136,27 @@ class SummaryView(QWidget):
             format_when(summary.next_due, now) if summary.next_due is not None else "no cards yet"
         )
         self.setFocus()
+
+    def _offer(self, more: MoreToStudy | None, now: datetime) -> None:
+        learning = more.learning_later if more is not None else 0
+        new = more.new_offered if more is not None else 0
+        lines = []
+        if more is not None and learning:
+            first = (
+                f", the first {format_when(more.next_learning, now)}" if more.next_learning else ""
+            )
+            lines.append(f"{_plural(learning, 'learning card')} due later today{first}.")
+        if more is not None and new:
+            waiting = more.new_waiting
+            lines.append(f"{_plural(waiting, 'new card')} beyond today's new-card limit.")
+        self.more_note.setText(" ".join(lines))
+        self.more_note.setVisible(bool(lines))
+        self.learn_ahead_button.setVisible(bool(learning))
+        self.learn_ahead_button.setAccessibleName(f"Learn ahead: {_plural(learning, 'card')}")
+        self.more_new_button.setVisible(bool(new))
+        more_new = f"{_plural(new, 'more new card')} today"
+        self.more_new_button.setText(f"&New: {more_new}")
+        self.more_new_button.setAccessibleName(more_new)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -115,5 +172,13 @@ class SummaryView(QWidget):
         ):
             event.accept()
             self.back_requested.emit()
+            return
+        if event.key() == Qt.Key.Key_L and self.learn_ahead_button.isVisibleTo(self):
+            event.accept()
+            self.learn_ahead_requested.emit()
+            return
+        if event.key() == Qt.Key.Key_N and self.more_new_button.isVisibleTo(self):
+            event.accept()
+            self.more_new_requested.emit()
             return
         super().keyPressEvent(event)

@@ -123,6 +123,11 @@ class ReviewView(QWidget):
         return self._card.sound_bar
 
     @property
+    def deck_key(self) -> str:
+        """The file id of the deck being studied."""
+        return self._session.deck_key
+
+    @property
     def deck_name(self) -> str:
         """The name of the deck being studied."""
         return self._session.deck.name
