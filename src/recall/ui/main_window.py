@@ -13,9 +13,10 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer
+from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QWidget
+from shiboken6 import isValid
 
 from recall.collection import deck_list as library
 from recall.core.errors import RecallError
@@ -77,6 +78,7 @@ class MainWindow(QMainWindow):
         self._zone = zone
         self._prompts = prompts or Prompts(self)
         self._review: ReviewView | None = None
+        self._focus_before_busy: QWidget | None = None
         self.statistics: StatisticsWindow | None = None
         self.tasks = TaskRunner(self)
         self.operations = Operations(self.tasks, self._prompts, self)
@@ -384,12 +386,37 @@ class MainWindow(QMainWindow):
 
     def _on_busy(self, busy: bool) -> None:
         # One operation at a time; studying and editing wait only for one writing cards.
-        self.pages.setEnabled(not self.operations.writes_cards)
+        writing = self.operations.writes_cards
+        if writing and self.pages.isEnabled():
+            focused = QApplication.focusWidget()
+            inside = focused is not None and self.pages.isAncestorOf(focused)
+            self._focus_before_busy = focused if inside else None
+        was_disabled = not self.pages.isEnabled()
+        self.pages.setEnabled(not writing)
+        if was_disabled and not writing:
+            self._restore_focus()
         for action in (*self.menus.busy_actions, *self.safekeeping.actions):
             action.setEnabled(not busy)
         for action in self.collection.editing_actions:
             action.setEnabled(not self.operations.writes_cards)
         self._update_actions()
+
+    def _restore_focus(self) -> None:
+        """Give the keys back where they were before the pages were disabled (a sync at
+        launch, an import), or to the page's own place: disabling moved focus away."""
+        focused = QApplication.focusWidget()
+        if focused is not None and self.pages.isAncestorOf(focused):
+            return
+        before, self._focus_before_busy = self._focus_before_busy, None
+        page = self.pages.currentWidget()
+        alive = before is not None and isValid(before)
+        if alive and page is not None and before is not None and page.isAncestorOf(before):
+            before.setFocus(Qt.FocusReason.OtherFocusReason)
+            return
+        if page is self.deck_list:
+            self.deck_list.focus_table()
+        elif page is not None:
+            page.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _on_export_deck(self) -> None:
         key = self.deck_list.selected_key()
