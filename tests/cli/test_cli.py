@@ -69,9 +69,9 @@ def test_data_dir_from_the_environment(
 def test_import_reports_what_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "--data-dir", str(tmp_path), "import", str(TINY))
     assert (status, err) == (0, "")
-    assert out == f"{TINY}: added deck 'Tiny deck' (tiny): 2 new, 0 updated, 0 unchanged cards\n"
+    assert out == f"{TINY}: added deck 'Tiny deck' (tiny): 2 added, 0 updated, 0 unchanged cards\n"
     status, out, _ = run(capsys, "--data-dir", str(tmp_path), "import", str(TINY))
-    assert "updated deck 'Tiny deck' (tiny): 0 new, 0 updated, 2 unchanged cards" in out
+    assert "updated deck 'Tiny deck' (tiny): 0 added, 0 updated, 2 unchanged cards" in out
 
 
 def test_invalid_import_exits_1_and_changes_nothing(
@@ -246,7 +246,7 @@ def test_export_a_deck_and_import_it_elsewhere(
     status, out, _ = run(capsys, "--data-dir", str(tmp_path / "b"), "import", str(target))
     assert status == 0
     assert "updated deck 'Activation Recomputation Tradeoffs'" in out
-    assert "0 new, 0 updated, 8 unchanged cards" in out
+    assert "0 added, 0 updated, 8 unchanged cards" in out
 
 
 def test_self_test_takes_no_command(capsys: pytest.CaptureFixture[str]) -> None:

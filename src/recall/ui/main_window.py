@@ -381,7 +381,7 @@ class MainWindow(QMainWindow):
             self._update_actions()
         if self.pages.currentWidget() is self.deck_list:
             self.deck_list.focus_table()
-        lines = [line for report in reports for line in report.lines()]
+        lines = [line for report in reports for line in report.lines(with_keys=False)]
         self._show_status(lines[0] if lines else "", 10_000)
 
     def _on_busy(self, busy: bool) -> None:

@@ -18,9 +18,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from recall.content.plain_text import plain_text
 from recall.stats.cards import CardPicks
 from recall.stats.figures import Misconception
 from recall.ui.rows_model import Index, RowsModel
+
+_TITLE_LENGTH = 60  # characters of the question a window title shows
+
+
+def picked_times(times: int) -> str:
+    """'picked once', 'picked twice', 'picked 5 times'."""
+    return {1: "picked once", 2: "picked twice"}.get(times, f"picked {times} times")
 
 
 def short_date(moment: datetime) -> str:
@@ -56,11 +64,11 @@ class MisconceptionsModel(RowsModel[Misconception]):
 
     def extra(self, value: Misconception, column: int, role: int) -> object:
         if role == Qt.ItemDataRole.ToolTipRole and column == 1:
-            return f"{value.deck_key} / {value.card_key}"
+            return value.question  # in full, where the column cuts it
         if role == Qt.ItemDataRole.AccessibleTextRole and column == 0:
             still = "still picking it" if value.still else "got over it"
             return (
-                f"{value.choice}, picked {value.times} times on {value.question}, "
+                f"{value.choice}, {picked_times(value.times)} on {value.question}, "
                 f"last {short_date(value.last)}, {still}"
             )
         return None
@@ -149,7 +157,10 @@ class CardPicksDialog(QDialog):
 
     def __init__(self, picks: CardPicks, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"Card {picks.deck_key} / {picks.card_key}")
+        title = plain_text(picks.question)
+        if len(title) > _TITLE_LENGTH:
+            title = title[: _TITLE_LENGTH - 1].rstrip() + "…"
+        self.setWindowTitle(f"Picks: {title}")
         self.setObjectName("cardPicksDialog")
         self.setMinimumWidth(480)
         question = QLabel(picks.question)
@@ -164,13 +175,14 @@ class CardPicksDialog(QDialog):
         for option in (*picks.options, *picks.others):
             mark = "right" if option.correct else "wrong"
             when = f", last {short_date(option.last)}" if option.last else ""
-            lines.append(f"{option.text}  ({mark}): picked {option.times} times{when}")
+            lines.append(f"{option.text}  ({mark}): {picked_times(option.times)}{when}")
         self.picks = QLabel("\n".join(lines) or "A basic card: no options to pick.")
         self.picks.setObjectName("cardPicks")
         self.picks.setTextFormat(Qt.TextFormat.PlainText)
         self.picks.setWordWrap(True)
         self.picks.setAccessibleName("Picks of each option")
-        summary = QLabel(f"Over {picks.reviews} reviews of this card.")
+        reviews = "1 review" if picks.reviews == 1 else f"{picks.reviews} reviews"
+        summary = QLabel(f"Over {reviews} of this card.")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
