@@ -275,3 +275,15 @@ def test_choice_order_is_shuffled_each_time(
     orders = {session.next_card(clock()).order for _ in range(20)}  # type: ignore[union-attr]
     assert len(orders) > 1
     assert all(sorted(order) == [0, 1, 2, 3] for order in orders)
+
+
+def test_an_undone_card_comes_back_with_its_choices_in_the_order_shown(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    session = session_for(bundled, schedulers, seed=3)
+    shown = [answer(session, clock, correct=True) for _ in range(4)]
+    assert len({card.order for card in shown}) > 1  # the choices are shuffled
+    for card in reversed(shown):
+        again = session.undo(clock())
+        assert again.card_id == card.card_id
+        assert again.order == card.order

@@ -91,3 +91,18 @@ def test_an_undo_brings_the_card_and_the_count_back(
     assert review.shown is not None
     assert review.shown.card_id == first
     assert left_today(review) == "8 new · 0 learning · 0 review"
+
+
+def test_an_undo_says_so_and_keeps_the_choices_as_shown(
+    qtbot: QtBot, window: MainWindow, clock: Clock
+) -> None:
+    review = studying(qtbot, window)
+    shown = review.shown
+    assert shown is not None
+    texts = [button.accessibleName() for button in review.choice_buttons]
+    rate(qtbot, review, clock)
+    window.menus.undo_action.trigger()
+    assert review.shown is not None
+    assert review.shown.card_id == shown.card_id
+    assert [button.accessibleName() for button in review.choice_buttons] == texts
+    assert window.statusBar().currentMessage().startswith("Rating taken back")

@@ -146,6 +146,7 @@ class Recorded:
     time_spent: timedelta
     memory: MemoryState
     leech: card_changes.Restore | None = None
+    order: tuple[int, ...] = ()
 
     @property
     def became_leech(self) -> bool:
@@ -361,6 +362,7 @@ class StudySession:
             time_spent=max(timedelta(0), now - shown.shown_at),
             memory=after,
             leech=leech,
+            order=shown.order,
         )
         self._recorded.append(recorded)
         return recorded
@@ -371,7 +373,8 @@ class StudySession:
         return bool(self._recorded)
 
     def undo(self, now: datetime) -> StudyCard:
-        """Take back the last recorded answer and show its card again.
+        """Take back the last recorded answer and show its card again, its choices in the
+        order they were shown.
 
         The review is deleted and the card's memory state is rebuilt from its remaining
         history, so both are exactly as they were before the answer.
@@ -395,7 +398,7 @@ class StudySession:
             scheduler = self._scheduler_of(card.deck_id)
             transaction.cards.set_memory(last.card_id, replay(scheduler, card, history))
             row = transaction.cards.get(last.card_id)
-        return self._show(row, now)
+        return self._show(row, now, last.order)
 
     def show(self, card_id: int, now: datetime) -> StudyCard:
         """A card of this session as it is stored now, to show again (after an edit)."""
@@ -464,10 +467,13 @@ class StudySession:
         self._today = read_today(transaction.queue, stamp, self.deck_ids, self.preset, day, now)
         return self._today
 
-    def _show(self, row: CardRow, now: datetime) -> StudyCard:
+    def _show(self, row: CardRow, now: datetime, order: tuple[int, ...] = ()) -> StudyCard:
+        """The card as shown now; ``order`` keeps the choices as an earlier showing had them
+        (when the card still has as many), else they are shuffled anew."""
         card = CARD_ADAPTER.validate_json(row.content)
-        order: tuple[int, ...] = ()
-        if isinstance(card, ChoiceCard):
+        if isinstance(card, ChoiceCard) and sorted(order) != list(range(len(card.choices))):
+            order = ()
+        if isinstance(card, ChoiceCard) and not order:
             count = len(card.choices)
             shuffled = card.shuffle and self.preset.shuffle_choices
             order = tuple(self.rng.sample(range(count), count) if shuffled else range(count))

@@ -45,6 +45,9 @@ if TYPE_CHECKING:
     from recall.ui.statistics.window import StatisticsWindow
 
 
+UNDONE = "Rating taken back: the card is shown again as it was, to answer anew."
+
+
 class MainWindow(QMainWindow):
     """Recall's window.
 
@@ -353,7 +356,8 @@ class MainWindow(QMainWindow):
         if review is None or not review.can_undo:
             return
         self.pages.setCurrentWidget(review)
-        review.undo()
+        if review.undo():
+            self._show_status(UNDONE, 8_000)
         self._update_actions()
 
     def _on_collection_changed(self) -> None:

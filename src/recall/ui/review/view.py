@@ -180,20 +180,25 @@ class ReviewView(QWidget):
             return  # the answer stays on screen, to be rated again
         self._show_next()
 
-    def undo(self) -> None:
-        """Take back the last rating and show that card again.
+    def undo(self) -> bool:
+        """Take back the last rating and show that card again, its choices as they were.
 
         An answer on screen that has no rating yet is dropped: it was never recorded.
+
+        Returns:
+            Whether a rating was taken back.
         """
         if not self._session.can_undo:
-            return
+            return False
         try:
             shown = self._session.undo(self._clock())
         except DatabaseChangedError as error:
             self._lost(error)
-            return
+            return False
         self._show_card(shown)
+        self._announce("Rating taken back.", assertive=True)
         self.undo_available.emit(self._session.can_undo)
+        return True
 
     def commit_pending(self) -> bool:
         """Record an answer still waiting for its rating, with the suggested rating.
