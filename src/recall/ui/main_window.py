@@ -30,6 +30,7 @@ from recall.ui.context import WindowContext
 from recall.ui.data.safekeeping_actions import SafekeepingActions
 from recall.ui.data.sync_actions import SyncActions
 from recall.ui.data.transfers import Transfers, importable
+from recall.ui.database_watcher import DatabaseWatcher
 from recall.ui.deck_list_view import DeckListView
 from recall.ui.main_menus import MainMenus
 from recall.ui.operations import Operations
@@ -109,6 +110,7 @@ class MainWindow(QMainWindow):
             self,
         )
         self.statusBar().addPermanentWidget(self.sync.label)
+        self.database_watcher = DatabaseWatcher(database, self)
         self.menus = MainMenus(
             self, self.options, self.collection, self.safekeeping, self.sync.sync_action
         )
@@ -116,6 +118,7 @@ class MainWindow(QMainWindow):
         self._restore_geometry()
         self.refresh_decks()
         self.safekeeping.backup_timer.start()
+        self.database_watcher.start()
         QTimer.singleShot(0, self.sync.start)
 
     @property
@@ -275,6 +278,7 @@ class MainWindow(QMainWindow):
         self.collection.changed.connect(self._on_collection_changed)
         self.collection.notice.connect(lambda text: self._show_status(text, 10_000))
         self.sync.synced.connect(self._on_synced)
+        self.database_watcher.changed.connect(self._on_database_changed)
         self.sync.message.connect(self._show_status)
 
     def _restore_geometry(self) -> None:
@@ -440,6 +444,12 @@ class MainWindow(QMainWindow):
 
     def _on_synced(self, _report: object) -> None:
         if self.pages.currentWidget() is self.deck_list:
+            self.refresh_decks_off_thread(self.deck_list.selected_key())
+
+    def _on_database_changed(self) -> None:
+        # Another process (`recall import` in a terminal) or this one changed the database:
+        # the deck list, when on screen and nothing is running, reads its counts again.
+        if self.pages.currentWidget() is self.deck_list and not self.operations.busy:
             self.refresh_decks_off_thread(self.deck_list.selected_key())
 
     def _on_preferences_saved(self, chosen: Preferences) -> None:
