@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragLeaveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QWidget
 from shiboken6 import isValid
 
@@ -32,6 +32,7 @@ from recall.ui.data.sync_actions import SyncActions
 from recall.ui.data.transfers import Transfers, importable
 from recall.ui.database_watcher import DatabaseWatcher
 from recall.ui.deck_list_view import DeckListView
+from recall.ui.drop_overlay import DropOverlay
 from recall.ui.main_menus import MainMenus
 from recall.ui.operations import Operations
 from recall.ui.options.actions import OptionsActions
@@ -103,6 +104,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.deck_list)
         self.pages.addWidget(self.summary)
         self.setCentralWidget(self.pages)
+        self.drop_overlay = DropOverlay(self.pages)
         self.collection = CollectionActions(context, self.preferences, self.deck_list, self)
         self.sync = SyncActions(
             context,
@@ -214,10 +216,17 @@ class MainWindow(QMainWindow):
     # Qt overrides
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if self._dropped_files(event.mimeData()) and not self.transfers.busy:
+        files = self._dropped_files(event.mimeData())
+        if files and not self.transfers.busy:
             event.acceptProposedAction()
+            self.drop_overlay.show_for(len(files))
+
+    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:
+        self.drop_overlay.hide()
+        super().dragLeaveEvent(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
+        self.drop_overlay.hide()
         files = self._dropped_files(event.mimeData())
         if files:
             event.acceptProposedAction()

@@ -16,6 +16,7 @@ from recall.ui.feedback_panel import FeedbackPanel, card_label
 from recall.ui.review.card_text_view import CardTextView
 from recall.ui.review.choice_button import ChoiceButton
 from recall.ui.review.choice_outcome import ChoiceResult, Outcome
+from recall.ui.review.rating_bar import COLUMN_WIDTH
 from recall.ui.review.sound_bar import SoundBar
 from recall.ui.text import markdown_to_html
 
@@ -75,7 +76,7 @@ class CardPanel(QScrollArea):
 
         column = QWidget()
         column.setObjectName("cardColumn")
-        column.setMaximumWidth(820)
+        column.setMaximumWidth(COLUMN_WIDTH)
         column_layout = QVBoxLayout(column)
         column_layout.setContentsMargins(24, 20, 24, 20)
         column_layout.setSpacing(14)
