@@ -203,20 +203,28 @@ class CardPanel(QScrollArea):
     def reveal_feedback(self) -> None:
         """Scroll down so the feedback panel comes into view, but never past the first
         marked choice: what was picked and what was right stay on screen above the
-        explanation, which the learner then scrolls on to read. A scroll that would cut
-        the question in two stops at an edge instead: at the top when the verdict and the
-        note on the picked choice show from there, else at the first choice."""
+        explanation, which the learner then scrolls on to read. Nor past the question
+        while the question, the marked choices and the note on the picked choice fit in
+        view together. A scroll that would cut the question in two stops at an edge
+        instead: at the top when the verdict and the note show from there, else at the
+        first choice."""
         for layout in self._layouts:
             layout.activate()  # the feedback was just filled: place it now
         height = self.viewport().height()
         wanted = self._top_of(self.feedback) + self.feedback.height() + _MARGIN - height
         if self._marked is not None:
             wanted = min(wanted, self._top_of(self._marked) - _MARGIN)
+        note = self.feedback.picked_note
+        headline = note if note.isVisibleTo(self) else self.feedback.verdict
+        question = self._question_html if self._question_html.isVisibleTo(self) else self._question
+        top = self._top_of(question) - _MARGIN
+        if self._top_of(headline) + headline.height() + _MARGIN - top <= height:
+            # The question, the marked choices and the verdict with the note on the picked
+            # choice fit together: keep them so, the question not scrolled away.
+            wanted = min(wanted, top)
         first = self._choice_buttons[0] if self._choice_buttons else self._marked
         edge = self._top_of(first) - _MARGIN if first is not None else 0
         if 0 < wanted < edge:
-            note = self.feedback.picked_note
-            headline = note if note.isVisibleTo(self) else self.feedback.verdict
             fits = self._top_of(headline) + headline.height() + _MARGIN <= height
             wanted = 0 if fits else edge
         self.verticalScrollBar().setValue(max(0, wanted))
