@@ -53,6 +53,7 @@ class CardPanel(QScrollArea):
         self._deck_label = card_label("deckName", "Deck", rich=False)
         self._progress_label = card_label("progress", "Cards left today", rich=False)
         self._progress_label.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self._progress_label.setWordWrap(False)  # one line: "3 new · 2 learning · 5 review"
         header = QHBoxLayout()
         header.addWidget(self._deck_label, 1)
         header.addWidget(self._progress_label)
@@ -220,8 +221,9 @@ class CardPanel(QScrollArea):
         top = self._top_of(question) - _MARGIN
         if self._top_of(headline) + headline.height() + _MARGIN - top <= height:
             # The question, the marked choices and the verdict with the note on the picked
-            # choice fit together: keep them so, the question not scrolled away.
-            wanted = min(wanted, top)
+            # choice fit together: keep them so, the question whole and in view.
+            self.verticalScrollBar().setValue(max(0, min(wanted, top)))
+            return
         first = self._choice_buttons[0] if self._choice_buttons else self._marked
         edge = self._top_of(first) - _MARGIN if first is not None else 0
         if 0 < wanted < edge:
