@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
     QHBoxLayout,
+    QLabel,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -73,7 +74,11 @@ class SummaryView(QWidget):
             ("Time spent today", self.time_spent),
             ("Next card due", self.next_due),
         ):
-            form.addRow(caption, label)
+            # A caption label of its own, polished with the panel's font before the row is
+            # measured (one the form makes is measured too small, and clips "today").
+            caption_label = QLabel(caption)
+            caption_label.setObjectName("summaryCaption")
+            form.addRow(caption_label, label)
         self.back_button = QPushButton("Back to decks")
         self.back_button.setAccessibleName("Back to decks")
         self.back_button.setDefault(True)
