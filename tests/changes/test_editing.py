@@ -51,19 +51,21 @@ def _changes(database: Database) -> Changes:
     return Changes(database, schedulers, settings, ZONE, random.Random(1))
 
 
-def test_a_card_gets_the_deck_formats_messages_without_the_file_part() -> None:
+def test_a_card_gets_the_deck_formats_messages_in_the_editors_labels() -> None:
     bad = {**CHOICE, "choices": [{"text": "Only", "correct": True}, {"text": " "}]}
     with pytest.raises(editing.CardError) as caught:
         editing.check_card(bad)
-    assert caught.value.problems == ["choices[1].text: must not be empty"]
+    assert caught.value.problems == ["Choice 2: must not be empty"]  # choices[1].text
     with pytest.raises(editing.CardError) as caught:
         editing.check_card({**CHOICE, "choices": [{"text": "a"}, {"text": "b"}]})
-    assert caught.value.problems == ['no choice is marked "correct": true']
+    assert caught.value.problems == [
+        'no choice is marked correct: tick "Correct" beside the right one'
+    ]
     with pytest.raises(editing.CardError) as caught:
         editing.check_card({"type": "basic", "front": "Q", "back": "", "tags": ["two words"]})
     assert caught.value.problems == [
-        "back: must not be empty",
-        "tags[0]: a tag is one word, without spaces",
+        "Back: must not be empty",
+        "Tags, tag 1: a tag is one word, without spaces",
     ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -68,9 +69,9 @@ def test_data_dir_from_the_environment(
 def test_import_reports_what_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "--data-dir", str(tmp_path), "import", str(TINY))
     assert (status, err) == (0, "")
-    assert out == f"{TINY}: added deck 'Tiny deck' (tiny): 2 new, 0 updated, 0 unchanged cards\n"
+    assert out == f"{TINY}: added deck 'Tiny deck' (tiny): 2 added, 0 updated, 0 unchanged cards\n"
     status, out, _ = run(capsys, "--data-dir", str(tmp_path), "import", str(TINY))
-    assert "updated deck 'Tiny deck' (tiny): 0 new, 0 updated, 2 unchanged cards" in out
+    assert "updated deck 'Tiny deck' (tiny): 0 added, 0 updated, 2 unchanged cards" in out
 
 
 def test_invalid_import_exits_1_and_changes_nothing(
@@ -245,7 +246,7 @@ def test_export_a_deck_and_import_it_elsewhere(
     status, out, _ = run(capsys, "--data-dir", str(tmp_path / "b"), "import", str(target))
     assert status == 0
     assert "updated deck 'Activation Recomputation Tradeoffs'" in out
-    assert "0 new, 0 updated, 8 unchanged cards" in out
+    assert "0 added, 0 updated, 8 unchanged cards" in out
 
 
 def test_self_test_takes_no_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -314,3 +315,31 @@ def test_lock_wait_takes_seconds_and_defaults_to_what_the_database_waits(
         main(["--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert f"(default: {BUSY_TIMEOUT_MS / 1000:g})" in help_text
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
+    # `recall decks --json | head`: the reader has gone before Recall writes.
+    assert main(["--data-dir", str(tmp_path), "decks"]) == 0  # the database exists
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        finished = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from recall.cli.main import main; sys.exit(main(sys.argv[1:]))",
+                "--data-dir",
+                str(tmp_path),
+                "decks",
+                "--json",
+            ],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert finished.stderr == ""
+    assert finished.returncode == 141

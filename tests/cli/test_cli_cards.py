@@ -39,6 +39,18 @@ def test_search_prints_a_table_and_json(data_dir: Path, capsys: pytest.CaptureFi
     assert cards[0]["suspended"] is False
 
 
+def test_search_keeps_a_hash_inside_a_word(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = str(data_dir)
+    assert run(capsys, "--data-dir", folder, "import", str(DATA / "decks" / "sharp.json"))[0] == 0
+    status, out, _ = run(capsys, "--data-dir", folder, "search", "deck:sharp")
+    assert status == 0
+    assert "What does C# compile to?" in out
+    cards = json.loads(run(capsys, "--data-dir", folder, "search", "deck:sharp", "--json")[1])
+    assert [card["question"] for card in cards] == ["What does C# compile to?"]
+
+
 def test_suspend_unsuspend_and_tag_say_how_many_changed(
     data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -32,9 +32,9 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 @pytest.mark.parametrize(
     ("assignment", "message"),
     [
-        ("learning_steps=999999999d", "learning_steps: '999999999d' is longer than 365d"),
-        ("learning_steps=1m 366d", "learning_steps: '366d' is longer than 365d"),
-        ("relearning_steps=" + "9" * 400 + "d", "relearning_steps: '" + "9" * 400 + "d' is"),
+        ("learning_steps=999999999d", "Learning steps: '999999999d' is longer than 365d"),
+        ("learning_steps=1m 366d", "Learning steps: '366d' is longer than 365d"),
+        ("relearning_steps=" + "9" * 400 + "d", "Relearning steps: '" + "9" * 400 + "d' is"),
         (
             "parameters=" + " ".join(["100"] * 21),
             "parameters: w4 = 100, FSRS takes 1 to 10; w5 = 100, FSRS takes 0.001 to 4;",

@@ -121,7 +121,7 @@ def test_importing_the_same_package_twice_changes_nothing(
     before = _dump(database)
     status, out, _ = run(capsys, "--data-dir", str(data), "import", str(package))
     assert status == 0
-    assert "0 new, 0 updated" in out
+    assert "0 added, 0 updated" in out
     assert _dump(database) == before
 
 
@@ -152,10 +152,10 @@ def test_anki_text_export_imports_and_updates_by_front(
     status, out, _ = run(capsys, "--data-dir", str(data), "import", str(export))
     assert status == 0
     assert "added deck 'Words'" in out
-    assert "2 new" in out
+    assert "2 added" in out
     export.write_text("#separator:tab\n#html:false\n#deck:Words\nhello\tsalut\ncat\tchat\n")
     status, out, _ = run(capsys, "--data-dir", str(data), "import", str(export))
-    assert "0 new, 1 updated, 1 unchanged cards" in out
+    assert "0 added, 1 updated, 1 unchanged cards" in out
 
 
 def test_every_text_fixture_imports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

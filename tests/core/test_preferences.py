@@ -181,7 +181,7 @@ def test_steps_read_and_write_as_anki_writes_them() -> None:
 
 def test_retention_above_097_warns_and_parameters_need_21() -> None:
     assert Preset(desired_retention=0.98).warnings() == [
-        "desired_retention 0.98: above 0.97 the workload grows steeply for little more memory "
+        "Desired retention 0.98: above 0.97 the workload grows steeply for little more memory "
         "(see the simulator)"
     ]
     assert Preset(desired_retention=0.97).warnings() == []
@@ -211,7 +211,7 @@ def test_cli_options_then_decks_shows_the_new_limit(
     (deck,) = json.loads(capsys.readouterr().out)
     assert deck["new"] == 3
     assert main([*data, "options", DECK, "--set", "desired_retention=1.2"]) == 1
-    assert "desired_retention: 1.2 is outside 0.7-0.99" in capsys.readouterr().err
+    assert "Desired retention: 1.2 is outside 0.7-0.99" in capsys.readouterr().err
     assert main([*data, "options", DECK, "--json", "--preset", "Exam"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert (shown["preset"]["name"], shown["preset"]["new_per_day"]) == ("Exam", 3)

@@ -226,7 +226,7 @@ def test_the_command_line_imports_each_format_with_history_once(
     package = packages[kind]
     status, out, err = run(capsys, "--data-dir", str(data), "import", str(package))
     assert (status, err) == (0, "")
-    assert f"added deck '{DECK}' (anki-deck-{info.deck_id}): 11 new" in out
+    assert f"added deck '{DECK}' (anki-deck-{info.deck_id}): 11 added" in out
     assert "3 reviews" in out
     assert f"{package}: 2 images" in out
     assert "became choice cards" in out
@@ -237,7 +237,7 @@ def test_the_command_line_imports_each_format_with_history_once(
     before = dump(paths.database_path(data))
     status, out, _ = run(capsys, "--data-dir", str(data), "import", str(package))
     assert status == 0
-    assert "0 new, 0 updated, 11 unchanged cards" in out
+    assert "0 added, 0 updated, 11 unchanged cards" in out
     assert dump(paths.database_path(data)) == before
 
 

@@ -230,9 +230,9 @@ def test_subdecks_are_the_decks_below_in_the_tree(bundled: Database, clock: Cloc
 
 
 def test_bad_values_are_refused_with_the_limits(bundled: Database, clock: Clock) -> None:
-    with pytest.raises(OptionError, match=r"desired_retention: 1.5 is outside 0.7-0.99"):
+    with pytest.raises(OptionError, match=r"Desired retention: 1.5 is outside 0.7-0.99"):
         change(bundled, clock, desired_retention=1.5)
-    with pytest.raises(OptionError, match="new_per_day: expected a whole number"):
+    with pytest.raises(OptionError, match="New cards/day: expected a whole number"):
         change(bundled, clock, new_per_day=2.5)
     with pytest.raises(OptionError, match="there is no option 'colour'"):
         change(bundled, clock, colour="red")

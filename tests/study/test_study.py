@@ -88,12 +88,43 @@ def test_session_ends_with_nothing_due_until_tomorrow(
         assert answered < 50
     assert answered == 16  # two learning steps for each of 8 cards
     assert session.counts(clock()).total == 0
-    summary = session.summary()
+    summary = session.summary(clock())
     assert (summary.cards, summary.answered, summary.correct) == (8, 16, 16)
     assert summary.share_correct == 1.0
-    assert summary.time_spent == timedelta(seconds=16 * 8)
+    assert summary.time_spent == timedelta(seconds=16 * 6)  # the answer times
     assert summary.next_due is not None
     assert summary.next_due - clock() > timedelta(days=1)
+
+
+def test_the_summary_counts_every_sitting_of_the_day_in_the_deck(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    # A first sitting with three wrong answers, left (Escape); then a second one.
+    first = session_for(bundled, schedulers)
+    for correct in (False, True, False, True, False):
+        answer(first, clock, correct=correct)
+    second = session_for(bundled, schedulers)
+    for _ in range(3):
+        answer(second, clock, correct=True)
+    summary = second.summary(clock())
+    assert (summary.answered, summary.correct, summary.sitting_answered) == (8, 5, 3)
+    assert summary.time_spent == timedelta(seconds=8 * 6)
+    # The next study day starts afresh.
+    clock.advance(days=1)
+    assert second.summary(clock()).answered == 0
+
+
+def test_the_counts_follow_new_cards_into_learning(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    session = session_for(bundled, schedulers)
+    before = session.counts(clock())
+    assert (before.new, before.learning, before.review) == (8, 0, 0)
+    answer(session, clock, correct=True)
+    after = session.counts(clock())
+    # The new card became a learning card: the counts move though the total stays.
+    assert (after.new, after.learning, after.review) == (7, 1, 0)
+    assert after.total == before.total
 
 
 def test_daily_new_card_limit(database: Database, schedulers: Schedulers, clock: Clock) -> None:
@@ -154,7 +185,7 @@ def test_undo_restores_history_and_memory_exactly(
     with bundled.transaction() as tx:
         assert tx.cards.get(shown.card_id).memory == memory_before
         assert list(tx.history.all()) == reviews_before
-    assert session.summary().answered == 1
+    assert session.summary(clock()).answered == 1
     session.undo(clock())
     assert not session.can_undo
     with pytest.raises(LookupError):
@@ -244,3 +275,15 @@ def test_choice_order_is_shuffled_each_time(
     orders = {session.next_card(clock()).order for _ in range(20)}  # type: ignore[union-attr]
     assert len(orders) > 1
     assert all(sorted(order) == [0, 1, 2, 3] for order in orders)
+
+
+def test_an_undone_card_comes_back_with_its_choices_in_the_order_shown(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    session = session_for(bundled, schedulers, seed=3)
+    shown = [answer(session, clock, correct=True) for _ in range(4)]
+    assert len({card.order for card in shown}) > 1  # the choices are shuffled
+    for card in reversed(shown):
+        again = session.undo(clock())
+        assert again.card_id == card.card_id
+        assert again.order == card.order

@@ -107,8 +107,8 @@ def reference(path: Path, deck: str, now: datetime, new_limit: int, review_limit
         )
     finally:
         connection.close()
-    due = due_learning + min(due_reviews or 0, reviews_left)
-    return card, QueueCounts(new=min(new_count, new_left), due=due)
+    review = min(due_reviews or 0, reviews_left)
+    return card, QueueCounts(new=min(new_count, new_left), learning=due_learning, review=review)
 
 
 def forty_cards(database: Database, now: datetime) -> str:
@@ -157,7 +157,7 @@ def test_after_every_answer_the_kept_queue_is_the_one_the_rules_give(
             kept.append(shown.memory.state)  # applied in memory, the queue not read again
     # Every answer was applied in memory, new, learning and review cards alike; the queue
     # was read again only when the clock moved on past the end of a day.
-    assert len(kept) == session.summary().answered > 200
+    assert len(kept) == session.summary(clock()).sitting_answered > 200
     assert set(kept) >= {CardState.NEW, CardState.LEARNING, CardState.REVIEW}
 
 
@@ -182,7 +182,7 @@ def test_a_deck_is_studied_with_its_subdecks_cards_answered_too(
         session.record(graded, graded.proposed, clock())
     # Forty's cards in deck order, then its subdeck's card: each answer recorded.
     assert keys == [f"q{number}" for number in range(40)] + ["c"]
-    assert session.summary().answered == 41
+    assert session.summary(clock()).sitting_answered == 41
     assert queue_of(session, clock()) == read_afresh(database, schedulers, clock(), "forty")
 
 
@@ -255,7 +255,8 @@ def test_a_card_suspended_by_another_connection_is_not_shown_next(
     shown = session.next_card(clock())
     assert shown is not None
     assert shown.card_id != upcoming.card_id
-    assert session.counts(clock()) == QueueCounts(new=left.new - 1, due=left.due)
+    expected = QueueCounts(new=left.new - 1, learning=left.learning, review=left.review)
+    assert session.counts(clock()) == expected
     assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
 
 
@@ -271,7 +272,7 @@ def test_recall_suspend_in_another_process_empties_the_queue_at_the_next_card(
     assert done.returncode == 0, done.stderr
     assert "suspended 8 of 8" in done.stdout
     assert session.next_card(clock()) is None
-    assert session.counts(clock()) == QueueCounts(new=0, due=0)
+    assert session.counts(clock()) == QueueCounts(new=0, learning=0, review=0)
 
 
 def test_the_windows_own_other_writes_are_seen(
@@ -295,7 +296,7 @@ def test_a_deck_deleted_meanwhile_has_nothing_left_and_its_next_card_says_so(
     session = session_for(bundled, schedulers)
     answer(session, clock, correct=True)
     decks.delete_deck(bundled, session.deck.id, clock())
-    assert session.counts(clock()) == QueueCounts(new=0, due=0)
+    assert session.counts(clock()) == QueueCounts(new=0, learning=0, review=0)
     with pytest.raises(DatabaseChangedError):
         session.next_card(clock())
 
@@ -304,9 +305,9 @@ def test_an_undo_is_seen(bundled: Database, schedulers: Schedulers, clock: Clock
     session = session_for(bundled, schedulers)
     first = answer(session, clock, correct=True)
     # The answered card is learning, due again today.
-    assert session.counts(clock()) == QueueCounts(new=7, due=1)
+    assert session.counts(clock()) == QueueCounts(new=7, learning=1, review=0)
     assert session.undo(clock()).card_id == first.card_id
-    assert session.counts(clock()) == QueueCounts(new=8, due=0)
+    assert session.counts(clock()) == QueueCounts(new=8, learning=0, review=0)
     assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
     assert queue_of(session, clock())[0] == first.card_id
 

@@ -84,7 +84,7 @@ def test_a_choice_card_its_feedback_and_the_summary_are_readable(
             qtbot.keyClick(review, Qt.Key.Key_Space)
     assert window.pages.currentWidget() is window.summary
     assert_readable(window.summary)
-    assert window.summary.reviewed.accessibleName().startswith("Cards reviewed: ")
+    assert window.summary.reviewed.accessibleName().startswith("Cards reviewed today: ")
 
 
 def test_a_basic_card_revealed_is_readable(

@@ -68,6 +68,9 @@ def test_browser_shows_every_card_and_searches_as_typed(
     search(qtbot, browser, "is:dew")
     assert browser.model.rowCount() == 0
     assert browser.status.text().startswith("unknown `is:` value 'dew' at column 4")
+    # No card is listed, so none is left in the editor.
+    assert browser.editor_title.text() == "Select a card to edit it."
+    assert not browser.editor.isEnabled()
 
 
 def test_a_search_asked_for_while_one_runs_is_made_after_it(browser: BrowserWindow) -> None:
@@ -229,9 +232,9 @@ def test_a_card_with_a_problem_is_not_saved_and_says_why(
     qtbot: QtBot, browser: BrowserWindow
 ) -> None:
     browser.editor.question.setPlainText("   ")
-    assert "question: must not be empty" in browser.editor.problems.text()
+    assert "Question: must not be empty" in browser.editor.problems.text()
     assert not browser.save_card()
-    assert browser.status.text() == "Not saved: question: must not be empty"
+    assert browser.status.text() == "Not saved: Question: must not be empty"
 
 
 def test_add_cards_adds_clears_and_keeps_deck_and_type(
@@ -344,7 +347,7 @@ def test_escape_in_the_edit_dialog_changes_nothing(qtbot: QtBot) -> None:
     dialog.editor.front.setPlainText("")
     dialog._on_save()
     assert dialog.result() != QDialog.DialogCode.Accepted
-    assert "front: must not be empty" in dialog.editor.problems.text()
+    assert "Front: must not be empty" in dialog.editor.problems.text()
 
 
 def _dump(database: Database) -> dict[str, list[tuple[object, ...]]]:

@@ -31,6 +31,8 @@ from tests.helpers.disks import held
 from tests.ui.conftest import FakePrompts
 from tests.ui.test_safekeeping import answer, studying
 
+TINY = DATA / "decks" / "tiny.json"
+
 
 def other_ids_backup(tmp_path: Path, clock: Clock) -> Path:
     """A backup where another deck came first, so every card id names another card."""
@@ -156,3 +158,14 @@ def test_a_database_from_a_newer_recall_is_left_alone_at_start(
     assert prompts.asked == []  # no backup is offered for it
     assert "made by a newer Recall" in prompts.told[-1][1]
     assert "right now" not in prompts.told[-1][1]
+
+
+def test_an_import_from_the_terminal_appears_in_the_open_deck_list(
+    qtbot: QtBot, window: MainWindow, bundled: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert window.deck_list.model.row_of("tiny") is None
+    assert not window.database_watcher.check()  # nothing changed yet
+    assert main(["--data-dir", str(bundled.path.parent), "import", str(TINY)]) == 0
+    capsys.readouterr()
+    assert window.database_watcher.check()  # what its timer does every two seconds
+    qtbot.waitUntil(lambda: window.deck_list.model.row_of("tiny") is not None, timeout=10_000)

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QSpinBox,
+)
 from pytestqt.qtbot import QtBot
 
 from recall.collection import deck_list as library
+from recall.collection import importing
+from recall.content.deck_format import parse_deck
 from recall.core.memory import Rating
 from recall.core.preferences import Preferences
 from recall.core.presets import DEFAULT_PRESET_ID
@@ -24,7 +34,7 @@ from recall.ui.options.preferences_dialog import PreferencesDialog
 from recall.ui.options.simulator_dialog import SimulatorDialog
 from tests.conftest import ZONE, Clock
 from tests.scheduling.test_optimize import START, simulate, store_history, truth
-from tests.ui.conftest import FakePrompts
+from tests.ui.conftest import FakePrompts, WindowFactory
 
 DECK = "activation-recompute"
 # Showing a dialog on the offscreen platform logs this; it says nothing about Recall.
@@ -143,6 +153,7 @@ def test_optimize_says_what_it_found(qtbot: QtBot, window: MainWindow, bundled: 
     qtbot.waitUntil(lambda: dialog.optimize_button.isEnabled(), timeout=10_000)
     assert dialog.fit_result.text().startswith("Nothing to fit yet in preset 'Default'")
     assert not dialog.apply_fit_button.isVisibleTo(dialog)
+    assert dialog.focusWidget() is dialog.optimize_button
 
 
 def run_simulator(qtbot: QtBot, dialog: DeckOptionsDialog) -> SimulatorDialog:
@@ -201,10 +212,14 @@ def test_optimize_then_use_fitted_then_save_applies_the_fit(
     qtbot.waitUntil(lambda: dialog.optimize_button.isEnabled(), timeout=20_000)
     assert dialog.fit_result.text().startswith("Fitted to")
     assert "a better fit" in dialog.fit_result.text()
-    qtbot.mouseClick(dialog.apply_fit_button, Qt.MouseButton.LeftButton)
+    # By keys alone: the keys are on Use Fitted, then on Save (never Reset to Defaults).
+    assert dialog.focusWidget() is dialog.apply_fit_button
+    qtbot.keyClick(dialog.apply_fit_button, Qt.Key.Key_Space)
     assert "Save applies them" in dialog.fit_result.text()
+    save = dialog.buttons.button(QDialogButtonBox.StandardButton.Save)
+    assert dialog.focusWidget() is save
     with qtbot.waitSignal(dialog.saved, timeout=20_000):
-        dialog.save()
+        qtbot.keyClick(save, Qt.Key.Key_Space)
     assert dialog.fit_result.text().startswith("Fitted to")
     stored = deck_options.deck_options(bundled, "generated").preset.parameters
     assert stored == dialog._fitted  # exactly as fitted, not as rounded on screen
@@ -224,3 +239,19 @@ def test_text_size_scales_the_style_sheet_at_once(qtbot: QtBot, window: MainWind
     assert "33.0pt" in app.styleSheet()
     dialog.reject()
     assert "22pt" in app.styleSheet()
+
+
+def test_many_decks_sharing_a_preset_wrap_instead_of_widening_the_dialog(
+    qtbot: QtBot, make_window: WindowFactory, bundled: Database, clock: Clock
+) -> None:
+    for number in range(40):
+        deck = {"format": "recall-deck", "version": 1, "id": f"d{number}"}
+        deck["name"] = f"A deck with a rather long name, number {number}"
+        deck["cards"] = [{"id": "c", "type": "basic", "front": "Front", "back": "Back"}]
+        importing.import_deck(bundled, parse_deck(json.dumps(deck), "deck.json"), clock())
+    window = make_window()
+    window.refresh_decks(select=DECK)
+    dialog = open_deck_options(qtbot, window)
+    assert "number 39" in dialog.sharing.text()
+    assert dialog.sizeHint().width() < 1000
+    assert dialog.presets.currentText() == "Default (used by 41 decks)"

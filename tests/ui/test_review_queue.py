@@ -1,8 +1,8 @@
 """The review screen's next card and count come from the queue kept in memory, never stale.
 
-In the real window: after a rating the next card and "left today" are right; a change made
-by another connection while a card is on screen is seen at the next card; an undo brings
-the card and the count back.
+In the real window: after a rating the next card and the counter (new, learning, review)
+are right; a change made by another connection while a card is on screen is seen at the
+next card; an undo brings the card and the count back.
 """
 
 from __future__ import annotations
@@ -43,11 +43,12 @@ def test_each_rating_shows_the_next_card_and_the_count_left(
     qtbot: QtBot, window: MainWindow, clock: Clock
 ) -> None:
     review = studying(qtbot, window)
-    assert left_today(review) == "8 left today"
+    assert left_today(review) == "8 new · 0 learning · 0 review"
     answered = [rate(qtbot, review, clock) for _ in range(3)]
-    # Three new cards answered: each is learning now, due again today.
+    # Three new cards answered: each is learning now, due again today, and the counter
+    # moves them from new to learning after every answer.
     assert len(set(answered)) == 3
-    assert left_today(review) == "8 left today"
+    assert left_today(review) == "5 new · 3 learning · 0 review"
     assert review.shown is not None
     assert review.shown.card_id not in answered
 
@@ -74,7 +75,7 @@ def test_cards_suspended_by_another_connection_are_not_shown_next(
     # learn-ahead window, the only one left today.
     assert review.shown is not None
     assert review.shown.card_id == answered
-    assert left_today(review) == "1 left today"
+    assert left_today(review) == "0 new · 1 learning · 0 review"
 
 
 def test_an_undo_brings_the_card_and_the_count_back(
@@ -89,4 +90,19 @@ def test_an_undo_brings_the_card_and_the_count_back(
     review.undo()
     assert review.shown is not None
     assert review.shown.card_id == first
-    assert left_today(review) == "8 left today"
+    assert left_today(review) == "8 new · 0 learning · 0 review"
+
+
+def test_an_undo_says_so_and_keeps_the_choices_as_shown(
+    qtbot: QtBot, window: MainWindow, clock: Clock
+) -> None:
+    review = studying(qtbot, window)
+    shown = review.shown
+    assert shown is not None
+    texts = [button.accessibleName() for button in review.choice_buttons]
+    rate(qtbot, review, clock)
+    window.menus.undo_action.trigger()
+    assert review.shown is not None
+    assert review.shown.card_id == shown.card_id
+    assert [button.accessibleName() for button in review.choice_buttons] == texts
+    assert window.statusBar().currentMessage().startswith("Rating taken back")

@@ -288,7 +288,11 @@ def test_wrong_answer_shows_the_feedback_with_both_marked_choices_and_no_questio
     assert verdict_top >= 0
     assert verdict_bottom <= height
     question_top, question_bottom = _in_view(scroll, label(review, "question"))
-    assert question_top >= 0 or question_bottom <= 0  # shown whole or scrolled away, never cut
+    # The question, the marked choices and the verdict fit together: the question stays.
+    assert question_top >= 0
+    assert question_bottom <= height
+    note_top, _ = _in_view(scroll, label(review, "pickedNote"))
+    assert note_top < height  # the note on the picked choice begins in view
 
 
 def test_an_answer_that_fits_leaves_the_question_in_view(qtbot: QtBot, window: MainWindow) -> None:

@@ -119,6 +119,9 @@ def test_backups_dialog_restores_after_confirmation(
         assert tx.decks.get(1).name == "Activation Recomputation Tradeoffs"
     assert "Restored. Check: healthy" in prompts.told[-1][1]
     assert dialog.model.rowCount() == 2  # the safety copy made before restoring
+    # The two rows hold the same cards; the column saying why tells them apart.
+    whys = {dialog.model.index(row, 1).data() for row in range(2)}
+    assert whys == {"Before restore", "Backup"}
 
 
 @pytest.mark.parametrize("damage", ["whole file", "inner pages"])

@@ -112,7 +112,19 @@ def test_the_same_wrong_option_on_two_days_shows_everywhere(
     statistics.page.misconceptions_view.picks_action.trigger()
     dialog = statistics.findChild(CardPicksDialog)
     assert dialog is not None
-    assert f"{wrong}  (wrong): picked 2 times" in dialog.picks.text()
+    assert f"{wrong}  (wrong): picked twice" in dialog.picks.text()
+    # Named by the card's question as the review screen shows it, not by its ids.
+    assert dialog.windowTitle().startswith("Picks: What does activation recomputation trade")
+    assert dialog.windowTitle().endswith("…")
+    # Clicking the row already selected opens its card again.
+    browser.close()
+    with qtbot.waitSignal(statistics.card_requested):
+        qtbot.mouseClick(
+            statistics.page.misconceptions_view.table.viewport(),
+            Qt.MouseButton.LeftButton,
+            pos=statistics.page.misconceptions_view.table.visualRect(model.index(0, 1)).center(),
+        )
+    assert browser.isVisible()
     dialog.close()
     browser.close()
 

@@ -103,6 +103,39 @@ def test_saving_preferences_with_a_new_folder_syncs_at_once(
     assert window.sync.label.text().startswith("Synced ")
 
 
+def test_the_keys_work_on_the_deck_list_after_the_sync_at_launch(
+    qtbot: QtBot, make_window: WindowFactory, bundled: Database, tmp_path: Path, clock: Clock
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    settings.choose(bundled, shared, "desktop", clock())
+    window = make_window()
+    qtbot.waitUntil(lambda: window.operations.busy, timeout=20_000)  # the round at launch
+    qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
+    assert QApplication.focusWidget() is window.deck_list.table
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    assert window.review is not None
+    assert window.pages.currentWidget() is window.review
+
+
+def test_choosing_another_folder_syncs_at_once_too(
+    qtbot: QtBot, window: MainWindow, bundled: Database, tmp_path: Path, clock: Clock
+) -> None:
+    first = tmp_path / "first"
+    first.mkdir()
+    settings.choose(bundled, first, "desktop", clock())
+    window.options.preferences_saved.emit(window.preferences)
+    qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
+    assert settings.status(bundled).last_sync is not None
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    _other_device_with_tiny(tmp_path, shared, clock)
+    settings.choose(bundled, shared, "desktop", clock())
+    window.options.preferences_saved.emit(window.preferences)  # as Preferences' Save does
+    qtbot.waitUntil(lambda: window.deck_list.model.row_of("tiny") is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
+
+
 def test_a_timed_sync_that_fails_says_so_in_the_status_bar_not_in_a_box(
     qtbot: QtBot,
     window: MainWindow,

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
-from PySide6.QtGui import QDropEvent, QImage, QTextDocument
+from PySide6.QtGui import QDragEnterEvent, QDragLeaveEvent, QDropEvent, QImage, QTextDocument
 from pytestqt.qtbot import QtBot
 
 from recall.collection import importing
@@ -45,7 +45,7 @@ def test_dropping_a_deck_file_imports_it_and_reports(
     qtbot.waitUntil(lambda: window.deck_list.selected_key() == "tiny", timeout=10_000)
     title, text = prompts.told[-1]
     assert title == "Import finished"
-    assert "added deck 'Tiny deck' (tiny): 2 new" in text
+    assert "added deck 'Tiny deck': 2 added" in text  # the deck's name, not its id
     assert window.pages.isEnabled()
 
 
@@ -198,3 +198,35 @@ def test_html_basic_card_on_the_review_screen(
     back = review.findChild(CardTextView, "backHtml")
     assert back is not None
     assert back.toPlainText() == "Blue"
+
+
+def test_dragging_files_in_shows_where_to_drop_them(window: MainWindow) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(DATA / "decks" / "tiny.json"))])
+    enter = QDragEnterEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dragEnterEvent(enter)
+    assert enter.isAccepted()
+    overlay = window.drop_overlay
+    assert overlay.isVisible()
+    assert overlay.text() == "Drop to import this file"
+    assert overlay.geometry() == window.pages.rect()
+    window.dragLeaveEvent(QDragLeaveEvent())
+    assert not overlay.isVisible()
+    # A file that cannot be imported gets no invitation.
+    other = QMimeData()
+    other.setUrls([QUrl.fromLocalFile(str(DATA / "decks" / "missing.pdf"))])
+    refused = QDragEnterEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        other,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dragEnterEvent(refused)
+    assert not overlay.isVisible()

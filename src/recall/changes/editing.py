@@ -1,7 +1,8 @@
 """Writing cards by hand: add a card to a deck, or change one's text, checked as deck files are.
 
-A card is checked by the deck format's own models, so the editor shows the same messages a
-deck file would get ("choices[1].text: must not be empty"). Editing keeps the card's id,
+A card is checked by the deck format's own models, and each problem is said with the
+editor's labels ("Choice 2: must not be empty" for a deck file's "choices[1].text"). Editing
+keeps the card's id,
 history and schedule, and marks it as changed in Recall so a newer bundled deck keeps the
 learner's text (docs/deck-format.md).
 """
@@ -41,7 +42,8 @@ def check_card(data: dict[str, Any]) -> ChoiceCard | BasicCard:
         data: The card's fields as a deck file writes them (``id`` may be left out).
 
     Raises:
-        CardError: Each problem, as ``field: what`` ("choices[1].text: must not be empty").
+        CardError: Each problem, as ``field: what`` with the editor's labels ("Choice 2:
+            must not be empty").
     """
     card = {"id": "card", **data}
     deck = {
@@ -54,13 +56,50 @@ def check_card(data: dict[str, Any]) -> ChoiceCard | BasicCard:
     try:
         parsed = parse_deck(json.dumps(deck), "card")
     except DeckError as error:
-        raise CardError([_local(problem) for problem in error.problems]) from None
+        raise CardError([_labelled(_local(problem)) for problem in error.problems]) from None
     return parsed.cards[0]
 
 
 def _local(problem: str) -> str:
     """A deck-file problem about ``cards[0]`` said about the card alone."""
     return re.sub(r"^cards\[0\](?: \(id '[^']*'\))?(?::\s*)?", "", problem) or problem
+
+
+# A field of a card as the editor labels it (the editor's rows and check boxes).
+_LABELS = {
+    "question": "Question",
+    "front": "Front",
+    "back": "Back",
+    "explanation": "Explanation",
+    "source": "Source",
+    "tags": "Tags",
+    "choices": "Choices",
+    "shuffle": "Shuffle",
+    "markup": "Markup",
+}
+_CHOICE_PARTS = {"text": "Choice {n}", "why": "Why choice {n}", "correct": "Choice {n} is correct"}
+_PATH = re.compile(r"^([a-z_]+)(?:\[(\d+)\])?(?:\.([a-z_]+))?: ")
+_NO_CORRECT = 'no choice is marked "correct": true'
+
+
+def _labelled(problem: str) -> str:
+    """A problem about a card field named by the editor's label ("choices[1].text" is
+    "Choice 2", "tags[0]" is "Tags, tag 1")."""
+    if problem == _NO_CORRECT:
+        return 'no choice is marked correct: tick "Correct" beside the right one'
+    match = _PATH.match(problem)
+    if match is None or match.group(1) not in _LABELS:
+        return problem
+    field, index, part = match.groups()
+    what = problem[match.end() :]
+    if field == "choices" and index is not None:
+        number = int(index) + 1
+        label = _CHOICE_PARTS.get(part or "text", "Choice {n}").format(n=number)
+    elif field == "tags" and index is not None:
+        label = f"Tags, tag {int(index) + 1}"
+    else:
+        label = _LABELS[field]
+    return f"{label}: {what}"
 
 
 def question_of(card: ChoiceCard | BasicCard) -> str:

@@ -11,6 +11,8 @@ machines without a display.
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,6 +30,8 @@ from recall.host import paths
 
 if TYPE_CHECKING:
     from recall.cli.shared import Commands
+
+_BROKEN_PIPE = 141  # what a shell reports for a command its reader stopped (128 + SIGPIPE)
 
 # The command groups in the order `recall --help` lists them.
 COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
@@ -52,6 +56,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         _note_set_aside(paths.data_dir(args.data_dir))
     try:
         status: int = args.handler(args)
+        sys.stdout.flush()  # here, so a closed pipe is met inside this try
+    except BrokenPipeError:
+        # The reader went away (`recall decks --json | head`): stop quietly, as other
+        # command-line tools do, and let nothing write to the closed pipe at exit.
+        _silence_stdout()
+        return _BROKEN_PIPE
     except DeckErrors as error:
         for line in str(error).split("\n"):
             say(line, to_stderr=True)
@@ -62,6 +72,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return status
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so flushing it at exit cannot fail."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # not a file (a test's capture): nothing is flushed to a pipe at exit
 
 
 def _parser() -> argparse.ArgumentParser:

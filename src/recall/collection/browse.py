@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
 from recall.content import search
 from recall.content.deck_format import CARD_ADAPTER, Deck
+from recall.content.plain_text import plain_text
 from recall.core import days
 from recall.core.errors import RecallError
 from recall.core.memory import CardState
@@ -134,16 +133,8 @@ def selection_deck(
 def question(row: BrowseRow) -> str:
     """The card's question (or front) as plain text on one line."""
     content = json.loads(row.content)
-    return plain_text(str(content.get("question") or content.get("front") or ""))
-
-
-def plain_text(text: str) -> str:
-    """Markdown or HTML card text as plain text on one line, for tables and the terminal."""
-    text = re.sub(r"<[^>]*>", " ", text)
-    text = html.unescape(text)
-    text = re.sub(r"[*_`#>]+", "", text)
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    return " ".join(text.split())
+    markup = "html" if content.get("markup") == "html" else "markdown"
+    return plain_text(str(content.get("question") or content.get("front") or ""), markup)
 
 
 def to_json(row: BrowseRow) -> dict[str, object]:

@@ -78,20 +78,23 @@ class DeckReport:
     merged_from: tuple[str, ...] = ()
     merged_into_existing: bool = False
 
-    def describe(self) -> str:
-        """One line for the terminal or a status bar."""
+    def describe(self, with_key: bool = True) -> str:
+        """One line for the terminal (with the deck's id, which commands take) or the
+        window (``with_key`` False: the deck's name alone, as the deck list shows it)."""
         verb = "added deck" if self.new_deck else "updated deck"
         if self.merged_from:
             into = "the existing deck" if self.merged_into_existing else "the deck"
             verb = f"merged deck {self.deck_name!r} ({', '.join(self.merged_from)}) into {into}"
-        counts = f"{self.added} new, {self.updated} updated, {self.unchanged} unchanged cards"
+        # "added", not "new": an imported card may come with its history, no new card then.
+        counts = f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged cards"
         if self.newer_kept:
             counts += f", {self.newer_kept} changed here since kept"
         if self.reviews:
             counts += f", {self.reviews} reviews"
         if self.kept:
             counts += f"; {self.kept} kept that the file no longer lists"
-        return f"{verb} {self.deck_name!r} ({self.deck_key}): {counts}"
+        key = f" ({self.deck_key})" if with_key else ""
+        return f"{verb} {self.deck_name!r}{key}: {counts}"
 
 
 @dataclass(frozen=True)
@@ -111,13 +114,14 @@ class ImportReport:
     sounds: int = 0
     videos: int = 0
 
-    def lines(self, with_source: bool = True) -> list[str]:
+    def lines(self, with_source: bool = True, with_keys: bool = True) -> list[str]:
         """The report as lines: one per deck, then the images, then each note.
 
         Args:
             with_source: Start each line with the file's name, as the terminal shows it.
+            with_keys: Name each deck's id too, as the terminal shows it (commands take it).
         """
-        lines = [deck.describe() for deck in self.decks]
+        lines = [deck.describe(with_keys) for deck in self.decks]
         kept = [
             wording.count(count, noun)
             for count, noun in (

@@ -120,38 +120,38 @@ def checked(value: Any, item: OptionInfo) -> Any:
     """``value`` if the option can take it, else an ``OptionError`` saying why."""
     if item.kind == "bool":
         if not isinstance(value, bool):
-            raise OptionError(f"{item.key}: expected on or off, got {value!r}")
+            raise OptionError(f"{item.label}: expected on or off, got {value!r}")
         return value
     if item.kind == "choice":
         if value not in item.choices:
-            raise OptionError(f"{item.key}: {value!r} is not one of {', '.join(item.choices)}")
+            raise OptionError(f"{item.label}: {value!r} is not one of {', '.join(item.choices)}")
         return value
     if item.kind in ("int", "float"):
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise OptionError(f"{item.key}: expected a number, got {value!r}")
+            raise OptionError(f"{item.label}: expected a number, got {value!r}")
         if item.kind == "int" and value != int(value):
-            raise OptionError(f"{item.key}: expected a whole number, got {value}")
+            raise OptionError(f"{item.label}: expected a whole number, got {value}")
         if not math.isfinite(value):
-            raise OptionError(f"{item.key}: expected a number, got {value}")
+            raise OptionError(f"{item.label}: expected a number, got {value}")
         _within(item, value)
         return int(value) if item.kind == "int" else float(value)
     if item.kind == "steps":
         steps = tuple(value)
         for step in steps:
             if not isinstance(step, timedelta) or step <= timedelta(0):
-                raise OptionError(f"{item.key}: every step must be longer than 0, got {step}")
+                raise OptionError(f"{item.label}: every step must be longer than 0, got {step}")
             if step > LONGEST_STEP:
                 raise OptionError(
-                    f"{item.key}: {format_steps([step])} is longer than "
+                    f"{item.label}: {format_steps([step])} is longer than "
                     f"{format_steps([LONGEST_STEP])}, the longest step"
                 )
         if item.high is not None and len(steps) > item.high:
-            raise OptionError(f"{item.key}: at most {item.high:g} steps, got {len(steps)}")
+            raise OptionError(f"{item.label}: at most {item.high:g} steps, got {len(steps)}")
         return steps
     if item.kind == "numbers":
         numbers = tuple(float(number) for number in value)
         if not all(math.isfinite(number) for number in numbers):
-            raise OptionError(f"{item.key}: every value must be a finite number")
+            raise OptionError(f"{item.label}: every value must be a finite number")
         return numbers
     return value
 
@@ -159,7 +159,7 @@ def checked(value: Any, item: OptionInfo) -> Any:
 def warning(value: Any, item: OptionInfo) -> str:
     """The option's warning when ``value`` is in its warning range, else ''."""
     if item.warn_above is not None and isinstance(value, int | float) and value > item.warn_above:
-        return f"{item.key} {value:g}: {item.warning}"
+        return f"{item.label} {value:g}: {item.warning}"
     return ""
 
 
@@ -176,26 +176,26 @@ def parse(item: OptionInfo, text: str) -> Any:
             return True
         if lowered in ("off", "no", "false", "0"):
             return False
-        raise OptionError(f"{item.key}: expected on or off, got {text!r}")
+        raise OptionError(f"{item.label}: expected on or off, got {text!r}")
     if item.kind in ("int", "float"):
         try:
             number = int(text) if item.kind == "int" else float(text)
         except ValueError:
             what = "a whole number" if item.kind == "int" else "a number"
-            raise OptionError(f"{item.key}: expected {what}, got {text!r}") from None
+            raise OptionError(f"{item.label}: expected {what}, got {text!r}") from None
         return checked(number, item)
     if item.kind == "steps":
-        return checked(parse_steps(text, item.key), item)
+        return checked(parse_steps(text, item.label), item)
     if item.kind == "numbers":
         parts = [part for part in re.split(r"[\s,]+", text) if part]
         try:
             return checked(tuple(float(part) for part in parts), item)
         except ValueError:
-            raise OptionError(f"{item.key}: expected numbers, got {text!r}") from None
+            raise OptionError(f"{item.label}: expected numbers, got {text!r}") from None
     return checked(text, item)
 
 
-def parse_steps(text: str, key: str = "steps") -> tuple[timedelta, ...]:
+def parse_steps(text: str, key: str = "Steps") -> tuple[timedelta, ...]:
     """Steps as Anki writes them: ``1m 10m``, ``30s``, ``1h``, ``1d``; a bare number is minutes.
 
     Raises:
@@ -313,7 +313,9 @@ def loaded(value: Any, item: OptionInfo) -> Any:
     except OptionError:
         raise
     except (TypeError, ValueError, OverflowError) as error:
-        raise OptionError(f"{item.key}: {value!r:.80} is not a value it takes ({error})") from None
+        raise OptionError(
+            f"{item.label}: {value!r:.80} is not a value it takes ({error})"
+        ) from None
 
 
 def _loaded(value: Any, item: OptionInfo) -> Any:
@@ -338,7 +340,7 @@ def _loaded(value: Any, item: OptionInfo) -> Any:
 def _within(item: OptionInfo, value: float) -> None:
     low, high = item.low, item.high
     if (low is not None and value < low) or (high is not None and value > high):
-        raise OptionError(f"{item.key}: {value:g} is outside {_range(item)}")
+        raise OptionError(f"{item.label}: {value:g} is outside {_range(item)}")
 
 
 def _range(item: OptionInfo) -> str:

@@ -64,6 +64,16 @@ class Backup:
     reviews: int
 
     @property
+    def made_before(self) -> str:
+        """Why it was made, from the note in its name: "Before restore", or "" for a
+        backup made on schedule or by Back Up Now."""
+        match = _NOTE.search(self.path.name)
+        if match is None:
+            return ""
+        words = match.group(1).removeprefix("before-").replace("-", " ")
+        return f"Before {words}"
+
+    @property
     def size_text(self) -> str:
         """The file size as '812 B', '60.0 KB' or '3.4 MB'."""
         if self.size < 1024:
@@ -71,6 +81,10 @@ class Backup:
         if self.size < 1024 * 1024:
             return f"{self.size / 1024:.1f} KB"
         return f"{self.size / 1024 / 1024:.1f} MB"
+
+
+# The note ``make_backup`` adds after the time: "recall-20260115-090000-000000-before-restore".
+_NOTE = re.compile(r"^recall-\d{8}-\d{6}-\d{6}-(before-[a-z-]+)\.sqlite3$")
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,15 @@ _LEARNING = f"({int(CardState.LEARNING)}, {int(CardState.RELEARNING)})"
 _FEW_NEW = 16_384
 
 
+class DayWork(NamedTuple):
+    """The answers given in some decks from a time on: what a day's summary shows."""
+
+    cards: int
+    answers: int
+    correct: int
+    duration_ms: int
+
+
 class Queued(NamedTuple):
     """A due card in the queue's order: due time, then deck-file position, then id."""
 
@@ -73,6 +82,16 @@ class QueueQueries:
             found += self._new_of_deck(deck_id, now, limit - len(found), random_order)
         return found
 
+    def new_count(self, deck_ids: Sequence[int], now: datetime) -> int:
+        """How many of the decks' never-reviewed cards may be studied now, beyond any limit."""
+        return int(
+            self._sql.value(
+                f"SELECT count(*) FROM card_memory WHERE card_memory.deck_id IN "
+                f"({_marks(deck_ids)}) AND card_memory.state = ? AND {_STUDIABLE}",
+                (*deck_ids, int(CardState.NEW), to_micros(now)),
+            )
+        )
+
     def next_unburied(self, after: datetime) -> datetime | None:
         """The earliest time after ``after`` that a buried card (of any deck) comes back."""
         return from_micros(
@@ -98,6 +117,22 @@ class QueueQueries:
                 (to_micros(since), int(state_before), *deck_ids),
             )
         )
+
+    def work_since(self, deck_ids: Sequence[int], since: datetime) -> DayWork:
+        """Cards answered, answers, right answers and answer time in the decks from ``since`` on.
+
+        Each answer's time counts up to the longest answer time kept, as statistics count it.
+        """
+        ((cards, answers, correct, duration),) = self._sql.rows(
+            "SELECT count(DISTINCT review.card_id), count(*), "
+            "coalesce(sum(review.correct = 1), 0), "
+            f"coalesce(sum(min(max(review.duration_ms, 0), {LONGEST_ANSWER_MS})), 0) "
+            "FROM review CROSS JOIN card ON card.id = review.card_id "
+            f"WHERE review.reviewed_at >= ? AND review.kind = {_ANSWER} "
+            f"AND card.deck_id IN ({_marks(deck_ids)})",
+            (to_micros(since), *deck_ids),
+        )
+        return DayWork(int(cards), int(answers), int(correct), int(duration))
 
     def next_due(self, deck_ids: Sequence[int]) -> datetime | None:
         """When the decks' next reviewed, unsuspended card comes due, if they have any."""

@@ -75,10 +75,10 @@ class Today:
             return self.learning[0].card_id
         return None
 
-    def counts(self) -> tuple[int, int]:
-        """New cards and due cards left today (learning cards due today count in full)."""
+    def counts(self) -> tuple[int, int, int]:
+        """New, learning and review cards left today (learning cards due today count in full)."""
         learning = bisect.bisect_left(self.learning, self.end_of_day, key=lambda queued: queued.due)
-        return len(self.new), learning + len(self.reviews)
+        return len(self.new), learning, len(self.reviews)
 
     def answered(self, card_id: int, position: int, before: CardState, after: MemoryState) -> None:
         """Apply one recorded answer, as reading the queue again would find it.

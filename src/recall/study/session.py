@@ -85,10 +85,22 @@ class Answer:
 
 @dataclass(frozen=True)
 class QueueCounts:
-    """What is left to study today in a deck."""
+    """What is left to study today in a deck, as the review screen's counter shows it.
+
+    Attributes:
+        new: New cards within today's limit.
+        learning: Learning and relearning cards due today.
+        review: Review cards due today within the review limit.
+    """
 
     new: int
-    due: int
+    learning: int
+    review: int
+
+    @property
+    def due(self) -> int:
+        """Studied cards due today: learning and review cards."""
+        return self.learning + self.review
 
     @property
     def total(self) -> int:
@@ -98,13 +110,23 @@ class QueueCounts:
 
 @dataclass(frozen=True)
 class Summary:
-    """How a study session went."""
+    """How today's study of a deck went: every sitting of the study day, not only this one.
+
+    Attributes:
+        cards: Different cards answered today in the deck (with its subdecks).
+        answered: Answers given today.
+        correct: Right answers among them.
+        time_spent: Today's answer times added up.
+        next_due: When the deck's next studied card comes due.
+        sitting_answered: Answers given in this sitting.
+    """
 
     cards: int
     answered: int
     correct: int
     time_spent: timedelta
     next_due: datetime | None
+    sitting_answered: int = 0
 
     @property
     def share_correct(self) -> float:
@@ -127,6 +149,7 @@ class Recorded:
     time_spent: timedelta
     memory: MemoryState
     leech: card_changes.Restore | None = None
+    order: tuple[int, ...] = ()
 
     @property
     def became_leech(self) -> bool:
@@ -150,6 +173,8 @@ class StudySession:
         deck_key: The deck file id of the deck to study.
         rng: Shuffles the choices; tests pass a seeded one.
         zone: The learner's time zone for the day rollover; None is the system's.
+        learn_ahead_today: Show learning cards due later today now, not only those due
+            within the learn-ahead window (what "Learn ahead" on the summary asks for).
     """
 
     database: Database
@@ -157,6 +182,7 @@ class StudySession:
     deck_key: str
     rng: random.Random = field(default_factory=random.Random)
     zone: tzinfo | None = None
+    learn_ahead_today: bool = False
     deck: DeckRow = field(init=False)
     deck_ids: tuple[int, ...] = field(init=False)
     preferences: Preferences = field(init=False)
@@ -196,7 +222,10 @@ class StudySession:
         """
         with self._watched.reading() as transaction:
             today = self._today_in(transaction, now)
-            card_id = today.next_card(now, self.preferences.learn_ahead)
+            ahead = self.preferences.learn_ahead
+            if self.learn_ahead_today:
+                ahead = max(ahead, today.end_of_day - now)
+            card_id = today.next_card(now, ahead)
             row = transaction.cards.get(card_id) if card_id is not None else None
         return self._show(row, now) if row is not None else None
 
@@ -213,9 +242,9 @@ class StudySession:
                 with self._watched.reading() as transaction:
                     today = self._today_in(transaction, now)
             except DatabaseChangedError:
-                return QueueCounts(new=0, due=0)
-        new, due = today.counts()
-        return QueueCounts(new=new, due=due)
+                return QueueCounts(new=0, learning=0, review=0)
+        new, learning, review = today.counts()
+        return QueueCounts(new=new, learning=learning, review=review)
 
     def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
         """Grade picked options (indexes into ``card.choices``) of a choice card."""
@@ -374,6 +403,7 @@ class StudySession:
             time_spent=max(timedelta(0), now - shown.shown_at),
             memory=after,
             leech=leech,
+            order=shown.order,
         )
         self._recorded.append(recorded)
         return recorded
@@ -384,7 +414,8 @@ class StudySession:
         return bool(self._recorded)
 
     def undo(self, now: datetime) -> StudyCard:
-        """Take back the last recorded answer and show its card again.
+        """Take back the last recorded answer and show its card again, its choices in the
+        order they were shown.
 
         The review is deleted and the card's memory state is rebuilt from its remaining
         history, so both are exactly as they were before the answer.
@@ -408,7 +439,7 @@ class StudySession:
             scheduler = self._scheduler_of(card.deck_id)
             transaction.cards.set_memory(last.card_id, replay(scheduler, card, history))
             row = transaction.cards.get(last.card_id)
-        return self._show(row, now)
+        return self._show(row, now, last.order)
 
     def show(self, card_id: int, now: datetime) -> StudyCard:
         """A card of this session as it is stored now, to show again (after an edit)."""
@@ -416,16 +447,23 @@ class StudySession:
             row = transaction.cards.get(card_id)
         return self._show(row, now)
 
-    def summary(self) -> Summary:
-        """Cards, answers, right answers and time spent in this session, and the next due time."""
+    def summary(self, now: datetime) -> Summary:
+        """Today's cards, answers, right answers and answer time in the deck, and the next due.
+
+        The study day is the one ``now`` falls in, so a sitting left with Escape and one
+        begun later add up (as the statistics count the day).
+        """
+        start, _ = self._study_day(now)
         with self.database.reading() as transaction:
+            work = transaction.queue.work_since(self.deck_ids, start)
             next_due = transaction.queue.next_due(self.deck_ids)
         return Summary(
-            cards=len({entry.card_id for entry in self._recorded}),
-            answered=len(self._recorded),
-            correct=sum(1 for entry in self._recorded if entry.correct),
-            time_spent=sum((entry.time_spent for entry in self._recorded), timedelta(0)),
+            cards=work.cards,
+            answered=work.answers,
+            correct=work.correct,
+            time_spent=timedelta(milliseconds=work.duration_ms),
             next_due=next_due,
+            sitting_answered=len(self._recorded),
         )
 
     def _check_deck(self, transaction: Transaction) -> None:
@@ -470,10 +508,13 @@ class StudySession:
         self._today = read_today(transaction.queue, stamp, self.deck_ids, self.preset, day, now)
         return self._today
 
-    def _show(self, row: CardRow, now: datetime) -> StudyCard:
+    def _show(self, row: CardRow, now: datetime, order: tuple[int, ...] = ()) -> StudyCard:
+        """The card as shown now; ``order`` keeps the choices as an earlier showing had them
+        (when the card still has as many), else they are shuffled anew."""
         card = CARD_ADAPTER.validate_json(row.content)
-        order: tuple[int, ...] = ()
-        if isinstance(card, ChoiceCard):
+        if isinstance(card, ChoiceCard) and sorted(order) != list(range(len(card.choices))):
+            order = ()
+        if isinstance(card, ChoiceCard) and not order:
             count = len(card.choices)
             shuffled = card.shuffle and self.preset.shuffle_choices
             order = tuple(self.rng.sample(range(count), count) if shuffled else range(count))

@@ -147,7 +147,7 @@ class DeckListView(QWidget):
         self._description = card_label("deckDescription", "About the selected deck", rich=False)
         self._description.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self._status = card_label("deckStatus", "Today", rich=False)
-        self._status.setWordWrap(False)
+        self._status.setWordWrap(True)  # a long deck name must not widen the window
         self._status.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.table = _DeckTable()
         self.table.setObjectName("deckTable")
@@ -205,10 +205,7 @@ class DeckListView(QWidget):
                 | QItemSelectionModel.SelectionFlag.Rows,
             )
         self.study_button.setEnabled(bool(decks))
-        due = sum(deck.new + deck.due for deck in decks)  # each deck's own, summed once
-        self._status.setText(
-            "Nothing left to study today." if due == 0 else f"{due} cards to study today."
-        )
+        self._show_selected_counts()
 
     def selected_key(self) -> str | None:
         """The file id of the selected deck (None for a name step no deck holds)."""
@@ -259,6 +256,19 @@ class DeckListView(QWidget):
         text = self.model.deck_of(rows[0]).description if rows else ""
         self._description.setText(shortened(text))
         self._description.setVisible(bool(text))
+        self._show_selected_counts()
+
+    def _show_selected_counts(self) -> None:
+        """Say what the selected deck (with its subdecks) has today, beside its Study button."""
+        deck = self.selected_deck()
+        if deck is None:
+            self._status.setText("")
+            return
+        name = deck.name
+        if deck.new + deck.due == 0:
+            self._status.setText(f"Nothing due in {name} today.")
+            return
+        self._status.setText(f"{name}: {deck.new} new and {deck.due} due today.")
 
     def _on_study(self) -> None:
         key = self.selected_key()

@@ -7,6 +7,8 @@ menu entry is one action here or in its group and one line in ``_fill``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, qVersion
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenuBar, QMessageBox
@@ -16,6 +18,9 @@ from recall.storage import SQLITE_VERSION
 from recall.ui.collection_actions import CollectionActions
 from recall.ui.data.safekeeping_actions import SafekeepingActions
 from recall.ui.options.actions import OptionsActions
+
+if TYPE_CHECKING:
+    from recall.ui.shortcuts_dialog import ShortcutsDialog
 
 SHORTCUTS = (
     ("Enter", "Study the selected deck"),
@@ -92,6 +97,7 @@ class MainMenus(QObject):
         self.statistics_action = _action(window, "S&tatistics...", "Shift+S")
         self.shortcuts_action = _action(window, "&Keyboard Shortcuts", "F1")
         self.about_action = _action(window, "&About Recall")
+        self.shortcuts_dialog: ShortcutsDialog | None = None
         # Window-wide shortcuts work whichever screen has the keyboard.
         for action in (
             self.import_action,
@@ -153,10 +159,14 @@ class MainMenus(QObject):
         help_menu.addAction(self.about_action)
 
     def _on_shortcuts(self) -> None:
-        rows = "".join(f"<tr><td><b>{key}</b></td><td>{what}</td></tr>" for key, what in SHORTCUTS)
-        QMessageBox.information(
-            self._window, "Keyboard Shortcuts", f"<table cellspacing='6'>{rows}</table>"
-        )
+        from recall.ui.shortcuts_dialog import BROWSER_SHORTCUTS, ShortcutsDialog
+
+        if self.shortcuts_dialog is None:
+            sections = (("Main window", SHORTCUTS), ("Card browser (B)", BROWSER_SHORTCUTS))
+            self.shortcuts_dialog = ShortcutsDialog(sections, self._window)
+        self.shortcuts_dialog.show()
+        self.shortcuts_dialog.raise_()
+        self.shortcuts_dialog.activateWindow()
 
     def _on_about(self) -> None:
         versions = "<br>".join(f"{name} {version}" for name, version in library_versions().items())

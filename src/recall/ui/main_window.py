@@ -13,11 +13,13 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QTimer
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
+from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragLeaveEvent, QDropEvent
+from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QWidget
+from shiboken6 import isValid
 
 from recall.collection import deck_list as library
+from recall.core.errors import RecallError
 from recall.core.preferences import Preferences
 from recall.host import paths
 from recall.options import deck_options
@@ -28,7 +30,9 @@ from recall.ui.context import WindowContext
 from recall.ui.data.safekeeping_actions import SafekeepingActions
 from recall.ui.data.sync_actions import SyncActions
 from recall.ui.data.transfers import Transfers, importable
+from recall.ui.database_watcher import DatabaseWatcher
 from recall.ui.deck_list_view import DeckListView
+from recall.ui.drop_overlay import DropOverlay
 from recall.ui.main_menus import MainMenus
 from recall.ui.operations import Operations
 from recall.ui.options.actions import OptionsActions
@@ -42,6 +46,9 @@ if TYPE_CHECKING:
     from recall.collection.importing import ImportReport
     from recall.ui.review.view import ReviewView
     from recall.ui.statistics.window import StatisticsWindow
+
+
+UNDONE = "Rating taken back: the card is shown again as it was, to answer anew."
 
 
 @reports_errors
@@ -78,6 +85,7 @@ class MainWindow(QMainWindow):
         self._zone = zone
         self._prompts = prompts or Prompts(self)
         self._review: ReviewView | None = None
+        self._focus_before_busy: QWidget | None = None
         self.statistics: StatisticsWindow | None = None
         self.tasks = TaskRunner(self)
         self.operations = Operations(self.tasks, self._prompts, self)
@@ -98,6 +106,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.deck_list)
         self.pages.addWidget(self.summary)
         self.setCentralWidget(self.pages)
+        self.drop_overlay = DropOverlay(self.pages)
         self.collection = CollectionActions(context, self.preferences, self.deck_list, self)
         self.sync = SyncActions(
             context,
@@ -105,6 +114,7 @@ class MainWindow(QMainWindow):
             self,
         )
         self.statusBar().addPermanentWidget(self.sync.label)
+        self.database_watcher = DatabaseWatcher(database, self)
         self.menus = MainMenus(
             self, self.options, self.collection, self.safekeeping, self.sync.sync_action
         )
@@ -112,6 +122,7 @@ class MainWindow(QMainWindow):
         self._restore_geometry()
         self.refresh_decks()
         self.safekeeping.backup_timer.start()
+        self.database_watcher.start()
         QTimer.singleShot(0, self.sync.start)
 
     @property
@@ -143,14 +154,17 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self.deck_list.focus_table()
 
-    def study(self, deck_key: str) -> None:
-        """Start a study session on a deck."""
+    def study(self, deck_key: str, learn_ahead: bool = False) -> None:
+        """Start a study session on a deck (with ``learn_ahead``, learning cards due later
+        today come now)."""
         # The review screen and the statistics load when first opened: the deck list,
         # the first screen, starts without them (tests/ui/test_start_imports.py).
         from recall.study.session import StudySession
         from recall.ui.review.view import ReviewView
 
-        session = StudySession(self._database, self._schedulers, deck_key, self._rng, self._zone)
+        session = StudySession(
+            self._database, self._schedulers, deck_key, self._rng, self._zone, learn_ahead
+        )
         review = ReviewView(
             session, self._clock, paths.media_dir(self._database.path.parent), self._prompts
         )
@@ -205,10 +219,17 @@ class MainWindow(QMainWindow):
     # Qt overrides
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if self._dropped_files(event.mimeData()) and not self.transfers.busy:
+        files = self._dropped_files(event.mimeData())
+        if files and not self.transfers.busy:
             event.acceptProposedAction()
+            self.drop_overlay.show_for(len(files))
+
+    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:
+        self.drop_overlay.hide()
+        super().dragLeaveEvent(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
+        self.drop_overlay.hide()
         files = self._dropped_files(event.mimeData())
         if files:
             event.acceptProposedAction()
@@ -246,6 +267,8 @@ class MainWindow(QMainWindow):
         menus = self.menus
         self.deck_list.study_requested.connect(self.study)
         self.summary.back_requested.connect(self.show_decks)
+        self.summary.learn_ahead_requested.connect(self._on_learn_ahead)
+        self.summary.more_new_requested.connect(self._on_more_new)
         menus.import_action.triggered.connect(self.transfers.choose_and_import)
         menus.export_action.triggered.connect(self._on_export_deck)
         menus.export_reviews_action.triggered.connect(self.transfers.export_reviews)
@@ -267,6 +290,7 @@ class MainWindow(QMainWindow):
         self.collection.changed.connect(self._on_collection_changed)
         self.collection.notice.connect(lambda text: self._show_status(text, 10_000))
         self.sync.synced.connect(self._on_synced)
+        self.database_watcher.changed.connect(self._on_database_changed)
         self.sync.message.connect(self._show_status)
 
     def _restore_geometry(self) -> None:
@@ -296,9 +320,32 @@ class MainWindow(QMainWindow):
     def _on_review_finished(self) -> None:
         review = self._review
         assert review is not None
-        self.summary.show_summary(review.deck_name, review.summary(), self._clock())
+        from recall.collection.study_more import more_to_study
+
+        now = self._clock()
+        more = more_to_study(self._database, self._schedulers, review.deck_key, now, self._zone)
+        self.summary.show_summary(review.deck_name, review.summary(), now, more)
         self.pages.setCurrentWidget(self.summary)
         self._update_actions()
+
+    def _on_learn_ahead(self) -> None:
+        if self._review is not None:
+            self.study(self._review.deck_key, learn_ahead=True)
+
+    def _on_more_new(self) -> None:
+        from recall.collection.study_more import add_new_cards_today
+
+        review = self._review
+        if review is None:
+            return
+        try:
+            add_new_cards_today(
+                self._database, self._schedulers, review.deck_key, self._clock(), self._zone
+            )
+        except RecallError as error:
+            self._prompts.tell("More new cards", str(error))
+            return
+        self.study(review.deck_key)
 
     def _on_undo_available(self, available: bool) -> None:
         self.menus.undo_action.setEnabled(
@@ -325,7 +372,8 @@ class MainWindow(QMainWindow):
         if review is None or not review.can_undo:
             return
         self.pages.setCurrentWidget(review)
-        review.undo()
+        if review.undo():
+            self._show_status(UNDONE, 8_000)
         self._update_actions()
 
     def _on_collection_changed(self) -> None:
@@ -353,17 +401,42 @@ class MainWindow(QMainWindow):
             self._update_actions()
         if self.pages.currentWidget() is self.deck_list:
             self.deck_list.focus_table()
-        lines = [line for report in reports for line in report.lines()]
+        lines = [line for report in reports for line in report.lines(with_keys=False)]
         self._show_status(lines[0] if lines else "", 10_000)
 
     def _on_busy(self, busy: bool) -> None:
         # One operation at a time; studying and editing wait only for one writing cards.
-        self.pages.setEnabled(not self.operations.writes_cards)
+        writing = self.operations.writes_cards
+        if writing and self.pages.isEnabled():
+            focused = QApplication.focusWidget()
+            inside = focused is not None and self.pages.isAncestorOf(focused)
+            self._focus_before_busy = focused if inside else None
+        was_disabled = not self.pages.isEnabled()
+        self.pages.setEnabled(not writing)
+        if was_disabled and not writing:
+            self._restore_focus()
         for action in (*self.menus.busy_actions, *self.safekeeping.actions):
             action.setEnabled(not busy)
         for action in self.collection.editing_actions:
             action.setEnabled(not self.operations.writes_cards)
         self._update_actions()
+
+    def _restore_focus(self) -> None:
+        """Give the keys back where they were before the pages were disabled (a sync at
+        launch, an import), or to the page's own place: disabling moved focus away."""
+        focused = QApplication.focusWidget()
+        if focused is not None and self.pages.isAncestorOf(focused):
+            return
+        before, self._focus_before_busy = self._focus_before_busy, None
+        page = self.pages.currentWidget()
+        alive = before is not None and isValid(before)
+        if alive and page is not None and before is not None and page.isAncestorOf(before):
+            before.setFocus(Qt.FocusReason.OtherFocusReason)
+            return
+        if page is self.deck_list:
+            self.deck_list.focus_table()
+        elif page is not None:
+            page.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _on_export_deck(self) -> None:
         key = self.deck_list.selected_key()
@@ -383,6 +456,12 @@ class MainWindow(QMainWindow):
 
     def _on_synced(self, _report: object) -> None:
         if self.pages.currentWidget() is self.deck_list:
+            self.refresh_decks_off_thread(self.deck_list.selected_key())
+
+    def _on_database_changed(self) -> None:
+        # Another process (`recall import` in a terminal) or this one changed the database:
+        # the deck list, when on screen and nothing is running, reads its counts again.
+        if self.pages.currentWidget() is self.deck_list and not self.operations.busy:
             self.refresh_decks_off_thread(self.deck_list.selected_key())
 
     def _on_preferences_saved(self, chosen: Preferences) -> None:

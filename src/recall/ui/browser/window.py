@@ -353,8 +353,10 @@ class BrowserWindow(QMainWindow):
         self._pending = None
         if not isinstance(error, RecallError):
             raise error
+        self._show_after = None
         self.model.set_result(SearchResult(self.search_box.text(), (), *self._sort))
         self.status.setText(str(error))
+        self._load_editor()  # no card is listed: none stays in the editor
 
     def _on_sort(self, column: int, order: Qt.SortOrder) -> None:
         self._sort = (COLUMNS[column][0], order == Qt.SortOrder.DescendingOrder)

@@ -38,7 +38,7 @@ from recall.ui.tasks import TaskRunner
 class BackupListModel(RowsModel[Backup]):
     """Rows of ``Backup`` values, newest first."""
 
-    HEADERS = ("Made", "Size", "Decks", "Cards", "Reviews")
+    HEADERS = ("Made", "Why", "Size", "Decks", "Cards", "Reviews")
 
     def set_backups(self, found: Sequence[Backup]) -> None:
         """Replace every row."""
@@ -50,7 +50,8 @@ class BackupListModel(RowsModel[Backup]):
 
     def cells(self, value: Backup) -> tuple[object, ...]:
         made = f"{value.made_at.astimezone():%Y-%m-%d %H:%M}"
-        return (made, value.size_text, value.decks, value.cards, value.reviews)
+        why = value.made_before or "Backup"
+        return (made, why, value.size_text, value.decks, value.cards, value.reviews)
 
     def extra(self, value: Backup, column: int, role: int) -> object:
         return plain_tooltip(str(value.path)) if role == Qt.ItemDataRole.ToolTipRole else None

@@ -66,6 +66,7 @@ class SyncActions(QObject):
         # One operation at a time: Sync Now waits while another (an import, a check) runs.
         context.operations.busy_changed.connect(lambda busy: self.sync_action.setEnabled(not busy))
         self._not_sent: str | None = None  # why the last round could not send, if it could not
+        self._folder = settings.status(self._database).folder  # to see a new one chosen
         self.show_status()
 
     @property
@@ -162,11 +163,12 @@ class SyncActions(QObject):
         )
 
     def settings_changed(self) -> None:
-        """After Preferences were saved: show the new settings, and make the first round
-        at once when a folder was just chosen."""
+        """After Preferences were saved: show the new settings, and make a round at once when
+        a folder was just chosen (the first, or another in place of the one before)."""
         self.show_status()
         status = settings.status(self._database)
-        if status.folder is not None and status.last_sync is None:
+        chosen, self._folder = status.folder != self._folder, status.folder
+        if status.folder is not None and (chosen or status.last_sync is None):
             self.sync_now(quiet=True)
 
     def _on_timer(self) -> None:

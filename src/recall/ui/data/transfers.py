@@ -172,7 +172,12 @@ class Transfers(QObject):
     def _on_imported(self, reports: list[ImportReport]) -> None:
         self.imported.emit(reports)
         sections = [
-            "\n".join([Path(report.source).name, *(f"  {line}" for line in report.lines(False))])
+            "\n".join(
+                [
+                    Path(report.source).name,
+                    *(f"  {line}" for line in report.lines(False, with_keys=False)),
+                ]
+            )
             for report in reports
         ]
         self._prompts.tell("Import finished", "\n\n".join(sections) or "Nothing to import.")

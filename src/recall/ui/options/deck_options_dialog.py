@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -207,6 +207,7 @@ class DeckOptionsDialog(QDialog):
             picker.addWidget(button)
         self.sharing = plain_label()
         self.sharing.setObjectName("hint")
+        self.sharing.setWordWrap(True)  # many decks sharing a preset must not widen the dialog
         self.form = OptionForm(_FORM_KEYS, self)
         self.parameters = QLineEdit()
         self.parameters.setObjectName("option_parameters")
@@ -233,8 +234,11 @@ class DeckOptionsDialog(QDialog):
         self.warnings = plain_label()
         self.warnings.setWordWrap(True)
         self.warnings.setObjectName("warning")
+        subdecks = len(self._subdecks())
         self.subdecks = QCheckBox(
-            f"Also give this preset to the {count(len(self._subdecks()), 'subdeck')}"
+            "Also give this preset to the subdeck"
+            if subdecks == 1
+            else f"Also give this preset to the {subdecks} subdecks"
         )
         self.subdecks.setVisible(bool(self._subdecks()))
         self.buttons = QDialogButtonBox(
@@ -384,6 +388,10 @@ class DeckOptionsDialog(QDialog):
             self.fit_result.setText(
                 self._fit_words + " The fitted parameters are filled in: Save applies them."
             )
+        # Hiding the button would hand the keys to Reset to Defaults: Save comes next.
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setFocus(
+            Qt.FocusReason.OtherFocusReason
+        )
         self.apply_fit_button.hide()
 
     def _on_optimized(self, report: optimizing.OptimizeReport) -> None:
@@ -394,9 +402,13 @@ class DeckOptionsDialog(QDialog):
             self._fitted = report.result.fitted
         self.fit_result.setText(text)
         self.apply_fit_button.setVisible(report.result.better)
+        # The button disabled while optimizing lost the keys: give them to what comes next.
+        after = self.apply_fit_button if report.result.better else self.optimize_button
+        after.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _on_optimize_failed(self, error: Exception) -> None:
         self.optimize_button.setEnabled(True)
+        self.optimize_button.setFocus(Qt.FocusReason.OtherFocusReason)
         if not isinstance(error, RecallError):
             raise error
         self.fit_result.setText(f"Optimize failed: {error}")

@@ -19,12 +19,14 @@ from PySide6.QtWidgets import (
 from recall.content.deck_format import BasicCard, ChoiceCard
 from recall.content.sound import without_references
 from recall.core.type_answer import Comparison
+from recall.study.session import QueueCounts
 from recall.ui.accessibility import plain_text
 from recall.ui.feedback_panel import FeedbackPanel, card_label
 from recall.ui.plain_text import rich_label
 from recall.ui.review.card_text_view import CardTextView
 from recall.ui.review.choice_button import ChoiceButton
 from recall.ui.review.choice_outcome import ChoiceResult, Outcome
+from recall.ui.review.rating_bar import COLUMN_WIDTH
 from recall.ui.review.sound_bar import SoundBar
 from recall.ui.review.type_in import TypeAnswerBox, comparison_html, comparison_words
 from recall.ui.text import markdown_to_html
@@ -34,6 +36,11 @@ LISTEN = "Listen."  # shown for a side that is only a sound
 
 def _blank_html(fragment: str) -> bool:
     return "<img" not in fragment and not plain_text(fragment)
+
+
+def counts_text(left: QueueCounts) -> str:
+    """The review screen's counter: "3 new · 2 learning · 5 review"."""
+    return f"{left.new} new · {left.learning} learning · {left.review} review"
 
 
 # Room kept between the view's edge and what scrolling brings into view.
@@ -58,6 +65,7 @@ class CardPanel(QScrollArea):
         self._deck_label = card_label("deckName", "Deck", rich=False)
         self._progress_label = card_label("progress", "Cards left today", rich=False)
         self._progress_label.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self._progress_label.setWordWrap(False)  # one line: "3 new · 2 learning · 5 review"
         header = QHBoxLayout()
         header.addWidget(self._deck_label, 1)
         header.addWidget(self._progress_label)
@@ -100,7 +108,7 @@ class CardPanel(QScrollArea):
 
         column = QWidget()
         column.setObjectName("cardColumn")
-        column.setMaximumWidth(820)
+        column.setMaximumWidth(COLUMN_WIDTH)
         column_layout = QVBoxLayout(column)
         column_layout.setContentsMargins(24, 20, 24, 20)
         column_layout.setSpacing(14)
@@ -141,11 +149,18 @@ class CardPanel(QScrollArea):
         return list(self._choice_buttons)
 
     def show_card(
-        self, deck_name: str, left_today: int, card: ChoiceCard | BasicCard, order: tuple[int, ...]
+        self,
+        deck_name: str,
+        left_today: QueueCounts,
+        card: ChoiceCard | BasicCard,
+        order: tuple[int, ...],
     ) -> None:
-        """Show a card's question (and its choices in ``order``), hiding any earlier answer."""
+        """Show a card's question (and its choices in ``order``), hiding any earlier answer.
+
+        The counter says what is left today as Anki does: new, learning and review cards.
+        """
         self._deck_label.setText(deck_name)
-        self._progress_label.setText(f"{left_today} left today")
+        self.show_counts(left_today)
         html = isinstance(card, BasicCard) and card.markup == "html"
         text = without_references(card.question if isinstance(card, ChoiceCard) else card.front)
         if not text.strip() or (html and _blank_html(text)):
@@ -224,6 +239,10 @@ class CardPanel(QScrollArea):
             return self._type_result.accessibleName()
         return ""
 
+    def show_counts(self, left_today: QueueCounts) -> None:
+        """Show the cards left today: new, learning and review."""
+        self._progress_label.setText(counts_text(left_today))
+
     def set_checked(self, position: int, checked: bool) -> None:
         """Tick or untick a choice of a "select all" card."""
         self._choice_buttons[position].setChecked(checked)
@@ -280,20 +299,29 @@ class CardPanel(QScrollArea):
     def reveal_feedback(self) -> None:
         """Scroll down so the feedback panel comes into view, but never past the first
         marked choice: what was picked and what was right stay on screen above the
-        explanation, which the learner then scrolls on to read. A scroll that would cut
-        the question in two stops at an edge instead: at the top when the verdict and the
-        note on the picked choice show from there, else at the first choice."""
+        explanation, which the learner then scrolls on to read. Nor past the question
+        while the question, the marked choices and the note on the picked choice fit in
+        view together. A scroll that would cut the question in two stops at an edge
+        instead: at the top when the verdict and the note show from there, else at the
+        first choice."""
         for layout in self._layouts:
             layout.activate()  # the feedback was just filled: place it now
         height = self.viewport().height()
         wanted = self._top_of(self.feedback) + self.feedback.height() + _MARGIN - height
         if self._marked is not None:
             wanted = min(wanted, self._top_of(self._marked) - _MARGIN)
+        note = self.feedback.picked_note
+        headline = note if note.isVisibleTo(self) else self.feedback.verdict
+        question = self._question_html if self._question_html.isVisibleTo(self) else self._question
+        top = self._top_of(question) - _MARGIN
+        if self._top_of(headline) + headline.height() + _MARGIN - top <= height:
+            # The question, the marked choices and the verdict with the note on the picked
+            # choice fit together: keep them so, the question whole and in view.
+            self.verticalScrollBar().setValue(max(0, min(wanted, top)))
+            return
         first = self._choice_buttons[0] if self._choice_buttons else self._marked
         edge = self._top_of(first) - _MARGIN if first is not None else 0
         if 0 < wanted < edge:
-            note = self.feedback.picked_note
-            headline = note if note.isVisibleTo(self) else self.feedback.verdict
             fits = self._top_of(headline) + headline.height() + _MARGIN <= height
             wanted = 0 if fits else edge
         self.verticalScrollBar().setValue(max(0, wanted))

@@ -11,6 +11,8 @@ from recall.ui.plain_text import plain_label, rich_label
 from recall.ui.review.choice_outcome import Outcome
 from recall.ui.text import markdown_to_html
 
+SELECTED = "\u2713 Selected"  # the mark of a choice toggled on, before the answer
+
 
 @reports_errors
 class ChoiceButton(QPushButton):
@@ -44,15 +46,30 @@ class ChoiceButton(QPushButton):
         layout.addWidget(self._text, 1)
         layout.addWidget(self._mark, 0, Qt.AlignmentFlag.AlignVCenter)
         self._plain_text = markdown_plain_text(text)
+        self._outcome = Outcome.NONE
+        self.toggled.connect(self._on_toggled)
         self.set_outcome(Outcome.NONE)
 
     def set_outcome(self, outcome: Outcome) -> None:
         """Mark the choice after the answer, or clear the mark."""
-        self._mark.setText(outcome.value)
-        expose(self._mark, outcome.spoken, "Mark")
-        self._mark.setVisible(outcome is not Outcome.NONE)
+        self._outcome = outcome
+        self._show_mark()
+
+    def _on_toggled(self, _checked: bool) -> None:
+        self._show_mark()
+
+    def _show_mark(self) -> None:
+        """The answer's mark; before the answer, a tick on a choice toggled on."""
+        outcome = self._outcome
+        if outcome is Outcome.NONE and self.isChecked():
+            text, spoken = SELECTED, "selected"
+        else:
+            text, spoken = outcome.value, outcome.spoken
+        self._mark.setText(text)
+        expose(self._mark, spoken, "Mark")
+        self._mark.setVisible(bool(text))
         self.setProperty("outcome", outcome.name.lower())
-        suffix = f" ({outcome.spoken})" if outcome is not Outcome.NONE else ""
+        suffix = f" ({spoken})" if text else ""
         self.setAccessibleName(f"Choice {self._number.text()}: {self._plain_text}{suffix}")
         self.style().unpolish(self)
         self.style().polish(self)

@@ -23,6 +23,9 @@ class _RatingButton(QPushButton):
         event.ignore()  # passed on to the review screen, which knows what each key means
 
 
+COLUMN_WIDTH = 820  # the card's column (card_panel.py) and the buttons' under it
+
+
 class RatingBar(QFrame):
     """Asks for the answer, then offers the ratings; it emits what the learner chose.
 
@@ -42,7 +45,17 @@ class RatingBar(QFrame):
         self.submit_button.setObjectName("submit")
         self.submit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.buttons: dict[Rating, QPushButton] = {}
-        layout = QHBoxLayout(self)
+        # As wide as the card's column and centred under it, so in a maximised window the
+        # buttons stay beside the question and the answer, not in the far corner.
+        column = QWidget()
+        column.setObjectName("ratingColumn")
+        column.setMaximumWidth(COLUMN_WIDTH)
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addStretch(1)
+        outer.addWidget(column, 100)
+        outer.addStretch(1)
+        layout = QHBoxLayout(column)
         layout.setContentsMargins(24, 10, 24, 14)
         layout.setSpacing(8)
         layout.addWidget(self.key_hint, 1)

@@ -7,15 +7,24 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QShowEvent
-from PySide6.QtWidgets import QFormLayout, QFrame, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from recall.core.wording import count, duration, percent
 from recall.ui.accessibility import announce
 from recall.ui.feedback_panel import CardLabel
 from recall.ui.override_errors import reports_errors
+from recall.ui.plain_text import plain_label
 from recall.ui.text import format_when
 
 if TYPE_CHECKING:
+    from recall.collection.study_more import MoreToStudy
     from recall.study.session import Summary
 
 
@@ -38,9 +47,12 @@ class _ValueLabel(CardLabel):
 
 @reports_errors
 class SummaryView(QWidget):
-    """'Done for today', with the session's numbers. Enter or Escape goes back."""
+    """'Done for today', with the day's numbers and what else there is. Enter or Escape
+    goes back; L learns ahead and N studies more new cards, where the deck has them."""
 
     back_requested = Signal()
+    learn_ahead_requested = Signal()
+    more_new_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -49,24 +61,43 @@ class SummaryView(QWidget):
         self.title = _label("pageTitle", "Title")
         self.subtitle = _label("summarySubtitle", "Summary")  # plain text: it names the deck
         self.subtitle.setWordWrap(True)
-        self.reviewed = _label("summaryValue", "Cards reviewed", value=True)
+        self.reviewed = _label("summaryValue", "Cards reviewed today", value=True)
         self.correct = _label("summaryValue", "Correct", value=True)
-        self.time_spent = _label("summaryValue", "Time spent", value=True)
+        self.time_spent = _label("summaryValue", "Time spent today", value=True)
         self.next_due = _label("summaryValue", "Next card due", value=True)
         form = QFormLayout()
         form.setHorizontalSpacing(24)
         form.setVerticalSpacing(10)
         for caption, label in (
-            ("Cards reviewed", self.reviewed),
+            ("Cards reviewed today", self.reviewed),
             ("Correct", self.correct),
-            ("Time spent", self.time_spent),
+            ("Time spent today", self.time_spent),
             ("Next card due", self.next_due),
         ):
-            form.addRow(caption, label)
+            # A caption label of its own, polished with the panel's font before the row is
+            # measured (one the form makes is measured too small, and clips "today").
+            caption_label = plain_label(caption)
+            caption_label.setObjectName("summaryCaption")
+            form.addRow(caption_label, label)
         self.back_button = QPushButton("Back to decks")
         self.back_button.setAccessibleName("Back to decks")
         self.back_button.setDefault(True)
         self.back_button.clicked.connect(self.back_requested)
+        self.more_note = _label("summaryMore", "More to study")
+        self.more_note.setWordWrap(True)
+        self.learn_ahead_button = QPushButton("&Learn ahead")
+        self.learn_ahead_button.setAccessibleName("Learn ahead")
+        self.learn_ahead_button.setVisible(False)
+        self.learn_ahead_button.clicked.connect(self.learn_ahead_requested)
+        self.more_new_button = QPushButton("&New cards today")
+        self.more_new_button.setAccessibleName("More new cards today")
+        self.more_new_button.setVisible(False)
+        self.more_new_button.clicked.connect(self.more_new_requested)
+        offers = QHBoxLayout()
+        offers.setSpacing(8)
+        offers.addWidget(self.learn_ahead_button)
+        offers.addWidget(self.more_new_button)
+        offers.addStretch(1)
         panel = QFrame()
         panel.setObjectName("summaryPanel")
         panel.setMaximumWidth(560)
@@ -76,6 +107,8 @@ class SummaryView(QWidget):
         column.addWidget(self.title)
         column.addWidget(self.subtitle)
         column.addLayout(form)
+        column.addWidget(self.more_note)
+        column.addLayout(offers)
         column.addSpacing(8)
         column.addWidget(self.back_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout = QVBoxLayout(self)
@@ -83,13 +116,19 @@ class SummaryView(QWidget):
         layout.addWidget(panel, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addStretch(1)
 
-    def show_summary(self, deck_name: str, summary: Summary, now: datetime) -> None:
-        """Fill in the numbers of a finished session."""
-        self.title.setText("Done for today")
-        if summary.answered:
+    def show_summary(
+        self, deck_name: str, summary: Summary, now: datetime, more: MoreToStudy | None = None
+    ) -> None:
+        """Fill in today's numbers of the deck, every sitting of the day together, and offer
+        what the deck still has (``more``): learning ahead, more new cards today."""
+        self.title.setText("Done for today" if summary.answered else "Nothing due now")
+        if summary.sitting_answered:
             self.subtitle.setText(f"You have studied every card due in {deck_name}.")
+        elif summary.answered:
+            self.subtitle.setText(f"Nothing more in {deck_name} is due right now.")
         else:
             self.subtitle.setText(f"Nothing in {deck_name} is due right now.")
+        self._offer(more, now)
         answers = count(summary.answered, "answer")
         self.reviewed.setText(f"{summary.cards} ({answers})" if summary.answered else "0")
         self.correct.setText(
@@ -102,6 +141,27 @@ class SummaryView(QWidget):
             format_when(summary.next_due, now) if summary.next_due is not None else "no cards yet"
         )
         self.setFocus()
+
+    def _offer(self, more: MoreToStudy | None, now: datetime) -> None:
+        learning = more.learning_later if more is not None else 0
+        new = more.new_offered if more is not None else 0
+        lines = []
+        if more is not None and learning:
+            first = (
+                f", the first {format_when(more.next_learning, now)}" if more.next_learning else ""
+            )
+            lines.append(f"{count(learning, 'learning card')} due later today{first}.")
+        if more is not None and new:
+            waiting = more.new_waiting
+            lines.append(f"{count(waiting, 'new card')} beyond today's new-card limit.")
+        self.more_note.setText(" ".join(lines))
+        self.more_note.setVisible(bool(lines))
+        self.learn_ahead_button.setVisible(bool(learning))
+        self.learn_ahead_button.setAccessibleName(f"Learn ahead: {count(learning, 'card')}")
+        self.more_new_button.setVisible(bool(new))
+        more_new = f"{count(new, 'more new card')} today"
+        self.more_new_button.setText(f"&New: {more_new}")
+        self.more_new_button.setAccessibleName(more_new)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -117,5 +177,13 @@ class SummaryView(QWidget):
         ):
             event.accept()
             self.back_requested.emit()
+            return
+        if event.key() == Qt.Key.Key_L and self.learn_ahead_button.isVisibleTo(self):
+            event.accept()
+            self.learn_ahead_requested.emit()
+            return
+        if event.key() == Qt.Key.Key_N and self.more_new_button.isVisibleTo(self):
+            event.accept()
+            self.more_new_requested.emit()
             return
         super().keyPressEvent(event)

@@ -126,6 +126,11 @@ class ReviewView(QWidget):
         return self._card.sound_bar
 
     @property
+    def deck_key(self) -> str:
+        """The file id of the deck being studied."""
+        return self._session.deck_key
+
+    @property
     def deck_name(self) -> str:
         """The name of the deck being studied."""
         return self._session.deck.name
@@ -136,8 +141,8 @@ class ReviewView(QWidget):
         return self._session.can_undo
 
     def summary(self) -> Summary:
-        """How the session has gone so far."""
-        return self._session.summary()
+        """How today's study of the deck has gone, every sitting of the day together."""
+        return self._session.summary(self._clock())
 
     def start(self) -> None:
         """Show the first card, or report that there is nothing to study."""
@@ -196,20 +201,25 @@ class ReviewView(QWidget):
             return  # the answer stays on screen, to be rated again
         self._show_next()
 
-    def undo(self) -> None:
-        """Take back the last rating and show that card again.
+    def undo(self) -> bool:
+        """Take back the last rating and show that card again, its choices as they were.
 
         An answer on screen that has no rating yet is dropped: it was never recorded.
+
+        Returns:
+            Whether a rating was taken back.
         """
         if not self._session.can_undo:
-            return
+            return False
         try:
             shown = self._session.undo(self._clock())
         except DatabaseChangedError as error:
             self._lost(error)
-            return
+            return False
         self._show_card(shown)
+        self._announce("Rating taken back.", assertive=True)
         self.undo_available.emit(self._session.can_undo)
+        return True
 
     def commit_pending(self) -> bool:
         """Record an answer still waiting for its rating, with the suggested rating.
@@ -384,7 +394,7 @@ class ReviewView(QWidget):
         self._selected = set()
         self.phase = Phase.QUESTION
         card = shown.card
-        left = self._session.counts(self._clock()).total
+        left = self._session.counts(self._clock())
         self.sounds.stop()
         self._card_sounds = card_sounds(card)
         self._card.show_card(self._session.deck.name, left, card, shown.order)

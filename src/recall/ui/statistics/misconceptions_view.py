@@ -17,12 +17,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from recall.content.plain_text import plain_text
 from recall.core.wording import count
 from recall.stats.cards import CardPicks
 from recall.stats.figures import Misconception
 from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.rows_model import Index, RowsModel
+
+_TITLE_LENGTH = 60  # characters of the question a window title shows
+
+
+def picked_times(times: int) -> str:
+    """'picked once', 'picked twice', 'picked 5 times'."""
+    return {1: "picked once", 2: "picked twice"}.get(times, f"picked {times} times")
 
 
 def short_date(moment: datetime) -> str:
@@ -59,11 +67,11 @@ class MisconceptionsModel(RowsModel[Misconception]):
 
     def extra(self, value: Misconception, column: int, role: int) -> object:
         if role == Qt.ItemDataRole.ToolTipRole and column == 1:
-            return plain_tooltip(f"{value.deck_key} / {value.card_key}")
+            return plain_tooltip(value.question)  # in full, where the column cuts it
         if role == Qt.ItemDataRole.AccessibleTextRole and column == 0:
             still = "still picking it" if value.still else "got over it"
             return (
-                f"{value.choice}, picked {count(value.times, 'time')} on {value.question}, "
+                f"{value.choice}, {picked_times(value.times)} on {value.question}, "
                 f"last {short_date(value.last)}, {still}"
             )
         return None
@@ -153,7 +161,10 @@ class CardPicksDialog(QDialog):
 
     def __init__(self, picks: CardPicks, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"Card {picks.deck_key} / {picks.card_key}")
+        title = plain_text(picks.question)
+        if len(title) > _TITLE_LENGTH:
+            title = title[: _TITLE_LENGTH - 1].rstrip() + "…"
+        self.setWindowTitle(f"Picks: {title}")
         self.setObjectName("cardPicksDialog")
         self.setMinimumWidth(480)
         question = plain_label(picks.question)
@@ -168,13 +179,13 @@ class CardPicksDialog(QDialog):
         for option in (*picks.options, *picks.others):
             mark = "right" if option.correct else "wrong"
             when = f", last {short_date(option.last)}" if option.last else ""
-            lines.append(f"{option.text}  ({mark}): picked {count(option.times, 'time')}{when}")
+            lines.append(f"{option.text}  ({mark}): {picked_times(option.times)}{when}")
         self.picks = plain_label("\n".join(lines) or "A basic card: no options to pick.")
         self.picks.setObjectName("cardPicks")
         self.picks.setTextFormat(Qt.TextFormat.PlainText)
         self.picks.setWordWrap(True)
         self.picks.setAccessibleName("Picks of each option")
-        summary = plain_label(f"Over {picks.reviews} reviews of this card.")
+        summary = plain_label(f"Over {count(picks.reviews, 'review')} of this card.")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -1,0 +1,97 @@
+"""Help > Keyboard Shortcuts (F1): every key of the main window and of the card browser.
+
+A dialog of its own, not a message box: it can be resized and scrolled, reads as a table
+to a screen reader, and closes with Escape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+# The card browser's keys (Edit and Cards menus); a test holds them to its actions.
+BROWSER_SHORTCUTS = (
+    ("Ctrl+F", "Find: the search box"),
+    ("Ctrl+S", "Save the card in the editor"),
+    ("Escape", "Close the browser"),
+    ("Ctrl+Z", "Undo the last change of cards"),
+    ("Ctrl+E", "Add cards"),
+    ("Ctrl+J", "Suspend or unsuspend the selected cards"),
+    ("Ctrl+Shift+J", "Bury the selected cards until tomorrow"),
+    ("Ctrl+D", "Move the selected cards to another deck"),
+    ("Ctrl+Shift+A", "Add tags to the selected cards"),
+    ("Ctrl+Alt+Shift+A", "Remove tags from the selected cards"),
+    ("Ctrl+Alt+N", "Forget the selected cards (make them new)"),
+    ("Ctrl+Shift+D", "Set the due date of the selected cards"),
+    ("Ctrl+Del", "Delete the selected cards (a backup is made first)"),
+    ("Ctrl+Shift+E", "Export the selected cards"),
+    ("Ctrl+1 … Ctrl+7", "Flag the selected cards (again: unflag)"),
+)
+
+
+class ShortcutsDialog(QDialog):
+    """The keys, in one table with a heading row per window."""
+
+    def __init__(
+        self,
+        sections: Sequence[tuple[str, Sequence[tuple[str, str]]]],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard Shortcuts")
+        self.setObjectName("shortcutsDialog")
+        rows = sum(1 + len(keys) for _title, keys in sections)
+        self.table = QTableWidget(rows, 2)
+        self.table.setObjectName("shortcuts")
+        self.table.setAccessibleName("Keyboard shortcuts")
+        self.table.setHorizontalHeaderLabels(["Key", "What it does"])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        row = 0
+        for title, keys in sections:
+            heading = QTableWidgetItem(title)
+            font = heading.font()
+            font.setBold(True)
+            heading.setFont(font)
+            heading.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.table.setItem(row, 0, heading)
+            self.table.setSpan(row, 0, 1, 2)
+            row += 1
+            for key, what in keys:
+                key_item = QTableWidgetItem(key)
+                key_font = key_item.font()
+                key_font.setBold(True)
+                key_item.setFont(key_font)
+                self.table.setItem(row, 0, key_item)
+                self.table.setItem(row, 1, QTableWidgetItem(what))
+                row += 1
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(buttons)
+        self.resize(720, 560)
+
+    def keys(self) -> list[tuple[str, str]]:
+        """Every row as (key, what it does); a heading row has "" for what it does."""
+        found = []
+        for row in range(self.table.rowCount()):
+            key, what = self.table.item(row, 0), self.table.item(row, 1)
+            found.append((key.text() if key else "", what.text() if what else ""))
+        return found
