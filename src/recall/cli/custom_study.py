@@ -6,12 +6,14 @@ import argparse
 from typing import TYPE_CHECKING
 
 from recall.cli.shared import now, open_database, print_table
-from recall.study.custom import SessionKind
 
 if TYPE_CHECKING:
     from recall.cli.shared import Commands
     from recall.collection.custom_study import SessionRequest
 
+# The kinds of ``study.custom.SessionKind``, named here so that starting the command line
+# loads no study code.
+_KINDS = ("cram", "preview", "forgotten", "new", "extra", "timed")
 _LIST_HELP = "print the cards the session would show, in order (you study them in the window)"
 
 
@@ -30,7 +32,7 @@ def add_commands(commands: Commands) -> None:
     )
     custom.add_argument(
         "kind",
-        choices=[kind.value for kind in SessionKind],
+        choices=_KINDS,
         help="preview (due soon), forgotten (Again today), new (from a tag), extra (a deck "
         "beyond its limits), timed (most to gain first), cram",
     )
@@ -46,12 +48,14 @@ def add_commands(commands: Commands) -> None:
 
 def _cram(args: argparse.Namespace) -> int:
     from recall.collection.custom_study import SessionRequest
+    from recall.study.custom import SessionKind
 
     return _list(args, SessionRequest(SessionKind.CRAM, search=args.search, limit=args.limit))
 
 
 def _custom(args: argparse.Namespace) -> int:
     from recall.collection.custom_study import SessionRequest
+    from recall.study.custom import SessionKind
 
     request = SessionRequest(
         SessionKind(args.kind),
