@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from recall import __version__
 from recall.cli import cards, sync
+from recall.cli import custom_study as cli_custom_study
 from recall.cli import decks as cli_decks
 from recall.cli import history as cli_history
 from recall.cli import options as cli_options
@@ -39,6 +40,7 @@ COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
     cli_history.add_commands,
     cards.add_commands,
     cli_time_off.add_commands,
+    cli_custom_study.add_commands,
     cli_options.add_commands,
     sync.add_commands,
 )

@@ -67,12 +67,15 @@ class ReviewKind(IntEnum):
     """What a history entry records: an answer, or a schedule change made by hand.
 
     Anki's review log records manual reschedules the same way, so replaying a card's history
-    still gives its schedule.
+    still gives its schedule. A cram answer (Anki's "filtered" review with rescheduling
+    off) is kept in the history but changes no schedule: replay passes over it, and the
+    counts of answers (limits, statistics, the review log, the optimizer) leave it out.
     """
 
     ANSWER = 0
     FORGET = 1
     SET_DUE = 2
+    CRAM = 3
 
 
 # A review dated this far after the clock is "in the future": an import leaves it out,

@@ -25,7 +25,8 @@ from datetime import timedelta
 # review (integer microseconds since the epoch), the columns of ``card_memory``.
 RawMemory = tuple[int, int | None, float | None, float | None, int | None, int | None]
 # A stored history entry as plain values, as SQLite hands them over: the card's id, the
-# time (microseconds), rating, kind (0 an answer, 1 a forget, 2 a due date set by hand)
+# time (microseconds), rating, kind (0 an answer, 1 a forget, 2 a due date set by hand,
+# 3 a cram answer, which changes no schedule)
 # and the due date set (microseconds) or None. The id is not read: it is there so rows
 # read for many cards at once need no copying.
 RawEntry = tuple[int, int, int, int, int | None]
@@ -35,7 +36,7 @@ NEW: RawMemory = (0, None, None, None, None, None)
 # the same replay. Change it whenever a change here could change a result.
 REPLAY_VERSION = "replay 2 (py-fsrs 6 formulas, learning Easy after Good, last interval fuzzed)"
 _LEARNING, _REVIEW, _RELEARNING = 1, 2, 3
-_FORGET, _SET_DUE = 1, 2
+_FORGET, _SET_DUE, _CRAM = 1, 2, 3
 _DAY = 86_400_000_000
 _STABILITY_MIN = 0.001
 # py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).
@@ -124,6 +125,8 @@ class Replayer:
         for _card, moment, rating, kind, set_due in history:
             if states is not None:
                 states.append(0 if new else state)
+            if kind == _CRAM:
+                continue  # a cram answer leaves the schedule, and the last fuzz, as they were
             if kind:
                 fuzz_days = 0
                 if kind == _FORGET:

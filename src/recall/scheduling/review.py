@@ -248,6 +248,8 @@ class Scheduler:
         """The memory state after one history entry: an answer, a forget or a set due date."""
         if past.kind is ReviewKind.FORGET:
             return NEW_CARD
+        if past.kind is ReviewKind.CRAM:
+            return memory
         if past.kind is ReviewKind.SET_DUE:
             assert past.set_due is not None, "a set due date entry has its date"
             return self.set_due(seed, memory, past.set_due, past.reviewed_at)
@@ -360,7 +362,9 @@ def _raw(seed: int, history: Iterable[HistoryEntry]) -> list[RawEntry]:
             micros = None if due is None else _micros(due)
             raw.append((seed, _micros(reviewed_at), 0, int(by_hand[2]), micros))
         else:
-            raw.append((seed, _micros(reviewed_at), int(rating), 0, None))
+            # A PastReview also carries its kind: a cram answer has a rating too.
+            kind = int(cast(PastReview, entry).kind) if len(entry) > 2 else 0
+            raw.append((seed, _micros(reviewed_at), int(rating), kind, None))
     return raw
 
 

@@ -50,7 +50,7 @@ RawSchedule = tuple[int, int | None, float | None, float | None, int | None, int
 
 _INSERT = (
     "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, picked, "
-    "correct, proposed_rating, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "correct, proposed_rating, kind, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -65,7 +65,7 @@ class HistoryQueries:
         keys = card_keys(self._sql, [review.card_id])[review.card_id]
         micros = to_micros(review.reviewed_at)
         assert micros is not None
-        uid = free_uid(self._sql, keys, micros, _ANSWER, int(review.rating))
+        uid = free_uid(self._sql, keys, micros, int(review.kind), int(review.rating))
         return self._sql.run(_INSERT, (*_values(review), uid))
 
     def add_many(self, reviews: Sequence[NewReview]) -> None:
@@ -75,7 +75,7 @@ class HistoryQueries:
         uids = batch_uids(
             self._sql,
             [
-                (review.card_id, _micros(review.reviewed_at), _ANSWER, int(review.rating))
+                (review.card_id, _micros(review.reviewed_at), int(review.kind), int(review.rating))
                 for review in reviews
             ],
         )
@@ -264,6 +264,7 @@ def _values(review: NewReview) -> tuple[object, ...]:
         picked_json(review.picked),
         review.correct,
         None if review.proposed is None else int(review.proposed),
+        int(review.kind),
     )
 
 

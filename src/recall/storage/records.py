@@ -99,6 +99,7 @@ class NewReview:
         picked: The texts of the chosen options of a choice card, else None.
         correct: Whether the answer was right.
         proposed: The rating Recall proposed, when it proposed one (not for imports).
+        kind: An answer, or a cram answer that leaves the schedule as it was.
     """
 
     card_id: int
@@ -109,6 +110,7 @@ class NewReview:
     picked: tuple[str, ...] | None
     correct: bool
     proposed: Rating | None = None
+    kind: ReviewKind = ReviewKind.ANSWER
 
     @classmethod
     def rated(

@@ -89,7 +89,7 @@ def review_row(row: Row) -> ReviewRow:
         id=review_id,
         card_id=card_id,
         reviewed_at=moment,
-        rating=Rating(rating) if kind is ReviewKind.ANSWER else None,
+        rating=Rating(rating) if kind in (ReviewKind.ANSWER, ReviewKind.CRAM) else None,
         duration_ms=duration_ms,
         state_before=CardState(state_before),
         picked=None if picked is None else tuple(json.loads(picked)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -11,13 +12,14 @@ from recall.changes import cards as card_changes
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard
 from recall.core import days, deck_tree, grading, type_answer
 from recall.core.errors import DatabaseChangedError, UnknownDeckError
-from recall.core.memory import CardState, MemoryState, Rating
+from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.core.preferences import Preferences
 from recall.core.presets import DeckPresets, Preset, leech_policy
 from recall.core.type_answer import Comparison
 from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
+from recall.study.custom import CustomQueue
 from recall.study.queue import Today, read_today
 
 _TIMING_WINDOW = 50
@@ -175,6 +177,9 @@ class StudySession:
         zone: The learner's time zone for the day rollover; None is the system's.
         learn_ahead_today: Show learning cards due later today now, not only those due
             within the learn-ahead window (what "Learn ahead" on the summary asks for).
+        custom: A custom session's queue (``collection.custom_study``) to study instead of
+            the deck's queue for today; ``deck_key`` is then ignored. Its cards may come from
+            any deck, and in a cram session the answers leave every schedule as it was.
     """
 
     database: Database
@@ -183,6 +188,7 @@ class StudySession:
     rng: random.Random = field(default_factory=random.Random)
     zone: tzinfo | None = None
     learn_ahead_today: bool = False
+    custom: CustomQueue | None = None
     deck: DeckRow = field(init=False)
     deck_ids: tuple[int, ...] = field(init=False)
     preferences: Preferences = field(init=False)
@@ -196,10 +202,14 @@ class StudySession:
     def __post_init__(self) -> None:
         self._watched = self.database.watched()
         with self.database.reading() as transaction:
-            deck = transaction.decks.by_key(self.deck_key)
-            if deck is None:
-                raise UnknownDeckError(self.deck_key)
-            self.deck = deck
+            if self.custom is not None:
+                # No deck is studied: the row only names the session on the review screen.
+                self.deck = DeckRow(id=0, key="", name=self.custom.title, description="")
+            else:
+                deck = transaction.decks.by_key(self.deck_key)
+                if deck is None:
+                    raise UnknownDeckError(self.deck_key)
+                self.deck = deck
             self._read_options(transaction)
 
     def _read_options(self, transaction: Transaction) -> None:
@@ -210,6 +220,9 @@ class StudySession:
         self.scheduler = self.schedulers.for_preset(self.preset)
         # Studying a deck studies its subdecks too, deck by deck in name order for new cards.
         decks = transaction.browsing.decks()
+        if self.custom is not None:
+            self.deck_ids = tuple(row.id for row in decks)
+            return
         self.deck_ids = tuple(row.id for row in deck_tree.subtree(decks, self.deck))
 
     def next_card(self, now: datetime) -> StudyCard | None:
@@ -220,6 +233,8 @@ class StudySession:
         order or random order, as the preset says), then learning cards due within the
         learn-ahead window.
         """
+        if self.custom is not None:
+            return self._next_custom(now)
         with self._watched.reading() as transaction:
             today = self._today_in(transaction, now)
             ahead = self.preferences.learn_ahead
@@ -229,6 +244,20 @@ class StudySession:
             row = transaction.cards.get(card_id) if card_id is not None else None
         return self._show(row, now) if row is not None else None
 
+    def _next_custom(self, now: datetime) -> StudyCard | None:
+        """The custom queue's next card that still exists (one deleted meanwhile is skipped)."""
+        custom = self.custom
+        assert custom is not None
+        with self.database.reading() as transaction:
+            while (card_id := custom.next_id(now)) is not None:
+                try:
+                    row = transaction.cards.get(card_id)
+                except LookupError:
+                    custom.pending.remove(card_id)
+                    continue
+                return self._show(row, now)
+        return None
+
     def counts(self, now: datetime) -> QueueCounts:
         """Cards left today: new ones within the daily limit, and due ones.
 
@@ -236,6 +265,9 @@ class StudySession:
         None are left of a deck that was deleted or replaced meanwhile (the next card or
         answer says so).
         """
+        if self.custom is not None:
+            new, left = self.custom.counts()
+            return QueueCounts(new=new, learning=0, review=left)
         today = self._today
         if today is None or not today.holds(self._watched.current(), now):
             try:
@@ -356,6 +388,8 @@ class StudySession:
             if isinstance(card, ChoiceCard)
             else None
         )
+        if self.custom is not None and self.custom.cram:
+            return self._record_cram(answer, rating, picked, now)
         with self._watched.transaction() as transaction:
             # Nothing changed since the queue was read: the deck is still the one studied.
             stamp = self._watched.stamp(transaction)
@@ -391,7 +425,9 @@ class StudySession:
                     leech = card_changes.mark_leech(
                         transaction, shown.card_id, policy, answer.answered_at
                     )
-        if today is not None and leech is None:
+        if self.custom is not None:
+            self.custom.answered(shown.card_id, rating, after.state)
+        elif today is not None and leech is None:
             today.answered(shown.card_id, stored.position, before.state, after)
             today.stamp = stamp.after_own_commit()
         else:
@@ -404,6 +440,37 @@ class StudySession:
             memory=after,
             leech=leech,
             order=shown.order,
+        )
+        self._recorded.append(recorded)
+        return recorded
+
+    def _record_cram(
+        self, answer: Answer, rating: Rating, picked: tuple[str, ...] | None, now: datetime
+    ) -> Recorded:
+        """Store a cram answer: in the history, as a cram answer, with the schedule unchanged."""
+        assert self.custom is not None
+        shown = answer.card
+        with self.database.transaction() as transaction:
+            stored = self._check_card(transaction, shown)
+            review = NewReview.rated(
+                card_id=shown.card_id,
+                reviewed_at=answer.answered_at,
+                rating=rating,
+                duration_ms=answer.duration_ms,
+                state_before=stored.memory.state,
+                picked=picked,
+                correct=answer.correct,
+                proposed=answer.proposed,
+            )
+            review = dataclasses.replace(review, kind=ReviewKind.CRAM)
+            review_id = transaction.history.add(review)
+        self.custom.answered(shown.card_id, rating, stored.memory.state)
+        recorded = Recorded(
+            review_id=review_id,
+            card_id=shown.card_id,
+            correct=review.correct,
+            time_spent=max(timedelta(0), now - shown.shown_at),
+            memory=stored.memory,
         )
         self._recorded.append(recorded)
         return recorded
@@ -439,6 +506,8 @@ class StudySession:
             scheduler = self._scheduler_of(card.deck_id)
             transaction.cards.set_memory(last.card_id, replay(scheduler, card, history))
             row = transaction.cards.get(last.card_id)
+        if self.custom is not None:
+            self.custom.undone(last.card_id, row.memory.state)
         return self._show(row, now, last.order)
 
     def show(self, card_id: int, now: datetime) -> StudyCard:
@@ -453,6 +522,8 @@ class StudySession:
         The study day is the one ``now`` falls in, so a sitting left with Escape and one
         begun later add up (as the statistics count the day).
         """
+        if self.custom is not None:
+            return self._custom_summary()
         start, _ = self._study_day(now)
         with self.database.reading() as transaction:
             work = transaction.queue.work_since(self.deck_ids, start)
@@ -466,8 +537,23 @@ class StudySession:
             sitting_answered=len(self._recorded),
         )
 
+    def _custom_summary(self) -> Summary:
+        """A custom session's own work: its cards come from any deck, so it counts itself."""
+        with self.database.reading() as transaction:
+            next_due = transaction.queue.next_due(self.deck_ids)
+        return Summary(
+            cards=len({entry.card_id for entry in self._recorded}),
+            answered=len(self._recorded),
+            correct=sum(1 for entry in self._recorded if entry.correct),
+            time_spent=sum((entry.time_spent for entry in self._recorded), timedelta(0)),
+            next_due=next_due,
+            sitting_answered=len(self._recorded),
+        )
+
     def _check_deck(self, transaction: Transaction) -> None:
         """Refuse to go on when the deck this session studies is no longer the stored one."""
+        if self.custom is not None:
+            return  # a custom session studies cards, not a deck: each card is checked
         deck = transaction.decks.by_key(self.deck_key)
         if deck is None or deck.id != self.deck.id:
             raise DatabaseChangedError(_CHANGED)
@@ -478,7 +564,12 @@ class StudySession:
             stored = transaction.cards.get(shown.card_id)
         except LookupError:
             raise DatabaseChangedError(_CHANGED) from None
-        if stored.deck_id not in self.deck_ids or stored.key != shown.card.id:
+        studied = (
+            shown.card_id in self.custom.card_ids
+            if self.custom is not None
+            else stored.deck_id in self.deck_ids
+        )
+        if not studied or stored.key != shown.card.id:
             raise DatabaseChangedError(_CHANGED)
         return stored
 

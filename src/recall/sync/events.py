@@ -184,12 +184,12 @@ def _review(data: dict[str, Any]) -> ReviewEvent:
         proposed=validation.between("proposed", _integer(data, "proposed", optional=True), 1, 4),
     )
     if (
-        event.kind not in (0, 1, 2)
+        event.kind not in (0, 1, 2, 3)
         or not 0 <= event.rating <= 4
         or not 0 <= event.state_before <= 3
     ):
         raise TypeError("kind, rating or state")
-    if event.kind == 0 and event.rating == 0:
+    if event.kind in (0, 3) and event.rating == 0:
         raise TypeError("rating")
     return event
 

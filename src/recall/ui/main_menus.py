@@ -95,6 +95,8 @@ class MainMenus(QObject):
         self.back_action = _action(window, "&Back to Decks", "Escape")
         self.study_action = _action(window, "&Study Selected Deck")
         self.statistics_action = _action(window, "S&tatistics...", "Shift+S")
+        self.custom_study_action = _action(window, "&Custom Study...", "Ctrl+Shift+C")
+        self.time_off_action = _action(window, "&Time Off...", "Ctrl+Shift+T")
         self.shortcuts_action = _action(window, "&Keyboard Shortcuts", "F1")
         self.about_action = _action(window, "&About Recall")
         self.shortcuts_dialog: ShortcutsDialog | None = None
@@ -108,6 +110,8 @@ class MainMenus(QObject):
             self.back_action,
             *options.actions,
             self.statistics_action,
+            self.custom_study_action,
+            self.time_off_action,
             *([sync_action] if sync_action is not None else []),
         ):
             window.addAction(action)
@@ -148,10 +152,15 @@ class MainMenus(QObject):
         study_menu.addAction(options.deck_options_action)
         study_menu.addAction(self.back_action)
         study_menu.addSeparator()
+        study_menu.addAction(self.custom_study_action)
+        study_menu.addSeparator()
         study_menu.addAction(self.statistics_action)
         decks_menu = bar.addMenu("&Decks")
         tools_menu = bar.addMenu("&Tools")
         collection.fill_menus(tools_menu, decks_menu)
+        tools_menu.addSeparator()
+        tools_menu.addAction(self.custom_study_action)
+        tools_menu.addAction(self.time_off_action)
         tools_menu.addSeparator()
         tools_menu.addAction(upkeep.check_action)
         help_menu = bar.addMenu("&Help")

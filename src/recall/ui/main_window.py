@@ -44,8 +44,10 @@ from recall.ui.tasks import TaskRunner
 if TYPE_CHECKING:
     from recall.collection.deck_list import DeckOverview
     from recall.collection.importing import ImportReport
+    from recall.study.custom import CustomQueue
     from recall.ui.review.view import ReviewView
     from recall.ui.statistics.window import StatisticsWindow
+    from recall.ui.study_tools import CustomStudyDialog, TimeOffDialog
 
 
 UNDONE = "Rating taken back: the card is shown again as it was, to answer anew."
@@ -154,16 +156,24 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self.deck_list.focus_table()
 
-    def study(self, deck_key: str, learn_ahead: bool = False) -> None:
+    def study(
+        self, deck_key: str, learn_ahead: bool = False, custom: CustomQueue | None = None
+    ) -> None:
         """Start a study session on a deck (with ``learn_ahead``, learning cards due later
-        today come now)."""
+        today come now), or a custom session on its queue."""
         # The review screen and the statistics load when first opened: the deck list,
         # the first screen, starts without them (tests/ui/test_start_imports.py).
         from recall.study.session import StudySession
         from recall.ui.review.view import ReviewView
 
         session = StudySession(
-            self._database, self._schedulers, deck_key, self._rng, self._zone, learn_ahead
+            self._database,
+            self._schedulers,
+            deck_key,
+            self._rng,
+            self._zone,
+            learn_ahead_today=learn_ahead,
+            custom=custom,
         )
         review = ReviewView(
             session, self._clock, paths.media_dir(self._database.path.parent), self._prompts
@@ -181,6 +191,43 @@ class MainWindow(QMainWindow):
         self.pages.setCurrentWidget(review)
         self._update_actions()
         review.start()
+
+    def open_custom_study(self, card_ids: tuple[int, ...] = ()) -> CustomStudyDialog:
+        """Open Custom Study (on the deck list's selected deck); its Study starts the session.
+
+        Args:
+            card_ids: Cards chosen in the browser: the dialog opens on a cram of them.
+        """
+        from recall.ui.study_tools import CustomStudyDialog, custom_study
+
+        builder = custom_study(self._database, self._schedulers, self.preferences, self._zone)
+        key = self.deck_list.selected_key()
+        with self._database.reading() as transaction:
+            deck = transaction.decks.by_key(key) if key is not None else None
+        dialog = CustomStudyDialog(builder, self._clock, deck.name if deck else "", self)
+        if card_ids:
+            dialog.select_cards(card_ids)
+        dialog.chosen.connect(lambda queue: self.study("", custom=queue))
+        dialog.setModal(True)
+        dialog.show()
+        return dialog
+
+    def open_time_off(self) -> TimeOffDialog:
+        """Open Time Off; what it moves is one change on Edit > Undo's stack."""
+        from recall.ui.study_tools import TimeOffDialog, time_off
+
+        planner = time_off(
+            self._database, self._schedulers, self.preferences, self.collection.changes, self._zone
+        )
+        dialog = TimeOffDialog(planner, self._clock, self._zone, self)
+        dialog.made.connect(self._on_time_off)
+        dialog.setModal(True)
+        dialog.show()
+        return dialog
+
+    def _on_time_off(self, label: str) -> None:
+        self._show_status(f"{label}. Edit > Undo takes it back.", 10_000)
+        self._on_collection_changed()
 
     def show_statistics(self) -> None:
         """Open the statistics window on the selected deck (or bring it to the front)."""
@@ -277,6 +324,8 @@ class MainWindow(QMainWindow):
         menus.back_action.triggered.connect(self._on_back)
         menus.study_action.triggered.connect(self._on_study_selected)
         menus.statistics_action.triggered.connect(self.show_statistics)
+        menus.custom_study_action.triggered.connect(self.open_custom_study)
+        menus.time_off_action.triggered.connect(self.open_time_off)
         self.transfers.imported.connect(self._on_imported)
         self.operations.busy_changed.connect(self._on_busy)
         self.safekeeping.restored.connect(self._on_restored)

@@ -1,0 +1,295 @@
+"""Tools > Custom Study and Tools > Time Off: the dialogs that build a custom session or move
+due dates (postpone, advance, time away), each change on the collection's undo stack."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, datetime, tzinfo
+
+from PySide6.QtCore import QDate, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from recall.changes.cards import Changes
+from recall.collection.browse import Finder
+from recall.collection.custom_study import CustomStudy, SessionRequest
+from recall.collection.time_off import Move, TimeOff, describe
+from recall.core.errors import RecallError
+from recall.core.preferences import Preferences
+from recall.scheduling import Scheduler, Schedulers
+from recall.storage import Database
+from recall.study.custom import CustomQueue, SessionKind
+from recall.ui.plain_text import plain_label
+
+_TIME_OFF_KINDS = (
+    ("postpone", "Postpone cards due today"),
+    ("advance", "Advance cards before a trip"),
+    ("away", "I'm away from … to …"),
+)
+
+
+def _spin(low: int, high: int, value: int, name: str) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(low, high)
+    spin.setValue(value)
+    spin.setAccessibleName(name)
+    return spin
+
+
+class CustomStudyDialog(QDialog):
+    """Chooses a kind of custom session and its numbers; shows how many cards it holds."""
+
+    chosen = Signal(object)  # the CustomQueue to study
+
+    def __init__(
+        self,
+        custom: CustomStudy,
+        clock: Callable[[], datetime],
+        deck: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Custom Study")
+        self._custom = custom
+        self._clock = clock
+        self.kind = QComboBox()
+        self.kind.setAccessibleName("Kind of session")
+        for kind in SessionKind:
+            self.kind.addItem(kind.label, kind.value)
+        self.search = QLineEdit()
+        self.search.setAccessibleName("Search")
+        self.search.setPlaceholderText("e.g. deck:French tag:verbs")
+        self.days = _spin(1, 3650, 1, "Days ahead")
+        self.tag = QLineEdit()
+        self.tag.setAccessibleName("Tag")
+        self.deck = QLineEdit(deck)
+        self.deck.setAccessibleName("Deck")
+        self.minutes = _spin(1, 24 * 60, 20, "Minutes")
+        self.limit = _spin(1, 9999, 100, "Most cards")
+        self.preview = plain_label()
+        self.preview.setAccessibleName("Cards in the session")
+        form = QFormLayout()
+        form.addRow("&Kind:", self.kind)
+        form.addRow("&Search:", self.search)
+        form.addRow("Days &ahead:", self.days)
+        form.addRow("&Tag:", self.tag)
+        form.addRow("&Deck:", self.deck)
+        form.addRow("&Minutes:", self.minutes)
+        form.addRow("Most &cards:", self.limit)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Study")
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.preview)
+        layout.addWidget(self.buttons)
+        self._form = form
+        self._queue: CustomQueue | None = None
+        self._card_ids: tuple[int, ...] = ()
+        self._connect_signals()
+        self._on_changed()
+
+    def _connect_signals(self) -> None:
+        self.kind.currentIndexChanged.connect(self._on_changed)
+        for edit in (self.search, self.tag, self.deck):
+            edit.textChanged.connect(self._on_changed)
+        for spin in (self.days, self.minutes, self.limit):
+            spin.valueChanged.connect(self._on_changed)
+        self.buttons.accepted.connect(self._on_accepted)
+        self.buttons.rejected.connect(self.reject)
+
+    def select_cards(self, card_ids: tuple[int, ...]) -> None:
+        """Cram these cards (the browser's selection) instead of a search."""
+        self._card_ids = card_ids
+        self.kind.setCurrentIndex(self.kind.findData(SessionKind.CRAM.value))
+        self.search.setPlaceholderText(f"the {len(card_ids)} selected cards")
+        self._on_changed()
+
+    def request(self) -> SessionRequest:
+        """The session the fields describe."""
+        kind = SessionKind(self.kind.currentData())
+        return SessionRequest(
+            card_ids=self._card_ids if kind is SessionKind.CRAM and self._card_ids else (),
+            kind=kind,
+            search=self.search.text(),
+            days=self.days.value(),
+            tag=self.tag.text(),
+            deck=self.deck.text(),
+            limit=self.limit.value(),
+            minutes=self.minutes.value(),
+        )
+
+    def _on_changed(self) -> None:
+        kind = SessionKind(self.kind.currentData())
+        shown = {
+            self.days: kind is SessionKind.PREVIEW,
+            self.tag: kind is SessionKind.NEW,
+            self.deck: kind is SessionKind.EXTRA,
+            self.minutes: kind is SessionKind.TIMED,
+        }
+        for widget, visible in shown.items():
+            self._form.setRowVisible(widget, visible)
+        try:
+            self._queue = self._custom.build(self.request(), self._clock())
+        except RecallError as error:
+            self._queue = None
+            self.preview.setText(str(error))
+        else:
+            count = len(self._queue.pending)
+            note = " Answers move no due date." if self._queue.cram else ""
+            self.preview.setText(f"{count} card{'s' * (count != 1)} to study.{note}")
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(self._queue is not None and bool(self._queue.pending))
+
+    def _on_accepted(self) -> None:
+        if self._queue is not None and self._queue.pending:
+            self.chosen.emit(self._custom.build(self.request(), self._clock()))
+            self.accept()
+
+
+class TimeOffDialog(QDialog):
+    """Postpone, advance or time away, with how many cards move before it is done."""
+
+    made = Signal(str)  # the change's label
+
+    def __init__(
+        self,
+        time_off: TimeOff,
+        clock: Callable[[], datetime],
+        zone: tzinfo | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Time Off")
+        self._time_off = time_off
+        self._clock = clock
+        self.kind = QComboBox()
+        self.kind.setAccessibleName("What to do")
+        for value, label in _TIME_OFF_KINDS:
+            self.kind.addItem(label, value)
+        self.search = QLineEdit()
+        self.search.setAccessibleName("Search")
+        self.search.setPlaceholderText("all cards; or e.g. deck:French")
+        self.days = _spin(1, 3650, 1, "Days to postpone by")
+        self.within = _spin(1, 3650, 7, "Days ahead to advance from")
+        self.count = _spin(0, 99999, 0, "How many cards (0 for all)")
+        self.count.setSpecialValueText("all")
+        today = clock().astimezone(zone).date()
+        self.leave = self._date_edit(today, "First day away")
+        self.back = self._date_edit(today, "Last day away")
+        self.preview = plain_label()
+        self.preview.setAccessibleName("What moves")
+        form = QFormLayout()
+        form.addRow("&Do:", self.kind)
+        form.addRow("&Search:", self.search)
+        form.addRow("&Postpone by days:", self.days)
+        form.addRow("Cards due &within days:", self.within)
+        form.addRow("&How many:", self.count)
+        form.addRow("&From:", self.leave)
+        form.addRow("&To:", self.back)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Move Cards")
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.preview)
+        layout.addWidget(self.buttons)
+        self._form = form
+        self._moves: list[Move] = []
+        self._connect_signals()
+        self._on_changed()
+
+    @staticmethod
+    def _date_edit(day: date, name: str) -> QDateEdit:
+        edit = QDateEdit(QDate(day.year, day.month, day.day))
+        edit.setCalendarPopup(True)
+        edit.setDisplayFormat("yyyy-MM-dd")
+        edit.setAccessibleName(name)
+        return edit
+
+    def _connect_signals(self) -> None:
+        self.kind.currentIndexChanged.connect(self._on_changed)
+        self.search.textChanged.connect(self._on_changed)
+        for spin in (self.days, self.within, self.count):
+            spin.valueChanged.connect(self._on_changed)
+        for edit in (self.leave, self.back):
+            edit.dateChanged.connect(self._on_changed)
+        self.buttons.accepted.connect(self._on_accepted)
+        self.buttons.rejected.connect(self.reject)
+
+    @property
+    def _verb(self) -> str:
+        return {"postpone": "postpone", "advance": "advance"}.get(
+            str(self.kind.currentData()), "spread the time away of"
+        )
+
+    def _plan(self) -> list[Move]:
+        kind, search, now = self.kind.currentData(), self.search.text(), self._clock()
+        count = self.count.value() or None
+        if kind == "postpone":
+            return self._time_off.plan_postpone(search, self.days.value(), now, count)
+        if kind == "advance":
+            return self._time_off.plan_advance(search, self.within.value(), now, count)
+        leave, back = self.leave.date().toPython(), self.back.date().toPython()
+        assert isinstance(leave, date)
+        assert isinstance(back, date)
+        return self._time_off.plan_away(search, leave, back, now)
+
+    def _on_changed(self) -> None:
+        kind = self.kind.currentData()
+        for widget, visible in {
+            self.days: kind == "postpone",
+            self.within: kind == "advance",
+            self.count: kind != "away",
+            self.leave: kind == "away",
+            self.back: kind == "away",
+        }.items():
+            self._form.setRowVisible(widget, visible)
+        try:
+            self._moves = self._plan()
+        except RecallError as error:
+            self._moves = []
+            self.preview.setText(str(error))
+        else:
+            self.preview.setText(describe(self._moves, self._verb))
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(self._moves))
+
+    def _on_accepted(self) -> None:
+        try:
+            moves = self._plan()
+            change = self._time_off.make(moves, self._clock(), self._verb.capitalize())
+        except RecallError as error:
+            self.preview.setText(str(error))
+            return
+        self.made.emit(change.label)
+        self.accept()
+
+
+def custom_study(
+    database: Database, schedulers: Schedulers, settings: Preferences, zone: tzinfo | None
+) -> CustomStudy:
+    """The custom session builder of a collection."""
+    return CustomStudy(database, schedulers, Finder(database, Scheduler(), settings, zone))
+
+
+def time_off(
+    database: Database,
+    schedulers: Schedulers,
+    settings: Preferences,
+    changes: Changes,
+    zone: tzinfo | None,
+) -> TimeOff:
+    """The time-off planner of a collection, its changes on ``changes``' undo stack."""
+    finder = Finder(database, Scheduler(), settings, zone)
+    return TimeOff(database, schedulers, finder, changes, settings.day_rollover_hour, zone)
