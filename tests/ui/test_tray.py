@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QPixmap
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from recall.collection import deck_list as library
@@ -35,7 +35,7 @@ NINE = time(9, 0)  # the reminder time in these tests, Berlin time
 # The offscreen platform has no tray host; showing an icon there makes Qt say so.
 pytestmark = pytest.mark.qt_log_ignore(
     r"QObject::connect: No such signal QPlatformNativeInterface::systemTrayWindowChanged",
-    "^This plugin does not support raise",
+    "^This plugin does not support (raise|propagateSizeHints)",  # offscreen: a dialog
 )
 
 
@@ -296,3 +296,21 @@ def test_start_when_you_log_in_writes_and_removes_the_autostart_entry(
     assert autostart.exec_arguments(entry.read_text(encoding="utf-8"))[-1] == "--minimized"
     window.options.preferences_saved.emit(dataclasses.replace(on, start_with_session=False))
     assert not entry.exists()
+
+
+def test_reminder_time_typed_in_preferences_arms_the_reminder(
+    qtbot: QtBot, bundled: Database, clock: Clock, tmp_path: Path, prompts: FakePrompts
+) -> None:
+    window = _window(qtbot, bundled, clock, tmp_path, prompts)
+    assert window.presence.reminder.next_time is None  # off until chosen
+    window.options.preferences_action.trigger()
+    dialog = window.options.preferences_dialog
+    assert dialog is not None
+    editor = dialog.form.editors["reminder_time"]
+    assert isinstance(editor, QLineEdit)
+    assert editor.text() == "off"
+    editor.setText("21:15")
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+    assert deck_options.preferences(bundled).reminder_time == time(21, 15)
+    # 10:00 in Berlin now: tonight's 21:15.
+    assert window.presence.reminder.next_time == datetime(2026, 1, 15, 21, 15, tzinfo=ZONE)
