@@ -42,7 +42,7 @@ pytestmark = pytest.mark.qt_log_ignore(
 def _red_in_corner(pixmap: QPixmap) -> bool:
     image = pixmap.toImage()
     size = image.width()
-    colour = QColor(image.pixel(int(size * 0.95), int(size * 0.72)))  # the disc, beside the text
+    colour = QColor(image.pixel(int(size * 0.97), int(size * 0.7)))  # the disc, beside the text
     return colour.red() > 150 and colour.green() < 90 and colour.blue() < 90
 
 

@@ -61,7 +61,7 @@ def badge_pixmap(icon: QIcon, count: int, size: int = BADGE_SIZE) -> QPixmap:
         return pixmap
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    height = size * 0.55
+    height = size * 0.6
     width = max(height, height * (0.45 + 0.3 * len(label)))
     disc = QRectF(size - width, size - height, width, height)
     painter.setPen(Qt.PenStyle.NoPen)
@@ -69,7 +69,7 @@ def badge_pixmap(icon: QIcon, count: int, size: int = BADGE_SIZE) -> QPixmap:
     painter.drawRoundedRect(disc, height / 2, height / 2)
     font = QFont()
     font.setBold(True)
-    font.setPixelSize(int(height * (0.72 if len(label) < 3 else 0.55)))
+    font.setPixelSize(int(height * (0.8 if len(label) < 3 else 0.55)))
     painter.setFont(font)
     painter.setPen(QColor("white"))
     painter.drawText(disc, Qt.AlignmentFlag.AlignCenter, label)
