@@ -52,3 +52,12 @@ def test_a_folder_that_cannot_be_made_is_an_error_naming_the_entry(tmp_path: Pat
     environ = {"XDG_CONFIG_HOME": str(tmp_path)}
     with pytest.raises(AutostartError, match=r"cannot write the autostart entry .*recall.desktop"):
         autostart.enable(["recall"], environ)
+
+
+def test_windows_and_macos_are_told_where_their_login_items_are(tmp_path: Path) -> None:
+    environ = {"XDG_CONFIG_HOME": str(tmp_path)}
+    for system in ("win32", "darwin"):
+        with pytest.raises(AutostartError, match="XDG autostart folder of Linux desktops"):
+            autostart.set_enabled(True, environ, system)
+    assert not autostart.entry_path(environ).exists()
+    autostart.set_enabled(False, environ, "win32")  # switching it off is always fine

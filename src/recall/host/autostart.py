@@ -113,12 +113,21 @@ def disable(environ: Mapping[str, str] | None = None) -> None:
         ) from None
 
 
-def set_enabled(enabled: bool, environ: Mapping[str, str] | None = None) -> None:
+def set_enabled(
+    enabled: bool, environ: Mapping[str, str] | None = None, system: str = sys.platform
+) -> None:
     """Write or remove the entry so that it exists exactly when ``enabled``.
 
     Raises:
-        AutostartError: The entry cannot be written or removed.
+        AutostartError: The entry cannot be written or removed, or this is Windows or macOS,
+            whose login items are not XDG entries.
     """
+    if enabled and system.startswith(("win", "darwin")):
+        raise AutostartError(
+            "Recall starts with the session through the XDG autostart folder of Linux "
+            "desktops; on Windows put a shortcut with --minimized in shell:startup, on macOS "
+            "add Recall to System Settings > General > Login Items"
+        )
     if enabled:
         enable(environ=environ)
     else:
