@@ -1,7 +1,8 @@
 # The two commands of the README's Quick start: `make run` and `make test`.
 # Both create the virtual environment in .venv on first use (or when
 # pyproject.toml changes) and reuse it afterwards. `make package` adds
-# PyInstaller (the `package` extra) to it and builds the standalone app;
+# PyInstaller (the `package` extra) to it and builds the standalone app, `make deb` the Debian
+# package of it;
 # `make bench` adds Anki (the `bench` extra) and its desktop app (`desktop-bench`) and
 # measures Recall beside them. `make test-sync-engine` runs the tests over two real Syncthing
 # instances (installing syncthing with apt-get when it is missing); CI runs it after `make test`.
@@ -15,7 +16,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 DESKTOP_STAMP := $(VENV)/.installed-desktop-bench
 PYINSTALLER := $(BIN)/pyinstaller --noconfirm --clean --log-level WARN
 
-.PHONY: run test test-sync-engine lint lint-deck typecheck unit bench bench-smoke benchmark package package-onefile clean
+.PHONY: run test test-sync-engine lint lint-deck typecheck unit bench bench-smoke benchmark package package-onefile deb clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Recall needs Python 3.11 or newer: run make PYTHON=python3.11 ...")'
@@ -84,6 +85,12 @@ package: $(PACKAGE_STAMP)  ## the standalone app in one folder: dist/Recall/reca
 
 package-onefile: $(PACKAGE_STAMP)  ## the standalone app as one file: dist/onefile/recall
 	$(PYINSTALLER) --distpath dist/onefile --workpath build/onefile packaging/recall.spec -- --onefile
+
+# The Debian package of the one-folder app: built by `make package` only if dist/Recall is not
+# there yet, so CI packages the app it has just smoke-tested instead of building it again.
+deb: $(STAMP)  ## dist/recall_VERSION_ARCH.deb from dist/Recall (dpkg-deb)
+	@test -x dist/Recall/recall || $(MAKE) package
+	$(BIN)/python packaging/build_deb.py
 
 clean:
 	rm -rf $(VENV) build dist .mypy_cache .pytest_cache .ruff_cache

@@ -66,8 +66,10 @@ def main() -> None:
     deck_list = deck_key == "--deck-list"
     original = application.show_window
 
-    def show_and_study(database: Database, data_dir: Path, prompts: Prompts) -> MainWindow:
-        window = original(database, data_dir, prompts)
+    def show_and_study(
+        database: Database, data_dir: Path, prompts: Prompts, minimized: bool = False
+    ) -> MainWindow:
+        window = original(database, data_dir, prompts, minimized)
         watcher = _FirstPaint(window, deck_list)
         _watchers.append(watcher)  # lives as long as the process
         application.application().installEventFilter(watcher)

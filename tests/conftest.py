@@ -54,6 +54,8 @@ def schedulers() -> Schedulers:
 def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Nothing a test runs may touch the real user data directory."""
     monkeypatch.setenv("RECALL_DATA_DIR", str(tmp_path / "default-data"))
+    # Nor the learner's autostart folder (Preferences > Start when you log in).
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
 
 
 @pytest.fixture

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from zoneinfo import ZoneInfo
 
-from recall.core.days import next_rollover, previous_rollover
+from recall.core.days import next_local_time, next_rollover, previous_rollover
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -40,3 +40,12 @@ def test_daylight_saving_day_is_23_hours() -> None:
     assert start.astimezone(BERLIN).hour == 4
     assert end.astimezone(BERLIN).hour == 4
     assert (end - start).total_seconds() == 23 * 3600
+
+
+def test_reminder_time_comes_next_at_the_local_clock_across_daylight_saving() -> None:
+    nine = time(9, 0)
+    assert next_local_time(local(2026, 3, 28, 10, 0), nine, BERLIN) == local(2026, 3, 29, 9)
+    # Summer time began overnight: the local 09:00 is an hour earlier in UTC.
+    assert next_local_time(local(2026, 3, 29, 9), nine, BERLIN) == local(2026, 3, 30, 9)
+    assert local(2026, 3, 29, 9).astimezone(UTC).hour == 7
+    assert next_local_time(local(2026, 3, 28, 8, 59), nine, BERLIN) == local(2026, 3, 28, 9)

@@ -112,6 +112,12 @@ def _parser() -> argparse.ArgumentParser:
         "in a new temporary data folder (or --data-dir), check the review was stored, quit; "
         "exits 0 if all went well, else 1",
     )
+    parser.add_argument(
+        "--minimized",
+        action="store_true",
+        help="open the window in the tray (minimised when the desktop has no tray): how "
+        "Recall starts when you log in",
+    )
     parser.set_defaults(handler=_open_window)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     for add_commands in COMMAND_GROUPS:
@@ -139,7 +145,7 @@ def _open_window(args: argparse.Namespace) -> int:
             return 1
     from recall.ui.application import run  # Qt loads only here
 
-    status: int = run(paths.data_dir(args.data_dir))
+    status: int = run(paths.data_dir(args.data_dir), minimized=args.minimized)
     return status
 
 

@@ -37,7 +37,27 @@ def study_day(now: datetime, hour: int, zone: tzinfo | None = None) -> tuple[dat
     return start, end
 
 
-def _local_moment(day: date, hour: int, zone: tzinfo | None) -> datetime:
-    naive = datetime.combine(day, time(hour))
+def next_local_time(now: datetime, at: time, zone: tzinfo | None = None) -> datetime:
+    """The next moment, strictly after ``now``, at which the local clock reads ``at``.
+
+    Args:
+        now: The current time, aware.
+        at: A local time of day, naive (the learner's wall clock).
+        zone: The learner's time zone; None means the system's local time.
+
+    Returns:
+        That moment as aware UTC; each candidate is built from a local date, so a daylight
+        saving change moves it with the wall clock.
+    """
+    local_date = now.astimezone(zone).date()
+    for day_offset in (0, 1, 2):
+        candidate = _local_moment(local_date + timedelta(days=day_offset), at, zone)
+        if candidate > now:
+            return candidate
+    return _local_moment(local_date + timedelta(days=3), at, zone)
+
+
+def _local_moment(day: date, hour: int | time, zone: tzinfo | None) -> datetime:
+    naive = datetime.combine(day, hour if isinstance(hour, time) else time(hour))
     local = naive.replace(tzinfo=zone) if zone is not None else naive.astimezone()
     return local.astimezone(UTC)

@@ -14,7 +14,7 @@ import re
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any, TypeVar
 
 from recall.core.errors import RecallError
@@ -43,7 +43,7 @@ class OptionInfo:
     key: str
     label: str
     help: str
-    kind: str  # "int", "float", "bool", "choice", "steps", "numbers", "text", "time"
+    kind: str  # "int", "float", "bool", "choice", "steps", "numbers", "text", "time", "daytime"
     default: Any
     low: float | None = None
     high: float | None = None
@@ -148,6 +148,10 @@ def checked(value: Any, item: OptionInfo) -> Any:
         if item.high is not None and len(steps) > item.high:
             raise OptionError(f"{item.label}: at most {item.high:g} steps, got {len(steps)}")
         return steps
+    if item.kind == "daytime":
+        if value is not None and (not isinstance(value, time) or value.tzinfo is not None):
+            raise OptionError(f"{item.key}: expected a time of day such as 09:30, got {value!r}")
+        return None if value is None else value.replace(second=0, microsecond=0)
     if item.kind == "numbers":
         numbers = tuple(float(number) for number in value)
         if not all(math.isfinite(number) for number in numbers):
@@ -186,6 +190,8 @@ def parse(item: OptionInfo, text: str) -> Any:
         return checked(number, item)
     if item.kind == "steps":
         return checked(parse_steps(text, item.label), item)
+    if item.kind == "daytime":
+        return parse_daytime(text, item.label)
     if item.kind == "numbers":
         parts = [part for part in re.split(r"[\s,]+", text) if part]
         try:
@@ -219,6 +225,21 @@ def parse_steps(text: str, key: str = "Steps") -> tuple[timedelta, ...]:
     return tuple(steps)
 
 
+def parse_daytime(text: str, key: str = "time") -> time | None:
+    """A time of day written ``HH:MM`` (24-hour clock); empty or ``off`` is none.
+
+    Raises:
+        OptionError: The text is not a time of day.
+    """
+    text = text.strip().lower()
+    if text in ("", "off", "none"):
+        return None
+    match = re.fullmatch(r"(\d{1,2}):(\d{2})", text)
+    if match is None or int(match.group(1)) > 23 or int(match.group(2)) > 59:
+        raise OptionError(f"{key}: {text!r} is not a time of day (write it like 09:30, or off)")
+    return time(int(match.group(1)), int(match.group(2)))
+
+
 def format_steps(steps: Sequence[timedelta]) -> str:
     """Steps in Anki's notation: the largest unit that divides each one."""
     words = []
@@ -244,6 +265,8 @@ def format_value(value: Any, item: OptionInfo) -> str:
         return f"{value:g}"
     if item.kind == "time":
         return "" if value is None else value.isoformat()
+    if item.kind == "daytime":
+        return "off" if value is None else f"{value:%H:%M}"
     return str(value)
 
 
@@ -258,6 +281,8 @@ def to_stored(instance: Any) -> dict[str, Any]:
             value = list(value)
         elif item.kind == "time":
             value = None if value is None else value.isoformat()
+        elif item.kind == "daytime":
+            value = None if value is None else f"{value:%H:%M}"
         stored[item.key] = value
     return stored
 
@@ -330,6 +355,10 @@ def _loaded(value: Any, item: OptionInfo) -> Any:
         if not EARLIEST_TIME <= moment <= LATEST_TIME:
             raise ValueError(f"not a time between {EARLIEST_TIME:%Y} and {LATEST_TIME:%Y}")
         return moment.astimezone(UTC)
+    if item.kind == "daytime":
+        if value is not None and not isinstance(value, str):
+            raise TypeError("expected a time of day as text")
+        return None if value is None else parse_daytime(value, item.key)
     if item.kind == "text":
         if not isinstance(value, str):
             raise TypeError("expected text")
@@ -369,4 +398,6 @@ def _kind(hint: Any, has_choices: bool) -> str:
         return "numbers"
     if datetime in args:
         return "time"
+    if time in args:
+        return "daytime"
     raise TypeError(f"no option kind for {hint!r}")

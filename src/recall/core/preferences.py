@@ -8,7 +8,7 @@ retention, FSRS parameters) is in its preset: see ``presets.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import time, timedelta
 
 from recall.core.fields import option
 
@@ -82,6 +82,21 @@ class Preferences:
         "How often the open window backs up the database if it changed.",
         low=5,
         high=1440,
+    )
+    reminder_time: time | None = option(  # noqa: RUF009 (option() is dataclasses.field)
+        None,
+        "Daily reminder at",
+        "Local time (like 09:30) of one reminder a day when cards are due; off for none.",
+    )
+    minimize_to_tray: bool = option(
+        False,
+        "Minimise to the tray",
+        "A minimised window leaves the taskbar and waits in the tray (when there is one).",
+    )
+    start_with_session: bool = option(
+        False,
+        "Start when you log in",
+        "Open Recall in the tray (or minimised) each time you log in to the desktop.",
     )
 
     @property

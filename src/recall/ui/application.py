@@ -85,20 +85,37 @@ def application() -> QApplication:
     return app
 
 
-def show_window(database: Database, data_dir: Path, prompts: Prompts) -> MainWindow:
-    """Show the main window on the deck list, with the keyboard on the deck table."""
+def show_window(
+    database: Database, data_dir: Path, prompts: Prompts, minimized: bool = False
+) -> MainWindow:
+    """Show the main window on the deck list, with the keyboard on the deck table.
+
+    Args:
+        database: The open collection.
+        data_dir: The data folder (the window keeps its size there).
+        prompts: Asks and tells the learner.
+        minimized: Start in the tray, or minimised when the desktop has no tray.
+    """
     window = MainWindow(database, window_state(data_dir), now, prompts=prompts)
     apply_preferences(application(), window.preferences)
-    window.show()
+    if not minimized:
+        window.show()
+    elif not window.presence.has_tray:
+        window.showMinimized()
+    # else only the tray icon shows: a click on it, or its menu, brings the window.
     window.deck_list.focus_table()
     return window
 
 
-def run(data_dir: Path) -> int:
+def run(data_dir: Path, minimized: bool = False) -> int:
     """Open the window on the database in ``data_dir``; returns the exit status.
 
     A second launch on the same data directory brings the first window to the front and
     exits at once.
+
+    Args:
+        data_dir: The data folder.
+        minimized: Start in the tray (``--minimized``, as the autostart entry does).
     """
     app = application()
     instance = SingleInstance(server_name(data_dir))
@@ -111,7 +128,7 @@ def run(data_dir: Path) -> int:
     database = open_database(data_dir, prompts)
     if database is None:
         return 1
-    window = show_window(database, data_dir, prompts)
+    window = show_window(database, data_dir, prompts, minimized)
     keep_out_of_full_collections()
     instance.activation_requested.connect(window.bring_to_front)
     try:

@@ -13,7 +13,7 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragLeaveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QWidget
 from shiboken6 import isValid
@@ -40,6 +40,7 @@ from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
 from recall.ui.review.summary_view import SummaryView
 from recall.ui.tasks import TaskRunner
+from recall.ui.tray import TrayPresence
 
 if TYPE_CHECKING:
     from recall.collection.deck_list import DeckOverview
@@ -65,6 +66,7 @@ class MainWindow(QMainWindow):
         zone: The learner's time zone; None is the system's.
         prompts: Asks and tells the learner; tests answer for them.
         schedulers: FSRS per preset; tests turn interval fuzz off.
+        tray_available: Whether to put an icon in the tray; None when the desktop has one.
     """
 
     def __init__(
@@ -76,6 +78,7 @@ class MainWindow(QMainWindow):
         zone: tzinfo | None = None,
         prompts: Prompts | None = None,
         schedulers: Schedulers | None = None,
+        tray_available: bool | None = None,
     ) -> None:
         super().__init__()
         self._database = database
@@ -120,6 +123,9 @@ class MainWindow(QMainWindow):
         self.menus = MainMenus(
             self, self.options, self.collection, self.safekeeping, self.sync.sync_action
         )
+        self.presence = TrayPresence(
+            context, self.preferences, self.windowIcon(), tray_available, parent=self
+        )
         self._connect_signals()
         self._restore_geometry()
         self.refresh_decks()
@@ -136,6 +142,7 @@ class MainWindow(QMainWindow):
         """Reload the deck list's counts."""
         overviews = library.deck_overviews(self._database, self._clock(), self._zone)
         self.deck_list.set_decks(overviews, select)
+        self.presence.set_overviews(overviews)
 
     def refresh_decks_off_thread(self, select: str | None = None) -> None:
         """Reload the deck list's counts on the worker thread (100 ms at 100,000 cards)."""
@@ -144,7 +151,11 @@ class MainWindow(QMainWindow):
         def work() -> list[DeckOverview]:
             return library.deck_overviews(database, now, zone)
 
-        self.tasks.run(work, lambda overviews: self.deck_list.set_decks(overviews, select))
+        def show(overviews: list[DeckOverview]) -> None:
+            self.deck_list.set_decks(overviews, select)
+            self.presence.set_overviews(overviews)
+
+        self.tasks.run(work, show)
 
     def show_decks(self, off_thread: bool = False) -> None:
         """Go to the deck list, with fresh counts and the keyboard on the table."""
@@ -182,6 +193,7 @@ class MainWindow(QMainWindow):
         review.left.connect(self.show_decks)
         review.stale.connect(self._on_restored)
         review.undo_available.connect(self._on_undo_available)
+        review.undo_available.connect(lambda _available: self.presence.refresh())
         self.collection.attach_review(review)
         if self._review is not None:
             self.pages.removeWidget(self._review)
@@ -265,6 +277,16 @@ class MainWindow(QMainWindow):
 
     # Qt overrides
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if (
+            event.type() == QEvent.Type.WindowStateChange
+            and self.isMinimized()
+            and self.preferences.minimize_to_tray
+            and self.presence.has_tray
+        ):
+            QTimer.singleShot(0, self.hide)  # after the minimise has finished
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         files = self._dropped_files(event.mimeData())
         if files and not self.transfers.busy:
@@ -306,6 +328,7 @@ class MainWindow(QMainWindow):
         self.tasks.wait()
         self._window_state.setValue("geometry", self.saveGeometry())
         self._window_state.sync()
+        self.presence.hide()
         super().closeEvent(event)
 
     # Building
@@ -341,6 +364,9 @@ class MainWindow(QMainWindow):
         self.sync.synced.connect(self._on_synced)
         self.database_watcher.changed.connect(self._on_database_changed)
         self.sync.message.connect(self._show_status)
+        self.presence.show_requested.connect(self.bring_to_front)
+        self.presence.study_requested.connect(self._on_tray_study)
+        self.presence.quit_requested.connect(self._on_tray_quit)
 
     def _restore_geometry(self) -> None:
         geometry = self._window_state.value("geometry")
@@ -506,6 +532,22 @@ class MainWindow(QMainWindow):
     def _on_synced(self, _report: object) -> None:
         if self.pages.currentWidget() is self.deck_list:
             self.refresh_decks_off_thread(self.deck_list.selected_key())
+        else:
+            self.presence.refresh()
+
+    def _on_tray_study(self) -> None:
+        self.bring_to_front()
+        if self.pages.currentWidget() is self.summary:
+            self.show_decks()
+        if self.pages.currentWidget() is self.deck_list and not self.operations.writes_cards:
+            self._on_study_selected()
+
+    def _on_tray_quit(self) -> None:
+        # A window hidden in the tray is not the "last window" Qt quits on when it closes.
+        if self.close():
+            app = QApplication.instance()
+            if app is not None:
+                app.quit()
 
     def _on_database_changed(self) -> None:
         # Another process (`recall import` in a terminal) or this one changed the database:
@@ -518,3 +560,7 @@ class MainWindow(QMainWindow):
         self.safekeeping.set_backup_interval(chosen.backup_interval)
         self.refresh_decks(self.deck_list.selected_key())
         self.sync.settings_changed()
+        try:
+            self.presence.set_preferences(chosen)
+        except RecallError as error:
+            self._prompts.refused("Start when you log in", error)
