@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +38,10 @@ CODES: dict[str, str] = {
     "all-of-the-above": 'an option such as "all of the above"',
     "none-of-the-above": 'an option such as "none of the above"',
     "give-away": "the question repeats a word found only in the right option",
+    # The history's findings (`recall lint --history`), from the item analysis in stats.
+    "never-picked": "a wrong option that no answer picked",
+    "maybe-miskeyed": "a wrong option picked more often when the card was known than when not",
+    "too-easy": "a card answered right at first sight and while learning",
 }
 """Every warning code with a one-line meaning, for ``--accept`` and the documentation."""
 
@@ -257,12 +261,18 @@ class LintRun:
         }
 
 
-def lint_files(paths: Sequence[Path], accepted: Sequence[str] = ()) -> LintRun:
+def lint_files(
+    paths: Sequence[Path],
+    accepted: Sequence[str] = (),
+    history: Callable[[str], list[LintWarning]] | None = None,
+) -> LintRun:
     """Check deck files and judge their warnings against accepted ones.
 
     Args:
         paths: Recall JSON deck files.
         accepted: ``code`` or ``code:card-id`` entries, as ``apply_accepted`` takes.
+        history: Given a valid deck's id, the warnings its review history earns (added
+            after the file's own).
 
     Raises:
         RecallError: An accepted entry names a code that does not exist.
@@ -274,6 +284,10 @@ def lint_files(paths: Sequence[Path], accepted: Sequence[str] = ()) -> LintRun:
                 f"--accept {entry}: there is no warning code {code!r} (codes: {', '.join(CODES)})"
             )
     reports = [lint_file(path) for path in paths]
+    if history is not None:
+        for report in reports:
+            if report.deck_id is not None and not report.errors:
+                report.warnings.extend(history(report.deck_id))
     every = [warning for report in reports for warning in report.warnings]
     _standing, taken, unmatched = apply_accepted(every, accepted)
     return LintRun(reports, taken, unmatched)

@@ -25,7 +25,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
-from recall.content.lint import LintWarning
+from recall.content.lint import CODES, LintWarning
+from recall.core import wording
 from recall.core.memory import CardState, ReviewKind
 from recall.stats.schedules import deck_ids_of
 from recall.storage import Database
@@ -43,11 +44,9 @@ EASY_MIN_ANSWERS = 3
 """A card is judged too easy only once it has this many answers."""
 
 FLAGS: dict[str, str] = {
-    "never-picked": "a wrong option that no answer picked",
-    "maybe-miskeyed": "a wrong option picked more often when the card was known than when not",
-    "too-easy": "a card answered right at first sight and while learning",
+    code: CODES[code] for code in ("never-picked", "maybe-miskeyed", "too-easy")
 }
-"""Every item-analysis flag with a one-line meaning (also a ``recall lint`` warning code)."""
+"""Every item-analysis flag with its one-line meaning: ``recall lint`` warning codes."""
 
 
 @dataclass(frozen=True)
@@ -205,6 +204,22 @@ def as_json(analysis: ItemAnalysis) -> list[dict[str, object]]:
         }
         for card in analysis.cards
     ]
+
+
+def text_lines(analysis: ItemAnalysis, shown: int = 10) -> list[str]:
+    """The flagged cards for a terminal, after the statistics: one line per flag."""
+    lines = ["Item analysis (whole history)"]
+    flagged = analysis.flagged
+    if not flagged:
+        lines.append(f"  No flags on {wording.count(len(analysis.cards), 'choice card')}.")
+    for card in flagged[:shown]:
+        for code in card.flags:
+            lines.append(f"  {card.deck_key}/{card.card_key}: {FLAGS[code]} [{code}]")
+    if len(flagged) > shown:
+        lines.append(
+            f"  ... and {wording.count(len(flagged) - shown, 'more card')} (recall lint --history)"
+        )
+    return lines
 
 
 def warnings(analysis: ItemAnalysis, deck_key: str) -> list[LintWarning]:
