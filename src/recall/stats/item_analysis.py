@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
-from recall.content.lint import CODES, LintWarning
+from recall.content.lint import HISTORY_CODES, LintWarning
 from recall.core import wording
 from recall.core.memory import CardState, ReviewKind
 from recall.stats.schedules import deck_ids_of
@@ -43,9 +43,7 @@ EASY_SHARE = 0.9
 EASY_MIN_ANSWERS = 3
 """A card is judged too easy only once it has this many answers."""
 
-FLAGS: dict[str, str] = {
-    code: CODES[code] for code in ("never-picked", "maybe-miskeyed", "too-easy")
-}
+FLAGS: dict[str, str] = HISTORY_CODES
 """Every item-analysis flag with its one-line meaning: ``recall lint`` warning codes."""
 
 
