@@ -11,7 +11,11 @@ from recall.cli.shared import ProgressLine, now, open_database, print_json, prin
 from recall.core.errors import RecallError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from recall.cli.shared import Commands
+    from recall.content.lint import LintWarning
+    from recall.storage import Database
 
 
 def add_commands(commands: Commands) -> None:
@@ -52,6 +56,12 @@ def add_commands(commands: Commands) -> None:
         metavar="CODE[:CARD]",
         help="a warning the author has accepted (every one of that code, or one card's); "
         "still printed, it no longer makes the exit status 2 (repeatable)",
+    )
+    lint.add_argument(
+        "--history",
+        action="store_true",
+        help="also warn from the database's review history of each deck: wrong options never "
+        "picked, maybe mis-keyed, questions right at first sight (see docs/statistics.md)",
     )
     lint.add_argument("--json", action="store_true", help="print JSON instead of lines")
     lint.set_defaults(handler=_lint)
@@ -138,7 +148,14 @@ def _export_deck(args: argparse.Namespace) -> int:
 def _lint(args: argparse.Namespace) -> int:
     from recall.content import lint
 
-    run = lint.lint_files(args.files, args.accept)
+    if not args.history:
+        run = lint.lint_files(args.files, args.accept)
+    else:
+        database = open_database(args, install=False)
+        try:
+            run = lint.lint_files(args.files, args.accept, _history_warnings(database))
+        finally:
+            database.close()
     if args.json:
         print_json(run.as_json())
     else:
@@ -146,6 +163,21 @@ def _lint(args: argparse.Namespace) -> int:
             say(line)
         print(run.summary())
     return run.status
+
+
+def _history_warnings(database: Database) -> Callable[[str], list[LintWarning]]:
+    """What a deck's history adds to its lint: the item analysis's flags, if it is stored."""
+    from recall.stats import item_analysis
+
+    def warnings(deck_key: str) -> list[LintWarning]:
+        with database.reading() as transaction:
+            stored = transaction.decks.by_key(deck_key) is not None
+        if not stored:
+            say(f"deck {deck_key} is not in the database: no history to check", to_stderr=True)
+            return []
+        return item_analysis.warnings(item_analysis.item_analysis(database, deck_key), deck_key)
+
+    return warnings
 
 
 def print_schema(_args: argparse.Namespace) -> int:

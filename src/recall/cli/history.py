@@ -125,18 +125,23 @@ def _positive_days(text: str) -> int:
 def _print_stats(args: argparse.Namespace) -> int:
     from recall import stats
     from recall.options import deck_options
+    from recall.stats import item_analysis
 
     database = open_database(args)
     try:
         figures = stats.collect(
             database, deck_options.preferences(database), now(), args.deck, args.days
         )
+        # Over the whole history, whatever the period: a card's options need every answer.
+        items = item_analysis.item_analysis(database, args.deck)
     finally:
         database.close()
     if args.json:
-        print_json(stats.to_json(figures))
+        print_json({**stats.to_json(figures), "item_analysis": item_analysis.as_json(items)})
     else:
         for line in stats.text_report(figures).split("\n"):
+            say(line)
+        for line in item_analysis.text_lines(items):
             say(line)
     return 0
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +40,14 @@ CODES: dict[str, str] = {
     "give-away": "the question repeats a word found only in the right option",
 }
 """Every warning code with a one-line meaning, for ``--accept`` and the documentation."""
+
+HISTORY_CODES: dict[str, str] = {
+    "never-picked": "a wrong option that no answer picked",
+    "maybe-miskeyed": "a wrong option picked more often when the card was known than when not",
+    "too-easy": "a card answered right at first sight and while learning",
+}
+"""The codes of warnings a deck's review history earns (``recall lint --history``, from the
+item analysis in ``stats``); ``--accept`` takes them too."""
 
 # Function words that say nothing about the answer when a question and an option share them.
 _STOPWORD_TEXT = """
@@ -257,23 +265,34 @@ class LintRun:
         }
 
 
-def lint_files(paths: Sequence[Path], accepted: Sequence[str] = ()) -> LintRun:
+def lint_files(
+    paths: Sequence[Path],
+    accepted: Sequence[str] = (),
+    history: Callable[[str], list[LintWarning]] | None = None,
+) -> LintRun:
     """Check deck files and judge their warnings against accepted ones.
 
     Args:
         paths: Recall JSON deck files.
         accepted: ``code`` or ``code:card-id`` entries, as ``apply_accepted`` takes.
+        history: Given a valid deck's id, the warnings its review history earns (added
+            after the file's own).
 
     Raises:
         RecallError: An accepted entry names a code that does not exist.
     """
     for entry in accepted:
         code = entry.split(":", 1)[0]
-        if code not in CODES:
+        if code not in CODES and code not in HISTORY_CODES:
             raise RecallError(
-                f"--accept {entry}: there is no warning code {code!r} (codes: {', '.join(CODES)})"
+                f"--accept {entry}: there is no warning code {code!r} "
+                f"(codes: {', '.join([*CODES, *HISTORY_CODES])})"
             )
     reports = [lint_file(path) for path in paths]
+    if history is not None:
+        for report in reports:
+            if report.deck_id is not None and not report.errors:
+                report.warnings.extend(history(report.deck_id))
     every = [warning for report in reports for warning in report.warnings]
     _standing, taken, unmatched = apply_accepted(every, accepted)
     return LintRun(reports, taken, unmatched)

@@ -19,10 +19,12 @@ from recall.core import wording
 from recall.core.wording import duration, percent, short_day
 from recall.stats import report
 from recall.stats.figures import KINDS, Coming, Histogram, Retention, Schedules, Statistics
+from recall.stats.item_analysis import ItemAnalysis
 from recall.ui.charts import BarChart, CalendarHeatmap, ChartSection, Line
 from recall.ui.charts.base import series_color
 from recall.ui.charts.numbers_model import NumbersModel
 from recall.ui.plain_text import plain_label
+from recall.ui.statistics.item_analysis_view import ItemAnalysisView
 from recall.ui.statistics.misconceptions_view import MisconceptionsView
 
 
@@ -86,6 +88,9 @@ class StatisticsPage(QWidget):
         self.misconceptions_view = MisconceptionsView()
         self.misconceptions = ChartSection("Misconceptions")
         self.misconceptions.body.addWidget(self.misconceptions_view)
+        self.item_analysis_view = ItemAnalysisView()
+        self.item_analysis = ChartSection("Item analysis")
+        self.item_analysis.body.addWidget(self.item_analysis_view)
         self.sections = [
             self.today,
             self.forecast,
@@ -97,6 +102,7 @@ class StatisticsPage(QWidget):
             self.hours,
             self.ratings,
             self.misconceptions,
+            self.item_analysis,
         ]
         grid = QGridLayout(self)
         grid.setContentsMargins(16, 12, 16, 16)
@@ -112,6 +118,7 @@ class StatisticsPage(QWidget):
             (self.hours, 4, 1, 1),
             (self.ratings, 5, 0, 2),
             (self.misconceptions, 6, 0, 2),
+            (self.item_analysis, 7, 0, 2),
         )
         for section, row, column, span in placed:
             grid.addWidget(section, row, column, 1, span)
@@ -229,6 +236,16 @@ class StatisticsPage(QWidget):
             "browser, or open its menu for how often each option was picked."
             if count
             else "No wrong option picked yet: choice cards answered wrongly show up here."
+        )
+
+    def show_item_analysis(self, analysis: ItemAnalysis) -> None:
+        """Fill the item analysis section (over the whole history, whatever the period)."""
+        self.item_analysis_view.set_analysis(analysis)
+        flagged = len(analysis.flagged)
+        self.item_analysis.set_reading(
+            f"Each answered choice card's options over all time: how often picked, and "
+            f"discrimination (picked in review minus while learning). "
+            f"{wording.count(flagged, 'card')} flagged for a look."
         )
 
     def _histogram(

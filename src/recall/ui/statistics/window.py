@@ -1,5 +1,6 @@
 """The statistics window: today, what is coming, the calendar, reviews, cards, memory,
-true retention, hours, ratings and misconceptions, for one deck or all, over a period.
+true retention, hours, ratings, misconceptions and item analysis, for one deck or all, over
+a period.
 
 The figures are computed by ``recall.stats`` on the task runner's thread; the window only
 draws the values it gets back.
@@ -23,8 +24,10 @@ from PySide6.QtWidgets import (
 from recall import stats
 from recall.core.errors import RecallError
 from recall.core.preferences import Preferences
+from recall.stats import item_analysis
 from recall.stats.cards import card_picks
 from recall.stats.figures import Coming, Schedules, Statistics
+from recall.stats.item_analysis import ItemAnalysis
 from recall.stats.schedules import collect_forecast, collect_schedules
 from recall.storage import Database
 from recall.ui.plain_text import plain_label
@@ -56,6 +59,7 @@ class StatisticsWindow(QWidget):
     forecast_shown = Signal()
     schedules_shown = Signal()
     card_requested = Signal(int)
+    item_analysis_shown = Signal()
 
     def __init__(
         self,
@@ -118,6 +122,11 @@ class StatisticsWindow(QWidget):
         self.tasks.run(
             work,
             lambda figures: self._on_loaded(generation, figures),
+            lambda error: self._on_failed(generation, error),
+        )
+        self.tasks.run(
+            lambda: item_analysis.item_analysis(database, deck),
+            lambda analysis: self._on_item_analysis(generation, analysis),
             lambda error: self._on_failed(generation, error),
         )
 
@@ -226,6 +235,11 @@ class StatisticsWindow(QWidget):
         if generation == self._generation:
             self._show(figures)
             self.loaded.emit()
+
+    def _on_item_analysis(self, generation: int, analysis: ItemAnalysis) -> None:
+        if generation == self._generation:
+            self.page.show_item_analysis(analysis)
+            self.item_analysis_shown.emit()
 
     def _on_failed(self, generation: int, error: Exception) -> None:
         if not isinstance(error, RecallError):

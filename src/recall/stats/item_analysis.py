@@ -1,0 +1,314 @@
+"""Item analysis for deck authors: how often each option is picked, and which look wrong.
+
+Classical item analysis compares learners who know the material with those who do not. A
+Recall database has one learner (several synced devices are still one), so the groups are
+that learner's answers instead: an answer is *strong* when the card was in review before it
+(it had graduated from learning: the memory was there), and *weak* otherwise (the card's first
+answers, its learning steps, and relearning after a lapse). An option's discrimination is the
+share of strong answers that picked it minus the share of weak answers that did (the
+upper-lower difference): positive for a right option that knowing brings, negative for a
+distractor that only a learner who does not know yet falls for.
+
+Flags, with the thresholds named below:
+
+* ``never-picked``: a wrong option no answer picked, after at least ``MIN_ANSWERS`` answers.
+* ``maybe-miskeyed``: a wrong option picked more often in strong answers than in weak ones
+  (each group at least ``MIN_GROUP`` answers, the option picked at least ``MIN_STRONG_PICKS``
+  times in strong ones): knowing the card leads to it, so it may be the right one.
+* ``too-easy``: the card's first answer was right and so were at least ``EASY_SHARE`` of its
+  weak answers, over at least ``EASY_MIN_ANSWERS`` answers: right at first sight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
+from recall.content.lint import HISTORY_CODES, LintWarning
+from recall.core import wording
+from recall.core.memory import CardState, ReviewKind
+from recall.stats.schedules import deck_ids_of
+from recall.storage import Database
+from recall.storage.records import ReviewRow
+
+MIN_ANSWERS = 10
+"""A wrong option is flagged as never picked only once the card has this many answers."""
+MIN_GROUP = 3
+"""Discrimination is given only when strong and weak answers each number at least this."""
+MIN_STRONG_PICKS = 2
+"""A wrong option is flagged as maybe mis-keyed only when strong answers picked it this often."""
+EASY_SHARE = 0.9
+"""A card is too easy when at least this share of its weak answers were right, the first too."""
+EASY_MIN_ANSWERS = 3
+"""A card is judged too easy only once it has this many answers."""
+
+FLAGS: dict[str, str] = HISTORY_CODES
+"""Every item-analysis flag with its one-line meaning: ``recall lint`` warning codes."""
+
+
+@dataclass(frozen=True)
+class OptionAnalysis:
+    """One option of a card and how the answers treated it.
+
+    Attributes:
+        picks: Answers that picked it.
+        share: ``picks`` over all the card's answers (None before the first).
+        strong_share: Share of strong-memory answers that picked it (None without any).
+        weak_share: Share of weak-memory answers that picked it (None without any).
+        discrimination: ``strong_share - weak_share`` when both groups have at least
+            ``MIN_GROUP`` answers, else None.
+        flag: A key of ``FLAGS``, or None.
+    """
+
+    text: str
+    correct: bool
+    picks: int
+    share: float | None
+    strong_share: float | None
+    weak_share: float | None
+    discrimination: float | None
+    flag: str | None
+
+
+@dataclass(frozen=True)
+class CardAnalysis:
+    """One choice card's answers, option by option, with the card's own flag.
+
+    Attributes:
+        answers: Answers to the card that recorded picks.
+        strong: Of them, answers given when the card was in review.
+        first_right: Whether the card's first answer was right (None before it).
+        weak_right: Share of weak-memory answers that were right (None without any).
+        flag: ``too-easy`` or None; options carry their own flags.
+    """
+
+    card_id: int
+    deck_key: str
+    card_key: str
+    question: str
+    answers: int
+    strong: int
+    first_right: bool | None
+    weak_right: float | None
+    options: tuple[OptionAnalysis, ...]
+    flag: str | None
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The card's flag and its options', in option order."""
+        found = [self.flag] if self.flag else []
+        return (*found, *(option.flag for option in self.options if option.flag))
+
+
+@dataclass(frozen=True)
+class ItemAnalysis:
+    """Every choice card of a deck (or all decks) with its analysis, in deck file order."""
+
+    deck_key: str | None
+    cards: tuple[CardAnalysis, ...]
+
+    @property
+    def flagged(self) -> tuple[CardAnalysis, ...]:
+        """The cards that carry at least one flag."""
+        return tuple(card for card in self.cards if card.flags)
+
+
+def analyse_card(
+    card_id: int, deck_key: str, card_key: str, card: ChoiceCard, reviews: Sequence[ReviewRow]
+) -> CardAnalysis:
+    """Analyse one choice card's answers (its history, oldest first) against its options.
+
+    Answers' picks are texts; a text the card no longer has (its deck changed) is ignored,
+    and so are schedule changes made by hand.
+    """
+    answers = [r for r in reviews if r.kind == ReviewKind.ANSWER and r.picked is not None]
+    strong = [r for r in answers if r.state_before == CardState.REVIEW]
+    weak = [r for r in answers if r.state_before != CardState.REVIEW]
+    options = tuple(
+        _option(choice.text, choice.correct, answers, strong, weak) for choice in card.choices
+    )
+    first_right = answers[0].correct if answers else None
+    weak_right = _share(sum(1 for r in weak if r.correct), len(weak))
+    easy = (
+        first_right is True
+        and len(answers) >= EASY_MIN_ANSWERS
+        and weak_right is not None
+        and weak_right >= EASY_SHARE
+    )
+    return CardAnalysis(
+        card_id=card_id,
+        deck_key=deck_key,
+        card_key=card_key,
+        question=card.question,
+        answers=len(answers),
+        strong=len(strong),
+        first_right=first_right,
+        weak_right=weak_right,
+        options=options,
+        flag="too-easy" if easy else None,
+    )
+
+
+def item_analysis(database: Database, deck_key: str | None = None) -> ItemAnalysis:
+    """Analyse every choice card of a deck and its subdecks (None: every deck).
+
+    Args:
+        database: Where the cards and their history are.
+        deck_key: The deck's file id, or None.
+
+    Raises:
+        UnknownDeckError: ``deck_key`` names no deck.
+    """
+    found: list[CardAnalysis] = []
+    with database.reading() as transaction:
+        deck_ids, _name = deck_ids_of(transaction, deck_key)
+        keys = transaction.decks.keys()
+        wanted = sorted(keys) if deck_ids is None else deck_ids
+        for deck_id in wanted:
+            for row, reviews in transaction.history.per_card(deck_id):
+                if row.kind != "choice":
+                    continue
+                card = CARD_ADAPTER.validate_json(row.content)
+                assert isinstance(card, ChoiceCard)
+                found.append(analyse_card(row.id, keys[deck_id], row.key, card, reviews))
+    return ItemAnalysis(deck_key, tuple(found))
+
+
+def as_json(analysis: ItemAnalysis) -> list[dict[str, object]]:
+    """The analysis as plain values, one entry per card, for ``recall stats --json``."""
+    return [
+        {
+            "deck": card.deck_key,
+            "card": card.card_key,
+            "answers": card.answers,
+            "strong_answers": card.strong,
+            "first_right": card.first_right,
+            "weak_right": _rounded(card.weak_right),
+            "flag": card.flag,
+            "options": [
+                {
+                    "text": option.text,
+                    "correct": option.correct,
+                    "picks": option.picks,
+                    "share": _rounded(option.share),
+                    "strong_share": _rounded(option.strong_share),
+                    "weak_share": _rounded(option.weak_share),
+                    "discrimination": _rounded(option.discrimination),
+                    "flag": option.flag,
+                }
+                for option in card.options
+            ],
+        }
+        for card in analysis.cards
+    ]
+
+
+def text_lines(analysis: ItemAnalysis, shown: int = 10) -> list[str]:
+    """The flagged cards for a terminal, after the statistics: one line per flag."""
+    lines = ["Item analysis (whole history)"]
+    flagged = analysis.flagged
+    if not flagged:
+        lines.append(f"  No flags on {wording.count(len(analysis.cards), 'choice card')}.")
+    for card in flagged[:shown]:
+        for code in card.flags:
+            lines.append(f"  {card.deck_key}/{card.card_key}: {FLAGS[code]} [{code}]")
+    if len(flagged) > shown:
+        lines.append(
+            f"  ... and {wording.count(len(flagged) - shown, 'more card')} (recall lint --history)"
+        )
+    return lines
+
+
+def warnings(analysis: ItemAnalysis, deck_key: str) -> list[LintWarning]:
+    """The flags of one deck's cards as ``recall lint`` warnings, card by card."""
+    found: list[LintWarning] = []
+    for card in analysis.cards:
+        if card.deck_key != deck_key:
+            continue
+        if card.flag == "too-easy":
+            found.append(
+                LintWarning(
+                    "too-easy",
+                    card.card_key,
+                    "question",
+                    f"right at the first answer and in {_percent(card.weak_right)} of the answers "
+                    "while learning: make the wrong options more tempting, or drop the card",
+                )
+            )
+        for index, option in enumerate(card.options):
+            if option.flag is None:
+                continue
+            quoted = _quote(option.text)
+            if option.flag == "never-picked":
+                message = (
+                    f"the wrong option {quoted} was never picked in {card.answers} answers: "
+                    "replace it with a mistake learners make"
+                )
+            else:
+                message = (
+                    f"the wrong option {quoted} was picked in {_percent(option.strong_share)} "
+                    f"of answers when the card was known, {_percent(option.weak_share)} when "
+                    "not: check that it is really wrong"
+                )
+            found.append(LintWarning(option.flag, card.card_key, f"choices[{index}]", message))
+    return found
+
+
+def _option(
+    text: str,
+    correct: bool,
+    answers: Sequence[ReviewRow],
+    strong: Sequence[ReviewRow],
+    weak: Sequence[ReviewRow],
+) -> OptionAnalysis:
+    picks = _picks(text, answers)
+    strong_share = _share(_picks(text, strong), len(strong))
+    weak_share = _share(_picks(text, weak), len(weak))
+    discrimination = None
+    if (
+        strong_share is not None
+        and weak_share is not None
+        and min(len(strong), len(weak)) >= MIN_GROUP
+    ):
+        discrimination = strong_share - weak_share
+    flag = None
+    if not correct and picks == 0 and len(answers) >= MIN_ANSWERS:
+        flag = "never-picked"
+    elif (
+        not correct
+        and discrimination is not None
+        and discrimination > 0
+        and _picks(text, strong) >= MIN_STRONG_PICKS
+    ):
+        flag = "maybe-miskeyed"
+    return OptionAnalysis(
+        text=text,
+        correct=correct,
+        picks=picks,
+        share=_share(picks, len(answers)),
+        strong_share=strong_share,
+        weak_share=weak_share,
+        discrimination=discrimination,
+        flag=flag,
+    )
+
+
+def _picks(text: str, answers: Iterable[ReviewRow]) -> int:
+    return sum(1 for answer in answers if answer.picked is not None and text in answer.picked)
+
+
+def _share(count: int, total: int) -> float | None:
+    return count / total if total else None
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def _percent(value: float | None) -> str:
+    return "no" if value is None else f"{value:.0%}"
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
