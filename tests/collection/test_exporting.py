@@ -101,7 +101,9 @@ def test_apkg_export_carries_the_images_of_html_cards(
 
 
 def test_export_errors_are_clear(bundled: Database, tmp_path: Path) -> None:
-    with pytest.raises(exporting.ExportError, match=r"exports decks as \.json, \.apkg or \.colpkg"):
+    with pytest.raises(
+        exporting.ExportError, match=r"exports decks as \.json, \.apkg, \.colpkg or \.gift"
+    ):
         exporting.export_deck(bundled, DECK, tmp_path / "deck.pdf")
     with pytest.raises(UnknownDeckError):
         exporting.export_deck(bundled, "nope", tmp_path / "deck.json")

@@ -216,7 +216,7 @@ def test_what_is_not_a_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert (status, out) == (1, "")
     assert err.splitlines() == [
         f"{folder}: is a folder; import the files inside it instead (Recall reads .apkg, "
-        ".colpkg, .csv, .json, .tsv, .txt files)",
+        ".colpkg, .csv, .gift, .json, .tsv, .txt, .xml files)",
         f"{pipe}: is not a regular file (a device, pipe or socket)",
         f"{tmp_path / 'gone.json'}: no such file",
     ]
@@ -227,11 +227,14 @@ def test_export_without_a_file_name_or_into_a_folder_says_so(
 ) -> None:
     data = str(tmp_path / "data")
     status, _, err = run(capsys, "--data-dir", data, "export", "activation-recompute", "")
-    assert (status, err) == (1, "recall: export: no file name given; name a .json or .apkg file\n")
+    assert (status, err) == (
+        1,
+        "recall: export: no file name given; name a .json, .apkg or .gift file\n",
+    )
     folder = str(tmp_path)
     status, _, err = run(capsys, "--data-dir", data, "export", "activation-recompute", folder)
     assert status == 1
-    assert err == f"recall: export: {folder} is a folder; name a .json or .apkg file in it\n"
+    assert err == f"recall: export: {folder} is a folder; name a .json, .apkg or .gift file in it\n"
 
 
 def test_a_first_field_longer_than_the_csv_default_still_guesses_the_separator(
@@ -261,7 +264,8 @@ def test_package_cards_over_the_bounds_are_left_out_or_cut_with_a_note(tmp_path:
     notes = {
         "Bounds": [
             genanki.Note(model=genanki.BASIC_MODEL, fields=["fine", "card"], tags=["t" * 600]),
-            genanki.Note(model=genanki.BASIC_MODEL, fields=["huge", "x " * 40_000]),
+            genanki.Note(model=genanki.BASIC_MODEL, fields=["long", "x " * 40_000]),
+            genanki.Note(model=genanki.BASIC_MODEL, fields=["huge", "x " * 600_000]),
             genanki.Note(model=genanki.BASIC_MODEL, fields=["deep", "<b>" * 5_000 + "core"]),
         ]
     }
@@ -271,10 +275,11 @@ def test_package_cards_over_the_bounds_are_left_out_or_cut_with_a_note(tmp_path:
     result = read_apkg(package, staging)
     (deck,) = result.decks
     fronts = [card.front for card in deck.cards if isinstance(card, BasicCard)]
-    assert sorted(fronts) == ["deep", "fine"]
+    # Anki fields of up to 1 MiB are kept whole; a longer one leaves out its card.
+    assert sorted(fronts) == ["deep", "fine", "long"]
     assert all(not card.tags for card in deck.cards)
     (refused,) = [note for note in result.notes if "left out for holding" in note]
-    assert "the back is 80,000 characters long (cards hold at most 65,536 per field)" in refused
+    assert "field 2 is 1,200,000 characters long (fields are kept up to 1,048,576)" in refused
     (tags,) = [note for note in result.notes if "tag left out" in note]
     assert tags.startswith("1 tag left out for being longer than 500 characters: note ")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import PySide6
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -23,6 +24,13 @@ from tests.conftest import ZONE, Clock
 WindowFactory = Callable[[], MainWindow]
 
 guard_none(PySide6.__version__)  # as the app does at start: tests make many Qt calls
+
+
+def tooltip_text(tooltip: str) -> str:
+    """The text a tooltip shows: rich text is laid out, plain text shown as it is."""
+    if tooltip.startswith("<"):
+        return QTextDocumentFragment.fromHtml(tooltip).toPlainText()
+    return tooltip
 
 
 class FakePrompts(Prompts):

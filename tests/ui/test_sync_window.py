@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QProgressBar, QPushButton
+from PySide6.QtWidgets import QApplication, QProgressBar, QPushButton
 from pytestqt.qtbot import QtBot
 
 from recall.changes.cards import Changes
-from recall.collection import importing
+from recall.collection import importing, opening
 from recall.content.deck_format import parse_deck
 from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.sync import settings
 from recall.sync.rounds import sync
+from recall.ui.application import configure, window_state
 from recall.ui.main_window import MainWindow
 from recall.ui.options.preferences_dialog import PreferencesDialog
-from tests.conftest import DATA, Clock
+from tests.conftest import DATA, ZONE, Clock
 from tests.helpers.sync_devices import large_history, read_only
 from tests.sync.test_sync_progress import dump
-from tests.ui.conftest import FakePrompts, WindowFactory
+from tests.ui.conftest import FakePrompts, WindowFactory, tooltip_text
 
 
 def _other_device_with_tiny(tmp_path: Path, shared: Path, clock: Clock) -> None:
@@ -38,7 +41,7 @@ def test_without_a_folder_sync_now_says_where_to_choose_one(
     qtbot: QtBot, window: MainWindow
 ) -> None:
     assert window.sync.label.text() == "Sync off"
-    assert "Edit > Preferences > Sync folder" in window.sync.label.toolTip()
+    assert "Edit > Preferences > Sync folder" in tooltip_text(window.sync.label.toolTip())
     qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
     assert "Preferences" in window.statusBar().currentMessage()
 
@@ -71,7 +74,7 @@ def test_a_folder_chosen_in_preferences_then_sync_now_brings_the_other_devices_d
     assert window.sync.label.text().startswith("Synced ")
     assert window.sync.label.text().endswith("· 2 devices")
     assert window.sync.sync_action.isEnabled()
-    assert "laptop" in window.sync.label.toolTip()
+    assert "laptop" in tooltip_text(window.sync.label.toolTip())
     assert "received" in window.statusBar().currentMessage()
 
 
@@ -174,8 +177,12 @@ def test_a_folder_this_computer_cannot_write_is_said_in_the_status_line(
     label = window.sync.label
     assert label.text().startswith("Synced ")
     assert label.text().endswith("· your changes not sent")
-    assert label.toolTip().startswith("Sending failed: the sync folder is read-only here (")
-    assert "your changes are kept (1 change) and sent when it can be written" in (label.toolTip())
+    assert tooltip_text(label.toolTip()).startswith(
+        "Sending failed: the sync folder is read-only here ("
+    )
+    assert "your changes are kept (1 change) and sent when it can be written" in tooltip_text(
+        label.toolTip()
+    )
     message = window.statusBar().currentMessage()
     assert message == (
         "Sending failed: the sync folder is read-only here. "
@@ -184,4 +191,46 @@ def test_a_folder_this_computer_cannot_write_is_said_in_the_status_line(
     window.sync.sync_action.trigger()  # writable again: sent, and the line says so no more
     qtbot.waitUntil(lambda: not window.operations.busy, timeout=20_000)
     assert "not sent" not in label.text()
-    assert "Sending failed" not in label.toolTip()
+    assert "Sending failed" not in tooltip_text(label.toolTip())
+
+
+def _settled(window: MainWindow) -> bool:
+    return not window.operations.busy and not window.tasks.busy
+
+
+@pytest.mark.qt_log_ignore("^This plugin does not support propagateSizeHints")  # offscreen
+def test_preferences_saved_with_a_newly_typed_folder_again_and_again(
+    qtbot: QtBot,
+    qapp: QApplication,
+    tmp_path: Path,
+    clock: Clock,
+    schedulers: Schedulers,
+    prompts: FakePrompts,
+) -> None:
+    """The step a crash was once seen after: a first folder typed in Preferences and saved,
+    the first round made at once, each time on a fresh collection."""
+    configure(qapp)
+    for attempt in range(4):
+        here = tmp_path / f"device{attempt}"
+        shared = tmp_path / f"shared{attempt}"
+        shared.mkdir()
+        database = Database(here / "recall.sqlite3")
+        opening.install_bundled_decks(database, clock())
+        window = MainWindow(
+            database, window_state(here), clock, zone=ZONE, prompts=prompts, schedulers=schedulers
+        )
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        window.options.preferences_action.trigger()
+        dialog = window.options.preferences_dialog
+        assert dialog is not None
+        qtbot.waitExposed(dialog)
+        qtbot.keyClicks(dialog.sync.folder, str(shared))
+        qtbot.keyClick(dialog.sync.folder, Qt.Key.Key_Return)  # Save is the default button
+        assert not dialog.isVisible()
+        qtbot.waitUntil(partial(_settled, window))
+        assert window.sync.label.text().startswith("Synced "), attempt
+        assert prompts.told == []
+        window.close()
+        database.close()

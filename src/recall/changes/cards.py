@@ -377,13 +377,26 @@ class Changes:
         Each card becomes a review card due then, with an entry in its history.
         """
         low, high = parse_due(spec)
+        dues = [(card_id, self.due_in(self._rng.randint(low, high), now)) for card_id in card_ids]
+        return self.set_due_dates(dues, now, "Set the due date of")
+
+    def set_due_dates(
+        self, dues: Sequence[tuple[int, datetime]], now: datetime, label: str
+    ) -> Change:
+        """Give each card its own due date, recorded as set-due entries: one undoable change.
+
+        Args:
+            dues: (card id, due date) pairs.
+            now: When the change is made (the entries' time).
+            label: The change's name before its card count ("Postpone" gives "Postpone 3
+                cards").
+        """
         entries = []
+        card_ids = tuple(card_id for card_id, _ in dues)
         with self._database.transaction() as transaction:
             presets = transaction.options.deck_presets()
-            for card_id in card_ids:
+            for card_id, due in dues:
                 card = transaction.cards.get(card_id)
-                offset = self._rng.randint(low, high)
-                due = self._due_in(offset, now)
                 entries.append(
                     transaction.browsing.add_entry(
                         card_id, ReviewKind.SET_DUE, now, int(card.memory.state), due
@@ -394,10 +407,10 @@ class Changes:
                 transaction.cards.set_memory(card_id, after)
         return self.push(
             Change(
-                f"Set the due date of {wording.count(len(entries), 'card')}",
+                f"{label} {wording.count(len(entries), 'card')}",
                 len(entries),
-                Restore(entries=tuple(entries), replay=tuple(card_ids)),
-                tuple(card_ids),
+                Restore(entries=tuple(entries), replay=card_ids),
+                card_ids,
             )
         )
 
@@ -424,7 +437,9 @@ class Changes:
             )
         )
 
-    def _due_in(self, offset: int, now: datetime) -> datetime:
+    def due_in(self, offset: int, now: datetime) -> datetime:
+        """The due date ``offset`` days from ``now``: now itself for 0, else the start of
+        that study day."""
         if offset == 0:
             return now
         later = now + timedelta(days=offset)

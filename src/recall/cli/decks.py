@@ -21,13 +21,16 @@ def add_commands(commands: Commands) -> None:
     decks.set_defaults(handler=_list_decks)
 
     add = commands.add_parser(
-        "import", help="import decks: Recall JSON, Anki text/CSV exports, Anki .apkg packages"
+        "import",
+        help="import decks: Recall JSON, Anki text/CSV exports, Anki .apkg packages, Moodle "
+        "GIFT (.gift) and Moodle XML (.xml) question banks",
     )
     add.add_argument("files", nargs="+", type=Path, metavar="FILE")
     add.set_defaults(handler=_import)
 
     export_deck = commands.add_parser(
-        "export", help="write a deck to Recall JSON (.json) or an Anki package (.apkg)"
+        "export",
+        help="write a deck to Recall JSON (.json), an Anki package (.apkg) or Moodle GIFT (.gift)",
     )
     export_deck.add_argument("deck", metavar="DECK_ID")
     export_deck.add_argument("file", metavar="FILE")
@@ -118,9 +121,11 @@ def _export_deck(args: argparse.Namespace) -> int:
     from recall.collection import exporting
 
     if not args.file:
-        raise RecallError("export: no file name given; name a .json or .apkg file")
+        raise RecallError("export: no file name given; name a .json, .apkg or .gift file")
     if Path(args.file).is_dir():
-        raise RecallError(f"export: {args.file} is a folder; name a .json or .apkg file in it")
+        raise RecallError(
+            f"export: {args.file} is a folder; name a .json, .apkg or .gift file in it"
+        )
     database = open_database(args)
     try:
         cards = exporting.export_deck(database, args.deck, Path(args.file))

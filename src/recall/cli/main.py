@@ -21,6 +21,7 @@ from recall.cli import cards, sync
 from recall.cli import decks as cli_decks
 from recall.cli import history as cli_history
 from recall.cli import options as cli_options
+from recall.cli import time_off as cli_time_off
 from recall.cli.shared import point_at_newest_backup, say
 from recall.core.errors import DeckErrors, RecallError
 from recall.host import paths
@@ -33,6 +34,7 @@ COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
     cli_decks.add_commands,
     cli_history.add_commands,
     cards.add_commands,
+    cli_time_off.add_commands,
     cli_options.add_commands,
     sync.add_commands,
 )

@@ -1,5 +1,6 @@
-"""Exporting a deck: to Recall's JSON (imports back card for card) or to an Anki package
-(a deck with its subdecks, or the whole collection, with schedules and history)."""
+"""Exporting a deck: to Recall's JSON (imports back card for card), to an Anki package
+(a deck with its subdecks, or the whole collection, with schedules and history), or to
+Moodle's GIFT (``gift_export``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from recall.host import paths, workspace
 from recall.host.files import OutputError, output_file
 from recall.storage import Database
 
-EXPORT_SUFFIXES = frozenset({".json", ".apkg", ".colpkg"})
+EXPORT_SUFFIXES = frozenset({".json", ".apkg", ".colpkg", ".gift"})
 
 
 class ExportError(RecallError):
@@ -83,6 +84,8 @@ def export_deck(
     suffix = target.suffix.lower()
     if suffix == ".json":
         return _stream_json(database, deck_key, target)
+    if suffix == ".gift":
+        return _write_gift(load_stored_deck(database, deck_key), target)
     cards, descriptions, hour = _studied_cards(database, None if suffix == ".colpkg" else deck_key)
     moment = now if now is not None else datetime.now(UTC)
     _write_package(cards, descriptions, target, database.path.parent, moment, hour)
@@ -125,16 +128,31 @@ def _stream_json(database: Database, deck_key: str, target: Path) -> int:
     return written
 
 
+def _write_gift(deck: Deck, target: Path) -> int:
+    """The deck as GIFT text (``gift_export``); returns the number of cards written."""
+    from recall.collection.gift_export import gift_text
+
+    try:
+        with output_file(target) as stream:
+            stream.write(gift_text(deck).encode("utf-8"))
+    except OutputError as error:
+        raise ExportError(str(error)) from None
+    except OSError as error:
+        raise ExportError(f"cannot write {target}: {error.strerror}") from None
+    return len(deck.cards)
+
+
 def check_suffix(target: Path) -> None:
     """Refuse a target whose suffix names no export format.
 
     Raises:
-        ExportError: The suffix is not .json, .apkg or .colpkg.
+        ExportError: The suffix is not .json, .apkg, .colpkg or .gift.
     """
     suffix = target.suffix.lower()
     if suffix not in EXPORT_SUFFIXES:
         raise ExportError(
-            f"{target}: Recall exports decks as .json, .apkg or .colpkg, not {suffix or 'this'}"
+            f"{target}: Recall exports decks as .json, .apkg, .colpkg or .gift, "
+            f"not {suffix or 'this'}"
         )
 
 
@@ -154,6 +172,8 @@ def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
         ExportError: The suffix is not supported, or the file cannot be written.
     """
     check_suffix(target)
+    if target.suffix.lower() == ".gift":
+        return _write_gift(deck, target)
     if target.suffix.lower() == ".json":
         try:
             with output_file(target) as stream:

@@ -1,9 +1,10 @@
 """Importing: read deck files of any supported format, then write them in one transaction.
 
-Formats: Recall's JSON deck, Anki text/CSV exports, and Anki packages (``.apkg`` and
-``.colpkg``, with their review history and images). Every file is read and checked before
-anything is written; one bad file means nothing is imported. Images are moved into the media folder
-inside the same all-or-nothing step.
+Formats: Recall's JSON deck, Anki text/CSV exports, Anki packages (``.apkg`` and
+``.colpkg``, with their review history and images), and Moodle question banks (GIFT
+``.gift`` and Moodle XML ``.xml``, with the XML's embedded images). Every file is read and
+checked before anything is written; one bad file means nothing is imported. Images are moved
+into the media folder inside the same all-or-nothing step.
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ from recall.storage import Database, DeckRow, NewCard, Transaction
 JSON_SUFFIXES = frozenset({".json"})
 TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
 PACKAGE_SUFFIXES = frozenset({".apkg", ".colpkg"})
-SUPPORTED_SUFFIXES = JSON_SUFFIXES | TEXT_SUFFIXES | PACKAGE_SUFFIXES
+GIFT_SUFFIXES = frozenset({".gift"})
+MOODLE_XML_SUFFIXES = frozenset({".xml"})
+SUPPORTED_SUFFIXES = (
+    JSON_SUFFIXES | TEXT_SUFFIXES | PACKAGE_SUFFIXES | GIFT_SUFFIXES | MOODLE_XML_SUFFIXES
+)
 Entry = TypeVar("Entry", ImportedReview, ImportedChange)
 
 
@@ -154,6 +159,14 @@ def read_file(
         from recall.importers.apkg import read_apkg
 
         return read_apkg(path, staging, progress, cancelled)
+    if suffix in GIFT_SUFFIXES:
+        from recall.importers.gift import read_gift
+
+        return read_gift(path)
+    if suffix in MOODLE_XML_SUFFIXES:
+        from recall.importers.moodle_xml import read_moodle_xml
+
+        return read_moodle_xml(path, staging)
     known = ", ".join(sorted(SUPPORTED_SUFFIXES))
     if not suffix:
         problem = f"the name has no file type; Recall reads {known} files"

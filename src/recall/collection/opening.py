@@ -62,12 +62,12 @@ def add_parent_decks(database: Database, now: datetime) -> None:
     from recall.core import deck_tree
 
     with database.reading() as transaction:
-        decks = transaction.browsing.decks()
-    names = {deck_tree.normalize(deck.name).casefold() for deck in decks}
+        stored = transaction.decks.names()
+    names = {deck_tree.normalize(name).casefold() for name in stored}
     missing = any(
         deck_tree.SEPARATOR.join(steps[:depth]).casefold() not in names
-        for deck in decks
-        for steps in [deck_tree.tree_steps(deck.name)]
+        for name in stored
+        for steps in [deck_tree.tree_steps(name)]
         for depth in range(1, len(steps))
     )
     if missing:

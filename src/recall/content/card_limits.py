@@ -25,6 +25,11 @@ MAX_FIELD_CHARS = 65_536
 MAX_SOURCE_FIELD_CHARS = 1_048_576
 """An outside app's field before cleaning (its HTML may shrink); longer ones are refused."""
 
+MAX_HTML_SIDE_CHARS = 4 * MAX_SOURCE_FIELD_CHARS
+"""An HTML card's front, back or hint, as stored: Anki's fields of up to
+``MAX_SOURCE_FIELD_CHARS`` are kept whole, a template may show several on one side. The
+window lays out at most ``MAX_FIELD_CHARS`` of it as rich text (``ui/text.py``)."""
+
 MAX_NAME_CHARS = 500
 """A deck name or a tag, in characters."""
 

@@ -20,6 +20,8 @@ from pydantic import (
 )
 
 from recall.content.card_limits import (
+    MAX_FIELD_CHARS,
+    MAX_HTML_SIDE_CHARS,
     MAX_NAME_CHARS,
     html_nesting,
     length_problem,
@@ -106,6 +108,20 @@ class BasicCard(_Model):
     explanation: str = Field(default="", description="Shown with the answer (Markdown).")
     source: str = Field(default="", description="Where a reader can check the answer.")
     tags: list[Tag] = Field(default_factory=list)
+    hints: list[Text] = Field(
+        default_factory=list,
+        description=(
+            "Hints (same markup as the front), each shown only when the learner asks for "
+            "it before answering."
+        ),
+    )
+    type_answer: str = Field(
+        default="",
+        description=(
+            "When set, a type-in card: the learner types the answer into a box, and what "
+            "they typed is compared with this text character by character."
+        ),
+    )
 
 
 Card = Annotated[ChoiceCard | BasicCard, Field(discriminator="type")]
@@ -158,16 +174,26 @@ def limit_problems(deck: Deck) -> list[str]:
         problems.append(f"description: {too_long}")
     for index, card in enumerate(deck.cards):
         where = f"cards[{index}] (id {card.id!r})"
-        for field, text, markup in _card_texts(card):
-            problem = length_problem(text)
-            if problem is None:
-                problem = (
-                    html_nesting(text).problem() if markup == "html" else markdown_problem(text)
-                )
-            if problem is not None:
-                problems.append(f"{where}: {field}: {problem}")
-        for position, tag in enumerate(card.tags):
-            problems += _name_problems(f"{where}: tags[{position}]", tag)
+        problems += [f"{where}: {problem}" for problem in card_limit_problems(card)]
+    return problems
+
+
+def card_limit_problems(card: ChoiceCard | BasicCard) -> list[str]:
+    """What in one card is more than a card may hold or the window lay out.
+
+    Returns:
+        Each problem as ``field: what``; empty when the card is within the bounds.
+    """
+    problems = []
+    for field, text, markup in _card_texts(card):
+        kept_whole = markup == "html" and field not in ("explanation", "source")
+        problem = length_problem(text, MAX_HTML_SIDE_CHARS if kept_whole else MAX_FIELD_CHARS)
+        if problem is None:
+            problem = html_nesting(text).problem() if markup == "html" else markdown_problem(text)
+        if problem is not None:
+            problems.append(f"{field}: {problem}")
+    for position, tag in enumerate(card.tags):
+        problems += _name_problems(f"tags[{position}]", tag)
     return problems
 
 
@@ -181,7 +207,10 @@ def _card_texts(card: ChoiceCard | BasicCard) -> list[tuple[str, str, str]]:
     """Each text field of a card as (name, text, markup)."""
     notes = [("explanation", card.explanation, "markdown"), ("source", card.source, "markdown")]
     if isinstance(card, BasicCard):
-        return [("front", card.front, card.markup), ("back", card.back, card.markup), *notes]
+        hints = [(f"hints[{i}]", hint, card.markup) for i, hint in enumerate(card.hints)]
+        typed = [("type_answer", card.type_answer, "markdown")] if card.type_answer else []
+        sides = [("front", card.front, card.markup), ("back", card.back, card.markup)]
+        return [*sides, *hints, *typed, *notes]
     choices = [(f"choices[{i}].text", c.text, "markdown") for i, c in enumerate(card.choices)]
     whys = [(f"choices[{i}].why", c.why, "markdown") for i, c in enumerate(card.choices) if c.why]
     return [("question", card.question, "markdown"), *choices, *whys, *notes]

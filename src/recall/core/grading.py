@@ -64,3 +64,22 @@ def is_correct(picked: Iterable[int], correct: Iterable[int]) -> bool:
     comes back soon, which is what a learner who missed an option needs.
     """
     return frozenset(picked) == frozenset(correct)
+
+
+def propose_typed_rating(
+    correct: bool,
+    one_slip: bool,
+    duration_ms: int,
+    typical_ms: float | None,
+    slow_factor: float = 2.0,
+    fast_factor: float = 0.5,
+) -> Rating:
+    """The rating Recall proposes for a typed answer.
+
+    Right is graded as a right choice is (Good, or Hard or Easy by time); one slip from
+    right (a character added, dropped, changed, or two swapped) is Hard; anything else is
+    Again. The learner may choose another.
+    """
+    if not correct and one_slip:
+        return Rating.HARD
+    return propose_rating(correct, duration_ms, typical_ms, slow_factor, fast_factor)

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from recall.content import card_html
 from recall.content.card_limits import (
     MAX_FIELD_CHARS,
+    MAX_HTML_SIDE_CHARS,
     MAX_NAME_CHARS,
     MAX_SOURCE_FIELD_CHARS,
     flatten_html,
@@ -36,15 +37,34 @@ def unique_words(words: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(word for text in words for word in text.split()))
 
 
-def html_card(source: str, card_id: str, front: str, back: str, tags: list[str]) -> BasicCard:
-    """A basic card whose sides are sanitized HTML.
+def html_card(
+    source: str,
+    card_id: str,
+    front: str,
+    back: str,
+    tags: list[str],
+    *,
+    hints: list[str] | None = None,
+    type_answer: str = "",
+) -> BasicCard:
+    """A basic card whose sides (and hints) are sanitized HTML; a type-in card with
+    ``type_answer``.
 
     Raises:
         DeckError: A value breaks the deck format after all (the importers check each one
             first); names the card and the problem.
     """
     try:
-        return BasicCard(id=card_id, type="basic", markup="html", front=front, back=back, tags=tags)
+        return BasicCard(
+            id=card_id,
+            type="basic",
+            markup="html",
+            front=front,
+            back=back,
+            tags=tags,
+            hints=hints or [],
+            type_answer=type_answer,
+        )
     except ValidationError as error:
         problems = [f"card {card_id!r}: {detail['msg']}" for detail in error.errors()]
         raise DeckError(source, problems) from None
@@ -113,6 +133,16 @@ class CardBounds:
             FieldTooLargeError: It is longer than ``MAX_FIELD_CHARS``.
         """
         problem = length_problem(text)
+        if problem is not None:
+            raise FieldTooLargeError(f"{where}: the {side} {problem}")
+
+    def check_side(self, where: str, side: str, text: str) -> None:
+        """Refuse an HTML side longer than a card keeps (``MAX_HTML_SIDE_CHARS``).
+
+        Raises:
+            FieldTooLargeError: It is longer.
+        """
+        problem = length_problem(text, MAX_HTML_SIDE_CHARS)
         if problem is not None:
             raise FieldTooLargeError(f"{where}: the {side} {problem}")
 

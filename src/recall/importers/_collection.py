@@ -16,7 +16,7 @@ import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +36,15 @@ _CLOZE_REFERENCE = re.compile(r"\{\{cloze:\s*([^{}]+?)\s*\}\}")
 
 @dataclass(frozen=True)
 class NoteType:
-    """An Anki note type: its fields in order and each card template's question format."""
+    """An Anki note type: its fields in order, and each card template's formats and name."""
 
     name: str
     is_cloze: bool
     field_names: tuple[str, ...]
     question_formats: dict[int, str]
+    answer_formats: dict[int, str] = field(default_factory=dict)
+    template_names: dict[int, str] = field(default_factory=dict)
+    css: str = ""
 
     def question_field(self, ord_: int) -> int:
         """The field a standard card asks about: the only one its question shows, else 0."""
@@ -140,16 +143,27 @@ class Collection:
                 key=lambda item: _number(item.get("ord", 0), f"{where}.flds", self),
             )
             templates = [_mapping(t, f"{where}.tmpls", self) for t in _list(model, "tmpls", self)]
+            ords = [
+                _number(t.get("ord", index), f"{where}.tmpls", self)
+                for index, t in enumerate(templates)
+            ]
             note_types[_number(key, where, self)] = NoteType(
                 name=_text(model.get("name", ""), f"{where}.name", self),
                 is_cloze=model.get("type") == 1,
                 field_names=tuple(_text(f.get("name", ""), f"{where}.flds", self) for f in fields),
                 question_formats={
-                    _number(t.get("ord", index), f"{where}.tmpls", self): _text(
-                        t.get("qfmt", ""), f"{where}.tmpls", self
-                    )
-                    for index, t in enumerate(templates)
+                    ord_: _text(t.get("qfmt", ""), f"{where}.tmpls", self)
+                    for ord_, t in zip(ords, templates, strict=True)
                 },
+                answer_formats={
+                    ord_: _text(t.get("afmt", ""), f"{where}.tmpls", self)
+                    for ord_, t in zip(ords, templates, strict=True)
+                },
+                template_names={
+                    ord_: _text(t.get("name", ""), f"{where}.tmpls", self)
+                    for ord_, t in zip(ords, templates, strict=True)
+                },
+                css=_text(model.get("css", ""), f"{where}.css", self),
             )
         return note_types
 

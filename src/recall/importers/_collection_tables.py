@@ -2,8 +2,8 @@
 
 Since schema 15 Anki keeps these out of ``col``'s JSON, in tables whose settings are
 protobuf blobs. Recall reads only what it needs: each note type's kind (cloze or not),
-its field names in order and each template's question; each deck's name (levels joined by
-``\\x1f`` in the table, shown with ``::``) and description.
+its field names in order, its CSS, and each template's name, question and answer; each
+deck's name (levels joined by ``\\x1f`` in the table, shown with ``::``) and description.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from recall.importers._collection import AnkiDeck, Collection, NoteType
 # Field numbers in Anki's proto/anki/notetypes.proto and decks.proto.
 _NOTETYPE_KIND = 1  # Notetype.Config.kind: 0 normal, 1 cloze
 _CLOZE_KIND = 1
+_NOTETYPE_CSS = 3  # Notetype.Config.css
 _TEMPLATE_QUESTION = 1  # Notetype.Template.Config.q_format
+_TEMPLATE_ANSWER = 2  # Notetype.Template.Config.a_format
 _DECK_NORMAL = 1  # Deck.KindContainer.normal
 _DECK_DESCRIPTION = 4  # Deck.Normal.description
 _LEVEL_SEPARATOR = "\x1f"
@@ -38,21 +40,32 @@ def read_note_types(collection: Collection) -> dict[int, NoteType]:
             (_whole(ord_, where, collection), _string(name, where, collection))
         )
     questions: dict[int, dict[int, str]] = {}
-    for type_id, ord_, config in collection.rows("SELECT ntid, ord, config FROM templates"):
+    answers: dict[int, dict[int, str]] = {}
+    names: dict[int, dict[int, str]] = {}
+    query = "SELECT ntid, ord, name, config FROM templates"
+    for type_id, ord_, template_name, config in collection.rows(query):
         where = f"templates (note type {type_id!r:.40})"
         key = _whole(type_id, where, collection)
+        number = _whole(ord_, where, collection)
         question = _read(config, where, collection, _protobuf.last_text, _TEMPLATE_QUESTION)
-        questions.setdefault(key, {})[_whole(ord_, where, collection)] = question
+        questions.setdefault(key, {})[number] = question
+        answer = _read(config, where, collection, _protobuf.last_text, _TEMPLATE_ANSWER)
+        answers.setdefault(key, {})[number] = answer
+        names.setdefault(key, {})[number] = _string(template_name, where, collection)
     note_types: dict[int, NoteType] = {}
     for type_id, name, config in collection.rows("SELECT id, name, config FROM notetypes"):
         where = f"notetypes (id {type_id!r:.40})"
         key = _whole(type_id, where, collection)
         kind = _read(config, where, collection, _protobuf.last_int, _NOTETYPE_KIND)
+        css = _read(config, where, collection, _protobuf.last_text, _NOTETYPE_CSS)
         note_types[key] = NoteType(
             name=_string(name, where, collection),
             is_cloze=kind == _CLOZE_KIND,
             field_names=tuple(name for _, name in sorted(fields.get(key, []))),
             question_formats=questions.get(key, {}),
+            answer_formats=answers.get(key, {}),
+            template_names=names.get(key, {}),
+            css=css,
         )
     return note_types
 

@@ -7,7 +7,8 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recall.content.deck_format import BasicCard, ChoiceCard, Deck
+from recall.content.card_limits import MAX_SOURCE_FIELD_CHARS
+from recall.content.deck_format import BasicCard, ChoiceCard, Deck, card_limit_problems
 from recall.core import wording
 from recall.core.errors import DeckError, ImportCancelledError
 from recall.core.memory import LONGEST_ANSWER_MS, Rating
@@ -19,6 +20,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
+from recall.importers._anki_cards import CardRenderer, own_styling
 from recall.importers._anki_schedule import MANUAL, RESCHEDULED, read_schedule
 from recall.importers._cards import (
     CardBounds,
@@ -36,12 +38,12 @@ from recall.importers._collection import (
     NoteType,
     open_collection,
 )
-from recall.importers._html_text import has_image, html_to_text
+from recall.importers._html_text import html_to_text
 from recall.importers._media import MediaStager, count_audio_video, without_sounds
 from recall.importers._package import Layout, read_layout, read_media
 from recall.importers._report import Tally
 from recall.importers._zip import SafeZip
-from recall.importers.cloze import cloze_faces, cloze_numbers
+from recall.importers.cloze import cloze_numbers
 from recall.importers.multiple_choice import (
     ChoiceLayout,
     basic_sides,
@@ -193,20 +195,25 @@ class _PackageReader:
         self._skipped = Tally()
         self._bounds = CardBounds("card")
         self._audio_video = 0
-        self._cleaned: tuple[int, list[str]] | None = None
-        self._clean_texts: dict[str, tuple[str, int]] = {}
-        self._question_fields: dict[tuple[int, int], int] = {}
         self._choices: dict[int, ChoiceLayout | None] = {}
         self._choice_notes: dict[str, int] = {}
         self._kprim = 0
         self._not_choices = Tally()
         self._exported: dict[tuple[str, str], str] = {}
         self._deck_ids: dict[str, int] = {}  # the Anki deck that names each Recall deck
+        self._renderer = CardRenderer({})
+        self._empty_fronts = Tally()
+        self._speech = 0
+        self._template_problems = Tally()
+        self._scripted = 0
+        self._cleaned_sides: tuple[int, dict[str, str]] = (0, {})
+        self._styled: dict[str, int] = {}
 
     def read(self) -> ImportedPackage:
         """Everything the package holds, in Recall's terms."""
         note_types = self._collection.note_types()
         anki_decks = self._collection.decks()
+        self._renderer = CardRenderer({key: deck.name for key, deck in anki_decks.items()})
         notes = self._collection.notes()
         first_field = next(iter(notes.values())).fields[0] if notes else ""
         if len(notes) == 1 and PLACEHOLDER_TEXT in first_field.lower():
@@ -237,6 +244,7 @@ class _PackageReader:
         self._progress(self._total, self._total)
         notes_lines = self._choice_lines()
         notes_lines += self._skipped.line(f"{wording.count(self._skipped.count, 'card')} skipped")
+        notes_lines += self._render_lines()
         notes_lines += self._bounds.lines()
         if self._audio_video:
             notes_lines.append(
@@ -301,6 +309,10 @@ class _PackageReader:
         """The card for a note of a known multiple-choice type, or None for other notes.
 
         A note that does not make a valid choice card becomes a basic card, with a note.
+
+        Raises:
+            FieldTooLargeError: The choice card holds more than a card may (its card is
+                left out).
         """
         if note.type_id not in self._choices:
             self._choices[note.type_id] = choice_layout(note_type.field_names)
@@ -318,6 +330,9 @@ class _PackageReader:
             if is_blank(front) or is_blank(back):
                 return None  # read as any other note, which reports a blank side
             return html_card(self._source, f"anki-{card.id}", front, back, tags)
+        too_large = card_limit_problems(result.card)
+        if too_large:
+            raise FieldTooLargeError(f"note {note.id} (card {card.id}): {too_large[0]}")
         self._audio_video += sounds
         self._choice_notes[layout.label] = self._choice_notes.get(layout.label, 0) + 1
         self._kprim += result.kprim
@@ -336,61 +351,111 @@ class _PackageReader:
         if note_type is None:
             self._skipped.add(f"{where}: its note type is missing")
             return None
-        choice = self._choice(card, note, note_type)
+        try:
+            choice = self._choice(card, note, note_type)
+        except FieldTooLargeError as error:
+            self._bounds.refuse(error)  # this card is left out, never the package
+            return None
         if choice is not None:
             return choice
-        fields = self._clean_fields(note)
-        if note_type.is_cloze:
-            text = note_type.cloze_field()
-            raw = note.fields[text] if text < len(note.fields) else ""
-            number = card.ord + 1
-            try:
-                if number not in cloze_numbers(raw):
+        return self._rendered(card, note, note_type, where)
+
+    def _rendered(
+        self, card: AnkiCard, note: AnkiNote, note_type: NoteType, where: str
+    ) -> BasicCard | None:
+        """The card its template gives, or None (with a note) when Anki makes no such card.
+
+        A blank back is a side like any other (the front alone, or a sound); fields of up
+        to ``MAX_SOURCE_FIELD_CHARS`` are kept whole.
+        """
+        try:
+            for index, field in enumerate(note.fields):
+                if len(field) > MAX_SOURCE_FIELD_CHARS:
+                    raise FieldTooLargeError(
+                        f"{where}: field {index + 1} is {len(field):,} characters long "
+                        f"(fields are kept up to {MAX_SOURCE_FIELD_CHARS:,})"
+                    )
+            if note_type.is_cloze:
+                number = card.ord + 1
+                if not any(number in cloze_numbers(field) for field in note.fields):
                     self._skipped.add(f"{where}: the note has no cloze deletion c{number}")
                     return None
-                question, answer = cloze_faces(raw, number)
-            except RecursionError:
-                raise self._collection.error(
-                    f"{where}: its cloze deletions are nested too deeply to read"
-                ) from None
-            front = self._stager.sanitize(question, note.id)
-            backs = [self._stager.sanitize(answer, note.id)]
-        else:
-            shown = (note.type_id, card.ord)
-            text = self._question_fields.get(shown, -1)
-            if text < 0:
-                text = self._question_fields[shown] = note_type.question_field(card.ord)
-            front = fields[text] if text < len(fields) else ""
-            backs = []
-        backs += [field for i, field in enumerate(fields) if i != text and not is_blank(field)]
-        back = "<br>".join(backs)
-        if is_blank(front) or is_blank(back):
-            self._skipped.add(f"{where}: the {'front' if is_blank(front) else 'back'} is blank")
+            sides = self._renderer.sides(card, note, note_type)
+        except FieldTooLargeError as error:
+            self._bounds.refuse(error)
             return None
+        except RecursionError:
+            raise self._collection.error(f"{where}: it is nested too deeply to read") from None
+        if sides is None:
+            self._empty_fronts.add(where)
+            return None
+        self._speech += len(sides.speech)
+        self._scripted += sides.scripted
+        if sides.problem is not None:
+            self._template_problems.add(f"{where}: {sides.problem}")
+        if own_styling(note_type.css):
+            self._styled[note_type.name] = self._styled.get(note_type.name, 0) + 1
+        front = self._clean_side(sides.front, note.id)
+        back = self._clean_side(sides.back, note.id)
+        hints = [self._clean_side(hint, note.id) for hint in sides.hints]
         try:
-            self._bounds.check_length(where, "front", front)
-            self._bounds.check_length(where, "back", back)
+            for side, text in (("front", front), ("back", back), *(("hint", h) for h in hints)):
+                self._bounds.check_side(where, side, text)
         except FieldTooLargeError as error:
             self._bounds.refuse(error)
             return None
         tags = self._bounds.tags(where, list(dict.fromkeys(note.tags)))
-        return html_card(self._source, f"anki-{card.id}", front, back, tags)
+        # The deck format wants text on each side: a blank one keeps a line break.
+        return html_card(
+            self._source,
+            f"anki-{card.id}",
+            front if front.strip() else "<br>",
+            back if back.strip() else "<br>",
+            tags,
+            hints=[hint for hint in hints if not is_blank(hint)],
+            type_answer=sides.type_answer,
+        )
 
-    def _clean_fields(self, note: AnkiNote) -> list[str]:
-        """The note's fields sanitized, images staged; cached for the note's next card."""
-        if self._cleaned is None or self._cleaned[0] != note.id:
-            self._cleaned = (note.id, [self._clean(field, note.id) for field in note.fields])
-        return self._cleaned[1]
+    def _clean_side(self, fragment: str, note_id: int) -> str:
+        """A side sanitized, images staged; kept for the note's next card (a reversed card's
+        front is often the first card's back)."""
+        if self._cleaned_sides[0] != note_id:
+            self._cleaned_sides = (note_id, {})
+        known = self._cleaned_sides[1]
+        if fragment not in known:
+            known[fragment] = self._stager.sanitize(fragment, note_id)
+        return known[fragment]
 
-    def _clean(self, field: str, note_id: int) -> str:
-        """One field sanitized; a text without images is cleaned once however often it recurs."""
-        known = self._clean_texts.get(field)
-        if known is not None:
-            return known[0]
-        cleaned = self._stager.sanitize(field, note_id)  # its sounds are staged too
-        if not has_image(field):  # an image's report line names its note: clean each
-            self._clean_texts[field] = (cleaned, 0)
-        return cleaned
+    def _render_lines(self) -> list[str]:
+        """Report lines on the cards Anki itself would not show and on what is not played."""
+        lines = self._empty_fronts.line(
+            f"{wording.count(self._empty_fronts.count, 'card')} left out because Anki shows "
+            "nothing on their front (their template names only empty fields)"
+        )
+        lines += self._template_problems.line(
+            f"{wording.count(self._template_problems.count, 'card')} showing a problem in their "
+            "note type's template instead of their text, as in Anki"
+        )
+        if self._styled:
+            styled = sorted(self._styled.items())[:10]
+            names = ", ".join(
+                f"{name!r} ({wording.count(count, 'card')})" for name, count in styled
+            )
+            lines.append(
+                f"the styling (CSS) of {wording.count(len(self._styled), 'note type')} is not "
+                f"applied; their cards show Recall's own look: {names}"
+            )
+        if self._scripted:
+            lines.append(
+                f"{wording.count(self._scripted, 'card')} with a script in Anki shown without it "
+                "(Recall runs no scripts)"
+            )
+        if self._speech:
+            lines.append(
+                f"{wording.count(self._speech, 'text-to-speech field')} ({{{{tts}}}}) not read "
+                "aloud: Recall shows the card without it"
+            )
+        return lines
 
     def _decks(
         self,

@@ -171,3 +171,20 @@ def cloze_faces(text: str, number: int) -> tuple[str, str]:
         other deletion as its text; and the back, with deletion ``number`` revealed in bold.
     """
     return _parsed(text).faces(number)
+
+
+def cloze_answers(text: str, number: int) -> list[str]:
+    """The texts deletion ``number`` hides, in order (what a ``{{type:cloze:}}`` box expects).
+
+    A deletion nested in another of the same number is part of the outer one's text.
+    """
+    answers: list[str] = []
+    pending: list[_Deletion | str] = list(reversed(_parsed(text)._nodes))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, _Deletion):
+            if node.number == number:
+                answers.append(_render(node.body, 0, answer=False))
+            else:
+                pending.extend(reversed(node.body))
+    return answers

@@ -297,8 +297,14 @@ def apply(
             only_due = _only_due_dates(before.of_deck(deck_id), after.of_deck(deck_id))
             cards = transaction.history.schedules_and_histories(deck_id=deck_id)
             for card_id, seed, _deck, stored, history in cards:
-                # A due date set by hand is kept by a replay: those cards replay.
-                if only_due and all(entry[3] == ReviewKind.ANSWER for entry in history):
+                # A due date set by hand is kept by a replay: those cards replay. So do
+                # cards last answered Easy: from learning, Easy's interval may have been held
+                # longer than Good's, which their stability alone does not give.
+                if (
+                    only_due
+                    and all(entry[3] == ReviewKind.ANSWER for entry in history)
+                    and not (history and history[-1][2] == 4)
+                ):
                     memory = memory_of(stored)
                     again = scheduler.due_again(seed, memory)
                     if again != memory:

@@ -14,7 +14,7 @@ from typing import Any
 
 from recall.core.memory import CardState, ReviewKind
 from recall.options import deck_options
-from recall.scheduling import Schedulers
+from recall.scheduling import Schedulers, parameter_health
 from recall.scheduling.optimize import DayRatings, Optimized, optimize
 from recall.storage import Database, ReviewRow
 
@@ -32,6 +32,7 @@ class OptimizeReport:
     applied: bool
     asked_to_apply: bool
     change: deck_options.OptionsChange | None = None
+    health: parameter_health.Health | None = None
 
     def words(self) -> str:
         """The outcome in one or two sentences."""
@@ -63,6 +64,8 @@ class OptimizeReport:
                 f" Only {result.reviews:,} reviews: a fit on so few can change a lot as you "
                 "study more."
             )
+        if self.health is not None:
+            text += " " + self.health.words()
         return text
 
     def to_json(self) -> dict[str, Any]:
@@ -86,6 +89,7 @@ class OptimizeReport:
             "better": result.better,
             "applied": self.applied,
             "parameters": list(result.fitted),
+            "health": None if self.health is None else self.health.to_json(),
             "message": self.words(),
         }
 
@@ -125,6 +129,7 @@ def optimize_preset(
         histories = list(_histories(transaction.history.per_card, decks, rollover, zone))
     preset = book.presets[preset_id]
     result = optimize(histories, preset.parameters)
+    health = None if result.kept_defaults else parameter_health.check(histories)
     change = None
     if apply and result.better:
         change = deck_options.change_preset(
@@ -143,6 +148,7 @@ def optimize_preset(
         applied=change is not None,
         asked_to_apply=apply,
         change=change,
+        health=health,
     )
 
 

@@ -33,7 +33,7 @@ RawEntry = tuple[int, int, int, int, int | None]
 NEW: RawMemory = (0, None, None, None, None, None)
 # Names this replay's results: check trusts an earlier verification only if it was made by
 # the same replay. Change it whenever a change here could change a result.
-REPLAY_VERSION = "replay 1 (py-fsrs 6 formulas, last interval fuzzed)"
+REPLAY_VERSION = "replay 2 (py-fsrs 6 formulas, learning Easy after Good, last interval fuzzed)"
 _LEARNING, _REVIEW, _RELEARNING = 1, 2, 3
 _FORGET, _SET_DUE = 1, 2
 _DAY = 86_400_000_000
@@ -154,6 +154,13 @@ class Replayer:
                     None,
                     None,
                 )
+            # Easy from learning or relearning graduates: its interval is held longer than
+            # Good's, which is worked out from the schedule before this answer.
+            good_days = (
+                self._good_days(state, step, stability, difficulty, last, moment)
+                if rating == 4 and state != _REVIEW
+                else 0
+            )
             if stability is None or difficulty is None:
                 if state != _LEARNING:
                     raise ValueError("a card in review or relearning has no memory state")
@@ -230,6 +237,8 @@ class Replayer:
                     days = 1
                 if maximum_interval < days:
                     days = maximum_interval
+                if days <= good_days:
+                    days = good_days + 1 if good_days < maximum_interval else maximum_interval
                 interval = days * _DAY
             fuzz_days = days if state == _REVIEW else 0
             due = moment + interval
@@ -239,6 +248,47 @@ class Replayer:
         if self._fuzz and fuzz_days and last is not None:
             due = last + self._fuzzed(fuzz_days, seed, last) * _DAY
         return (state, step, stability, difficulty, due, last)
+
+    def _good_days(
+        self,
+        state: int,
+        step: int | None,
+        stability: float | None,
+        difficulty: float | None,
+        last: int | None,
+        moment: int,
+    ) -> int:
+        """The interval in days Good would give a learning or relearning card now, 0 when
+        Good would keep it in its steps.
+
+        Rare (an Easy answer while learning), so written plainly, in py-fsrs's order.
+        """
+        steps = (self._learning if state == _LEARNING else self._relearning)[0]
+        assert step is not None
+        if steps and step + 1 < len(steps):
+            return 0
+        w = self._w
+        if stability is None or difficulty is None:
+            stability = self._initial_stability[3]
+        elif last is not None and (moment - last) // _DAY < 1:
+            increase = self._short_term_increase[3] * (stability ** -w[19])
+            stability = stability * (increase if increase > 1.0 else 1.0)
+        else:
+            retrievability = 0.0
+            if last is not None:
+                elapsed = max((moment - last) // _DAY, 0)
+                retrievability = (1 + self._factor * elapsed / stability) ** self._decay
+            stability = stability * (
+                1
+                + self._recall_base
+                * (11 - difficulty)
+                * (stability ** -w[9])
+                * ((math.e ** ((1 - retrievability) * w[10])) - 1)
+            )
+        if stability < _STABILITY_MIN:
+            stability = _STABILITY_MIN
+        days = round((stability / self._factor) * self._interval_factor)
+        return int(min(max(days, 1), self._maximum_interval))
 
     def _fuzzed(self, days: int, seed: int, moment: int) -> int:
         if days < 2.5:

@@ -131,6 +131,19 @@ class Scheduler:
     def _step(self, seed: int, card: fsrs.Card, rating: Rating, now: datetime) -> fsrs.Card:
         """One review on fsrs's own card; its due date fuzzed as Recall fuzzes it."""
         after, _ = self._fsrs.review_card(card, _FSRS_RATINGS[rating], now)
+        if (
+            rating is Rating.EASY
+            and card.state is not fsrs.State.Review
+            and after.state is fsrs.State.Review
+        ):
+            # As Anki does, a learning card's Easy is always longer than its Good (py-fsrs
+            # can give both the same number of days when both graduate the card).
+            good, _ = self._fsrs.review_card(card, fsrs.Rating.Good, now)
+            if good.state is fsrs.State.Review:
+                good_days = (good.due - now).days
+                if (after.due - now).days <= good_days:
+                    longest = self._maximum_interval
+                    after.due = now + timedelta(days=min(good_days + 1, longest))
         if self._fuzz and after.state == fsrs.State.Review:
             after.due = now + self._fuzzed(after.due - now, seed, now)
         return after

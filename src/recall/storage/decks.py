@@ -50,6 +50,11 @@ class DeckQueries:
             (name, description, to_micros(now), deck_id),
         )
 
+    def names(self) -> list[str]:
+        """Every deck's name (the deck list reads them at start, without the browser's
+        queries)."""
+        return [str(row[0]) for row in self._sql.rows("SELECT name FROM deck")]
+
     def keys(self) -> dict[int, str]:
         """Every deck's file id, by database id."""
         return {int(id_): key for id_, key in self._sql.rows("SELECT id, key FROM deck")}

@@ -9,11 +9,12 @@ from datetime import datetime, timedelta, tzinfo
 
 from recall.changes import cards as card_changes
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard
-from recall.core import days, deck_tree, grading
+from recall.core import days, deck_tree, grading, type_answer
 from recall.core.errors import DatabaseChangedError, UnknownDeckError
 from recall.core.memory import CardState, MemoryState, Rating
 from recall.core.preferences import Preferences
 from recall.core.presets import DeckPresets, Preset, leech_policy
+from recall.core.type_answer import Comparison
 from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
@@ -64,6 +65,7 @@ class Answer:
         intervals: When the card would come back under each rating.
         earlier_picks: The wrong options picked now that earlier reviews of the card
             picked too.
+        typed: For a type-in card answered by typing, what was typed against the answer.
     """
 
     card: StudyCard
@@ -73,6 +75,7 @@ class Answer:
     intervals: dict[Rating, timedelta]
     answered_at: datetime
     earlier_picks: tuple[EarlierPick, ...] = ()
+    typed: Comparison | None = None
 
     @property
     def duration_ms(self) -> int:
@@ -251,6 +254,44 @@ class StudySession:
                 for text, times, last in earlier
                 if text in wrong
             ),
+        )
+
+    def answer_typed(self, shown: StudyCard, typed: str, now: datetime) -> Answer:
+        """Grade what was typed on a type-in card; nothing typed reveals it as a basic card.
+
+        Right is Good (Hard or Easy by time, as for choices), one slip from right is Hard,
+        anything else Again (``grading.propose_typed_rating``).
+        """
+        card = shown.card
+        if not isinstance(card, BasicCard) or not card.type_answer:
+            raise TypeError("answer_typed needs a type-in card")
+        if not typed.strip():
+            return self.reveal(shown, now)
+        comparison = type_answer.compare(card.type_answer, typed)
+        preferences = self.preferences
+        typical = None
+        if preferences.answer_time_grading:
+            with self.database.reading() as transaction:
+                durations = transaction.queue.recent_correct_durations(
+                    self.deck_ids, _TIMING_WINDOW
+                )
+            typical = grading.typical_duration(durations, preferences.timing_sample_size)
+        proposed = grading.propose_typed_rating(
+            comparison.correct,
+            comparison.one_slip,
+            _elapsed_ms(shown.shown_at, now),
+            typical,
+            preferences.slow_answer_factor,
+            preferences.fast_answer_factor,
+        )
+        return Answer(
+            card=shown,
+            picked=frozenset(),
+            correct=comparison.correct,
+            proposed=proposed,
+            intervals=self._preview(shown, now),
+            answered_at=now,
+            typed=comparison,
         )
 
     def reveal(self, shown: StudyCard, now: datetime) -> Answer:

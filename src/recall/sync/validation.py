@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any, TypeVar
 
-from recall.content.card_limits import MAX_FIELD_CHARS, MAX_NAME_CHARS
+from recall.content.card_limits import MAX_FIELD_CHARS, MAX_HTML_SIDE_CHARS, MAX_NAME_CHARS
 from recall.core import fields as options
 from recall.core.presets import Preset
 from recall.scheduling import parameter_problem
@@ -143,13 +143,13 @@ def card_field(name: str, value: Any) -> None:
 
 
 def _content(name: str, value: Any) -> None:
-    """A piece of a card's content: every text in it within a card field's length (a deck
-    card is checked whole when it is stored, by the deck format)."""
+    """A piece of a card's content: every text in it within an HTML side's length (a deck
+    card is checked whole, each field against its own bound, when it is stored)."""
     pending = [value]
     while pending:
         item = pending.pop()
         if isinstance(item, str):
-            text(name, item, MAX_FIELD_CHARS)
+            text(name, item, MAX_HTML_SIDE_CHARS)
         elif isinstance(item, list):
             pending += item
         elif isinstance(item, dict):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal
@@ -11,7 +10,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
     QTreeView,
     QVBoxLayout,
@@ -22,6 +20,8 @@ from recall.collection.deck_list import DeckOverview
 from recall.core import deck_tree
 from recall.storage import DeckRow
 from recall.ui.feedback_panel import card_label
+from recall.ui.override_errors import reports_errors
+from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.text import shortened
 
 _DECK = Qt.ItemDataRole.UserRole + 1
@@ -110,8 +110,7 @@ class DeckListModel(QStandardItemModel):
         cells[0].setAccessibleText(f"{node.name}: {new} new, {due} due, {total} cards")
         description = shortened(value.description)
         if description:
-            # Tooltips guess rich text from the first tag: escape so it shows as written.
-            cells[0].setToolTip(f"<p>{html.escape(description)}</p>")
+            cells[0].setToolTip(plain_tooltip(description))
         parent.appendRow(cells)
         for child in node.children:
             self._add(cells[0], child, decks)
@@ -122,6 +121,7 @@ def _identity(deck: DeckOverview) -> str:
     return deck.key or f"name:{deck.name}"
 
 
+@reports_errors
 class _DeckTable(QTreeView):
     activated_by_key = Signal()
 
@@ -142,7 +142,7 @@ class DeckListView(QWidget):
         super().__init__(parent)
         self.setObjectName("deckListView")
         self.model = DeckListModel(self)
-        self._title = QLabel("Decks")
+        self._title = plain_label("Decks")
         self._title.setObjectName("pageTitle")
         self._description = card_label("deckDescription", "About the selected deck", rich=False)
         self._description.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 from recall.content.sound import without_references
 from recall.core.wording import count, short_day
 from recall.ui.accessibility import expose, plain_text
+from recall.ui.override_errors import reports_errors
 from recall.ui.text import markdown_to_html
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ def earlier_picks_line(picks: Sequence[EarlierPick], zone: tzinfo | None = None)
     return " ".join(lines)
 
 
+@reports_errors
 class CardLabel(QLabel):
     """A label whose accessible name is the text it shows, as plain text; its role describes it.
 

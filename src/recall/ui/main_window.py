@@ -32,6 +32,7 @@ from recall.ui.deck_list_view import DeckListView
 from recall.ui.main_menus import MainMenus
 from recall.ui.operations import Operations
 from recall.ui.options.actions import OptionsActions
+from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
 from recall.ui.review.summary_view import SummaryView
 from recall.ui.tasks import TaskRunner
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from recall.ui.statistics.window import StatisticsWindow
 
 
+@reports_errors
 class MainWindow(QMainWindow):
     """Recall's window.
 

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from recall.core.errors import CancelledError, RecallError
 from recall.core.progress import Cancelled, Progress
+from recall.ui.plain_text import plain_label
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
 
@@ -117,6 +118,8 @@ class Operations(QObject):
         self._cancellable = cancellable
         relay = _ProgressRelay(self)
         dialog = QProgressDialog(label, "Cancel" if cancellable else "", 0, 0, self._window)
+        # Its own label guesses rich text; what a round describes names other devices.
+        dialog.setLabel(plain_label(label))
         dialog.setWindowTitle(label.rstrip(".").rstrip())
         dialog.setAccessibleName(label)
         if not cancellable:

@@ -7,9 +7,10 @@ for the learner without a modal box blocking the test.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
+from PySide6.QtWidgets import QDialog, QLineEdit, QMessageBox, QWidget
 
 from recall.core.errors import RecallError
+from recall.ui.plain_text import plain_input_dialog
 
 
 class Prompts:
@@ -47,15 +48,19 @@ class Prompts:
 
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:
         """Ask for a line of text; None when the learner cancels."""
-        value, accepted = QInputDialog.getText(
-            self._parent, title, label, QLineEdit.EchoMode.Normal, text
-        )
-        return value if accepted else None
+        dialog = plain_input_dialog(self._parent, title, label)
+        dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
+        dialog.setTextValue(text)
+        return dialog.textValue() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
     def choose(self, title: str, label: str, items: list[str]) -> str | None:
         """Ask the learner to pick one of ``items``; None when they cancel."""
-        value, accepted = QInputDialog.getItem(self._parent, title, label, items, 0, False)
-        return value if accepted else None
+        dialog = plain_input_dialog(self._parent, title, label)
+        dialog.setComboBoxItems(items)
+        dialog.setComboBoxEditable(False)
+        if items:
+            dialog.setTextValue(items[0])
+        return dialog.textValue() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
     def _box(self, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
         box = QMessageBox(icon, title, text, parent=self._parent)

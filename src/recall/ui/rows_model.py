@@ -7,12 +7,15 @@ from typing import Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
+from recall.ui.override_errors import reports_errors
+
 Index = QModelIndex | QPersistentModelIndex
 Row = TypeVar("Row")
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 
 
+@reports_errors
 class RowsModel(QAbstractTableModel, Generic[Row]):
     """Rows of values; subclasses name the columns and say what each cell shows.
 

@@ -21,6 +21,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
+from recall.ui.override_errors import reports_errors
+
 _FULL_COLLECTIONS_POSTPONED = 1_000_000_000
 _postponing = threading.Lock()
 _running_jobs = 0
@@ -62,6 +64,7 @@ class _Signals(QObject):
     failed = Signal(object)
 
 
+@reports_errors
 class _Job(QRunnable):
     def __init__(self, work: Callable[[], Any], signals: _Signals) -> None:
         super().__init__()

@@ -21,6 +21,7 @@ from recall.collection.browse import BrowseRow
 from recall.core.errors import RecallError
 from recall.core.wording import count, word
 from recall.storage import Database
+from recall.ui.plain_text import menu_text
 from recall.ui.prompts import Prompts
 
 if TYPE_CHECKING:
@@ -278,5 +279,5 @@ class BrowserActions(QObject):
     def update_undo(self) -> None:
         """Name the change Ctrl+Z would undo in the Edit menu."""
         label = self._changes.undo_label
-        self.undo_action.setText(f"&Undo {label}" if label else "&Undo")
+        self.undo_action.setText(f"&Undo {menu_text(label)}" if label else "&Undo")
         self.undo_action.setEnabled(label is not None)

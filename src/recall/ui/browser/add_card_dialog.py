@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -27,6 +26,7 @@ from recall.changes.cards import Changes
 from recall.core.errors import RecallError
 from recall.storage import Database, DeckRow
 from recall.ui.browser.card_editor import CardEditor
+from recall.ui.plain_text import plain_label
 
 KINDS = (("Multiple choice", "choice"), ("Basic (front and back)", "basic"))
 
@@ -71,12 +71,12 @@ class AddCardDialog(QDialog):
         for label, kind in KINDS:
             self.kind_box.addItem(label, kind)
         self.editor = CardEditor()
-        self.warning = QLabel()
+        self.warning = plain_label()
         self.warning.setObjectName("duplicateWarning")
         self.warning.setAccessibleName("Warning")
         self.warning.setTextFormat(Qt.TextFormat.PlainText)
         self.warning.hide()
-        self.status = QLabel()
+        self.status = plain_label()
         self.status.setObjectName("addStatus")
         self.status.setAccessibleName("Last added")
         self.add_button = QPushButton("Add")
@@ -88,9 +88,9 @@ class AddCardDialog(QDialog):
         close.setAutoDefault(False)
         close.clicked.connect(self.close)
         top = QHBoxLayout()
-        top.addWidget(QLabel("Deck"))
+        top.addWidget(plain_label("Deck"))
         top.addWidget(self.deck_box, 2)
-        top.addWidget(QLabel("Type"))
+        top.addWidget(plain_label("Type"))
         top.addWidget(self.kind_box, 1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)

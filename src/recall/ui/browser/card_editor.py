@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -29,6 +28,7 @@ from recall.changes.editing import CardError, check_card
 from recall.content import lint
 from recall.content.deck_format import MAX_CHOICES, MIN_CHOICES
 from recall.ui.feedback_panel import card_label
+from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.text import markdown_to_html
 
 
@@ -59,7 +59,7 @@ class _ChoiceRow:
         self.why.setPlaceholderText("Why it is wrong (or right), shown once picked")
         self.why.setAccessibleName(f"Why choice {number}")
         self.remove.setAccessibleName(f"Remove choice {number}")
-        self.remove.setToolTip(f"Remove choice {number}")
+        self.remove.setToolTip(plain_tooltip(f"Remove choice {number}"))
 
     def widgets(self) -> tuple[QWidget, ...]:
         return (self.text, self.correct, self.why, self.remove)
@@ -92,7 +92,7 @@ class CardEditor(QWidget):
         self.shuffle.setChecked(True)
         self.add_choice_button = QPushButton("Add a choice")
         self.add_choice_button.setAccessibleName("Add a choice")
-        self.problems = QLabel()
+        self.problems = plain_label()
         self.problems.setObjectName("editorProblems")
         self.problems.setAccessibleName("Problems with this card")
         self.problems.setTextFormat(Qt.TextFormat.PlainText)
@@ -150,7 +150,7 @@ class CardEditor(QWidget):
         """Fill the fields from a card's deck-file JSON."""
         self._loading = True  # one check at the end, not one per field filled
         self.blockSignals(True)
-        self._extra = {key: data[key] for key in ("markup",) if key in data}
+        self._extra = {key: data[key] for key in ("markup", "hints", "type_answer") if key in data}
         self.set_kind(str(data.get("type", "choice")))
         self.question.setPlainText(str(data.get("question", "")))
         self.front.setPlainText(str(data.get("front", "")))

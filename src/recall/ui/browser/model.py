@@ -23,6 +23,8 @@ from recall.collection import browse
 from recall.collection.browse import BrowseRow, Finder, SearchResult
 from recall.core.memory import CardState
 from recall.core.wording import percent
+from recall.ui.override_errors import reports_errors
+from recall.ui.plain_text import plain_tooltip
 from recall.ui.text import format_interval
 
 Index = QModelIndex | QPersistentModelIndex
@@ -55,6 +57,7 @@ _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _NUMBERS = {"interval", "stability", "retrievability", "reviews", "lapses"}
 
 
+@reports_errors
 class CardTableModel(QAbstractTableModel):
     """Rows of a search result, fetched a page at a time."""
 
@@ -165,7 +168,9 @@ class CardTableModel(QAbstractTableModel):
                 for name, on in (("suspended", row.suspended), ("buried", self._buried(row)))
                 if on
             ]
-            return f"{browse.question(row)}" + (f" ({', '.join(states)})" if states else "")
+            return plain_tooltip(
+                browse.question(row) + (f" ({', '.join(states)})" if states else "")
+            )
         return None
 
     def _buried(self, row: BrowseRow) -> bool:

@@ -17,6 +17,7 @@ from recall.content.search import quote
 from recall.core import deck_tree
 from recall.storage import DeckRow
 from recall.ui.browser.model import FLAG_COLOURS
+from recall.ui.plain_text import plain_tooltip
 
 QUERY = Qt.ItemDataRole.UserRole
 STATES = (
@@ -91,7 +92,7 @@ class BrowserSidebar(QTreeWidget):
         # A deck sharing its name with another is searched by its id, the others by name.
         term = deck.key if beside and deck is not None else node.name
         item.setData(0, QUERY, f"deck:{quote(term)}")
-        item.setToolTip(0, node.name)
+        item.setToolTip(0, plain_tooltip(node.name))
         for child in node.children:
             self._add_deck(item, child)
 

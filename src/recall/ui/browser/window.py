@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QMainWindow,
     QPushButton,
@@ -41,12 +40,15 @@ from recall.ui.browser.actions import BrowserActions
 from recall.ui.browser.card_editor import CardEditor
 from recall.ui.browser.model import COLUMNS, CardTableModel
 from recall.ui.browser.sidebar import BrowserSidebar
+from recall.ui.override_errors import reports_errors
+from recall.ui.plain_text import plain_label
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
 
 SEARCH_PAUSE_MS = 350
 
 
+@reports_errors
 class BrowserWindow(QMainWindow):
     """Tools > Browse.
 
@@ -93,7 +95,7 @@ class BrowserWindow(QMainWindow):
             "(Enter searches at once)"
         )
         self.search_box.setClearButtonEnabled(True)
-        self.status = QLabel()
+        self.status = plain_label()
         self.status.setObjectName("browserStatus")
         self.status.setAccessibleName("Search result")
         self.status.setTextFormat(Qt.TextFormat.PlainText)
@@ -130,7 +132,7 @@ class BrowserWindow(QMainWindow):
         self.save_button.setAccessibleName("Save the card")
         self.save_button.setToolTip("Save the changes to this card (Ctrl+S)")
         self.save_button.setEnabled(False)
-        self.editor_title = QLabel("Select a card to edit it.")
+        self.editor_title = plain_label("Select a card to edit it.")
         self.editor_title.setObjectName("editorTitle")
         self.editor_title.setTextFormat(Qt.TextFormat.PlainText)
         self.card_actions = BrowserActions(self, database, changes, clock, self._prompts)

@@ -19,6 +19,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFileDialog, QMenu, QSizePolicy, QToolTip, QWidget
 
+from recall.ui.override_errors import reports_errors
+
 EMPTY_TEXT = "No reviews yet"
 
 # Hues that read on white and on near-black alike; dark palettes get them lighter.
@@ -63,6 +65,7 @@ def number(value: float) -> str:
     return f"{value:,.2f}" if abs(value) < 10 else f"{value:,.1f}"
 
 
+@reports_errors
 class Chart(QWidget):
     """A painted chart. Subclasses fill ``draw`` and ``tooltip_at`` and call ``set_numbers``.
 

@@ -13,6 +13,8 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from recall.ui.override_errors import reports_errors
+
 _MARGIN_LEFT = 56
 _MARGIN_RIGHT = 16
 _MARGIN_TOP = 28
@@ -20,6 +22,7 @@ _MARGIN_BOTTOM = 36
 _TICKS = 4
 
 
+@reports_errors
 class LineChart(QWidget):
     """One line of (x, y) points, axes with a few ticks, and vertical markers.
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from recall.ui.charts.base import Chart
 from recall.ui.charts.numbers_model import NumbersModel
+from recall.ui.plain_text import plain_label
 
 
 class ChartSection(QFrame):
@@ -34,13 +35,13 @@ class ChartSection(QFrame):
         self.setObjectName("statisticsSection")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.charts = list(charts or [])
-        self.title = QLabel(title)
+        self.title = plain_label(title)
         self.title.setObjectName("sectionTitle")
         font = self.title.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.title.setFont(font)
-        self.reading = QLabel()
+        self.reading = plain_label()
         self.reading.setObjectName("sectionReading")
         self.reading.setWordWrap(True)
         self.reading.setAccessibleName(f"{title}: reading")
@@ -82,7 +83,7 @@ class ChartSection(QFrame):
             cell = QVBoxLayout()
             cell.setSpacing(2)
             if len(self.charts) > 1:
-                caption = QLabel(chart.title)
+                caption = plain_label(chart.title)
                 caption.setObjectName("chartCaption")
                 caption.setWordWrap(True)
                 self.captions[chart] = caption

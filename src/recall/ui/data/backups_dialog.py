@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -29,6 +28,8 @@ from recall.safekeeping.backups import Backup
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.operations import Operations
+from recall.ui.override_errors import reports_errors
+from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.prompts import Prompts
 from recall.ui.rows_model import RowsModel
 from recall.ui.tasks import TaskRunner
@@ -52,9 +53,10 @@ class BackupListModel(RowsModel[Backup]):
         return (made, value.size_text, value.decks, value.cards, value.reviews)
 
     def extra(self, value: Backup, column: int, role: int) -> object:
-        return str(value.path) if role == Qt.ItemDataRole.ToolTipRole else None
+        return plain_tooltip(str(value.path)) if role == Qt.ItemDataRole.ToolTipRole else None
 
 
+@reports_errors
 class BackupsDialog(QDialog):
     """Lists the backups; restores the selected one after the learner confirms.
 
@@ -94,13 +96,13 @@ class BackupsDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.note = QLabel(
+        self.note = plain_label(
             "Recall backs up when it closes and every 30 minutes while you study, if anything "
             "changed. It keeps the 10 newest backups and every backup of the last two days, "
             "then one a day, one a week and one a month, for about a year."
         )
         self.note.setWordWrap(True)
-        self.empty = QLabel("No backups yet: Back Up Now makes the first one.")
+        self.empty = plain_label("No backups yet: Back Up Now makes the first one.")
         self.empty.setObjectName("backupsEmpty")
         self.backup_button = QPushButton("Back Up Now")
         self.backup_button.setAccessibleName("Back up now")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QWidget
 
 from recall.core.errors import CancelledError, RecallError
 from recall.core.progress import Cancelled, Progress
@@ -20,6 +20,7 @@ from recall.core.wording import count, word
 from recall.sync import settings
 from recall.sync.report import MEDIA_COUNTED, SyncReport, changes
 from recall.ui.context import WindowContext
+from recall.ui.plain_text import plain_label, plain_tooltip
 
 INTERVAL_MS = 5 * 60 * 1000
 
@@ -55,7 +56,7 @@ class SyncActions(QObject):
         self._studying = studying
         self.sync_action = QAction("S&ync Now", window)
         self.sync_action.setShortcut(QKeySequence("Ctrl+Y"))
-        self.label = QLabel()
+        self.label = plain_label()
         self.label.setObjectName("syncStatus")
         self.label.setAccessibleName("Sync status")
         self.timer = QTimer(self)
@@ -153,9 +154,11 @@ class SyncActions(QObject):
             return
         names = "\n".join(f"• {name} ({device[:8]})" for device, name in status.devices)
         self.label.setToolTip(
-            (f"{self._not_sent[0].upper()}{self._not_sent[1:]}\n\n" if self._not_sent else "")
-            + f"This device: {status.name}\nSync folder: {status.folder}"
-            + (f"\nOther devices seen:\n{names}" if names else "")
+            plain_tooltip(
+                (f"{self._not_sent[0].upper()}{self._not_sent[1:]}\n\n" if self._not_sent else "")
+                + f"This device: {status.name}\nSync folder: {status.folder}"
+                + (f"\nOther devices seen:\n{names}" if names else "")
+            )
         )
 
     def settings_changed(self) -> None:

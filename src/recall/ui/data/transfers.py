@@ -24,11 +24,16 @@ if TYPE_CHECKING:
     from recall.collection.importing import ImportReport
 
 IMPORT_FILTER = (
-    "Decks (*.json *.apkg *.colpkg *.txt *.csv *.tsv);;Recall decks (*.json);;"
+    "Decks (*.json *.apkg *.colpkg *.txt *.csv *.tsv *.gift *.xml);;Recall decks (*.json);;"
     "Anki packages (*.apkg *.colpkg);;"
-    "Anki text exports (*.txt *.csv *.tsv);;All files (*)"
+    "Anki text exports (*.txt *.csv *.tsv);;"
+    "Moodle question banks (*.gift *.xml);;All files (*)"
 )
-DECK_EXPORT_FILTERS = {"Recall deck (*.json)": ".json", "Anki package (*.apkg)": ".apkg"}
+DECK_EXPORT_FILTERS = {
+    "Recall deck (*.json)": ".json",
+    "Anki package (*.apkg)": ".apkg",
+    "Moodle GIFT (*.gift)": ".gift",
+}
 
 
 def importable(path: Path) -> bool:

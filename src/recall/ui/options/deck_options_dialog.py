@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDoubleSpinBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -40,6 +39,7 @@ from recall.storage import Database
 from recall.ui.operations import Operations
 from recall.ui.options.option_form import OptionForm
 from recall.ui.options.simulator_dialog import SimulatorDialog
+from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
 
@@ -201,17 +201,17 @@ class DeckOptionsDialog(QDialog):
         self.rename_button = QPushButton("Re&name")
         self.delete_button = QPushButton("&Delete")
         picker = QHBoxLayout()
-        picker.addWidget(QLabel("Preset:"))
+        picker.addWidget(plain_label("Preset:"))
         picker.addWidget(self.presets, 1)
         for button in (self.add_button, self.clone_button, self.rename_button, self.delete_button):
             picker.addWidget(button)
-        self.sharing = QLabel()
+        self.sharing = plain_label()
         self.sharing.setObjectName("hint")
         self.form = OptionForm(_FORM_KEYS, self)
         self.parameters = QLineEdit()
         self.parameters.setObjectName("option_parameters")
         self.parameters.setAccessibleName(_PARAMETERS.label)
-        self.parameters.setToolTip(_PARAMETERS.help)
+        self.parameters.setToolTip(plain_tooltip(_PARAMETERS.help))
         self.optimize_button = QPushButton("&Optimize")
         self.reset_button = QPushButton("&Reset to Defaults")
         self.simulate_button = QPushButton("&Simulate...")
@@ -226,11 +226,11 @@ class DeckOptionsDialog(QDialog):
         ):
             fsrs_row.addWidget(button)
         fsrs_row.addStretch(1)
-        self.fit_result = QLabel()
+        self.fit_result = plain_label()
         self.fit_result.setWordWrap(True)
         self.fit_result.setObjectName("optimizeResult")
         self.fit_result.setAccessibleName("Optimize result")
-        self.warnings = QLabel()
+        self.warnings = plain_label()
         self.warnings.setWordWrap(True)
         self.warnings.setObjectName("warning")
         self.subdecks = QCheckBox(
@@ -241,11 +241,15 @@ class DeckOptionsDialog(QDialog):
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close
         )
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(f"<b>{_escape(options.deck.name)}</b>"))
+        deck_name = plain_label(options.deck.name)
+        bold = deck_name.font()
+        bold.setBold(True)
+        deck_name.setFont(bold)
+        layout.addWidget(deck_name)
         layout.addLayout(picker)
         layout.addWidget(self.sharing)
         layout.addWidget(self.form)
-        layout.addWidget(QLabel(_PARAMETERS.label + ":"))
+        layout.addWidget(plain_label(_PARAMETERS.label + ":"))
         layout.addWidget(self.parameters)
         layout.addLayout(fsrs_row)
         layout.addWidget(self.fit_result)
@@ -414,7 +418,3 @@ class DeckOptionsDialog(QDialog):
         editor = self.form.editors["desired_retention"]
         if retention is not None and isinstance(editor, QDoubleSpinBox):
             editor.setValue(retention)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from recall.core import fields
 from recall.core.fields import OptionInfo
+from recall.ui.plain_text import plain_tooltip
 
 CHOICE_LABELS = {"tag": "Tag only", "deck": "Deck order", "random": "Random order"}
 
@@ -38,7 +39,7 @@ class OptionForm(QWidget):
         layout = QFormLayout(self)
         for item in options:
             editor = self._editor(item)
-            editor.setToolTip(item.help)
+            editor.setToolTip(plain_tooltip(item.help))
             editor.setAccessibleName(item.label)
             editor.setAccessibleDescription(item.help)
             editor.setObjectName(f"option_{item.key}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QVBoxLayout, QWidget
 
 from recall.core import fields
 from recall.core.errors import RecallError
@@ -15,6 +15,7 @@ from recall.storage import Database
 from recall.ui.appearance import apply_preferences
 from recall.ui.options.option_form import OptionForm
 from recall.ui.options.sync_section import SyncSection
+from recall.ui.plain_text import plain_label
 from recall.ui.prompts import Prompts
 
 
@@ -41,7 +42,7 @@ class PreferencesDialog(QDialog):
         self.form = OptionForm(fields.describe(Preferences), self)
         self.form.set_values(self._original)
         self.sync = SyncSection(database, self)
-        note = QLabel("Point at an option to see what it does.")
+        note = plain_label("Point at an option to see what it does.")
         note.setObjectName("hint")
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QGridLayout,
-    QLabel,
     QProgressBar,
     QPushButton,
     QVBoxLayout,
@@ -27,6 +26,7 @@ from recall.core.presets import Preset
 from recall.options import workload
 from recall.storage import Database
 from recall.ui.charts.line_chart import LineChart
+from recall.ui.plain_text import plain_label
 from recall.ui.tasks import TaskRunner
 
 _SUGGESTED = QColor(46, 160, 67)
@@ -76,10 +76,12 @@ class SimulatorDialog(QDialog):
         self.per_minute_chart = LineChart(
             "Cards remembered per minute of study", _retention, _per_minute
         )
-        self.summary = QLabel("Simulating a year at each desired retention from 0.70 to 0.99...")
+        self.summary = plain_label(
+            "Simulating a year at each desired retention from 0.70 to 0.99..."
+        )
         self.summary.setWordWrap(True)
         self.summary.setObjectName("simulatorSummary")
-        self.reason = QLabel()
+        self.reason = plain_label()
         self.reason.setWordWrap(True)
         self.reason.setObjectName("simulatorReason")
         self.reason.setAccessibleName("Why this retention is suggested")

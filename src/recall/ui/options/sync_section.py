@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QWidget,
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from recall.storage import Database
 from recall.sync import settings
+from recall.ui.plain_text import plain_label
 
 
 class SyncSection(QGroupBox):
@@ -50,7 +50,7 @@ class SyncSection(QGroupBox):
         layout = QFormLayout(self)
         layout.addRow("Sync folder", row)
         layout.addRow("This device", self.name)
-        note = QLabel("See docs/sync.md for setting up Syncthing or Dropbox.")
+        note = plain_label("See docs/sync.md for setting up Syncthing or Dropbox.")
         note.setObjectName("hint")
         layout.addRow(note)
         self.choose_button.clicked.connect(self._on_choose)

@@ -6,16 +6,27 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from recall.content.deck_format import BasicCard, ChoiceCard
 from recall.content.sound import without_references
+from recall.core.type_answer import Comparison
 from recall.ui.accessibility import plain_text
 from recall.ui.feedback_panel import FeedbackPanel, card_label
+from recall.ui.plain_text import rich_label
 from recall.ui.review.card_text_view import CardTextView
 from recall.ui.review.choice_button import ChoiceButton
 from recall.ui.review.choice_outcome import ChoiceResult, Outcome
 from recall.ui.review.sound_bar import SoundBar
+from recall.ui.review.type_in import TypeAnswerBox, comparison_html, comparison_words
 from recall.ui.text import markdown_to_html
 
 LISTEN = "Listen."  # shown for a side that is only a sound
@@ -33,6 +44,7 @@ class CardPanel(QScrollArea):
     """Shows one card; it emits the position of a clicked choice and never grades anything."""
 
     choice_clicked = Signal(int)
+    typed = Signal(str)  # Enter in a type-in card's box
 
     def __init__(self, media_dir: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -55,6 +67,25 @@ class CardPanel(QScrollArea):
         self._question_html.setObjectName("question")
         self.sound_bar = SoundBar(media_dir)
         self._hint = card_label("questionHint", "Hint", rich=False)
+        self._hints: list[str] = []
+        self._hints_shown = 0
+        self._hints_view = CardTextView(media_dir, "Hint")
+        self._hints_view.setObjectName("hints")
+        self.hint_button = QPushButton("Show hint (H)")
+        self.hint_button.setObjectName("showHint")
+        self.hint_button.setAccessibleName("Show hint")
+        self.hint_button.setAccessibleDescription("H shows the next hint")
+        self.hint_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.type_box = TypeAnswerBox()
+        # The comparison's HTML escapes both texts (ui/review/type_in.py).
+        self._type_result = rich_label()
+        self._type_result.setObjectName("typeComparison")
+        self._type_result.setWordWrap(True)
+        self._type_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._type_result.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        font = self._type_result.font()
+        font.setPointSizeF(font.pointSizeF() * 1.4)
+        self._type_result.setFont(font)
         # The choices live in their own widget, made before the feedback panel, so screen
         # readers meet them in the order they are shown (Qt lists children as they are made).
         self._choices = QWidget()
@@ -78,6 +109,13 @@ class CardPanel(QScrollArea):
         column_layout.addWidget(self._question_html)
         column_layout.addWidget(self.sound_bar)
         column_layout.addWidget(self._hint)
+        hint_row = QHBoxLayout()
+        hint_row.addWidget(self.hint_button)
+        hint_row.addStretch(1)
+        column_layout.addLayout(hint_row)
+        column_layout.addWidget(self._hints_view)
+        column_layout.addWidget(self.type_box)
+        column_layout.addWidget(self._type_result)
         column_layout.addWidget(self._choices)
         column_layout.addWidget(self._back)
         column_layout.addWidget(self._back_html)
@@ -94,6 +132,8 @@ class CardPanel(QScrollArea):
         self.setWidget(page)
         self._page = page
         self._layouts = (column_layout, page_layout)
+        self.hint_button.clicked.connect(self.show_hint)
+        self.type_box.submitted.connect(self.typed)
 
     @property
     def choice_buttons(self) -> list[ChoiceButton]:
@@ -132,7 +172,57 @@ class CardPanel(QScrollArea):
                 self._choices_box.addWidget(button)
                 button.show()  # at once, not when the layout gets round to it
                 self._choice_buttons.append(button)
+        basic = card if isinstance(card, BasicCard) else None
+        self._hints = list(basic.hints) if basic is not None else []
+        self._hints_shown = 0
+        self._hints_view.hide()
+        self.hint_button.setText("Show hint (H)")
+        self.hint_button.setVisible(bool(self._hints))
+        typing = basic is not None and bool(basic.type_answer)
+        self.type_box.clear()
+        self.type_box.setReadOnly(False)
+        self.type_box.setVisible(typing)
+        if typing and self._hints:
+            # From the box, Tab goes to the hint (set here, once the panel is in its window).
+            QWidget.setTabOrder(self.type_box, self.hint_button)
+        self._type_result.hide()
         self.verticalScrollBar().setValue(0)
+
+    @property
+    def hints_left(self) -> int:
+        """How many of the card's hints are still hidden."""
+        return len(self._hints) - self._hints_shown
+
+    def show_hint(self, every: bool = False) -> None:
+        """Reveal the card's next hint (or all of them), under the question."""
+        if not self.hints_left:
+            return
+        self._hints_shown = len(self._hints) if every else self._hints_shown + 1
+        self._hints_view.set_card_html("<br>".join(self._hints[: self._hints_shown]))
+        self._hints_view.show()
+        self.hint_button.setText("Show next hint (H)")
+        self.hint_button.setVisible(bool(self.hints_left))
+
+    def hints_text(self) -> str:
+        """The revealed hints as plain text, or "" when none is shown."""
+        return self._hints_view.accessibleName() if self._hints_view.isVisibleTo(self) else ""
+
+    def show_comparison(self, comparison: Comparison | None, typed: str) -> None:
+        """Show what was typed against the answer (or hide it when nothing was typed)."""
+        self.type_box.setReadOnly(True)
+        self.type_box.setVisible(comparison is None)  # the comparison shows what was typed
+        if comparison is None:
+            self._type_result.hide()
+            return
+        self._type_result.setText(comparison_html(comparison))
+        self._type_result.setAccessibleName(comparison_words(comparison, typed))
+        self._type_result.show()
+
+    def comparison_text(self) -> str:
+        """The comparison in words, or "" when none is shown."""
+        if self._type_result.isVisibleTo(self):
+            return self._type_result.accessibleName()
+        return ""
 
     def set_checked(self, position: int, checked: bool) -> None:
         """Tick or untick a choice of a "select all" card."""
@@ -154,9 +244,14 @@ class CardPanel(QScrollArea):
         self._marked = marked[0] if marked else None
 
     def show_back(self, card: BasicCard) -> None:
-        """Reveal a basic card's back."""
+        """Reveal a basic card's back, its hints open above it."""
+        self.show_hint(every=True)
         back = without_references(card.back)
-        if card.markup == "html" and not _blank_html(back):
+        only_sound = _blank_html(back) and back != card.back
+        if card.markup == "html" and _blank_html(back) and not only_sound:
+            self._marked = self._type_result if self._type_result.isVisibleTo(self) else None
+            return  # nothing to show: the question (and the comparison) are the answer
+        if card.markup == "html" and not only_sound:
             self._back_html.show()
             self._back_html.set_card_html(back)
             self._marked = self._back_html

@@ -15,9 +15,11 @@ from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 from recall.content.card_html import is_image_name
 from recall.ui.accessibility import expose
+from recall.ui.override_errors import reports_errors
 from recall.ui.text import bounded_card_html
 
 
+@reports_errors
 class CardTextView(QTextBrowser):
     """Read-only rich text sized to its content, named by its text as plain text.
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSizePolicy, QWidget
 
 from recall.ui.accessibility import expose, markdown_plain_text
+from recall.ui.override_errors import reports_errors
+from recall.ui.plain_text import plain_label, rich_label
 from recall.ui.review.choice_outcome import Outcome
 from recall.ui.text import markdown_to_html
 
 
+@reports_errors
 class ChoiceButton(QPushButton):
     """One option of a choice card: ``[n]  text  (mark)``."""
 
@@ -21,18 +24,17 @@ class ChoiceButton(QPushButton):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         key = "0" if number == 10 else str(number)
-        self._number = QLabel(key, self)
+        self._number = plain_label(key, self)
         self._number.setObjectName("choiceNumber")
         self._number.setAlignment(Qt.AlignmentFlag.AlignCenter)
         expose(self._number, key, "Key")
-        self._text = QLabel(self)
+        self._text = rich_label(self)  # the choice's text, made safe by markdown_to_html
         self._text.setObjectName("choiceText")
         self._text.setWordWrap(True)
-        self._text.setTextFormat(Qt.TextFormat.RichText)
         self._text.setText(markdown_to_html(text))
         expose(self._text, markdown_plain_text(text), "Choice")
         self._text.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self._mark = QLabel(self)
+        self._mark = plain_label(parent=self)
         self._mark.setObjectName("choiceMark")
         self._mark.hide()
         layout = QHBoxLayout(self)

@@ -11,9 +11,11 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QWi
 
 from recall.core.memory import Rating
 from recall.ui.feedback_panel import card_label
+from recall.ui.override_errors import reports_errors
 from recall.ui.text import format_interval
 
 
+@reports_errors
 class _RatingButton(QPushButton):
     """A rating button that leaves every key to the review screen, even when focused."""
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFormLayout, QFrame, QPushButton, QVBoxLayout, QWi
 from recall.core.wording import count, duration, percent
 from recall.ui.accessibility import announce
 from recall.ui.feedback_panel import CardLabel
+from recall.ui.override_errors import reports_errors
 from recall.ui.text import format_when
 
 if TYPE_CHECKING:
@@ -28,12 +29,14 @@ def _label(name: str, role: str, value: bool = False) -> CardLabel:
     return label
 
 
+@reports_errors
 class _ValueLabel(CardLabel):
     def setText(self, text: str) -> None:
         super().setText(text)
         self.setAccessibleName(f"{self.accessibleDescription()}: {text}" if text else "")
 
 
+@reports_errors
 class SummaryView(QWidget):
     """'Done for today', with the session's numbers. Enter or Escape goes back."""
 

@@ -24,6 +24,7 @@ from recall.host.audio import DeviceOutput, Output
 from recall.study.session import Answer, StudyCard, StudySession, Summary
 from recall.ui.accessibility import announce
 from recall.ui.feedback_panel import earlier_picks_line
+from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
 from recall.ui.review.card_panel import CardPanel
 from recall.ui.review.choice_button import ChoiceButton
@@ -45,6 +46,7 @@ class Phase(Enum):
     FEEDBACK = auto()  # a rating: accept the proposed one or pick 1-4
 
 
+@reports_errors
 class ReviewView(QWidget):
     """Shows the cards of one study session, one at a time, driven by the keyboard or mouse.
 
@@ -88,6 +90,7 @@ class ReviewView(QWidget):
         self._shown: StudyCard | None = None
         self._answer: Answer | None = None
         self._selected: set[int] = set()
+        self._typed = ""
         self.phase = Phase.QUESTION
         self.setObjectName("reviewView")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -161,10 +164,28 @@ class ReviewView(QWidget):
         shown = self._shown
         if self.phase is not Phase.QUESTION or shown is None:
             return
-        if isinstance(shown.card, BasicCard):
+        if isinstance(shown.card, BasicCard) and shown.card.type_answer:
+            self.submit_typed(self._card.type_box.text())
+        elif isinstance(shown.card, BasicCard):
             self._show_feedback(self._session.reveal(shown, self._clock()))
         elif self._selected:
             self._answer_with(set(self._selected))
+
+    def submit_typed(self, typed: str) -> None:
+        """Check what was typed on a type-in card (Enter in its box); nothing typed reveals."""
+        shown = self._shown
+        if self.phase is not Phase.QUESTION or shown is None:
+            return
+        if not isinstance(shown.card, BasicCard) or not shown.card.type_answer:
+            return
+        self._typed = typed
+        self._show_feedback(self._session.answer_typed(shown, typed, self._clock()))
+
+    def show_hint(self) -> None:
+        """Reveal the shown card's next hint (H, or the Show hint button)."""
+        if self.phase is Phase.QUESTION and self._card.hints_left:
+            self._card.show_hint()
+            self._announce(f"Hint: {self._card.hints_text()}")
 
     def rate(self, rating: Rating | None = None) -> None:
         """Record the pending answer with ``rating`` (the proposed one if None), then move on."""
@@ -268,6 +289,8 @@ class ReviewView(QWidget):
             return
         if key == Qt.Key.Key_Escape:
             self.leave()
+        elif key == Qt.Key.Key_H and self._card.hints_left:
+            self.show_hint()
         elif key in (Qt.Key.Key_R, Qt.Key.Key_F5):
             self.replay_sounds()
         elif key == Qt.Key.Key_5 and not self._digit_picks(5):
@@ -317,6 +340,7 @@ class ReviewView(QWidget):
 
     def _connect_signals(self) -> None:
         self._card.choice_clicked.connect(self.pick)
+        self._card.typed.connect(self.submit_typed)
         self._ratings.submitted.connect(self.submit)
         self._ratings.rated.connect(self._on_rated)
         self._card.sound_bar.replay_requested.connect(self.replay_sounds)
@@ -377,9 +401,14 @@ class ReviewView(QWidget):
                 self._ratings.ask(f"{keys}: toggle choices · Space: submit", "Submit", False)
             else:
                 self._ratings.ask(f"{keys}: choose", None)
+        elif card.type_answer:
+            self._ratings.ask("Type the answer · Enter: check", "Check")
         else:
             self._ratings.ask("Space: show answer", "Show answer")
-        self.setFocus()
+        if isinstance(card, BasicCard) and card.type_answer:
+            self._card.type_box.setFocus(Qt.FocusReason.OtherFocusReason)
+        else:
+            self.setFocus()
         self._autoplay()
         self._announce(self._spoken_card(card, shown.order))
 
@@ -404,7 +433,16 @@ class ReviewView(QWidget):
             result = choice_result(card, answer.card.order, answer.picked)
             self._card.show_choice_result(result)
             verdict, notes = result.verdict, result.notes
+        elif answer.typed is not None:
+            self._card.show_comparison(answer.typed, self._typed)
+            self._card.show_back(card)
+            verdict = "Correct" if answer.correct else "Not quite"
+            if answer.typed.one_slip:
+                verdict = "One slip from right"
+            notes = ""
         else:
+            if card.type_answer:
+                self._card.show_comparison(None, "")
             self._card.show_back(card)
             verdict, notes = "How well did you remember it?", ""
         self._card.feedback.show_result(
@@ -426,5 +464,7 @@ class ReviewView(QWidget):
         suggested.setFocus(Qt.FocusReason.OtherFocusReason)  # where Space acts
         self._autoplay()
         back = self._card.back_text()
-        spoken = (f"Answer: {back}\n" if back else "") + self._card.feedback.spoken()
+        compared = self._card.comparison_text()
+        spoken = (f"{compared}\n" if compared else "") + (f"Answer: {back}\n" if back else "")
+        spoken += self._card.feedback.spoken()
         self._announce(f"{spoken}\nSuggested: {answer.proposed.label}", assertive=True)

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QLabel,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -21,6 +20,8 @@ from PySide6.QtWidgets import (
 from recall.core.wording import count
 from recall.stats.cards import CardPicks
 from recall.stats.figures import Misconception
+from recall.ui.override_errors import reports_errors
+from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.rows_model import Index, RowsModel
 
 
@@ -29,6 +30,7 @@ def short_date(moment: datetime) -> str:
     return f"{moment.astimezone():%d %b %Y}".lstrip("0")
 
 
+@reports_errors
 class MisconceptionsModel(RowsModel[Misconception]):
     """Rows of wrong options: the option, its card's question, times, last, still picked."""
 
@@ -57,7 +59,7 @@ class MisconceptionsModel(RowsModel[Misconception]):
 
     def extra(self, value: Misconception, column: int, role: int) -> object:
         if role == Qt.ItemDataRole.ToolTipRole and column == 1:
-            return f"{value.deck_key} / {value.card_key}"
+            return plain_tooltip(f"{value.deck_key} / {value.card_key}")
         if role == Qt.ItemDataRole.AccessibleTextRole and column == 0:
             still = "still picking it" if value.still else "got over it"
             return (
@@ -67,6 +69,7 @@ class MisconceptionsModel(RowsModel[Misconception]):
         return None
 
 
+@reports_errors
 class _Table(QTableView):
     chosen_by_key = Signal()
 
@@ -102,7 +105,7 @@ class MisconceptionsView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.empty = QLabel("No wrong options picked yet.")
+        self.empty = plain_label("No wrong options picked yet.")
         self.empty.setObjectName("misconceptionsEmpty")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -153,7 +156,7 @@ class CardPicksDialog(QDialog):
         self.setWindowTitle(f"Card {picks.deck_key} / {picks.card_key}")
         self.setObjectName("cardPicksDialog")
         self.setMinimumWidth(480)
-        question = QLabel(picks.question)
+        question = plain_label(picks.question)
         question.setObjectName("cardPicksQuestion")
         question.setTextFormat(Qt.TextFormat.PlainText)
         question.setWordWrap(True)
@@ -166,12 +169,12 @@ class CardPicksDialog(QDialog):
             mark = "right" if option.correct else "wrong"
             when = f", last {short_date(option.last)}" if option.last else ""
             lines.append(f"{option.text}  ({mark}): picked {count(option.times, 'time')}{when}")
-        self.picks = QLabel("\n".join(lines) or "A basic card: no options to pick.")
+        self.picks = plain_label("\n".join(lines) or "A basic card: no options to pick.")
         self.picks.setObjectName("cardPicks")
         self.picks.setTextFormat(Qt.TextFormat.PlainText)
         self.picks.setWordWrap(True)
         self.picks.setAccessibleName("Picks of each option")
-        summary = QLabel(f"Over {picks.reviews} reviews of this card.")
+        summary = plain_label(f"Over {picks.reviews} reviews of this card.")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

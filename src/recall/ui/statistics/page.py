@@ -22,6 +22,7 @@ from recall.stats.figures import KINDS, Coming, Histogram, Retention, Schedules,
 from recall.ui.charts import BarChart, CalendarHeatmap, ChartSection, Line
 from recall.ui.charts.base import series_color
 from recall.ui.charts.numbers_model import NumbersModel
+from recall.ui.plain_text import plain_label
 from recall.ui.statistics.misconceptions_view import MisconceptionsView
 
 
@@ -38,10 +39,10 @@ class StatisticsPage(QWidget):
         for index, name in enumerate(
             ("Cards studied", "Time", "Right", "Again", "Current streak", "Longest streak")
         ):
-            value = QLabel("-")
+            value = plain_label("-")
             value.setObjectName("figureValue")
             value.setAccessibleName(name)
-            caption = QLabel(name)
+            caption = plain_label(name)
             caption.setObjectName("figureName")
             tiles.addWidget(value, (index // 3) * 2, index % 3)
             tiles.addWidget(caption, (index // 3) * 2 + 1, index % 3)

@@ -15,7 +15,6 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
-    QLabel,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -28,6 +27,7 @@ from recall.stats.cards import card_picks
 from recall.stats.figures import Coming, Schedules, Statistics
 from recall.stats.schedules import collect_forecast, collect_schedules
 from recall.storage import Database
+from recall.ui.plain_text import plain_label
 from recall.ui.statistics.misconceptions_view import CardPicksDialog
 from recall.ui.statistics.page import StatisticsPage
 from recall.ui.tasks import TaskRunner
@@ -167,12 +167,12 @@ class StatisticsWindow(QWidget):
         self.period_box.setAccessibleName("Period")
         for name, days in PERIODS:
             self.period_box.addItem(name, days or 0)
-        self.status = QLabel()
+        self.status = plain_label()
         self.status.setObjectName("statisticsStatus")
         self.status.setAccessibleName("Status")
-        deck_label = QLabel("&Deck:")
+        deck_label = plain_label("&Deck:")
         deck_label.setBuddy(self.deck_box)
-        period_label = QLabel("&Period:")
+        period_label = plain_label("&Period:")
         period_label.setBuddy(self.period_box)
         bar = QHBoxLayout()
         bar.addWidget(deck_label)
