@@ -72,8 +72,8 @@ test-sync-engine: $(STAMP)  ## sync through two real Syncthing instances (instal
 	fi
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -m syncthing
 
-bench: $(DESKTOP_STAMP)  ## Recall beside Anki and the floor; writes docs/benchmarks.md
-	$(BIN)/python -m benchmarks
+bench: $(DESKTOP_STAMP)  ## Recall beside Anki and the floor, up to 1,000,000 cards; writes docs/benchmarks.md
+	$(BIN)/python -m benchmarks --million
 
 bench-smoke: $(BENCH_STAMP)  ## the same on small collections, quickly (CI)
 	$(BIN)/python -m benchmarks --smoke

@@ -5,12 +5,16 @@ beside the floor of what Python, Qt and SQLite allow, in the same run, with the 
 turns. The results are printed as a table and written to docs/benchmarks.md. ``--smoke``
 runs everything on small collections with few repeats and checks that the generated
 collections are sound; CI runs it so the harness keeps working (its figures mean nothing).
+``--million`` (``make bench`` passes it; CI never does) adds the growth to 1,000,000 cards:
+the check, the searches, the statistics and the cold start on a collection ten times the
+largest, generated once per anchor day (most of an hour) and cached like the others.
 """
 
 from __future__ import annotations
 
 import argparse
 import shutil
+import sqlite3
 import tempfile
 import time
 from dataclasses import dataclass
@@ -85,6 +89,7 @@ FULL = Plan(
     sync_rounds=2,
     sync_media_rounds=21,
 )
+MILLION = 1_000_000
 SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3, 2)
 
 
@@ -93,7 +98,8 @@ def _say(text: str) -> None:
 
 
 def _check(collections: prepare.Collections) -> None:
-    """The generated Recall database passes ``recall check``; Anki has the same cards."""
+    """The generated Recall database passes ``recall check`` and stores its reviews in the
+    order they were answered; Anki has the same cards."""
     database = Database(collections.recall_database)
     try:
         report = integrity.check(database, Schedulers(), datetime.now(UTC))
@@ -112,7 +118,19 @@ def _check(collections: prepare.Collections) -> None:
             f"Anki has {anki_cards} cards and {anki_reviews} reviews; "
             f"Recall {report.cards} and {report.reviews}"
         )
-    _say(f"  checked: {report.cards} cards and {report.reviews} reviews in both")
+    connection = sqlite3.connect(collections.recall_database)
+    try:
+        (disorder,) = connection.execute(
+            "SELECT count(*) FROM review AS earlier JOIN review AS later "
+            "ON later.id = earlier.id + 1 WHERE later.reviewed_at < earlier.reviewed_at"
+        ).fetchone()
+    finally:
+        connection.close()
+    if disorder:
+        raise SystemExit(
+            f"the generated reviews are not in the order they were answered ({disorder})"
+        )
+    _say(f"  checked: {report.cards} cards and {report.reviews} reviews in both, in time order")
 
 
 def _size_figures(collections: prepare.Collections, work: Path, plan: Plan) -> list[Figure]:
@@ -170,7 +188,37 @@ def _size_figures(collections: prepare.Collections, work: Path, plan: Plan) -> l
     return [*answers, queue, *statistics, reschedule, retention]
 
 
-def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
+def _growth(plan: Plan, cache: Path, now: datetime, work: Path) -> list[Figure]:
+    """What must stay fast as a collection grows, on 1,000,000 cards: the check beside
+    SQLite's own, the searches, the statistics, cold start and memory."""
+    big = prepare.collections(MILLION, cache, now, _say)
+    folder = work / "million"
+    folder.mkdir()
+    _say(f"growth: cold start and memory, {big.cards:,} cards ...")
+    started = start.measure_start(
+        big.recall_database, big.deck_key, big.cards, folder, plan.start_rounds
+    )
+    _say(f"growth: history-wide work, {big.cards:,} cards ...")
+    history = measure_history.measure_history(
+        big.recall_database, big.anki_collection, big.cards, folder, plan.history_rounds
+    )
+    _say(f"growth: searching, {big.cards:,} cards ...")
+    searches = measure_search.measure_search(
+        big.recall_database, big.anki_collection, big.cards, folder, plan.search_rounds
+    )
+    _say(f"growth: statistics, {big.cards:,} cards ...")
+    statistics = measure_stats.measure_stats(
+        big.recall_database,
+        big.anki_collection,
+        big.cards,
+        big.deck_key,
+        folder,
+        plan.stats_rounds,
+    )
+    return [*started[1:3], *history, *searches, *statistics]
+
+
+def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = False) -> list[Figure]:
     """Generate (or reuse) the collections, measure everything, write the report."""
     began = time.perf_counter()
     now = prepare.today()
@@ -260,6 +308,8 @@ def run(plan: Plan, output: Path, command: str, smoke: bool) -> list[Figure]:
         _say("hostile packages ...")
         figures += measure_hostile.measure_hostile(package, with_history["latest"], cache, work)
         figures += started[2:]
+        if million:
+            figures += _growth(plan, cache, now, work)
         _say("a card's sound ...")
         sound = measure_sound.measure_sound(work, plan.sound_rounds)
         if isinstance(sound, str):
@@ -282,11 +332,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="small collections, few repeats")
     parser.add_argument("--output", type=Path, help="where to write the Markdown report")
+    parser.add_argument(
+        "--million", action="store_true", help="add the growth to 1,000,000 cards (not in CI)"
+    )
     args = parser.parse_args()
     if args.smoke:
         run(SMOKE, args.output or CACHE / "smoke" / "benchmarks.md", "make bench-smoke", True)
     else:
-        run(FULL, args.output or DOCS, "make bench", False)
+        command = "make bench" if args.million else "python -m benchmarks"
+        run(FULL, args.output or DOCS, command, False, million=args.million)
 
 
 if __name__ == "__main__":

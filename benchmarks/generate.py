@@ -6,7 +6,9 @@ reviewed whenever due (a few hours late at most) until the evening before it, ea
 scheduled by Recall's own FSRS scheduler, so a card's stored schedule is exactly the
 replay of its history and ``recall check`` passes. The ratings come from one seeded
 generator, so the same anchor day gives the same collection. Reviews and schedules are
-written in bulk with ``executemany`` against Recall's schema.
+written in bulk with ``executemany`` against Recall's schema; the reviews are stored in the
+order they were answered (each card's are simulated at once, then sorted by time), as in a
+collection studied day by day, so the table's rows are in time order, not card by card.
 """
 
 from __future__ import annotations
@@ -174,6 +176,9 @@ def write_recall_database(path: Path, deck_file: Path, cards: int, anchor: datet
         # Each card's seed is its id, as in a collection from before seeds were random, so
         # the simulated history (its fuzz seeded by the id) is the same on every run.
         connection.execute("UPDATE card SET seed = id")
+        # Simulated card by card, stored in the order they were answered: sorted by SQLite
+        # from a temporary table, so a million cards' reviews never sit in memory.
+        connection.execute(f"CREATE TEMP TABLE simulated ({_REVIEW_COLUMNS})")
         memories = []
         batch: list[tuple[object, ...]] = []
         for position, (card_id, history, memory) in enumerate(simulate(ids, anchor, cards)):
@@ -206,6 +211,11 @@ def write_recall_database(path: Path, deck_file: Path, cards: int, anchor: datet
                 reviews += _insert_reviews(connection, batch)
                 batch = []
         reviews += _insert_reviews(connection, batch)
+        connection.execute(
+            f"INSERT INTO review ({_REVIEW_COLUMNS}) SELECT {_REVIEW_COLUMNS} FROM "
+            "temp.simulated ORDER BY reviewed_at, card_id"
+        )
+        connection.execute("DROP TABLE temp.simulated")
         connection.executemany(
             "UPDATE card_memory SET state = ?, step = ?, stability = ?, difficulty = ?, "
             "due = ?, last_review = ? WHERE card_id = ?",
@@ -218,10 +228,11 @@ def write_recall_database(path: Path, deck_file: Path, cards: int, anchor: datet
     return reviews
 
 
+_REVIEW_COLUMNS = "card_id, reviewed_at, rating, duration_ms, state_before, picked, correct"
+
+
 def _insert_reviews(connection: sqlite3.Connection, rows: list[tuple[object, ...]]) -> int:
     connection.executemany(
-        "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, picked, "
-        "correct) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        rows,
+        f"INSERT INTO temp.simulated ({_REVIEW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", rows
     )
     return len(rows)

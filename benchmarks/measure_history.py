@@ -29,6 +29,8 @@ EXPORT_GOAL_MS = 2_000.0
 EXPORT_GOAL_RATIO = 2.0
 RESTORE_GOAL_MS = 3_000.0
 REPLAY_GOAL_RATIO = 1.5
+# From this size on, `recall check --full` must take no longer than SQLite's check alone.
+SQLITE_GOAL_FROM = 1_000_000
 
 
 def measure_history(
@@ -87,8 +89,15 @@ def _check(database_path: Path, anki_path: Path, cards: int, rounds: int) -> lis
     def anki_check() -> float:
         return elapsed_ms(collection.fix_integrity)
 
+    sqlite_alone: list[float] = []
+
+    def recall_then_sqlite() -> float:
+        took = recall_check(True)
+        sqlite_alone.append(_sqlite_check(database_path))
+        return took
+
     try:
-        full, theirs = alternate(lambda: recall_check(True), anki_check, rounds)
+        full, theirs = alternate(recall_then_sqlite, anki_check, rounds)
         changed = [recall_check(False) for _ in range(max(rounds, 3))]
     finally:
         collection.close()
@@ -127,7 +136,41 @@ def _check(database_path: Path, anki_path: Path, cards: int, rounds: int) -> lis
             ),
             lambda figure: figure.recall_median <= CHECK_GOAL_MS,
         ),
+        _beside_sqlite(full, sqlite_alone, cards),
     ]
+
+
+def _beside_sqlite(full: list[float], sqlite_alone: list[float], cards: int) -> Figure:
+    figure = Figure(
+        title=f"recall check --full beside SQLite's own check, {cards:,} cards",
+        measures=(
+            "the same `recall check --full` samples beside `PRAGMA integrity_check` alone on "
+            "the same file (Python's sqlite3 with SQLite's default page cache), each right "
+            "after the other: Recall's whole check, SQLite's part run on a thread beside the "
+            "replay, against SQLite's part alone"
+        ),
+        recall=full,
+        baseline_name="floor: SQLite's integrity_check alone",
+        baseline=sqlite_alone,
+        goal=(
+            "ratio <= 1 (from 1,000,000 cards: grows no faster than SQLite's own check)"
+            if cards >= SQLITE_GOAL_FROM
+            else ""
+        ),
+    )
+    if cards < SQLITE_GOAL_FROM:
+        return figure
+    return _with_goal(figure, lambda made: made.ratio <= 1.0)
+
+
+def _sqlite_check(path: Path) -> float:
+    """SQLite's full integrity check alone, as a program with default settings runs it."""
+    connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        took = elapsed_ms(lambda: connection.execute("PRAGMA integrity_check").fetchall())
+    finally:
+        connection.close()
+    return took
 
 
 def _export(database_path: Path, folder: Path, cards: int, rounds: int) -> Figure:

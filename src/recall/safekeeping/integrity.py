@@ -10,10 +10,11 @@ from recall.core.errors import CancelledError
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import REPLAY_VERSION, PastReview, Scheduler, Schedulers, memory_of
-from recall.storage import CardRow, Database, ReviewRow, integrity_problems
+from recall.storage import CardRow, Database, DatabaseError, IntegrityCheck, ReviewRow, StorageError
 
 _PROGRESS_EVERY = 1_000
 _LOOK_UP_AT_MOST = 2_000
+_UNREADABLE = "the file cannot be read"
 
 
 @dataclass(frozen=True)
@@ -85,9 +86,36 @@ def check(
     Raises:
         CancelledError: ``cancelled()`` turned true; nothing was changed.
     """
-    problems = [] if file_checked else integrity_problems(database.path, full=full)
-    if any(problem.startswith("the file cannot be read") for problem in problems):
-        return CheckReport(problems=problems)
+    # SQLite's check reads the file on a thread of its own while this one replays.
+    sqlite_check = None if file_checked else IntegrityCheck(database.path, full=full)
+    try:
+        return _check(
+            database, schedulers, now, progress, cancelled, replay_schedules, full, sqlite_check
+        )
+    except (DatabaseError, StorageError):
+        if sqlite_check is not None:
+            found = sqlite_check.problems()
+            # A file SQLite cannot read as a database fails the replay too: say what SQLite
+            # found rather than what the replay tripped on.
+            if any(problem.startswith(_UNREADABLE) for problem in found):
+                return CheckReport(problems=found)
+        raise
+    finally:
+        if sqlite_check is not None:
+            sqlite_check.stop()
+
+
+def _check(
+    database: Database,
+    schedulers: Schedulers,
+    now: datetime,
+    progress: Progress,
+    cancelled: Cancelled,
+    replay_schedules: bool,
+    full: bool,
+    sqlite_check: IntegrityCheck | None,
+) -> CheckReport:
+    replay_problems: list[str] = []
     stale: dict[int, MemoryState] = {}
     cards = reviews = 0
     with database.reading() as transaction:
@@ -125,11 +153,15 @@ def check(
             if memory != schedule:
                 card = transaction.cards.get(card_id)
                 stale[card_id] = memory_of(memory)
-                problems.append(
+                replay_problems.append(
                     f"card {decks.get(deck_id, '?')}/{card.key}: the stored schedule "
                     f"(due {_when(card.memory.due)}) differs from its history "
                     f"(due {_when(stale[card_id].due)})"
                 )
+        problems = [] if sqlite_check is None else sqlite_check.problems()
+        if any(problem.startswith(_UNREADABLE) for problem in problems):
+            return CheckReport(problems=problems)
+        problems += replay_problems
         misplaced = transaction.checks.misplaced_schedules()
         if misplaced:
             problems.append(
@@ -140,7 +172,7 @@ def check(
             )
         # Reviews of missing cards are what SQLite's foreign-key check reports as "review
         # row N points at a missing card": looked up by id only when it found some.
-        none_gone = file_checked or not any(p.startswith("review row ") for p in problems)
+        none_gone = sqlite_check is None or not any(p.startswith("review row ") for p in problems)
         for orphan in [] if none_gone else transaction.history.orphans():
             problems.append(f"review {orphan.id} points at card {orphan.card_id}, which is gone")
         future = transaction.history.after(now + FUTURE_TOLERANCE)

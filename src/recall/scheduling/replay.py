@@ -15,9 +15,9 @@ reviews it, so the fuzz of earlier answers cannot change the result.
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import math
-import random
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -312,13 +312,21 @@ def fuzz_draw(seed: str, shortest: int, longest: int) -> int:
     """``random.Random(seed).randint(shortest, longest)``, without its Python-level steps.
 
     Seeding from a string hashes it with SHA-512 and seeds from the bytes and the digest
-    as one integer; ``randint`` is ``shortest`` plus a draw below the width. Done here
+    as one integer; ``randint`` is ``shortest`` plus a draw below the width, by rejection
+    of ``getrandbits`` of the width's bit length. Done here
     directly; a test holds it equal to ``random.Random``'s own, so a change in Python
     cannot go unnoticed.
     """
     encoded = seed.encode()
-    generator = random.Random(int.from_bytes(encoded + hashlib.sha512(encoded).digest()))
-    below: int = generator._randbelow(longest - shortest + 1)  # type: ignore[attr-defined]
+    # The C generator under ``random.Random``: the same state from the same seed, without
+    # the Python-level ``seed`` and ``_randbelow`` (a fresh one per draw, so threads never
+    # share one).
+    generator = _random.Random(int.from_bytes(encoded + hashlib.sha512(encoded).digest()))
+    width = longest - shortest + 1
+    bits = width.bit_length()
+    below = generator.getrandbits(bits)
+    while below >= width:  # ``_randbelow``'s rejection, draw for draw
+        below = generator.getrandbits(bits)
     return shortest + below
 
 

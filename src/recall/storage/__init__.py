@@ -15,6 +15,7 @@ from recall.storage.failures import (
 )
 from recall.storage.maintenance import (
     Contents,
+    IntegrityCheck,
     contents,
     copy_database,
     fingerprint,
@@ -52,6 +53,7 @@ __all__ = [
     "DatabaseError",
     "DeckCounts",
     "DeckRow",
+    "IntegrityCheck",
     "MissingDatabaseError",
     "NewCard",
     "NewReview",

@@ -36,6 +36,10 @@ REVIEW_BY_TIME = (
     "state_before",
     "duration_ms",
 )
+# The columns of review's index by card (schema 14 on): a card's history in the order it is
+# replayed, with what the replay reads, so reading every history is one walk of this index,
+# with no sort and no look-up of the table's row, whatever order the rows were stored in.
+REVIEW_BY_CARD = ("card_id", "reviewed_at", "uid", "rating", "kind", "set_due")
 REVIEWED_STATES = (
     f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"
 )

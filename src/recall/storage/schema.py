@@ -110,7 +110,7 @@ EXPECTED = Expected(
         "ix_card_memory_buried": "card_memory",
         "ix_card_memory_studied_due": "card_memory",
         "ix_card_tag_tag": "card_tag",
-        "ix_review_card_time": "review",
+        "ix_review_card_history": "review",
         "ix_review_reviewed_at": "review",
         "ix_set_aside_review_card_id": "set_aside_review",
         "ix_deck_preset_preset_id": "deck_preset",

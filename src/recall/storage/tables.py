@@ -20,7 +20,7 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, SQLModel
 
-from recall.storage.rows import REVIEW_BY_TIME
+from recall.storage.rows import REVIEW_BY_CARD, REVIEW_BY_TIME
 from recall.storage.times import from_micros, to_micros
 
 NOCASE_TEXT = String(collation="NOCASE")
@@ -152,10 +152,11 @@ class CardTag(SQLModel, table=True):
 class Review(SQLModel, table=True):
     """One answer, appended and never changed (a trigger refuses updates)."""
 
-    # A card's reviews, in time order; it serves lookups by card alone too. The one by
-    # time covers what the review log reads (schema 9), so SQLite never looks a row up.
+    # A card's reviews, in the order they are replayed; it serves lookups by card alone too,
+    # and covers what the replay reads (schema 14). The one by time covers what the review
+    # log reads (schema 9). Either way SQLite never looks a row up.
     __table_args__ = (
-        Index("ix_review_card_time", "card_id", "reviewed_at"),
+        Index("ix_review_card_history", *REVIEW_BY_CARD),
         Index("ix_review_reviewed_at", *REVIEW_BY_TIME),
     )
 

@@ -1,0 +1,80 @@
+"""Every history is read through one covering index by card, with no sort and no row look-up."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from recall.storage import Database
+from recall.storage.history import EVERY_HISTORY
+from tests.conftest import DATA, Clock, answer_cards
+from tests.storage.test_migrations import copy_fixture
+
+
+def _plan(path: Path, sql: str) -> list[str]:
+    connection = sqlite3.connect(path)
+    try:
+        return [row[3] for row in connection.execute(f"EXPLAIN QUERY PLAN {sql}")]
+    finally:
+        connection.close()
+
+
+def _indexes(path: Path) -> dict[str, str]:
+    connection = sqlite3.connect(path)
+    try:
+        return dict(
+            connection.execute(
+                "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'review' "
+                "AND sql IS NOT NULL"
+            ).fetchall()
+        )
+    finally:
+        connection.close()
+
+
+def test_every_history_is_one_walk_of_the_covering_index(bundled: Database, clock: Clock) -> None:
+    answer_cards(bundled, clock, 5)
+    plan = _plan(bundled.path, EVERY_HISTORY)
+    assert plan == ["SCAN review USING COVERING INDEX ix_review_card_history"], plan
+
+
+def test_the_covering_index_reads_the_histories_in_replay_order(
+    bundled: Database, clock: Clock
+) -> None:
+    answer_cards(bundled, clock, 5)
+    clock.advance(days=3)
+    answer_cards(bundled, clock, 5)
+    connection = sqlite3.connect(bundled.path)
+    try:
+        walked = connection.execute(EVERY_HISTORY).fetchall()
+        # The same rows, sorted by SQLite from the table itself without any index.
+        sorted_rows = connection.execute(
+            "SELECT card_id, reviewed_at, rating, kind, set_due FROM review NOT INDEXED "
+            "ORDER BY card_id, reviewed_at, uid"
+        ).fetchall()
+    finally:
+        connection.close()
+    assert len(walked) == 10
+    assert walked == sorted_rows
+
+
+def test_schema_13_upgraded_trades_the_index_by_card_and_time_for_the_covering_one(
+    tmp_path: Path,
+) -> None:
+    path = copy_fixture(tmp_path, DATA / "schema-13.sqlite3")
+    assert "ix_review_card_time" in _indexes(path)
+    before = sqlite3.connect(path)
+    rows = before.execute(EVERY_HISTORY.replace("uid", "id")).fetchall()
+    before.close()
+
+    Database(path).close()
+    fresh = Database(tmp_path / "fresh.sqlite3")
+    fresh.close()
+
+    upgraded = _indexes(path)
+    assert "ix_review_card_time" not in upgraded
+    assert upgraded == _indexes(fresh.path)
+    assert _plan(path, EVERY_HISTORY) == ["SCAN review USING COVERING INDEX ix_review_card_history"]
+    after = sqlite3.connect(path)
+    assert after.execute(EVERY_HISTORY).fetchall() == rows
+    after.close()
