@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from recall.core import fields
+from recall.core.days import StudyDays
 from recall.core.fields import OptionError, option
 
 DEFAULT_PRESET_ID = 1
@@ -190,6 +191,9 @@ class DeckPresets:
 
     presets: dict[int, Preset]
     decks: dict[int, int] = field(default_factory=dict)
+    # How reviews fall into study days (the learner's preferences), which every deck's
+    # scheduler counts elapsed time in.
+    days: StudyDays = field(default_factory=StudyDays)
 
     def preset_id_of(self, deck_id: int) -> int:
         """The id of the preset a deck uses."""

@@ -21,6 +21,8 @@ import random
 from collections.abc import Sequence
 from datetime import timedelta
 
+from recall.core.days import StudyDays
+
 # A stored schedule as plain values: state, step, stability, difficulty, due and last
 # review (integer microseconds since the epoch), the columns of ``card_memory``.
 RawMemory = tuple[int, int | None, float | None, float | None, int | None, int | None]
@@ -33,8 +35,16 @@ RawEntry = tuple[int, int, int, int, int | None]
 NEW: RawMemory = (0, None, None, None, None, None)
 # Names this replay's results: check trusts an earlier verification only if it was made by
 # the same replay. Change it whenever a change here could change a result.
-REPLAY_VERSION = "replay 1 (py-fsrs 6 formulas, last interval fuzzed)"
+REPLAY_VERSION = "replay 2 (py-fsrs 6 formulas on study days, last interval fuzzed)"
 _LEARNING, _REVIEW, _RELEARNING = 1, 2, 3
+
+
+def replay_key(days: StudyDays) -> str:
+    """What a replay's results depend on besides presets and history: this replay and
+    the study days it counts elapsed time in."""
+    return f"{REPLAY_VERSION}; {days.key}"
+
+
 _FORGET, _SET_DUE = 1, 2
 _DAY = 86_400_000_000
 _STABILITY_MIN = 0.001
@@ -52,6 +62,9 @@ class Replayer:
         relearning_steps: The relearning steps.
         maximum_interval: The longest interval in days.
         fuzz: Fuzz the last review interval as ``Scheduler`` does.
+        days: How reviews fall into study days: the days between two reviews are the
+            study days between them, as Anki counts them; on one study day they are
+            short-term (py-fsrs's elapsed days below 1).
     """
 
     def __init__(
@@ -62,8 +75,10 @@ class Replayer:
         relearning_steps: Sequence[timedelta],
         maximum_interval: int,
         fuzz: bool,
+        days: StudyDays | None = None,
     ) -> None:
         w = tuple(parameters)
+        self._days = days or StudyDays()
         self._w = w
         self._decay = decay = -w[20]
         self._factor = 0.9 ** (1 / decay) - 1
@@ -112,6 +127,7 @@ class Replayer:
         difficulty_delta = self._difficulty_delta
         interval_factor, maximum_interval = self._interval_factor, self._maximum_interval
         relearning_steps = self._relearning[0]
+        day_number = self._days.day_number
         e = math.e
         new = True
         state = _LEARNING
@@ -121,6 +137,7 @@ class Replayer:
         last: int | None = None
         due: int | None = None
         fuzz_days = 0  # the last answer's interval in days when it left the card in review
+        last_day = 0  # the study day of ``last``
         for _card, moment, rating, kind, set_due in history:
             if states is not None:
                 states.append(0 if new else state)
@@ -142,7 +159,7 @@ class Replayer:
                     # A card never studied gets the memory of a first Good answer.
                     stability = self._initial_stability[3]
                     difficulty = self._initial_difficulty[3]
-                    last = moment
+                    last, last_day = moment, day_number(moment)
                 new, state, step, due = False, _REVIEW, None, set_due
                 continue
             if new:
@@ -160,7 +177,8 @@ class Replayer:
                 stability = self._initial_stability[rating]
                 difficulty = self._initial_difficulty[rating]
             else:
-                if last is not None and (moment - last) // _DAY < 1:
+                day = day_number(moment)
+                if last is not None and day - last_day < 1:
                     increase = short_term_increase[rating] * (stability**-w19)
                     if rating != 1 and increase < 1.0:
                         increase = 1.0
@@ -169,7 +187,7 @@ class Replayer:
                     if last is None:
                         retrievability = 0.0
                     else:
-                        elapsed = (moment - last) // _DAY
+                        elapsed = day - last_day
                         if elapsed < 0:
                             elapsed = 0
                         retrievability = (1 + factor * elapsed / stability) ** decay
@@ -233,7 +251,7 @@ class Replayer:
                 interval = days * _DAY
             fuzz_days = days if state == _REVIEW else 0
             due = moment + interval
-            last = moment
+            last, last_day = moment, day_number(moment)
         if new:
             return NEW
         if self._fuzz and fuzz_days and last is not None:

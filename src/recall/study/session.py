@@ -178,7 +178,7 @@ class StudySession:
         self.preferences = transaction.options.preferences()
         self._presets = transaction.options.deck_presets()
         self.preset = self._presets.of_deck(self.deck.id)
-        self.scheduler = self.schedulers.for_preset(self.preset)
+        self.scheduler = self.schedulers.for_deck(self._presets, self.deck.id)
         # Studying a deck studies its subdecks too, deck by deck in name order for new cards.
         decks = transaction.browsing.decks()
         self.deck_ids = tuple(row.id for row in deck_tree.subtree(decks, self.deck))
