@@ -113,6 +113,16 @@ class Preset:
         "What happens to a leech: suspended, or only tagged 'leech'.",
         choices=LEECH_ACTIONS,
     )
+    bury_new_siblings: bool = option(
+        True,
+        "Bury new siblings",
+        "A new card waits for the next study day once another card of its note was studied.",
+    )
+    bury_review_siblings: bool = option(
+        True,
+        "Bury review siblings",
+        "A review card waits for the next study day once another card of its note was studied.",
+    )
     new_card_order: str = option(
         "deck",
         "New card order",

@@ -19,6 +19,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
+from recall.importers._anki_presets import read_presets
 from recall.importers._anki_schedule import MANUAL, RESCHEDULED, read_schedule
 from recall.importers._cards import (
     CardBounds,
@@ -65,6 +66,7 @@ MANUAL_KINDS = frozenset({4, 5})  # Anki's revlog types: manual, rescheduled
 CRAM_KIND = 3  # a review in a filtered deck
 REVIEW_KINDS = frozenset({0, 1, 2})  # learning, review, relearning
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_ANKI_DEFAULT_PRESET = 1  # the preset of a deck that names none
 
 
 def read_apkg(
@@ -232,6 +234,12 @@ class _PackageReader:
             if changed is not None:
                 modified[keys[card.id]] = changed
         decks = self._decks(by_deck, anki_decks)
+        presets, deck_presets = read_presets(self._collection)
+        chosen = {
+            key: presets[deck_presets.get(self._deck_ids[key], _ANKI_DEFAULT_PRESET)]
+            for key in by_deck
+            if deck_presets.get(self._deck_ids[key], _ANKI_DEFAULT_PRESET) in presets
+        }
         reviews, left_out = self._reviews(keys)
         schedule = read_schedule(self._collection, keys, reviews)
         self._progress(self._total, self._total)
@@ -254,6 +262,7 @@ class _PackageReader:
             modified=modified,
             changes=schedule.changes,
             card_states=schedule.states,
+            presets=chosen,
         )
 
     def _home(
