@@ -221,11 +221,16 @@ class _PackageReader:
         by_deck: dict[str, list[tuple[tuple[int, int, int], BasicCard | ChoiceCard]]] = {}
         keys: dict[int, tuple[str, str]] = {}
         modified: dict[tuple[str, str], datetime] = {}
+        per_note: dict[int, int] = {}
+        for card in cards:
+            per_note[card.note_id] = per_note.get(card.note_id, 0) + 1
         for card in sorted(cards, key=lambda card: (card.note_id, card.ord, card.id)):
             self._tick()
             converted = self._card(card, notes, note_types)
             if converted is None:
                 continue
+            if per_note[card.note_id] > 1:  # siblings: the note's cards wait for each other
+                converted = converted.model_copy(update={"note": f"anki-{card.note_id}"})
             deck_key, converted = self._home(card, notes[card.note_id], converted)
             order = (1, card.due, card.id) if card.is_new else (0, 0, card.id)
             by_deck.setdefault(deck_key, []).append((order, converted))

@@ -322,7 +322,9 @@ class StudySession:
                         transaction, shown.card_id, policy, answer.answered_at
                     )
         if today is not None and leech is None:
-            today.answered(shown.card_id, stored.position, before.state, after)
+            today.answered(
+                shown.card_id, stored.position, before.state, after, card.note, answer.answered_at
+            )
             today.stamp = stamp.after_own_commit()
         else:
             self._today = None  # changed elsewhere, or a leech was marked: read it again
