@@ -100,6 +100,10 @@ class StudyDays:
             offset = self._offset(micros)
         return (micros + offset - self.hour * _MICROS_PER_HOUR) // _MICROS_PER_DAY
 
+    def day_of(self, moment: datetime) -> int:
+        """The number of the study day an aware moment falls in."""
+        return self.day_number(_micros(moment))
+
     def elapsed(self, earlier: datetime, later: datetime) -> int:
         """Study days from one moment to a later one (0 on the same study day)."""
         return self.day_number(_micros(later)) - self.day_number(_micros(earlier))
