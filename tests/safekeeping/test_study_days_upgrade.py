@@ -8,13 +8,16 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
+from recall.cli.main import main
 from recall.collection import opening
 from recall.content.deck_format import ChoiceCard
 from recall.core.days import StudyDays
 from recall.core.memory import Rating
 from recall.options import deck_options
 from recall.safekeeping import backups, integrity
-from recall.scheduling import Schedulers
+from recall.scheduling import Schedulers, memory_of
 from recall.storage import Database
 from recall.study.session import StudySession
 from tests.conftest import ZONE
@@ -35,7 +38,8 @@ def study_evenings(database: Database) -> None:
             now += timedelta(minutes=11)
 
 
-def test_schedules_on_other_study_days_are_replayed_once_after_a_backup(tmp_path: Path) -> None:
+def outdated_library(tmp_path: Path) -> tuple[Path, int]:
+    """A data folder as an older Recall left it, and how many schedules a replay moves."""
     data = tmp_path / "data"
     first = opening.open_library(data, EVENING - timedelta(days=1))
     chosen = deck_options.preferences(first)
@@ -48,32 +52,27 @@ def test_schedules_on_other_study_days_are_replayed_once_after_a_backup(tmp_path
     other = StudyDays(20, "Europe/Berlin")
     with first.transaction() as transaction:
         presets = dataclasses.replace(transaction.options.deck_presets(), days=other)
-        for (
-            card_id,
-            seed,
-            deck_id,
-            _stored,
-            _history,
-        ) in transaction.history.schedules_and_histories():
-            memory = (
-                Schedulers()
-                .for_deck(presets, deck_id)
-                .replay(
-                    seed,
-                    [integrity.past(review) for review in transaction.history.of_card(card_id)],
-                )
-            )
+        rows = list(transaction.history.schedules_and_histories())
+        for card_id, seed, deck_id, _stored, history in rows:
+            scheduler = Schedulers().for_deck(presets, deck_id)
+            memory = memory_of(scheduler.replay_raw(seed, history))
             transaction.cards.set_memory(card_id, memory)
         transaction.options.set_replayed_with("replay 1 (py-fsrs 6 formulas, last interval fuzzed)")
     first.close()
-    stale = integrity.check(Database(data / "recall.sqlite3"), Schedulers(), EVENING)
+    database = Database(data / "recall.sqlite3")
+    stale = integrity.check(database, Schedulers(), EVENING)
+    database.close()
     assert stale.stale
+    return data, len(stale.stale)
 
+
+def test_schedules_on_other_study_days_are_replayed_once_after_a_backup(tmp_path: Path) -> None:
+    data, moved = outdated_library(tmp_path)
     notes: list[str] = []
     later = EVENING + timedelta(days=8)
     second = opening.open_library(data, later, notes=notes)
-    assert len(stale.stale) > 0
-    assert notes == [deck_options.moved_note(len(stale.stale))]
+    assert moved > 0
+    assert notes == [deck_options.moved_note(moved)]
     assert [b.made_at for b in backups.list_backups(backups.backup_folder(second))][:1] == [later]
     assert integrity.check(second, Schedulers(), later).healthy
     second.close()
@@ -98,3 +97,14 @@ def test_a_new_rollover_hour_replays_every_schedule(tmp_path: Path) -> None:
         deck_options.save_preferences(database, deck_options.preferences(database), later) is None
     )
     database.close()
+
+
+def test_the_command_line_says_how_many_schedules_moved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, moved = outdated_library(tmp_path)
+    assert main(["--data-dir", str(data), "check"]) == 0
+    captured = capsys.readouterr()
+    assert deck_options.moved_note(moved) in captured.err
+    assert main(["--data-dir", str(data), "check"]) == 0
+    assert "moved" not in capsys.readouterr().err
