@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import zoneinfo
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from pathlib import Path
@@ -48,6 +49,9 @@ def _local_moment(day: date, hour: int, zone: tzinfo | None) -> datetime:
     return local.astimezone(UTC)
 
 
+# By (rollover hour, zone): each hour's UTC offset less the rollover hour, by hour since
+# the epoch (at most about 9,000 a year of history).
+_HOURLY_OFFSETS: dict[tuple[int, str], dict[int, int]] = {}
 _MICROS_PER_DAY = 86_400_000_000
 _MICROS_PER_HOUR = 3_600_000_000
 
@@ -71,9 +75,10 @@ class StudyDays:
     zone: str = "UTC"
 
     def __post_init__(self) -> None:
-        # Built once per value; the hourly offsets are cached as moments come by.
+        # The hourly offsets are cached as moments come by, shared by every equal value
+        # (each read of the presets makes one) so a check starts with what the last found.
         object.__setattr__(self, "_info", _zone_info(self.zone))
-        object.__setattr__(self, "_offsets", {})
+        object.__setattr__(self, "_offsets", _HOURLY_OFFSETS.setdefault((self.hour, self.zone), {}))
 
     @property
     def key(self) -> str:
@@ -85,20 +90,30 @@ class StudyDays:
 
         Consecutive study days have consecutive numbers, across daylight saving changes.
         """
-        offsets: dict[int, int | None] = self.__dict__["_offsets"]
-        bucket = micros // _MICROS_PER_HOUR
-        offset = offsets.get(bucket, -1)
-        if offset == -1:
-            # An hour whose two ends share one UTC offset has no change inside it (zones
-            # change at most twice a year), so every moment in it shifts by that offset.
-            start, end = (
-                self._offset(bucket * _MICROS_PER_HOUR),
-                self._offset((bucket + 1) * _MICROS_PER_HOUR - 1),
-            )
-            offset = offsets[bucket] = start if start == end else None
+        offsets: dict[int, int] = self.__dict__["_offsets"]
+        offset = offsets.get(micros // _MICROS_PER_HOUR)
         if offset is None:
-            offset = self._offset(micros)
-        return (micros + offset - self.hour * _MICROS_PER_HOUR) // _MICROS_PER_DAY
+            offset = self._offset_of_hour(micros)
+        return (micros + offset) // _MICROS_PER_DAY
+
+    def hourly_offsets(self) -> tuple[dict[int, int], Callable[[int], int]]:
+        """What ``day_number`` reads, for a loop that inlines it: the cached offset (less
+        the rollover hour) of each hour seen, by hour since the epoch, and the function
+        that works out one missing (and caches it)."""
+        return self.__dict__["_offsets"], self._offset_of_hour
+
+    def _offset_of_hour(self, micros: int) -> int:
+        """The UTC offset at ``micros`` less the rollover hour, cached for its whole hour
+        when the offset is the same at both ends of it (zones change at most twice a year,
+        so an hour whose ends agree has no change inside it)."""
+        bucket = micros // _MICROS_PER_HOUR
+        start = self._offset(bucket * _MICROS_PER_HOUR)
+        end = self._offset((bucket + 1) * _MICROS_PER_HOUR - 1)
+        shift = self.hour * _MICROS_PER_HOUR
+        if start == end:
+            self.__dict__["_offsets"][bucket] = start - shift
+            return start - shift
+        return self._offset(micros) - shift
 
     def day_of(self, moment: datetime) -> int:
         """The number of the study day an aware moment falls in."""

@@ -47,6 +47,7 @@ def replay_key(days: StudyDays) -> str:
 
 _FORGET, _SET_DUE = 1, 2
 _DAY = 86_400_000_000
+_HOUR = 3_600_000_000
 _STABILITY_MIN = 0.001
 # py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).
 _FUZZ_RANGES = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
@@ -127,7 +128,9 @@ class Replayer:
         difficulty_delta = self._difficulty_delta
         interval_factor, maximum_interval = self._interval_factor, self._maximum_interval
         relearning_steps = self._relearning[0]
-        day_number = self._days.day_number
+        # The study day of a moment, as ``StudyDays.day_number`` works it out, with its
+        # cache of hourly offsets read here directly: one look-up per review.
+        offsets, offset_of_hour = self._days.hourly_offsets()
         e = math.e
         new = True
         state = _LEARNING
@@ -159,7 +162,7 @@ class Replayer:
                     # A card never studied gets the memory of a first Good answer.
                     stability = self._initial_stability[3]
                     difficulty = self._initial_difficulty[3]
-                    last, last_day = moment, day_number(moment)
+                    last, last_day = moment, self._days.day_number(moment)
                 new, state, step, due = False, _REVIEW, None, set_due
                 continue
             if new:
@@ -171,13 +174,16 @@ class Replayer:
                     None,
                     None,
                 )
+            offset = offsets.get(moment // _HOUR)
+            if offset is None:
+                offset = offset_of_hour(moment)
+            day = (moment + offset) // _DAY
             if stability is None or difficulty is None:
                 if state != _LEARNING:
                     raise ValueError("a card in review or relearning has no memory state")
                 stability = self._initial_stability[rating]
                 difficulty = self._initial_difficulty[rating]
             else:
-                day = day_number(moment)
                 if last is not None and day - last_day < 1:
                     increase = short_term_increase[rating] * (stability**-w19)
                     if rating != 1 and increase < 1.0:
@@ -251,7 +257,7 @@ class Replayer:
                 interval = days * _DAY
             fuzz_days = days if state == _REVIEW else 0
             due = moment + interval
-            last, last_day = moment, day_number(moment)
+            last, last_day = moment, day
         if new:
             return NEW
         if self._fuzz and fuzz_days and last is not None:
