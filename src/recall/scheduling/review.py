@@ -4,7 +4,8 @@ The ``scheduling`` package is the only place that imports ``fsrs``. Interval fuz
 from a generator seeded by the card's seed and the review time, so replaying a card's
 history reproduces its stored schedule exactly, fuzz included (Anki seeds its fuzz from the
 card the same way). The seed is a number the card keeps on every computer, not its
-database id, so every computer that replays the same history gets the same due dates.
+database id, so every computer that replays the same history on the same study days
+(rollover hour and time zone) gets the same due dates.
 """
 
 from __future__ import annotations
