@@ -6,7 +6,7 @@ import json
 import re
 import shutil
 import sqlite3
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -59,7 +59,7 @@ def test_every_option_has_a_label_and_one_line_of_help() -> None:
 def test_preferences_and_presets_survive_a_restart(tmp_path: Path, clock: Clock) -> None:
     path = tmp_path / "recall.sqlite3"
     first = Database(path)
-    deck_options.save_preferences(first, Preferences(theme="dark", text_size=120))
+    deck_options.save_preferences(first, Preferences(theme="dark", text_size=120), clock())
     preset_id = deck_options.add_preset(first, "Exam", Preset(desired_retention=0.95))
     first.close()
     second = Database(path)
@@ -71,10 +71,10 @@ def test_preferences_and_presets_survive_a_restart(tmp_path: Path, clock: Clock)
 
 def test_backup_and_restore_carry_them(bundled: Database, clock: Clock) -> None:
     schedulers = Schedulers(fuzz=False)
-    deck_options.save_preferences(bundled, Preferences(day_rollover_hour=6))
+    deck_options.save_preferences(bundled, Preferences(day_rollover_hour=6), clock())
     deck_options.change_preset(bundled, schedulers, DEFAULT_PRESET_ID, {"new_per_day": 7}, clock())
     saved = backups.make_backup(bundled, clock())
-    deck_options.save_preferences(bundled, Preferences(theme="light"))
+    deck_options.save_preferences(bundled, Preferences(theme="light"), clock())
     deck_options.change_preset(bundled, schedulers, DEFAULT_PRESET_ID, {"new_per_day": 1}, clock())
     report = backups.restore(bundled, saved, schedulers, clock.advance(minutes=1))
     assert report.check.healthy
@@ -92,9 +92,11 @@ def test_unknown_stored_options_are_kept_and_bad_ones_fall_back(database: Databa
     connection.close()
     loaded = deck_options.preferences(database)
     assert (loaded.theme, loaded.text_size) == ("system", 130)
-    deck_options.save_preferences(database, Preferences(theme="dark"))
+    saved_at = datetime(2026, 1, 1, tzinfo=UTC)
+    deck_options.save_preferences(database, Preferences(theme="dark"), saved_at)
     with sqlite3.connect(database.path) as connection:
-        (stored,) = connection.execute("SELECT value FROM preference").fetchone()
+        query = "SELECT value FROM preference WHERE key = 'preferences'"
+        (stored,) = connection.execute(query).fetchone()
     assert json.loads(stored)["from_a_newer_recall"] == 1
 
 

@@ -100,7 +100,11 @@ def _child(spec: dict[str, Any]) -> None:
     config["new"]["perDay"] = 15
     config["rev"]["perDay"] = 150
     config["lapse"]["leechFails"] = 5
-    config["lapse"]["leechAction"] = 0
+    config["lapse"]["leechAction"] = 1
+    # Parameters as if fitted: FSRS-6's defaults, the first four stabilities doubled.
+    from fsrs.scheduler import DEFAULT_PARAMETERS
+
+    config["fsrsParams6"] = [w * 2 if i < 4 else w for i, w in enumerate(DEFAULT_PARAMETERS)]
     col.decks.update_config(config)
     deck = col.decks.get(custom_deck)
     assert deck is not None
@@ -154,6 +158,11 @@ def _child(spec: dict[str, Any]) -> None:
     col.sched.bury_cards(special["bury"])
     col.set_user_flag_for_cards(2, special["flag"][:3])
     col.set_user_flag_for_cards(5, special["flag"][3:])
+    # Burying new siblings is turned on only now, so no card is buried during study.
+    config = col.decks.get_config(config_id)
+    assert config is not None
+    config["new"]["bury"] = True
+    col.decks.update_config(config)
     _move_to(final + 600)
     export_time = time.time()
     options = ExportAnkiPackageOptions(
@@ -190,6 +199,11 @@ def _child(spec: dict[str, Any]) -> None:
         "config": {
             "desired_retention": config["desiredRetention"],
             "learning_steps": config["new"]["delays"],
+        },
+        "configs": {config["name"]: config for config in col.decks.all_config()},
+        "deck_presets": {
+            deck["name"]: col.decks.config_dict_for_deck_id(deck["id"])["name"]
+            for deck in col.decks.all()
         },
     }
     (folder / "anki.json").write_text(json.dumps(result))

@@ -115,3 +115,52 @@ def test_importing_the_same_file_again_changes_nothing(studied: Studied, tmp_pat
     assert all(deck.reviews == 0 for report in reports for deck in report.decks)
     assert _cards(database) == before
     database.close()
+
+
+def test_each_anki_preset_comes_along_shared_by_its_decks(studied: Studied, tmp_path: Path) -> None:
+    database, _ = _import(studied, tmp_path)
+    with database.reading() as reading:
+        presets = reading.options.deck_presets()
+        decks = {deck.name: deck.id for deck in reading.options.decks()}
+    for deck_name, preset_name in studied.anki["deck_presets"].items():
+        if deck_name not in decks:
+            continue  # a deck without cards is not imported
+        preset = presets.of_deck(decks[deck_name])
+        config = studied.anki["configs"][preset_name]
+        assert preset.name.startswith(preset_name)
+        assert preset.desired_retention == pytest.approx(config["desiredRetention"])
+        assert [step.total_seconds() / 60 for step in preset.learning_steps] == pytest.approx(
+            config["new"]["delays"]
+        )
+        assert [step.total_seconds() / 60 for step in preset.relearning_steps] == pytest.approx(
+            config["lapse"]["delays"]
+        )
+        assert (preset.maximum_interval, preset.new_per_day, preset.reviews_per_day) == (
+            config["rev"]["maxIvl"],
+            config["new"]["perDay"],
+            config["rev"]["perDay"],
+        )
+        assert preset.leech_threshold == config["lapse"]["leechFails"]
+        assert preset.leech_action == ("tag" if config["lapse"]["leechAction"] else "suspend")
+        assert (preset.bury_new_siblings, preset.bury_review_siblings) == (
+            config["new"]["bury"],
+            config["rev"]["bury"],
+        )
+        assert list(preset.parameters) == pytest.approx(config.get("fsrsParams6") or [])
+    custom = presets.of_deck(decks["Custom studies"])
+    assert custom.desired_retention == 0.85
+    assert custom.maximum_interval == 180
+    database.close()
+
+
+def test_decks_of_one_anki_preset_share_one_recall_preset(studied: Studied, tmp_path: Path) -> None:
+    database, now = _import(studied, tmp_path)
+    with database.reading() as reading:
+        before = reading.options.deck_presets()
+    importing.import_files(database, Schedulers(), [studied.package], now)
+    with database.reading() as reading:
+        after = reading.options.deck_presets()
+    # A re-import makes no second copy of a preset.
+    assert after.presets.keys() == before.presets.keys()
+    assert len(set(after.decks.values())) == len(set(studied.anki["deck_presets"].values()))
+    database.close()

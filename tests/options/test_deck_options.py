@@ -149,7 +149,7 @@ def test_answer_time_grading_off_proposes_good(bundled: Database, clock: Clock) 
     right = right_choice(shown)
     assert study.answer_choice(shown, {right}, fast).proposed is Rating.EASY
     chosen = deck_options.preferences(bundled)
-    deck_options.save_preferences(bundled, type(chosen)(answer_time_grading=False))
+    deck_options.save_preferences(bundled, type(chosen)(answer_time_grading=False), clock())
     assert session(bundled).answer_choice(shown, {right}, fast).proposed is Rating.GOOD
 
 

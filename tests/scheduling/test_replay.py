@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from recall.core.days import StudyDays
 from recall.core.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
 from recall.core.presets import Preset
 from recall.scheduling import PastReview, Scheduler
@@ -42,6 +43,12 @@ presets = st.builds(
 gaps = st.one_of(
     st.timedeltas(min_value=timedelta(seconds=1), max_value=timedelta(hours=30)),
     st.timedeltas(min_value=timedelta(days=1), max_value=timedelta(days=500)),
+)
+# Study days in zones with daylight saving, half-hour offsets and a half-hour change.
+study_days = st.builds(
+    StudyDays,
+    hour=st.integers(min_value=0, max_value=23),
+    zone=st.sampled_from(["UTC", "Europe/Berlin", "America/St_Johns", "Australia/Lord_Howe"]),
 )
 entries = st.one_of(
     st.tuples(st.sampled_from(list(Rating)), gaps),
@@ -81,14 +88,16 @@ def _same(left: MemoryState, right: MemoryState) -> bool:
     card_id=st.integers(min_value=1, max_value=10**9),
     steps=st.lists(entries, min_size=0, max_size=25),
     fuzz=st.booleans(),
+    days=study_days,
 )
 def test_replay_equals_py_fsrs_step_by_step(
     preset: Preset,
     card_id: int,
     steps: list[tuple[Rating | ReviewKind, timedelta]],
     fuzz: bool,
+    days: StudyDays,
 ) -> None:
-    scheduler = Scheduler(preset, fuzz=fuzz)
+    scheduler = Scheduler(preset, fuzz=fuzz, days=days)
     history = _history(steps)
     fast = scheduler.replay(card_id, history)
     assert _same(fast, scheduler.replay_by_steps(card_id, history))

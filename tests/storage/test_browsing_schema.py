@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from recall.changes.cards import Changes
-from recall.collection import browse
+from recall.collection import browse, opening
 from recall.core.preferences import Preferences
 from recall.safekeeping import integrity
 from recall.scheduling import Scheduler, Schedulers
@@ -51,6 +51,7 @@ def test_an_older_database_gets_tags_texts_and_history_kinds(tmp_path: Path, fix
     changes = Changes(database, schedulers, settings, ZONE)
     changes.forget(finder.find("-is:new", AFTER).card_ids[:2], AFTER)
     changes.suspend(everything[:3])
+    opening.upgrade_schedules(database, AFTER)  # as opening the library does
     report = integrity.check(database, schedulers, AFTER)
     assert report.healthy, report.problems
     database.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Connection
 
-from recall.collection import review_log
+from recall.collection import opening, review_log
 from recall.core.memory import Rating
 from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
@@ -53,6 +53,7 @@ def test_every_old_database_opens_with_every_review_intact(tmp_path: Path, fixtu
     times = [int(line.split(",")[1]) for line in lines[1:]]
     assert times == sorted(times)
     assert len(lines) > 100
+    opening.upgrade_schedules(database, AFTER_FIXTURE)  # as opening the library does
     report = integrity.check(database, Schedulers(fuzz=True), AFTER_FIXTURE)
     assert report.healthy, report.problems
     assert read_header(database.path).schema_version == SCHEMA_VERSION
@@ -146,6 +147,7 @@ def test_schema_4_gains_an_empty_proposed_rating_and_new_reviews_fill_it(
     finally:
         connection.close()
     assert latest == (int(Rating.EASY), int(answer.proposed))
+    opening.upgrade_schedules(database, AFTER_FIXTURE)  # as opening the library does
     assert integrity.check(database, schedulers, AFTER_FIXTURE).healthy
     database.close()
 
@@ -177,6 +179,7 @@ def test_schema_8_upgraded_has_the_indexes_and_triggers_of_a_new_database(
     # The first check after the upgrade replays every card, then trusts its notes.
     again = Database(upgraded.path)
     try:
+        opening.upgrade_schedules(again, AFTER_FIXTURE)  # as opening the library does
         first = integrity.check(again, Schedulers(), AFTER_FIXTURE)
         assert first.healthy, first.problems
         assert first.replayed == first.cards > 0
@@ -234,6 +237,7 @@ def test_schema_12_upgraded_gains_the_empty_table_of_wanted_media(tmp_path: Path
                 "INSERT INTO sync_media_wanted (name, deck_key, card_key) VALUES (?, ?, ?)",
                 ("a" * 64 + ".png", "tiny", "q1"),
             )
+        opening.upgrade_schedules(reopened, AFTER_FIXTURE)  # as opening the library does
         report = integrity.check(reopened, Schedulers(fuzz=True), AFTER_FIXTURE)
         assert report.healthy, report.problems
     finally:

@@ -78,7 +78,7 @@ def review_screen(
     make_output: type[Output] | None = None,
     notices: list[str] | None = None,
 ) -> ReviewView:
-    deck_options.save_preferences(database, preferences)
+    deck_options.save_preferences(database, preferences, clock())
     schedulers = Schedulers(fuzz=False)
     importing.import_files(database, schedulers, [sound_deck(tmp_path)], clock())
     session = StudySession(database, schedulers, "listening", random.Random(1), ZONE)

@@ -234,7 +234,7 @@ def test_window_reminds_from_the_tray_or_by_notification_without_one(
     due = _studied(bundled, clock)
     clock.now = datetime(2026, 2, 14, 8, 0, tzinfo=ZONE)
     chosen = dataclasses.replace(deck_options.preferences(bundled), reminder_time=NINE)
-    deck_options.save_preferences(bundled, chosen)
+    deck_options.save_preferences(bundled, chosen, clock())
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     said = tmp_path / "said.txt"

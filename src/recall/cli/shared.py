@@ -72,7 +72,11 @@ def open_database(args: argparse.Namespace, install: bool = True) -> Database:
     from recall.collection import opening
 
     data_dir = paths.data_dir(args.data_dir)
-    return opening.open_library(data_dir, now(), install, lock_wait_ms(args))
+    notes: list[str] = []
+    database = opening.open_library(data_dir, now(), install, lock_wait_ms(args), notes)
+    for note in notes:
+        print(note, file=sys.stderr)
+    return database
 
 
 def lock_wait_ms(args: argparse.Namespace) -> int:

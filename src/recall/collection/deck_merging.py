@@ -101,6 +101,7 @@ def retargeted(package: ImportedPackage, targets: list[DeckTarget]) -> ImportedP
             for key, history in reviews.items()
         },
         modified=modified,
+        presets={moved.get(key, key): preset for key, preset in package.presets.items()},
     )
 
 

@@ -22,6 +22,7 @@ from typing import TypeVar
 from recall.changes import decks as deck_changes
 from recall.collection import deck_merging, imported_history, reimport
 from recall.collection._imported_schedule import write_card_states
+from recall.collection.imported_presets import give_preset
 from recall.content import sound
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard, Deck
 from recall.core import wording
@@ -291,6 +292,11 @@ def _write(
                         ),
                         target,
                     )
+                    imported = package.presets.get(deck.id)
+                    if imported is not None:
+                        deck_row = transaction.decks.by_key(deck.id)
+                        assert deck_row is not None
+                        give_preset(transaction, deck_row.id, imported)
                     history = _until(package.reviews, now + FUTURE_TOLERANCE)
                     reviews = imported_history.write_history(
                         transaction,

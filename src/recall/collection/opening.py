@@ -1,5 +1,6 @@
-"""Opening the library: the database opened or upgraded, the bundled decks brought up to
-date, every subdeck's parent a deck.
+"""Opening the library: the database opened or upgraded, its schedules replayed once when
+Recall's replay or the study days changed, the bundled decks brought up to date, every
+subdeck's parent a deck.
 
 If any of it fails, the database is closed again. The command line and the window both
 start here. A bundled deck file is recognised by the SHA-256 of its bytes, kept in the
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from recall.host import paths
+from recall.options import deck_options
 from recall.storage import BUSY_TIMEOUT_MS, Database
 
 if TYPE_CHECKING:
@@ -25,7 +27,11 @@ if TYPE_CHECKING:
 
 
 def open_library(
-    data_dir: Path, now: datetime, install: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    data_dir: Path,
+    now: datetime,
+    install: bool = True,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    notes: list[str] | None = None,
 ) -> Database:
     """Open the database in a data folder, ready for use.
 
@@ -35,6 +41,8 @@ def open_library(
         install: Also install or update the bundled decks (the backup, restore and
             check commands leave the decks as they find them).
         busy_timeout_ms: How long to wait for another program holding the database.
+        notes: Given, what opening did that the learner should hear of is added to it
+            (how many schedules a replay on study days moved).
 
     Returns:
         The open database; the caller closes it.
@@ -44,14 +52,31 @@ def open_library(
             nothing is left open.
     """
     database = Database(paths.database_path(data_dir), busy_timeout_ms=busy_timeout_ms)
-    if install:
-        try:
+    try:
+        moved = upgrade_schedules(database, now)
+        if moved is not None and notes is not None:
+            notes.append(deck_options.moved_note(moved))
+        if install:
             install_bundled_decks(database, now)
             add_parent_decks(database, now)
-        except BaseException:
-            database.close()
-            raise
+    except BaseException:
+        database.close()
+        raise
     return database
+
+
+def upgrade_schedules(database: Database, now: datetime) -> int | None:
+    """Name the time zone study days are counted in, then replay every schedule once if
+    they were replayed by an older Recall or on other study days (after a backup).
+
+    Returns:
+        How many schedules moved, or None when nothing was replayed.
+    """
+    from recall.safekeeping import study_days
+    from recall.scheduling import Schedulers
+
+    study_days.name_time_zone(database)
+    return study_days.replay_if_outdated(database, now, Schedulers())
 
 
 def add_parent_decks(database: Database, now: datetime) -> None:

@@ -69,6 +69,14 @@ class ChoiceCard(_Model):
     explanation: str = Field(default="", description="Shown after every answer (Markdown).")
     source: str = Field(default="", description="Where a reader can check the answer.")
     tags: list[Tag] = Field(default_factory=list)
+    note: str = Field(
+        default="",
+        max_length=100,
+        description=(
+            "Cards with the same note are siblings (an Anki note's cards): once one is "
+            "studied, the others wait for the next study day."
+        ),
+    )
     shuffle: bool = Field(
         default=True,
         description="Show the choices in a new order each time; false keeps the file's order.",
@@ -120,6 +128,14 @@ class BasicCard(_Model):
         description=(
             "When set, a type-in card: the learner types the answer into a box, and what "
             "they typed is compared with this text character by character."
+        ),
+    )
+    note: str = Field(
+        default="",
+        max_length=100,
+        description=(
+            "Cards with the same note are siblings (an Anki note's cards): once one is "
+            "studied, the others wait for the next study day."
         ),
     )
 

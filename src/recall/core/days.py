@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import zoneinfo
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from pathlib import Path
 
 
 def next_rollover(now: datetime, hour: int, zone: tzinfo | None = None) -> datetime:
@@ -61,3 +67,124 @@ def _local_moment(day: date, hour: int | time, zone: tzinfo | None) -> datetime:
     naive = datetime.combine(day, hour if isinstance(hour, time) else time(hour))
     local = naive.replace(tzinfo=zone) if zone is not None else naive.astimezone()
     return local.astimezone(UTC)
+
+
+# By (rollover hour, zone): each hour's UTC offset less the rollover hour, by hour since
+# the epoch (at most about 9,000 a year of history).
+_HOURLY_OFFSETS: dict[tuple[int, str], dict[int, int]] = {}
+_MICROS_PER_DAY = 86_400_000_000
+_MICROS_PER_HOUR = 3_600_000_000
+
+
+@dataclass(frozen=True)
+class StudyDays:
+    """How moments fall into study days, for counting the days between two reviews.
+
+    Anki, and the review logs FSRS's parameters are fitted on, count the time between two
+    reviews in study days: a review at 20:00 and the next at 19:00 the following day are
+    one day apart, two reviews on one study day none. The zone is named (an IANA name, as
+    the preferences store it), never the machine's current one, so a history replays to
+    the same schedule on every computer.
+
+    Attributes:
+        hour: The local hour at which a study day begins (0-23).
+        zone: The IANA time zone the study days are counted in.
+    """
+
+    hour: int = 4
+    zone: str = "UTC"
+
+    def __post_init__(self) -> None:
+        # The hourly offsets are cached as moments come by, shared by every equal value
+        # (each read of the presets makes one) so a check starts with what the last found.
+        object.__setattr__(self, "_info", _zone_info(self.zone))
+        object.__setattr__(self, "_offsets", _HOURLY_OFFSETS.setdefault((self.hour, self.zone), {}))
+
+    @property
+    def key(self) -> str:
+        """The hour and zone in words, as a replay's result depends on them."""
+        return f"study days from {self.hour:02d}:00 {self.zone}"
+
+    def day_number(self, micros: int) -> int:
+        """The number of the study day a moment (microseconds since the epoch) falls in.
+
+        Consecutive study days have consecutive numbers, across daylight saving changes.
+        """
+        offsets: dict[int, int] = self.__dict__["_offsets"]
+        offset = offsets.get(micros // _MICROS_PER_HOUR)
+        if offset is None:
+            offset = self._offset_of_hour(micros)
+        return (micros + offset) // _MICROS_PER_DAY
+
+    def hourly_offsets(self) -> tuple[dict[int, int], Callable[[int], int]]:
+        """What ``day_number`` reads, for a loop that inlines it: the cached offset (less
+        the rollover hour) of each hour seen, by hour since the epoch, and the function
+        that works out one missing (and caches it)."""
+        return self.__dict__["_offsets"], self._offset_of_hour
+
+    def _offset_of_hour(self, micros: int) -> int:
+        """The UTC offset at ``micros`` less the rollover hour, cached for its whole hour
+        when the offset is the same at both ends of it (zones change at most twice a year,
+        so an hour whose ends agree has no change inside it)."""
+        bucket = micros // _MICROS_PER_HOUR
+        start = self._offset(bucket * _MICROS_PER_HOUR)
+        end = self._offset((bucket + 1) * _MICROS_PER_HOUR - 1)
+        shift = self.hour * _MICROS_PER_HOUR
+        if start == end:
+            self.__dict__["_offsets"][bucket] = start - shift
+            return start - shift
+        return self._offset(micros) - shift
+
+    def day_of(self, moment: datetime) -> int:
+        """The number of the study day an aware moment falls in."""
+        return self.day_number(_micros(moment))
+
+    def elapsed(self, earlier: datetime, later: datetime) -> int:
+        """Study days from one moment to a later one (0 on the same study day)."""
+        return self.day_number(_micros(later)) - self.day_number(_micros(earlier))
+
+    def _offset(self, micros: int) -> int:
+        info: tzinfo = self.__dict__["_info"]
+        moment = _EPOCH + timedelta(microseconds=micros)
+        offset = moment.astimezone(info).utcoffset()
+        assert offset is not None
+        return offset // timedelta(microseconds=1)
+
+
+def machine_zone() -> str:
+    """The IANA name of this machine's time zone, or "UTC" when it cannot be named."""
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    with contextlib.suppress(OSError):
+        candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
+    try:
+        target = str(Path("/etc/localtime").readlink())
+    except OSError:
+        target = ""
+    if "zoneinfo/" in target:
+        candidates.append(target.split("zoneinfo/", 1)[1])
+    for name in candidates:
+        if name and zone_problem(name) is None:
+            return name
+    return "UTC"
+
+
+def zone_problem(name: str) -> str | None:
+    """Why ``name`` is not a time zone this computer knows, or None."""
+    try:
+        _zone_info(name)
+    except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+        return f"{name!r} is not a time zone name such as Europe/Berlin"
+    return None
+
+
+def _zone_info(name: str) -> tzinfo:
+    if name == "UTC":
+        return UTC
+    return zoneinfo.ZoneInfo(name)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _micros(moment: datetime) -> int:
+    return (moment - _EPOCH) // timedelta(microseconds=1)

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import time, timedelta
 
-from recall.core.fields import option
+from recall.core import days
+from recall.core.days import StudyDays
+from recall.core.fields import OptionError, option
 
 THEMES = ("system", "light", "dark")
 
@@ -24,6 +26,12 @@ class Preferences:
     )
     day_rollover_hour: int = option(
         4, "Next day starts at", "Local hour at which a new study day begins.", low=0, high=23
+    )
+    time_zone: str = option(
+        "",
+        "Time zone",
+        "The zone study days are counted in, as Europe/Berlin; set from this computer's "
+        "when the library is first opened.",
     )
     learn_ahead_minutes: int = option(
         20,
@@ -98,6 +106,17 @@ class Preferences:
         "Start when you log in",
         "Open Recall in the tray (or minimised) each time you log in to the desktop.",
     )
+
+    def __post_init__(self) -> None:
+        if self.time_zone:
+            problem = days.zone_problem(self.time_zone)
+            if problem:
+                raise OptionError(f"time_zone: {problem}")
+
+    @property
+    def study_days(self) -> StudyDays:
+        """How reviews fall into study days: the rollover hour in the stored time zone."""
+        return StudyDays(self.day_rollover_hour, self.time_zone or "UTC")
 
     @property
     def learn_ahead(self) -> timedelta:

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from recall.core import fields
+from recall.core.days import StudyDays
 from recall.core.fields import OptionError, option
 
 DEFAULT_PRESET_ID = 1
@@ -112,6 +113,16 @@ class Preset:
         "What happens to a leech: suspended, or only tagged 'leech'.",
         choices=LEECH_ACTIONS,
     )
+    bury_new_siblings: bool = option(
+        True,
+        "Bury new siblings",
+        "A new card waits for the next study day once another card of its note was studied.",
+    )
+    bury_review_siblings: bool = option(
+        True,
+        "Bury review siblings",
+        "A review card waits for the next study day once another card of its note was studied.",
+    )
     new_card_order: str = option(
         "deck",
         "New card order",
@@ -190,6 +201,9 @@ class DeckPresets:
 
     presets: dict[int, Preset]
     decks: dict[int, int] = field(default_factory=dict)
+    # How reviews fall into study days (the learner's preferences), which every deck's
+    # scheduler counts elapsed time in.
+    days: StudyDays = field(default_factory=StudyDays)
 
     def preset_id_of(self, deck_id: int) -> int:
         """The id of the preset a deck uses."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from recall.content.deck_format import Deck
 from recall.core.memory import Rating, ReviewKind
+from recall.core.presets import Preset
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 
 __all__ = [
@@ -110,6 +111,8 @@ class ImportedPackage:
         changes: Schedule changes made by hand, by (deck id, card id), oldest first;
             replayed with the reviews, in time order.
         card_states: Suspension, burying and flags by (deck id, card id).
+        presets: The preset each deck used where it came from (Anki's deck options), by
+            deck id.
     """
 
     decks: list[Deck]
@@ -120,3 +123,4 @@ class ImportedPackage:
     exported: dict[tuple[str, str], str] = field(default_factory=dict)
     changes: dict[tuple[str, str], list[ImportedChange]] = field(default_factory=dict)
     card_states: dict[tuple[str, str], ImportedCardState] = field(default_factory=dict)
+    presets: dict[str, Preset] = field(default_factory=dict)

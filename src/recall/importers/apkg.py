@@ -21,6 +21,7 @@ from recall.importers import (
     no_progress,
 )
 from recall.importers._anki_cards import CardRenderer, own_styling
+from recall.importers._anki_presets import read_presets
 from recall.importers._anki_schedule import MANUAL, RESCHEDULED, read_schedule
 from recall.importers._cards import (
     CardBounds,
@@ -67,6 +68,7 @@ MANUAL_KINDS = frozenset({4, 5})  # Anki's revlog types: manual, rescheduled
 CRAM_KIND = 3  # a review in a filtered deck
 REVIEW_KINDS = frozenset({0, 1, 2})  # learning, review, relearning
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_ANKI_DEFAULT_PRESET = 1  # the preset of a deck that names none
 
 
 def read_apkg(
@@ -226,11 +228,16 @@ class _PackageReader:
         by_deck: dict[str, list[tuple[tuple[int, int, int], BasicCard | ChoiceCard]]] = {}
         keys: dict[int, tuple[str, str]] = {}
         modified: dict[tuple[str, str], datetime] = {}
+        per_note: dict[int, int] = {}
+        for card in cards:
+            per_note[card.note_id] = per_note.get(card.note_id, 0) + 1
         for card in sorted(cards, key=lambda card: (card.note_id, card.ord, card.id)):
             self._tick()
             converted = self._card(card, notes, note_types)
             if converted is None:
                 continue
+            if per_note[card.note_id] > 1:  # siblings: the note's cards wait for each other
+                converted = converted.model_copy(update={"note": f"anki-{card.note_id}"})
             deck_key, converted = self._home(card, notes[card.note_id], converted)
             order = (1, card.due, card.id) if card.is_new else (0, 0, card.id)
             by_deck.setdefault(deck_key, []).append((order, converted))
@@ -239,6 +246,12 @@ class _PackageReader:
             if changed is not None:
                 modified[keys[card.id]] = changed
         decks = self._decks(by_deck, anki_decks)
+        presets, deck_presets = read_presets(self._collection)
+        chosen = {
+            key: presets[deck_presets.get(self._deck_ids[key], _ANKI_DEFAULT_PRESET)]
+            for key in by_deck
+            if deck_presets.get(self._deck_ids[key], _ANKI_DEFAULT_PRESET) in presets
+        }
         reviews, left_out = self._reviews(keys)
         schedule = read_schedule(self._collection, keys, reviews)
         self._progress(self._total, self._total)
@@ -262,6 +275,7 @@ class _PackageReader:
             modified=modified,
             changes=schedule.changes,
             card_states=schedule.states,
+            presets=chosen,
         )
 
     def _home(

@@ -22,7 +22,7 @@ from recall.core.memory import MemoryState, ReviewKind
 from recall.core.preferences import Preferences
 from recall.core.presets import DEFAULT_PRESET_ID, DeckPresets, LeechPolicy, Preset, with_changes
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
-from recall.safekeeping import backups
+from recall.safekeeping import backups, study_days
 from recall.scheduling import Schedulers, memory_of
 from recall.storage import Database, DeckRow, PresetNameError
 
@@ -104,10 +104,26 @@ def preferences(database: Database) -> Preferences:
         return transaction.options.preferences()
 
 
-def save_preferences(database: Database, chosen: Preferences) -> None:
-    """Store the preferences (every value already checked by its option)."""
+def save_preferences(database: Database, chosen: Preferences, now: datetime) -> int | None:
+    """Store the preferences (every value already checked by its option).
+
+    A new rollover hour or time zone moves the study days every review falls in, so
+    every schedule is then replayed on the new ones, after a backup.
+
+    Returns:
+        How many schedules moved, or None when the study days stayed as they were.
+    """
     with database.transaction() as transaction:
         transaction.options.set_preferences(chosen)
+    return study_days.replay_if_outdated(database, now, Schedulers())
+
+
+def moved_note(moved: int) -> str:
+    """What a replay of every schedule on new study days did, in words."""
+    return (
+        "Every schedule was replayed on the new study days (a backup was made first): "
+        f"{wording.count(moved, 'schedule')} moved."
+    )
 
 
 def leech_policy(database: Database, deck_id: int) -> LeechPolicy:
@@ -270,7 +286,9 @@ def apply(
     with database.reading() as transaction:
         before = transaction.options.deck_presets()
         every_deck = [deck.id for deck in transaction.options.decks()]
-    after = DeckPresets(presets={**before.presets, **presets}, decks={**before.decks, **decks})
+    after = DeckPresets(
+        presets={**before.presets, **presets}, decks={**before.decks, **decks}, days=before.days
+    )
     affected = [
         deck
         for deck in every_deck
@@ -292,7 +310,7 @@ def apply(
         total = options.card_count(affected)
         done = 0
         for deck_id in affected:
-            scheduler = schedulers.for_preset(after.of_deck(deck_id))
+            scheduler = schedulers.for_deck(after, deck_id)
             changed: list[tuple[int, MemoryState]] = []
             only_due = _only_due_dates(before.of_deck(deck_id), after.of_deck(deck_id))
             cards = transaction.history.schedules_and_histories(deck_id=deck_id)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
+from recall.core.days import StudyDays
 from recall.core.memory import CardState, ReviewKind
 from recall.options import deck_options
 from recall.scheduling import Schedulers, parameter_health
@@ -112,21 +113,21 @@ def optimize_preset(
         preset_id: The preset to fit.
         now: The time (names the backup made before applying).
         apply: Store the fitted parameters if they fit better.
-        zone: The learner's time zone, for study days; None is the system's.
+        zone: The learner's time zone, for the rescheduling's extras of today (training
+            counts the study days of the stored preferences, as the replay does).
         progress: Called with (done, total) while rescheduling.
         decks: Fit to these decks' history instead of the decks using the preset now
             (the options window adds the deck it is about to give the preset).
     """
     with database.reading() as transaction:
         book = transaction.options.deck_presets()
-        rollover = transaction.options.preferences().day_rollover_hour
         if decks is None:
             decks = [
                 deck.id
                 for deck in transaction.options.decks()
                 if book.preset_id_of(deck.id) == preset_id
             ]
-        histories = list(_histories(transaction.history.per_card, decks, rollover, zone))
+        histories = list(_histories(transaction.history.per_card, decks, book.days))
     preset = book.presets[preset_id]
     result = optimize(histories, preset.parameters)
     health = None if result.kept_defaults else parameter_health.check(histories)
@@ -161,10 +162,13 @@ def day_number(moment: datetime, rollover_hour: int, zone: tzinfo | None) -> int
 def _histories(
     per_card: Callable[[int], Iterator[tuple[Any, list[ReviewRow]]]],
     decks: list[int],
-    rollover: int,
-    zone: tzinfo | None,
+    days: StudyDays,
 ) -> Iterator[DayRatings]:
-    """Each card's (study day, rating) pairs, for cards whose history starts when it was new."""
+    """Each card's (study day, rating) pairs, for cards whose history starts when it was new.
+
+    The study days are those the replay counts elapsed time in (the stored rollover hour
+    and time zone), so the parameters are fitted on the gaps the scheduler is then given.
+    """
     for deck_id in decks:
         for _card, history in per_card(deck_id):
             if not history or history[0].state_before is not CardState.NEW:
@@ -172,7 +176,7 @@ def _histories(
             # Schedule changes made by hand (forget, set due date) are left out, as Anki
             # leaves its manual reschedules out of training.
             yield [
-                (day_number(review.reviewed_at, rollover, zone), int(review.rating))
+                (days.day_of(review.reviewed_at), int(review.rating))
                 for review in history
                 if review.kind is ReviewKind.ANSWER and review.rating is not None
             ]

@@ -9,8 +9,21 @@ from recall.core import wording
 from recall.core.errors import CancelledError
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
-from recall.scheduling import REPLAY_VERSION, PastReview, Scheduler, Schedulers, memory_of
-from recall.storage import CardRow, Database, DatabaseError, IntegrityCheck, ReviewRow, StorageError
+from recall.scheduling import (
+    PastReview,
+    Scheduler,
+    Schedulers,
+    memory_of,
+    replay_key,
+)
+from recall.storage import (
+    CardRow,
+    Database,
+    DatabaseError,
+    IntegrityCheck,
+    ReviewRow,
+    StorageError,
+)
 
 _PROGRESS_EVERY = 1_000
 _LOOK_UP_AT_MOST = 2_000
@@ -67,8 +80,8 @@ def check(
     Every card is replayed the first time, and whenever ``full``. After a healthy check
     that replayed every card, the next ones replay only the cards the database's
     triggers noted as changed since (``storage.verification``), unless a preset changed
-    or the replay itself did (``REPLAY_VERSION``). A healthy check records what it
-    verified; it changes nothing else.
+    or the replay itself or the study days it counts in did (``replay_key``). A healthy
+    check records what it verified; it changes nothing else.
 
     Args:
         database: The database to check.
@@ -127,7 +140,7 @@ def _check(
         # Replaying every card in one pass beats looking many of them up one by one.
         everything = (
             full
-            or not transaction.verification.trusted(REPLAY_VERSION)
+            or not transaction.verification.trusted(replay_key(presets.days))
             or len(noted) > max(total // 4, _LOOK_UP_AT_MOST)
         )
         todo = total if everything else len(noted)
@@ -190,7 +203,7 @@ def _check(
     if replay_schedules and not problems:
         with database.transaction() as transaction:
             transaction.verification.record(
-                noted, generation if everything else None, REPLAY_VERSION
+                noted, generation if everything else None, replay_key(presets.days)
             )
     return CheckReport(
         problems=problems,

@@ -8,7 +8,13 @@ its formulas on plain numbers; ``optimize`` fits parameters and
 from __future__ import annotations
 
 from recall.core.presets import PARAMETER_BOUNDS
-from recall.scheduling.replay import REPLAY_VERSION, RawEntry, RawMemory, fuzz_draw
+from recall.scheduling.replay import (
+    REPLAY_VERSION,
+    RawEntry,
+    RawMemory,
+    fuzz_draw,
+    replay_key,
+)
 from recall.scheduling.review import (
     DEFAULT_PARAMETERS,
     PastReview,
@@ -30,4 +36,5 @@ __all__ = [
     "fuzz_draw",
     "memory_of",
     "parameter_problem",
+    "replay_key",
 ]

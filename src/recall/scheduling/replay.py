@@ -21,6 +21,8 @@ import math
 from collections.abc import Sequence
 from datetime import timedelta
 
+from recall.core.days import StudyDays
+
 # A stored schedule as plain values: state, step, stability, difficulty, due and last
 # review (integer microseconds since the epoch), the columns of ``card_memory``.
 RawMemory = tuple[int, int | None, float | None, float | None, int | None, int | None]
@@ -34,10 +36,21 @@ RawEntry = tuple[int, int, int, int, int | None]
 NEW: RawMemory = (0, None, None, None, None, None)
 # Names this replay's results: check trusts an earlier verification only if it was made by
 # the same replay. Change it whenever a change here could change a result.
-REPLAY_VERSION = "replay 2 (py-fsrs 6 formulas, learning Easy after Good, last interval fuzzed)"
+REPLAY_VERSION = (
+    "replay 3 (py-fsrs 6 formulas on study days, learning Easy after Good, last interval fuzzed)"
+)
 _LEARNING, _REVIEW, _RELEARNING = 1, 2, 3
+
+
+def replay_key(days: StudyDays) -> str:
+    """What a replay's results depend on besides presets and history: this replay and
+    the study days it counts elapsed time in."""
+    return f"{REPLAY_VERSION}; {days.key}"
+
+
 _FORGET, _SET_DUE, _CRAM = 1, 2, 3
 _DAY = 86_400_000_000
+_HOUR = 3_600_000_000
 _STABILITY_MIN = 0.001
 # py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).
 _FUZZ_RANGES = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
@@ -53,6 +66,9 @@ class Replayer:
         relearning_steps: The relearning steps.
         maximum_interval: The longest interval in days.
         fuzz: Fuzz the last review interval as ``Scheduler`` does.
+        days: How reviews fall into study days: the days between two reviews are the
+            study days between them, as Anki counts them; on one study day they are
+            short-term (py-fsrs's elapsed days below 1).
     """
 
     def __init__(
@@ -63,8 +79,10 @@ class Replayer:
         relearning_steps: Sequence[timedelta],
         maximum_interval: int,
         fuzz: bool,
+        days: StudyDays | None = None,
     ) -> None:
         w = tuple(parameters)
+        self._days = days or StudyDays()
         self._w = w
         self._decay = decay = -w[20]
         self._factor = 0.9 ** (1 / decay) - 1
@@ -113,6 +131,9 @@ class Replayer:
         difficulty_delta = self._difficulty_delta
         interval_factor, maximum_interval = self._interval_factor, self._maximum_interval
         relearning_steps = self._relearning[0]
+        # The study day of a moment, as ``StudyDays.day_number`` works it out, with its
+        # cache of hourly offsets read here directly: one look-up per review.
+        offsets, offset_of_hour = self._days.hourly_offsets()
         e = math.e
         new = True
         state = _LEARNING
@@ -122,6 +143,7 @@ class Replayer:
         last: int | None = None
         due: int | None = None
         fuzz_days = 0  # the last answer's interval in days when it left the card in review
+        last_day = 0  # the study day of ``last``
         for _card, moment, rating, kind, set_due in history:
             if states is not None:
                 states.append(0 if new else state)
@@ -145,7 +167,7 @@ class Replayer:
                     # A card never studied gets the memory of a first Good answer.
                     stability = self._initial_stability[3]
                     difficulty = self._initial_difficulty[3]
-                    last = moment
+                    last, last_day = moment, self._days.day_number(moment)
                 new, state, step, due = False, _REVIEW, None, set_due
                 continue
             if new:
@@ -157,10 +179,14 @@ class Replayer:
                     None,
                     None,
                 )
+            offset = offsets.get(moment // _HOUR)
+            if offset is None:
+                offset = offset_of_hour(moment)
+            day = (moment + offset) // _DAY
             # Easy from learning or relearning graduates: its interval is held longer than
             # Good's, which is worked out from the schedule before this answer.
             good_days = (
-                self._good_days(state, step, stability, difficulty, last, moment)
+                self._good_days(state, step, stability, difficulty, last, last_day, day)
                 if rating == 4 and state != _REVIEW
                 else 0
             )
@@ -170,7 +196,7 @@ class Replayer:
                 stability = self._initial_stability[rating]
                 difficulty = self._initial_difficulty[rating]
             else:
-                if last is not None and (moment - last) // _DAY < 1:
+                if last is not None and day - last_day < 1:
                     increase = short_term_increase[rating] * (stability**-w19)
                     if rating != 1 and increase < 1.0:
                         increase = 1.0
@@ -179,7 +205,7 @@ class Replayer:
                     if last is None:
                         retrievability = 0.0
                     else:
-                        elapsed = (moment - last) // _DAY
+                        elapsed = day - last_day
                         if elapsed < 0:
                             elapsed = 0
                         retrievability = (1 + factor * elapsed / stability) ** decay
@@ -245,7 +271,7 @@ class Replayer:
                 interval = days * _DAY
             fuzz_days = days if state == _REVIEW else 0
             due = moment + interval
-            last = moment
+            last, last_day = moment, day
         if new:
             return NEW
         if self._fuzz and fuzz_days and last is not None:
@@ -259,10 +285,12 @@ class Replayer:
         stability: float | None,
         difficulty: float | None,
         last: int | None,
-        moment: int,
+        last_day: int,
+        day: int,
     ) -> int:
-        """The interval in days Good would give a learning or relearning card now, 0 when
-        Good would keep it in its steps.
+        """The interval in days Good would give a learning or relearning card on study day
+        ``day`` (``last_day`` the study day of ``last``), 0 when Good would keep it in its
+        steps.
 
         Rare (an Easy answer while learning), so written plainly, in py-fsrs's order.
         """
@@ -273,13 +301,13 @@ class Replayer:
         w = self._w
         if stability is None or difficulty is None:
             stability = self._initial_stability[3]
-        elif last is not None and (moment - last) // _DAY < 1:
+        elif last is not None and day - last_day < 1:
             increase = self._short_term_increase[3] * (stability ** -w[19])
             stability = stability * (increase if increase > 1.0 else 1.0)
         else:
             retrievability = 0.0
             if last is not None:
-                elapsed = max((moment - last) // _DAY, 0)
+                elapsed = max(day - last_day, 0)
                 retrievability = (1 + self._factor * elapsed / stability) ** self._decay
             stability = stability * (
                 1

@@ -4,11 +4,13 @@ The ``scheduling`` package is the only place that imports ``fsrs``. Interval fuz
 from a generator seeded by the card's seed and the review time, so replaying a card's
 history reproduces its stored schedule exactly, fuzz included (Anki seeds its fuzz from the
 card the same way). The seed is a number the card keeps on every computer, not its
-database id, so every computer that replays the same history gets the same due dates.
+database id, so every computer that replays the same history on the same study days
+(rollover hour and time zone) gets the same due dates.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 from collections.abc import Iterable, Sequence
@@ -17,6 +19,7 @@ from typing import NamedTuple, cast
 
 import fsrs
 
+from recall.core.days import StudyDays
 from recall.core.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
 from recall.core.presets import PARAMETER_BOUNDS, PARAMETER_COUNT, DeckPresets, Preset
 from recall.scheduling.replay import RawEntry, RawMemory, Replayer, fuzz_draw
@@ -78,11 +81,17 @@ class Scheduler:
             parameters mean FSRS's defaults).
         fuzz: Spread review intervals by a few percent so cards do not clump; tests turn
             it off to see FSRS's exact intervals.
+        days: How reviews fall into study days. FSRS is given the study days between a
+            review and the one before, as Anki gives it (reviews on one study day are
+            short-term); py-fsrs's formulas are used as they are.
     """
 
-    def __init__(self, preset: Preset | None = None, fuzz: bool = True) -> None:
+    def __init__(
+        self, preset: Preset | None = None, fuzz: bool = True, days: StudyDays | None = None
+    ) -> None:
         preset = preset or Preset()
         self.preset = preset
+        self.days = days = days or StudyDays()
         self._fsrs = fsrs.Scheduler(
             parameters=preset.parameters or DEFAULT_PARAMETERS,
             desired_retention=preset.desired_retention,
@@ -110,6 +119,7 @@ class Scheduler:
             relearning_steps=preset.relearning_steps,
             maximum_interval=preset.maximum_interval,
             fuzz=fuzz,
+            days=days,
         )
 
     def review(self, seed: int, memory: MemoryState, rating: Rating, now: datetime) -> MemoryState:
@@ -130,7 +140,8 @@ class Scheduler:
 
     def _step(self, seed: int, card: fsrs.Card, rating: Rating, now: datetime) -> fsrs.Card:
         """One review on fsrs's own card; its due date fuzzed as Recall fuzzes it."""
-        after, _ = self._fsrs.review_card(card, _FSRS_RATINGS[rating], now)
+        on_days = self._on_study_days(card, now)
+        after, _ = self._fsrs.review_card(on_days, _FSRS_RATINGS[rating], now)
         if (
             rating is Rating.EASY
             and card.state is not fsrs.State.Review
@@ -138,7 +149,7 @@ class Scheduler:
         ):
             # As Anki does, a learning card's Easy is always longer than its Good (py-fsrs
             # can give both the same number of days when both graduate the card).
-            good, _ = self._fsrs.review_card(card, fsrs.Rating.Good, now)
+            good, _ = self._fsrs.review_card(on_days, fsrs.Rating.Good, now)
             if good.state is fsrs.State.Review:
                 good_days = (good.due - now).days
                 if (after.due - now).days <= good_days:
@@ -147,6 +158,16 @@ class Scheduler:
         if self._fuzz and after.state == fsrs.State.Review:
             after.due = now + self._fuzzed(after.due - now, seed, now)
         return after
+
+    def _on_study_days(self, card: fsrs.Card, now: datetime) -> fsrs.Card:
+        """The card with its last review moved to whole days before ``now``: as many as
+        study days lie between them, which is what py-fsrs then counts as elapsed."""
+        if card.last_review is None:
+            return card
+        elapsed = max(self.days.elapsed(card.last_review, now), 0)
+        moved = copy.copy(card)
+        moved.last_review = now - timedelta(days=elapsed)
+        return moved
 
     def forgetting_curve(self) -> tuple[float, float]:
         """FSRS's forgetting curve R = (1 + factor * t / S) ** decay, as (decay, factor)."""
@@ -242,7 +263,8 @@ class Scheduler:
         """The chance, under this scheduler's parameters, that the card is recalled at ``now``."""
         if memory.state is CardState.NEW:
             return 0.0
-        return float(self._fsrs.get_card_retrievability(_to_fsrs(seed, memory, now), now))
+        card = self._on_study_days(_to_fsrs(seed, memory, now), now)
+        return float(self._fsrs.get_card_retrievability(card, now))
 
     def apply(self, seed: int, memory: MemoryState, past: PastReview) -> MemoryState:
         """The memory state after one history entry: an answer, a forget or a set due date."""
@@ -304,18 +326,18 @@ class Schedulers:
 
     def __init__(self, fuzz: bool = True) -> None:
         self.fuzz = fuzz
-        self._made: dict[Preset, Scheduler] = {}
+        self._made: dict[tuple[Preset, StudyDays], Scheduler] = {}
 
-    def for_preset(self, preset: Preset) -> Scheduler:
-        """The scheduler of a preset."""
-        made = self._made.get(preset)
+    def for_preset(self, preset: Preset, days: StudyDays) -> Scheduler:
+        """The scheduler of a preset, counting elapsed time in ``days``."""
+        made = self._made.get((preset, days))
         if made is None:
-            made = self._made[preset] = Scheduler(preset, self.fuzz)
+            made = self._made[preset, days] = Scheduler(preset, self.fuzz, days)
         return made
 
     def for_deck(self, presets: DeckPresets, deck_id: int) -> Scheduler:
-        """The scheduler of the preset a deck uses."""
-        return self.for_preset(presets.of_deck(deck_id))
+        """The scheduler of the preset a deck uses, on the presets' study days."""
+        return self.for_preset(presets.of_deck(deck_id), presets.days)
 
 
 _FSRS_RATINGS = {rating: fsrs.Rating(int(rating)) for rating in Rating}

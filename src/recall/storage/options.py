@@ -68,6 +68,19 @@ class OptionQueries:
             (json.dumps(hashes, sort_keys=True),),
         )
 
+    def replayed_with(self) -> str | None:
+        """What every schedule was last replayed with (``scheduling.replay_key``), if known."""
+        found = self._rows("SELECT value FROM preference WHERE key = 'replayed_with'", ())
+        return str(json.loads(found[0][0])) if found else None
+
+    def set_replayed_with(self, key: str) -> None:
+        """Record that every schedule is the replay of its history with ``key``."""
+        self._rows(
+            "INSERT INTO preference (key, value) VALUES ('replayed_with', ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (json.dumps(key),),
+        )
+
     def deck_presets(self) -> DeckPresets:
         """Every preset by id (the default one always among them) and each deck's choice."""
         presets = {DEFAULT_PRESET_ID: Preset()}
@@ -80,7 +93,7 @@ class OptionQueries:
             int(deck_id): int(preset_id)
             for deck_id, preset_id in self._rows("SELECT deck_id, preset_id FROM deck_preset", ())
         }
-        return DeckPresets(presets=presets, decks=decks)
+        return DeckPresets(presets=presets, decks=decks, days=self.preferences().study_days)
 
     def save_preset(self, preset_id: int | None, preset: Preset) -> int:
         """Store a preset (a new one when ``preset_id`` is None); returns its id.

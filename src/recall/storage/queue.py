@@ -10,7 +10,7 @@ are left out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
@@ -21,6 +21,8 @@ from recall.storage.times import from_micros, to_micros
 # Cards that may be studied at the time given as the parameter.
 _STUDIABLE = "NOT card_memory.suspended AND coalesce(card_memory.buried_until, 0) <= ?"
 _ANSWER = int(ReviewKind.ANSWER)
+# A card's note (its siblings share it), kept in its content; '' when it has none.
+_NOTE = "coalesce(json_extract(card.content, '$.note'), '')"
 _LEARNING = f"({int(CardState.LEARNING)}, {int(CardState.RELEARNING)})"
 # Below this many new cards, the first ones in deck order are found by sorting the new
 # cards (about 4 ms for 8,000); from it on, by walking the deck in its order until enough
@@ -46,8 +48,13 @@ class Queued(NamedTuple):
     card_id: int
 
 
-def _marks(deck_ids: Sequence[int]) -> str:
+def _marks(deck_ids: Sequence[object]) -> str:
     return ", ".join("?" * len(deck_ids))
+
+
+def _not_of(notes: Collection[str]) -> str:
+    """A condition leaving out the cards of ``notes``; nothing at all when there are none."""
+    return f" AND {_NOTE} NOT IN ({_marks(list(notes))})" if notes else ""
 
 
 class QueueQueries:
@@ -61,25 +68,61 @@ class QueueQueries:
         return self._due(deck_ids, f"IN {_LEARNING}", None, now, None)
 
     def reviews_due(
-        self, deck_ids: Sequence[int], due_before: datetime, now: datetime, limit: int
+        self,
+        deck_ids: Sequence[int],
+        due_before: datetime,
+        now: datetime,
+        limit: int,
+        buried_notes: Collection[str] = (),
     ) -> list[Queued]:
-        """The first ``limit`` review cards due before a time, in the queue's order."""
-        return self._due(deck_ids, f"= {int(CardState.REVIEW)}", due_before, now, limit)
+        """The first ``limit`` review cards due before a time, in the queue's order; none
+        of ``buried_notes`` (siblings of a card studied today)."""
+        state = f"= {int(CardState.REVIEW)}{_not_of(buried_notes)}"
+        return self._due(deck_ids, state, due_before, now, limit, tuple(buried_notes))
 
     def new_cards(
-        self, deck_ids: Sequence[int], now: datetime, limit: int, random_order: bool = False
+        self,
+        deck_ids: Sequence[int],
+        now: datetime,
+        limit: int,
+        random_order: bool = False,
+        buried_notes: Collection[str] = (),
     ) -> list[int]:
         """The ids of the first ``limit`` never-reviewed cards, deck by deck in the order given.
 
         Within a deck in deck-file order; with ``random_order``, in a fixed shuffle of the
         cards instead (a multiplicative hash of the card id), so the same cards stay first
-        until they are studied.
+        until they are studied. None of ``buried_notes`` (siblings of a card studied today).
         """
         found: list[int] = []
         for deck_id in deck_ids:
             if len(found) >= limit:
                 break
-            found += self._new_of_deck(deck_id, now, limit - len(found), random_order)
+            found += self._new_of_deck(
+                deck_id, now, limit - len(found), random_order, tuple(buried_notes)
+            )
+        return found
+
+    def notes_answered_since(self, since: datetime) -> frozenset[str]:
+        """The notes (``card.note``) of every card, of any deck, answered at or after ``since``."""
+        rows = self._sql.rows(
+            f"SELECT DISTINCT {_NOTE} FROM review CROSS JOIN card ON card.id = review.card_id "
+            f"WHERE review.reviewed_at >= ? AND review.kind = {_ANSWER} AND {_NOTE} != ''",
+            (to_micros(since),),
+        )
+        return frozenset(str(note) for (note,) in rows)
+
+    def notes_of(self, card_ids: Sequence[int]) -> dict[int, str]:
+        """The notes of those of the cards that have one (cards of one note are siblings)."""
+        found: dict[int, str] = {}
+        for start in range(0, len(card_ids), 500):
+            chunk = card_ids[start : start + 500]
+            rows = self._sql.rows(
+                f"SELECT card.id, {_NOTE} FROM card WHERE card.id IN ({_marks(chunk)}) "
+                f"AND {_NOTE} != ''",
+                tuple(chunk),
+            )
+            found.update((int(card_id), str(note)) for card_id, note in rows)
         return found
 
     def new_count(self, deck_ids: Sequence[int], now: datetime) -> int:
@@ -162,6 +205,7 @@ class QueueQueries:
         due_before: datetime | None,
         now: datetime,
         limit: int | None,
+        notes: tuple[str, ...] = (),
     ) -> list[Queued]:
         before = "" if due_before is None else "AND card_memory.due < ? "
         rows = self._sql.rows(
@@ -173,6 +217,7 @@ class QueueQueries:
             + ("" if limit is None else " LIMIT ?"),
             (
                 *deck_ids,
+                *notes,
                 *(() if due_before is None else (to_micros(due_before),)),
                 to_micros(now),
                 *(() if limit is None else (max(0, limit),)),
@@ -184,7 +229,7 @@ class QueueQueries:
         ]
 
     def _new_of_deck(
-        self, deck_id: int, now: datetime, limit: int, random_order: bool
+        self, deck_id: int, now: datetime, limit: int, random_order: bool, notes: tuple[str, ...]
     ) -> list[int]:
         studiable = (deck_id, int(CardState.NEW), to_micros(now))
         order = "(card.id * 2654435761) % 4294967296" if random_order else "card.position"
@@ -205,8 +250,8 @@ class QueueQueries:
             "WHERE card.deck_id = ?"
         )
         rows = self._sql.rows(
-            f"SELECT card.id FROM {tables} AND card_memory.state = ? AND {_STUDIABLE} "
-            f"ORDER BY {order}, card.id LIMIT ?",
-            (*studiable, max(0, limit)),
+            f"SELECT card.id FROM {tables} AND card_memory.state = ? AND {_STUDIABLE}"
+            f"{_not_of(notes)} ORDER BY {order}, card.id LIMIT ?",
+            (*studiable, *notes, max(0, limit)),
         )
         return [int(card_id) for (card_id,) in rows]

@@ -12,6 +12,11 @@ would; anything else makes it read again:
 - an undo, or an answer that made a card a leech: the session drops what it keeps;
 - the study day ending, a buried card coming back, or the preset's extra cards for today
   running out: what it keeps is only valid before the first of these times.
+
+Cards of one note (siblings) are not shown back to back: once one is answered, the
+preset's sibling burying keeps its new and review siblings out of today's queue. Nothing
+of a schedule changes; the queue reads them away from today's answers, so undoing the
+answer brings them back.
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ class Today:
         reviews: The first ``reviews_left`` review cards due today, in the queue's order.
         reviews_complete: Whether ``reviews`` holds every review card due today.
         new: The ids of the first ``new_left`` new cards, in the order they are shown.
+        notes: The note of each card of ``reviews`` and ``new`` that has one.
+        bury_new: An answer buries its new siblings until the next study day.
+        bury_reviews: An answer buries its review siblings until the next study day.
     """
 
     stamp: Stamp
@@ -58,6 +66,9 @@ class Today:
     reviews: list[Queued]
     reviews_complete: bool
     new: list[int] = field(default_factory=list)
+    notes: dict[int, str] = field(default_factory=dict)
+    bury_new: bool = False
+    bury_reviews: bool = False
 
     def holds(self, stamp: Stamp, now: datetime) -> bool:
         """Whether this is still today's queue for the database at ``stamp`` at ``now``."""
@@ -80,7 +91,15 @@ class Today:
         learning = bisect.bisect_left(self.learning, self.end_of_day, key=lambda queued: queued.due)
         return len(self.new), learning, len(self.reviews)
 
-    def answered(self, card_id: int, position: int, before: CardState, after: MemoryState) -> None:
+    def answered(
+        self,
+        card_id: int,
+        position: int,
+        before: CardState,
+        after: MemoryState,
+        note: str = "",
+        now: datetime | None = None,
+    ) -> None:
         """Apply one recorded answer, as reading the queue again would find it.
 
         Args:
@@ -88,7 +107,12 @@ class Today:
             position: Its position in its deck file (the queue's order after the due time).
             before: Its state before the answer.
             after: Its schedule after the answer.
+            note: Its note; its siblings (cards of the same note) wait for the next study
+                day, as the preset says.
+            now: When it was answered.
         """
+        if note and (self.bury_new or self.bury_reviews):
+            self._bury_siblings(card_id, note, now)
         self.learning = [queued for queued in self.learning if queued.card_id != card_id]
         self.new = [new_id for new_id in self.new if new_id != card_id]
         kept = [queued for queued in self.reviews if queued.card_id != card_id]
@@ -109,6 +133,24 @@ class Today:
         elif due_today and (self.reviews_complete or (kept and queued < kept[-1])):
             bisect.insort(kept, queued)
         self._set_reviews(kept)
+
+    def _bury_siblings(self, card_id: int, note: str, now: datetime | None) -> None:
+        siblings = {other for other, of in self.notes.items() if of == note and other != card_id}
+        if not siblings:
+            return
+        new = [new_id for new_id in self.new if new_id not in siblings or not self.bury_new]
+        reviews = [
+            queued
+            for queued in self.reviews
+            if queued.card_id not in siblings or not self.bury_reviews
+        ]
+        # A list cut at the day's limit has more cards behind it: read it again for them.
+        if now is not None and (
+            (len(new) < len(self.new) and len(self.new) >= self.new_left)
+            or (len(reviews) < len(self.reviews) and not self.reviews_complete)
+        ):
+            self.valid_until = min(self.valid_until, now)
+        self.new, self.reviews = new, reviews
 
     def _set_reviews(self, reviews: list[Queued]) -> None:
         if len(reviews) > self.reviews_left:
@@ -140,11 +182,23 @@ def read_today(
     reviewed = queue.answered_since(deck_ids, start_of_day, CardState.REVIEW)
     new_left = max(0, preset.new_limit(now) - introduced)
     reviews_left = max(0, preset.review_limit(now) - reviewed)
-    reviews = queue.reviews_due(deck_ids, end_of_day, now, reviews_left + 1)
+    bury_new, bury_reviews = preset.bury_new_siblings, preset.bury_review_siblings
+    studied = queue.notes_answered_since(start_of_day) if bury_new or bury_reviews else ()
+    reviews = queue.reviews_due(
+        deck_ids, end_of_day, now, reviews_left + 1, studied if bury_reviews else ()
+    )
+    new = queue.new_cards(
+        deck_ids, now, new_left, preset.new_card_order == "random", studied if bury_new else ()
+    )
     ends = [end_of_day, queue.next_unburied(now)]
     if preset.extra_until is not None and now < preset.extra_until:
         ends.append(preset.extra_until)
-    random_order = preset.new_card_order == "random"
+    kept = reviews[:reviews_left]
+    notes = (
+        queue.notes_of([queued.card_id for queued in kept] + new)
+        if bury_new or bury_reviews
+        else {}
+    )
     return Today(
         stamp=stamp,
         loaded_at=now,
@@ -153,7 +207,10 @@ def read_today(
         new_left=new_left,
         reviews_left=reviews_left,
         learning=queue.learning(deck_ids, now),
-        reviews=reviews[:reviews_left],
+        reviews=kept,
         reviews_complete=len(reviews) <= reviews_left,
-        new=queue.new_cards(deck_ids, now, new_left, random_order),
+        new=new,
+        notes=notes,
+        bury_new=bury_new,
+        bury_reviews=bury_reviews,
     )

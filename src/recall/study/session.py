@@ -217,7 +217,7 @@ class StudySession:
         self.preferences = transaction.options.preferences()
         self._presets = transaction.options.deck_presets()
         self.preset = self._presets.of_deck(self.deck.id)
-        self.scheduler = self.schedulers.for_preset(self.preset)
+        self.scheduler = self.schedulers.for_deck(self._presets, self.deck.id)
         # Studying a deck studies its subdecks too, deck by deck in name order for new cards.
         decks = transaction.browsing.decks()
         if self.custom is not None:
@@ -428,7 +428,9 @@ class StudySession:
         if self.custom is not None:
             self.custom.answered(shown.card_id, rating, after.state)
         elif today is not None and leech is None:
-            today.answered(shown.card_id, stored.position, before.state, after)
+            today.answered(
+                shown.card_id, stored.position, before.state, after, card.note, answer.answered_at
+            )
             today.stamp = stamp.after_own_commit()
         else:
             self._today = None  # changed elsewhere, or a leech was marked: read it again

@@ -156,10 +156,15 @@ def open_database(
     Returns:
         The open database, or None when it cannot be opened and the learner was told why.
     """
+    notes: list[str] = []
     try:
-        database = opening.open_library(data_dir, now(), busy_timeout_ms=busy_timeout_ms)
+        database = opening.open_library(
+            data_dir, now(), busy_timeout_ms=busy_timeout_ms, notes=notes
+        )
     except RecallError as error:
         return _offer_backup(data_dir, error, prompts)
+    for note in notes:
+        prompts.tell("Recall", note)
     aside = recovery.set_aside_files(data_dir)
     if aside:
         prompts.tell("Recall", recovery.set_aside_notice(aside), warning=True)

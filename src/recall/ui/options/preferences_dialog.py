@@ -80,11 +80,13 @@ class PreferencesDialog(QDialog):
     def _on_save(self) -> None:
         try:
             chosen = self.chosen()
-            deck_options.save_preferences(self._database, chosen)
+            moved = deck_options.save_preferences(self._database, chosen, datetime.now(UTC))
             self.sync.save(datetime.now(UTC))
         except RecallError as error:
             self._prompts.refused("Preferences not saved", error)
             return
+        if moved is not None:
+            self._prompts.tell("Recall", deck_options.moved_note(moved))
         self._original = chosen
         self.saved.emit(chosen)
         self.accept()
