@@ -9,18 +9,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QImage, QTextCursor
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QApplication, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from recall.changes.cards import Changes
+from recall.changes.editing import check_card
+from recall.content.deck_format import BasicCard
 from recall.core.preferences import Preferences
 from recall.host import paths
 from recall.scheduling import Schedulers
 from recall.storage import Database
+from recall.study.session import QueueCounts
 from recall.ui.browser.add_card_dialog import AddCardDialog
 from recall.ui.collection_actions import EditCardDialog
+from recall.ui.review.card_panel import CardPanel
 from tests.conftest import ZONE, Clock
 from tests.ui.conftest import FakePrompts
 
@@ -302,3 +306,39 @@ def test_escape_in_the_edit_dialog_asks_only_when_the_text_changed(
     qtbot.keyClick(dialog.editor.back, Qt.Key.Key_Escape)
     assert len(prompts.asked) == 1
     assert not dialog.isVisible()
+
+
+def test_a_card_with_an_added_image_shows_it_on_the_review_screen(
+    qtbot: QtBot, dialog: AddCardDialog, bundled: Database, tmp_path: Path
+) -> None:
+    picture = tmp_path / "map.png"
+    image = QImage(21, 7, QImage.Format.Format_RGB32)
+    image.fill(QColor("green"))
+    assert image.save(str(picture))
+    choose_kind(dialog, "basic")
+    dialog.editor.front.setPlainText("Where is Lima? ")
+    dialog.editor.front.setFocus()
+    dialog.editor.format_bar.choose_file = lambda _title, _kinds: str(picture)
+    qtbot.mouseClick(dialog.editor.format_bar.add_image, Qt.MouseButton.LeftButton)
+    dialog.editor.back.setPlainText("On the coast: ")
+    dialog.editor.back.setFocus()
+    qtbot.mouseClick(dialog.editor.format_bar.add_image, Qt.MouseButton.LeftButton)
+    assert dialog.add_card() is not None
+    (stored,) = added(bundled, 1)
+    card = check_card(stored)
+    assert isinstance(card, BasicCard)
+    media = paths.media_dir(bundled.path.parent)
+    (name,) = (path.name for path in media.iterdir())
+    panel = CardPanel(media)
+    qtbot.addWidget(panel)
+    panel.resize(600, 500)
+    panel.show()
+    panel.show_card("Geography", QueueCounts(1, 0, 0), card, ())
+    panel.show_back(card)
+    for view in (panel._question_html, panel._back_html):
+        assert view.isVisibleTo(panel)
+        shown = view.document().resource(QTextDocument.ResourceType.ImageResource.value, QUrl(name))
+        assert isinstance(shown, QImage)
+        assert shown.width() == 21  # the file itself, not the placeholder
+        assert f'<img src="{name}"' in view.toHtml()
+    assert "Where is Lima?" in panel._question_html.toPlainText()

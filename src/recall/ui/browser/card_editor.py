@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
     QToolButton,
@@ -156,7 +157,11 @@ class CardEditor(QWidget):
         for widget in (self.front, self.back):
             self._form.setRowVisible(widget, kind in ("basic", "reversed", "type"))
         self._form.setRowVisible(self.cloze, kind == "cloze")
-        self.back.setPlaceholderText("Answer to type" if kind == "type" else "Back")
+        back = "Answer to type" if kind == "type" else "Back"
+        self.back.setPlaceholderText(back)
+        label = self._form.labelForField(self.back)
+        if isinstance(label, QLabel):
+            label.setText(back)
         if choice:
             while len(self._rows) < MIN_CHOICES + 1:
                 self._add_row()

@@ -151,15 +151,21 @@ class FormatBar(QWidget):
             button.setEnabled(media_dir is not None)
         for box in boxes:
             box.paste_image = self._store_pasted if media_dir is not None else None
-            for keys, slot in (("Ctrl+B", self._on_bold), ("Ctrl+I", self._on_italic)):
-                shortcut = QShortcut(QKeySequence(keys), box, slot)
+            for keys, mark in (("Ctrl+B", "**"), ("Ctrl+I", "*")):
+                # Each box's own keys act on that box, whichever the buttons last served.
+                shortcut = QShortcut(QKeySequence(keys), box)
                 shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+                shortcut.activated.connect(
+                    lambda box=box, mark=mark: wrap_selection(box, mark, mark)
+                )
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         app.focusChanged.connect(self._on_focus)
 
     def target(self) -> MarkdownBox:
-        """The box the buttons act on: the one that last had the keyboard."""
+        """The box the buttons act on: the one that last had the keyboard, if still shown."""
+        if self._last.isHidden():  # the card type changed since: the first box shown
+            self._last = next((box for box in self._boxes if not box.isHidden()), self._last)
         return self._last
 
     def _button(self, text: str, tip: str, slot: Callable[[], None]) -> QToolButton:
@@ -176,8 +182,8 @@ class FormatBar(QWidget):
 
     def _insert(self, name: str) -> None:
         reference = f"[sound:{name}]" if card_media.is_sound_name(name) else f"![]({name})"
-        self._last.insertPlainText(reference)
-        self._last.setFocus()
+        self.target().insertPlainText(reference)
+        self.target().setFocus()
 
     def _store_pasted(self, data: bytes) -> str | None:
         assert self._media_dir is not None
@@ -206,16 +212,16 @@ class FormatBar(QWidget):
             self._last = new
 
     def _on_bold(self) -> None:
-        wrap_selection(self._last, "**", "**")
+        wrap_selection(self.target(), "**", "**")
 
     def _on_italic(self) -> None:
-        wrap_selection(self._last, "*", "*")
+        wrap_selection(self.target(), "*", "*")
 
     def _on_list(self) -> None:
-        list_selection(self._last)
+        list_selection(self.target())
 
     def _on_code(self) -> None:
-        code_selection(self._last)
+        code_selection(self.target())
 
     def _on_image(self) -> None:
         self._add_file("Add an image", IMAGE_FILTER)
