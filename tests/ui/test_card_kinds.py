@@ -24,6 +24,7 @@ from recall.storage import Database
 from recall.study.session import QueueCounts
 from recall.ui.browser.add_card_dialog import AddCardDialog
 from recall.ui.collection_actions import EditCardDialog
+from recall.ui.main_window import MainWindow
 from recall.ui.review.card_panel import CardPanel
 from tests.conftest import ZONE, Clock
 from tests.ui.conftest import FakePrompts
@@ -342,3 +343,21 @@ def test_a_card_with_an_added_image_shows_it_on_the_review_screen(
         assert shown.width() == 21  # the file itself, not the placeholder
         assert f'<img src="{name}"' in view.toHtml()
     assert "Where is Lima?" in panel._question_html.toPlainText()
+
+
+def test_ctrl_shift_c_in_add_cards_opened_from_the_main_window_makes_a_deletion(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.collection.add_cards()
+    opened = window.collection.add_dialog
+    qtbot.addWidget(opened, before_close_func=lambda _dialog: opened.editor.clear())
+    opened.activateWindow()
+    qtbot.waitUntil(opened.isActiveWindow)
+    choose_kind(opened, "cloze")
+    qtbot.keyClicks(opened.editor.cloze, "Lima")
+    select(opened.editor.cloze, 0, 4)
+    # The main window's Custom Study key (also Ctrl+Shift+C) stays in the main window.
+    qtbot.keyClick(opened.editor.cloze, Qt.Key.Key_C, CTRL_SHIFT)
+    assert opened.editor.cloze.toPlainText() == "{{c1::Lima}}"
+    assert opened.isActiveWindow()
+    opened.editor.clear()
