@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QScrollArea, QVBoxLayout, QWidget
 
@@ -23,7 +23,7 @@ from recall.core.presets import leech_policy
 from recall.core.wording import count
 from recall.host import paths
 from recall.options import deck_options
-from recall.ui.context import WindowContext
+from recall.ui.context import WindowContext, WindowPart
 from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
 
@@ -87,7 +87,7 @@ class EditCardDialog(QDialog):
         self._prompts.tell("Edit Card", message, warning=True)
 
 
-class CollectionActions(QObject):
+class CollectionActions(WindowPart):
     """Actions on the collection for the main window's menus.
 
     Args:
@@ -111,15 +111,9 @@ class CollectionActions(QObject):
         deck_list: DeckListView,
         parent: QWidget,
     ) -> None:
-        super().__init__(parent)
-        self._database = context.database
+        super().__init__(context, parent)
         self._settings = settings
-        self._clock = context.clock
-        self._zone = context.zone
-        self._prompts = context.prompts
         self._deck_list = deck_list
-        self._window = parent
-        self._schedulers = context.schedulers
         self.changes = Changes(context.database, context.schedulers, settings, context.zone)
         self.browser: BrowserWindow | None = None
         self._review_change: Change | None = None
