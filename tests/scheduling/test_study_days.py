@@ -104,13 +104,13 @@ def test_given_the_same_elapsed_days_the_step_is_py_fsrs_s(
     reference = fsrs.Scheduler(enable_fuzzing=False)
     moment = _local(2026, 1, 5, 21, 17)
     history = [PastReview(moment, ratings[0])]
-    card, _ = reference.review_card(fsrs.Card(), fsrs.Rating(int(ratings[0])), moment)
+    card = _reference_step(reference, fsrs.Card(), ratings[0], moment)
     for gap, rating in zip(gaps, ratings[1:], strict=False):
         later = moment + gap
         history.append(PastReview(later, rating))
         assert card.last_review is not None
         card.last_review = later - timedelta(days=days.elapsed(moment, later))
-        card, _ = reference.review_card(card, fsrs.Rating(int(rating)), later)
+        card = _reference_step(reference, card, rating, later)
         moment = later
     replayed = scheduler.replay(7, history)
     assert (replayed.stability, replayed.difficulty, replayed.due) == (
@@ -118,6 +118,20 @@ def test_given_the_same_elapsed_days_the_step_is_py_fsrs_s(
         card.difficulty,
         card.due,
     )
+
+
+def _reference_step(
+    reference: fsrs.Scheduler, card: fsrs.Card, rating: Rating, at: datetime
+) -> fsrs.Card:
+    """py-fsrs's step, with the one rule Recall adds to it: a learning card's Easy waits
+    at least a day longer than its Good (as Anki's does)."""
+    after, _ = reference.review_card(card, fsrs.Rating(int(rating)), at)
+    if rating is Rating.EASY and card.state is not fsrs.State.Review:
+        good, _ = reference.review_card(card, fsrs.Rating.Good, at)
+        good_days = (good.due - at).days
+        if after.state is fsrs.State.Review and (after.due - at).days <= good_days:
+            after.due = at + timedelta(days=min(good_days + 1, reference.maximum_interval))
+    return after
 
 
 def _micros(moment: datetime) -> int:
