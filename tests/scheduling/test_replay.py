@@ -127,7 +127,9 @@ def test_the_raw_replay_is_the_stored_columns() -> None:
     scheduler = Scheduler()
     micros = (START - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
     day = 86_400_000_000
-    raw = scheduler.replay_raw(5, [(5, micros, 3, 0, None), (5, micros + day, 3, 0, None)])
+    raw = scheduler.replay_raw(
+        5, [(5, micros, 3, 0, None, None, None), (5, micros + day, 3, 0, None, None, None)]
+    )
     memory = scheduler.replay(
         5, [PastReview(START, Rating.GOOD), PastReview(START + timedelta(days=1), Rating.GOOD)]
     )
@@ -147,13 +149,18 @@ def test_the_raw_replay_is_the_stored_columns() -> None:
 def test_an_empty_history_or_a_forget_last_is_a_new_card() -> None:
     replayer = Replayer(fsrs.scheduler.DEFAULT_PARAMETERS, 0.9, (), (), 36_500, fuzz=True)
     assert replayer.replay(1, []) == NEW
-    assert replayer.replay(1, [(1, 10**15, 3, 0, None), (1, 10**15 + 1, 0, 1, None)]) == NEW
+    assert (
+        replayer.replay(
+            1, [(1, 10**15, 3, 0, None, None, None), (1, 10**15 + 1, 0, 1, None, None, None)]
+        )
+        == NEW
+    )
 
 
 def test_an_unknown_history_kind_is_refused() -> None:
     replayer = Replayer(fsrs.scheduler.DEFAULT_PARAMETERS, 0.9, (), (), 36_500, fuzz=True)
     with pytest.raises(ValueError, match="kind 7"):
-        replayer.replay(1, [(1, 10**15, 0, 7, None)])
+        replayer.replay(1, [(1, 10**15, 0, 7, None, None, None)])
 
 
 def test_the_fuzz_seed_is_the_review_times_timestamp() -> None:
