@@ -167,3 +167,29 @@ def test_the_fuzz_seed_is_the_review_times_timestamp() -> None:
     for micros in (0, 1, 999_999, 1_764_000_000_123_457, 4_102_444_800_000_001):
         moment = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=micros)
         assert round(moment.timestamp() * 1_000_000) == round(micros / 10**6 * 1_000_000)
+
+
+@pytest.mark.parametrize("answered", [True, False], ids=["after-answers", "never-answered"])
+def test_a_memory_entry_sets_its_memory_and_keeps_the_last_answer(answered: bool) -> None:
+    scheduler = Scheduler(fuzz=True)
+    answers = [PastReview(START, Rating.GOOD), PastReview(START + timedelta(days=2), Rating.HARD)]
+    kept_at = START + timedelta(days=3)
+    due = START + timedelta(days=20, hours=5)
+    entry = PastReview(kept_at, None, ReviewKind.MEMORY, due, 17.25, 3.5)
+    history = [*answers, entry] if answered else [entry]
+    memory = scheduler.replay(5, history)
+    last = answers[-1].reviewed_at if answered else kept_at
+    assert memory == MemoryState(CardState.REVIEW, None, 17.25, 3.5, due, last)
+    assert scheduler.replay_by_steps(5, history) == memory
+    # The next answer counts its elapsed days from the last answer, in both replays.
+    then = [*history, PastReview(due, Rating.GOOD)]
+    assert scheduler.replay(5, then) == scheduler.replay_by_steps(5, then)
+    assert (
+        scheduler.replay(5, then).stability != scheduler.replay(5, [*answers, then[-1]]).stability
+    )
+
+
+def test_a_memory_entry_without_its_memory_state_is_refused() -> None:
+    replayer = Replayer(fsrs.scheduler.DEFAULT_PARAMETERS, 0.9, (), (), 36_500, fuzz=True)
+    with pytest.raises(ValueError, match="memory entry"):
+        replayer.replay(1, [(1, 10**15, 0, 4, 10**15 + 10**11, None, None)])
