@@ -114,11 +114,20 @@ def test_imported_schedules_are_the_replay_of_their_history(
 
 def test_importing_the_same_file_again_changes_nothing(studied: Studied, tmp_path: Path) -> None:
     database, now = _import(studied, tmp_path)
-    before = _cards(database)
+    before, memories = _cards(database), _memories(database)
+    entries = _entries(database)
     reports = importing.import_files(database, Schedulers(), [studied.package], now)
     assert all(deck.reviews == 0 for report in reports for deck in report.decks)
     assert _cards(database) == before
+    assert _memories(database) == memories  # stability and difficulty too
+    assert _entries(database) == entries  # no forget, due date or memory entry twice
     database.close()
+
+
+def _entries(database: Database) -> int:
+    with database.reading() as reading:
+        ((count,),) = reading.sql.rows("SELECT count(*) FROM review")
+    return int(count)
 
 
 def test_each_anki_preset_comes_along_shared_by_its_decks(studied: Studied, tmp_path: Path) -> None:
