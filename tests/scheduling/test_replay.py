@@ -54,6 +54,7 @@ entries = st.one_of(
     st.tuples(st.sampled_from(list(Rating)), gaps),
     st.tuples(st.just(ReviewKind.FORGET), gaps),
     st.tuples(st.just(ReviewKind.SET_DUE), gaps),
+    st.tuples(st.just(ReviewKind.MEMORY), gaps),
 )
 
 
@@ -64,8 +65,12 @@ def _history(steps: list[tuple[Rating | ReviewKind, timedelta]]) -> list[PastRev
             history.append(PastReview(now, what))
         elif what is ReviewKind.FORGET:
             history.append(PastReview(now, None, ReviewKind.FORGET))
-        else:
+        elif what is ReviewKind.SET_DUE:
             history.append(PastReview(now, None, ReviewKind.SET_DUE, now + gap * 3))
+        else:  # a memory state kept from another app, within FSRS's bounds
+            days = gap / timedelta(days=1)
+            memory = (0.001 + days * 7.3, 1 + (days * 3.7) % 9)
+            history.append(PastReview(now, None, ReviewKind.MEMORY, now + gap * 3, *memory))
         now += gap
     return history
 

@@ -120,7 +120,11 @@ def write_history(
 
 
 _SAME_DAY = timedelta(hours=12)  # from the middle of a study day to either of its ends
-_SAME_MEMORY = 1e-6  # a stability or difficulty this close to the one kept is the same
+# Anki keeps stability to 4 decimal places and difficulty to 3 (as Recall's export writes
+# them): a memory state that rounds to the one kept is that one, so a card back from Anki
+# unchanged gains no entry for it.
+_SAME_STABILITY = 0.5e-4 + 1e-9
+_SAME_DIFFICULTY = 0.5e-3 + 1e-9
 
 
 def _without_restated(
@@ -161,6 +165,6 @@ def _same_memory(memory: MemoryState, change: ImportedChange) -> bool:
     assert change.stability is not None
     assert change.difficulty is not None
     return (
-        abs(memory.stability - change.stability) <= _SAME_MEMORY
-        and abs(memory.difficulty - change.difficulty) <= _SAME_MEMORY
+        abs(memory.stability - change.stability) <= _SAME_STABILITY
+        and abs(memory.difficulty - change.difficulty) <= _SAME_DIFFICULTY
     )

@@ -208,8 +208,10 @@ class Scheduler:
         """A card's memory state from its history, applied in the order given.
 
         Answers are reviewed; a forget makes the card new again; a due date set by hand
-        moves the card's due date (``set_due``). The same as applying ``apply`` to each in
-        turn, worked out by ``Replayer`` on plain numbers (tests hold both equal).
+        moves the card's due date (``set_due``); a memory entry makes it a review card with
+        the due date, stability and difficulty it holds, its last review left as it was. The
+        same as applying ``apply`` to each in turn, worked out by ``Replayer`` on plain
+        numbers (tests hold both equal).
         """
         return memory_of(self._replayer.replay(seed, _raw(seed, history)))
 
@@ -271,7 +273,8 @@ class Scheduler:
         return float(self._fsrs.get_card_retrievability(card, now))
 
     def apply(self, seed: int, memory: MemoryState, past: PastReview) -> MemoryState:
-        """The memory state after one history entry: an answer, a forget or a set due date."""
+        """The memory state after one history entry: an answer, a forget, a set due date or a
+        memory entry."""
         if past.kind is ReviewKind.FORGET:
             return NEW_CARD
         if past.kind is ReviewKind.CRAM:
