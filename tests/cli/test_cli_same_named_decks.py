@@ -27,7 +27,7 @@ def test_two_shared_spanish_decks_become_one_deck_of_six_cards(
     assert (status, err) == (0, "")
     assert (
         f"{second}: merged deck 'Spanish' (anki-deck-{SPANISH_B}) into the existing deck "
-        f"'Spanish' (anki-deck-{SPANISH_A}): 3 new, 0 updated, 0 unchanged cards"
+        f"'Spanish' (anki-deck-{SPANISH_A}): 3 added, 0 updated, 0 unchanged cards"
     ) in out
 
     status, out, _ = run(capsys, "--data-dir", data, "decks", "--json")

@@ -91,7 +91,7 @@ def test_decks_of_one_name_from_two_packages_are_merged_with_their_history(
     line = deck.describe()
     assert line.startswith(
         f"merged deck 'Spanish' (anki-deck-{SPANISH_B}) into the existing deck 'Spanish' "
-        f"(anki-deck-{SPANISH_A}): 3 new"
+        f"(anki-deck-{SPANISH_A}): 3 added"
     )
     assert deck.reviews == 1
     with database.reading() as transaction:
@@ -129,7 +129,7 @@ def test_decks_of_one_name_in_one_package_become_one(
     (deck,) = report.decks
     assert deck.describe().startswith(
         f"merged deck 'Spanish' (anki-deck-{SPANISH_B}) into the deck 'Spanish' "
-        f"(anki-deck-{SPANISH_A}): 6 new"
+        f"(anki-deck-{SPANISH_A}): 6 added"
     )
 
 

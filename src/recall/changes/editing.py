@@ -137,18 +137,40 @@ def add_card(
     Raises:
         CardError: The card breaks the deck format.
     """
-    card = check_card({key: value for key, value in data.items() if key != "id"})
+    change, card_ids = add_cards(database, deck, [data], now)
+    return change, card_ids[0]
+
+
+def add_cards(
+    database: Database, deck: DeckRow, cards: list[dict[str, Any]], now: datetime
+) -> tuple[Change, list[int]]:
+    """Add the cards of one note at the end of a deck, all or none.
+
+    Returns:
+        One change (undo deletes every card) and the new cards' ids, in order.
+
+    Raises:
+        CardError: A card breaks the deck format (none is added).
+    """
+    checked = [check_card({k: v for k, v in data.items() if k != "id"}) for data in cards]
+    card_ids = []
     with database.transaction() as transaction:
         browsing = transaction.browsing
-        key = new_key(question_of(card), browsing.keys(deck.id))
-        stored = card.model_copy(update={"id": key})
-        content = stored.model_dump_json(exclude_defaults=True)
-        position = browsing.next_position(deck.id)
-        transaction.cards.add(deck.id, [NewCard(key, position, stored.type, content)], now)
-        card_id = browsing.card_id(deck.id, key)
-        assert card_id is not None
-    change = Change(f"Add a card to {deck.name}", 1, Restore(added_cards=(card_id,)), (card_id,))
-    return change, card_id
+        taken = browsing.keys(deck.id)
+        for card in checked:
+            key = new_key(question_of(card), taken)
+            taken.add(key)
+            stored = card.model_copy(update={"id": key})
+            content = stored.model_dump_json(exclude_defaults=True)
+            position = browsing.next_position(deck.id)
+            transaction.cards.add(deck.id, [NewCard(key, position, stored.type, content)], now)
+            card_id = browsing.card_id(deck.id, key)
+            assert card_id is not None
+            card_ids.append(card_id)
+    count = "a card" if len(card_ids) == 1 else f"{len(card_ids)} cards"
+    label = f"Add {count} to {deck.name}"
+    change = Change(label, len(card_ids), Restore(added_cards=tuple(card_ids)), tuple(card_ids))
+    return change, card_ids
 
 
 def edit_card(database: Database, card_id: int, data: dict[str, Any], now: datetime) -> Change:

@@ -85,13 +85,14 @@ class DeckReport:
         verb = "added deck" if self.new_deck else "updated deck"
         if self.merged_from:
             into = "the existing deck" if self.merged_into_existing else "the deck"
-            verb = f"merged deck {self.deck_name!r} ({', '.join(self.merged_from)}) into {into}"
+            merged = f" ({', '.join(self.merged_from)})" if with_key else ""
+            verb = f"merged deck {self.deck_name!r}{merged} into {into}"
         # "added", not "new": an imported card may come with its history, no new card then.
         counts = f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged cards"
         if self.newer_kept:
             counts += f", {self.newer_kept} changed here since kept"
         if self.reviews:
-            counts += f", {self.reviews} reviews"
+            counts += f", {wording.count(self.reviews, 'review')}"
         if self.kept:
             counts += f"; {self.kept} kept that the file no longer lists"
         key = f" ({self.deck_key})" if with_key else ""

@@ -299,16 +299,16 @@ class Replayer:
         last_day: int,
         day: int,
     ) -> int:
-        """The interval in days Good would give a learning or relearning card on study day
-        ``day`` (``last_day`` the study day of ``last``), 0 when Good would keep it in its
-        steps.
+        """The whole days Good would wait with a learning or relearning card on study day
+        ``day`` (``last_day`` the study day of ``last``): its interval when Good graduates
+        it, else the whole days of the step Good moves it to (0 for a step under a day).
 
         Rare (an Easy answer while learning), so written plainly, in py-fsrs's order.
         """
         steps = (self._learning if state == _LEARNING else self._relearning)[0]
         assert step is not None
         if steps and step + 1 < len(steps):
-            return 0
+            return steps[step + 1] // _DAY
         w = self._w
         if stability is None or difficulty is None:
             stability = self._initial_stability[3]

@@ -152,13 +152,13 @@ class Scheduler:
             and after.state is fsrs.State.Review
         ):
             # As Anki does, a learning card's Easy is always longer than its Good (py-fsrs
-            # can give both the same number of days when both graduate the card).
+            # can give both the same number of days: when both graduate the card, or when
+            # Good's next learning step is a day or more).
             good, _ = self._fsrs.review_card(on_days, fsrs.Rating.Good, now)
-            if good.state is fsrs.State.Review:
-                good_days = (good.due - now).days
-                if (after.due - now).days <= good_days:
-                    longest = self._maximum_interval
-                    after.due = now + timedelta(days=min(good_days + 1, longest))
+            good_days = (good.due - now).days
+            if (after.due - now).days <= good_days:
+                longest = self._maximum_interval
+                after.due = now + timedelta(days=min(good_days + 1, longest))
         if self._fuzz and after.state == fsrs.State.Review:
             after.due = now + self._fuzzed(after.due - now, seed, now)
         return after

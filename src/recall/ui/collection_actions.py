@@ -7,9 +7,10 @@ review screen; Edit > Undo walks it back when no rating is waiting to be undone.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QScrollArea, QVBoxLayout, QWidget
 
@@ -20,8 +21,10 @@ from recall.core.errors import RecallError
 from recall.core.preferences import Preferences
 from recall.core.presets import leech_policy
 from recall.core.wording import count
+from recall.host import paths
 from recall.options import deck_options
-from recall.ui.context import WindowContext
+from recall.ui.context import WindowContext, WindowPart
+from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
 
 if TYPE_CHECKING:
@@ -30,18 +33,31 @@ if TYPE_CHECKING:
     from recall.ui.review.view import ReviewView
 
 
+@reports_errors
 class EditCardDialog(QDialog):
-    """One card in the editor, saved with Save (Ctrl+S) or dropped with Cancel."""
+    """One card in the editor, saved with Save (Ctrl+S) or dropped with Cancel.
 
-    def __init__(self, content: str, parent: QWidget | None = None) -> None:
+    Cancel, Escape or the window's close button ask first when the text was changed.
+    """
+
+    def __init__(
+        self,
+        content: str,
+        parent: QWidget | None = None,
+        prompts: Prompts | None = None,
+        media_dir: Path | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Edit Card")
+        self._prompts = prompts or Prompts(self)
         # The editor and the deck format's models load when a card is first edited.
         from recall.changes import editing
         from recall.ui.browser.card_editor import CardEditor
 
-        self.editor = CardEditor()
+        self.editor = CardEditor(media_dir)
         self.editor.set_data(editing.card_data(content))
+        self._loaded = self.editor.data()
+        self.editor.media_refused.connect(self._on_media_refused)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.editor)
@@ -55,12 +71,23 @@ class EditCardDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(760, 700)
 
+    def reject(self) -> None:
+        """Drop the changes, asking first when the text differs from the card's."""
+        from recall.ui.browser.add_card_dialog import DISCARD
+
+        if self.editor.data() != self._loaded and not self._prompts.confirm("Edit Card", DISCARD):
+            return
+        super().reject()
+
     def _on_save(self) -> None:
         if not self.editor.check():
             self.accept()
 
+    def _on_media_refused(self, message: str) -> None:
+        self._prompts.tell("Edit Card", message, warning=True)
 
-class CollectionActions(QObject):
+
+class CollectionActions(WindowPart):
     """Actions on the collection for the main window's menus.
 
     Args:
@@ -84,15 +111,9 @@ class CollectionActions(QObject):
         deck_list: DeckListView,
         parent: QWidget,
     ) -> None:
-        super().__init__(parent)
-        self._database = context.database
+        super().__init__(context, parent)
         self._settings = settings
-        self._clock = context.clock
-        self._zone = context.zone
-        self._prompts = context.prompts
         self._deck_list = deck_list
-        self._window = parent
-        self._schedulers = context.schedulers
         self.changes = Changes(context.database, context.schedulers, settings, context.zone)
         self.browser: BrowserWindow | None = None
         self._review_change: Change | None = None
@@ -179,6 +200,7 @@ class CollectionActions(QObject):
             self._clock,
             deck.id if deck else None,
             self._window,
+            self._prompts,
         )
         dialog.added.connect(lambda _card: self._changed())
         dialog.show()
@@ -337,7 +359,8 @@ class CollectionActions(QObject):
     def _edit_in_review(self, review: ReviewView, card_id: int) -> None:
         with self._database.reading() as transaction:
             content = transaction.cards.get(card_id).content
-        dialog = EditCardDialog(content, self._window)
+        media = paths.media_dir(self._database.path.parent)
+        dialog = EditCardDialog(content, self._window, self._prompts, media)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         from recall.changes.editing import edit_card  # loaded with the dialog above

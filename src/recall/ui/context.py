@@ -6,6 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QWidget
+
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.ui.operations import Operations
@@ -34,3 +37,20 @@ class WindowContext:
     prompts: Prompts
     operations: Operations
     tasks: TaskRunner
+
+
+class WindowPart(QObject):
+    """A part of the main window (its transfers, options, safekeeping, sync, collection
+    actions): the context's services as its own attributes, and the window it acts for."""
+
+    def __init__(self, context: WindowContext, window: QWidget) -> None:
+        super().__init__(window)
+        self._context = context
+        self._database = context.database
+        self._schedulers = context.schedulers
+        self._clock = context.clock
+        self._zone = context.zone
+        self._prompts = context.prompts
+        self._operations = context.operations
+        self._tasks = context.tasks
+        self._window = window

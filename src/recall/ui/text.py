@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 
-from recall.content.card_html import clean
+from recall.content.card_html import clean, is_image_name
 from recall.content.card_limits import MAX_SOURCE_FIELD_CHARS, length_problem, markdown_problem
 from recall.core.wording import count, long_day
 
@@ -119,6 +119,32 @@ def markdown_to_html(markdown: str) -> str:
     document.setMarkdown(markdown, QTextDocument.MarkdownFeature.MarkdownNoHTML)
     _replace_images(document)
     return _BODY_STYLE.sub("<body>", document.toHtml(), count=1)
+
+
+_EMPTY_ALT = re.compile(r"!\[\]\(")
+_MARKDOWN_IMAGE = re.compile(r"!\[[^\]\n]*\]\(\s*([^)\s]+)\s*\)")
+
+
+def shows_media_image(markdown: str) -> bool:
+    """Whether Markdown card text shows an image from the media folder (``![](name)``)."""
+    return any(is_image_name(name) for name in _MARKDOWN_IMAGE.findall(markdown))
+
+
+def markdown_to_card_html(markdown: str) -> str:
+    """Deck Markdown as an HTML fragment that keeps its images, for the card view.
+
+    Raw HTML is not interpreted; the card view cleans the result to the allow-list, which
+    keeps only images named as stored in the media folder, and loads nothing else. Text
+    over the bounds is escaped plain text under a note, as ``markdown_to_html`` gives it.
+    """
+    problem = markdown_problem(markdown)
+    if problem is not None:
+        return html.escape(_with_note(markdown, problem)).replace("\n", "<br>")
+    document = QTextDocument()
+    # Qt's Markdown reader drops an image without alt text; the editor writes ``![](name)``.
+    with_alt = _EMPTY_ALT.sub("![image](", markdown)
+    document.setMarkdown(with_alt, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    return document.toHtml()
 
 
 def _replace_images(document: QTextDocument) -> None:

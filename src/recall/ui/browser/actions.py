@@ -113,7 +113,7 @@ class BrowserActions(QObject):
             row = self._browser.model.row_of(rows[0])
             deck_id = self._browser.model.row_value(row).deck_id if row is not None else None
         dialog = AddCardDialog(
-            self._database, self._changes, decks, self._clock, deck_id, self._browser
+            self._database, self._changes, decks, self._clock, deck_id, self._browser, self._prompts
         )
         dialog.added.connect(lambda _card: self._after_add())
         dialog.setModal(False)

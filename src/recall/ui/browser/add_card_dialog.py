@@ -1,7 +1,8 @@
 """Adding cards: pick a deck and a card type, write the card, Ctrl+Enter adds it and clears.
 
 The deck and the type stay for the next card, as in Anki's Add window, and a warning says
-when the deck already has a card with the same question.
+when the deck already has a card with the same question. Escape or closing the window with
+text written asks before the text is thrown away.
 """
 
 from __future__ import annotations
@@ -24,13 +25,29 @@ from PySide6.QtWidgets import (
 from recall.changes import editing
 from recall.changes.cards import Changes
 from recall.core.errors import RecallError
+from recall.host import paths
 from recall.storage import Database, DeckRow
 from recall.ui.browser.card_editor import CardEditor
+from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label
+from recall.ui.prompts import Prompts
 
-KINDS = (("Multiple choice", "choice"), ("Basic (front and back)", "basic"))
+KINDS = (
+    ("Multiple choice", "choice"),
+    ("Basic (front and back)", "basic"),
+    ("Basic and reversed (a card each way)", "reversed"),
+    ("Type the answer", "type"),
+    ("Cloze deletion", "cloze"),
+)
+DISCARD = "Discard what you typed?"
 
 
+def keep_typed_text(editor: CardEditor, prompts: Prompts, title: str) -> bool:
+    """Whether a window closing should stay open: text is written and the learner says keep it."""
+    return editor.has_text() and not prompts.confirm(title, DISCARD)
+
+
+@reports_errors
 class AddCardDialog(QDialog):
     """A window for writing new cards into a deck.
 
@@ -40,6 +57,8 @@ class AddCardDialog(QDialog):
         decks: The decks to choose from.
         clock: The current time, aware UTC.
         deck_id: The deck to start with.
+        prompts: Asks before typed text is thrown away; message boxes over this window
+            when not given.
     """
 
     added = Signal(int)
@@ -52,8 +71,10 @@ class AddCardDialog(QDialog):
         clock: Callable[[], datetime],
         deck_id: int | None = None,
         parent: QWidget | None = None,
+        prompts: Prompts | None = None,
     ) -> None:
         super().__init__(parent)
+        self._prompts = prompts or Prompts(self)
         self.setWindowTitle("Add Cards")
         self.setObjectName("addCardDialog")
         self._database = database
@@ -70,7 +91,7 @@ class AddCardDialog(QDialog):
         self.kind_box.setAccessibleName("Card type")
         for label, kind in KINDS:
             self.kind_box.addItem(label, kind)
-        self.editor = CardEditor()
+        self.editor = CardEditor(paths.media_dir(database.path.parent))
         self.warning = plain_label()
         self.warning.setObjectName("duplicateWarning")
         self.warning.setAccessibleName("Warning")
@@ -109,6 +130,7 @@ class AddCardDialog(QDialog):
         self.add_button.clicked.connect(self.add_card)
         self.kind_box.currentIndexChanged.connect(self._on_kind)
         self.editor.changed.connect(self._on_edited)
+        self.editor.media_refused.connect(self._on_media_refused)
         self.deck_box.currentIndexChanged.connect(self._on_edited)
         self.resize(760, 720)
         self._on_kind()
@@ -126,18 +148,28 @@ class AddCardDialog(QDialog):
             return None
         deck = self.deck()
         try:
-            change, card_id = editing.add_card(
-                self._database, deck, self.editor.data(), self._clock()
+            change, card_ids = editing.add_cards(
+                self._database, deck, self.editor.cards(), self._clock()
             )
         except RecallError as error:
             self.status.setText(f"Not added: {error}")
             return None
         self._changes.push(change)
-        self.status.setText(f"Added to {deck.name}.")
+        count = "" if len(card_ids) == 1 else f"{len(card_ids)} cards "
+        self.status.setText(f"Added {count}to {deck.name}.")
         self.editor.clear()
         self.editor.focus_first()
-        self.added.emit(card_id)
-        return card_id
+        self.added.emit(card_ids[-1])
+        return card_ids[-1]
+
+    def reject(self) -> None:
+        """Close (Escape, Close, the window's button), asking first when text is written."""
+        if keep_typed_text(self.editor, self._prompts, "Add Cards"):
+            return
+        super().reject()
+
+    def _on_media_refused(self, message: str) -> None:
+        self._prompts.tell("Add Cards", message, warning=True)
 
     def _on_kind(self) -> None:
         self.editor.set_kind(str(self.kind_box.currentData()))

@@ -1,44 +1,47 @@
-"""The card editor: a choice card's question, choices with their "why", or a basic card's sides.
+"""The card editor: a choice card's question and choices, a basic card's sides, or a cloze text.
 
-It checks the card as the deck format does while the learner types, shows the format's
-message for each problem and the deck checker's teaching warnings, and previews the
-question as the review screen renders it.
+Besides multiple choice and basic cards it writes reversed notes (a card each way), type-in
+cards and cloze notes (Ctrl+Shift+C wraps the selection in the next deletion); Markdown
+fields get bold, italic, list and code keys and buttons, and images and sounds. It checks
+the cards as the deck format does while the learner types, shows the format's message for
+each problem and the deck checker's teaching warnings, and previews the question as the
+review screen renders it.
 """
 
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QPushButton,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from recall.changes import card_kinds
 from recall.changes.editing import CardError, check_card
 from recall.content import lint
 from recall.content.deck_format import MAX_CHOICES, MIN_CHOICES
+from recall.core.errors import RecallError
+from recall.ui.browser.markdown_box import FormatBar, MarkdownBox, wrap_selection
 from recall.ui.feedback_panel import card_label
 from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.text import markdown_to_html
 
 
-def _text_box(name: str, lines: int = 3) -> QPlainTextEdit:
-    box = QPlainTextEdit()
-    box.setAccessibleName(name)
-    box.setPlaceholderText(name)
-    box.setTabChangesFocus(True)
-    box.setFixedHeight(box.fontMetrics().lineSpacing() * lines + 16)
-    return box
+def _text_box(name: str, lines: int = 3) -> MarkdownBox:
+    return MarkdownBox(name, lines)
 
 
 class _ChoiceRow:
@@ -66,11 +69,16 @@ class _ChoiceRow:
 
 
 class CardEditor(QWidget):
-    """Edits one card's fields as deck-file JSON (``data``), checked as the learner types."""
+    """Edits one note's fields as deck-file JSON (``data``, ``cards``), checked as typed.
+
+    Args:
+        media_dir: Where added images and sounds are kept; None offers no media buttons.
+    """
 
     changed = Signal()
+    media_refused = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, media_dir: Path | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("cardEditor")
         self._kind = "choice"
@@ -81,7 +89,12 @@ class CardEditor(QWidget):
         self.preview.setObjectName("question")
         self.front = _text_box("Front", 3)
         self.back = _text_box("Back", 3)
-        self.explanation = _text_box("Explanation (Markdown), shown after every answer", 2)
+        self.cloze = _text_box("Text with {{c1::deletions}} (Ctrl+Shift+C hides the selection)", 5)
+        self.explanation = _text_box("Explanation (Markdown), shown after every answer", 5)
+        boxes = [self.question, self.front, self.back, self.cloze, self.explanation]
+        self.format_bar = FormatBar(boxes, media_dir, self._on_media_refused)
+        cloze_key = QShortcut(QKeySequence("Ctrl+Shift+C"), self.cloze, self._on_cloze)
+        cloze_key.setContext(Qt.ShortcutContext.WidgetShortcut)
         self.source = QLineEdit()
         self.source.setAccessibleName("Source")
         self.source.setPlaceholderText("Where a reader can check the answer")
@@ -103,10 +116,12 @@ class CardEditor(QWidget):
         self._choices.setColumnStretch(2, 4)
         self._form = QFormLayout()
         self._form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self._form.addRow("Format", self.format_bar)
         self._form.addRow("Question", self.question)
         self._form.addRow("Preview", self.preview)
         self._form.addRow("Front", self.front)
         self._form.addRow("Back", self.back)
+        self._form.addRow("Text", self.cloze)
         choices = QVBoxLayout()
         choices.addLayout(self._choices)
         add_row = QHBoxLayout()
@@ -130,17 +145,23 @@ class CardEditor(QWidget):
 
     @property
     def kind(self) -> str:
-        """The card type being edited: ``choice`` or ``basic``."""
+        """The kind of note being edited: one of ``card_kinds.KINDS``."""
         return self._kind
 
     def set_kind(self, kind: str) -> None:
-        """Show the fields of a choice card or of a basic card."""
+        """Show the fields of a kind of note (one of ``card_kinds.KINDS``)."""
         self._kind = kind
         choice = kind == "choice"
         for widget in (self.question, self.preview, self._choices_widget):
             self._form.setRowVisible(widget, choice)
         for widget in (self.front, self.back):
-            self._form.setRowVisible(widget, not choice)
+            self._form.setRowVisible(widget, kind in ("basic", "reversed", "type"))
+        self._form.setRowVisible(self.cloze, kind == "cloze")
+        back = "Answer to type" if kind == "type" else "Back"
+        self.back.setPlaceholderText(back)
+        label = self._form.labelForField(self.back)
+        if isinstance(label, QLabel):
+            label.setText(back)
         if choice:
             while len(self._rows) < MIN_CHOICES + 1:
                 self._add_row()
@@ -150,11 +171,18 @@ class CardEditor(QWidget):
         """Fill the fields from a card's deck-file JSON."""
         self._loading = True  # one check at the end, not one per field filled
         self.blockSignals(True)
-        self._extra = {key: data[key] for key in ("markup", "hints", "type_answer") if key in data}
-        self.set_kind(str(data.get("type", "choice")))
+        keys = ("markup", "hints", "type_answer", "note")
+        self._extra = {key: data[key] for key in keys if key in data}
+        kind = str(data.get("type", "choice"))
+        typed = str(data.get("type_answer", ""))
+        if kind == "basic" and typed and typed == str(data.get("back", "")).strip():
+            kind = "type"  # the typed answer follows the back as it is edited
+            del self._extra["type_answer"]
+        self.set_kind(kind)
         self.question.setPlainText(str(data.get("question", "")))
         self.front.setPlainText(str(data.get("front", "")))
         self.back.setPlainText(str(data.get("back", "")))
+        self.cloze.setPlainText(str(data.get("text", "")))
         self.explanation.setPlainText(str(data.get("explanation", "")))
         self.source.setText(str(data.get("source", "")))
         self.tags.setText(" ".join(data.get("tags", [])))
@@ -186,18 +214,30 @@ class CardEditor(QWidget):
             {"type": self._kind, "tags": tags.split(), "shuffle": self.shuffle.isChecked()}
         )
 
+    def cards(self) -> list[dict[str, Any]]:
+        """The cards the note makes, as deck-file JSON (without ids).
+
+        Raises:
+            CardError: A cloze note without a deletion.
+        """
+        return card_kinds.note_cards(self._kind, self.data())
+
     def data(self) -> dict[str, Any]:
-        """The card as deck-file JSON (without an id)."""
+        """The note as deck-file JSON (without an id); a cloze note has ``text``."""
         tags = self.tags.text().split()
         common: dict[str, Any] = {
             "explanation": self.explanation.toPlainText(),
             "source": self.source.text(),
             "tags": tags,
         }
-        if self._kind == "basic":
+        if self._kind == "cloze":
+            return {"type": "basic", **self._extra, "text": self.cloze.toPlainText(), **common}
+        if self._kind != "choice":
+            typed = {"type_answer": self.back.toPlainText().strip()} if self._kind == "type" else {}
             return {
                 "type": "basic",
                 **self._extra,
+                **typed,
                 "front": self.front.toPlainText(),
                 "back": self.back.toPlainText(),
                 **common,
@@ -219,19 +259,29 @@ class CardEditor(QWidget):
         }
 
     def check(self) -> list[str]:
-        """The card's problems as the deck format words them; empty when it can be saved."""
+        """The note's problems as the deck format words them; empty when it can be saved."""
         try:
-            check_card(self.data())
+            for card in self.cards():
+                check_card(card)
         except CardError as error:
             return error.problems
         return []
 
+    def has_text(self) -> bool:
+        """Whether anything has been written that a closed window would lose (tags stay)."""
+        boxes = (self.question, self.front, self.back, self.cloze, self.explanation)
+        lines = [self.source, *(r.text for r in self._rows), *(r.why for r in self._rows)]
+        return any(box.toPlainText().strip() for box in boxes) or any(
+            line.text().strip() for line in lines
+        )
+
     def focus_first(self) -> None:
         """Put the keyboard in the first field."""
-        (self.question if self._kind == "choice" else self.front).setFocus()
+        first = {"choice": self.question, "cloze": self.cloze}.get(self._kind, self.front)
+        first.setFocus()
 
     def _is_blank(self) -> bool:
-        texts = [self.question, self.front, self.back]
+        texts = [self.question, self.front, self.back, self.cloze]
         rows = [row.text.text() for row in self._rows]
         return not any(box.toPlainText().strip() for box in texts) and not any(
             text.strip() for text in rows
@@ -240,7 +290,7 @@ class CardEditor(QWidget):
     # Building
 
     def _connect_signals(self) -> None:
-        for box in (self.question, self.front, self.back, self.explanation):
+        for box in (self.question, self.front, self.back, self.cloze, self.explanation):
             box.textChanged.connect(self._on_changed)
         for line in (self.source, self.tags):
             line.textChanged.connect(self._on_changed)
@@ -281,7 +331,7 @@ class CardEditor(QWidget):
         self.add_choice_button.setEnabled(len(self._rows) < MAX_CHOICES)
         # Tab walks the fields in the order they are shown: question, each choice's text,
         # correct and why, then the rest.
-        chain: list[QWidget] = [self.question, self.front, self.back]
+        chain: list[QWidget] = [self.question, self.front, self.back, self.cloze]
         for row in self._rows:
             chain += [row.text, row.correct, row.why]
         chain += [self.add_choice_button, self.shuffle, self.explanation, self.source, self.tags]
@@ -289,6 +339,13 @@ class CardEditor(QWidget):
             QWidget.setTabOrder(first, second)
 
     # Slots
+
+    def _on_cloze(self) -> None:
+        number = card_kinds.next_cloze_number(self.cloze.toPlainText())
+        wrap_selection(self.cloze, f"{{{{c{number}::", "}}")
+
+    def _on_media_refused(self, error: RecallError) -> None:
+        self.media_refused.emit(str(error))
 
     def _on_add_choice(self) -> None:
         self._add_row().text.setFocus()
@@ -310,7 +367,7 @@ class CardEditor(QWidget):
         elif problems:
             lines = [f"• {problem}" for problem in problems]
         else:
-            warnings = lint.lint_card(check_card(self.data()))
+            warnings = lint.lint_card(check_card(self.cards()[0]))
             lines = [f"Tip: {warning.message}" for warning in warnings]
         self.problems.setText("\n".join(lines))
         self.problems.setProperty("errors", bool(problems))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
@@ -19,11 +19,11 @@ from recall.core.wording import count
 from recall.safekeeping import backups, integrity
 from recall.safekeeping import repair as upkeep
 from recall.safekeeping.integrity import CheckReport
-from recall.ui.context import WindowContext
+from recall.ui.context import WindowContext, WindowPart
 from recall.ui.data.backups_dialog import BackupsDialog
 
 
-class SafekeepingActions(QObject):
+class SafekeepingActions(WindowPart):
     """Backups, the check with its repair, and the backup timer.
 
     Args:
@@ -47,14 +47,7 @@ class SafekeepingActions(QObject):
         backup_interval: timedelta,
         window: QWidget,
     ) -> None:
-        super().__init__(window)
-        self._database = context.database
-        self._schedulers = context.schedulers
-        self._clock = context.clock
-        self._operations = context.operations
-        self._tasks = context.tasks
-        self._prompts = context.prompts
-        self._window = window
+        super().__init__(context, window)
         self.backups_action = QAction("&Backups...", window)
         self.backups_action.setShortcut(QKeySequence("Ctrl+Shift+B"))
         self.check_action = QAction("&Check Database", window)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
@@ -19,13 +19,13 @@ from recall.core.progress import Cancelled, Progress
 from recall.core.wording import count, word
 from recall.sync import settings
 from recall.sync.report import MEDIA_COUNTED, SyncReport, changes
-from recall.ui.context import WindowContext
+from recall.ui.context import WindowContext, WindowPart
 from recall.ui.plain_text import plain_label, plain_tooltip
 
 INTERVAL_MS = 5 * 60 * 1000
 
 
-class SyncActions(QObject):
+class SyncActions(WindowPart):
     """Sync Now, the timer, and the status label the window puts in its status bar.
 
     Args:
@@ -47,12 +47,7 @@ class SyncActions(QObject):
         studying: Callable[[], bool],
         window: QWidget,
     ) -> None:
-        super().__init__(window)
-        self._database = context.database
-        self._schedulers = context.schedulers
-        self._clock = context.clock
-        self._operations = context.operations
-        self._tasks = context.tasks
+        super().__init__(context, window)
         self._studying = studying
         self.sync_action = QAction("S&ync Now", window)
         self.sync_action.setShortcut(QKeySequence("Ctrl+Y"))

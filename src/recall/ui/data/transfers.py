@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from recall.collection import review_log
 from recall.core.errors import CancelledError, RecallError
 from recall.core.progress import Cancelled, Progress
-from recall.ui.context import WindowContext
+from recall.ui.context import WindowContext, WindowPart
 
 if TYPE_CHECKING:
     # Importing and exporting (the deck format's models, the importers, genanki) load
@@ -43,7 +43,7 @@ def importable(path: Path) -> bool:
     return path.is_file() and path.suffix.lower() in importing.SUPPORTED_SUFFIXES
 
 
-class Transfers(QObject):
+class Transfers(WindowPart):
     """Import and export on behalf of the main window.
 
     Args:
@@ -62,13 +62,7 @@ class Transfers(QObject):
         context: WindowContext,
         window: QWidget,
     ) -> None:
-        super().__init__(window)
-        self._database = context.database
-        self._schedulers = context.schedulers
-        self._clock = context.clock
-        self._operations = context.operations
-        self._prompts = context.prompts
-        self._window = window
+        super().__init__(context, window)
 
     @property
     def busy(self) -> bool:

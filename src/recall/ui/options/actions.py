@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from recall.core.progress import Cancelled, Progress
 from recall.core.wording import count
 from recall.options import deck_options
-from recall.ui.context import WindowContext
+from recall.ui.context import WindowContext, WindowPart
 
 if TYPE_CHECKING:
     from recall.options.deck_options import OptionsChange
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from recall.ui.options.preferences_dialog import PreferencesDialog
 
 
-class OptionsActions(QObject):
+class OptionsActions(WindowPart):
     """The three actions and the dialogs they open.
 
     Args:
@@ -49,13 +49,7 @@ class OptionsActions(QObject):
         selected_deck: Callable[[], str | None],
         window: QWidget,
     ) -> None:
-        super().__init__(window)
-        self._database = context.database
-        self._schedulers = context.schedulers
-        self._clock = context.clock
-        self._operations = context.operations
-        self._tasks = context.tasks
-        self._prompts = context.prompts
+        super().__init__(context, window)
         self._selected_deck = selected_deck
         self._window = window
         self._change: OptionsChange | None = None
