@@ -6,14 +6,18 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import fsrs
 import pytest
 
 from recall.collection import importing
 from recall.core import days
-from recall.core.memory import CardState
+from recall.core.memory import CardState, Rating, ReviewKind
+from recall.importers._anki_schedule import memory_state
 from recall.safekeeping import integrity
-from recall.scheduling import Schedulers
+from recall.scheduling import PastReview, Schedulers
 from recall.storage import Database
+from recall.storage.records import CardRow
+from recall.storage.times import to_micros
 from tests.helpers.anki_studied import Studied, study
 
 ROLLOVER = 4  # Anki's default, and the collections' time zone is UTC
@@ -110,11 +114,20 @@ def test_imported_schedules_are_the_replay_of_their_history(
 
 def test_importing_the_same_file_again_changes_nothing(studied: Studied, tmp_path: Path) -> None:
     database, now = _import(studied, tmp_path)
-    before = _cards(database)
+    before, memories = _cards(database), _memories(database)
+    entries = _entries(database)
     reports = importing.import_files(database, Schedulers(), [studied.package], now)
     assert all(deck.reviews == 0 for report in reports for deck in report.decks)
     assert _cards(database) == before
+    assert _memories(database) == memories  # stability and difficulty too
+    assert _entries(database) == entries  # no forget, due date or memory entry twice
     database.close()
+
+
+def _entries(database: Database) -> int:
+    with database.reading() as reading:
+        ((count,),) = reading.sql.rows("SELECT count(*) FROM review")
+    return int(count)
 
 
 def test_each_anki_preset_comes_along_shared_by_its_decks(studied: Studied, tmp_path: Path) -> None:
@@ -164,3 +177,127 @@ def test_decks_of_one_anki_preset_share_one_recall_preset(studied: Studied, tmp_
     assert after.presets.keys() == before.presets.keys()
     assert len(set(after.decks.values())) == len(set(studied.anki["deck_presets"].values()))
     database.close()
+
+
+def _memories(database: Database) -> dict[str, CardRow]:
+    with database.reading() as reading:
+        decks = [deck.id for deck in reading.browsing.decks()]
+        return {card.key: card for deck in decks for card in reading.cards.of_deck(deck)}
+
+
+def test_every_fsrs_review_card_keeps_anki_s_memory_state(studied: Studied, tmp_path: Path) -> None:
+    database, _ = _import(studied, tmp_path)
+    cards = _memories(database)
+    kept = {
+        card_id: card
+        for card_id, card in studied.anki["cards"].items()
+        if card["type"] == 2 and card["stability"] is not None
+    }
+    if any(card["stability"] is not None for card in studied.anki["cards"].values()):
+        assert len(kept) > 100
+    for card_id, card in kept.items():
+        memory = cards[f"anki-{card_id}"].memory
+        # Anki keeps stability to 4 decimal places and difficulty to 3, and hands them over
+        # as 32-bit floats; where Recall's own replay rounds to them it is kept instead.
+        assert memory.stability == pytest.approx(card["stability"], rel=1e-6, abs=5e-5), card_id
+        assert memory.difficulty == pytest.approx(card["difficulty"], rel=1e-6, abs=5e-4), card_id
+        assert memory.due is not None
+        assert _anki_day(studied, to_micros(memory.due) or 0) == card["due"], card_id
+    with database.reading() as reading:
+        (entries,) = reading.sql.rows(
+            f"SELECT count(*) FROM review WHERE kind = {int(ReviewKind.MEMORY)}"
+        )[0]
+    # One memory entry per such card, unless its history already gives Anki's memory state
+    # (the entry is then left out as only restating it); none for any other card.
+    assert entries <= len(kept)
+    assert entries > 100 or not kept
+    database.close()
+
+
+def test_an_answer_after_import_is_scheduled_from_anki_s_memory_state(
+    studied: Studied, tmp_path: Path
+) -> None:
+    database = Database(tmp_path / "data" / "recall.sqlite3")
+    schedulers = Schedulers(fuzz=False)
+    now = datetime.fromtimestamp(studied.export_time + 60, UTC)
+    importing.import_files(database, schedulers, [studied.package], now)
+    cards = _memories(database)
+    kept = [
+        (card_id, card)
+        for card_id, card in studied.anki["cards"].items()
+        if card["type"] == 2 and card["stability"] is not None
+    ]
+    if not kept:
+        assert all(card["stability"] is None for card in studied.anki["cards"].values())
+        database.close()
+        return
+    with database.reading() as reading:
+        presets = reading.options.deck_presets()
+        with_entries = {
+            row[0]
+            for row in reading.sql.rows(
+                f"SELECT card_id FROM review WHERE kind = {int(ReviewKind.MEMORY)}"
+            )
+        }
+        kept = [
+            (card_id, anki) for card_id, anki in kept if cards[f"anki-{card_id}"].id in with_entries
+        ]
+        assert len(kept) > 100
+        for card_id, anki in kept[:20]:
+            card = cards[f"anki-{card_id}"]
+            scheduler = schedulers.for_deck(
+                presets, reading.sql.rows("SELECT deck_id FROM card WHERE id = ?", (card.id,))[0][0]
+            )
+            last, due = card.memory.last_review, card.memory.due
+            assert last is not None
+            assert due is not None
+            # Answered Good on its due day, at the hour of its last answer.
+            at = last + timedelta(days=max(1, round((due - last) / timedelta(days=1))))
+            history = [integrity.past(review) for review in reading.history.of_card(card.id)]
+            replayed = scheduler.replay(card.seed, [*history, PastReview(at, Rating.GOOD)])
+            preset = scheduler.preset
+            expected, _ = fsrs.Scheduler(
+                parameters=preset.parameters or fsrs.scheduler.DEFAULT_PARAMETERS,
+                desired_retention=preset.desired_retention,
+                maximum_interval=preset.maximum_interval,
+                enable_fuzzing=False,
+            ).review_card(
+                fsrs.Card(
+                    card_id=1,
+                    state=fsrs.State.Review,
+                    step=None,
+                    stability=anki["stability"],
+                    difficulty=anki["difficulty"],
+                    due=due,
+                    last_review=last,
+                ),
+                fsrs.Rating.Good,
+                at,
+            )
+            assert replayed.due is not None
+            assert replayed.due - at == expected.due - at, card_id
+            assert replayed.stability == pytest.approx(expected.stability, rel=1e-6), card_id
+    database.close()
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ('{"s": 48.5614, "d": 5.1234, "dr": 0.9}', (48.5614, 5.1234)),
+        ('{"s": 3, "d": 10}', (3.0, 10.0)),
+        ("", None),  # never studied with FSRS, or Anki before 23.10
+        ("{}", None),
+        ('{"s": 0.0, "d": 5.0}', None),  # below FSRS's least stability
+        ('{"s": 40000.0, "d": 5.0}', None),
+        ('{"s": 4.0, "d": 0.5}', None),
+        ('{"s": 4.0, "d": true}', None),
+        ('{"s": NaN, "d": 5.0}', None),
+        ('{"s": "4", "d": 5.0}', None),
+        ("[1, 2]", None),
+        ("not json", None),
+    ],
+)
+def test_anki_s_memory_state_is_read_only_within_fsrs_s_bounds(
+    data: str, expected: tuple[float, float] | None
+) -> None:
+    assert memory_state(data) == expected

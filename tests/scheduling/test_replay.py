@@ -54,6 +54,7 @@ entries = st.one_of(
     st.tuples(st.sampled_from(list(Rating)), gaps),
     st.tuples(st.just(ReviewKind.FORGET), gaps),
     st.tuples(st.just(ReviewKind.SET_DUE), gaps),
+    st.tuples(st.just(ReviewKind.MEMORY), gaps),
 )
 
 
@@ -64,8 +65,12 @@ def _history(steps: list[tuple[Rating | ReviewKind, timedelta]]) -> list[PastRev
             history.append(PastReview(now, what))
         elif what is ReviewKind.FORGET:
             history.append(PastReview(now, None, ReviewKind.FORGET))
-        else:
+        elif what is ReviewKind.SET_DUE:
             history.append(PastReview(now, None, ReviewKind.SET_DUE, now + gap * 3))
+        else:  # a memory state kept from another app, within FSRS's bounds
+            days = gap / timedelta(days=1)
+            memory = (0.001 + days * 7.3, 1 + (days * 3.7) % 9)
+            history.append(PastReview(now, None, ReviewKind.MEMORY, now + gap * 3, *memory))
         now += gap
     return history
 
@@ -127,7 +132,9 @@ def test_the_raw_replay_is_the_stored_columns() -> None:
     scheduler = Scheduler()
     micros = (START - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
     day = 86_400_000_000
-    raw = scheduler.replay_raw(5, [(5, micros, 3, 0, None), (5, micros + day, 3, 0, None)])
+    raw = scheduler.replay_raw(
+        5, [(5, micros, 3, 0, None, None, None), (5, micros + day, 3, 0, None, None, None)]
+    )
     memory = scheduler.replay(
         5, [PastReview(START, Rating.GOOD), PastReview(START + timedelta(days=1), Rating.GOOD)]
     )
@@ -147,16 +154,47 @@ def test_the_raw_replay_is_the_stored_columns() -> None:
 def test_an_empty_history_or_a_forget_last_is_a_new_card() -> None:
     replayer = Replayer(fsrs.scheduler.DEFAULT_PARAMETERS, 0.9, (), (), 36_500, fuzz=True)
     assert replayer.replay(1, []) == NEW
-    assert replayer.replay(1, [(1, 10**15, 3, 0, None), (1, 10**15 + 1, 0, 1, None)]) == NEW
+    assert (
+        replayer.replay(
+            1, [(1, 10**15, 3, 0, None, None, None), (1, 10**15 + 1, 0, 1, None, None, None)]
+        )
+        == NEW
+    )
 
 
 def test_an_unknown_history_kind_is_refused() -> None:
     replayer = Replayer(fsrs.scheduler.DEFAULT_PARAMETERS, 0.9, (), (), 36_500, fuzz=True)
     with pytest.raises(ValueError, match="kind 7"):
-        replayer.replay(1, [(1, 10**15, 0, 7, None)])
+        replayer.replay(1, [(1, 10**15, 0, 7, None, None, None)])
 
 
 def test_the_fuzz_seed_is_the_review_times_timestamp() -> None:
     for micros in (0, 1, 999_999, 1_764_000_000_123_457, 4_102_444_800_000_001):
         moment = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=micros)
         assert round(moment.timestamp() * 1_000_000) == round(micros / 10**6 * 1_000_000)
+
+
+@pytest.mark.parametrize("answered", [True, False], ids=["after-answers", "never-answered"])
+def test_a_memory_entry_sets_its_memory_and_keeps_the_last_answer(answered: bool) -> None:
+    scheduler = Scheduler(fuzz=True)
+    answers = [PastReview(START, Rating.GOOD), PastReview(START + timedelta(days=2), Rating.HARD)]
+    kept_at = START + timedelta(days=3)
+    due = START + timedelta(days=20, hours=5)
+    entry = PastReview(kept_at, None, ReviewKind.MEMORY, due, 17.25, 3.5)
+    history = [*answers, entry] if answered else [entry]
+    memory = scheduler.replay(5, history)
+    last = answers[-1].reviewed_at if answered else kept_at
+    assert memory == MemoryState(CardState.REVIEW, None, 17.25, 3.5, due, last)
+    assert scheduler.replay_by_steps(5, history) == memory
+    # The next answer counts its elapsed days from the last answer, in both replays.
+    then = [*history, PastReview(due, Rating.GOOD)]
+    assert scheduler.replay(5, then) == scheduler.replay_by_steps(5, then)
+    assert (
+        scheduler.replay(5, then).stability != scheduler.replay(5, [*answers, then[-1]]).stability
+    )
+
+
+def test_a_memory_entry_without_its_memory_state_is_refused() -> None:
+    replayer = Replayer(fsrs.scheduler.DEFAULT_PARAMETERS, 0.9, (), (), 36_500, fuzz=True)
+    with pytest.raises(ValueError, match="memory entry"):
+        replayer.replay(1, [(1, 10**15, 0, 4, 10**15 + 10**11, None, None)])

@@ -31,7 +31,9 @@ def imported_entries(
 def as_past(entry: Imported) -> PastReview:
     """An imported entry as replay reads it."""
     if isinstance(entry, ImportedChange):
-        return PastReview(entry.reviewed_at, None, entry.kind, entry.set_due)
+        return PastReview(
+            entry.reviewed_at, None, entry.kind, entry.set_due, entry.stability, entry.difficulty
+        )
     return PastReview(entry.reviewed_at, entry.rating)
 
 

@@ -38,6 +38,8 @@ _NEW, _LEARN, _REVIEW, _RELEARN = 0, 1, 2, 3
 _SUSPENDED, _BURIED, _DAY_LEARN = -1, -3, 3
 # Anki's revlog kinds.
 _REVLOG_LEARN, _REVLOG_REVIEW, _REVLOG_RELEARN, _REVLOG_MANUAL, _REVLOG_RESCHEDULED = 0, 1, 2, 4, 5
+# Entries that move a due date: a due date set, and a memory state kept (its due date).
+_MOVES_DUE = frozenset({ReviewKind.SET_DUE, ReviewKind.MEMORY})
 
 
 @dataclass(frozen=True)
@@ -278,7 +280,7 @@ def _revlog_rows(
                 kind = _REVLOG_LEARN
             ease, time_ms = int(review.rating), review.duration_ms
             interval = last_interval
-        elif review.kind is ReviewKind.SET_DUE and review.set_due is not None:
+        elif review.kind in _MOVES_DUE and review.set_due is not None:
             ease, time_ms, kind = 0, 0, _REVLOG_RESCHEDULED
             interval = max(0, clock.day(review.set_due) - clock.day(review.reviewed_at))
         else:  # a forget: Anki's "reset" writes a manual entry with no interval

@@ -66,7 +66,14 @@ def write_history(
             replayed(count)
         card_id, seed = keys[card_key].id, keys[card_key].seed
         past = [
-            PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
+            PastReview(
+                review.reviewed_at,
+                review.rating,
+                review.kind,
+                review.set_due,
+                review.stability,
+                review.difficulty,
+            )
             for review in stored.get(card_id, [])
         ]
         seen = {_milliseconds(review.reviewed_at) for review in past}
@@ -92,7 +99,10 @@ def write_history(
             if isinstance(review, ImportedChange):
                 state = int(states[review.reviewed_at])
                 at, kind, due = review.reviewed_at, review.kind, review.set_due
-                transaction.browsing.add_entry(card_id, kind, at, state, due)
+                kept = None
+                if review.stability is not None and review.difficulty is not None:
+                    kept = (review.stability, review.difficulty)
+                transaction.browsing.add_entry(card_id, kind, at, state, due, kept)
                 continue
             rows.append(
                 NewReview.rated(
@@ -110,6 +120,11 @@ def write_history(
 
 
 _SAME_DAY = timedelta(hours=12)  # from the middle of a study day to either of its ends
+# Anki keeps stability to 4 decimal places and difficulty to 3 (as Recall's export writes
+# them): a memory state that rounds to the one kept is that one, so a card back from Anki
+# unchanged gains no entry for it.
+_SAME_STABILITY = 0.5e-4 + 1e-9
+_SAME_DIFFICULTY = 0.5e-3 + 1e-9
 
 
 def _without_restated(
@@ -136,7 +151,20 @@ def _without_restated(
                 or memory.due is None
                 or memory.state != CardState.REVIEW
                 or abs(memory.due - change.set_due) >= _SAME_DAY
+                or (change.kind == ReviewKind.MEMORY and not _same_memory(memory, change))
             )
         if needed:
             kept.append(change)
     return sorted(kept, key=lambda entry: entry.reviewed_at)
+
+
+def _same_memory(memory: MemoryState, change: ImportedChange) -> bool:
+    """Whether the history already gives the stability and difficulty a memory entry sets."""
+    if memory.stability is None or memory.difficulty is None:
+        return False
+    assert change.stability is not None
+    assert change.difficulty is not None
+    return (
+        abs(memory.stability - change.stability) <= _SAME_STABILITY
+        and abs(memory.difficulty - change.difficulty) <= _SAME_DIFFICULTY
+    )

@@ -70,12 +70,32 @@ class ReviewKind(IntEnum):
     still gives its schedule. A cram answer (Anki's "filtered" review with rescheduling
     off) is kept in the history but changes no schedule: replay passes over it, and the
     counts of answers (limits, statistics, the review log, the optimizer) leave it out.
+    A memory entry keeps where another app left the card: a review card due on the date
+    given, with the stability and difficulty given (Anki's FSRS memory state), its last
+    review left as the answers before it make it.
     """
 
     ANSWER = 0
     FORGET = 1
     SET_DUE = 2
     CRAM = 3
+    MEMORY = 4
+
+
+# The memory states FSRS works with: stability in days, difficulty from 1 to 10 (FSRS
+# clamps its own results to these; Anki's ``fsrs`` crate keeps stability at most 36,500).
+STABILITY_BOUNDS = (0.001, 36_500.0)
+DIFFICULTY_BOUNDS = (1.0, 10.0)
+
+
+def memory_in_bounds(stability: object, difficulty: object) -> bool:
+    """Whether these are a stability and difficulty FSRS could have given (finite numbers)."""
+    for value, (low, high) in ((stability, STABILITY_BOUNDS), (difficulty, DIFFICULTY_BOUNDS)):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return False
+        if not low <= value <= high:  # NaN fails this too
+            return False
+    return True
 
 
 # A review dated this far after the clock is "in the future": an import leaves it out,

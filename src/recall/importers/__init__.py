@@ -45,12 +45,14 @@ class ImportedReview:
 
 @dataclass(frozen=True)
 class ImportedChange:
-    """A schedule change made by hand in another app: a forget, or a due date set.
+    """A schedule change made in another app: a forget, a due date set, or where it left a card.
 
     Attributes:
         reviewed_at: When it was made, aware UTC.
-        kind: ``ReviewKind.FORGET`` or ``ReviewKind.SET_DUE``.
-        set_due: For a due date set, the date.
+        kind: ``ReviewKind.FORGET``, ``ReviewKind.SET_DUE`` or ``ReviewKind.MEMORY``.
+        set_due: For a due date set or a memory entry, the date.
+        stability: For a memory entry, the stability the app kept for the card.
+        difficulty: For a memory entry, the difficulty the app kept for the card.
         restates: The change only restates where the other app left the card (its due day,
             or new again); it is left out when the card's history already puts it there,
             so a card that went out to that app and came back unchanged gains nothing.
@@ -60,6 +62,8 @@ class ImportedChange:
     kind: ReviewKind
     set_due: datetime | None = None
     restates: bool = False
+    stability: float | None = None
+    difficulty: float | None = None
 
 
 @dataclass(frozen=True)

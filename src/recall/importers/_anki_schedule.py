@@ -6,8 +6,12 @@ in the learner's time zone (config ``creationOffset``, minutes west of UTC). Rec
 that day by ending each review card's history with a due date set to noon of it (the
 middle of the study day, so a rollover hour a few hours apart, or a change to or from
 daylight saving time, still lands on the same day), at the moment Anki last changed the
-card. Its schedule is then still the replay of its history, and every import of the same
-file gives the same dates on every computer.
+card. Where Anki keeps an FSRS memory state for the card (``cards.data``, Anki 23.10 on),
+that entry is a memory entry instead: it also sets Anki's stability and difficulty, so the
+next answer is scheduled from Anki's memory of the card, not from Recall's replay of the
+review log (which differs wherever the log is incomplete or Anki's parameters were other).
+Its schedule is then still the replay of its history, and every import of the same file
+gives the same schedule on every computer.
 
 Anki's manual entries (revlog type 4, ease 0) become Recall's: a forget where the
 interval is 0, a due date set otherwise. Type 5 entries (rescheduled when FSRS options
@@ -16,13 +20,14 @@ change) only move due dates, so they are due dates set too.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from recall.core import wording
-from recall.core.memory import ReviewKind
+from recall.core.memory import ReviewKind, memory_in_bounds
 from recall.importers import ImportedCardState, ImportedChange, ImportedReview
 from recall.importers._collection import Collection
 
@@ -132,12 +137,13 @@ def read_schedule(
         changes.setdefault(found, []).append(change)
         latest[card_id] = max(latest.get(card_id, at), at)
     states: dict[tuple[str, str], ImportedCardState] = {}
-    kept = {"suspended": 0, "buried": 0, "flagged": 0, "due": 0}
-    query = "SELECT id, type, queue, due, odid, odue, flags, mod FROM cards ORDER BY id"
+    kept = {"suspended": 0, "buried": 0, "flagged": 0, "due": 0, "memory": 0}
+    # Every Anki has had ``cards.data``; from 23.10 it holds the FSRS memory state.
+    query = "SELECT id, type, queue, due, odid, odue, flags, mod, data FROM cards ORDER BY id"
     for row in collection.rows(query):
-        if not all(isinstance(value, int) for value in row):
+        if not all(isinstance(value, int) for value in row[:8]):
             continue  # the cards reader has named the odd value already
-        card_id, kind, queue, due, home_deck, home_due, flags, modified = row
+        card_id, kind, queue, due, home_deck, home_due, flags, modified = row[:8]
         key = keys.get(card_id)
         if key is None:
             continue
@@ -148,9 +154,14 @@ def read_schedule(
         if moment is None:
             continue
         if kind == _REVIEW_TYPE and abs(due) <= _LONGEST_DAYS:
-            changes.setdefault(key, []).append(
-                ImportedChange(moment, ReviewKind.SET_DUE, days.middle(due), restates=True)
-            )
+            memory = memory_state(row[8])
+            entry = ImportedChange(moment, ReviewKind.SET_DUE, days.middle(due), restates=True)
+            if memory is not None:
+                entry = dataclasses.replace(
+                    entry, kind=ReviewKind.MEMORY, stability=memory[0], difficulty=memory[1]
+                )
+                kept["memory"] += 1
+            changes.setdefault(key, []).append(entry)
             kept["due"] += 1
         elif kind == _NEW_TYPE and (card_id in latest):
             changes.setdefault(key, []).append(
@@ -175,10 +186,35 @@ def _notes(kept: dict[str, int]) -> list[str]:
             f"{wording.count(kept['due'], 'review card')} due on the day Anki has "
             f"{wording.word(kept['due'], 'it', 'them')} due"
         )
-    held = [f"{count} {word}" for word, count in kept.items() if word != "due" and count]
+    if kept["memory"]:
+        lines.append(
+            f"{wording.count(kept['memory'], 'review card')} with the FSRS memory state "
+            "(stability, difficulty) Anki has for "
+            f"{wording.word(kept['memory'], 'it', 'them')}"
+        )
+    held = [
+        f"{count} {word}" for word, count in kept.items() if word not in ("due", "memory") and count
+    ]
     if held:
         lines.append(f"kept as in Anki: {', '.join(held)}")
     return lines
+
+
+def memory_state(data: object) -> tuple[float, float] | None:
+    """The FSRS stability and difficulty a card's ``cards.data`` JSON holds (``s``, ``d``).
+
+    None when there is none (Anki before 23.10, FSRS never on, a card studied only with
+    SM-2) or it is not one FSRS could have given.
+    """
+    found = _json(data) if data else None
+    if not isinstance(found, dict):
+        return None
+    stability, difficulty = found.get("s"), found.get("d")
+    if not memory_in_bounds(stability, difficulty):
+        return None
+    assert isinstance(stability, (int, float))
+    assert isinstance(difficulty, (int, float))
+    return float(stability), float(difficulty)
 
 
 def _manual_rows(collection: Collection) -> Iterable[tuple[int, int, int, int]]:

@@ -225,7 +225,14 @@ def replay(scheduler: Scheduler, card: CardRow, history: list[ReviewRow]) -> Mem
 
 def past(review: ReviewRow) -> PastReview:
     """A stored history entry as scheduling reads it: an answer or a change made by hand."""
-    return PastReview(review.reviewed_at, review.rating, review.kind, review.set_due)
+    return PastReview(
+        review.reviewed_at,
+        review.rating,
+        review.kind,
+        review.set_due,
+        review.stability,
+        review.difficulty,
+    )
 
 
 def _when(moment: datetime | None) -> str:

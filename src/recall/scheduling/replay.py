@@ -28,10 +28,11 @@ from recall.core.days import StudyDays
 RawMemory = tuple[int, int | None, float | None, float | None, int | None, int | None]
 # A stored history entry as plain values, as SQLite hands them over: the card's id, the
 # time (microseconds), rating, kind (0 an answer, 1 a forget, 2 a due date set by hand,
-# 3 a cram answer, which changes no schedule)
-# and the due date set (microseconds) or None. The id is not read: it is there so rows
-# read for many cards at once need no copying.
-RawEntry = tuple[int, int, int, int, int | None]
+# 3 a cram answer, which changes no schedule, 4 a memory state kept from another app),
+# the due date set (microseconds) or None, and a memory entry's stability and difficulty
+# (None otherwise). The id is not read: it is there so rows read for many cards at once
+# need no copying.
+RawEntry = tuple[int, int, int, int, int | None, float | None, float | None]
 
 NEW: RawMemory = (0, None, None, None, None, None)
 # Names this replay's results: check trusts an earlier verification only if it was made by
@@ -48,7 +49,7 @@ def replay_key(days: StudyDays) -> str:
     return f"{REPLAY_VERSION}; {days.key}"
 
 
-_FORGET, _SET_DUE, _CRAM = 1, 2, 3
+_FORGET, _SET_DUE, _CRAM, _MEMORY = 1, 2, 3, 4
 _DAY = 86_400_000_000
 _HOUR = 3_600_000_000
 _STABILITY_MIN = 0.001
@@ -144,7 +145,7 @@ class Replayer:
         due: int | None = None
         fuzz_days = 0  # the last answer's interval in days when it left the card in review
         last_day = 0  # the study day of ``last``
-        for _card, moment, rating, kind, set_due in history:
+        for _card, moment, rating, kind, set_due, kept_stability, kept_difficulty in history:
             if states is not None:
                 states.append(0 if new else state)
             if kind == _CRAM:
@@ -160,6 +161,16 @@ class Replayer:
                         None,
                         None,
                     )
+                    continue
+                if kind == _MEMORY:
+                    if set_due is None or kept_stability is None or kept_difficulty is None:
+                        raise ValueError("a memory entry lacks its due date or memory state")
+                    # The answers before it keep the last review: the next answer's elapsed
+                    # days count from there, as they do in the app the memory came from.
+                    if last is None:
+                        last, last_day = moment, self._days.day_number(moment)
+                    new, state, step, due = False, _REVIEW, None, set_due
+                    stability, difficulty = kept_stability, kept_difficulty
                     continue
                 if kind != _SET_DUE or set_due is None:
                     raise ValueError(f"unknown history entry kind {kind} (due date {set_due})")

@@ -58,13 +58,17 @@ class PastReview(NamedTuple):
     Attributes:
         rating: The answer's rating; None for an entry made by hand.
         kind: An answer, or a schedule change made by hand (forget, set due date).
-        set_due: For a set due date, the due date given.
+        set_due: For a set due date or a memory entry, the due date given.
+        stability: For a memory entry, the stability given.
+        difficulty: For a memory entry, the difficulty given.
     """
 
     reviewed_at: datetime
     rating: Rating | None
     kind: ReviewKind = ReviewKind.ANSWER
     set_due: datetime | None = None
+    stability: float | None = None
+    difficulty: float | None = None
 
 
 # What replay reads for each history entry: (time, rating) for an answer, or
@@ -204,8 +208,10 @@ class Scheduler:
         """A card's memory state from its history, applied in the order given.
 
         Answers are reviewed; a forget makes the card new again; a due date set by hand
-        moves the card's due date (``set_due``). The same as applying ``apply`` to each in
-        turn, worked out by ``Replayer`` on plain numbers (tests hold both equal).
+        moves the card's due date (``set_due``); a memory entry makes it a review card with
+        the due date, stability and difficulty it holds, its last review left as it was. The
+        same as applying ``apply`` to each in turn, worked out by ``Replayer`` on plain
+        numbers (tests hold both equal).
         """
         return memory_of(self._replayer.replay(seed, _raw(seed, history)))
 
@@ -267,7 +273,8 @@ class Scheduler:
         return float(self._fsrs.get_card_retrievability(card, now))
 
     def apply(self, seed: int, memory: MemoryState, past: PastReview) -> MemoryState:
-        """The memory state after one history entry: an answer, a forget or a set due date."""
+        """The memory state after one history entry: an answer, a forget, a set due date or a
+        memory entry."""
         if past.kind is ReviewKind.FORGET:
             return NEW_CARD
         if past.kind is ReviewKind.CRAM:
@@ -275,6 +282,20 @@ class Scheduler:
         if past.kind is ReviewKind.SET_DUE:
             assert past.set_due is not None, "a set due date entry has its date"
             return self.set_due(seed, memory, past.set_due, past.reviewed_at)
+        if past.kind is ReviewKind.MEMORY:
+            assert past.set_due is not None, "a memory entry has its due date"
+            assert past.stability is not None
+            assert past.difficulty is not None
+            _require_utc(past.set_due)
+            last = memory.last_review if memory.state is not CardState.NEW else None
+            return MemoryState(
+                CardState.REVIEW,
+                None,
+                past.stability,
+                past.difficulty,
+                past.set_due,
+                last or past.reviewed_at,
+            )
         assert past.rating is not None, "an answer has a rating"
         return self.review(seed, memory, past.rating, past.reviewed_at)
 
@@ -382,11 +403,16 @@ def _raw(seed: int, history: Iterable[HistoryEntry]) -> list[RawEntry]:
             if due is not None:
                 _require_utc(due)
             micros = None if due is None else _micros(due)
-            raw.append((seed, _micros(reviewed_at), 0, int(by_hand[2]), micros))
+            stability = difficulty = None
+            if len(entry) > 4:  # a PastReview: a memory entry carries its memory state
+                stability, difficulty = entry[4:6]
+            raw.append(
+                (seed, _micros(reviewed_at), 0, int(by_hand[2]), micros, stability, difficulty)
+            )
         else:
             # A PastReview also carries its kind: a cram answer has a rating too.
             kind = int(cast(PastReview, entry).kind) if len(entry) > 2 else 0
-            raw.append((seed, _micros(reviewed_at), int(rating), kind, None))
+            raw.append((seed, _micros(reviewed_at), int(rating), kind, None, None, None))
     return raw
 
 

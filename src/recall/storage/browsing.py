@@ -228,16 +228,27 @@ class BrowsingQueries:
         return {row[0] for row in self._rows("SELECT key FROM card WHERE deck_id = ?", (deck_id,))}
 
     def add_entry(
-        self, card_id: int, kind: ReviewKind, at: datetime, state_before: int, due: datetime | None
+        self,
+        card_id: int,
+        kind: ReviewKind,
+        at: datetime,
+        state_before: int,
+        due: datetime | None,
+        memory: tuple[float, float] | None = None,
     ) -> int:
-        """Append a schedule change made by hand (forget, set due date) to the history."""
+        """Append a schedule change (forget, set due date, memory state kept) to the history.
+
+        ``memory`` is a memory entry's stability and difficulty.
+        """
         micros = to_micros(at)
         assert micros is not None
         uid = free_uid(self._sql, card_keys(self._sql, [card_id])[card_id], micros, int(kind), 0)
+        stability, difficulty = memory or (None, None)
         return self._sql.run(
             "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, "
-            "picked, correct, kind, set_due, uid) VALUES (?, ?, 0, 0, ?, NULL, 0, ?, ?, ?)",
-            (card_id, micros, state_before, int(kind), to_micros(due), uid),
+            "picked, correct, kind, set_due, set_stability, set_difficulty, uid) "
+            "VALUES (?, ?, 0, 0, ?, NULL, 0, ?, ?, ?, ?, ?)",
+            (card_id, micros, state_before, int(kind), to_micros(due), stability, difficulty, uid),
         )
 
     def delete_reviews(self, review_ids: Sequence[int]) -> None:

@@ -48,9 +48,10 @@ class CheckQueries:
         ]
         self._sql.run(
             "INSERT INTO set_aside_review (id, card_id, reviewed_at, rating, duration_ms, "
-            "state_before, picked, correct, kind, set_due, proposed_rating, set_aside_at, "
-            "reason, uid) SELECT id, card_id, reviewed_at, rating, duration_ms, state_before, "
-            "picked, correct, kind, set_due, proposed_rating, ?, ?, uid FROM review "
+            "state_before, picked, correct, kind, set_due, set_stability, set_difficulty, "
+            "proposed_rating, set_aside_at, reason, uid) SELECT id, card_id, reviewed_at, "
+            "rating, duration_ms, state_before, picked, correct, kind, set_due, set_stability, "
+            "set_difficulty, proposed_rating, ?, ?, uid FROM review "
             "WHERE reviewed_at > ?",
             (to_micros(now), reason, after),
         )

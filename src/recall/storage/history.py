@@ -30,11 +30,13 @@ _SCHEDULES = (
     "FROM card JOIN card_memory ON card_memory.card_id = card.id"
 )
 _ENTRIES = (
-    "SELECT review.card_id, review.reviewed_at, review.rating, review.kind, review.set_due "
+    "SELECT review.card_id, review.reviewed_at, review.rating, review.kind, review.set_due, "
+    "review.set_stability, review.set_difficulty "
     "FROM review"
 )
 _DECK_ENTRIES = (
-    "SELECT review.card_id, review.reviewed_at, review.rating, review.kind, review.set_due "
+    "SELECT review.card_id, review.reviewed_at, review.rating, review.kind, review.set_due, "
+    "review.set_stability, review.set_difficulty "
     "FROM card CROSS JOIN review ON review.card_id = card.id"
 )
 _BY_CARD = f"ORDER BY review.card_id, {REVIEW_ORDER}"
@@ -44,9 +46,10 @@ EVERY_HISTORY = f"{_ENTRIES} {_BY_CARD}"
 # each database gives in the order reviews arrived), so two databases holding the same
 # history write the same file even where reviews share a moment.
 _LOG_ORDER = REVIEW_ORDER
-# A history entry as stored: card id, time, rating, kind and due date set (times in
-# microseconds), what ``scheduling.Replayer`` reads.
-RawEntry = tuple[int, int, int, int, int | None]
+# A history entry as stored: card id, time, rating, kind, due date set (times in
+# microseconds), and a memory entry's stability and difficulty: what ``scheduling.Replayer``
+# reads.
+RawEntry = tuple[int, int, int, int, int | None, float | None, float | None]
 # A schedule as stored: state, step, stability, difficulty, due and last review.
 RawSchedule = tuple[int, int | None, float | None, float | None, int | None, int | None]
 

@@ -16,7 +16,7 @@ from recall.storage import card_index, pick_counts, study_day_schema, sync_trigg
 from recall.storage.review_ids import review_uid
 from recall.storage.rows import REVIEW_BY_CARD, REVIEW_BY_TIME
 
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -298,6 +298,23 @@ def _history_index(connection: Connection) -> None:
     still writes one index entry by card. Nothing stored changes.
     """
     connection.exec_driver_sql("DROP INDEX IF EXISTS ix_review_card_time")
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_review_card_history ON review "
+        "(card_id, reviewed_at, uid, rating, kind, set_due)"
+    )
+
+
+def _kept_memory(connection: Connection) -> None:
+    """Schema 15: a history entry can keep the memory state another app left a card in.
+
+    A memory entry (kind 4, Anki's FSRS stability and difficulty at import) holds them in
+    two new columns, which join the history's index by card so every replay still reads
+    the index alone. Entries stored before are none of them: nothing to fill in.
+    """
+    for table in ("review", "set_aside_review"):
+        for column in ("set_stability", "set_difficulty"):
+            connection.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column} FLOAT")
+    connection.exec_driver_sql("DROP INDEX ix_review_card_history")
     columns = ", ".join(REVIEW_BY_CARD)
     connection.exec_driver_sql(f"CREATE INDEX ix_review_card_history ON review ({columns})")
 
@@ -318,4 +335,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     11: _sync_waiting,
     12: _media_wanted,
     13: _history_index,
+    14: _kept_memory,
 }

@@ -143,8 +143,10 @@ class ReviewRow:
 
     Attributes:
         rating: The answer's rating; None for a change made by hand.
-        kind: An answer, a forget, or a due date set by hand.
-        set_due: For a due date set by hand, the date.
+        kind: An answer, a forget, a due date set by hand, or a memory state kept.
+        set_due: For a due date set by hand or a memory entry, the date.
+        stability: For a memory entry, the stability it sets.
+        difficulty: For a memory entry, the difficulty it sets.
     """
 
     id: int
@@ -157,3 +159,5 @@ class ReviewRow:
     correct: bool
     kind: ReviewKind = ReviewKind.ANSWER
     set_due: datetime | None = None
+    stability: float | None = None
+    difficulty: float | None = None

@@ -17,7 +17,8 @@ CARD_COLUMNS = (
 DECK_COLUMNS = "deck.id, deck.key, deck.name, deck.description"
 REVIEW_COLUMNS = (
     "review.id, review.card_id, review.reviewed_at, review.rating, review.duration_ms, "
-    "review.state_before, review.picked, review.correct, review.kind, review.set_due"
+    "review.state_before, review.picked, review.correct, review.kind, review.set_due, "
+    "review.set_stability, review.set_difficulty"
 )
 # Every history is read and replayed in the order the reviews happened, however they
 # arrived (an import can bring a review older than one already stored).
@@ -39,7 +40,17 @@ REVIEW_BY_TIME = (
 # The columns of review's index by card (schema 14 on): a card's history in the order it is
 # replayed, with what the replay reads, so reading every history is one walk of this index,
 # with no sort and no look-up of the table's row, whatever order the rows were stored in.
-REVIEW_BY_CARD = ("card_id", "reviewed_at", "uid", "rating", "kind", "set_due")
+# Schema 15 adds a memory entry's stability and difficulty.
+REVIEW_BY_CARD = (
+    "card_id",
+    "reviewed_at",
+    "uid",
+    "rating",
+    "kind",
+    "set_due",
+    "set_stability",
+    "set_difficulty",
+)
 REVIEWED_STATES = (
     f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"
 )
@@ -100,6 +111,8 @@ def review_row(row: Row) -> ReviewRow:
         correct=bool(correct),
         kind=kind,
         set_due=from_micros(row[9]),
+        stability=row[10],
+        difficulty=row[11],
     )
 
 

@@ -66,11 +66,12 @@ EXPECTED = Expected(
         "review": frozenset(
             {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
             | {"picked", "correct", "kind", "set_due", "proposed_rating", "uid"}
+            | {"set_stability", "set_difficulty"}
         ),
         "set_aside_review": frozenset(
             {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
             | {"picked", "correct", "kind", "set_due", "proposed_rating", "set_aside_at"}
-            | {"reason", "uid"}
+            | {"reason", "uid", "set_stability", "set_difficulty"}
         ),
         "preference": frozenset({"key", "value"}),
         "preset": frozenset({"id", "name", "config"}),

@@ -27,7 +27,8 @@ _CARD_SELECT = (
 _REVIEW_SELECT = (
     "SELECT review.uid, deck.key, card.key, review.reviewed_at, review.kind, review.rating, "
     "review.duration_ms, review.state_before, review.picked, review.correct, review.set_due, "
-    "review.proposed_rating FROM review JOIN card ON card.id = review.card_id "
+    "review.proposed_rating, review.set_stability, review.set_difficulty FROM review "
+    "JOIN card ON card.id = review.card_id "
     "JOIN deck ON deck.id = card.deck_id"
 )
 _CARD_TABLE = ("position", "kind", "content", "flag", "edited", "seed")
@@ -240,7 +241,8 @@ class SyncLocalQueries:
         added again under it (reviews are never updated in place)."""
         rows = self._sql.rows(
             "SELECT id, reviewed_at, rating, duration_ms, state_before, picked, correct, kind, "
-            "set_due, proposed_rating, uid FROM review WHERE card_id = ? "
+            "set_due, proposed_rating, uid, set_stability, set_difficulty FROM review "
+            "WHERE card_id = ? "
             "AND uid NOT IN (SELECT uid FROM review WHERE card_id = ?) ORDER BY id",
             (from_id, to_id),
         )
@@ -297,11 +299,11 @@ class SyncLocalQueries:
 
     def add_reviews(self, rows: Iterable[tuple[Any, ...]]) -> None:
         """Store reviews: (card id, time, rating, duration, state before, picked JSON, correct,
-        kind, set due, proposed rating, uid)."""
+        kind, set due, proposed rating, uid, and a memory entry's stability and difficulty)."""
         self._sql.run_many(
             "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, "
-            "picked, correct, kind, set_due, proposed_rating, uid) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "picked, correct, kind, set_due, proposed_rating, uid, set_stability, "
+            "set_difficulty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             ((*row[:3], answer_ms(row[3]), *row[4:]) for row in rows),
         )
 
@@ -373,7 +375,9 @@ class SyncLocalQueries:
 
 def review_event_values(row: ReviewValues) -> dict[str, Any]:
     """A review as ``SyncLocalQueries.reviews`` reads it, as the fields of its event."""
-    uid, deck_key, card_key, at, kind, rating, duration, state, picked, correct, due, proposed = row
+    uid, deck_key, card_key, at, kind, rating, duration, state, picked, correct, due = row[:11]
+    proposed, stability, difficulty = row[11:]
+    memory = {} if stability is None else {"stability": stability, "difficulty": difficulty}
     return {
         "id": uid,
         "deck": deck_key,
@@ -387,4 +391,5 @@ def review_event_values(row: ReviewValues) -> dict[str, Any]:
         "correct": bool(correct),
         "set_due": due,
         "proposed": proposed,
+        **memory,
     }

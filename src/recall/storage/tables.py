@@ -173,10 +173,17 @@ class Review(SQLModel, table=True):
     kind: int = Field(
         default=0,
         sa_column_kwargs={"server_default": "0"},
-        description="0 an answer, 1 forget (back to new), 2 due date set by hand.",
+        description="0 an answer, 1 forget (back to new), 2 due date set by hand, 3 cram, "
+        "4 memory state kept from another app.",
     )
     set_due: datetime | None = Field(
-        default=None, sa_type=UtcDateTime, description="For kind 2: the due date set."
+        default=None, sa_type=UtcDateTime, description="For kinds 2 and 4: the due date set."
+    )
+    set_stability: float | None = Field(
+        default=None, description="For kind 4: the stability set (schema 15)."
+    )
+    set_difficulty: float | None = Field(
+        default=None, description="For kind 4: the difficulty set (schema 15)."
     )
     proposed_rating: int | None = Field(
         default=None,
@@ -243,8 +250,10 @@ class SetAsideReview(SQLModel, table=True):
         description="As in review: 0 an answer, 1 forget, 2 due date set by hand.",
     )
     set_due: datetime | None = Field(
-        default=None, sa_type=UtcDateTime, description="For kind 2: the due date set."
+        default=None, sa_type=UtcDateTime, description="For kinds 2 and 4: the due date set."
     )
+    set_stability: float | None = None
+    set_difficulty: float | None = None
     proposed_rating: int | None = None
     set_aside_at: datetime = Field(sa_type=UtcDateTime)
     reason: str

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from recall.core.memory import ReviewKind, memory_in_bounds
 from recall.storage.cards import SEED_LIMIT
 from recall.sync import validation
 from recall.sync.validation import BoundsError
@@ -78,6 +79,9 @@ class ReviewEvent:
     correct: bool
     set_due: int | None
     proposed: int | None
+    # A memory entry's (kind 4) stability and difficulty; written only for one.
+    stability: float | None = None
+    difficulty: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +186,16 @@ def _review(data: dict[str, Any]) -> ReviewEvent:
         correct=correct,
         set_due=validation.time("set_due", _integer(data, "set_due", optional=True)),
         proposed=validation.between("proposed", _integer(data, "proposed", optional=True), 1, 4),
+        stability=data.get("stability"),
+        difficulty=data.get("difficulty"),
     )
+    if event.kind == int(ReviewKind.MEMORY):
+        if event.set_due is None or not memory_in_bounds(event.stability, event.difficulty):
+            raise TypeError("memory state")
+    elif event.stability is not None or event.difficulty is not None:
+        raise TypeError("memory state")
     if (
-        event.kind not in (0, 1, 2, 3)
+        event.kind not in (0, 1, 2, 3, 4)
         or not 0 <= event.rating <= 4
         or not 0 <= event.state_before <= 3
     ):
@@ -259,4 +270,9 @@ def review_dict(event: ReviewEvent) -> dict[str, Any]:
         "correct": event.correct,
         "set_due": event.set_due,
         "proposed": event.proposed,
+        **(
+            {}
+            if event.stability is None
+            else {"stability": event.stability, "difficulty": event.difficulty}
+        ),
     }

@@ -241,6 +241,8 @@ class ReviewMerge:
                     event.set_due,
                     event.proposed,
                     event.id,
+                    event.stability,
+                    event.difficulty,
                 )
             )
         self._tx.sync_local.add_reviews(rows)
