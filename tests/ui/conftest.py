@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import PySide6
@@ -12,6 +12,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
+from shiboken6 import isValid
 
 from recall.scheduling import Schedulers
 from recall.storage import Database
@@ -84,8 +85,9 @@ def make_window(
     clock: Clock,
     window_settings: QSettings,
     prompts: FakePrompts,
-) -> WindowFactory:
+) -> Iterator[WindowFactory]:
     configure(qapp)
+    made: list[MainWindow] = []
 
     def make() -> MainWindow:
         window = MainWindow(
@@ -102,9 +104,27 @@ def make_window(
         qtbot.waitExposed(window)
         window.activateWindow()
         window.deck_list.focus_table()
+        made.append(window)
         return window
 
-    return make
+    yield make
+    for window in made:
+        settle(window)
+
+
+def settle(window: MainWindow) -> None:
+    """Let every job the window (and its statistics and browser windows) started finish and
+    hand back its result while the widgets are still there, so that no result of one test
+    arrives in the next test's event loop, at widgets closed meanwhile."""
+    if not isValid(window):
+        return
+    runners = [window.tasks]
+    for other in (window.statistics, window.collection.browser):
+        if other is not None and isValid(other):
+            runners.append(other.tasks)
+    for runner in runners:
+        runner.wait(120_000)
+    QApplication.processEvents()
 
 
 @pytest.fixture
