@@ -194,7 +194,7 @@ def _check_import(test: SmokeTest) -> None:
     run = test.run("--data-dir", data, "import", str(GOOD_DECK))
     test.check(
         "import of a deck file adds it",
-        run.status == 0 and "added deck 'Tiny deck' (tiny): 2 new" in run.out,
+        run.status == 0 and "added deck 'Tiny deck' (tiny): 2 added" in run.out,
         run,
     )
     run = test.run("--data-dir", data, "decks", "--json")
