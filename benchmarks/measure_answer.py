@@ -25,7 +25,8 @@ from recall.content.deck_format import ChoiceCard
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage.database import Synchronous
-from recall.study.session import StudyCard, StudySession
+from recall.study.session import StudySession
+from recall.study.values import StudyCard
 
 
 def _now() -> datetime:

@@ -19,7 +19,8 @@ from recall.options import deck_options
 from recall.safekeeping import integrity
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database, PresetNameError
-from recall.study.session import StudyCard, StudySession
+from recall.study.session import StudySession
+from recall.study.values import StudyCard
 from tests.conftest import ZONE, Clock
 from tests.scheduling.test_optimize import simulate, truth
 

@@ -12,7 +12,8 @@ from recall.core.memory import Rating
 from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study.session import Answer, StudySession
+from recall.study.session import StudySession
+from recall.study.values import Answer
 from tests.conftest import DATA, ZONE, Clock
 
 

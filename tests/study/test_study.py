@@ -15,7 +15,8 @@ from recall.core.memory import CardState, Rating
 from recall.core.presets import DEFAULT_PRESET_ID, Preset
 from recall.scheduling import PastReview, Scheduler, Schedulers
 from recall.storage import Database
-from recall.study.session import StudyCard, StudySession
+from recall.study.session import StudySession
+from recall.study.values import StudyCard
 from tests.conftest import DATA, ZONE, Clock
 
 DECK = "activation-recompute"

@@ -30,7 +30,8 @@ from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage import queue as queue_module
 from recall.storage.times import to_micros
-from recall.study.session import QueueCounts, StudySession
+from recall.study.session import StudySession
+from recall.study.values import QueueCounts
 from tests.conftest import ZONE, Clock
 from tests.study.test_study import DECK, answer, session_for, use_preset
 

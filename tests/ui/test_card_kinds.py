@@ -21,7 +21,7 @@ from recall.core.preferences import Preferences
 from recall.host import paths
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study.session import QueueCounts
+from recall.study.values import QueueCounts
 from recall.ui.browser.add_card_dialog import AddCardDialog
 from recall.ui.collection_actions import EditCardDialog
 from recall.ui.main_window import MainWindow

@@ -19,7 +19,7 @@ from recall.content.deck_format import ChoiceCard
 from recall.core.memory import CardState, Rating
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study.session import Summary
+from recall.study.values import Summary
 from recall.ui.main_window import MainWindow
 from recall.ui.review.choice_outcome import Outcome
 from recall.ui.review.view import Phase, ReviewView

@@ -12,151 +12,29 @@ from recall.changes import cards as card_changes
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard
 from recall.core import days, deck_tree, grading, type_answer
 from recall.core.errors import DatabaseChangedError, UnknownDeckError
-from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
+from recall.core.memory import CardState, Rating, ReviewKind
 from recall.core.preferences import Preferences
 from recall.core.presets import DeckPresets, Preset, leech_policy
-from recall.core.type_answer import Comparison
 from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
 from recall.study.custom import CustomQueue
 from recall.study.queue import Today, read_today
+from recall.study.values import (
+    Answer,
+    EarlierPick,
+    QueueCounts,
+    Recorded,
+    StudyCard,
+    Summary,
+    elapsed_ms,
+)
 
 _TIMING_WINDOW = 50
 _CHANGED = (
     "the database changed while this deck was open (was a backup restored from the command "
     "line?); nothing was recorded. Open the deck again from the deck list"
 )  # right answers the typical answer time is taken from
-
-
-@dataclass(frozen=True)
-class StudyCard:
-    """A card as it is shown once.
-
-    Attributes:
-        seed: The card's seed, which seeds its interval fuzz (``CardRow.seed``).
-        order: For choice cards, the indexes of ``card.choices`` in the order shown
-            (shuffled each time a card is shown); empty for basic cards.
-    """
-
-    card_id: int
-    seed: int
-    card: ChoiceCard | BasicCard
-    memory: MemoryState
-    order: tuple[int, ...]
-    shown_at: datetime
-
-
-@dataclass(frozen=True)
-class EarlierPick:
-    """A wrong option the learner picked again: on how many earlier reviews, and when last."""
-
-    choice: str
-    times: int
-    last: datetime
-
-
-@dataclass(frozen=True)
-class Answer:
-    """An answered card, graded but not yet recorded.
-
-    Attributes:
-        picked: Indexes into ``card.choices``; empty for basic cards.
-        correct: Whether the answer was right; None for a basic card, which the learner rates.
-        proposed: The rating Recall suggests.
-        intervals: When the card would come back under each rating.
-        earlier_picks: The wrong options picked now that earlier reviews of the card
-            picked too.
-        typed: For a type-in card answered by typing, what was typed against the answer.
-    """
-
-    card: StudyCard
-    picked: frozenset[int]
-    correct: bool | None
-    proposed: Rating
-    intervals: dict[Rating, timedelta]
-    answered_at: datetime
-    earlier_picks: tuple[EarlierPick, ...] = ()
-    typed: Comparison | None = None
-
-    @property
-    def duration_ms(self) -> int:
-        """From the card appearing to the answer."""
-        return _elapsed_ms(self.card.shown_at, self.answered_at)
-
-
-@dataclass(frozen=True)
-class QueueCounts:
-    """What is left to study today in a deck, as the review screen's counter shows it.
-
-    Attributes:
-        new: New cards within today's limit.
-        learning: Learning and relearning cards due today.
-        review: Review cards due today within the review limit.
-    """
-
-    new: int
-    learning: int
-    review: int
-
-    @property
-    def due(self) -> int:
-        """Studied cards due today: learning and review cards."""
-        return self.learning + self.review
-
-    @property
-    def total(self) -> int:
-        """Cards left today."""
-        return self.new + self.due
-
-
-@dataclass(frozen=True)
-class Summary:
-    """How today's study of a deck went: every sitting of the study day, not only this one.
-
-    Attributes:
-        cards: Different cards answered today in the deck (with its subdecks).
-        answered: Answers given today.
-        correct: Right answers among them.
-        time_spent: Today's answer times added up.
-        next_due: When the deck's next studied card comes due.
-        sitting_answered: Answers given in this sitting.
-    """
-
-    cards: int
-    answered: int
-    correct: int
-    time_spent: timedelta
-    next_due: datetime | None
-    sitting_answered: int = 0
-
-    @property
-    def share_correct(self) -> float:
-        """Right answers as a share of all answers (0 when nothing was answered)."""
-        return self.correct / self.answered if self.answered else 0.0
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """A stored answer: its review's id, and the card's schedule after it.
-
-    Attributes:
-        leech: Set when this answer made the card a leech (tagged, and suspended unless
-            the settings say tag only): what undoing the answer puts back.
-    """
-
-    review_id: int
-    card_id: int
-    correct: bool
-    time_spent: timedelta
-    memory: MemoryState
-    leech: card_changes.Restore | None = None
-    order: tuple[int, ...] = ()
-
-    @property
-    def became_leech(self) -> bool:
-        """Whether this answer made the card a leech."""
-        return self.leech is not None
 
 
 @dataclass
@@ -298,7 +176,7 @@ class StudySession:
             typical = grading.typical_duration(durations, preferences.timing_sample_size)
         proposed = grading.propose_rating(
             correct,
-            _elapsed_ms(shown.shown_at, now),
+            elapsed_ms(shown.shown_at, now),
             typical,
             preferences.slow_answer_factor,
             preferences.fast_answer_factor,
@@ -340,7 +218,7 @@ class StudySession:
         proposed = grading.propose_typed_rating(
             comparison.correct,
             comparison.one_slip,
-            _elapsed_ms(shown.shown_at, now),
+            elapsed_ms(shown.shown_at, now),
             typical,
             preferences.slow_answer_factor,
             preferences.fast_answer_factor,
@@ -615,8 +493,3 @@ class StudySession:
         return StudyCard(
             card_id=row.id, seed=row.seed, card=card, memory=row.memory, order=order, shown_at=now
         )
-
-
-def _elapsed_ms(start: datetime, end: datetime) -> int:
-    """Whole milliseconds from ``start`` to ``end``; never negative (the clock may go back)."""
-    return max(0, (end - start) // timedelta(milliseconds=1))

@@ -16,7 +16,7 @@ from recall.ui.override_errors import reports_errors
 from recall.ui.text import markdown_to_html
 
 if TYPE_CHECKING:
-    from recall.study.session import EarlierPick
+    from recall.study.values import EarlierPick
 
 
 def earlier_picks_line(picks: Sequence[EarlierPick], zone: tzinfo | None = None) -> str:

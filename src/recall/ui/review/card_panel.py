@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from recall.content.deck_format import BasicCard, ChoiceCard
 from recall.content.sound import without_references
 from recall.core.type_answer import Comparison
-from recall.study.session import QueueCounts
+from recall.study.values import QueueCounts
 from recall.ui.accessibility import plain_text
 from recall.ui.feedback_panel import FeedbackPanel, card_label
 from recall.ui.plain_text import rich_label

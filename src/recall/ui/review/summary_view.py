@@ -25,7 +25,7 @@ from recall.ui.text import format_when
 
 if TYPE_CHECKING:
     from recall.collection.study_more import MoreToStudy
-    from recall.study.session import Summary
+    from recall.study.values import Summary
 
 
 def _label(name: str, role: str, value: bool = False) -> CardLabel:

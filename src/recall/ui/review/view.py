@@ -21,7 +21,8 @@ from recall.content.sound import CardSounds, card_sounds
 from recall.core.errors import DatabaseChangedError, RecallError
 from recall.core.memory import Rating
 from recall.host.audio import DeviceOutput, Output
-from recall.study.session import Answer, StudyCard, StudySession, Summary
+from recall.study.session import StudySession
+from recall.study.values import Answer, StudyCard, Summary
 from recall.ui.accessibility import announce
 from recall.ui.feedback_panel import earlier_picks_line
 from recall.ui.override_errors import reports_errors
