@@ -5,9 +5,10 @@ from __future__ import annotations
 import sqlite3
 from datetime import timedelta
 
+from recall.core.memory import Rating
 from recall.safekeeping import integrity, repair
-from recall.scheduling import Schedulers
-from recall.storage import Database, ReviewRow
+from recall.scheduling import Schedulers, chosen
+from recall.storage import Database, NewReview, ReviewRow
 from tests.conftest import Clock, answer_cards
 
 
@@ -114,3 +115,27 @@ def test_a_repair_replays_the_answers_given_while_the_check_ran(
 def reviews_after(database: Database, count: int) -> list[ReviewRow]:
     with database.reading() as transaction:
         return list(transaction.history.all())[count:]
+
+
+def test_an_answers_chosen_due_date_is_the_schedule_check_replays(
+    bundled: Database, clock: Clock
+) -> None:
+    schedulers = scheduler()
+    with bundled.transaction() as transaction:
+        card = transaction.cards.get(1)
+        scheduler_of_card = schedulers.for_deck(transaction.options.deck_presets(), card.deck_id)
+        now = clock()
+        drawn = scheduler_of_card.review(card.seed, card.memory, Rating.EASY, now)
+        assert drawn.due is not None
+        due = drawn.due + timedelta(days=2)
+        review = NewReview.rated(1, now, Rating.EASY, 4000, card.memory.state, chosen_due=due)
+        transaction.history.add(review)
+        transaction.cards.set_memory(1, chosen(drawn, due))
+    with bundled.reading() as reading:
+        assert [row.set_due for row in reading.history.of_card(1)] == [due]
+    assert integrity.check(bundled, schedulers, clock()).healthy
+
+    # The fuzz draw's date in its place is a stale schedule, found as any other.
+    with bundled.transaction() as transaction:
+        transaction.cards.set_memory(1, drawn)
+    assert list(integrity.check(bundled, schedulers, clock()).stale) == [1]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import fsrs
 import pytest
@@ -52,16 +54,21 @@ study_days = st.builds(
 )
 entries = st.one_of(
     st.tuples(st.sampled_from(list(Rating)), gaps),
+    # An answer whose due date scheduling chose (load balancing, Easy Days, an exam date).
+    st.tuples(st.sampled_from(list(Rating)), gaps, st.just(True)),
     st.tuples(st.just(ReviewKind.FORGET), gaps),
     st.tuples(st.just(ReviewKind.SET_DUE), gaps),
     st.tuples(st.just(ReviewKind.MEMORY), gaps),
 )
 
 
-def _history(steps: list[tuple[Rating | ReviewKind, timedelta]]) -> list[PastReview]:
+def _history(steps: Sequence[tuple[Any, ...]]) -> list[PastReview]:
     history, now = [], START
-    for what, gap in steps:
-        if isinstance(what, Rating):
+    for what, gap, *chosen in steps:
+        if isinstance(what, Rating) and chosen:
+            due = now + gap * 2 + timedelta(days=1)
+            history.append(PastReview(now, what, ReviewKind.ANSWER, due))
+        elif isinstance(what, Rating):
             history.append(PastReview(now, what))
         elif what is ReviewKind.FORGET:
             history.append(PastReview(now, None, ReviewKind.FORGET))
@@ -98,7 +105,7 @@ def _same(left: MemoryState, right: MemoryState) -> bool:
 def test_replay_equals_py_fsrs_step_by_step(
     preset: Preset,
     card_id: int,
-    steps: list[tuple[Rating | ReviewKind, timedelta]],
+    steps: list[tuple[Any, ...]],
     fuzz: bool,
     days: StudyDays,
 ) -> None:
@@ -198,3 +205,20 @@ def test_a_memory_entry_without_its_memory_state_is_refused() -> None:
     replayer = Replayer(fsrs.scheduler.DEFAULT_PARAMETERS, 0.9, (), (), 36_500, fuzz=True)
     with pytest.raises(ValueError, match="memory entry"):
         replayer.replay(1, [(1, 10**15, 0, 4, 10**15 + 10**11, None, None)])
+
+
+def test_an_answers_chosen_due_date_replaces_the_fuzz_draw_only_in_review() -> None:
+    scheduler = Scheduler()
+    graduated = [PastReview(START, Rating.GOOD), PastReview(START + timedelta(days=1), Rating.GOOD)]
+    drawn = scheduler.replay(7, graduated)
+    assert drawn.state is CardState.REVIEW
+    chosen = drawn.due + timedelta(days=1)
+    kept = [graduated[0], graduated[1]._replace(set_due=chosen)]
+    replayed = scheduler.replay(7, kept)
+    assert replayed.due == chosen
+    assert replayed.stability == drawn.stability
+    assert replayed.difficulty == drawn.difficulty
+    assert scheduler.replay_by_steps(7, kept) == replayed
+    # An answer that leaves the card learning has no chosen day: its step stands.
+    learning = [PastReview(START, Rating.AGAIN, ReviewKind.ANSWER, START + timedelta(days=9))]
+    assert scheduler.replay(7, learning) == scheduler.replay(7, [PastReview(START, Rating.AGAIN)])

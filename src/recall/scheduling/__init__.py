@@ -20,6 +20,7 @@ from recall.scheduling.review import (
     PastReview,
     Scheduler,
     Schedulers,
+    chosen,
     memory_of,
     parameter_problem,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "RawMemory",
     "Scheduler",
     "Schedulers",
+    "chosen",
     "fuzz_draw",
     "memory_of",
     "parameter_problem",

@@ -29,7 +29,8 @@ RawMemory = tuple[int, int | None, float | None, float | None, int | None, int |
 # A stored history entry as plain values, as SQLite hands them over: the card's id, the
 # time (microseconds), rating, kind (0 an answer, 1 a forget, 2 a due date set by hand,
 # 3 a cram answer, which changes no schedule, 4 a memory state kept from another app),
-# the due date set (microseconds) or None, and a memory entry's stability and difficulty
+# the due date set (microseconds) or None (for an answer, the due date scheduling chose
+# for it, if it chose one), and a memory entry's stability and difficulty
 # (None otherwise). The id is not read: it is there so rows read for many cards at once
 # need no copying.
 RawEntry = tuple[int, int, int, int, int | None, float | None, float | None]
@@ -38,7 +39,8 @@ NEW: RawMemory = (0, None, None, None, None, None)
 # Names this replay's results: check trusts an earlier verification only if it was made by
 # the same replay. Change it whenever a change here could change a result.
 REPLAY_VERSION = (
-    "replay 3 (py-fsrs 6 formulas on study days, learning Easy after Good, last interval fuzzed)"
+    "replay 4 (py-fsrs 6 formulas on study days, learning Easy after Good, last interval fuzzed"
+    " unless its due date was chosen)"
 )
 _LEARNING, _REVIEW, _RELEARNING = 1, 2, 3
 
@@ -282,6 +284,10 @@ class Replayer:
                 interval = days * _DAY
             fuzz_days = days if state == _REVIEW else 0
             due = moment + interval
+            if set_due is not None and state == _REVIEW:
+                # The day scheduling chose inside the fuzz range (load balancing, Easy
+                # Days, an exam date) is kept with the answer: it depends on other cards.
+                due, fuzz_days = set_due, 0
             last, last_day = moment, day
         if new:
             return NEW

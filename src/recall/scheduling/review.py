@@ -58,7 +58,8 @@ class PastReview(NamedTuple):
     Attributes:
         rating: The answer's rating; None for an entry made by hand.
         kind: An answer, or a schedule change made by hand (forget, set due date).
-        set_due: For a set due date or a memory entry, the due date given.
+        set_due: For a set due date or a memory entry, the due date given; for an answer,
+            the due date scheduling chose for it, if it chose one.
         stability: For a memory entry, the stability given.
         difficulty: For a memory entry, the difficulty given.
     """
@@ -239,6 +240,8 @@ class Scheduler:
             if card is None:
                 card = _to_fsrs(seed, NEW_CARD, past.reviewed_at)
             card = self._step(seed, card, past.rating, past.reviewed_at)
+            if past.set_due is not None and card.state is fsrs.State.Review:
+                card.due = past.set_due
         return NEW_CARD if card is None else _memory(card)
 
     def due_again(self, seed: int, memory: MemoryState) -> MemoryState:
@@ -297,7 +300,8 @@ class Scheduler:
                 last or past.reviewed_at,
             )
         assert past.rating is not None, "an answer has a rating"
-        return self.review(seed, memory, past.rating, past.reviewed_at)
+        after = self.review(seed, memory, past.rating, past.reviewed_at)
+        return chosen(after, past.set_due)
 
     def replay_with_states(
         self, seed: int, history: Iterable[PastReview]
@@ -411,9 +415,24 @@ def _raw(seed: int, history: Iterable[HistoryEntry]) -> list[RawEntry]:
             )
         else:
             # A PastReview also carries its kind: a cram answer has a rating too.
-            kind = int(cast(PastReview, entry).kind) if len(entry) > 2 else 0
-            raw.append((seed, _micros(reviewed_at), int(rating), kind, None, None, None))
+            kind = chosen = None
+            if len(entry) > 2:
+                past = cast(PastReview, entry)
+                kind = int(past.kind)
+                if past.set_due is not None:
+                    _require_utc(past.set_due)
+                    chosen = _micros(past.set_due)
+            raw.append((seed, _micros(reviewed_at), int(rating), kind or 0, chosen, None, None))
     return raw
+
+
+def chosen(after: MemoryState, due: datetime | None) -> MemoryState:
+    """An answer's schedule with the due date scheduling chose for it (``NewReview.chosen_due``)
+    in the fuzz draw's place: only an answer that leaves the card in review has one."""
+    if due is None or after.state is not CardState.REVIEW:
+        return after
+    _require_utc(due)
+    return dataclasses.replace(after, due=due)
 
 
 def memory_of(raw: RawMemory) -> MemoryState:

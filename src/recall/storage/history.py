@@ -55,7 +55,7 @@ RawSchedule = tuple[int, int | None, float | None, float | None, int | None, int
 
 _INSERT = (
     "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, picked, "
-    "correct, proposed_rating, kind, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "correct, proposed_rating, kind, set_due, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -270,6 +270,7 @@ def _values(review: NewReview) -> tuple[object, ...]:
         review.correct,
         None if review.proposed is None else int(review.proposed),
         int(review.kind),
+        to_micros(review.chosen_due),
     )
 
 

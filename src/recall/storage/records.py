@@ -100,6 +100,10 @@ class NewReview:
         correct: Whether the answer was right.
         proposed: The rating Recall proposed, when it proposed one (not for imports).
         kind: An answer, or a cram answer that leaves the schedule as it was.
+        chosen_due: For an answer that leaves the card in review, the due date scheduling
+            chose inside the interval's fuzz range (by the load on each day, Easy Days or an
+            exam date), stored so that replay gives the same date; None when the fuzz draw
+            chose it.
     """
 
     card_id: int
@@ -111,6 +115,7 @@ class NewReview:
     correct: bool
     proposed: Rating | None = None
     kind: ReviewKind = ReviewKind.ANSWER
+    chosen_due: datetime | None = None
 
     @classmethod
     def rated(
@@ -123,6 +128,7 @@ class NewReview:
         picked: tuple[str, ...] | None = None,
         correct: bool | None = None,
         proposed: Rating | None = None,
+        chosen_due: datetime | None = None,
     ) -> NewReview:
         """A review; without a graded answer (``correct`` None) it is right when it passed."""
         return cls(
@@ -134,6 +140,7 @@ class NewReview:
             picked=picked,
             correct=rating.passed if correct is None else correct,
             proposed=proposed,
+            chosen_due=chosen_due,
         )
 
 
@@ -144,7 +151,8 @@ class ReviewRow:
     Attributes:
         rating: The answer's rating; None for a change made by hand.
         kind: An answer, a forget, a due date set by hand, or a memory state kept.
-        set_due: For a due date set by hand or a memory entry, the date.
+        set_due: For a due date set by hand or a memory entry, the date; for an answer,
+            the due date scheduling chose for it (``NewReview.chosen_due``), if it chose one.
         stability: For a memory entry, the stability it sets.
         difficulty: For a memory entry, the difficulty it sets.
     """
