@@ -44,7 +44,7 @@ def test_a_learning_cards_easy_is_longer_than_its_good_for_every_preset(
     gap: timedelta,
 ) -> None:
     scheduler = Scheduler(preset, fuzz=False)
-    history = _history(steps)  # type: ignore[arg-type]
+    history = _history(steps)
     memory = scheduler.replay(card_id, history)
     now = (history[-1].reviewed_at if history else START) + gap
     if memory.state is CardState.REVIEW:

@@ -212,6 +212,7 @@ def test_an_answers_chosen_due_date_replaces_the_fuzz_draw_only_in_review() -> N
     graduated = [PastReview(START, Rating.GOOD), PastReview(START + timedelta(days=1), Rating.GOOD)]
     drawn = scheduler.replay(7, graduated)
     assert drawn.state is CardState.REVIEW
+    assert drawn.due is not None
     chosen = drawn.due + timedelta(days=1)
     kept = [graduated[0], graduated[1]._replace(set_due=chosen)]
     replayed = scheduler.replay(7, kept)
