@@ -199,4 +199,3 @@ def test_an_update_keeps_translations_adds_new_messages_and_keeps_dropped_ones(
     assert (None, "Quit") in catalog.messages
     assert '#~ msgid "Gone"' in updated
     assert (None, "Gone") not in catalog.messages
-

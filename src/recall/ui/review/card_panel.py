@@ -29,7 +29,7 @@ from recall.ui.review.choice_outcome import ChoiceResult, Outcome
 from recall.ui.review.rating_bar import COLUMN_WIDTH
 from recall.ui.review.sound_bar import SoundBar
 from recall.ui.review.type_in import TypeAnswerBox, comparison_html, comparison_words
-from recall.ui.text import markdown_to_card_html, markdown_to_html, shows_media_image
+from recall.ui.text import markdown_to_card_html, markdown_to_html, needs_card_view
 
 LISTEN = "Listen."  # shown for a side that is only a sound
 
@@ -165,7 +165,7 @@ class CardPanel(QScrollArea):
         text = without_references(card.question if isinstance(card, ChoiceCard) else card.front)
         if not text.strip() or (html and _blank_html(text)):
             html, text = False, LISTEN  # the question is its sound
-        elif not html and shows_media_image(text):
+        elif not html and needs_card_view(text):
             html, text = True, markdown_to_card_html(text)  # a label cannot show images
         self._question.setVisible(not html)
         self._question_html.setVisible(html)
@@ -270,7 +270,7 @@ class CardPanel(QScrollArea):
         back = without_references(card.back)
         only_sound = _blank_html(back) and back != card.back
         html = card.markup == "html"
-        if not html and shows_media_image(back):
+        if not html and needs_card_view(back):
             html, back, only_sound = True, markdown_to_card_html(back), False  # label: no images
         if html and _blank_html(back) and not only_sound:
             self._marked = self._type_result if self._type_result.isVisibleTo(self) else None
