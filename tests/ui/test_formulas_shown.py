@@ -108,3 +108,11 @@ def test_a_markdown_card_with_a_formula_is_shown_typeset(
     back = review.findChild(CardTextView, "backHtml")
     assert back is not None
     assert len(_formula_images(back)) == 1
+
+
+def test_a_formula_in_a_label_keeps_its_backslashes(qtbot: QtBot) -> None:
+    from recall.ui.text import markdown_to_html
+
+    document = QTextDocument()
+    document.setHtml(markdown_to_html(r"Because \(a_1 * b_1\) is *odd*"))
+    assert document.toPlainText() == r"Because \(a_1 * b_1\) is odd"

@@ -117,9 +117,10 @@ def markdown_to_html(markdown: str) -> str:
         plain = _with_note(markdown, problem)
         return html.escape(plain).replace("\n", "<br>")
     document = QTextDocument()
-    document.setMarkdown(markdown, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    protected, formulas = math.protect(markdown)  # shown as written, backslashes kept
+    document.setMarkdown(protected, QTextDocument.MarkdownFeature.MarkdownNoHTML)
     _replace_images(document)
-    return _BODY_STYLE.sub("<body>", document.toHtml(), count=1)
+    return math.restore(_BODY_STYLE.sub("<body>", document.toHtml(), count=1), formulas)
 
 
 _EMPTY_ALT = re.compile(r"!\[\]\(")
