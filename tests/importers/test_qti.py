@@ -216,6 +216,24 @@ def test_recall_import_reads_a_package(
     assert "2 questions skipped: items/order.xml line 2" in out
 
 
+LONE_ERRORS = {
+    "bad_unclosed.xml": "line 5, column 5: not XML (mismatched tag)",
+    "bad_external_entity.xml": (
+        "line 2, column 26: a document type declaration (<!DOCTYPE>) is not read; "
+        "a QTI 2.1 editor never writes one"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONE_ERRORS))
+def test_a_broken_lone_item_names_its_line_and_nothing_is_imported(
+    checker: ImportChecker, name: str
+) -> None:
+    path = QTI / name
+    result = checker.check([QTI / "choice.xml", path])
+    assert result == Failed([f"{path}: {LONE_ERRORS[name]}"])
+
+
 def hostile(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     """Each hostile file, and the one line its refusal must give after the file's name."""
     laughs = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10 if i else "lol"}">' for i in range(10))
@@ -228,6 +246,11 @@ def hostile(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "traversal": (
             {**package_entries(), "../../evil.xml": ITEM.format(id="evil", body="")},
             "zip entry '../../evil.xml': its name leads outside the package; refusing the package",
+        ),
+        "backslashes": (
+            {**package_entries(), "items\\..\\..\\evil.xml": "x"},
+            "zip entry 'items\\\\..\\\\..\\\\evil.xml': its name leads outside the "
+            "package; refusing the package",
         ),
         "absolute": (
             {**package_entries(), "/etc/cron.d/evil": "x"},
@@ -299,6 +322,7 @@ def hostile(tmp_path: Path) -> dict[str, tuple[Path, str]]:
 HOSTILE = [
     "bomb",
     "traversal",
+    "backslashes",
     "absolute",
     "manifest_outside",
     "image_outside",

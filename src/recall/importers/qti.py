@@ -166,13 +166,14 @@ def _read_package(path: Path, staging: Path, source: str, cancelled: Cancelled) 
 
 
 def _rooted(name: str) -> bool:
-    """Whether a name starts from a root of its own: ``/``, a drive, or Windows' ``\\``."""
-    return "\x00" in name or "\\" in name or name.startswith("/") or bool(_DRIVE.match(name))
+    """Whether a name holds a NUL or starts from a root of its own: ``/``, ``\\``, a drive."""
+    return "\x00" in name or name.startswith(("/", "\\")) or bool(_DRIVE.match(name))
 
 
 def _outside(name: str) -> bool:
-    """Whether an entry name leads outside the package it is in."""
-    return _rooted(name) or ".." in PurePosixPath(name).parts
+    """Whether an entry name leads outside the package it is in (a backslash counting as
+    the separator, as Windows' unzip tools take it)."""
+    return _rooted(name) or ".." in PurePosixPath(name.replace("\\", "/")).parts
 
 
 def _listed_items(manifest: XmlNode, source: str, archive: SafeZip) -> tuple[list[str], int]:
