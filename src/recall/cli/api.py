@@ -42,12 +42,12 @@ def _port(text: str) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from recall.api import settings
+    from recall.api import configuration, settings
     from recall.cli.shared import now, open_database, say
 
     database = open_database(args)
     try:
-        preferences = settings.ensure_key(database, now())
+        preferences = configuration.ensure_key(database, now())
         server = settings.server_for(database, preferences, now, port=args.port)
         server.start()
         try:
