@@ -5,17 +5,23 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from typing import Any
+from typing import Any, Protocol
 
-from recall.api.server import ApiServer
 from recall.storage import Database
 
 KEY = "test-key-0123456789"
 ALLOWED = "http://allowed.example"
 
 
+class Served(Protocol):
+    """Where a local API answers: an ``ApiServer``, or the address another process printed."""
+
+    @property
+    def url(self) -> str: ...
+
+
 def post(
-    server: ApiServer, body: bytes | object, headers: dict[str, str] | None = None
+    server: Served, body: bytes | object, headers: dict[str, str] | None = None
 ) -> tuple[int, Any]:
     """POST a request (JSON-encoded unless bytes); the status and the decoded answer."""
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
@@ -32,7 +38,7 @@ def _open(request: urllib.request.Request) -> tuple[int, Any]:
             return error.code, json.loads(error.read())
 
 
-def call(server: ApiServer, action: str, key: str | None = KEY, **params: Any) -> Any:
+def call(server: Served, action: str, key: str | None = KEY, **params: Any) -> Any:
     """One action at version 6, with the test key; the ``{"result", "error"}`` answer."""
     request: dict[str, Any] = {"action": action, "version": 6, "params": params}
     if key is not None:
