@@ -71,6 +71,7 @@ class ApiSection(QGroupBox):
         self.enabled.setChecked(preferences.api_enabled)
         self.port.setValue(preferences.api_port)
         self.key.setText(preferences.api_key)
+        self.key.setCursorPosition(0)
         self.origins.setText(preferences.api_origins)
         self._connect_signals()
         self._on_enabled()
@@ -103,3 +104,4 @@ class ApiSection(QGroupBox):
         from recall.api.protocol import new_key  # the API loads only when it is used
 
         self.key.setText(new_key())
+        self.key.setCursorPosition(0)  # its start shown, as a key is read
