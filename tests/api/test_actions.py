@@ -100,6 +100,20 @@ def test_reversed_and_cloze_notes_make_sibling_cards(server: ApiServer, database
     assert "Eukaryotes" in str(_content(database, found[2])["back"])
 
 
+def test_find_notes_gives_each_note_by_its_first_card(server: ApiServer) -> None:
+    reversed_note = {**_basic("nucleus", "Zellkern"), "modelName": "Basic (and reversed card)"}
+    first = call(server, "addNote", note=reversed_note)["result"]
+    single = call(server, "addNote", note=_basic("What is a vacuole?"))["result"]
+    cards = call(server, "findCards", query="deck:Biology")["result"]
+    assert len(cards) == 3
+    assert call(server, "findNotes", query="deck:Biology")["result"] == [first, single]
+    # Found by its second card alone, the note is still named by its first.
+    assert call(server, "findCards", query="front:Zellkern")["result"] == [first + 1]
+    assert call(server, "findNotes", query="front:Zellkern")["result"] == [first]
+    (second,) = call(server, "cardsInfo", cards=[first + 1])["result"]
+    assert second["note"] == first
+
+
 def test_a_type_in_note_expects_its_answer_as_plain_text(
     server: ApiServer, database: Database
 ) -> None:

@@ -20,7 +20,8 @@ from tests.helpers.api_server import KEY
 
 ACTIONS = [
     "version", "requestPermission", "deckNames", "deckNamesAndIds", "createDeck", "addNote",
-    "addNotes", "canAddNotes", "addChoiceCard", "findCards", "cardsInfo", "guiBrowse", "multi",
+    "addNotes", "canAddNotes", "addChoiceCard", "findCards", "findNotes", "cardsInfo", "guiBrowse",
+    "multi",
 ]  # fmt: skip
 NAMES = st.sampled_from(
     ["note", "notes", "deck", "deckName", "modelName", "fields", "tags", "options", "query",

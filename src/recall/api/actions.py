@@ -108,6 +108,7 @@ class Api:
             "canAddNotes": self._can_add_notes,
             "addChoiceCard": self._add_choice_card,
             "findCards": self._find_cards,
+            "findNotes": self._find_notes,
             "cardsInfo": self._cards_info,
             "guiBrowse": self._gui_browse,
         }
@@ -275,11 +276,19 @@ class Api:
     def _find_cards(self, params: Params) -> Outcome:
         return Outcome(self._find(params))
 
+    def _find_notes(self, params: Params) -> Outcome:
+        """The notes of the cards found, each by its first card's id (as ``addNote`` gives)."""
+        found = self._find(params)
+        with self._database.reading() as transaction:
+            firsts = transaction.browsing.first_of_notes(found)
+        return Outcome(list(dict.fromkeys(firsts[i] for i in found if i in firsts)))
+
     def _cards_info(self, params: Params) -> Outcome:
         card_ids = params.integers("cards")
         with self._database.reading() as transaction:
             rows = {row.id: row for row in transaction.browsing.rows(card_ids)}
-        return Outcome([_card_info(rows[i]) if i in rows else {} for i in card_ids])
+            notes = transaction.browsing.first_of_notes(list(rows))
+        return Outcome([_card_info(rows[i], notes[i]) if i in rows else {} for i in card_ids])
 
     def _gui_browse(self, params: Params) -> Outcome:
         found = self._find(params)
@@ -307,7 +316,7 @@ def _warning(warning: lint.LintWarning) -> str:
 _MODEL_OF_KIND = {"choice": "Recall Choice", "basic": "Basic"}
 
 
-def _card_info(row: browse.BrowseRow) -> dict[str, Any]:
+def _card_info(row: browse.BrowseRow, note: int) -> dict[str, Any]:
     """A card as AnkiConnect's ``cardsInfo`` describes one, in Recall's terms."""
     card = CARD_ADAPTER.validate_json(row.content)
     if isinstance(card, ChoiceCard):
@@ -324,7 +333,7 @@ def _card_info(row: browse.BrowseRow) -> dict[str, Any]:
     state = int(row.memory.state)
     return {
         "cardId": row.id,
-        "note": row.id,
+        "note": note,
         "deckName": row.deck_name,
         "modelName": _MODEL_OF_KIND.get(row.kind, row.kind),
         "question": plain_text(question, markup),
