@@ -40,7 +40,7 @@ def test_version_and_permission_need_no_key(server: ApiServer) -> None:
 def test_decks_are_listed_and_made(server: ApiServer) -> None:
     assert call(server, "deckNames")["result"] == ["Biology", "Chemistry"]
     made = call(server, "createDeck", deck="Physics::Optics")["result"]
-    assert call(server, "createDeck", deck="physics::optics")["result"] == made
+    assert call(server, "createDeck", deck="physics :: optics")["result"] == made
     names_and_ids = call(server, "deckNamesAndIds")["result"]
     assert names_and_ids["Physics::Optics"] == made
     assert sorted(names_and_ids) == ["Biology", "Chemistry", "Physics", "Physics::Optics"]

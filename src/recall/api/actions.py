@@ -35,6 +35,7 @@ from recall.collection.browse import Finder
 from recall.content import lint
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard
 from recall.content.plain_text import plain_text
+from recall.core import deck_tree
 from recall.core.errors import RecallError, one_line
 from recall.scheduling import Scheduler
 from recall.storage import Database, DeckRow
@@ -173,8 +174,12 @@ class Api:
         return Outcome({deck.name: deck.id for deck in self._decks()})
 
     def _deck_named(self, name: str, decks: list[DeckRow] | None = None) -> DeckRow:
-        folded = name.casefold()
-        found = [deck for deck in decks or self._decks() if deck.name.casefold() == folded]
+        folded = deck_tree.normalize(name).casefold()  # "A :: B" is the deck "A::B"
+        found = [
+            deck
+            for deck in decks or self._decks()
+            if deck_tree.normalize(deck.name).casefold() == folded
+        ]
         if not found:
             raise ApiError(f"deck was not found: {name}")
         if len(found) > 1:
