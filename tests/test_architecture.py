@@ -104,6 +104,8 @@ TIERS = (
     ("recall.storage", "recall.scheduling", "recall.importers"),
     ("recall.safekeeping", "recall.changes", "recall.study", "recall.options"),
     ("recall.collection", "recall.stats", "recall.sync"),
+    # The local API serves the use cases to tools; the command line and the window run it.
+    ("recall.api",),
     ("recall.cli", "recall.ui"),
     ("recall.__main__",),
 )

@@ -33,6 +33,7 @@ from recall.ui.data.transfers import Transfers, importable
 from recall.ui.database_watcher import DatabaseWatcher
 from recall.ui.deck_list_view import DeckListView
 from recall.ui.drop_overlay import DropOverlay
+from recall.ui.local_api import LocalApi
 from recall.ui.main_menus import MainMenus
 from recall.ui.operations import Operations
 from recall.ui.options.actions import OptionsActions
@@ -120,6 +121,7 @@ class MainWindow(QMainWindow):
         )
         self.statusBar().addPermanentWidget(self.sync.label)
         self.database_watcher = DatabaseWatcher(database, self)
+        self.local_api = LocalApi(database, clock, self.collection.browse, self._prompts, self)
         self.menus = MainMenus(
             self, self.options, self.collection, self.safekeeping, self.sync.sync_action
         )
@@ -131,6 +133,7 @@ class MainWindow(QMainWindow):
         self.refresh_decks()
         self.safekeeping.backup_timer.start()
         self.database_watcher.start()
+        self.local_api.apply(self.preferences)
         QTimer.singleShot(0, self.sync.start)
 
     @property
@@ -324,6 +327,7 @@ class MainWindow(QMainWindow):
         self.safekeeping.backup_timer.stop()
         self.safekeeping.back_up_if_changed()
         self.operations.cancel()
+        self.local_api.stop()
         self.sync.sync_on_close()
         self.tasks.wait()
         self._window_state.setValue("geometry", self.saveGeometry())
@@ -560,6 +564,7 @@ class MainWindow(QMainWindow):
         self.safekeeping.set_backup_interval(chosen.backup_interval)
         self.refresh_decks(self.deck_list.selected_key())
         self.sync.settings_changed()
+        self.local_api.apply(chosen)
         try:
             self.presence.set_preferences(chosen)
         except RecallError as error:
