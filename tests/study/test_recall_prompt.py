@@ -190,3 +190,15 @@ def test_the_option_defaults_to_never_and_round_trips(database: Database, tmp_pa
     with database.reading() as tx:
         older = tx.options.deck_presets().presets[preset_id]
     assert (older.name, older.type_in_from_stability) == ("Mature", 0)
+
+
+def test_undoing_a_typed_answer_asks_the_card_as_type_in_again(
+    session: StudySession, database: Database, clock: Clock, mature: StudyCard
+) -> None:
+    clock.advance(seconds=6)
+    answer = session.answer_typed(mature, "Marseille", clock())
+    session.record(answer, Rating.AGAIN, clock.advance(seconds=1))
+    back = session.undo(clock())
+    assert (back.card_id, back.as_recall, back.order) == (mature.card_id, True, mature.order)
+    with database.reading() as tx:
+        assert [r.rating for r in tx.history.of_card(mature.card_id)][-1] is not Rating.AGAIN

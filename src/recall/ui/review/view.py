@@ -361,7 +361,10 @@ class ReviewView(QWidget):
             return 1 <= digit <= 4
         shown = self._shown
         return (
-            shown is not None and isinstance(shown.card, ChoiceCard) and digit <= len(shown.order)
+            shown is not None
+            and isinstance(shown.card, ChoiceCard)
+            and not shown.as_recall  # its choices are not on screen
+            and digit <= len(shown.order)
         )
 
     # Building
