@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 from recall.changes import decks
 from recall.changes.cards import Changes
 from recall.collection.browse import Finder
-from recall.core.memory import CardState, MemoryState, ReviewKind
+from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.core.preferences import Preferences
 from recall.core.presets import Preset
 from recall.options import deck_options
@@ -25,7 +25,7 @@ from recall.study.custom import SessionKind
 from recall.ui.browser.window import BrowserWindow
 from recall.ui.main_window import MainWindow
 from recall.ui.study_tools import CustomStudyDialog
-from tests.conftest import ZONE, Clock
+from tests.conftest import ZONE, Clock, answer_cards
 from tests.ui.conftest import WindowFactory
 from tests.ui.test_review_window import DIGITS, right_position
 
@@ -224,3 +224,62 @@ def test_the_deck_list_offers_custom_study_when_nothing_is_due(
     assert dialog.deck.text() == "Activation Recomputation Tradeoffs"
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)
     assert not dialog.isVisible()
+
+
+def _ready_for(kind: SessionKind, database: Database, clock: Clock) -> dict[str, str | int]:
+    """Give the bundled deck cards for ``kind``; the dialog's fields that ask for them."""
+    finder = Finder(database, Scheduler(), Preferences(), ZONE)
+    if kind in (SessionKind.CRAM, SessionKind.SEARCH):
+        return {"search": "tag:memory"}
+    if kind is SessionKind.NEW:
+        return {"tag": "memory"}
+    if kind is SessionKind.EXTRA:
+        return {"deck": "Activation Recomputation Tradeoffs"}
+    if kind is SessionKind.FORGOTTEN:
+        session = answer_cards(database, clock, 0)
+        for _ in range(2):
+            shown = session.next_card(clock())
+            assert shown is not None
+            answer = session.reveal(shown, clock.advance(seconds=4))
+            session.record(answer, Rating.AGAIN, clock())
+        return {}
+    answer_cards(database, clock, 8)
+    clock.advance(days=1)
+    changes = Changes(database, Schedulers(), Preferences(), ZONE)
+    for index, card_id in enumerate(finder.find("", clock()).card_ids):
+        changes.set_due([card_id], str(index % 4), clock())
+    clock.advance(hours=1)
+    return {"days": 3} if kind is SessionKind.PREVIEW else {"minutes": 10}
+
+
+@pytest.mark.parametrize("kind", list(SessionKind))
+def test_each_kind_of_session_starts_from_the_dialog_and_ends_on_the_deck_list(
+    qtbot: QtBot, make_window: WindowFactory, bundled: Database, clock: Clock, kind: SessionKind
+) -> None:
+    fields = _ready_for(kind, bundled, clock)
+    window = make_window()
+    dialog = window.open_custom_study()
+    dialog.kind.setCurrentIndex(dialog.kind.findData(kind.value))
+    for name, value in fields.items():
+        widget = getattr(dialog, name)
+        if isinstance(value, int):
+            widget.setValue(value)
+        else:
+            widget.setText(value)
+    assert dialog.preview.text().split()[1] in ("card", "cards"), dialog.preview.text()
+    count = int(dialog.preview.text().split()[0])
+    assert count > 0
+    with bundled.reading() as transaction:
+        before = len(list(transaction.history.all()))
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    assert not dialog.isVisible()
+    shown = _answer_all(qtbot, window, clock)
+    assert len(shown) == count
+    with bundled.reading() as transaction:
+        added = sorted(transaction.history.all(), key=lambda entry: entry.id)[before:]
+    expected = ReviewKind.CRAM if kind is SessionKind.CRAM else ReviewKind.ANSWER
+    assert [entry.kind for entry in added] == [expected] * count
+    assert window.pages.currentWidget() is window.summary
+    assert window.summary.title.text() == "Session done"
+    qtbot.keyClick(window.summary, Qt.Key.Key_Return)
+    assert window.pages.currentWidget() is window.deck_list
