@@ -93,6 +93,7 @@ class MainWindow(QMainWindow):
         self._review: ReviewView | None = None
         self._focus_before_busy: QWidget | None = None
         self.statistics: StatisticsWindow | None = None
+        self.custom_study_dialog: CustomStudyDialog | None = None
         self.tasks = TaskRunner(self)
         self.operations = Operations(self.tasks, self._prompts, self)
         context = WindowContext(
@@ -225,7 +226,13 @@ class MainWindow(QMainWindow):
         dialog.chosen.connect(lambda queue: self.study("", custom=queue))
         dialog.setModal(True)
         dialog.show()
+        self.custom_study_dialog = dialog
         return dialog
+
+    def study_cards(self, card_ids: tuple[int, ...]) -> CustomStudyDialog:
+        """The browser's Study These: the window comes up with Custom Study on these cards."""
+        self.bring_to_front()
+        return self.open_custom_study(card_ids)
 
     def open_time_off(self) -> TimeOffDialog:
         """Open Time Off; what it moves is one change on Edit > Undo's stack."""
@@ -351,7 +358,9 @@ class MainWindow(QMainWindow):
         menus.back_action.triggered.connect(self._on_back)
         menus.study_action.triggered.connect(self._on_study_selected)
         menus.statistics_action.triggered.connect(self.show_statistics)
-        menus.custom_study_action.triggered.connect(self.open_custom_study)
+        menus.custom_study_action.triggered.connect(lambda: self.open_custom_study())
+        self.deck_list.custom_study_requested.connect(lambda: self.open_custom_study())
+        self.collection.study_requested.connect(self.study_cards)
         menus.time_off_action.triggered.connect(self.open_time_off)
         self.transfers.imported.connect(self._on_imported)
         self.operations.busy_changed.connect(self._on_busy)
@@ -402,8 +411,12 @@ class MainWindow(QMainWindow):
         from recall.collection.study_more import more_to_study
 
         now = self._clock()
-        more = more_to_study(self._database, self._schedulers, review.deck_key, now, self._zone)
-        self.summary.show_summary(review.deck_name, review.summary(), now, more)
+        if review.custom is not None:
+            # A custom session studies no deck: there is no deck's "more" to offer.
+            self.summary.show_custom_summary(review.custom, review.summary(), now)
+        else:
+            more = more_to_study(self._database, self._schedulers, review.deck_key, now, self._zone)
+            self.summary.show_summary(review.deck_name, review.summary(), now, more)
         self.pages.setCurrentWidget(self.summary)
         self._update_actions()
 

@@ -21,6 +21,7 @@ from recall.content.sound import CardSounds, card_sounds
 from recall.core.errors import DatabaseChangedError, RecallError
 from recall.core.memory import Rating
 from recall.host.audio import DeviceOutput, Output
+from recall.study.custom import CustomQueue
 from recall.study.session import StudySession
 from recall.study.values import Answer, StudyCard, Summary
 from recall.ui.accessibility import announce
@@ -132,6 +133,11 @@ class ReviewView(QWidget):
     def deck_key(self) -> str:
         """The file id of the deck being studied."""
         return self._session.deck_key
+
+    @property
+    def custom(self) -> CustomQueue | None:
+        """The queue of a custom session (None when a deck is studied)."""
+        return self._session.custom
 
     @property
     def deck_name(self) -> str:
