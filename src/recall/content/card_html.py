@@ -42,7 +42,7 @@ ALLOWED_TAGS = frozenset(
         "h1", "h2", "h3", "h4", "h5", "h6",
         "ul", "ol", "li", "dl", "dt", "dd",
         "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption",
-        "img", "font", "center",
+        "img", "font", "center", "ruby", "rb", "rt", "rp",
     }
 )  # fmt: skip
 # Styles Qt's rich text shows that fetch nothing and move nothing: colours, fonts, sizes,
