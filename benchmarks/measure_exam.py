@@ -34,6 +34,7 @@ from recall.scheduling import Schedulers, exam
 from recall.stats import exam as exam_stats
 from recall.stats.exam_simulation import ExamCard
 from recall.storage import Database
+from recall.storage.cards import SEED_LIMIT
 from recall.study.session import StudySession
 
 DECK_KEY = "exam-bench"
@@ -93,6 +94,13 @@ def run_trial(folder: Path, cards: int, days: int, seed: int = 1) -> Trial:
 def _trial(database: Database, cards: int, days: int, seed: int) -> Trial:
     importing.import_deck(database, parse_deck(deck_json(cards), "exam.json"), START)
     with database.transaction() as transaction:
+        # Seeds drawn from the trial's seed (an import draws them at random): the same
+        # trial gives the same figures every run.
+        deck = transaction.decks.by_key(DECK_KEY)
+        assert deck is not None
+        ids = sorted(row.id for row in transaction.cards.of_deck(deck.id))
+        seeds = random.Random(seed)
+        transaction.cards.reseed(ids, lambda: seeds.randrange(1, SEED_LIMIT))
         # The learner studies as many cards a day as the plan says: no limit of the preset's.
         open_limits = dataclasses.replace(Preset(), new_per_day=9999, reviews_per_day=99999)
         transaction.options.save_preset(DEFAULT_PRESET_ID, open_limits)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from recall.core import deck_tree
+from recall.core import deck_tree, wording
 from recall.core.days import StudyDays
 from recall.core.errors import RecallError, UnknownDeckError
 from recall.core.memory import CardState
@@ -71,6 +71,46 @@ class ExamForecast:
     def skipping_costs(self) -> float:
         """Points of share the exam day loses if today is skipped (0.02 is two points)."""
         return max(0.0, self.planned_share - self.share_if_skipped)
+
+    def reading(self) -> list[str]:
+        """The figures in words, one line each, as the window and ``recall forecast`` say them."""
+        day = wording.long_day(self.exam)
+        lines = [
+            f"Exam on {day}: "
+            + (
+                "today."
+                if self.days_left == 0
+                else f"{wording.count(self.days_left, 'study day')} left, today included."
+            ),
+            f"If you study nothing more, you can expect to remember {wording.percent(self.share)}"
+            f" of the {wording.count(self.cards, 'card')} on the day"
+            + (
+                f" ({wording.percent(self.share_studied)} of the "
+                f"{wording.count(self.studied, 'card')} studied; new cards count as forgotten)."
+                if self.share_studied is not None
+                else " (none is studied yet; new cards count as forgotten)."
+            ),
+        ]
+        if self.days_left == 0:
+            return lines
+        target = wording.percent(self.target)
+        if self.reviews_per_day is None:
+            lines.append(
+                f"{target} is out of reach: studying every due and new card each day gives "
+                f"about {wording.percent(self.planned_share)}."
+            )
+        else:
+            lines.append(
+                f"To remember {target}, study about "
+                f"{wording.count(self.reviews_per_day, 'card')} a day (learning steps "
+                f"included, new cards after the due ones): about "
+                f"{wording.percent(self.planned_share)} on the day."
+            )
+        lines.append(
+            f"Skipping today leaves about {wording.percent(self.share_if_skipped)}: it costs "
+            f"{self.skipping_costs * 100:.1f} points."
+        )
+        return lines
 
     def as_json(self) -> dict[str, Any]:
         """The figures as JSON values (``recall forecast --json``)."""
