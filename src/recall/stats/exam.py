@@ -26,7 +26,7 @@ from recall.stats.exam_simulation import ExamCard
 from recall.storage import Database
 
 DEFAULT_TARGET = 0.9
-_SEARCH_STEPS = 16  # halvings of the answers-a-day range: enough for 30,000 cards
+_SEARCH_STEPS = 20  # halvings of the answers-a-day range: enough for 80,000 cards
 
 
 class ExamDateError(RecallError):
@@ -203,7 +203,8 @@ def forecast(
     best = simulated(None)
     per_day: int | None = None
     if best >= target and cards:
-        low, high = 0, len(cards) * 4  # high is enough: each card's answers, several times
+        # As many answers as the run with no limit may give: that one reached the target.
+        low, high = 0, len(cards) * exam_simulation.MAX_ANSWERS
         for step in range(_SEARCH_STEPS):
             if high - low <= 1:
                 break

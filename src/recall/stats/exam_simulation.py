@@ -34,7 +34,7 @@ _ANSWER_HOUR = 6
 _ANSWER_TIME = timedelta(seconds=20)
 _LEARN_AHEAD = timedelta(minutes=20)  # the preferences' default learn-ahead limit
 # With no limit on a day's answers, no card is answered more often than this in a day.
-_MAX_ANSWERS = 12
+MAX_ANSWERS = 12
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ def _study_day(
             learning.append((memory.due, index))
     heapq.heapify(learning)
     waiting = deque(index for _, index in sorted(reviews))
-    budget = per_day if per_day is not None else len(cards) * _MAX_ANSWERS
+    budget = per_day if per_day is not None else len(cards) * MAX_ANSWERS
     draws: dict[int, random.Random] = {}
     while budget > 0 and moment < end_of_day:
         if learning and learning[0][0] < moment:
