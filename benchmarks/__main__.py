@@ -26,6 +26,7 @@ from benchmarks import (
     anki_peer,
     measure_answer,
     measure_desktop,
+    measure_exam,
     measure_history,
     measure_hostile,
     measure_import,
@@ -323,6 +324,9 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
         figures.append(
             measure_sound.measure_fuzz(work, 60 if smoke else measure_sound.FUZZ_MUTANTS)
         )
+        _say("exam forecast against a simulated learner ...")
+        cards, days = (200, 14) if smoke else (1000, 30)
+        figures.append(measure_exam.measure_exam(work, cards, days))
     print()
     print(table(figures))
     output.parent.mkdir(parents=True, exist_ok=True)

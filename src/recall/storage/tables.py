@@ -52,6 +52,10 @@ class Deck(SQLModel, table=True):
     description: str = ""
     added_at: datetime = Field(sa_type=UtcDateTime)
     updated_at: datetime = Field(sa_type=UtcDateTime)
+    exam_on: str | None = Field(
+        default=None,
+        description="The day the learner sits an exam on this deck, YYYY-MM-DD (schema 16).",
+    )
 
 
 class Card(SQLModel, table=True):

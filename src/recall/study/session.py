@@ -6,7 +6,7 @@ import dataclasses
 import random
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 
 from recall.changes import cards as card_changes
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard
@@ -16,7 +16,7 @@ from recall.core.memory import CardState, Rating, ReviewKind
 from recall.core.preferences import Preferences
 from recall.core.presets import DeckPresets, Preset, leech_policy
 from recall.safekeeping.integrity import replay
-from recall.scheduling import Scheduler, Schedulers
+from recall.scheduling import Scheduler, Schedulers, chosen, exam
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
 from recall.study.custom import CustomQueue
 from recall.study.queue import Today, read_today
@@ -74,6 +74,7 @@ class StudySession:
     preset: Preset = field(init=False)
     scheduler: Scheduler = field(init=False)
     _presets: DeckPresets = field(init=False)
+    _exams: dict[int, date] = field(default_factory=dict, init=False)
     _card_decks: dict[int, int] = field(default_factory=dict, init=False)
     _recorded: list[Recorded] = field(default_factory=list, init=False)
     _today: Today | None = field(default=None, init=False)
@@ -99,6 +100,7 @@ class StudySession:
         self.scheduler = self.schedulers.for_deck(self._presets, self.deck.id)
         # Studying a deck studies its subdecks too, deck by deck in name order for new cards.
         decks = transaction.browsing.decks()
+        self._exams = exam.exam_dates_in_tree(decks, transaction.decks.exam_dates())
         if self.custom is not None:
             self.deck_ids = tuple(row.id for row in decks)
             return
@@ -314,6 +316,16 @@ class StudySession:
             before = stored.memory
             scheduler = self._scheduler_of(stored.deck_id)
             after = scheduler.review(stored.seed, before, rating, answer.answered_at)
+            # Cards of a deck with an exam ahead are seen shortly before it (the due date
+            # chosen is kept with the answer, so replay and other computers keep it too).
+            capped = exam.capped_due(
+                after,
+                stored.seed,
+                self._exams.get(stored.deck_id),
+                scheduler.days,
+                answer.answered_at,
+            )
+            after = chosen(after, capped)
             review = NewReview.rated(
                 card_id=shown.card_id,
                 reviewed_at=answer.answered_at,
@@ -323,6 +335,7 @@ class StudySession:
                 picked=picked,
                 correct=answer.correct,
                 proposed=answer.proposed,
+                chosen_due=capped,
             )
             review_id = transaction.history.add(review)
             if before.last_review is not None and answer.answered_at <= before.last_review:

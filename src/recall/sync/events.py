@@ -33,7 +33,12 @@ _CARD_FIELDS: dict[str, type | tuple[type, ...]] = {
     "buried_until": (int, type(None)),
     "seed": int,
 }
-_DECK_FIELDS: dict[str, type | tuple[type, ...]] = {"name": str, "description": str, "preset": str}
+_DECK_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "name": str,
+    "description": str,
+    "preset": str,
+    "exam": str,  # the exam day, YYYY-MM-DD, or "" once taken away
+}
 _PRESET_FIELDS: dict[str, type | tuple[type, ...]] = {"name": str}
 _WRAPPED = {"card": "content.", "preset": "config.", "deck": None}
 _BOUNDS = {

@@ -398,6 +398,7 @@ class MainWindow(QMainWindow):
         self.options.deck_options_action.setEnabled(
             current is self.deck_list and not self.operations.busy
         )
+        self.options.exam_action.setEnabled(current is self.deck_list and not self.operations.busy)
         self.menus.undo_action.setEnabled(
             not writing
             and ((self._review is not None and self._review.can_undo) or self._can_undo_change())
