@@ -280,7 +280,7 @@ class Scheduler:
         memory entry."""
         if past.kind is ReviewKind.FORGET:
             return NEW_CARD
-        if past.kind is ReviewKind.CRAM:
+        if past.kind in (ReviewKind.CRAM, ReviewKind.FOLLOW_UP):
             return memory
         if past.kind is ReviewKind.SET_DUE:
             assert past.set_due is not None, "a set due date entry has its date"
