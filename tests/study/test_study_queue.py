@@ -123,7 +123,7 @@ def reference(
                 micros,
             ).fetchone()
             card = None if row is None else int(row[1])
-            if follow_ups and (row is None or to_micros(follow_ups[0][0]) <= int(row[0])):
+            if follow_ups and (row is None or (to_micros(follow_ups[0][0]) or 0) <= int(row[0])):
                 card = follow_ups[0][1]
         new = f"SELECT m.card_id FROM {cards} WHERE m.state = 0 AND {studiable}"
         if card is None and new_left:
