@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from recall.core.memory import NEW_CARD, CardState, Rating, ReviewKind
-from recall.scheduling import Scheduler
+from recall.scheduling import PastReview, Scheduler
 from recall.scheduling.follow_ups import PickEntry, Standing, follow_ups
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -126,3 +126,16 @@ def test_the_next_waiting_follow_up_is_asked_once_the_first_fades(scheduler: Sch
         ("Lyon", Standing.ACTIVE),
         ("Marseille", Standing.FADED),
     ]
+
+
+def test_a_cards_replay_passes_over_its_follow_up_answers(scheduler: Scheduler) -> None:
+    answers = [
+        PastReview(START, Rating.AGAIN),
+        PastReview(START + timedelta(minutes=1), Rating.GOOD),
+        PastReview(START + timedelta(minutes=12), Rating.GOOD),
+    ]
+    follow_up = PastReview(START + timedelta(days=1), Rating.AGAIN, ReviewKind.FOLLOW_UP)
+    plain = scheduler.replay(SEED, answers)
+    assert scheduler.replay(SEED, [*answers, follow_up]) == plain
+    assert scheduler.replay_by_steps(SEED, [*answers, follow_up]) == plain
+    assert plain.state is CardState.REVIEW

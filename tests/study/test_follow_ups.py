@@ -8,7 +8,7 @@ import json
 import random
 from datetime import timedelta
 
-from recall.collection import importing
+from recall.collection import deck_list, importing
 from recall.content.deck_format import ChoiceCard, parse_deck
 from recall.core.memory import NEW_CARD, CardState, Rating, ReviewKind
 from recall.core.presets import DEFAULT_PRESET_ID, Preset
@@ -151,8 +151,13 @@ def test_a_due_follow_up_is_shown_and_its_answer_leaves_the_card_as_replayed(
     assert isinstance(shown.card, ChoiceCard)
     assert sorted(shown.card.choices[i].text for i in shown.order) == ["Lyon", "Marseille", "Paris"]
     before, _ = card_memory(database, "france")
-    assert session.counts(clock()).review >= 1  # counted among the reviews
+    counted = session.counts(clock())
+    assert counted.review >= 1  # counted among the reviews
+    (listed,) = deck_list.deck_overviews(database, clock(), ZONE, Schedulers(fuzz=False))
+    assert listed.due == counted.due  # the deck list counts it too
     pick(session, shown, "Paris", clock)
+    (relisted,) = deck_list.deck_overviews(database, clock(), ZONE, Schedulers(fuzz=False))
+    assert relisted.due == session.counts(clock()).due
     after, replayed = card_memory(database, "france")
     assert after == before == replayed  # the card's own schedule did not move
     with database.reading() as transaction:

@@ -98,14 +98,21 @@ def reference(
         return one(f"{sql} AND r.state_before = {state}") or 0
 
     follow_ups: list[tuple[datetime, int]] = []
+    later = 0
     if database is not None:
         with database.reading() as transaction:
             presets = transaction.options.deck_presets()
             every = card_follow_ups(transaction, Schedulers(fuzz=False), presets)
+        end = days.study_day(now, Preferences().day_rollover_hour, ZONE)[1]
         follow_ups = sorted(
             (item.due, item.card_id)
             for item in every
             if item.askable(now) and item.due is not None and item.due <= now
+        )
+        later = sum(
+            1
+            for item in every
+            if item.askable(now) and item.due is not None and now < item.due < end
         )
     try:
         new_left = max(0, new_limit - answered(0))
@@ -137,7 +144,7 @@ def reference(
         )
     finally:
         connection.close()
-    review = min((due_reviews or 0) + len(follow_ups), reviews_left)
+    review = min((due_reviews or 0) + len(follow_ups) + later, reviews_left)
     return card, QueueCounts(new=min(new_count, new_left), learning=due_learning, review=review)
 
 

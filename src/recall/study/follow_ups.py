@@ -12,14 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
 from recall.core.memory import CardState
 from recall.core.presets import DeckPresets
 from recall.scheduling import Schedulers
 from recall.scheduling.follow_ups import FollowUp, Standing, follow_ups
 from recall.storage import Transaction
 from recall.storage.times import to_micros
+
+if TYPE_CHECKING:
+    from recall.content.deck_format import ChoiceCard
 
 _LEARNING = (CardState.LEARNING, CardState.RELEARNING)
 
@@ -91,7 +94,12 @@ def card_follow_ups(
         card_ids: Only these cards; None for any.
     """
     found: list[CardFollowUp] = []
-    for picked in transaction.follow_ups.picked_cards(deck_ids, card_ids):
+    picked_cards = transaction.follow_ups.picked_cards(deck_ids, card_ids)
+    if not picked_cards:
+        return found  # the deck list at start: no need to load the deck format's models
+    from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
+
+    for picked in picked_cards:
         card = CARD_ADAPTER.validate_json(picked.content)
         if not isinstance(card, ChoiceCard):
             continue

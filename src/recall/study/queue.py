@@ -64,6 +64,8 @@ class Today:
         follow_ups: The follow-ups due now, soonest due first.
         follow_up_cards: The cards with a follow-up asked today, due or not: answering
             one reads the queue again.
+        follow_ups_later: The follow-ups that come due later today: they count as review
+            cards left today, as learning cards due later today count.
     """
 
     stamp: Stamp
@@ -81,6 +83,7 @@ class Today:
     bury_reviews: bool = False
     follow_ups: list[CardFollowUp] = field(default_factory=list)
     follow_up_cards: frozenset[int] = frozenset()
+    follow_ups_later: int = 0
 
     def holds(self, stamp: Stamp, now: datetime) -> bool:
         """Whether this is still today's queue for the database at ``stamp`` at ``now``."""
@@ -124,16 +127,18 @@ class Today:
         self.follow_up_cards = cards
         self.follow_ups = [item for item in items if item.due is not None and item.due <= now]
         later = [item.due for item in items if item.due is not None and item.due > now]
+        self.follow_ups_later = len(later)
         if later:
             self.valid_until = min(self.valid_until, min(later))
 
     def counts(self) -> tuple[int, int, int]:
         """New, learning and review cards left today (learning cards due today count in full);
-        due follow-ups count as review cards, within the review limit."""
+        follow-ups due today count as review cards, within the review limit."""
         learning = bisect.bisect_left(self.learning, self.end_of_day, key=lambda queued: queued.due)
         reviews = len(self.reviews)
-        if self.follow_ups:
-            reviews = min(self.reviews_left, reviews + len(self.follow_ups))
+        follow_ups = len(self.follow_ups) + self.follow_ups_later
+        if follow_ups:
+            reviews = min(self.reviews_left, reviews + follow_ups)
         return len(self.new), learning, reviews
 
     def answered(
