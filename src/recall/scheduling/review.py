@@ -231,6 +231,8 @@ class Scheduler:
         card: fsrs.Card | None = None
         for past in history:
             _require_utc(past.reviewed_at)
+            if past.kind in (ReviewKind.CRAM, ReviewKind.FOLLOW_UP):
+                continue  # answers that leave the card's schedule as it was
             if past.rating is None:
                 before = NEW_CARD if card is None else _memory(card)
                 memory = self.apply(seed, before, past)
