@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from recall.core.memory import CardState
+from recall.core.memory import CardState, ReviewKind
 from recall.storage.rows import REVIEW_ORDER
 from recall.storage.sql import Sql
 
@@ -103,3 +103,17 @@ class FollowUpQueries:
                     )
                 )
         return cards
+
+    def answers(self, deck_ids: Sequence[int] | None = None) -> tuple[int, int]:
+        """Follow-up answers given to the cards of some decks (or all), and how many of
+        them were wrong."""
+        condition = ""
+        if deck_ids is not None:
+            condition = f" AND card.deck_id IN ({', '.join('?' * len(deck_ids)) or 'NULL'})"
+        ((answers, wrong),) = self._sql.rows(
+            "SELECT count(*), coalesce(sum(NOT review.correct), 0) "
+            "FROM review CROSS JOIN card ON card.id = review.card_id "
+            f"WHERE review.kind = {int(ReviewKind.FOLLOW_UP)}{condition}",
+            tuple(deck_ids or ()),
+        )
+        return int(answers), int(wrong)
