@@ -84,6 +84,8 @@ class FollowUpQueries:
         ]
         by_id = {card.card_id: card for card in cards}
         ids = list(by_id)
+        # Picks repeat (the same options picked again and again): each text decoded once.
+        decoded: dict[str, tuple[str, ...]] = {}
         for start in range(0, len(ids), _CHUNK):
             chunk = ids[start : start + _CHUNK]
             for card_id, moment, kind, rating, picked, correct in self._sql.rows(
@@ -98,7 +100,7 @@ class FollowUpQueries:
                         int(moment),
                         int(kind),
                         int(rating),
-                        None if picked is None else tuple(json.loads(picked)),
+                        None if picked is None else _decoded(decoded, picked),
                         bool(correct),
                     )
                 )
@@ -117,3 +119,10 @@ class FollowUpQueries:
             tuple(deck_ids or ()),
         )
         return int(answers), int(wrong)
+
+
+def _decoded(decoded: dict[str, tuple[str, ...]], picked: str) -> tuple[str, ...]:
+    found = decoded.get(picked)
+    if found is None:
+        found = decoded[picked] = tuple(json.loads(picked))
+    return found

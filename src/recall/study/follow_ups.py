@@ -9,20 +9,17 @@ is through), and it is due.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from recall.core.memory import CardState
 from recall.core.presets import DeckPresets
-from recall.scheduling import Schedulers
+from recall.scheduling import Scheduler, Schedulers
 from recall.scheduling.follow_ups import FollowUp, Standing, follow_ups
 from recall.storage import Transaction
 from recall.storage.times import to_micros
-
-if TYPE_CHECKING:
-    from recall.content.deck_format import ChoiceCard
 
 _LEARNING = (CardState.LEARNING, CardState.RELEARNING)
 
@@ -32,7 +29,8 @@ class CardFollowUp:
     """A follow-up with its card.
 
     Attributes:
-        card: The card as its text is now.
+        why: The option's note, why it is wrong, as the card's text has it now ('' when
+            the deck gives none).
         state: The card's own schedule's state.
         studiable_from: When the card may be studied (microseconds; None when suspended).
         follow_up: The follow-up, worked out from the card's history.
@@ -42,7 +40,7 @@ class CardFollowUp:
     deck_id: int
     key: str
     seed: int
-    card: ChoiceCard
+    why: str
     state: CardState
     studiable_from: int | None
     follow_up: FollowUp
@@ -51,14 +49,6 @@ class CardFollowUp:
     def option(self) -> str:
         """The wrong option it follows up."""
         return self.follow_up.option
-
-    @property
-    def why(self) -> str:
-        """The option's note, why it is wrong ('' when the deck gives none)."""
-        for choice in self.card.choices:
-            if choice.text == self.option:
-                return choice.why or ""
-        return ""
 
     @property
     def due(self) -> datetime | None:
@@ -94,17 +84,16 @@ def card_follow_ups(
         card_ids: Only these cards; None for any.
     """
     found: list[CardFollowUp] = []
-    picked_cards = transaction.follow_ups.picked_cards(deck_ids, card_ids)
-    if not picked_cards:
-        return found  # the deck list at start: no need to load the deck format's models
-    from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
-
-    for picked in picked_cards:
-        card = CARD_ADAPTER.validate_json(picked.content)
-        if not isinstance(card, ChoiceCard):
-            continue
-        wrong = {choice.text for choice in card.choices if not choice.correct}
-        scheduler = schedulers.for_deck(presets, picked.deck_id)
+    by_deck: dict[int, Scheduler] = {}
+    for picked in transaction.follow_ups.picked_cards(deck_ids, card_ids):
+        # The card's JSON was checked against the deck format when it was stored: its
+        # options are read straight from it, without the format's models (the queue and
+        # the deck list read every card with a follow-up).
+        notes = _wrong_options(picked.content)
+        wrong = set(notes)
+        scheduler = by_deck.get(picked.deck_id)
+        if scheduler is None:
+            scheduler = by_deck[picked.deck_id] = schedulers.for_deck(presets, picked.deck_id)
         for follow_up in follow_ups(picked.history, wrong, scheduler, picked.seed):
             if follow_up.standing is Standing.ACTIVE and follow_up.option not in wrong:
                 continue  # the card's text changed: the option is no longer a wrong one
@@ -114,7 +103,7 @@ def card_follow_ups(
                     deck_id=picked.deck_id,
                     key=picked.key,
                     seed=picked.seed,
-                    card=card,
+                    why=notes.get(follow_up.option, ""),
                     state=picked.state,
                     studiable_from=picked.studiable_from,
                     follow_up=follow_up,
@@ -133,3 +122,13 @@ def askable_before(
     ]
     due.sort(key=lambda item: (item.due or now, item.card_id))
     return due
+
+
+def _wrong_options(content: str) -> dict[str, str]:
+    """A choice card's wrong options (text to note) from its stored JSON."""
+    choices = json.loads(content).get("choices") or []
+    return {
+        str(choice["text"]): str(choice.get("why") or "")
+        for choice in choices
+        if isinstance(choice, dict) and "text" in choice and not choice.get("correct")
+    }
