@@ -108,3 +108,37 @@ def test_each_misconception_shows_where_its_follow_up_is(database: Database) -> 
         "persisting": "persisting",
         "once": None,
     }
+
+
+def test_a_faded_misconception_picked_again_persists_with_a_follow_up_asked_again(
+    database: Database,
+) -> None:
+    build(database)
+    later = START + timedelta(days=40)
+    with database.transaction() as transaction:
+        deck_row = transaction.decks.by_key("fr")
+        assert deck_row is not None
+        card_id = transaction.cards.keys(deck_row.id)["faded"].id
+        transaction.history.add(
+            NewReview.rated(
+                card_id=card_id,
+                reviewed_at=later,
+                rating=Rating.AGAIN,
+                duration_ms=4000,
+                state_before=CardState.REVIEW,
+                picked=("Lyon",),
+                correct=False,
+                proposed=Rating.AGAIN,
+            )
+        )
+        card = transaction.cards.get(card_id)
+        history = transaction.history.of_card(card_id)
+        transaction.cards.set_memory(card_id, replay(Scheduler(fuzz=False), card, history))
+    now = later + timedelta(minutes=1)
+    assert integrity.check(database, Schedulers(fuzz=False), now).healthy
+    figures = collect(database, Preferences(), now, schedulers=Schedulers(fuzz=False))
+    (back,) = [item for item in figures.misconceptions if item.card_key == "faded"]
+    assert back.follow_up == "persisting"
+    assert back.times == 3
+    follow_ups = figures.follow_ups
+    assert (follow_ups.persisting, follow_ups.fading, follow_ups.faded) == (2, 1, 0)
