@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -255,3 +256,18 @@ def test_many_decks_sharing_a_preset_wrap_instead_of_widening_the_dialog(
     assert "number 39" in dialog.sharing.text()
     assert dialog.sizeHint().width() < 1000
     assert dialog.presets.currentText() == "Default (used by 41 decks)"
+
+
+def test_type_in_from_stability_is_off_in_the_dialog_and_saved_when_set(
+    qtbot: QtBot, window: MainWindow, bundled: Database, tmp_path: Path
+) -> None:
+    dialog = open_deck_options(qtbot, window)
+    editor = dialog.form.editors["type_in_from_stability"]
+    assert isinstance(editor, QSpinBox)
+    assert editor.value() == 0  # off unless the learner asks for it
+    assert "Type-in from stability" in editor.accessibleName()
+    editor.setValue(21)
+    dialog.grab().save(str(tmp_path / "deck-options.png"))
+    with qtbot.waitSignal(dialog.saved, timeout=10_000):
+        dialog.save()
+    assert deck_options.deck_options(bundled, DECK).preset.type_in_from_stability == 21

@@ -132,6 +132,14 @@ class Preset:
     shuffle_choices: bool = option(
         True, "Shuffle choices", "Show a choice card's options in a new order each time."
     )
+    type_in_from_stability: int = option(
+        0,
+        "Type-in from stability (days)",
+        "A single-answer choice card whose memory stability has reached this many days is "
+        "asked as type-in: you type the right option's text. 0 never.",
+        low=0,
+        high=36500,
+    )
     parameters: tuple[float, ...] = option(
         (),
         "FSRS parameters",
