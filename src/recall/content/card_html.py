@@ -123,7 +123,10 @@ def _cleaner() -> nh3.Cleaner:
             attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
             attribute_filter=_keep_attribute,
             filter_style_properties=set(STYLE_PROPERTIES),
-            url_schemes=set(),
+            # Only an image's source is a URL here, and it always goes through the media
+            # resolver (which gives a stored name or drops it): ``data:`` reaches it, for an
+            # importer to decode; every other scheme is dropped before.
+            url_schemes={"data"},
             strip_comments=True,
             link_rel=None,
         )
