@@ -33,6 +33,28 @@ def learners(
     overdue: float = 0.3,
     away: float = 3.0,
 ) -> list[CardHistory]:
+    """The histories of ``timed_learners`` by study day (as ``StudyDays()`` counts them)."""
+    study_days = StudyDays()
+    return [
+        CardHistory(
+            [(study_days.day_of(moment), int(rating)) for moment, rating in answers], chance
+        )
+        for chance, answers in timed_learners(
+            cards, days, seed, choices, guessing, parameters, overdue, away
+        )
+    ]
+
+
+def timed_learners(
+    cards: int,
+    days: int,
+    seed: int,
+    choices: Sequence[int] = (4,),
+    guessing: bool = True,
+    parameters: tuple[float, ...] = DEFAULT_PARAMETERS,
+    overdue: float = 0.3,
+    away: float = 3.0,
+) -> list[tuple[float, list[tuple[datetime, Rating]]]]:
     """Histories of ``cards`` choice cards with ``choices`` options, one right.
 
     Args:
@@ -43,11 +65,14 @@ def learners(
             rates without options (no guess).
         guessing: Whether a learner who does not recall guesses (else answers wrong).
         parameters: The learner's true memory.
-        overdue: The share of reviews of review cards made late, up to three intervals.
+        overdue: The share of reviews of review cards made late.
+        away: How many intervals late such a review is, at most.
+
+    Returns:
+        Each card's chance of a right guess and its answers (time, rating) in order.
     """
     rng = random.Random(seed)
     scheduler = Scheduler(Preset(parameters=parameters), fuzz=False)
-    study_days = StudyDays()
     end = START + timedelta(days=days)
     histories = []
     for card in range(cards):
@@ -55,7 +80,7 @@ def learners(
         chance = 1 / options if options else 0.0
         moment = START + timedelta(days=rng.uniform(0, days / 2))
         memory = NEW_CARD
-        reviews: list[tuple[int, int]] = []
+        answers: list[tuple[datetime, Rating]] = []
         while moment < end:
             if memory.state is CardState.NEW:
                 recalled = rng.random() < 0.6
@@ -66,7 +91,7 @@ def learners(
                 rating = rng.choices([Rating.HARD, Rating.GOOD, Rating.EASY], [0.1, 0.8, 0.1])[0]
             else:
                 rating = Rating.AGAIN
-            reviews.append((study_days.day_of(moment), int(rating)))
+            answers.append((moment, rating))
             memory = scheduler.review(card, memory, rating, moment)
             assert memory.due is not None
             late = timedelta(hours=rng.uniform(0, 12))
@@ -75,5 +100,5 @@ def learners(
                 assert memory.last_review is not None
                 late += (memory.due - memory.last_review) * rng.uniform(0, away)
             moment = memory.due + late
-        histories.append(CardHistory(reviews, guess=chance))
+        histories.append((chance, answers))
     return histories
