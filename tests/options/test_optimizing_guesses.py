@@ -57,7 +57,7 @@ def store(database: Database, histories: list[tuple[float, list[tuple[datetime, 
 def test_a_guessing_learner_gets_the_correction_stored_with_the_parameters(
     database: Database,
 ) -> None:
-    store(database, timed_learners(240, 300, seed=1, choices=(2, 4, 0), guessing=True))
+    store(database, timed_learners(160, 300, seed=1, choices=(2, 4, 0), guessing=True))
     schedulers = Schedulers()
     report = optimizing.optimize_preset(database, schedulers, DEFAULT_PRESET_ID, NOW, apply=True)
     assert report.guesses is not None
@@ -77,7 +77,7 @@ def test_a_guessing_learner_gets_the_correction_stored_with_the_parameters(
 
 
 def test_answers_from_recall_alone_leave_the_correction_off(database: Database) -> None:
-    store(database, timed_learners(240, 300, seed=1, choices=(2, 4, 0), guessing=False))
+    store(database, timed_learners(160, 300, seed=1, choices=(2, 4, 0), guessing=False))
     report = optimizing.optimize_preset(database, Schedulers(), DEFAULT_PRESET_ID, NOW, apply=True)
     assert report.guesses is not None
     assert not report.guess_correction

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.qt_log_ignore("^This plugin does not support propagateS
 def test_use_fitted_then_save_stores_the_guess_correction_with_the_parameters(
     qtbot: QtBot, window: MainWindow, bundled: Database
 ) -> None:
-    store(bundled, timed_learners(240, 300, seed=1, choices=(2, 4, 0), guessing=True))
+    store(bundled, timed_learners(160, 300, seed=1, choices=(2, 4, 0), guessing=True))
     window.refresh_decks(select="quiz")
     dialog = open_deck_options(qtbot, window)
     guess_box = dialog.form.editors["guess_correction"]
