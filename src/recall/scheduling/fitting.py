@@ -24,8 +24,8 @@ LEARNING_RATE = 0.03  # Adam's, in units of each parameter's starting size
 # The parameters both likelihoods fit, from fsrs-rs-python's fit without the guess term:
 # those that set how fast a card is forgotten (first stabilities, growth, stability after a
 # lapse, the curve's decay), which a guess term changes; the rest keep fsrs-rs's values.
-# Fitting all 21 by finite differences takes three times as long and moved no held-out
-# figure in the measurements (docs/benchmarks.md).
+# All 21 would take about three times as long (a pass per parameter for each gradient),
+# on the window's task runner for every optimize of a deck with choice cards.
 FITTED = (0, 1, 2, 3, 8, 11, 20)
 _NUDGE = 1e-4  # finite-difference step, in units of each parameter's starting size
 _S_MIN, _S_MAX = 0.001, 36500.0
