@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta
+from pathlib import Path
 
+import pytest
 from benchmarks.learners import START, timed_learners
 
+from recall.cli.main import main
 from recall.core import fields
 from recall.core.memory import NEW_CARD, Rating
 from recall.core.presets import DEFAULT_PRESET_ID, Preset
@@ -76,15 +79,27 @@ def test_a_guessing_learner_gets_the_correction_stored_with_the_parameters(
     assert integrity.check(database, schedulers, NOW).healthy
 
 
-def test_answers_from_recall_alone_leave_the_correction_off(database: Database) -> None:
+def test_answers_from_recall_alone_leave_the_correction_off(
+    database: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     store(database, timed_learners(160, 300, seed=1, choices=(2, 4, 0), guessing=False))
-    report = optimizing.optimize_preset(database, Schedulers(), DEFAULT_PRESET_ID, NOW, apply=True)
-    assert report.guesses is not None
-    assert not report.guess_correction
-    assert "not adopted: a right pick counts as recall" in report.words()
-    assert report.to_json()["guess_correction"] is False
-    preset = deck_options.deck_options(database, "quiz").preset
-    assert report.applied
+    database.close()
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert main([*data, "optimize", "--deck", "quiz", "--apply", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["guess_correction"] is False
+    guesses = shown["guesses"]
+    assert guesses["adopted"] is False
+    assert guesses["with"]["log_loss"] > guesses["without"]["log_loss"]
+    assert set(guesses["with"]) == set(guesses["without"]) == {"log_loss", "rmse_bins"}
+    assert "not adopted: a right pick counts as recall" in shown["message"]
+    assert shown["applied"] is True
+    reopened = Database(tmp_path / "data" / "recall.sqlite3")
+    try:
+        preset = deck_options.deck_options(reopened, "quiz").preset
+    finally:
+        reopened.close()
+    assert preset.parameters == tuple(shown["parameters"])
     assert not preset.guess_correction
 
 
