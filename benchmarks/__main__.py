@@ -27,6 +27,7 @@ from benchmarks import (
     measure_answer,
     measure_desktop,
     measure_exam,
+    measure_guesses,
     measure_history,
     measure_hostile,
     measure_import,
@@ -331,6 +332,8 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
     print(table(figures))
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(markdown(figures, machine(), datetime.now(UTC), command, smoke))
+    # Its own section, after the figures: fits on histories, not timings.
+    measure_guesses.run(output, command, smoke)
     _say(f"\nwrote {output} in {time.perf_counter() - began:.0f} s")
     return figures
 
