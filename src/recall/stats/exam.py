@@ -106,10 +106,17 @@ class ExamForecast:
                 f"included, new cards after the due ones): about "
                 f"{wording.percent(self.planned_share)} on the day."
             )
-        lines.append(
-            f"Skipping today leaves about {wording.percent(self.share_if_skipped)}: it costs "
-            f"{self.skipping_costs * 100:.1f} points."
-        )
+        if self.skipping_costs < 0.0005:
+            # New cards learned later are fresher on the day: skipping may cost nothing.
+            lines.append(
+                f"Skipping today leaves about {wording.percent(self.share_if_skipped)}: "
+                "it costs nothing measurable on the day."
+            )
+        else:
+            lines.append(
+                f"Skipping today leaves about {wording.percent(self.share_if_skipped)}: "
+                f"{self.skipping_costs * 100:.1f} points less on the day."
+            )
         return lines
 
     def as_json(self) -> dict[str, Any]:
