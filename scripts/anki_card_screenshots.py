@@ -1,9 +1,10 @@
 """Save screenshots of Anki cards as Recall shows them, for the README's "Coming from Anki".
 
 Run with ``.venv/bin/python scripts/anki_card_screenshots.py [OUT_DIR] [light|dark]``: it builds
-an Anki package with genanki (a note with MathJax and Anki's LaTeX forms), imports it into a
-temporary data folder as File > Import does, studies it and saves the question and the
-answer as ``anki-math-<scheme>.png``. The user's own data is never touched.
+an Anki package with genanki (a deck for each kind of card: formulas, a styled note type with
+furigana, a cloze, a type-in card), imports it into a temporary data folder as File > Import
+does, answers each card and saves the screen as ``anki-<kind>-<scheme>.png``. The user's own
+data is never touched.
 """
 
 from __future__ import annotations
@@ -28,19 +29,69 @@ from recall.ui.main_window import MainWindow
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from screenshots import _dark_palette
 
-FRONT = r"Solve \(ax^2 + bx + c = 0\) for \(x\), with Anki's own notation [$]a \neq 0[/$]:"
-BACK = (
-    r"\[x = \frac{-b \pm \sqrt{b^2 - 4ac}}{2a}\]"
-    r"Its discriminant [$]\Delta = b^2 - 4ac[/$] says how many real roots there are;"
-    r" a sum for comparison: [$$]\sum_{k=1}^{n} k = \frac{n(n+1)}{2}[/$$]"
+STYLED = genanki.Model(
+    1_607_392_400,
+    "Vocabulary (styled)",
+    fields=[{"name": "Word"}, {"name": "Reading"}, {"name": "Meaning"}],
+    templates=[
+        {
+            "name": "Recognition",
+            "qfmt": '<div class="word">{{Word}}</div><div class="hint">What does it mean?</div>',
+            "afmt": '{{FrontSide}}<hr id=answer><div class="reading">{{furigana:Reading}}</div>'
+            '<div class="meaning">{{Meaning}}</div>',
+        }
+    ],
+    css=(
+        ".card { font-family: serif; text-align: center; }"
+        " .word { font-size: 40px; color: #b03a2e; }"
+        " .hint { font-style: italic; color: #7f8c8d; }"
+        " .meaning { font-weight: bold; background-color: #fdebd0; color: #784212; }"
+    ),
 )
+TYPED = genanki.Model(
+    1_607_392_401,
+    "Capitals (type in)",
+    fields=[{"name": "Country"}, {"name": "Capital"}],
+    templates=[
+        {
+            "name": "Card 1",
+            "qfmt": "What is the capital of {{Country}}?<br>{{type:Capital}}",
+            "afmt": "{{FrontSide}}<hr id=answer>{{Capital}}",
+        }
+    ],
+)
+# Each kind of card shown: (deck, note type, fields, what to type on the front, if anything).
+KINDS = {
+    "math": (
+        "Algebra",
+        genanki.BASIC_MODEL,
+        [
+            r"Solve \(ax^2 + bx + c = 0\) for \(x\), with Anki's own notation [$]a \neq 0[/$]:",
+            r"\[x = \frac{-b \pm \sqrt{b^2 - 4ac}}{2a}\]"
+            r"Its discriminant [$]\Delta = b^2 - 4ac[/$] says how many real roots there are;"
+            r" a sum for comparison: [$$]\sum_{k=1}^{n} k = \frac{n(n+1)}{2}[/$$]",
+        ],
+        "",
+    ),
+    "styled": ("Japanese", STYLED, ["日本語", "日本語[にほんご]", "the Japanese language"], ""),
+    "cloze": (
+        "Geography",
+        genanki.CLOZE_MODEL,
+        ["The {{c1::Danube}} flows through {{c2::ten}} countries.", "Europe's second longest"],
+        "",
+    ),
+    "type-in": ("Capitals", TYPED, ["Australia", "Canberra"], "Canbera"),
+}
 
 
 def _package(folder: Path) -> Path:
-    deck = genanki.Deck(2_059_400_300, "Algebra")
-    deck.add_note(genanki.Note(model=genanki.BASIC_MODEL, fields=[FRONT, BACK]))
-    path = folder / "algebra.apkg"
-    genanki.Package(deck).write_to_file(path)
+    decks = []
+    for number, (name, model, fields, _) in enumerate(KINDS.values()):
+        deck = genanki.Deck(2_059_400_300 + number, name)
+        deck.add_note(genanki.Note(model=model, fields=fields))
+        decks.append(deck)
+    path = folder / "kinds.apkg"
+    genanki.Package(decks).write_to_file(path)
     return path
 
 
@@ -67,13 +118,20 @@ def main() -> None:
         window.resize(QSize(900, 560))
         window.show()
         QTest.qWaitForWindowExposed(window)
-        window.study(package.decks[0].id)
-        QTest.qWait(100)
-        review = window.review
-        assert review is not None
-        QTest.keyClick(review, Qt.Key.Key_Space)
-        QTest.qWait(100)
-        window.grab().save(str(out / f"anki-math-{scheme_name}.png"))
+        for kind, (name, _, _, typed) in KINDS.items():
+            deck = next(deck for deck in package.decks if deck.name == name)
+            window.study(deck.id)
+            QTest.qWait(100)
+            review = window.review
+            assert review is not None
+            if typed:
+                QTest.keyClicks(QApplication.focusWidget(), typed)
+                QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+            else:
+                QTest.keyClick(review, Qt.Key.Key_Space)
+            QTest.qWait(100)
+            window.grab().save(str(out / f"anki-{kind}-{scheme_name}.png"))
+            window.show_decks()
         window.close()
         database.close()
 
