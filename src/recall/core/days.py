@@ -139,6 +139,15 @@ class StudyDays:
         """The number of the study day an aware moment falls in."""
         return self.day_number(_micros(moment))
 
+    def bounds(self, moment: datetime) -> tuple[datetime, datetime]:
+        """The start and the end of the study day an aware moment falls in, as aware UTC."""
+        return study_day(moment, self.hour, self.__dict__["_info"])
+
+    def weekday(self, moment: datetime) -> int:
+        """The weekday (0 Monday to 6 Sunday) of the study day an aware moment falls in."""
+        # Study day 0 began on 1 January 1970, a Thursday.
+        return (self.day_of(moment) + 3) % 7
+
     def elapsed(self, earlier: datetime, later: datetime) -> int:
         """Study days from one moment to a later one (0 on the same study day)."""
         return self.day_number(_micros(later)) - self.day_number(_micros(earlier))

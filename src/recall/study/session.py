@@ -18,6 +18,7 @@ from recall.core.presets import DeckPresets, Preset, leech_policy
 from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
+from recall.study.balancing import balanced_answer
 from recall.study.custom import CustomQueue
 from recall.study.queue import Today, read_today
 from recall.study.values import (
@@ -277,7 +278,9 @@ class StudySession:
             stored = self._check_card(transaction, shown)
             before = stored.memory
             scheduler = self._scheduler_of(stored.deck_id)
-            after = scheduler.review(stored.seed, before, rating, answer.answered_at)
+            after, chosen_due = balanced_answer(
+                transaction, scheduler, stored, rating, answer.answered_at
+            )
             review = NewReview.rated(
                 card_id=shown.card_id,
                 reviewed_at=answer.answered_at,
@@ -287,6 +290,7 @@ class StudySession:
                 picked=picked,
                 correct=answer.correct,
                 proposed=answer.proposed,
+                chosen_due=chosen_due,
             )
             review_id = transaction.history.add(review)
             if before.last_review is not None and answer.answered_at <= before.last_review:
