@@ -25,6 +25,7 @@ from benchmarks import (
     anki_packages,
     anki_peer,
     measure_answer,
+    measure_balance,
     measure_desktop,
     measure_history,
     measure_hostile,
@@ -320,10 +321,19 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
         figures.append(
             measure_sound.measure_fuzz(work, 60 if smoke else measure_sound.FUZZ_MUTANTS)
         )
+    _say("load balancing and Easy Days over a simulated year ...")
+    cards, days, per_day = (
+        measure_balance.SMOKE
+        if smoke
+        else (measure_balance.CARDS, measure_balance.DAYS, measure_balance.NEW_PER_DAY)
+    )
+    balanced = measure_balance.section(
+        measure_balance.measure_balance(cards, days, per_day), cards, days, per_day
+    )
     print()
     print(table(figures))
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(markdown(figures, machine(), datetime.now(UTC), command, smoke))
+    output.write_text(markdown(figures, machine(), datetime.now(UTC), command, smoke, balanced))
     _say(f"\nwrote {output} in {time.perf_counter() - began:.0f} s")
     return figures
 
