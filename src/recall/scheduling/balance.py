@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
+from recall.core.days import weekday_of
 from recall.core.memory import MemoryState, Rating
 from recall.core.presets import Preset
 from recall.scheduling.review import Scheduler, chosen
@@ -145,11 +146,13 @@ def balanced_review(
     if fuzz is None or fuzz.interval > BALANCED_UP_TO:
         return after, None
     study_days = scheduler.days
-    dues = [now + timedelta(days=days) for days in range(fuzz.shortest, fuzz.longest + 1)]
-    counts = loads([study_days.bounds(due) for due in dues])
+    intervals = range(fuzz.shortest, fuzz.longest + 1)
+    numbers = [study_days.day_of(now + timedelta(days=days)) for days in intervals]
+    starts = {number: study_days.start_of(number) for number in range(numbers[0], numbers[-1] + 2)}
+    counts = loads([(starts[number], starts[number + 1]) for number in numbers])
     candidates = [
-        DayLoad(fuzz.shortest + index, count, study_days.weekday(due))
-        for index, (due, count) in enumerate(zip(dues, counts, strict=True))
+        DayLoad(days, count, weekday_of(number))
+        for days, number, count in zip(intervals, numbers, counts, strict=True)
     ]
     draw = f"{seed}:{round(now.timestamp() * 1_000_000)}:balance"
     interval = choose(candidates, preset.easy_days, draw, preset.load_balancing)

@@ -138,11 +138,14 @@ class QueueQueries:
     def reviews_due_in(
         self, windows: Sequence[tuple[datetime, datetime]], leaving_out: int
     ) -> list[int]:
-        """How many review cards of the collection, not suspended, fall due in each window
-        (start included, end not), leaving out one card (the one being answered).
+        """How many review cards of the collection fall due in each window (start included,
+        end not), leaving out one card (the one being answered): what load balancing weighs
+        each day by.
 
-        One query, each window a range walk of the index on (state, due); what load
-        balancing weighs each day by. Buried cards count: they are buried for today only.
+        One query, each window a walk of the index on (state, due) that reads nothing
+        else (about 1 ms for 15 days of 500 reviews each). Suspended cards count, as Anki
+        counts them: leaving them out would look up every row in the table (about 20 ms
+        there), and a suspended card is one the learner means to bring back.
         """
         if not windows:
             return []
@@ -154,8 +157,8 @@ class QueueQueries:
             f"WITH candidate_day (number, start, end) AS (VALUES {values}) "
             "SELECT candidate_day.number, (SELECT count(*) FROM card_memory "
             "WHERE card_memory.state = ? AND card_memory.due >= candidate_day.start "
-            "AND card_memory.due < candidate_day.end AND NOT card_memory.suspended "
-            "AND card_memory.card_id != ?) FROM candidate_day",
+            "AND card_memory.due < candidate_day.end AND card_memory.card_id != ?) "
+            "FROM candidate_day",
             (*parameters, int(CardState.REVIEW), leaving_out),
         )
         counts = [0] * len(windows)

@@ -16,9 +16,9 @@ def balanced_answer(
     """The card's schedule after the answer, and the due date chosen for it to store with
     the answer (``NewReview.chosen_due``), or None where the fuzz draw's date stands.
 
-    The load of each candidate day is the collection's review cards due on it, suspended
-    ones left out (Anki counts the cards of the card's preset; here every deck's reviews
-    are the learner's day), read in one query.
+    The load of each candidate day is the collection's review cards due on it, read in one
+    query (Anki counts only the cards of the card's preset; here every deck's reviews are
+    the learner's day).
     """
     return balanced_review(
         scheduler,
