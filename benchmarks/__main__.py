@@ -30,6 +30,7 @@ from benchmarks import (
     measure_history,
     measure_hostile,
     measure_import,
+    measure_math,
     measure_queue,
     measure_reschedule,
     measure_search,
@@ -317,6 +318,8 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
             _say(f"  a card's sound: not measured: {sound}")
         else:
             figures.append(sound)
+        _say("formulas ...")
+        figures.append(measure_math.measure_math(2 if smoke else 5))
         _say("damaged sounds, decoded apart ...")
         figures.append(
             measure_sound.measure_fuzz(work, 60 if smoke else measure_sound.FUZZ_MUTANTS)

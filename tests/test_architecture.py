@@ -68,6 +68,8 @@ OWNERS: dict[str, str | tuple[str, ...]] = {
     # The decoders only in the decoder's child process; the output device in the player.
     "miniaudio": ("recall/host/audio.py", "recall/host/sound_decoder.py"),
     "zstandard": "recall/importers/_zip.py",
+    # The typesetter of formulas, loaded when the first one is shown.
+    "ziamath": "recall/content/math.py",
 }
 
 
@@ -102,6 +104,8 @@ TIERS = (
     ("recall.storage", "recall.scheduling", "recall.importers"),
     ("recall.safekeeping", "recall.changes", "recall.study", "recall.options"),
     ("recall.collection", "recall.stats", "recall.sync"),
+    # The local API serves the use cases to tools; the command line and the window run it.
+    ("recall.api",),
     ("recall.cli", "recall.ui"),
     ("recall.__main__",),
 )

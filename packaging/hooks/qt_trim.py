@@ -13,8 +13,9 @@ KEPT_PLUGINS = {
     "platformthemes": {"qxdgdesktopportal"},
     # Dead keys and compose sequences when typing a file name in the import dialog.
     "platforminputcontexts": {"composeplatforminputcontextplugin"},
-    # Images on imported cards: PNG and BMP are built into QtGui, these read the rest.
-    "imageformats": {"qjpeg", "qgif", "qwebp"},
+    # Images on imported cards: PNG and BMP are built into QtGui, these read the rest
+    # (qsvg: SVG images, which QtSvg draws).
+    "imageformats": {"qjpeg", "qgif", "qwebp", "qsvg"},
 }
 
 

@@ -49,3 +49,20 @@ def test_custom_new_from_a_tag_and_its_errors(
     )
     assert status == 0
     assert "tiny: beyond today's limits: 2 cards." in out
+
+
+def test_custom_search_lists_a_cid_search_and_names_every_kind(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from recall.cli.custom_study import _KINDS
+    from recall.study.custom import SessionKind
+
+    assert set(_KINDS) == {kind.value for kind in SessionKind}
+    folder = str(data_dir)
+    _, out, _ = run(capsys, "--data-dir", folder, "cram", "deck:tiny", "--list")
+    first = out.splitlines()[2].split()[0]
+    status, out, _ = run(
+        capsys, "--data-dir", folder, "custom", "search", "--search", f"cid:{first}", "--list"
+    )
+    assert status == 0
+    assert f"Study: cid:{first}: 1 card. Study them in the window" in out

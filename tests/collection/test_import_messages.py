@@ -216,7 +216,7 @@ def test_what_is_not_a_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert (status, out) == (1, "")
     assert err.splitlines() == [
         f"{folder}: is a folder; import the files inside it instead (Recall reads .apkg, "
-        ".colpkg, .csv, .gift, .json, .tsv, .txt, .xml files)",
+        ".colpkg, .csv, .gift, .json, .tsv, .txt, .xml, .zip files)",
         f"{pipe}: is not a regular file (a device, pipe or socket)",
         f"{tmp_path / 'gone.json'}: no such file",
     ]

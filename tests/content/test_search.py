@@ -237,6 +237,8 @@ ATOMS: dict[str, Callable[[Model], bool]] = {
     "missed:10": lambda c: any(at >= _since(10) and not ok for at, _, ok, _ in c.reviews),
     "added:5": lambda c: c.added >= _since(5),
     "edited:3": lambda c: c.edited >= _since(3),
+    "cid:2,5,5,9,999999": lambda c: c.id in (2, 5, 9),
+    "cid:7": lambda c: c.id == 7,
 }
 for _name, _op, _value in (
     ("ivl", ">=", 10),
@@ -366,12 +368,27 @@ def test_any_unicode_text_parses_or_fails_with_a_column(text: str) -> None:
         ("()", "'()' holds no search at column 1"),
         ("apple -", "'-' needs a search after it at column 7"),
         ('""', '"" holds nothing to search for at column 1'),
+        ("cid:12,x", "'cid:12,x' needs card ids separated by commas, like cid:12,40 at column 5"),
+        ("cid:12,", "'cid:12,' needs card ids separated by commas"),
     ],
 )
 def test_errors_say_what_and_where(query: str, message: str) -> None:
     with pytest.raises(SearchError) as caught:
         search.parse(query)
     assert str(caught.value).startswith(message)
+
+
+def test_cid_finds_a_selection_of_thousands_of_cards_in_one_parameter(
+    collection: tuple[Database, list[Model]],
+) -> None:
+    database, models = collection
+    ids = [card.id for card in models]
+    # Far more ids than the 999 parameters older SQLite builds take, most of them unused.
+    term = search.card_ids_term([*ids, *range(10**5, 10**5 + 1100)])
+    assert _sql(database, term) == set(ids)
+    condition = search_sql.compile_query(search.parse(term), _finder(database).context(NOW))
+    assert len(condition.parameters) == 1
+    assert _sql(database, f"{search.card_ids_term(ids[:4])} -cid:{ids[0]}") == set(ids[1:4])
 
 
 def test_quoted_text_with_a_colon_is_text_and_escapes_are_literal() -> None:

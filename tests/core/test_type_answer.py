@@ -69,3 +69,14 @@ def test_typed_answers_are_graded_as_choices_are_with_a_slip_hard(
     correct: bool, slip: bool, duration: int, rating: Rating
 ) -> None:
     assert propose_typed_rating(correct, slip, duration, 5_000.0) is rating
+
+
+def test_an_option_typed_from_memory_may_ignore_case_and_keeps_each_texts_own() -> None:
+    folded = compare("Paris", " pARIS ", ignore_case=True)
+    assert folded.correct
+    assert folded.expected == (Piece("Paris", Mark.GOOD),)
+    near = compare("Straße", "strasse", ignore_case=True)  # "ß" folds to "ss": not one letter
+    assert not near.correct
+    assert "".join(piece.text for piece in near.expected) == "Straße"
+    assert compare("Rome", "roma", ignore_case=True).one_slip
+    assert not compare("Rome", "rome").correct  # a type-in card's answer counts case

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from recall.content import math
 from recall.content.deck_format import BasicCard, Deck
 from recall.core.errors import DeckError, ImportCancelledError, RecallError
 from recall.core.memory import Rating, ReviewKind
@@ -574,3 +575,21 @@ def test_odd_values_in_the_collection_raise_only_recall_errors(
     for leftover in staging.iterdir():
         assert not leftover.name.startswith(".collection")
         leftover.unlink()
+
+
+def test_anki_latex_shows_the_image_the_package_carries_else_stays_to_be_typeset(
+    tmp_path: Path, staging: Path
+) -> None:
+    drawn = math.anki_image_name("[$]x^2[/$]")
+    assert drawn is not None
+    (tmp_path / drawn).write_bytes(IMAGE)
+    deck = genanki.Deck(2_059_400_211, "Maths")
+    deck.add_note(
+        genanki.Note(model=genanki.BASIC_MODEL, fields=["Square: [$]x^2[/$]", r"[$$]y^2[/$$]"])
+    )
+    path = tmp_path / "latex.apkg"
+    genanki.Package(deck, media_files=[str(tmp_path / drawn)]).write_to_file(path)
+    (card,) = cards_by_id(path, staging).values()
+    assert card.front == f'Square: <img alt="$x^2$" src="{IMAGE_NAME}">'
+    assert card.back == r"[$$]y^2[/$$]"
+    assert [medium.name for medium in read_apkg(path, staging).media] == [IMAGE_NAME]

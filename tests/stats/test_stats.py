@@ -11,17 +11,21 @@ import pytest
 
 from recall import stats
 from recall.changes import decks as deck_changes
-from recall.collection import importing, opening
+from recall.collection import browse, importing, opening
+from recall.collection.custom_study import CustomStudy, SessionRequest
 from recall.content.deck_format import parse_deck
 from recall.core import days
 from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.core.preferences import Preferences
+from recall.scheduling import Scheduler, Schedulers
 from recall.stats import report
 from recall.stats.local_time import day_date, day_number, local_time
 from recall.stats.schedules import collect_forecast, collect_schedules
 from recall.storage import Database
 from recall.storage.records import NewReview
 from recall.storage.statistics import LocalTime
+from recall.study.custom import SessionKind
+from recall.study.session import StudySession
 from tests.conftest import DATA
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -232,6 +236,43 @@ def test_today_in_words_agrees_with_one_card_and_one_day(
         "Today you studied 1 card in 1 min 5 s, 100% right, 0 Again. Streak: 1 day (longest 1)."
     )
     assert report.reviews_reading(figures) == "1 review so far, 1.0 a day, 1 min 5 s in all."
+
+
+def _cram(database: Database, card_ids: tuple[int, ...], when: datetime) -> None:
+    """Cram these cards once each, as the window's cram session does, from ``when`` on."""
+    finder = browse.Finder(database, Scheduler(), SETTINGS, BERLIN)
+    custom = CustomStudy(database, Schedulers(), finder)
+    queue = custom.build(SessionRequest(SessionKind.CRAM, card_ids=card_ids), when)
+    session = StudySession(database, Schedulers(), "", zone=BERLIN, custom=queue)
+    for _ in card_ids:
+        shown = session.next_card(when)
+        assert shown is not None
+        when += timedelta(seconds=5)
+        session.record(session.reveal(shown, when), Rating.AGAIN, when)
+
+
+def test_cram_answers_today_are_counted_apart_and_change_no_other_figure(
+    database: Database, tiny: dict[str, int]
+) -> None:
+    add(database, tiny["q1"], at("2026-01-05 08:00"), Rating.GOOD, CardState.NEW)
+    add(database, tiny["q2"], at("2026-01-05 08:10"), Rating.AGAIN, CardState.NEW)
+    now = at("2026-01-05 12:00")
+    before = collect(database, now)
+    _cram(database, (tiny["q1"],), at("2026-01-04 09:00"))  # yesterday: not today's
+    _cram(database, (tiny["q1"], tiny["q2"]), at("2026-01-05 09:00"))
+
+    after = collect(database, now)
+
+    assert (before.today.cram, after.today.cram) == (0, 2)
+    expected = stats.to_json(before)
+    expected["today"]["cram_answers"] = 2
+    # Retention, the review counts, FSRS's figures: all as they were without the cram answers.
+    assert stats.to_json(after) == expected
+    assert report.today_reading(after) == (
+        "Today you studied 2 cards in 8 s, 50% right, 1 Again. 2 cram answers besides, which "
+        "move no due date. Streak: 1 day (longest 1)."
+    )
+    assert stats.to_json(collect(database, at("2026-01-06 12:00")))["today"]["cram_answers"] == 0
 
 
 # Forecast and card counts

@@ -105,6 +105,43 @@ def test_cram_of_a_selection_keeps_its_order(spread: Database, clock: Clock) -> 
     assert session.next_card(clock()) is None
 
 
+def test_a_selection_is_found_by_its_ids_narrowed_by_a_search_without_suspended_cards(
+    spread: Database, clock: Clock
+) -> None:
+    custom, finder, changes = _custom(spread)
+    ids = tuple(reversed(finder.find("", clock()).card_ids))[:5]
+    changes.suspend([ids[1]], True)
+    queue = custom.build(SessionRequest(SessionKind.SEARCH, card_ids=ids), clock())
+    assert queue.pending == [ids[0], *ids[2:]]  # the order chosen, the suspended card out
+    assert not queue.cram
+    assert queue.title == "Study: selected cards"
+    narrowed = custom.build(
+        SessionRequest(SessionKind.CRAM, search="tag:memory", card_ids=ids), clock()
+    )
+    memory = set(finder.find("tag:memory", clock()).card_ids)
+    assert narrowed.pending == [card_id for card_id in ids if card_id in memory - {ids[1]}]
+    assert narrowed.title == "Cram: selected cards, tag:memory"
+
+
+def test_a_search_studied_with_answers_rescheduled_records_ordinary_answers(
+    spread: Database, clock: Clock
+) -> None:
+    _, finder, _ = _custom(spread)
+    wanted = finder.find("tag:memory", clock()).card_ids
+    session = _session(spread, SessionRequest(SessionKind.SEARCH, search="tag:memory"), clock)
+    assert session.counts(clock()).total == len(wanted)
+    before = finder.rows([wanted[0]])[0].memory
+    card_id = _answer(session, clock, Rating.GOOD)
+    assert card_id == wanted[0]
+    assert finder.rows([card_id])[0].memory != before
+    with spread.reading() as transaction:
+        assert transaction.history.of_card(card_id)[-1].kind is ReviewKind.ANSWER
+    healthy(spread, clock)
+    custom, _, _ = _custom(spread)
+    with pytest.raises(CustomStudyError, match="studying a search needs a search"):
+        custom.build(SessionRequest(SessionKind.SEARCH), clock())
+
+
 def test_preview_picks_review_cards_due_within_the_days_and_reschedules_them(
     spread: Database, clock: Clock
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -279,3 +280,18 @@ def test_deck_options_set_load_balancing_and_an_easy_day(
     preset = deck_options.deck_options(bundled, DECK).preset
     assert preset.load_balancing is False
     assert preset.easy_days == ("normal",) * 6 + ("minimum",)
+
+
+def test_type_in_from_stability_is_off_in_the_dialog_and_saved_when_set(
+    qtbot: QtBot, window: MainWindow, bundled: Database, tmp_path: Path
+) -> None:
+    dialog = open_deck_options(qtbot, window)
+    editor = dialog.form.editors["type_in_from_stability"]
+    assert isinstance(editor, QSpinBox)
+    assert editor.value() == 0  # off unless the learner asks for it
+    assert "Type-in from stability" in editor.accessibleName()
+    editor.setValue(21)
+    dialog.grab().save(str(tmp_path / "deck-options.png"))
+    with qtbot.waitSignal(dialog.saved, timeout=10_000):
+        dialog.save()
+    assert deck_options.deck_options(bundled, DECK).preset.type_in_from_stability == 21

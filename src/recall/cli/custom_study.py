@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 # The kinds of ``study.custom.SessionKind``, named here so that starting the command line
 # loads no study code.
-_KINDS = ("cram", "preview", "forgotten", "new", "extra", "timed")
+_KINDS = ("cram", "search", "preview", "forgotten", "new", "extra", "timed")
 _LIST_HELP = "print the cards the session would show, in order (you study them in the window)"
 
 
@@ -34,7 +34,8 @@ def add_commands(commands: Commands) -> None:
         "kind",
         choices=_KINDS,
         help="preview (due soon), forgotten (Again today), new (from a tag), extra (a deck "
-        "beyond its limits), timed (most to gain first), cram",
+        "beyond its limits), timed (most to gain first), cram, search (a search's cards, "
+        "answers rescheduled)",
     )
     custom.add_argument("--search", default="", metavar="QUERY", help="only cards it finds")
     custom.add_argument("--days", type=int, default=1, help="preview: days ahead (default 1)")

@@ -27,7 +27,8 @@ def add_commands(commands: Commands) -> None:
     add = commands.add_parser(
         "import",
         help="import decks: Recall JSON, Anki text/CSV exports, Anki .apkg packages, Moodle "
-        "GIFT (.gift) and Moodle XML (.xml) question banks",
+        "GIFT (.gift) and Moodle XML (.xml) question banks, QTI 2.1 items (.xml) and content "
+        "packages (.zip)",
     )
     add.add_argument("files", nargs="+", type=Path, metavar="FILE")
     add.set_defaults(handler=_import)

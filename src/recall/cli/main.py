@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from recall import __version__
+from recall.cli import api as cli_api
 from recall.cli import cards, sync
 from recall.cli import custom_study as cli_custom_study
 from recall.cli import decks as cli_decks
@@ -43,6 +44,7 @@ COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
     cli_custom_study.add_commands,
     cli_options.add_commands,
     sync.add_commands,
+    cli_api.add_commands,
 )
 
 

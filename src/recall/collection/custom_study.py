@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from recall.collection.browse import BrowseRow, Finder
+from recall.content.search import card_ids_term
 from recall.core.errors import RecallError
 from recall.core.memory import CardState
 from recall.scheduling import Schedulers
@@ -15,6 +16,7 @@ from recall.study.custom import CustomQueue, SessionKind
 
 _LONGEST = 3650  # days ahead a preview may reach; more is a typo
 _MOST_CARDS = 9999
+_IDS_PER_SEARCH = 400  # at most 19 characters an id: well within search.MAX_LENGTH
 
 
 class CustomStudyError(RecallError):
@@ -33,7 +35,8 @@ class SessionRequest:
         deck: For extra, the deck's name or id.
         limit: The most cards (for extra: new cards and reviews each).
         minutes: For timed, how long the session lasts.
-        card_ids: For cram, cards chosen by hand (the browser's selection) instead of a search.
+        card_ids: For cram and search, cards chosen by hand (the browser's selection), found
+            with a ``cid:`` search (narrowed by ``search``) and kept in the order given.
     """
 
     kind: SessionKind
@@ -86,11 +89,12 @@ class CustomStudy:
 
     def _rows(self, request: SessionRequest, now: datetime) -> list[BrowseRow]:
         kind, search, limit = request.kind, request.search, request.limit
-        if kind is SessionKind.CRAM:
+        if kind in (SessionKind.CRAM, SessionKind.SEARCH):
             if request.card_ids:
-                return _studiable(self._finder.rows(request.card_ids), now)[:limit]
+                return self._chosen(request.card_ids, search, now)[:limit]
             if not search.strip():
-                raise CustomStudyError("cram needs a search, e.g. 'deck:French tag:verbs'")
+                what = "cram" if kind is SessionKind.CRAM else "studying a search"
+                raise CustomStudyError(f"{what} needs a search, e.g. 'deck:French tag:verbs'")
             return self._found(search, now)[:limit]
         if kind is SessionKind.PREVIEW:
             if not 1 <= request.days <= _LONGEST:
@@ -137,14 +141,27 @@ class CustomStudy:
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [row for _, _, row in scored][: request.limit]
 
+    def _chosen(self, card_ids: Sequence[int], search: str, now: datetime) -> list[BrowseRow]:
+        """The chosen cards a search of their ids finds, in the order chosen."""
+        found: dict[int, BrowseRow] = {}
+        # In parts, so that each search stays within the length a query may have.
+        for start in range(0, len(card_ids), _IDS_PER_SEARCH):
+            term = card_ids_term(card_ids[start : start + _IDS_PER_SEARCH])
+            found.update((row.id, row) for row in self._found(_scoped(search, term), now))
+        return [found[card_id] for card_id in dict.fromkeys(card_ids) if card_id in found]
+
     def _found(self, search: str, now: datetime, sort: str = "due") -> list[BrowseRow]:
         ids = self._finder.find(search, now, sort).card_ids
         return _studiable(self._finder.rows(ids), now)
 
     def _title(self, request: SessionRequest) -> str:
         kind = request.kind
-        if kind is SessionKind.CRAM:
-            return "Cram: " + ("selected cards" if request.card_ids else request.search.strip())
+        if kind in (SessionKind.CRAM, SessionKind.SEARCH):
+            verb = "Cram" if kind is SessionKind.CRAM else "Study"
+            if request.card_ids:
+                narrowed = request.search.strip()
+                return f"{verb}: selected cards" + (f", {narrowed}" if narrowed else "")
+            return f"{verb}: {request.search.strip()}"
         if kind is SessionKind.PREVIEW:
             return f"Preview: due within {request.days} days"
         if kind is SessionKind.FORGOTTEN:

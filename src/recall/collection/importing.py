@@ -1,10 +1,11 @@
 """Importing: read deck files of any supported format, then write them in one transaction.
 
 Formats: Recall's JSON deck, Anki text/CSV exports, Anki packages (``.apkg`` and
-``.colpkg``, with their review history and images), and Moodle question banks (GIFT
-``.gift`` and Moodle XML ``.xml``, with the XML's embedded images). Every file is read and
-checked before anything is written; one bad file means nothing is imported. Images are moved
-into the media folder inside the same all-or-nothing step.
+``.colpkg``, with their review history and images), Moodle question banks (GIFT
+``.gift`` and Moodle XML ``.xml``, with the XML's embedded images), and IMS QTI 2.1 items
+(an ``assessmentItem`` ``.xml``, or a ``.zip`` content package with its images). Every file
+is read and checked before anything is written; one bad file means nothing is imported.
+Images are moved into the media folder inside the same all-or-nothing step.
 """
 
 from __future__ import annotations
@@ -46,9 +47,15 @@ JSON_SUFFIXES = frozenset({".json"})
 TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
 PACKAGE_SUFFIXES = frozenset({".apkg", ".colpkg"})
 GIFT_SUFFIXES = frozenset({".gift"})
-MOODLE_XML_SUFFIXES = frozenset({".xml"})
+MOODLE_XML_SUFFIXES = frozenset({".xml"})  # also a lone QTI item, told apart by its root
+QTI_PACKAGE_SUFFIXES = frozenset({".zip"})
 SUPPORTED_SUFFIXES = (
-    JSON_SUFFIXES | TEXT_SUFFIXES | PACKAGE_SUFFIXES | GIFT_SUFFIXES | MOODLE_XML_SUFFIXES
+    JSON_SUFFIXES
+    | TEXT_SUFFIXES
+    | PACKAGE_SUFFIXES
+    | GIFT_SUFFIXES
+    | MOODLE_XML_SUFFIXES
+    | QTI_PACKAGE_SUFFIXES
 )
 Entry = TypeVar("Entry", ImportedReview, ImportedChange)
 
@@ -169,7 +176,11 @@ def read_file(
         from recall.importers.gift import read_gift
 
         return read_gift(path)
-    if suffix in MOODLE_XML_SUFFIXES:
+    if suffix in MOODLE_XML_SUFFIXES | QTI_PACKAGE_SUFFIXES:
+        from recall.importers import qti
+
+        if suffix in QTI_PACKAGE_SUFFIXES or qti.is_qti_item(path):
+            return qti.read_qti(path, staging, cancelled)
         from recall.importers.moodle_xml import read_moodle_xml
 
         return read_moodle_xml(path, staging)

@@ -45,7 +45,17 @@ ALLOWED_TAGS = frozenset(
         "img", "font", "center",
     }
 )  # fmt: skip
+# Styles Qt's rich text shows that fetch nothing and move nothing: colours, fonts, sizes,
+# alignment. Any other property is dropped (nh3), and so is a value that names a URL, an
+# escape or an expression (``_safe_style``); sizes are bounded (``_bounded_size``).
+STYLE_PROPERTIES = frozenset(
+    {
+        "color", "background-color", "font-size", "font-weight", "font-style",
+        "font-family", "text-align", "text-decoration", "vertical-align",
+    }
+)  # fmt: skip
 ALLOWED_ATTRIBUTES = {
+    "*": {"style", "dir"},
     "img": {"src", "alt", "title", "width", "height"},
     "td": {"colspan", "rowspan"},
     "th": {"colspan", "rowspan"},
@@ -60,10 +70,47 @@ MediaResolver = Callable[[str], str | None]
 _local = threading.local()
 
 
+_UNSAFE_STYLE = re.compile(r"url\s*\(|expression|\\|@|/\*|javascript|image", re.IGNORECASE)
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(px|pt|em|rem|%)\s*$", re.IGNORECASE)
+# The largest font size kept, by unit: a heading's size, never a page-filling letter.
+_LARGEST = {"px": 96.0, "pt": 72.0, "em": 6.0, "rem": 6.0, "%": 600.0}
+_SIZE_WORDS = frozenset(
+    {"xx-small", "x-small", "small", "medium", "large", "x-large", "xx-large", "smaller", "larger"}
+)
+
+
+def safe_style(style: str) -> str | None:
+    """The declarations of a ``style`` value that load nothing and stay within bounds."""
+    kept: list[str] = []
+    for declaration in style.split(";"):
+        name, colon, value = declaration.partition(":")
+        name, value = name.strip().lower(), value.strip()
+        if not colon or name not in STYLE_PROPERTIES or not value or len(value) > 200:
+            continue
+        if _UNSAFE_STYLE.search(value) or any(c in value for c in "<>{}"):
+            continue
+        if name == "font-size" and not _bounded_size(value):
+            continue
+        kept.append(f"{name}: {value}")
+    return "; ".join(kept) or None
+
+
+def _bounded_size(value: str) -> bool:
+    if value.lower() in _SIZE_WORDS:
+        return True
+    found = _SIZE.match(value)
+    return found is not None and float(found.group(1)) <= _LARGEST[found.group(2).lower()]
+
+
 def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
     if tag == "img" and attribute == "src":
         resolve: MediaResolver = _local.resolve
         return resolve(html.unescape(value).strip())
+    if attribute == "style":
+        return safe_style(html.unescape(value))
+    if attribute == "dir":
+        direction = value.strip().lower()
+        return direction if direction in ("ltr", "rtl", "auto") else None
     return value
 
 
@@ -75,6 +122,7 @@ def _cleaner() -> nh3.Cleaner:
             clean_content_tags=set(DROPPED_WITH_CONTENT),
             attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
             attribute_filter=_keep_attribute,
+            filter_style_properties=set(STYLE_PROPERTIES),
             url_schemes=set(),
             strip_comments=True,
             link_rel=None,

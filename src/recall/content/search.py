@@ -3,13 +3,14 @@
 The syntax follows Anki's (docs/search.md): words that must all match, ``"exact phrases"``,
 ``-negation``, ``or``, parentheses, ``*`` and ``_`` wildcards, and ``field:value`` terms
 (``deck:``, ``tag:``, ``is:``, ``flag:``, ``prop:``, ``rated:``, ``missed:``, ``added:``,
-``edited:``, ``question:``, ``front:``, ``back:``, ``choice:``). ``search_sql`` turns a tree
-into SQL; nothing here touches the database.
+``edited:``, ``question:``, ``front:``, ``back:``, ``choice:``, ``cid:``). ``search_sql`` turns
+a tree into SQL; nothing here touches the database.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -19,7 +20,7 @@ TEXT_FIELDS = ("question", "front", "back", "choice")
 IS_VALUES = ("new", "learn", "review", "due", "suspended", "buried", "leech")
 PROPERTIES = ("ivl", "due", "reps", "lapses", "stability", "difficulty", "retrievability")
 DAY_FIELDS = ("rated", "missed", "added", "edited")
-FIELDS = (*TEXT_FIELDS, "deck", "tag", "is", "flag", "prop", *DAY_FIELDS)
+FIELDS = (*TEXT_FIELDS, "deck", "tag", "is", "flag", "prop", *DAY_FIELDS, "cid")
 COMPARISONS = ("<=", ">=", "!=", "=", "<", ">")
 MAX_DAYS = 36500
 # Bounds on one query, checked before any SQL is built (docs/search.md lists them). SQLite's
@@ -83,6 +84,13 @@ class Flag:
 
 
 @dataclass(frozen=True, slots=True)
+class CardIds:
+    """Cards with one of these ids (``cid:12,40,41``, as Anki writes a selection)."""
+
+    ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Prop:
     """A numeric property compared with a number (``prop:ivl>=10``)."""
 
@@ -125,7 +133,7 @@ class Or:
     operands: tuple[Node, ...]
 
 
-Node = Text | InDeck | Tagged | Is | Flag | Prop | Days | Not | And | Or
+Node = Text | InDeck | Tagged | Is | Flag | CardIds | Prop | Days | Not | And | Or
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,6 +398,8 @@ def _term(token: _Token) -> Node:
         return Flag(int(plain))
     if field == "prop":
         return _prop(plain, value_column)
+    if field == "cid":
+        return _card_ids(plain, value_column)
     return _days(field, plain, value_column)
 
 
@@ -414,6 +424,19 @@ def _prop(text: str, column: int) -> Prop:
             f"'{number}' is not a number (in prop:{text})", column + len(name) + len(comparison)
         )
     return Prop(name, comparison, value)  # type: ignore[arg-type]
+
+
+def card_ids_term(card_ids: Sequence[int]) -> str:
+    """The ``cid:`` term that finds exactly these cards (the browser's selection, say)."""
+    return "cid:" + ",".join(str(card_id) for card_id in card_ids)
+
+
+def _card_ids(text: str, column: int) -> CardIds:
+    if not re.fullmatch(r"\d{1,18}(,\d{1,18})*", text):
+        raise SearchError(
+            f"'cid:{text}' needs card ids separated by commas, like cid:12,40", column
+        )
+    return CardIds(tuple(dict.fromkeys(int(part) for part in text.split(","))))
 
 
 def _days(field: str, text: str, column: int) -> Days:

@@ -83,3 +83,13 @@ def propose_typed_rating(
     if not correct and one_slip:
         return Rating.HARD
     return propose_rating(correct, duration_ms, typical_ms, slow_factor, fast_factor)
+
+
+def with_choices_shown(proposed: Rating) -> Rating:
+    """The proposal for a card asked as type-in that was answered from its choices after all.
+
+    Asking for the choices is asking for help, as a hint is: the learner could not recall
+    the answer, only recognise it. A right choice then proposes at most Hard, so the card
+    grows more slowly and stays a type-in card; a wrong one stays Again.
+    """
+    return min(proposed, Rating.HARD)

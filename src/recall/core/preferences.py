@@ -107,6 +107,36 @@ class Preferences:
         "Open Recall in the tray (or minimised) each time you log in to the desktop.",
     )
 
+    # The local API for tools that write questions (docs/api.md). The preferences dialog
+    # has a section of its own for them: the key is generated, never typed.
+    api_enabled: bool = option(
+        False,
+        "Local API",
+        "Let programs on this computer add and find cards through a server on 127.0.0.1.",
+        editable=False,
+    )
+    api_port: int = option(
+        8765,
+        "Local API port",
+        "The port the local API listens on; 8765 is the one AnkiConnect uses.",
+        low=1024,
+        high=65535,
+        editable=False,
+    )
+    api_key: str = option(
+        "",
+        "Local API key",
+        "The key every request must carry; made when the API is first turned on.",
+        editable=False,
+    )
+    api_origins: str = option(
+        "",
+        "Local API web origins",
+        "Web pages or extensions (like chrome-extension://abc) allowed to call the API, "
+        "separated by spaces; none by default.",
+        editable=False,
+    )
+
     def __post_init__(self) -> None:
         if self.time_zone:
             problem = days.zone_problem(self.time_zone)

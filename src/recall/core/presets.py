@@ -190,6 +190,14 @@ class Preset:
         "(only when no other day in a card's range is possible).",
         choices=EASY_DAY_LOADS,
     )
+    type_in_from_stability: int = option(
+        0,
+        "Type-in from stability (days)",
+        "A single-answer choice card whose memory stability has reached this many days is "
+        "asked as type-in: you type the right option's text. 0 never.",
+        low=0,
+        high=36500,
+    )
     parameters: tuple[float, ...] = option(
         (),
         "FSRS parameters",

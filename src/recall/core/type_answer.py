@@ -5,7 +5,8 @@ Both texts are compared in Unicode's composed form (NFC) with the matcher Anki u
 should not be there as wrong and a run of dashes where characters are missing; the right
 line below marks what matches as good and what the learner left out or got wrong as
 missed. An answer one slip from right (one character added, dropped, changed, or two
-swapped) is told apart from a wrong one, for grading.
+swapped) is told apart from a wrong one, for grading. A type-in card's answer counts case,
+as Anki's does; an option's text typed from memory may be compared ignoring it.
 """
 
 from __future__ import annotations
@@ -53,19 +54,23 @@ def _normal(text: str) -> str:
     return unicodedata.normalize("NFC", text).strip()
 
 
-def compare(expected: str, typed: str) -> Comparison:
+def compare(expected: str, typed: str, ignore_case: bool = False) -> Comparison:
     """Compare a typed answer with the expected one.
 
     Args:
         expected: The right answer, as plain text.
         typed: What the learner typed; whitespace at either end does not count.
+        ignore_case: Whether "paris" is "Paris"; the marked runs keep each text's own case.
     """
     want, got = _normal(expected), _normal(typed)
-    if want == got:
+    # Compared character by character, each folded alone, so the runs' positions stay
+    # those of the texts as written (folding a whole text may change its length: "ß").
+    want_keys, got_keys = _keys(want, ignore_case), _keys(got, ignore_case)
+    if want_keys == got_keys:
         return Comparison((Piece(got, Mark.GOOD),), (Piece(want, Mark.GOOD),), True, False)
     typed_pieces: list[Piece] = []
     expected_pieces: list[Piece] = []
-    matcher = SequenceMatcher(None, got, want, autojunk=False)
+    matcher = SequenceMatcher(None, got_keys, want_keys, autojunk=False)
     for tag, typed_start, typed_end, want_start, want_end in matcher.get_opcodes():
         typed_part, want_part = got[typed_start:typed_end], want[want_start:want_end]
         if tag == "equal":
@@ -79,10 +84,20 @@ def compare(expected: str, typed: str) -> Comparison:
         else:  # replace
             typed_pieces.append(Piece(typed_part, Mark.BAD))
             expected_pieces.append(Piece(want_part, Mark.MISSED))
-    return Comparison(tuple(typed_pieces), tuple(expected_pieces), False, _one_slip(want, got))
+    slip = _one_slip(want_keys, got_keys)
+    return Comparison(tuple(typed_pieces), tuple(expected_pieces), False, slip)
 
 
-def _one_slip(want: str, got: str) -> bool:
+def matches(expected: str, typed: str, ignore_case: bool = False) -> bool:
+    """Whether ``typed`` is the answer, as ``compare`` judges it, without marking runs."""
+    return _keys(_normal(expected), ignore_case) == _keys(_normal(typed), ignore_case)
+
+
+def _keys(text: str, ignore_case: bool) -> tuple[str, ...]:
+    return tuple(char.casefold() for char in text) if ignore_case else tuple(text)
+
+
+def _one_slip(want: tuple[str, ...], got: tuple[str, ...]) -> bool:
     """Whether ``got`` is one edit from ``want``: a character added, dropped, changed, or
     two neighbours swapped (a typed answer is short: this is linear in its length)."""
     if abs(len(want) - len(got)) > 1 or not got:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from recall.content import anki_template
 from recall.content.anki_template import Template
+from recall.importers import _anki_styles
 from recall.importers._collection import AnkiCard, AnkiNote, NoteType
 from recall.importers._hidden_html import hidden_classes, without_hidden
 from recall.importers.cloze import cloze_answers, cloze_faces, cloze_numbers
@@ -72,6 +73,7 @@ class CardRenderer:
         self._parsed: dict[tuple[int, int], tuple[Template, Template]] = {}
         self._note: tuple[AnkiNote, dict[str, str], set[str]] | None = None
         self._hidden: dict[int, frozenset[str]] = {}
+        self._styles: dict[int, _anki_styles.StyleSheet] = {}
 
     def _templates(self, type_id: int, note_type: NoteType, ord_: int) -> tuple[Template, Template]:
         key = (type_id, ord_)
@@ -142,17 +144,31 @@ class CardRenderer:
             else:
                 typed = _SOUND.sub("", anki_template.strip_html(text))
         hidden = self._hidden_classes(note.type_id, note_type)
-        hints = tuple(_for_qt(without_hidden(hint.text, hidden)) for hint in side.hints)
+        sheet = self.styles(note.type_id, note_type)
+
+        def shown(fragment: str) -> str:
+            return _for_qt(_anki_styles.apply(without_hidden(fragment, hidden), sheet))
+
+        hints = tuple(shown(hint.text) for hint in side.hints)
         problem = side.problem or marked.problem
         return CardSides(
-            _for_qt(without_hidden(front, hidden)),
-            _for_qt(without_hidden(back, hidden)),
+            shown(front),
+            shown(back),
             hints,
             typed.strip(),
             side.speech,
             problem,
             _SCRIPT.search(front) is not None or _SCRIPT.search(back) is not None,
         )
+
+    def styles(self, type_id: int, note_type: NoteType) -> _anki_styles.StyleSheet:
+        """The note type's CSS as Recall applies it, read once per note type."""
+        if type_id not in self._styles:
+            # Anki's default look (Arial, centred, black on white) is no author's choice:
+            # such cards take Recall's own look, in its light and dark themes.
+            own = own_styling(note_type.css)
+            self._styles[type_id] = _anki_styles.parse(note_type.css if own else "")
+        return self._styles[type_id]
 
     def _hidden_classes(self, type_id: int, note_type: NoteType) -> frozenset[str]:
         if type_id not in self._hidden:
@@ -181,5 +197,5 @@ _DEFAULT_STYLES = frozenset(
 
 
 def own_styling(css: str) -> bool:
-    """Whether a note type's CSS is its own, not Anki's default (Recall does not apply it)."""
+    """Whether a note type's CSS is its own, not Anki's default (which Recall does not apply)."""
     return "".join(css.split()) not in _DEFAULT_STYLES

@@ -6,7 +6,7 @@ import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from recall.content import card_html, sound
+from recall.content import card_html, math, sound
 from recall.core import wording
 from recall.core.errors import DeckError
 from recall.importers import StagedMedia
@@ -92,7 +92,8 @@ class MediaStager:
         Raises:
             DeckError: A media entry is damaged or too large, or cannot be staged.
         """
-        return self._sanitize_html(self.keep_sounds(fragment, note_id), note_id)
+        drawn = math.with_anki_images(fragment, self._files.present)  # Anki's LaTeX images
+        return self._sanitize_html(self.keep_sounds(drawn, note_id), note_id)
 
     def keep_sounds(self, fragment: str, note_id: int) -> str:
         """``fragment`` with its sounds staged and named by their stored names (or dropped).

@@ -1,10 +1,11 @@
-"""Quiz questions (Moodle's GIFT and XML formats) as cards, grouped into decks by category.
+"""Quiz questions (Moodle's GIFT and XML formats, QTI items) as cards, decks by category.
 
 The readers of each format turn a file into ``Question`` values; ``BankBuilder`` turns
 those into cards. Multiple choice and true/false questions become choice cards: each
 answer's feedback is the choice's ``why`` note and the general feedback the explanation.
 Short answer and numerical questions become basic cards whose back lists the accepted
-answers; matching questions basic cards whose back pairs each item with its match. A
+answers (a type-in card when the reader says the answer is typed, as QTI text entry is);
+matching questions basic cards whose back pairs each item with its match. A
 question that shows images becomes an HTML basic card (choice cards show text only).
 Essays, descriptions and the kinds Recall cannot ask are skipped, with a note.
 """
@@ -115,6 +116,10 @@ class Question:
         general_feedback: Shown after every answer.
         single: For multiple choice, whether one answer is to be chosen (None: decide
             from the answers).
+        file: The file inside a package that holds the question ("" for the file itself),
+            named before its line in messages.
+        type_in: For short answer, the learner types the answer in: the card compares
+            what they typed with the first of the best accepted answers.
     """
 
     kind: Kind
@@ -125,6 +130,13 @@ class Question:
     pairs: tuple[tuple[Rich, Rich], ...] = ()
     general_feedback: Rich = NO_TEXT
     single: bool | None = None
+    file: str = ""
+    type_in: bool = False
+
+    @property
+    def where(self) -> str:
+        """Where the question starts, for messages: ``line 12`` or ``items/q1.xml line 12``."""
+        return f"{self.file} line {self.line}" if self.file else f"line {self.line}"
 
 
 def file_deck_name(path: Path) -> str:
@@ -200,9 +212,12 @@ class BankBuilder:
         key = _slug_id("moodle", name)
         return self._decks.setdefault(key, _Deck(name))
 
-    def skip(self, line: int, what: str) -> None:
-        """Count a question that gives no card, saying why."""
-        self._skipped.add(f"line {line} ({what})")
+    def skip(self, line: int, what: str, file: str = "") -> None:
+        """Count a question that gives no card, saying why (and in which file of a package)."""
+        self._skipped.add(f"{file} line {line} ({what})" if file else f"line {line} ({what})")
+
+    def _skip(self, question: Question, what: str) -> None:
+        self.skip(question.line, what, question.file)
 
     def add(self, question: Question) -> None:
         """Turn one question into its card (or count it as skipped).
@@ -214,10 +229,10 @@ class BankBuilder:
         if self._questions > MAX_QUESTIONS:
             raise DeckError(
                 self._source,
-                [f"line {question.line}: more than {MAX_QUESTIONS:,} questions; split the file"],
+                [f"{question.where}: more than {MAX_QUESTIONS:,} questions; split the file"],
             )
         if len(question.answers) > MAX_ANSWERS or len(question.pairs) > MAX_ANSWERS:
-            self.skip(question.line, f"more than {MAX_ANSWERS:,} answers")
+            self._skip(question, f"more than {MAX_ANSWERS:,} answers")
             return
         deck = self._current
         base = _slug_id("q", question.name or question.text.plain())
@@ -236,9 +251,9 @@ class BankBuilder:
         deck.cards.append(card)
 
     def _card(self, card_id: str, question: Question) -> BasicCard | ChoiceCard | None:
-        where = f"line {question.line}"
+        where = question.where
         if question.text.is_blank():
-            self.skip(question.line, "its question text is blank")
+            self._skip(question, "its question text is blank")
             return None
         if question.kind in ("multichoice", "truefalse"):
             return self._choice(card_id, question, where)
@@ -261,7 +276,7 @@ class BankBuilder:
     ) -> BasicCard | ChoiceCard | None:
         answers = [answer for answer in question.answers if not answer.text.is_blank()]
         if not any(answer.fraction > _EPSILON for answer in answers):
-            self.skip(question.line, "no answer is marked right")
+            self._skip(question, "no answer is marked right")
             return None
         single = question.single
         if single is None:
@@ -322,7 +337,7 @@ class BankBuilder:
             if answer.fraction > _EPSILON and answer.text.plain() != "*"
         ]
         if not accepted:
-            self.skip(question.line, "no answer is accepted")
+            self._skip(question, "no answer is accepted")
             return None
         best = max(answer.fraction for answer in accepted)
         markdown = question.text.format == "markdown" and all(
@@ -344,12 +359,16 @@ class BankBuilder:
                 line += f" — {self._html(where, 'feedback', answer.feedback)}"
             lines.append(line)
         front = self._html(where, "question", question.text)
-        return self._basic(card_id, question, where, front, "<br>".join(lines))
+        typed = ""
+        if question.type_in:
+            typed = next(a for a in accepted if a.fraction >= best - _EPSILON).text.plain()
+            self._bounds.check_length(where, "answer", typed)
+        return self._basic(card_id, question, where, front, "<br>".join(lines), typed)
 
     def _matching(self, card_id: str, question: Question, where: str) -> BasicCard | None:
         pairs = [(item, match) for item, match in question.pairs if not item.is_blank()]
         if not pairs:
-            self.skip(question.line, "a matching question without items")
+            self._skip(question, "a matching question without items")
             return None
         extra = [match for item, match in question.pairs if item.is_blank()]
         matches = [html.escape(match.plain()) for _, match in question.pairs]
@@ -368,11 +387,17 @@ class BankBuilder:
         return self._basic(card_id, question, where, front, back)
 
     def _basic(
-        self, card_id: str, question: Question, where: str, front: str, back: str
+        self,
+        card_id: str,
+        question: Question,
+        where: str,
+        front: str,
+        back: str,
+        type_answer: str = "",
     ) -> BasicCard:
         front = self._bounds.cleaned(where, "front", front, card_html.stored_media_only)
         back = self._bounds.cleaned(where, "back", back, card_html.stored_media_only)
-        return self._made(card_id, where, question, front, back, "html")
+        return self._made(card_id, where, question, front, back, "html", type_answer)
 
     def _made(
         self,
@@ -382,6 +407,7 @@ class BankBuilder:
         front: str,
         back: str,
         markup: Literal["html", "markdown"],
+        type_answer: str = "",
     ) -> BasicCard:
         explanation = self._markdown(where, "general feedback", question.general_feedback)
         try:
@@ -392,6 +418,7 @@ class BankBuilder:
                 front=front,
                 back=back,
                 explanation=explanation,
+                type_answer=type_answer,
             )
         except ValidationError as error:
             problems = [f"{where}: {detail['msg']}" for detail in error.errors()]

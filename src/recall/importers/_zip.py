@@ -71,8 +71,17 @@ class SafeZip:
         self._unpacked = 0
 
     @classmethod
-    def open(cls, path: Path, source: str, max_entries: int, max_total_bytes: int) -> SafeZip:
+    def open(
+        cls,
+        path: Path,
+        source: str,
+        max_entries: int,
+        max_total_bytes: int,
+        kind: str = "an Anki package",
+    ) -> SafeZip:
         """Open ``path`` as a zip after checking how many entries it claims.
+
+        ``kind`` names what the zip should be, for the message when it is no zip at all.
 
         Raises:
             DeckError: The file cannot be read, is not a zip, is cut short, or holds too
@@ -94,7 +103,7 @@ class SafeZip:
                     source,
                     [f"the package is cut short or damaged; download or export it again ({error})"],
                 ) from None
-            raise DeckError(source, ["not an Anki package (not a zip file)"]) from None
+            raise DeckError(source, [f"not {kind} (not a zip file)"]) from None
         count = len(archive.infolist())
         if count > max_entries:
             archive.close()

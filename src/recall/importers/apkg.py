@@ -20,7 +20,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.importers._anki_cards import CardRenderer, own_styling
+from recall.importers._anki_cards import CardRenderer
 from recall.importers._anki_presets import read_presets
 from recall.importers._anki_schedule import MANUAL, RESCHEDULED, read_schedule
 from recall.importers._cards import (
@@ -407,7 +407,7 @@ class _PackageReader:
         self._scripted += sides.scripted
         if sides.problem is not None:
             self._template_problems.add(f"{where}: {sides.problem}")
-        if own_styling(note_type.css):
+        if self._renderer.styles(note.type_id, note_type).left_out:
             self._styled[note_type.name] = self._styled.get(note_type.name, 0) + 1
         front = self._clean_side(sides.front, note.id)
         back = self._clean_side(sides.back, note.id)
@@ -456,8 +456,9 @@ class _PackageReader:
                 f"{name!r} ({wording.count(count, 'card')})" for name, count in styled
             )
             lines.append(
-                f"the styling (CSS) of {wording.count(len(self._styled), 'note type')} is not "
-                f"applied; their cards show Recall's own look: {names}"
+                f"part of the styling (CSS) of {wording.count(len(self._styled), 'note type')} "
+                "is not applied (Recall shows colours, fonts, sizes and alignment; not layout, "
+                f"borders or positions): {names}"
             )
         if self._scripted:
             lines.append(

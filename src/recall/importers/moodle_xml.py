@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
-from xml.parsers import expat
 
 from recall.content import card_html
 from recall.core import wording
@@ -33,6 +31,8 @@ from recall.importers._question_bank import (
 )
 from recall.importers._report import Tally, byte_size
 from recall.importers._svg import svg_problem
+from recall.importers._xml_tree import XmlNode as _Node
+from recall.importers._xml_tree import parse_xml
 
 MAX_XML_BYTES = 256 * 1024**2
 MAX_IMAGE_BYTES = 64 * 1024**2
@@ -62,98 +62,18 @@ _SKIPPED = {
 }
 
 
-@dataclass
-class _Node:
-    tag: str
-    attributes: dict[str, str]
-    line: int
-    children: list[_Node] = field(default_factory=list)
-    parts: list[str] = field(default_factory=list)
-
-    @property
-    def text(self) -> str:
-        return "".join(self.parts)
-
-    def child(self, tag: str) -> _Node | None:
-        return next((node for node in self.children if node.tag == tag), None)
-
-    def all(self, tag: str) -> list[_Node]:
-        return [node for node in self.children if node.tag == tag]
-
-    def walk(self) -> list[_Node]:
-        found, pending = [], [self]
-        while pending:
-            node = pending.pop()
-            found.append(node)
-            pending += reversed(node.children)
-        return found
-
-
-class _RefusedError(Exception):
-    """A declaration the reader does not allow; the message says which."""
-
-
 def _parse(data: bytes, source: str) -> _Node:
-    """The document's root element.
+    """The document's ``<quiz>`` root element.
 
     Raises:
-        DeckError: It is not well-formed XML, declares a document type or entities, or
-            nests or holds more than the bounds allow.
+        DeckError: It is not well-formed XML, declares a document type or entities, nests
+            or holds more than the bounds allow, or its root is not ``<quiz>``.
     """
-    parser = expat.ParserCreate()
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    stack: list[_Node] = []
-    roots: list[_Node] = []
-    count = 0
-
-    def start(tag: str, attributes: dict[str, str]) -> None:
-        nonlocal count
-        count += 1
-        if count > MAX_ELEMENTS or len(stack) >= MAX_DEPTH:
-            what = "elements" if count > MAX_ELEMENTS else "levels of nesting"
-            raise _RefusedError(f"more {what} than a question bank has")
-        node = _Node(tag, attributes, parser.CurrentLineNumber)
-        (stack[-1].children if stack else roots).append(node)
-        stack.append(node)
-
-    def end(_tag: str) -> None:
-        stack.pop()
-
-    def characters(text: str) -> None:
-        if stack:
-            stack[-1].parts.append(text)
-
-    def doctype(*_args: object) -> None:
-        raise _RefusedError(
-            "a document type declaration (<!DOCTYPE>) is not read; Moodle never writes one"
-        )
-
-    def entity(*_args: object) -> None:
-        raise _RefusedError(
-            "an entity declaration (<!ENTITY>) is not read; Moodle never writes one"
-        )
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = characters
-    parser.StartDoctypeDeclHandler = doctype
-    parser.EntityDeclHandler = entity
-    parser.buffer_text = True
-    try:
-        parser.Parse(data, True)
-    except _RefusedError as error:
-        line, column = parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
-        raise DeckError(source, [f"line {line}, column {column}: {error}"]) from None
-    except expat.ExpatError as error:
-        message = expat.errors.messages.get(error.code, str(error)) if error.code else str(error)
-        raise DeckError(
-            source, [f"line {error.lineno}, column {error.offset + 1}: not XML ({message})"]
-        ) from None
-    if not roots or roots[0].tag != "quiz":
-        found = roots[0].tag if roots else "nothing"
-        raise DeckError(source, [f"line 1: not a Moodle XML file (its root is <{found[:40]}>, "
+    root = parse_xml(data, source, "Moodle", max_elements=MAX_ELEMENTS, max_depth=MAX_DEPTH)
+    if root.tag != "quiz":
+        raise DeckError(source, [f"line 1: not a Moodle XML file (its root is <{root.tag[:40]}>, "
                                  "not <quiz>)"])  # fmt: skip
-    return roots[0]
+    return root
 
 
 def read_moodle_xml(path: Path, staging: Path) -> ImportedPackage:

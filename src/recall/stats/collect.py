@@ -88,6 +88,7 @@ def collect(
             span = max(1, period_days)
         period_first = today_number - span + 1
         today_cards = queries.cards_reviewed(today_start, today_end, deck_ids)
+        today_cram = queries.cram_answers(today_start, today_end, deck_ids)
         ahead = forecast_length(period_days, forecast_days)
         schedules = read_schedules(
             queries, local, now, today_number, ahead, settings, zone, deck_ids
@@ -101,7 +102,7 @@ def collect(
         deck_name=deck_name,
         period_days=span,
         whole_history=period_days is None,
-        today=_today(groups, today_number, today_cards),
+        today=_today(groups, today_number, today_cards, today_cram),
         streak=_streak({group.day for group in groups}, today_number),
         forecast=schedules.forecast,
         calendar=_calendar(groups, today_number),
@@ -158,7 +159,7 @@ def _us(moment: datetime) -> int:
     return value
 
 
-def _today(groups: Iterable[DayGroup], today: int, cards: int) -> Today:
+def _today(groups: Iterable[DayGroup], today: int, cards: int, cram: int) -> Today:
     todays = [group for group in groups if group.day == today]
     totals = _totals(todays)
     return Today(
@@ -167,6 +168,7 @@ def _today(groups: Iterable[DayGroup], today: int, cards: int) -> Today:
         time_ms=totals.time_ms,
         correct=totals.correct,
         again=totals.again,
+        cram=cram,
     )
 
 

@@ -16,13 +16,19 @@ RETENTION_DAYS = (1, 1, 7, 30, 365, None)
 
 @dataclass(frozen=True)
 class Today:
-    """The current study day: cards studied, answers, time, right answers and Again ratings."""
+    """The current study day: cards studied, answers, time, right answers and Again ratings.
+
+    Attributes:
+        cram: Cram answers today, counted apart: they are in none of the other figures (nor
+            in retention or FSRS's), since they move no schedule.
+    """
 
     cards: int
     reviews: int
     time_ms: int
     correct: int
     again: int
+    cram: int = 0
 
     @property
     def share_correct(self) -> float | None:

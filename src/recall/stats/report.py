@@ -32,11 +32,16 @@ def today_reading(stats: Statistics) -> str:
     """Section 1: today's work and the streak."""
     today, streak = stats.today, stats.streak
     run = f"Streak: {count(streak.current, 'day')} (longest {streak.longest})."
+    cram = (
+        f" {count(today.cram, 'cram answer')} besides, which move no due date."
+        if today.cram
+        else ""
+    )
     if not today.reviews:
-        return f"No reviews yet today. {run}"
+        return f"No reviews yet today.{cram} {run}"
     return (
         f"Today you studied {count(today.cards, 'card')} in {duration(today.time_ms)}, "
-        f"{percent(today.share_correct)} right, {today.again} Again. {run}"
+        f"{percent(today.share_correct)} right, {today.again} Again.{cram} {run}"
     )
 
 
@@ -159,6 +164,7 @@ def to_json(stats: Statistics) -> dict[str, Any]:
             "correct": stats.today.correct,
             "again": stats.today.again,
             "time_ms": stats.today.time_ms,
+            "cram_answers": stats.today.cram,
         },
         "cards": {
             "new": cards.new,

@@ -139,6 +139,23 @@ class BrowsingQueries:
                 )
         return [found[card_id] for card_id in card_ids if card_id in found]
 
+    def first_of_notes(self, card_ids: Sequence[int]) -> dict[int, int]:
+        """Each of these cards' note, by its first card's id: the smallest id of the deck's
+        cards sharing its ``note`` (a card without one is a note of its own)."""
+        firsts: dict[int, int] = {}
+        for start in range(0, len(card_ids), _CHUNK):
+            chunk = list(card_ids[start : start + _CHUNK])
+            marks = ", ".join("?" * len(chunk))
+            rows = self._rows(
+                "SELECT card.id, coalesce((SELECT min(other.id) FROM card AS other "
+                "WHERE other.deck_id = card.deck_id AND json_extract(other.content, '$.note') "
+                f"= json_extract(card.content, '$.note')), card.id) FROM card "
+                f"WHERE card.id IN ({marks})",
+                chunk,
+            )
+            firsts.update((int(row[0]), int(row[1])) for row in rows)
+        return firsts
+
     def tags(self) -> list[str]:
         """Every tag in use, sorted without regard to case."""
         rows = self._rows("SELECT DISTINCT tag FROM card_tag ORDER BY tag COLLATE NOCASE")

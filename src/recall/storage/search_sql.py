@@ -12,10 +12,24 @@ alternate.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from recall.content.search import And, Days, Flag, InDeck, Is, Node, Not, Or, Prop, Tagged, Text
+from recall.content.search import (
+    And,
+    CardIds,
+    Days,
+    Flag,
+    InDeck,
+    Is,
+    Node,
+    Not,
+    Or,
+    Prop,
+    Tagged,
+    Text,
+)
 from recall.core.memory import CardState, ReviewKind
 
 _DAY_MICROS = 86_400_000_000
@@ -164,6 +178,10 @@ class _Compiler:
             return self._is(node.value)
         if isinstance(node, Flag):
             return "card.flag = ?", [node.value]
+        if isinstance(node, CardIds):
+            # One parameter however many ids: a selection of thousands stays under SQLite's
+            # limit on parameters.
+            return "card.id IN (SELECT value FROM json_each(?))", [json.dumps(node.ids)]
         if isinstance(node, Prop):
             return self._prop(node)
         return self._days(node)

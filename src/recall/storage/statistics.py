@@ -172,6 +172,17 @@ class StatisticsQueries:
         )
         return int(count)
 
+    def cram_answers(
+        self, since: datetime, until: datetime, deck_ids: Sequence[int] | None = None
+    ) -> int:
+        """How many cram answers were given between two times (they count nowhere else)."""
+        source, parameters = _reviews_since(since, deck_ids, int(ReviewKind.CRAM))
+        ((count,),) = self._rows(
+            f"SELECT count(*) FROM {source} AND review.reviewed_at < ?",
+            (*parameters, to_micros(until)),
+        )
+        return int(count)
+
     def card_counts(self, deck_ids: Sequence[int] | None = None) -> dict[int, int]:
         """Cards by kind now: -2 for suspended, -1 for new, else the ``KIND_*`` numbers (by
         scheduled interval)."""
@@ -338,10 +349,12 @@ def _ids(deck_ids: Sequence[int]) -> str:
     return ", ".join(str(int(deck_id)) for deck_id in deck_ids) or "NULL"
 
 
-def _reviews_since(since: datetime, deck_ids: Sequence[int] | None) -> tuple[str, tuple[Any, ...]]:
+def _reviews_since(
+    since: datetime, deck_ids: Sequence[int] | None, kind: int = _ANSWER
+) -> tuple[str, tuple[Any, ...]]:
     """A FROM clause (with WHERE) of answers from a time on (read along the index of review
-    times), optionally of one deck only."""
-    answers = f"review.kind = {_ANSWER}"  # not the schedule changes made by hand
+    times), optionally of one deck only; of ``kind`` (cram answers apart from answers)."""
+    answers = f"review.kind = {int(kind)}"  # not the schedule changes made by hand
     if deck_ids is None:
         return f"review WHERE {answers} AND review.reviewed_at >= ?", (to_micros(since),)
     return (

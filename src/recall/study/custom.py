@@ -4,6 +4,7 @@ Each kind picks its cards once, when the session starts (suspended and buried ca
 
 - cram: the cards a search finds (or the browser's selection), in the search's order; the
   answers are recorded as cram answers, which leave every schedule as it was;
+- search: the same cards, answered as ordinary answers (each card under its deck's preset);
 - preview: review cards due in the next N days (not today), answered as early reviews;
 - forgotten: cards answered Again today, to go over them once more;
 - new: new cards with a tag, beyond the day's new-card limit;
@@ -28,6 +29,7 @@ class SessionKind(StrEnum):
     """The kinds of custom session."""
 
     CRAM = "cram"
+    SEARCH = "search"
     PREVIEW = "preview"
     FORGOTTEN = "forgotten"
     NEW = "new"
@@ -42,6 +44,7 @@ class SessionKind(StrEnum):
 
 _LABELS = {
     SessionKind.CRAM: "Cram a search",
+    SessionKind.SEARCH: "Study a search, answers rescheduled",
     SessionKind.PREVIEW: "Preview cards due soon",
     SessionKind.FORGOTTEN: "Review cards forgotten today",
     SessionKind.NEW: "New cards from a tag",

@@ -21,6 +21,7 @@ from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
 from recall.study.balancing import balanced_answer
 from recall.study.custom import CustomQueue
 from recall.study.queue import Today, read_today
+from recall.study.recall_prompt import asked_as_recall, recall_answer, typed_option
 from recall.study.values import (
     Answer,
     EarlierPick,
@@ -158,23 +159,19 @@ class StudySession:
         return QueueCounts(new=new, learning=learning, review=review)
 
     def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
-        """Grade picked options (indexes into ``card.choices``) of a choice card."""
+        """Grade picked options (indexes into ``card.choices``) of a choice card.
+
+        On a card asked as type-in whose choices the learner asked for, a right choice
+        proposes at most Hard (``grading.with_choices_shown``).
+        """
         card = shown.card
         if not isinstance(card, ChoiceCard):
             raise TypeError("answer_choice needs a choice card")
         if not picked or any(not 0 <= index < len(card.choices) for index in picked):
             raise ValueError(f"picked options {sorted(picked)} do not fit the card")
         correct = grading.is_correct(picked, card.correct_indexes)
-        wrong = {card.choices[index].text for index in picked} - {
-            card.choices[index].text for index in card.correct_indexes
-        }
+        typical, earlier = self._typical_and_earlier(shown, picked)
         preferences = self.preferences
-        with self.database.reading() as transaction:
-            durations = transaction.queue.recent_correct_durations(self.deck_ids, _TIMING_WINDOW)
-            earlier = transaction.statistics.option_picks(shown.card_id) if wrong else []
-        typical = None
-        if preferences.answer_time_grading:
-            typical = grading.typical_duration(durations, preferences.timing_sample_size)
         proposed = grading.propose_rating(
             correct,
             elapsed_ms(shown.shown_at, now),
@@ -182,6 +179,8 @@ class StudySession:
             preferences.slow_answer_factor,
             preferences.fast_answer_factor,
         )
+        if shown.choices_asked:
+            proposed = grading.with_choices_shown(proposed)
         return Answer(
             card=shown,
             picked=frozenset(picked),
@@ -189,33 +188,31 @@ class StudySession:
             proposed=proposed,
             intervals=self._preview(shown, now),
             answered_at=now,
-            earlier_picks=tuple(
-                EarlierPick(choice=text, times=times, last=last)
-                for text, times, last in earlier
-                if text in wrong
-            ),
+            earlier_picks=earlier,
         )
 
     def answer_typed(self, shown: StudyCard, typed: str, now: datetime) -> Answer:
-        """Grade what was typed on a type-in card; nothing typed reveals it as a basic card.
+        """Grade what was typed on a type-in card, or on a choice card asked as type-in.
 
         Right is Good (Hard or Easy by time, as for choices), one slip from right is Hard,
-        anything else Again (``grading.propose_typed_rating``).
+        anything else Again (``grading.propose_typed_rating``). Nothing typed on a type-in
+        card reveals it as a basic card. On a choice card asked as type-in the answer is
+        the right option's text, case aside, and a typed option counts as picking it.
         """
         card = shown.card
-        if not isinstance(card, BasicCard) or not card.type_answer:
-            raise TypeError("answer_typed needs a type-in card")
-        if not typed.strip():
-            return self.reveal(shown, now)
-        comparison = type_answer.compare(card.type_answer, typed)
+        picked: frozenset[int] = frozenset()
+        if isinstance(card, ChoiceCard) and shown.as_recall:
+            comparison = type_answer.compare(recall_answer(card), typed, ignore_case=True)
+            option = typed_option(card, typed)
+            picked = frozenset() if option is None else frozenset({option})
+        elif isinstance(card, BasicCard) and card.type_answer:
+            if not typed.strip():
+                return self.reveal(shown, now)
+            comparison = type_answer.compare(card.type_answer, typed)
+        else:
+            raise TypeError("answer_typed needs a type-in card or a card asked as type-in")
+        typical, earlier = self._typical_and_earlier(shown, picked)
         preferences = self.preferences
-        typical = None
-        if preferences.answer_time_grading:
-            with self.database.reading() as transaction:
-                durations = transaction.queue.recent_correct_durations(
-                    self.deck_ids, _TIMING_WINDOW
-                )
-            typical = grading.typical_duration(durations, preferences.timing_sample_size)
         proposed = grading.propose_typed_rating(
             comparison.correct,
             comparison.one_slip,
@@ -226,13 +223,51 @@ class StudySession:
         )
         return Answer(
             card=shown,
-            picked=frozenset(),
+            picked=picked,
             correct=comparison.correct,
             proposed=proposed,
             intervals=self._preview(shown, now),
             answered_at=now,
+            earlier_picks=earlier,
             typed=comparison,
         )
+
+    def show_choices(self, shown: StudyCard) -> StudyCard:
+        """The card asked as type-in, shown with its choices after all ("Show choices").
+
+        Its time runs on from when it appeared; a right choice proposes at most Hard.
+
+        Raises:
+            ValueError: The card was not asked as type-in.
+        """
+        if not shown.as_recall:
+            raise ValueError("only a card asked as type-in can fall back to its choices")
+        return dataclasses.replace(shown, as_recall=False, choices_asked=True)
+
+    def _typical_and_earlier(
+        self, shown: StudyCard, picked: Collection[int]
+    ) -> tuple[float | None, tuple[EarlierPick, ...]]:
+        """The deck's typical right-answer time (None when not graded by time or too few
+        answers), and the wrong options picked now that earlier reviews picked too."""
+        card = shown.card
+        wrong: set[str] = set()
+        if isinstance(card, ChoiceCard):
+            wrong = {card.choices[index].text for index in picked} - {
+                card.choices[index].text for index in card.correct_indexes
+            }
+        preferences = self.preferences
+        with self.database.reading() as transaction:
+            durations = transaction.queue.recent_correct_durations(self.deck_ids, _TIMING_WINDOW)
+            earlier = transaction.statistics.option_picks(shown.card_id) if wrong else []
+        typical = None
+        if preferences.answer_time_grading:
+            typical = grading.typical_duration(durations, preferences.timing_sample_size)
+        picks = tuple(
+            EarlierPick(choice=text, times=times, last=last)
+            for text, times, last in earlier
+            if text in wrong
+        )
+        return typical, picks
 
     def reveal(self, shown: StudyCard, now: datetime) -> Answer:
         """Show a basic card's back; the learner rates it, Good proposed."""
@@ -262,9 +297,10 @@ class StudySession:
         """
         shown = answer.card
         card = shown.card
+        # A choice card asked as type-in picked nothing when what was typed is no option.
         picked = (
             tuple(card.choices[index].text for index in sorted(answer.picked))
-            if isinstance(card, ChoiceCard)
+            if isinstance(card, ChoiceCard) and (answer.picked or answer.typed is None)
             else None
         )
         if self.custom is not None and self.custom.cram:
@@ -494,6 +530,14 @@ class StudySession:
             shuffled = card.shuffle and self.preset.shuffle_choices
             order = tuple(self.rng.sample(range(count), count) if shuffled else range(count))
         self._card_decks[row.id] = row.deck_id
+        # The card's own deck's preset says when it is asked as type-in, as it schedules it.
+        threshold = self._presets.of_deck(row.deck_id).type_in_from_stability
         return StudyCard(
-            card_id=row.id, seed=row.seed, card=card, memory=row.memory, order=order, shown_at=now
+            card_id=row.id,
+            seed=row.seed,
+            card=card,
+            memory=row.memory,
+            order=order,
+            shown_at=now,
+            as_recall=asked_as_recall(card, row.memory, threshold),
         )

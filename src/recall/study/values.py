@@ -20,6 +20,10 @@ class StudyCard:
         seed: The card's seed, which seeds its interval fuzz (``CardRow.seed``).
         order: For choice cards, the indexes of ``card.choices`` in the order shown
             (shuffled each time a card is shown); empty for basic cards.
+        as_recall: A choice card asked as type-in, without its choices: its memory is
+            stable enough (``study.recall_prompt``). Its choices are still in ``order``.
+        choices_asked: A card asked as type-in whose choices the learner asked to see: a
+            right choice then proposes at most Hard.
     """
 
     card_id: int
@@ -28,6 +32,8 @@ class StudyCard:
     memory: MemoryState
     order: tuple[int, ...]
     shown_at: datetime
+    as_recall: bool = False
+    choices_asked: bool = False
 
 
 @dataclass(frozen=True)
@@ -44,13 +50,15 @@ class Answer:
     """An answered card, graded but not yet recorded.
 
     Attributes:
-        picked: Indexes into ``card.choices``; empty for basic cards.
+        picked: Indexes into ``card.choices``; empty for basic cards. For a choice card
+            asked as type-in, the option whose text was typed, if any.
         correct: Whether the answer was right; None for a basic card, which the learner rates.
         proposed: The rating Recall suggests.
         intervals: When the card would come back under each rating.
         earlier_picks: The wrong options picked now that earlier reviews of the card
             picked too.
-        typed: For a type-in card answered by typing, what was typed against the answer.
+        typed: For a type-in card answered by typing (or a choice card asked as type-in),
+            what was typed against the answer.
     """
 
     card: StudyCard

@@ -103,6 +103,7 @@ class CollectionActions(WindowPart):
 
     changed = Signal()
     notice = Signal(str)
+    study_requested = Signal(object)  # the ids of the cards the browser's Study These chose
 
     def __init__(
         self,
@@ -172,6 +173,7 @@ class CollectionActions(WindowPart):
                 self._database, self._settings, self._clock, self.changes, self._zone, prompts
             )
             self.browser.cards_changed.connect(self.changed)
+            self.browser.study_requested.connect(self.study_requested)
         self.browser.show()
         self.browser.raise_()
         self.browser.activateWindow()

@@ -137,6 +137,7 @@ class DeckListView(QWidget):
     """The start page: pick a deck and press Enter (or Study)."""
 
     study_requested = Signal(str)
+    custom_study_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -169,8 +170,17 @@ class DeckListView(QWidget):
         self.study_button.setObjectName("studyButton")
         self.study_button.setAccessibleName("Study the selected deck")
         self.study_button.setDefault(True)
+        # Offered when the selected deck has nothing due: cram, preview, beyond the limits.
+        self.custom_study_button = QPushButton("&Custom Study…")
+        self.custom_study_button.setObjectName("customStudyButton")
+        self.custom_study_button.setAccessibleName("Custom study: cram, preview, more cards")
+        self.custom_study_button.setToolTip(
+            "Cram a search, preview cards due soon, go beyond today's limits (Ctrl+Shift+C)"
+        )
+        self.custom_study_button.setVisible(False)
         buttons = QHBoxLayout()
         buttons.addWidget(self._status, 1)
+        buttons.addWidget(self.custom_study_button)
         buttons.addWidget(self.study_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(32, 24, 32, 24)
@@ -247,6 +257,7 @@ class DeckListView(QWidget):
 
     def _connect_signals(self) -> None:
         self.study_button.clicked.connect(self._on_study)
+        self.custom_study_button.clicked.connect(self.custom_study_requested)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.table.activated_by_key.connect(self._on_study)
         self.table.doubleClicked.connect(self._on_study)
@@ -261,6 +272,7 @@ class DeckListView(QWidget):
     def _show_selected_counts(self) -> None:
         """Say what the selected deck (with its subdecks) has today, beside its Study button."""
         deck = self.selected_deck()
+        self.custom_study_button.setVisible(deck is not None and deck.new + deck.due == 0)
         if deck is None:
             self._status.setText("")
             return

@@ -27,6 +27,7 @@ SHORTCUTS = (
     ("1-9, 0", "Pick a choice (toggle on 'select all' cards)"),
     ("Space / Enter", "Submit, show the answer, or accept the suggested rating"),
     ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
+    ("Alt+C", "On a choice card asked as type-in: show its choices (then at most Hard)"),
     ("Up / Down, Page Up / Down", "Scroll a long card"),
     ("R / F5", "Play the card's sounds again"),
     ("5", "Pause or resume the sound (where 5 picks no choice)"),

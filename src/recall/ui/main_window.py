@@ -33,6 +33,7 @@ from recall.ui.data.transfers import Transfers, importable
 from recall.ui.database_watcher import DatabaseWatcher
 from recall.ui.deck_list_view import DeckListView
 from recall.ui.drop_overlay import DropOverlay
+from recall.ui.local_api import LocalApi
 from recall.ui.main_menus import MainMenus
 from recall.ui.operations import Operations
 from recall.ui.options.actions import OptionsActions
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
         self._review: ReviewView | None = None
         self._focus_before_busy: QWidget | None = None
         self.statistics: StatisticsWindow | None = None
+        self.custom_study_dialog: CustomStudyDialog | None = None
         self.tasks = TaskRunner(self)
         self.operations = Operations(self.tasks, self._prompts, self)
         context = WindowContext(
@@ -120,6 +122,7 @@ class MainWindow(QMainWindow):
         )
         self.statusBar().addPermanentWidget(self.sync.label)
         self.database_watcher = DatabaseWatcher(database, self)
+        self.local_api = LocalApi(database, clock, self.collection.browse, self._prompts, self)
         self.menus = MainMenus(
             self, self.options, self.collection, self.safekeeping, self.sync.sync_action
         )
@@ -131,6 +134,7 @@ class MainWindow(QMainWindow):
         self.refresh_decks()
         self.safekeeping.backup_timer.start()
         self.database_watcher.start()
+        self.local_api.apply(self.preferences)
         QTimer.singleShot(0, self.sync.start)
 
     @property
@@ -222,7 +226,13 @@ class MainWindow(QMainWindow):
         dialog.chosen.connect(lambda queue: self.study("", custom=queue))
         dialog.setModal(True)
         dialog.show()
+        self.custom_study_dialog = dialog
         return dialog
+
+    def study_cards(self, card_ids: tuple[int, ...]) -> CustomStudyDialog:
+        """The browser's Study These: the window comes up with Custom Study on these cards."""
+        self.bring_to_front()
+        return self.open_custom_study(card_ids)
 
     def open_time_off(self) -> TimeOffDialog:
         """Open Time Off; what it moves is one change on Edit > Undo's stack."""
@@ -324,6 +334,7 @@ class MainWindow(QMainWindow):
         self.safekeeping.backup_timer.stop()
         self.safekeeping.back_up_if_changed()
         self.operations.cancel()
+        self.local_api.stop()
         self.sync.sync_on_close()
         self.tasks.wait()
         self._window_state.setValue("geometry", self.saveGeometry())
@@ -347,7 +358,9 @@ class MainWindow(QMainWindow):
         menus.back_action.triggered.connect(self._on_back)
         menus.study_action.triggered.connect(self._on_study_selected)
         menus.statistics_action.triggered.connect(self.show_statistics)
-        menus.custom_study_action.triggered.connect(self.open_custom_study)
+        menus.custom_study_action.triggered.connect(lambda: self.open_custom_study())
+        self.deck_list.custom_study_requested.connect(lambda: self.open_custom_study())
+        self.collection.study_requested.connect(self.study_cards)
         menus.time_off_action.triggered.connect(self.open_time_off)
         self.transfers.imported.connect(self._on_imported)
         self.operations.busy_changed.connect(self._on_busy)
@@ -398,8 +411,12 @@ class MainWindow(QMainWindow):
         from recall.collection.study_more import more_to_study
 
         now = self._clock()
-        more = more_to_study(self._database, self._schedulers, review.deck_key, now, self._zone)
-        self.summary.show_summary(review.deck_name, review.summary(), now, more)
+        if review.custom is not None:
+            # A custom session studies no deck: there is no deck's "more" to offer.
+            self.summary.show_custom_summary(review.custom, review.summary(), now)
+        else:
+            more = more_to_study(self._database, self._schedulers, review.deck_key, now, self._zone)
+            self.summary.show_summary(review.deck_name, review.summary(), now, more)
         self.pages.setCurrentWidget(self.summary)
         self._update_actions()
 
@@ -560,6 +577,7 @@ class MainWindow(QMainWindow):
         self.safekeeping.set_backup_interval(chosen.backup_interval)
         self.refresh_decks(self.deck_list.selected_key())
         self.sync.settings_changed()
+        self.local_api.apply(chosen)
         try:
             self.presence.set_preferences(chosen)
         except RecallError as error:

@@ -22,12 +22,13 @@ from importlib import resources
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QEvent, QEventLoop, Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QKeyEvent
+from PySide6.QtCore import QEvent, QEventLoop, Qt, QTimer, QUrl
+from PySide6.QtGui import QGuiApplication, QImage, QKeyEvent, QTextDocument
 from PySide6.QtWidgets import QApplication, QWidget
 
 from recall import __version__
 from recall.collection import review_log
+from recall.core import wording
 from recall.core.errors import RecallError
 from recall.host import audio, paths
 from recall.storage import Database
@@ -36,6 +37,7 @@ from recall.ui.application import application, open_database, show_window
 from recall.ui.main_menus import library_versions
 from recall.ui.main_window import MainWindow
 from recall.ui.prompts import Prompts
+from recall.ui.review.card_text_view import CardTextView
 from recall.ui.review.view import Phase
 from recall.ui.single_instance import SingleInstance, server_name
 
@@ -112,6 +114,7 @@ def _self_test(data_dir: Path) -> None:
     if app.windowIcon().isNull():
         raise SelfTestError("the application has no icon")
     _decode_check_sound()
+    _typeset_check_formula()
     instance = SingleInstance(server_name(data_dir))
     if instance.notify_running():
         raise SelfTestError(f"a Recall is already running on {data_dir}")
@@ -162,6 +165,22 @@ def _decode_check_sound() -> None:
     _say(f"sound: the decoder process decoded {CHECK_SOUND} ({seconds:.2f} s)")
 
 
+def _typeset_check_formula() -> None:
+    """Typeset a formula and draw it as the card view does: the typesetter's fonts and Qt's
+    SVG renderer are in the app."""
+    view = CardTextView(Path(tempfile.gettempdir()))
+    view.set_card_html(r"\(x = \frac{-b \pm \sqrt{b^2 - 4ac}}{2a}\)")
+    loaded = view.loadResource(
+        QTextDocument.ResourceType.ImageResource.value, QUrl("recall-math:0")
+    )
+    image = loaded if isinstance(loaded, QImage) else QImage()
+    pixels = ((x, y) for x in range(image.width()) for y in range(image.height()))
+    if image.width() <= 1 or not any(image.pixelColor(x, y).alpha() for x, y in pixels):
+        raise SelfTestError("a formula was not typeset and drawn")
+    _say(f"formula: typeset and drawn ({image.width()} x {image.height()} pixels)")
+    view.deleteLater()
+
+
 def _stored_reviews(database: Database) -> int:
     return review_log.export_reviews(database, io.StringIO())
 
@@ -190,7 +209,8 @@ def _study_one_card(
     deck = window.deck_list.selected_key()
     if deck is None:
         raise SelfTestError("the deck list shows no deck")
-    _say(f"the deck list shows {window.deck_list.model.rowCount()} decks; {deck!r} is selected")
+    shown = wording.count(window.deck_list.model.rowCount(), "deck")
+    _say(f"the deck list shows {shown}; {deck!r} is selected")
 
     _press(window, Qt.Key.Key_Return, "\r")
 

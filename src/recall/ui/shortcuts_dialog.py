@@ -27,6 +27,7 @@ BROWSER_SHORTCUTS = (
     ("Escape", "Close the browser"),
     ("Ctrl+Z", "Undo the last change of cards"),
     ("Ctrl+E", "Add cards"),
+    ("Ctrl+G", "Study These: a custom session of the selected cards (cram or rescheduled)"),
     ("Ctrl+J", "Suspend or unsuspend the selected cards"),
     ("Ctrl+Shift+J", "Bury the selected cards until tomorrow"),
     ("Ctrl+D", "Move the selected cards to another deck"),

@@ -23,6 +23,7 @@ from recall.changes.cards import Changes
 from recall.collection.browse import Finder
 from recall.collection.custom_study import CustomStudy, SessionRequest
 from recall.collection.time_off import Move, TimeOff, describe
+from recall.core import wording
 from recall.core.errors import RecallError
 from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler, Schedulers
@@ -109,17 +110,24 @@ class CustomStudyDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
 
     def select_cards(self, card_ids: tuple[int, ...]) -> None:
-        """Cram these cards (the browser's selection) instead of a search."""
+        """Study these cards (the browser's selection): crammed, or with answers rescheduled."""
         self._card_ids = card_ids
-        self.kind.setCurrentIndex(self.kind.findData(SessionKind.CRAM.value))
-        self.search.setPlaceholderText(f"the {len(card_ids)} selected cards")
+        selected = wording.count(len(card_ids), "selected card")
+        self.kind.blockSignals(True)
+        self.kind.clear()
+        self.kind.addItem(f"Cram the {selected} (schedule unchanged)", SessionKind.CRAM.value)
+        self.kind.addItem(f"Study the {selected}, answers rescheduled", SessionKind.SEARCH.value)
+        self.kind.blockSignals(False)
+        self.search.setPlaceholderText("all of them; or narrow them, e.g. is:due")
+        self.limit.setValue(max(self.limit.value(), min(len(card_ids), self.limit.maximum())))
         self._on_changed()
 
     def request(self) -> SessionRequest:
         """The session the fields describe."""
         kind = SessionKind(self.kind.currentData())
+        chosen = kind in (SessionKind.CRAM, SessionKind.SEARCH)
         return SessionRequest(
-            card_ids=self._card_ids if kind is SessionKind.CRAM and self._card_ids else (),
+            card_ids=self._card_ids if chosen else (),
             kind=kind,
             search=self.search.text(),
             days=self.days.value(),
@@ -145,11 +153,25 @@ class CustomStudyDialog(QDialog):
             self._queue = None
             self.preview.setText(str(error))
         else:
-            count = len(self._queue.pending)
-            note = " Answers move no due date." if self._queue.cram else ""
-            self.preview.setText(f"{count} card{'s' * (count != 1)} to study.{note}")
+            self.preview.setText(self._describe(self._queue))
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(self._queue is not None and bool(self._queue.pending))
+
+    def _describe(self, queue: CustomQueue) -> str:
+        count = len(queue.pending)
+        text = f"{wording.count(count, 'card')} to study."
+        if self._card_ids and not self.search.text().strip() and count < len(self._card_ids):
+            left_out = len(self._card_ids) - count
+            if count < self.limit.value():
+                what = wording.count(left_out, "selected card")
+                text += f" {what} {wording.word(left_out, 'is', 'are')} suspended or buried."
+            else:
+                text += f" Most cards stops at {count}."
+        if queue.cram:
+            return text + " Answers move no due date."
+        if queue.kind in (SessionKind.CRAM, SessionKind.SEARCH):
+            return text + " Answers reschedule the cards, each under its deck's preset."
+        return text
 
     def _on_accepted(self) -> None:
         if self._queue is not None and self._queue.pending:

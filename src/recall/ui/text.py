@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 
+from recall.content import math
 from recall.content.card_html import clean, is_image_name
 from recall.content.card_limits import MAX_SOURCE_FIELD_CHARS, length_problem, markdown_problem
 from recall.core.wording import count, long_day
@@ -116,9 +117,10 @@ def markdown_to_html(markdown: str) -> str:
         plain = _with_note(markdown, problem)
         return html.escape(plain).replace("\n", "<br>")
     document = QTextDocument()
-    document.setMarkdown(markdown, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    protected, formulas = math.protect(markdown)  # shown as written, backslashes kept
+    document.setMarkdown(protected, QTextDocument.MarkdownFeature.MarkdownNoHTML)
     _replace_images(document)
-    return _BODY_STYLE.sub("<body>", document.toHtml(), count=1)
+    return math.restore(_BODY_STYLE.sub("<body>", document.toHtml(), count=1), formulas)
 
 
 _EMPTY_ALT = re.compile(r"!\[\]\(")
@@ -128,6 +130,12 @@ _MARKDOWN_IMAGE = re.compile(r"!\[[^\]\n]*\]\(\s*([^)\s]+)\s*\)")
 def shows_media_image(markdown: str) -> bool:
     """Whether Markdown card text shows an image from the media folder (``![](name)``)."""
     return any(is_image_name(name) for name in _MARKDOWN_IMAGE.findall(markdown))
+
+
+def needs_card_view(markdown: str) -> bool:
+    """Whether Markdown card text needs the card view rather than a label: it shows an image
+    from the media folder, or a formula to typeset."""
+    return shows_media_image(markdown) or math.has_formula(markdown)
 
 
 def markdown_to_card_html(markdown: str) -> str:
@@ -141,10 +149,12 @@ def markdown_to_card_html(markdown: str) -> str:
     if problem is not None:
         return html.escape(_with_note(markdown, problem)).replace("\n", "<br>")
     document = QTextDocument()
+    # Formulas pass through Markdown as tokens (it would eat their backslashes).
+    protected, formulas = math.protect(markdown)
     # Qt's Markdown reader drops an image without alt text; the editor writes ``![](name)``.
-    with_alt = _EMPTY_ALT.sub("![image](", markdown)
+    with_alt = _EMPTY_ALT.sub("![image](", protected)
     document.setMarkdown(with_alt, QTextDocument.MarkdownFeature.MarkdownNoHTML)
-    return document.toHtml()
+    return math.restore(document.toHtml(), formulas)
 
 
 def _replace_images(document: QTextDocument) -> None:

@@ -11,9 +11,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QWidget
 
 from recall.changes.cards import FLAG_NAMES, Change, Changes
 from recall.collection import browse, exporting
@@ -49,6 +49,8 @@ class BrowserActions(QObject):
         self._prompts = prompts
         self.undo_action = self._action("&Undo", "Ctrl+Z", self.undo)
         self.add_action = self._action("&Add Cards…", "Ctrl+E", self.add_cards)
+        # Ctrl+G: the key of Anki's browser for a filtered deck of the cards shown.
+        self.study_action = self._action("Study T&hese…", "Ctrl+G", self.study)
         self.suspend_action = self._action("Toggle &Suspend", "Ctrl+J", self.toggle_suspend)
         self.bury_action = self._action("&Bury Until Tomorrow", "Ctrl+Shift+J", self.bury)
         self.move_action = self._action("Change &Deck…", "Ctrl+D", self.move)
@@ -70,9 +72,26 @@ class BrowserActions(QObject):
         ]
         self.update_undo()
 
+    def fill_context_menu(self, table: QWidget) -> None:
+        """Give the card table the actions on the selected cards as its context menu."""
+        table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        groups = (
+            (self.study_action,),
+            (self.suspend_action, self.bury_action, self.move_action),
+            (self.add_tags_action, self.remove_tags_action),
+            (self.forget_action, self.set_due_action, self.delete_action, self.export_action),
+        )
+        for group in groups:
+            if table.actions():
+                separator = QAction(table)
+                separator.setSeparator(True)
+                table.addAction(separator)
+            table.addActions(list(group))
+
     def fill_menu(self, menu: QMenu) -> None:
         """Put the actions in the browser's Cards menu."""
         menu.addAction(self.add_action)
+        menu.addAction(self.study_action)
         menu.addSeparator()
         for action in (self.suspend_action, self.bury_action):
             menu.addAction(action)
@@ -119,6 +138,15 @@ class BrowserActions(QObject):
         dialog.setModal(False)
         dialog.show()
         self.dialog = dialog
+
+    def study(self) -> None:
+        """Ask the main window for a custom session of the selected cards (cram or not)."""
+        ids = self._browser.selected_ids()
+        if not ids:
+            self._browser.status.setText("Select cards first.")
+            return
+        if self._browser.save_card():
+            self._browser.study_requested.emit(tuple(ids))
 
     def toggle_suspend(self) -> None:
         """Suspend the selected cards, or unsuspend them when all are suspended."""

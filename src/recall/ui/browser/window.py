@@ -63,6 +63,7 @@ class BrowserWindow(QMainWindow):
     """
 
     cards_changed = Signal()
+    study_requested = Signal(object)  # the selected cards' ids, for Study These
 
     def __init__(
         self,
@@ -311,6 +312,7 @@ class BrowserWindow(QMainWindow):
         edit.addAction(self.save_action)
         edit.addAction(self.close_action)
         self.card_actions.fill_menu(self.menuBar().addMenu("&Cards"))
+        self.card_actions.fill_context_menu(self.table)
         for action in (self.find_action, self.save_action, self.close_action):
             self.addAction(action)
 

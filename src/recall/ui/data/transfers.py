@@ -24,10 +24,12 @@ if TYPE_CHECKING:
     from recall.collection.importing import ImportReport
 
 IMPORT_FILTER = (
-    "Decks (*.json *.apkg *.colpkg *.txt *.csv *.tsv *.gift *.xml);;Recall decks (*.json);;"
+    "Decks (*.json *.apkg *.colpkg *.txt *.csv *.tsv *.gift *.xml *.zip);;"
+    "Recall decks (*.json);;"
     "Anki packages (*.apkg *.colpkg);;"
     "Anki text exports (*.txt *.csv *.tsv);;"
-    "Moodle question banks (*.gift *.xml);;All files (*)"
+    "Moodle question banks (*.gift *.xml);;"
+    "QTI 2.1 items and content packages (*.xml *.zip);;All files (*)"
 )
 DECK_EXPORT_FILTERS = {
     "Recall deck (*.json)": ".json",

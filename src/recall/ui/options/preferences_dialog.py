@@ -13,6 +13,7 @@ from recall.core.preferences import Preferences
 from recall.options import deck_options
 from recall.storage import Database
 from recall.ui.appearance import apply_preferences
+from recall.ui.options.api_section import ApiSection
 from recall.ui.options.option_form import OptionForm
 from recall.ui.options.sync_section import SyncSection
 from recall.ui.plain_text import plain_label
@@ -39,9 +40,12 @@ class PreferencesDialog(QDialog):
         self._original = deck_options.preferences(database)
         self.setWindowTitle("Preferences")
         self.setObjectName("preferencesDialog")
-        self.form = OptionForm(fields.describe(Preferences), self)
+        # The local API's options have a section of their own (a key is made, never typed).
+        shown = [item for item in fields.describe(Preferences) if item.editable]
+        self.form = OptionForm(shown, self)
         self.form.set_values(self._original)
         self.sync = SyncSection(database, self)
+        self.api = ApiSection(self._original, self)
         note = plain_label("Point at an option to see what it does.")
         note.setObjectName("hint")
         self.buttons = QDialogButtonBox(
@@ -51,6 +55,7 @@ class PreferencesDialog(QDialog):
         layout.addWidget(self.form)
         layout.addWidget(note)
         layout.addWidget(self.sync)
+        layout.addWidget(self.api)
         layout.addWidget(self.buttons)
         self._connect_signals()
 
@@ -58,9 +63,12 @@ class PreferencesDialog(QDialog):
         """The preferences as edited, each value checked by its option.
 
         Raises:
-            OptionError: A value the option cannot take.
+            RecallError: A value the option cannot take (``OptionError``), or a local API
+                port or origin that cannot be used.
         """
-        return fields.replaced(self._original, self.form.values())
+        from recall.api.configuration import with_api  # loads when first saved
+
+        return with_api(fields.replaced(self._original, self.form.values()), **self.api.values())
 
     def _connect_signals(self) -> None:
         self.form.changed.connect(self._on_changed)

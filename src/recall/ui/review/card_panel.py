@@ -29,9 +29,11 @@ from recall.ui.review.choice_outcome import ChoiceResult, Outcome
 from recall.ui.review.rating_bar import COLUMN_WIDTH
 from recall.ui.review.sound_bar import SoundBar
 from recall.ui.review.type_in import TypeAnswerBox, comparison_html, comparison_words
-from recall.ui.text import markdown_to_card_html, markdown_to_html, shows_media_image
+from recall.ui.text import markdown_to_card_html, markdown_to_html, needs_card_view
 
 LISTEN = "Listen."  # shown for a side that is only a sound
+AS_RECALL = "Asked as recall: you know this well."
+CHOICES_SHOWN = "Choices shown: a right answer now suggests at most Hard."
 
 
 def _blank_html(fragment: str) -> bool:
@@ -52,6 +54,7 @@ class CardPanel(QScrollArea):
 
     choice_clicked = Signal(int)
     typed = Signal(str)  # Enter in a type-in card's box
+    choices_wanted = Signal()  # "Show choices" on a choice card asked as type-in
 
     def __init__(self, media_dir: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -85,6 +88,15 @@ class CardPanel(QScrollArea):
         self.hint_button.setAccessibleDescription("H shows the next hint")
         self.hint_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.type_box = TypeAnswerBox()
+        # Why a choice card is asked as type-in, and the way back to its choices.
+        self._recall_note = card_label("recallNote", "Why type-in", rich=False)
+        self.choices_button = QPushButton("Show choices (Alt+C)")
+        self.choices_button.setObjectName("showChoices")
+        self.choices_button.setAccessibleName("Show choices")
+        self.choices_button.setAccessibleDescription(
+            "Alt+C shows the choices; a right choice then suggests at most Hard"
+        )
+        self.choices_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         # The comparison's HTML escapes both texts (ui/review/type_in.py).
         self._type_result = rich_label()
         self._type_result.setObjectName("typeComparison")
@@ -123,6 +135,10 @@ class CardPanel(QScrollArea):
         column_layout.addLayout(hint_row)
         column_layout.addWidget(self._hints_view)
         column_layout.addWidget(self.type_box)
+        recall_row = QHBoxLayout()
+        recall_row.addWidget(self._recall_note, 1)
+        recall_row.addWidget(self.choices_button)
+        column_layout.addLayout(recall_row)
         column_layout.addWidget(self._type_result)
         column_layout.addWidget(self._choices)
         column_layout.addWidget(self._back)
@@ -142,6 +158,7 @@ class CardPanel(QScrollArea):
         self._layouts = (column_layout, page_layout)
         self.hint_button.clicked.connect(self.show_hint)
         self.type_box.submitted.connect(self.typed)
+        self.choices_button.clicked.connect(self.choices_wanted)
 
     @property
     def choice_buttons(self) -> list[ChoiceButton]:
@@ -154,10 +171,13 @@ class CardPanel(QScrollArea):
         left_today: QueueCounts,
         card: ChoiceCard | BasicCard,
         order: tuple[int, ...],
+        as_recall: bool = False,
     ) -> None:
         """Show a card's question (and its choices in ``order``), hiding any earlier answer.
 
         The counter says what is left today as Anki does: new, learning and review cards.
+        A choice card asked ``as_recall`` shows the type-in box instead of its choices, with
+        why and a "Show choices" button.
         """
         self._deck_label.setText(deck_name)
         self.show_counts(left_today)
@@ -165,7 +185,7 @@ class CardPanel(QScrollArea):
         text = without_references(card.question if isinstance(card, ChoiceCard) else card.front)
         if not text.strip() or (html and _blank_html(text)):
             html, text = False, LISTEN  # the question is its sound
-        elif not html and shows_media_image(text):
+        elif not html and needs_card_view(text):
             html, text = True, markdown_to_card_html(text)  # a label cannot show images
         self._question.setVisible(not html)
         self._question_html.setVisible(html)
@@ -180,30 +200,47 @@ class CardPanel(QScrollArea):
         many = isinstance(card, ChoiceCard) and len(card.correct_indexes) > 1
         self._hint.setText("Select all that apply." if many else "")
         self._hint.setVisible(many)
-        if isinstance(card, ChoiceCard):
-            for position, index in enumerate(order):
-                button = ChoiceButton(position + 1, card.choices[index].text)
-                button.clicked.connect(
-                    lambda _checked=False, p=position: self.choice_clicked.emit(p)
-                )
-                self._choices_box.addWidget(button)
-                button.show()  # at once, not when the layout gets round to it
-                self._choice_buttons.append(button)
+        if isinstance(card, ChoiceCard) and not as_recall:
+            self._add_choices(card, order)
         basic = card if isinstance(card, BasicCard) else None
         self._hints = list(basic.hints) if basic is not None else []
         self._hints_shown = 0
         self._hints_view.hide()
         self.hint_button.setText("Show hint (H)")
         self.hint_button.setVisible(bool(self._hints))
-        typing = basic is not None and bool(basic.type_answer)
+        typing = as_recall or (basic is not None and bool(basic.type_answer))
         self.type_box.clear()
         self.type_box.setReadOnly(False)
         self.type_box.setVisible(typing)
         if typing and self._hints:
             # From the box, Tab goes to the hint (set here, once the panel is in its window).
             QWidget.setTabOrder(self.type_box, self.hint_button)
+        self._recall_note.setText(AS_RECALL if as_recall else "")
+        self._recall_note.setVisible(as_recall)
+        self.choices_button.setVisible(as_recall)
+        if as_recall:
+            QWidget.setTabOrder(self.type_box, self.choices_button)
         self._type_result.hide()
         self.verticalScrollBar().setValue(0)
+
+    def show_choices(self, card: ChoiceCard, order: tuple[int, ...]) -> None:
+        """Show the choices of a card asked as type-in after all; the box goes."""
+        self.type_box.hide()
+        self.choices_button.hide()
+        self._recall_note.setText(CHOICES_SHOWN)
+        self._add_choices(card, order)
+
+    def recall_text(self) -> str:
+        """Why the card is asked as type-in (or that its choices were asked for), or ""."""
+        return self._recall_note.text() if self._recall_note.isVisibleTo(self) else ""
+
+    def _add_choices(self, card: ChoiceCard, order: tuple[int, ...]) -> None:
+        for position, index in enumerate(order):
+            button = ChoiceButton(position + 1, card.choices[index].text)
+            button.clicked.connect(lambda _checked=False, p=position: self.choice_clicked.emit(p))
+            self._choices_box.addWidget(button)
+            button.show()  # at once, not when the layout gets round to it
+            self._choice_buttons.append(button)
 
     @property
     def hints_left(self) -> int:
@@ -226,6 +263,8 @@ class CardPanel(QScrollArea):
 
     def show_comparison(self, comparison: Comparison | None, typed: str) -> None:
         """Show what was typed against the answer (or hide it when nothing was typed)."""
+        self._recall_note.hide()
+        self.choices_button.hide()
         self.type_box.setReadOnly(True)
         self.type_box.setVisible(comparison is None)  # the comparison shows what was typed
         if comparison is None:
@@ -234,6 +273,7 @@ class CardPanel(QScrollArea):
         self._type_result.setText(comparison_html(comparison))
         self._type_result.setAccessibleName(comparison_words(comparison, typed))
         self._type_result.show()
+        self._marked = self._type_result  # a back shown under it takes over
 
     def comparison_text(self) -> str:
         """The comparison in words, or "" when none is shown."""
@@ -270,7 +310,7 @@ class CardPanel(QScrollArea):
         back = without_references(card.back)
         only_sound = _blank_html(back) and back != card.back
         html = card.markup == "html"
-        if not html and shows_media_image(back):
+        if not html and needs_card_view(back):
             html, back, only_sound = True, markdown_to_card_html(back), False  # label: no images
         if html and _blank_html(back) and not only_sound:
             self._marked = self._type_result if self._type_result.isVisibleTo(self) else None

@@ -3,16 +3,32 @@
 Qt's rich-text layout slows with a card's length and nesting (tables inside tables double
 its work at each level), so text over the bounds of ``card_limits`` is shown as plain text,
 cut to ``MAX_PLAIN_SHOWN`` characters, under a note saying why.
+
+Formulas (``content.math``) are typeset at the view's text size and colour and shown as
+images drawn from their SVG at the screen's pixel ratio; one that cannot be typeset shows
+its source in code style with a note.
 """
 
 from __future__ import annotations
 
+import html
+import math as arithmetic
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QUrl
-from PySide6.QtGui import QImage, QImageReader, QResizeEvent, QTextDocument
+from PySide6.QtGui import (
+    QFontInfo,
+    QImage,
+    QImageReader,
+    QPainter,
+    QPalette,
+    QResizeEvent,
+    QTextDocument,
+)
+from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
+from recall.content import math
 from recall.content.card_html import is_image_name
 from recall.ui.accessibility import expose
 from recall.ui.override_errors import reports_errors
@@ -34,6 +50,7 @@ class CardTextView(QTextBrowser):
         super().__init__(parent)
         self._media_dir = media_dir
         self._role = role
+        self._formulas: list[math.Typeset] = []
         expose(self, "", role)
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
@@ -50,17 +67,57 @@ class CardTextView(QTextBrowser):
     def set_card_html(self, fragment: str) -> None:
         """Show an HTML fragment cleaned to the allow-list, or as plain text when too large."""
         shown = bounded_card_html(fragment)
-        if shown.plain is None:
-            self.setHtml(shown.html)
-        else:
+        self._formulas = []
+        spoken: str | None = None
+        if shown.plain is not None:
             self.setPlainText(shown.plain)
-        expose(self, " ".join(self.toPlainText().split()), self._role)
+        elif math.has_formula(shown.html):
+            source = QTextDocument()
+            source.setHtml(shown.html)
+            spoken = source.toPlainText()  # formulas read as their LaTeX
+            self.setHtml(self._typeset(shown.html))
+        else:
+            self.setHtml(shown.html)
+        expose(self, " ".join((spoken or self.toPlainText()).split()), self._role)
         self._fit()
+
+    def _typeset(self, fragment: str) -> str:
+        """``fragment`` with its formulas as images (``recall-math:N``), or as source."""
+        self.ensurePolished()  # the style sheet's font size, not the default one
+        size = float(QFontInfo(self.font()).pixelSize())
+        color = self.palette().color(QPalette.ColorRole.Text).name()
+        parts: list[str] = []
+        for piece in math.split(fragment):
+            if isinstance(piece, str):
+                parts.append(piece)
+                continue
+            drawn = None
+            if len(self._formulas) < math.MAX_FORMULAS:
+                drawn = math.typeset(piece, size, color)
+            if drawn is None:
+                parts.append(
+                    f"<code>{html.escape(piece.source)}</code>"
+                    ' <span style="color: gray">(formula not typeset)</span>'
+                )
+                continue
+            self._formulas.append(drawn)
+            image = (
+                f'<img src="{_FORMULA_SCHEME}{len(self._formulas) - 1}" '
+                f'width="{arithmetic.ceil(drawn.width)}" '
+                f'height="{arithmetic.ceil(drawn.height)}" style="vertical-align: middle">'
+            )
+            parts.append(f'<p align="center">{image}</p>' if piece.display else image)
+        return "".join(parts)
 
     def loadResource(self, kind: int, name: QUrl | str) -> object:
         if kind != QTextDocument.ResourceType.ImageResource.value:
             return QByteArray()
         stored = name.toString() if isinstance(name, QUrl) else name
+        if stored.startswith(_FORMULA_SCHEME):
+            index = stored.removeprefix(_FORMULA_SCHEME)
+            if index.isdigit() and int(index) < len(self._formulas):
+                return self._formula_image(self._formulas[int(index)])
+            return _placeholder()
         path = self._media_dir / stored
         if not is_image_name(stored) or not path.is_file():
             return _placeholder()
@@ -87,6 +144,21 @@ class CardTextView(QTextBrowser):
             image = image.scaledToWidth(widest, Qt.TransformationMode.SmoothTransformation)
         return image
 
+    def _formula_image(self, drawn: math.Typeset) -> QImage:
+        """A typeset formula drawn at the screen's pixel ratio, transparent around it."""
+        ratio = self.devicePixelRatioF()
+        image = QImage(
+            max(1, arithmetic.ceil(drawn.width * ratio)),
+            max(1, arithmetic.ceil(drawn.height * ratio)),
+            QImage.Format.Format_ARGB32_Premultiplied,
+        )
+        image.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(image)
+        QSvgRenderer(QByteArray(drawn.svg)).render(painter)
+        painter.end()
+        image.setDevicePixelRatio(ratio)
+        return image
+
     def sizeHint(self) -> QSize:
         return QSize(super().sizeHint().width(), self._content_height())
 
@@ -104,6 +176,9 @@ class CardTextView(QTextBrowser):
         height = self._content_height()
         if height != self.height():
             self.setFixedHeight(height)
+
+
+_FORMULA_SCHEME = "recall-math:"
 
 
 def _placeholder() -> QImage:

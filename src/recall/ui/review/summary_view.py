@@ -25,6 +25,7 @@ from recall.ui.text import format_when
 
 if TYPE_CHECKING:
     from recall.collection.study_more import MoreToStudy
+    from recall.study.custom import CustomQueue
     from recall.study.values import Summary
 
 
@@ -129,6 +130,17 @@ class SummaryView(QWidget):
         else:
             self.subtitle.setText(f"Nothing in {deck_name} is due right now.")
         self._offer(more, now)
+        self._show_figures(summary, now)
+
+    def show_custom_summary(self, queue: CustomQueue, summary: Summary, now: datetime) -> None:
+        """Fill in what a custom session did; it offers nothing more (it studied no deck)."""
+        self.title.setText("Session done" if summary.answered else "Nothing to study")
+        after = " Cram answers moved no due date." if queue.cram and summary.answered else ""
+        self.subtitle.setText(f"{queue.title}: the session is over.{after}")
+        self._offer(None, now)
+        self._show_figures(summary, now)
+
+    def _show_figures(self, summary: Summary, now: datetime) -> None:
         answers = count(summary.answered, "answer")
         self.reviewed.setText(f"{summary.cards} ({answers})" if summary.answered else "0")
         self.correct.setText(

@@ -13,7 +13,7 @@ from enum import Enum, auto
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QHideEvent, QKeyEvent
+from PySide6.QtGui import QHideEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
 from recall.content.deck_format import BasicCard, ChoiceCard
@@ -21,6 +21,7 @@ from recall.content.sound import CardSounds, card_sounds
 from recall.core.errors import DatabaseChangedError, RecallError
 from recall.core.memory import Rating
 from recall.host.audio import DeviceOutput, Output
+from recall.study.custom import CustomQueue
 from recall.study.session import StudySession
 from recall.study.values import Answer, StudyCard, Summary
 from recall.ui.accessibility import announce
@@ -54,7 +55,9 @@ class ReviewView(QWidget):
     Keys: 1-9 and 0 pick a choice (toggle on "select all" cards, then Space submits);
     Space/Enter reveals a basic card; after the answer Space/Enter accepts the proposed
     rating and 1-4 choose Again/Hard/Good/Easy. R and F5 replay the card's sounds; 5
-    pauses and resumes them (where 5 does not pick a choice).
+    pauses and resumes them (where 5 does not pick a choice). On a choice card asked as
+    type-in, Enter checks what was typed and Alt+C (or Enter on an empty box) shows its
+    choices instead.
 
     Args:
         session: The study session shown.
@@ -132,6 +135,11 @@ class ReviewView(QWidget):
         return self._session.deck_key
 
     @property
+    def custom(self) -> CustomQueue | None:
+        """The queue of a custom session (None when a deck is studied)."""
+        return self._session.custom
+
+    @property
     def deck_name(self) -> str:
         """The name of the deck being studied."""
         return self._session.deck.name
@@ -157,6 +165,8 @@ class ReviewView(QWidget):
         card = shown.card
         if not isinstance(card, ChoiceCard) or not 0 <= position < len(shown.order):
             return
+        if shown.as_recall:
+            return  # its choices are not on screen
         index = shown.order[position]
         if len(card.correct_indexes) > 1:
             self._selected ^= {index}
@@ -170,7 +180,7 @@ class ReviewView(QWidget):
         shown = self._shown
         if self.phase is not Phase.QUESTION or shown is None:
             return
-        if isinstance(shown.card, BasicCard) and shown.card.type_answer:
+        if shown.as_recall or (isinstance(shown.card, BasicCard) and shown.card.type_answer):
             self.submit_typed(self._card.type_box.text())
         elif isinstance(shown.card, BasicCard):
             self._show_feedback(self._session.reveal(shown, self._clock()))
@@ -178,14 +188,36 @@ class ReviewView(QWidget):
             self._answer_with(set(self._selected))
 
     def submit_typed(self, typed: str) -> None:
-        """Check what was typed on a type-in card (Enter in its box); nothing typed reveals."""
+        """Check what was typed on a type-in card (Enter in its box); nothing typed reveals a
+        type-in card, and shows the choices of a choice card asked as type-in."""
         shown = self._shown
         if self.phase is not Phase.QUESTION or shown is None:
             return
-        if not isinstance(shown.card, BasicCard) or not shown.card.type_answer:
+        if shown.as_recall and not typed.strip():
+            self.show_choices()
+            return
+        typing = isinstance(shown.card, BasicCard) and bool(shown.card.type_answer)
+        if not (typing or shown.as_recall):
             return
         self._typed = typed
         self._show_feedback(self._session.answer_typed(shown, typed, self._clock()))
+
+    def show_choices(self) -> None:
+        """Show the choices of a card asked as type-in (Alt+C, or the Show choices button).
+
+        Asking for them is asking for help: a right choice then suggests at most Hard.
+        """
+        shown = self._shown
+        if self.phase is not Phase.QUESTION or shown is None or not shown.as_recall:
+            return
+        card = shown.card
+        assert isinstance(card, ChoiceCard)  # only choice cards are asked as type-in
+        self._shown = self._session.show_choices(shown)
+        self._card.show_choices(card, shown.order)
+        self._ratings.ask(_choose_hint(len(shown.order)), None)
+        self.setFocus()
+        choices = " ".join(button.accessibleName() + "." for button in self._card.choice_buttons)
+        self._announce(f"{self._card.recall_text()} {choices}")
 
     def show_hint(self) -> None:
         """Reveal the shown card's next hint (H, or the Show hint button)."""
@@ -335,7 +367,10 @@ class ReviewView(QWidget):
             return 1 <= digit <= 4
         shown = self._shown
         return (
-            shown is not None and isinstance(shown.card, ChoiceCard) and digit <= len(shown.order)
+            shown is not None
+            and isinstance(shown.card, ChoiceCard)
+            and not shown.as_recall  # its choices are not on screen
+            and digit <= len(shown.order)
         )
 
     # Building
@@ -348,12 +383,17 @@ class ReviewView(QWidget):
         layout.setSpacing(0)
         layout.addWidget(self._card, 1)
         layout.addWidget(self._ratings)
+        # Alt+C and not a letter alone: the type-in box has the focus and takes letters.
+        self._choices_key = QShortcut(QKeySequence("Alt+C"), self)
+        self._choices_key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
     def _connect_signals(self) -> None:
         self._card.choice_clicked.connect(self.pick)
         self._card.typed.connect(self.submit_typed)
         self._ratings.submitted.connect(self.submit)
         self._ratings.rated.connect(self._on_rated)
+        self._card.choices_wanted.connect(self.show_choices)
+        self._choices_key.activated.connect(self.show_choices)
         self._card.sound_bar.replay_requested.connect(self.replay_sounds)
         self.sounds.problem.connect(self._on_sound_problem)
         self.sounds.unavailable.connect(self._on_sound_unavailable)
@@ -398,35 +438,40 @@ class ReviewView(QWidget):
         left = self._session.counts(self._clock())
         self.sounds.stop()
         self._card_sounds = card_sounds(card)
-        self._card.show_card(self._session.deck.name, left, card, shown.order)
+        self._card.show_card(self._session.deck.name, left, card, shown.order, shown.as_recall)
         self._card.sound_bar.clear()
         question_sounds = self._card_sounds.playable(self._card_sounds.question)
         self._card.sound_bar.show_media(
             bool(question_sounds), self._card_sounds.external_of(self._card_sounds.question)
         )
-        if isinstance(card, ChoiceCard):
+        if shown.as_recall:
+            self._ratings.ask("Type the answer · Enter: check · Alt+C: show choices", "Check")
+        elif isinstance(card, ChoiceCard):
             many = len(card.correct_indexes) > 1
             count = len(shown.order)
-            keys = f"1-{min(count, 9)}" + (" and 0" if count == 10 else "")
             if many:
+                keys = _choose_hint(count).removesuffix(": choose")
                 self._ratings.ask(f"{keys}: toggle choices · Space: submit", "Submit", False)
             else:
-                self._ratings.ask(f"{keys}: choose", None)
+                self._ratings.ask(_choose_hint(count), None)
         elif card.type_answer:
             self._ratings.ask("Type the answer · Enter: check", "Check")
         else:
             self._ratings.ask("Space: show answer", "Show answer")
-        if isinstance(card, BasicCard) and card.type_answer:
+        if shown.as_recall or (isinstance(card, BasicCard) and card.type_answer):
             self._card.type_box.setFocus(Qt.FocusReason.OtherFocusReason)
         else:
             self.setFocus()
         self._autoplay()
-        self._announce(self._spoken_card(card, shown.order))
+        self._announce(self._spoken_card(card, shown.as_recall))
 
-    def _spoken_card(self, card: ChoiceCard | BasicCard, order: tuple[int, ...]) -> str:
-        """What a screen reader is told when a card appears: the question, then the choices."""
+    def _spoken_card(self, card: ChoiceCard | BasicCard, as_recall: bool) -> str:
+        """What a screen reader is told when a card appears: the question, then the choices
+        (or, for a card asked as type-in, why and how to see them)."""
         parts = [f"Question: {self._card.question_text()}"]
-        if isinstance(card, ChoiceCard):
+        if as_recall:
+            parts.append(f"{self._card.recall_text()} Type the answer; Alt+C shows the choices.")
+        elif isinstance(card, ChoiceCard):
             if len(card.correct_indexes) > 1:
                 parts.append("Select all that apply.")
             parts += [button.accessibleName() + "." for button in self._card.choice_buttons]
@@ -440,17 +485,19 @@ class ReviewView(QWidget):
         self._answer = answer
         self.phase = Phase.FEEDBACK
         card = answer.card.card
-        if isinstance(card, ChoiceCard):
+        if isinstance(card, ChoiceCard) and answer.typed is not None:
+            # Asked as type-in: the comparison shows the right option; notes as for a pick.
+            self._card.show_comparison(answer.typed, self._typed)
+            verdict = _typed_verdict(answer)
+            notes = choice_result(card, answer.card.order, answer.picked).notes
+        elif isinstance(card, ChoiceCard):
             result = choice_result(card, answer.card.order, answer.picked)
             self._card.show_choice_result(result)
             verdict, notes = result.verdict, result.notes
         elif answer.typed is not None:
             self._card.show_comparison(answer.typed, self._typed)
             self._card.show_back(card)
-            verdict = "Correct" if answer.correct else "Not quite"
-            if answer.typed.one_slip:
-                verdict = "One slip from right"
-            notes = ""
+            verdict, notes = _typed_verdict(answer), ""
         else:
             if card.type_answer:
                 self._card.show_comparison(None, "")
@@ -479,3 +526,15 @@ class ReviewView(QWidget):
         spoken = (f"{compared}\n" if compared else "") + (f"Answer: {back}\n" if back else "")
         spoken += self._card.feedback.spoken()
         self._announce(f"{spoken}\nSuggested: {answer.proposed.label}", assertive=True)
+
+
+def _choose_hint(count: int) -> str:
+    """The key hint of a single-answer choice card with ``count`` choices: "1-4: choose"."""
+    return f"1-{min(count, 9)}" + (" and 0" if count == 10 else "") + ": choose"
+
+
+def _typed_verdict(answer: Answer) -> str:
+    """The verdict on a typed answer: right, one slip from right, or not quite."""
+    if answer.typed is not None and answer.typed.one_slip:
+        return "One slip from right"
+    return "Correct" if answer.correct else "Not quite"

@@ -38,17 +38,20 @@ class StatisticsPage(QWidget):
         tiles = QGridLayout()
         tiles.setSpacing(8)
         self.today_figures: dict[str, QLabel] = {}
-        for index, name in enumerate(
-            ("Cards studied", "Time", "Right", "Again", "Current streak", "Longest streak")
-        ):
-            value = plain_label("-")
-            value.setObjectName("figureValue")
-            value.setAccessibleName(name)
-            caption = plain_label(name)
-            caption.setObjectName("figureName")
-            tiles.addWidget(value, (index // 3) * 2, index % 3)
-            tiles.addWidget(caption, (index // 3) * 2 + 1, index % 3)
-            self.today_figures[name] = value
+        names = (
+            ("Cards studied", "Time", "Right", "Again"),
+            ("Cram answers", "Current streak", "Longest streak"),
+        )
+        for row, line in enumerate(names):
+            for column, name in enumerate(line):
+                value = plain_label("-")
+                value.setObjectName("figureValue")
+                value.setAccessibleName(name)
+                caption = plain_label(name)
+                caption.setObjectName("figureName")
+                tiles.addWidget(value, row * 2, column)
+                tiles.addWidget(caption, row * 2 + 1, column)
+                self.today_figures[name] = value
         self.today.body.addLayout(tiles)
         self.forecast_chart = BarChart("Future due")
         self.forecast = ChartSection("Future due", [self.forecast_chart])
@@ -182,6 +185,7 @@ class StatisticsPage(QWidget):
             ("Time", duration(today.time_ms)),
             ("Right", percent(today.share_correct)),
             ("Again", str(today.again)),
+            ("Cram answers", str(today.cram)),
             ("Current streak", wording.count(streak.current, "day")),
             ("Longest streak", wording.count(streak.longest, "day")),
         ):
