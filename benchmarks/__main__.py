@@ -27,6 +27,8 @@ from benchmarks import (
     measure_answer,
     measure_balance,
     measure_desktop,
+    measure_exam,
+    measure_guesses,
     measure_history,
     measure_hostile,
     measure_import,
@@ -324,6 +326,9 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
         figures.append(
             measure_sound.measure_fuzz(work, 60 if smoke else measure_sound.FUZZ_MUTANTS)
         )
+        _say("exam forecast against a simulated learner ...")
+        cards, days = (200, 14) if smoke else (1000, 30)
+        figures.append(measure_exam.measure_exam(work, cards, days))
     _say("load balancing and Easy Days over a simulated year ...")
     cards, days, per_day = (
         measure_balance.SMOKE
@@ -337,6 +342,8 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
     print(table(figures))
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(markdown(figures, machine(), datetime.now(UTC), command, smoke, balanced))
+    # Its own section, after the figures: fits on histories, not timings.
+    measure_guesses.run(output, command, smoke)
     _say(f"\nwrote {output} in {time.perf_counter() - began:.0f} s")
     return figures
 

@@ -168,6 +168,8 @@ SCREENSHOTS = (
 
 
 def _number(value: float, unit: str) -> str:
+    if unit == "%":
+        return f"{value:.1f}%"
     if unit == "MB":
         return f"{value:.0f} MB"
     if value >= 100:

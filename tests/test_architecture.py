@@ -270,3 +270,21 @@ def test_opening_an_up_to_date_database_does_not_load_sqlalchemy(tmp_path: Path)
 
     assert run() == "True"  # the first start creates the schema from its declaration
     assert run() == "False"
+
+
+def test_every_package_is_listed_for_installing() -> None:
+    """pip installs (and the standalone app freezes) only the packages pyproject.toml lists."""
+    import tomllib
+
+    root = Path(recall.__file__).parent
+    listed = set(
+        tomllib.loads((root.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+            "setuptools"
+        ]["packages"]
+    )
+    found = {
+        "recall." + path.parent.relative_to(root).as_posix().replace("/", ".")
+        for path in root.rglob("__init__.py")
+        if path.parent != root
+    }
+    assert found - listed == set()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -80,7 +81,15 @@ def test_away_spreads_the_reviews_due_while_away(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _set_due(data_dir, "2")
-    today = datetime.now().astimezone().date()
+    # Today's study day, as the dates of `recall away` are read: before the rollover hour
+    # it is still yesterday's.
+    database = Database(data_dir / "recall.sqlite3")
+    try:
+        with database.reading() as reading:
+            days = reading.options.deck_presets().days
+    finally:
+        database.close()
+    today = (datetime.now(ZoneInfo(days.zone)) - timedelta(hours=days.hour)).date()
     leave, back = today + timedelta(days=1), today + timedelta(days=3)
     status, out, _ = run(capsys, "--data-dir", str(data_dir), "away", str(leave), str(back))
     assert status == 0

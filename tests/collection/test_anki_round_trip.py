@@ -25,6 +25,9 @@ from recall.storage import Database, ReviewRow
 from recall.storage.browsing import BrowseRow
 from recall.study.session import StudySession
 from tests.conftest import ZONE, Clock
+from tests.study.test_follow_ups import DECK as CAPITALS
+from tests.study.test_follow_ups import make_deck, pick
+from tests.study.test_follow_ups import session_for as capitals_session
 
 PARENT = {
     "format": "recall-deck",
@@ -176,6 +179,8 @@ def _check_against_recall(collection: Collection, database: Database, now: datet
         expected = [
             [int(review.rating), log[index][1]]
             if review.kind is ReviewKind.ANSWER and review.rating is not None
+            else [int(review.rating), 3]
+            if review.kind in (ReviewKind.CRAM, ReviewKind.FOLLOW_UP) and review.rating is not None
             else [0, 5 if review.kind is ReviewKind.SET_DUE else 4]
             for index, review in enumerate(history)
         ]
@@ -287,3 +292,35 @@ def test_a_choice_card_comes_back_from_anki_as_the_same_choice_card(
     ]
     assert card.explanation == "Ser is for identity\\."
     assert card.source == "A grammar book, p. 12"
+
+
+def test_follow_up_answers_go_to_anki_as_filtered_reviews_that_kept_the_schedule(
+    database: Database, clock: Clock, tmp_path: Path
+) -> None:
+    make_deck(database, clock)
+    session = capitals_session(database)
+    answered = 0
+    while answered < 30:
+        shown = session.next_card(clock())
+        if shown is None:
+            clock.advance(minutes=11)
+            continue
+        if not isinstance(shown.card, ChoiceCard):
+            reveal = session.reveal(shown, clock.advance(seconds=3))
+            session.record(reveal, reveal.proposed, clock.advance(seconds=1))
+            continue
+        pick(session, shown, "Lyon" if answered < 2 else "Paris", clock)
+        answered += 1
+        if shown.follow_up is not None:
+            break
+    package = tmp_path / "capitals.apkg"
+    exporting.export_deck(database, CAPITALS, package, clock())
+    collection = _into_anki(package, tmp_path / "anki")
+    try:
+        _check_against_recall(collection, database, clock())
+        types = collection.db.list(  # type: ignore[union-attr]
+            "SELECT type FROM revlog WHERE factor = 0 AND ease > 0"
+        )
+        assert types == [3]  # the one follow-up answer, no reset
+    finally:
+        collection.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import os
@@ -593,3 +594,37 @@ def test_anki_latex_shows_the_image_the_package_carries_else_stays_to_be_typeset
     assert card.front == f'Square: <img alt="$x^2$" src="{IMAGE_NAME}">'
     assert card.back == r"[$$]y^2[/$$]"
     assert [medium.name for medium in read_apkg(path, staging).media] == [IMAGE_NAME]
+
+
+PNG_1PX = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+)
+
+
+def test_an_image_written_into_a_field_is_decoded_checked_and_staged(
+    tmp_path: Path, staging: Path
+) -> None:
+    encoded = base64.b64encode(PNG_1PX).decode()
+    fields = [
+        f'Dot: <img src="data:image/png;base64,{encoded}">',
+        'Fake: <img src="data:image/png;base64,'
+        + base64.b64encode(b"GIF89a not a png").decode()
+        + '"> and <img src="data:text/html;base64,PHNjcmlwdD4=">'
+        + ' and <img src="data:image/gif;base64,@@not base64@@">',
+    ]
+    deck = genanki.Deck(2_059_400_212, "Inline")
+    deck.add_note(genanki.Note(model=genanki.BASIC_MODEL, fields=fields))
+    path = tmp_path / "inline.apkg"
+    genanki.Package(deck).write_to_file(path)
+    result = read_apkg(path, staging)
+    stored = hashlib.sha256(PNG_1PX).hexdigest() + ".png"
+    (card,) = (card for deck in result.decks for card in deck.cards)
+    assert isinstance(card, BasicCard)
+    assert card.front == f'Dot: <img src="{stored}">'
+    assert card.back == "Fake:  and  and"
+    assert [medium.name for medium in result.media] == [stored]
+    assert (staging / stored).read_bytes() == PNG_1PX
+    (line,) = [note for note in result.notes if "images left out" in note]
+    assert "its bytes are not a PNG image" in line
+    assert "not a kind of image Recall shows" in line
+    assert "its base64 is damaged" in line

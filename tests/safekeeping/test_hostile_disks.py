@@ -149,7 +149,10 @@ def open_and_write(path: Path) -> None:
 @pytest.mark.parametrize(
     "statements",
     [
-        ("BEGIN EXCLUSIVE", "INSERT INTO deck VALUES (99, 'x', 'x', '', 0, 0)"),
+        (
+            "BEGIN EXCLUSIVE",
+            "INSERT INTO deck (id, key, name, description, added_at, updated_at) VALUES (99, 'x', 'x', '', 0, 0)",
+        ),
         ("PRAGMA journal_mode = DELETE", "BEGIN EXCLUSIVE", "DELETE FROM card"),
         ("PRAGMA locking_mode = EXCLUSIVE", "BEGIN EXCLUSIVE", "DELETE FROM card"),
     ],

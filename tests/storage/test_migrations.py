@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import shutil
 import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -240,5 +240,29 @@ def test_schema_12_upgraded_gains_the_empty_table_of_wanted_media(tmp_path: Path
         opening.upgrade_schedules(reopened, AFTER_FIXTURE)  # as opening the library does
         report = integrity.check(reopened, Schedulers(fuzz=True), AFTER_FIXTURE)
         assert report.healthy, report.problems
+    finally:
+        reopened.close()
+
+
+def test_schema_15_upgraded_gains_an_empty_exam_date_that_sync_notes(tmp_path: Path) -> None:
+    path = copy_fixture(tmp_path, DATA / "schema-15.sqlite3")
+    upgraded = Database(path)
+    fresh = Database(tmp_path / "fresh.sqlite3")
+    upgraded.close()
+    fresh.close()
+    assert read_header(path).schema_version == SCHEMA_VERSION
+    assert _table_columns(path, "deck") == _table_columns(fresh.path, "deck")
+    assert _code(path) == _code(fresh.path)
+    reopened = Database(path)
+    try:
+        with reopened.transaction() as transaction:
+            assert transaction.decks.exam_dates() == {}
+            deck_id = next(iter(transaction.decks.keys()))
+            before = transaction.sql.value("SELECT count(*) FROM sync_outbox WHERE kind = 'deck'")
+            transaction.decks.set_exam_date(deck_id, date(2027, 1, 15), AFTER_FIXTURE)
+            after = transaction.sql.value("SELECT count(*) FROM sync_outbox WHERE kind = 'deck'")
+        assert after == before + 1  # the next sync round sends the deck's new exam date
+        with reopened.reading() as reading:
+            assert reading.decks.exam_dates() == {deck_id: date(2027, 1, 15)}
     finally:
         reopened.close()

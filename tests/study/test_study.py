@@ -207,7 +207,7 @@ def test_stored_memory_equals_replaying_history(
         cards = tx.cards.of_deck(session.deck.id)
         for card in cards:
             history = [
-                PastReview(review.reviewed_at, review.rating)
+                PastReview(review.reviewed_at, review.rating, review.kind)
                 for review in tx.history.of_card(card.id)
             ]
             assert history, card.key

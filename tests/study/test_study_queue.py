@@ -30,6 +30,7 @@ from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage import queue as queue_module
 from recall.storage.times import to_micros
+from recall.study.follow_ups import card_follow_ups
 from recall.study.session import StudySession
 from recall.study.values import QueueCounts
 from tests.conftest import ZONE, Clock
@@ -50,12 +51,22 @@ def read_afresh(
     return queue_of(session_for(database, schedulers, deck), now)
 
 
-def reference(path: Path, deck: str, now: datetime, new_limit: int, review_limit: int) -> Queue:
+def reference(
+    path: Path,
+    deck: str,
+    now: datetime,
+    new_limit: int,
+    review_limit: int,
+    database: Database | None = None,
+) -> Queue:
     """The queue of a deck (without subdecks) worked out in plain SQL from the rules, independently.
 
     Learning cards due now, then review cards due today within the review limit, then new
     cards in deck order within the new-card limit, then learning cards due within the
-    learn-ahead window; suspended cards and cards buried until later left out.
+    learn-ahead window; suspended cards and cards buried until later left out. With
+    ``database``, its follow-ups (as ``study.follow_ups`` works them out from the history)
+    that may be asked and are due now come among the review cards, by due time, within
+    the review limit, which their answers today count towards.
     """
     preferences = Preferences()
     start, end = days.study_day(now, preferences.day_rollover_hour, ZONE)
@@ -86,16 +97,41 @@ def reference(path: Path, deck: str, now: datetime, new_limit: int, review_limit
         )
         return one(f"{sql} AND r.state_before = {state}") or 0
 
+    follow_ups: list[tuple[datetime, int]] = []
+    later = 0
+    if database is not None:
+        with database.reading() as transaction:
+            presets = transaction.options.deck_presets()
+            every = card_follow_ups(transaction, Schedulers(fuzz=False), presets)
+        end = days.study_day(now, Preferences().day_rollover_hour, ZONE)[1]
+        follow_ups = sorted(
+            (item.due, item.card_id)
+            for item in every
+            if item.askable(now) and item.due is not None and item.due <= now
+        )
+        later = sum(
+            1
+            for item in every
+            if item.askable(now) and item.due is not None and now < item.due < end
+        )
     try:
         new_left = max(0, new_limit - answered(0))
-        reviews_left = max(0, review_limit - answered(2))
+        follow_up_answers = one(
+            "SELECT count(*) FROM review r JOIN card c ON c.id = r.card_id JOIN deck d "
+            "ON d.id = c.deck_id AND d.key = :deck WHERE r.reviewed_at >= :start AND r.kind = 5"
+        )
+        reviews_left = max(0, review_limit - answered(2) - (follow_up_answers or 0))
         learning = f"SELECT m.card_id FROM {cards} WHERE m.state IN (1, 3) AND {studiable}"
         card = one(f"{learning} AND m.due < :now {order}")
         if card is None and reviews_left:
-            card = one(
-                f"SELECT m.card_id FROM {cards} WHERE m.state = 2 AND m.due < :end "
-                f"AND {studiable} {order}"
-            )
+            row = connection.execute(
+                f"SELECT m.due, m.card_id FROM {cards} WHERE m.state = 2 AND m.due < :end "
+                f"AND {studiable} {order}",
+                micros,
+            ).fetchone()
+            card = None if row is None else int(row[1])
+            if follow_ups and (row is None or (to_micros(follow_ups[0][0]) or 0) <= int(row[0])):
+                card = follow_ups[0][1]
         new = f"SELECT m.card_id FROM {cards} WHERE m.state = 0 AND {studiable}"
         if card is None and new_left:
             card = one(f"{new} ORDER BY c.position, c.id LIMIT 1")
@@ -108,7 +144,7 @@ def reference(path: Path, deck: str, now: datetime, new_limit: int, review_limit
         )
     finally:
         connection.close()
-    review = min(due_reviews or 0, reviews_left)
+    review = min((due_reviews or 0) + len(follow_ups) + later, reviews_left)
     return card, QueueCounts(new=min(new_count, new_left), learning=due_learning, review=review)
 
 
@@ -144,21 +180,31 @@ def test_after_every_answer_the_kept_queue_is_the_one_the_rules_give(
     session = session_for(bundled, schedulers, deck)
     rng = random.Random(7)
     kept: list[CardState] = []
+    follow_ups = 0
     for _ in range(600):
         now = clock()
         queue = queue_of(session, now)
-        assert queue == reference(bundled.path, deck, now, new_limit=15, review_limit=5)
+        expected = reference(bundled.path, deck, now, 15, 5, bundled)
+        assert queue == expected
         if queue[0] is None:
             clock.advance(hours=3)
             continue
         before = session._today
-        shown = answer(session, clock, correct=rng.random() < 0.7, seconds=rng.randint(2, 90))
+        correct = rng.random() < 0.7
+        shown = answer(session, clock, correct=correct, seconds=rng.randint(2, 90))
         assert before is not None
         if session._today is before:
             kept.append(shown.memory.state)  # applied in memory, the queue not read again
-    # Every answer was applied in memory, new, learning and review cards alike; the queue
-    # was read again only when the clock moved on past the end of a day.
-    assert len(kept) == session.summary(clock()).sitting_answered > 200
+        else:
+            # Read again only after an answer that may start, end or free a follow-up.
+            asked = shown.follow_up is not None or shown.card_id in before.follow_up_cards
+            assert asked or not correct
+            follow_ups += 1
+    # Every other answer was applied in memory, new, learning and review cards alike; the
+    # queue was read again only when the clock moved on past the end of a day.
+    assert len(kept) + follow_ups == session.summary(clock()).sitting_answered
+    assert len(kept) > 200
+    assert follow_ups > 0
     assert set(kept) >= {CardState.NEW, CardState.LEARNING, CardState.REVIEW}
 
 

@@ -106,6 +106,11 @@ HOSTILE = {
     "position-huge": card_event("good", "g4", position=2**62),
     "flag-nine": card_event("good", "g5", flag=9),
     "description-long": deck_event("long", "Long", description="x" * 70_000),
+    "kind-six": review_event("good", "g1", "r-six", STAMP, kind=6, picked=["a"]),
+    "follow-up-with-due": review_event(
+        "good", "g1", "r-due", STAMP, kind=5, picked=["a"], set_due=STAMP
+    ),
+    "follow-up-without-picks": review_event("good", "g1", "r-none", STAMP, kind=5),
 }
 
 

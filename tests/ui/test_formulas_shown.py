@@ -116,3 +116,22 @@ def test_a_formula_in_a_label_keeps_its_backslashes(qtbot: QtBot) -> None:
     document = QTextDocument()
     document.setHtml(markdown_to_html(r"Because \(a_1 * b_1\) is *odd*"))
     assert document.toPlainText() == r"Because \(a_1 * b_1\) is odd"
+
+
+def test_ruby_is_drawn_with_its_reading_above_and_read_as_base_and_reading(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    view = CardTextView(tmp_path, "Question")
+    qtbot.addWidget(view)
+    view.resize(500, 200)
+    view.set_card_html("私は<ruby><rb>日本語</rb><rt>にほんご</rt></ruby>を話す")
+    drawn = view.loadResource(IMAGE, QUrl("recall-ruby:0"))
+    assert isinstance(drawn, QImage)
+    assert _inked(drawn)
+    line = view.fontMetrics().height() * drawn.devicePixelRatio()
+    assert drawn.height() > line  # a line for the reading above the base's
+    assert "にほんご" not in view.toPlainText()  # not run together with its base
+    assert view.accessibleName() == "私は日本語(にほんご)を話す"
+    missing = view.loadResource(IMAGE, QUrl("recall-ruby:1"))
+    assert isinstance(missing, QImage)
+    assert missing.width() == 1

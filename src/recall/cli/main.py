@@ -23,6 +23,7 @@ from recall.cli import api as cli_api
 from recall.cli import cards, sync
 from recall.cli import custom_study as cli_custom_study
 from recall.cli import decks as cli_decks
+from recall.cli import exam as cli_exam
 from recall.cli import history as cli_history
 from recall.cli import options as cli_options
 from recall.cli import time_off as cli_time_off
@@ -43,6 +44,7 @@ COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
     cli_time_off.add_commands,
     cli_custom_study.add_commands,
     cli_options.add_commands,
+    cli_exam.add_commands,
     sync.add_commands,
     cli_api.add_commands,
 )

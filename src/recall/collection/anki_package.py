@@ -38,6 +38,10 @@ _NEW, _LEARN, _REVIEW, _RELEARN = 0, 1, 2, 3
 _SUSPENDED, _BURIED, _DAY_LEARN = -1, -3, 3
 # Anki's revlog kinds.
 _REVLOG_LEARN, _REVLOG_REVIEW, _REVLOG_RELEARN, _REVLOG_MANUAL, _REVLOG_RESCHEDULED = 0, 1, 2, 4, 5
+# A review in a filtered deck; with a factor of 0, one that did not reschedule (Anki's "cram").
+_REVLOG_FILTERED = 3
+# Answers that leave the card's schedule as it was: cram and follow-up answers.
+_KEEP_SCHEDULE = frozenset({ReviewKind.CRAM, ReviewKind.FOLLOW_UP})
 # Entries that move a due date: a due date set, and a memory state kept (its due date).
 _MOVES_DUE = frozenset({ReviewKind.SET_DUE, ReviewKind.MEMORY})
 
@@ -280,6 +284,21 @@ def _revlog_rows(
                 kind = _REVLOG_LEARN
             ease, time_ms = int(review.rating), review.duration_ms
             interval = last_interval
+        elif review.kind in _KEEP_SCHEDULE and review.rating is not None:
+            # A filtered review that did not reschedule: Anki's FSRS passes over it too.
+            rows.append(
+                (
+                    moment,
+                    card_id,
+                    int(review.rating),
+                    0,
+                    last_interval,
+                    0,
+                    review.duration_ms,
+                    _REVLOG_FILTERED,
+                )
+            )
+            continue
         elif review.kind in _MOVES_DUE and review.set_due is not None:
             ease, time_ms, kind = 0, 0, _REVLOG_RESCHEDULED
             interval = max(0, clock.day(review.set_due) - clock.day(review.reviewed_at))

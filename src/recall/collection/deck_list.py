@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
 from recall.core import days, deck_tree
+from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow
+from recall.study.follow_ups import askable_before, card_follow_ups
 
 
 @dataclass(frozen=True)
@@ -16,7 +19,8 @@ class DeckOverview:
     Attributes:
         new: New cards available to study today (within the daily limit).
         unseen: Cards never studied, not suspended or buried.
-        due: Studied cards due today.
+        due: Studied cards due today, and follow-ups on misconceptions due today (counted
+            as review cards, within the review limit).
     """
 
     key: str
@@ -29,20 +33,38 @@ class DeckOverview:
 
 
 def deck_overviews(
-    database: Database, now: datetime, zone: tzinfo | None = None
+    database: Database,
+    now: datetime,
+    zone: tzinfo | None = None,
+    schedulers: Schedulers | None = None,
 ) -> list[DeckOverview]:
-    """Every deck with today's counts within its preset's limits, by name."""
+    """Every deck with today's counts within its preset's limits, by name.
+
+    Args:
+        database: The collection.
+        now: The time the counts are for.
+        zone: The learner's time zone for the day rollover; None is the system's.
+        schedulers: Schedule the follow-ups counted as reviews; fuzz on when not given.
+    """
     with database.reading() as transaction:
         preferences = transaction.options.preferences()
         presets = transaction.options.deck_presets()
         start, end = days.study_day(now, preferences.day_rollover_hour, zone)
         counts = transaction.decks.counts(end, start, now=now)
+        every = card_follow_ups(transaction, schedulers or Schedulers(), presets)
+        follow_ups_due = Counter(item.deck_id for item in askable_before(every, end, now))
+        follow_ups_answered = {
+            deck_id: transaction.queue.follow_ups_answered_since([deck_id], start)
+            for deck_id in {item.deck_id for item in every}
+        }
     overviews = []
     for count in counts:
         preset = presets.of_deck(count.deck.id)
         new_left = max(0, preset.new_limit(now) - count.introduced_today)
-        reviews_left = max(0, preset.review_limit(now) - count.reviewed_today)
+        reviewed = count.reviewed_today + follow_ups_answered.get(count.deck.id, 0)
+        reviews_left = max(0, preset.review_limit(now) - reviewed)
         learning_due = count.due - count.review_due
+        review_due = count.review_due + follow_ups_due[count.deck.id]
         overviews.append(
             DeckOverview(
                 key=count.deck.key,
@@ -51,7 +73,7 @@ def deck_overviews(
                 total=count.total,
                 new=min(count.unseen, new_left),
                 unseen=count.unseen,
-                due=learning_due + min(count.review_due, reviews_left),
+                due=learning_due + min(review_due, reviews_left),
             )
         )
     return overviews

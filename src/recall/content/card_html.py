@@ -42,7 +42,7 @@ ALLOWED_TAGS = frozenset(
         "h1", "h2", "h3", "h4", "h5", "h6",
         "ul", "ol", "li", "dl", "dt", "dd",
         "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption",
-        "img", "font", "center",
+        "img", "font", "center", "ruby", "rb", "rt", "rp",
     }
 )  # fmt: skip
 # Styles Qt's rich text shows that fetch nothing and move nothing: colours, fonts, sizes,
@@ -123,7 +123,10 @@ def _cleaner() -> nh3.Cleaner:
             attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
             attribute_filter=_keep_attribute,
             filter_style_properties=set(STYLE_PROPERTIES),
-            url_schemes=set(),
+            # Only an image's source is a URL here, and it always goes through the media
+            # resolver (which gives a stored name or drops it): ``data:`` reaches it, for an
+            # importer to decode; every other scheme is dropped before.
+            url_schemes={"data"},
             strip_comments=True,
             link_rel=None,
         )

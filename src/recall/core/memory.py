@@ -72,7 +72,10 @@ class ReviewKind(IntEnum):
     counts of answers (limits, statistics, the review log, the optimizer) leave it out.
     A memory entry keeps where another app left the card: a review card due on the date
     given, with the stability and difficulty given (Anki's FSRS memory state), its last
-    review left as the answers before it make it.
+    review left as the answers before it make it. A follow-up answer answers the card again
+    as a follow-up on a misconception (``scheduling.follow_ups``): like a cram answer it
+    leaves the card's own schedule as it was, and it is what the follow-up's own schedule
+    replays.
     """
 
     ANSWER = 0
@@ -80,6 +83,7 @@ class ReviewKind(IntEnum):
     SET_DUE = 2
     CRAM = 3
     MEMORY = 4
+    FOLLOW_UP = 5
 
 
 # The memory states FSRS works with: stability in days, difficulty from 1 to 10 (FSRS

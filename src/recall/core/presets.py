@@ -203,6 +203,13 @@ class Preset:
         "FSRS parameters",
         "The 21 numbers of the memory model; empty means FSRS's defaults.",
     )
+    guess_correction: bool = option(
+        False,
+        "Guess correction",
+        "The parameters were fitted counting a right pick on a choice card with k options "
+        "as recall or a 1-in-k guess; Optimize turns it on only where that predicts later "
+        "reviews better.",
+    )
 
     def __post_init__(self) -> None:
         if not self.parameters:

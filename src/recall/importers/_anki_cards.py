@@ -23,7 +23,6 @@ from recall.importers.cloze import cloze_answers, cloze_faces, cloze_numbers
 # Where the question starts inside the answer: a marker no field or template can hold.
 _FRONT_MARK = "\x00front\x00"
 _ANSWER_RULE = re.compile(r"^\s*(?:<hr\b[^>]*>\s*)?", re.IGNORECASE)
-_RUBY = re.compile(r"<ruby><rb>(.*?)</rb><rt>(.*?)</rt></ruby>", re.DOTALL)
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
 _SCRIPT = re.compile(r"<script\b", re.IGNORECASE)
 
@@ -58,11 +57,6 @@ def _cloze(text: str, number: int, question: bool) -> str:
         return ""
     front, back = cloze_faces(text, number)
     return front if question else back
-
-
-def _for_qt(fragment: str) -> str:
-    """Ruby as Qt's rich text can show it: the reading raised after its characters."""
-    return _RUBY.sub(r"<span>\1</span><sup>\2</sup>", fragment)
 
 
 class CardRenderer:
@@ -147,7 +141,7 @@ class CardRenderer:
         sheet = self.styles(note.type_id, note_type)
 
         def shown(fragment: str) -> str:
-            return _for_qt(_anki_styles.apply(without_hidden(fragment, hidden), sheet))
+            return _anki_styles.apply(without_hidden(fragment, hidden), sheet)
 
         hints = tuple(shown(hint.text) for hint in side.hints)
         problem = side.problem or marked.problem

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
@@ -33,6 +35,19 @@ def without_sounds(text: str) -> str:
 
 def _shown(name: str) -> str:
     return repr(name if len(name) <= 60 else name[:57] + "...")
+
+
+# An image written into a field: its kind, then base64 (data without it is not read).
+_DATA_URL = re.compile(r"data:image/(png|jpe?g|gif|webp|svg\+xml);base64,", re.IGNORECASE)
+# Each kind's suffix and how its bytes begin (SVG is checked by ``svg_problem``).
+_DATA_KINDS: dict[str, tuple[str, tuple[bytes, ...]]] = {
+    "png": (".png", (b"\x89PNG\r\n\x1a\n",)),
+    "jpeg": (".jpg", (b"\xff\xd8\xff",)),
+    "jpg": (".jpg", (b"\xff\xd8\xff",)),
+    "gif": (".gif", (b"GIF87a", b"GIF89a")),
+    "webp": (".webp", (b"RIFF",)),
+    "svg+xml": (".svg", (b"",)),
+}
 
 
 class MediaStager:
@@ -164,6 +179,8 @@ class MediaStager:
         return self._stored[source]
 
     def _stage(self, source: str, note_id: int) -> str | None:
+        if source[:5].lower() == "data:":
+            return self._stage_data(source, note_id)
         where = f"{_shown(source)} in note {note_id}"
         name = source if source in self._files else unquote(source)
         listed = name in self._files
@@ -182,6 +199,35 @@ class MediaStager:
             self.left_out.add(f"{where} ({problem})")
             return None
         return self._keep(name, data)
+
+    def _stage_data(self, source: str, note_id: int) -> str | None:
+        """An image written into the field itself (a ``data:`` URL): decoded within the
+        image bound, its bytes checked to be the kind it says, staged as any image."""
+        where = f"an image written into note {note_id}"
+        found = _DATA_URL.match(source[:64])
+        if found is None:
+            self.left_out.add(f"{where} (not a kind of image Recall shows)")
+            return None
+        payload = source[found.end() :]
+        if len(payload) > self._max_image_bytes * 4 // 3 + 4:
+            self.left_out.add(f"{where} (larger than {self._max_image_bytes // 2**20} MiB)")
+            return None
+        try:
+            data = base64.b64decode("".join(payload.split()), validate=True)
+        except (binascii.Error, ValueError):
+            self.left_out.add(f"{where} (its base64 is damaged)")
+            return None
+        kind = found.group(1).lower()
+        suffix, magic = _DATA_KINDS[kind]
+        problem = svg_problem(data) if suffix == ".svg" else None
+        if problem is None and not any(data.startswith(m) for m in magic):
+            problem = f"its bytes are not a {suffix[1:].upper()} image"
+        if problem is None and suffix == ".webp" and data[8:12] != b"WEBP":
+            problem = "its bytes are not a WEBP image"
+        if problem is not None:
+            self.left_out.add(f"{where} ({problem})")
+            return None
+        return self._keep(f"image{suffix}", data)
 
     def _keep(self, name: str, data: bytes) -> str | None:
         """Stage a file's bytes under its generated name, once; returns that name."""

@@ -3,10 +3,17 @@
 As Anki does, fitted parameters are applied only if they predict the learner's own history
 better (a lower log loss on the same training items); applying them reschedules every card
 of the preset's decks from its history, after a backup, undoably.
+
+Where the decks hold choice cards, the fit is also made with a guess term (a right pick on
+a k-option card is recall or a 1-in-k guess, ``scheduling.guessing``) and both fits are
+judged on later reviews; the guess model is adopted only where it predicts them better, and
+then its parameters are the ones fitted, judged and applied, with the preset's
+``guess_correction`` on.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
@@ -15,9 +22,11 @@ from typing import Any
 from recall.core.days import StudyDays
 from recall.core.memory import CardState, ReviewKind
 from recall.options import deck_options
-from recall.scheduling import Schedulers, parameter_health
+from recall.scheduling import Schedulers, guessing, parameter_health
+from recall.scheduling.fitting import CardHistory, evaluate, walks
 from recall.scheduling.optimize import DayRatings, Optimized, optimize
-from recall.storage import Database, ReviewRow
+from recall.scheduling.review import DEFAULT_PARAMETERS
+from recall.storage import CardRow, Database, ReviewRow
 
 FEW_REVIEWS = 400  # below this a fit can move a lot as more reviews come in
 Progress = Callable[[int, int], None]
@@ -34,6 +43,13 @@ class OptimizeReport:
     asked_to_apply: bool
     change: deck_options.OptionsChange | None = None
     health: parameter_health.Health | None = None
+    guesses: guessing.Comparison | None = None
+
+    @property
+    def guess_correction(self) -> bool:
+        """Whether the fit counts a right pick as recall or a guess (and ``result`` is that
+        fit's)."""
+        return self.guesses is not None and self.guesses.adopted
 
     def words(self) -> str:
         """The outcome in one or two sentences."""
@@ -65,6 +81,8 @@ class OptimizeReport:
                 f" Only {result.reviews:,} reviews: a fit on so few can change a lot as you "
                 "study more."
             )
+        if self.guesses is not None:
+            text += " " + self.guesses.words()
         if self.health is not None:
             text += " " + self.health.words()
         return text
@@ -90,6 +108,8 @@ class OptimizeReport:
             "better": result.better,
             "applied": self.applied,
             "parameters": list(result.fitted),
+            "guess_correction": self.guess_correction,
+            "guesses": None if self.guesses is None else self.guesses.to_json(),
             "health": None if self.health is None else self.health.to_json(),
             "message": self.words(),
         }
@@ -127,17 +147,26 @@ def optimize_preset(
                 for deck in transaction.options.decks()
                 if book.preset_id_of(deck.id) == preset_id
             ]
-        histories = list(_histories(transaction.history.per_card, decks, book.days))
+        cards = list(_histories(transaction.history.per_card, decks, book.days))
+    histories = [card.reviews for card in cards]
     preset = book.presets[preset_id]
     result = optimize(histories, preset.parameters)
-    health = None if result.kept_defaults else parameter_health.check(histories)
+    health = guesses = None
+    if not result.kept_defaults:
+        health = parameter_health.check(histories)
+        guesses = guessing.compare(cards, start=result.fitted)
+    if guesses is not None and guesses.adopted:
+        result = _with_guesses(result, cards, preset.parameters, guesses.fitted)
     change = None
     if apply and result.better:
         change = deck_options.change_preset(
             database,
             schedulers,
             preset_id,
-            {"parameters": result.fitted},
+            {
+                "parameters": result.fitted,
+                "guess_correction": guesses is not None and guesses.adopted,
+            },
             now,
             zone,
             progress or (lambda _done, _total: None),
@@ -150,6 +179,25 @@ def optimize_preset(
         asked_to_apply=apply,
         change=change,
         health=health,
+        guesses=guesses,
+    )
+
+
+def _with_guesses(
+    result: Optimized,
+    cards: list[CardHistory],
+    current: tuple[float, ...],
+    fitted: tuple[float, ...],
+) -> Optimized:
+    """The fit under the guess model: its parameters, and the current and fitted ones both
+    judged under its likelihood on the same answers."""
+    prepared = walks(cards)
+    answers = (0, sum(len(card.ranks) for card in prepared))
+    return dataclasses.replace(
+        result,
+        before=evaluate(prepared, current or DEFAULT_PARAMETERS, guessing=True, span=answers),
+        after=evaluate(prepared, fitted, guessing=True, span=answers),
+        fitted=fitted,
     )
 
 
@@ -160,23 +208,25 @@ def day_number(moment: datetime, rollover_hour: int, zone: tzinfo | None) -> int
 
 
 def _histories(
-    per_card: Callable[[int], Iterator[tuple[Any, list[ReviewRow]]]],
+    per_card: Callable[[int], Iterator[tuple[CardRow, list[ReviewRow]]]],
     decks: list[int],
     days: StudyDays,
-) -> Iterator[DayRatings]:
-    """Each card's (study day, rating) pairs, for cards whose history starts when it was new.
+) -> Iterator[CardHistory]:
+    """Each card's (study day, rating) pairs and the chance of guessing it right, for cards
+    whose history starts when it was new.
 
     The study days are those the replay counts elapsed time in (the stored rollover hour
     and time zone), so the parameters are fitted on the gaps the scheduler is then given.
     """
     for deck_id in decks:
-        for _card, history in per_card(deck_id):
+        for card, history in per_card(deck_id):
             if not history or history[0].state_before is not CardState.NEW:
                 continue
             # Schedule changes made by hand (forget, set due date) are left out, as Anki
             # leaves its manual reschedules out of training.
-            yield [
+            reviews: DayRatings = [
                 (days.day_of(review.reviewed_at), int(review.rating))
                 for review in history
                 if review.kind is ReviewKind.ANSWER and review.rating is not None
             ]
+            yield CardHistory(reviews, guessing.guess_chance(card.kind, card.content))

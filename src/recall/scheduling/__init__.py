@@ -2,7 +2,8 @@
 
 ``review`` applies reviews with py-fsrs and ``replay`` replays whole histories with
 its formulas on plain numbers; ``optimize`` fits parameters and
-``simulate`` runs the workload simulator, both with fsrs-rs-python.
+``simulate`` runs the workload simulator, both with fsrs-rs-python; ``guessing`` measures
+whether a guess term for choice cards (fitted by ``fitting``) predicts later reviews better.
 """
 
 from __future__ import annotations

@@ -28,7 +28,8 @@ from recall.core.days import StudyDays
 RawMemory = tuple[int, int | None, float | None, float | None, int | None, int | None]
 # A stored history entry as plain values, as SQLite hands them over: the card's id, the
 # time (microseconds), rating, kind (0 an answer, 1 a forget, 2 a due date set by hand,
-# 3 a cram answer, which changes no schedule, 4 a memory state kept from another app),
+# 3 a cram answer, which changes no schedule, 4 a memory state kept from another app, 5 a
+# follow-up answer, which leaves the card's schedule as cram does),
 # the due date set (microseconds) or None (for an answer, the due date scheduling chose
 # for it, if it chose one), and a memory entry's stability and difficulty
 # (None otherwise). The id is not read: it is there so rows read for many cards at once
@@ -51,7 +52,7 @@ def replay_key(days: StudyDays) -> str:
     return f"{REPLAY_VERSION}; {days.key}"
 
 
-_FORGET, _SET_DUE, _CRAM, _MEMORY = 1, 2, 3, 4
+_FORGET, _SET_DUE, _CRAM, _MEMORY, _FOLLOW_UP = 1, 2, 3, 4, 5
 _DAY = 86_400_000_000
 _HOUR = 3_600_000_000
 _STABILITY_MIN = 0.001
@@ -150,8 +151,10 @@ class Replayer:
         for _card, moment, rating, kind, set_due, kept_stability, kept_difficulty in history:
             if states is not None:
                 states.append(0 if new else state)
-            if kind == _CRAM:
-                continue  # a cram answer leaves the schedule, and the last fuzz, as they were
+            if kind in (_CRAM, _FOLLOW_UP):
+                # A cram or follow-up answer leaves the schedule, and the last fuzz, as they
+                # were: a follow-up keeps a schedule of its own (``follow_ups``).
+                continue
             if kind:
                 fuzz_days = 0
                 if kind == _FORGET:

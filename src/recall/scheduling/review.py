@@ -273,6 +273,8 @@ class Scheduler:
         card: fsrs.Card | None = None
         for past in history:
             _require_utc(past.reviewed_at)
+            if past.kind in (ReviewKind.CRAM, ReviewKind.FOLLOW_UP):
+                continue  # answers that leave the card's schedule as it was
             if past.rating is None:
                 before = NEW_CARD if card is None else _memory(card)
                 memory = self.apply(seed, before, past)
@@ -322,7 +324,7 @@ class Scheduler:
         memory entry."""
         if past.kind is ReviewKind.FORGET:
             return NEW_CARD
-        if past.kind is ReviewKind.CRAM:
+        if past.kind in (ReviewKind.CRAM, ReviewKind.FOLLOW_UP):
             return memory
         if past.kind is ReviewKind.SET_DUE:
             assert past.set_due is not None, "a set due date entry has its date"

@@ -8,10 +8,13 @@ from datetime import date, datetime, timedelta, tzinfo
 from recall.core import days
 from recall.core.memory import Rating
 from recall.core.preferences import Preferences
+from recall.scheduling import Schedulers
+from recall.scheduling.follow_ups import FollowUp, Standing
 from recall.stats.figures import (
     RETENTION_DAYS,
     RETENTION_WINDOWS,
     DayReviews,
+    FollowUpFigures,
     HourCount,
     Misconception,
     Ratings,
@@ -34,6 +37,7 @@ from recall.storage.statistics import (
 )
 from recall.storage.study_days import local_key
 from recall.storage.times import to_micros
+from recall.study.follow_ups import card_follow_ups
 
 CALENDAR_DAYS = 365
 WEEKLY_FROM_DAYS = 92
@@ -49,6 +53,7 @@ def collect(
     period_days: int | None = 30,
     zone: tzinfo | None = None,
     forecast_days: int | None = None,
+    schedulers: Schedulers | None = None,
 ) -> Statistics:
     """Every figure of the statistics for one deck (or all) over a period ending today.
 
@@ -61,6 +66,7 @@ def collect(
         zone: The learner's time zone; None is the system's.
         forecast_days: Days ahead the forecast covers; defaults to the period's length
             (a year for all time; at least 30, at most 365).
+        schedulers: Schedule the follow-ups on misconceptions; fuzz on when not given.
 
     Raises:
         UnknownDeckError: ``deck_key`` names no deck.
@@ -94,6 +100,11 @@ def collect(
             queries, local, now, today_number, ahead, settings, zone, deck_ids
         )
         picks = queries.wrong_picks(deck_ids, limit=MISCONCEPTIONS_SHOWN)
+        presets = transaction.options.deck_presets()
+        every = card_follow_ups(transaction, schedulers or Schedulers(), presets, deck_ids=deck_ids)
+        follow_up_answers, follow_up_wrong = transaction.follow_ups.answers(deck_ids)
+    standing = {(item.card_id, item.option): _standing(item.follow_up) for item in every}
+    standings = list(standing.values())
     in_period = [group for group in groups if group.day >= period_first]
     return Statistics(
         now=now,
@@ -130,10 +141,25 @@ def collect(
                 times=pick.times,
                 last=pick.last,
                 still=pick.still,
+                follow_up=standing.get((pick.card_id, pick.choice), ""),
             )
             for pick in picks
         ),
+        follow_ups=FollowUpFigures(
+            persisting=standings.count("persisting"),
+            fading=standings.count("fading"),
+            faded=standings.count("faded"),
+            answers=follow_up_answers,
+            wrong=follow_up_wrong,
+        ),
     )
+
+
+def _standing(follow_up: FollowUp) -> str:
+    """Where a follow-up is, as the misconceptions list names it."""
+    if follow_up.standing is Standing.FADED:
+        return "faded"
+    return "persisting" if follow_up.persisting else "fading"
 
 
 def _bring_counts_up_to_date(database: Database, local: LocalTime, key: str) -> None:

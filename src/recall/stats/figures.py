@@ -219,6 +219,9 @@ class Misconception:
 
     Attributes:
         still: Whether the card's latest review picked it.
+        follow_up: Where its follow-up is (``scheduling.follow_ups``): "persisting" (the
+            card's latest answer picked it), "fading" (asked or waiting, not picked
+            lately), "faded" (retired), or "" when it has none (picked once).
     """
 
     deck_key: str
@@ -229,6 +232,26 @@ class Misconception:
     times: int
     last: datetime
     still: bool
+    follow_up: str = ""
+
+
+@dataclass(frozen=True)
+class FollowUpFigures:
+    """The follow-ups on misconceptions of the decks, by where they are, and their answers.
+
+    Attributes:
+        persisting: Follow-ups whose option the card's latest answer picked.
+        fading: Follow-ups asked or waiting whose option was not picked lately.
+        faded: Follow-ups retired: not picked in three follow-up answers across three weeks.
+        answers: Follow-up answers given, all told.
+        wrong: Those of them answered wrongly (their picks count among the misconceptions).
+    """
+
+    persisting: int = 0
+    fading: int = 0
+    faded: int = 0
+    answers: int = 0
+    wrong: int = 0
 
 
 @dataclass(frozen=True)
@@ -285,3 +308,4 @@ class Statistics:
     hours: tuple[HourCount, ...]
     ratings: Ratings
     misconceptions: tuple[Misconception, ...]
+    follow_ups: FollowUpFigures = FollowUpFigures()

@@ -206,10 +206,30 @@ def to_json(stats: Statistics) -> dict[str, Any]:
                 "times": item.times,
                 "last": item.last.isoformat(),
                 "still": item.still,
+                "follow_up": item.follow_up or None,
             }
             for item in stats.misconceptions
         ],
+        "follow_ups": {
+            "persisting": stats.follow_ups.persisting,
+            "fading": stats.follow_ups.fading,
+            "faded": stats.follow_ups.faded,
+            "answers": stats.follow_ups.answers,
+            "wrong": stats.follow_ups.wrong,
+        },
     }
+
+
+def follow_ups_reading(stats: Statistics) -> str:
+    """The follow-ups on misconceptions in one sentence: how many persist, fade, faded."""
+    figures = stats.follow_ups
+    if not (figures.persisting or figures.fading or figures.faded):
+        return "No follow-ups: a wrong option picked twice comes back as one."
+    answers = count(figures.answers, "follow-up answer")
+    return (
+        f"Follow-ups: {figures.persisting} persisting, {figures.fading} fading, "
+        f"{figures.faded} faded; {answers}, {figures.wrong} of them wrong."
+    )
 
 
 def text_report(stats: Statistics) -> str:
@@ -245,8 +265,11 @@ def text_report(stats: Statistics) -> str:
         lines.append("  No wrong options picked.")
     for item in stats.misconceptions[:10]:
         state = "still picking it" if item.still else "got over it"
+        if item.follow_up:
+            state += f"; follow-up {item.follow_up}"
         lines.append(
             f"  {item.times}x  {item.choice!r} on {item.deck_key}/{item.card_key}, "
             f"last {item.last.astimezone():%Y-%m-%d} ({state})"
         )
+    lines.append("  " + follow_ups_reading(stats))
     return "\n".join(lines)

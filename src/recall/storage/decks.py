@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from recall.core.memory import CardState
 from recall.storage.records import DeckCounts, DeckRow
@@ -48,6 +48,29 @@ class DeckQueries:
         self._sql.run(
             "UPDATE deck SET name = ?, description = ?, updated_at = ? WHERE id = ?",
             (name, description, to_micros(now), deck_id),
+        )
+
+    def exam_dates(self) -> dict[int, date]:
+        """Each deck's exam day, by deck id, for the decks that have one.
+
+        A stored value that is not a date (written by hand, or by a newer Recall in
+        another form) counts as none.
+        """
+        found: dict[int, date] = {}
+        for deck_id, text in self._sql.rows(
+            "SELECT id, exam_on FROM deck WHERE exam_on IS NOT NULL"
+        ):
+            try:
+                found[int(deck_id)] = date.fromisoformat(str(text))
+            except ValueError:
+                continue
+        return found
+
+    def set_exam_date(self, deck_id: int, day: date | None, now: datetime) -> None:
+        """Set (or with None clear) the day the learner sits an exam on a deck."""
+        self._sql.run(
+            "UPDATE deck SET exam_on = ?, updated_at = ? WHERE id = ?",
+            (None if day is None else day.isoformat(), to_micros(now), deck_id),
         )
 
     def names(self) -> list[str]:

@@ -16,7 +16,7 @@ from recall.storage import card_index, pick_counts, study_day_schema, sync_trigg
 from recall.storage.review_ids import review_uid
 from recall.storage.rows import REVIEW_BY_CARD, REVIEW_BY_TIME
 
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -319,6 +319,16 @@ def _kept_memory(connection: Connection) -> None:
     connection.exec_driver_sql(f"CREATE INDEX ix_review_card_history ON review ({columns})")
 
 
+def _exam_dates(connection: Connection) -> None:
+    """Schema 16: a deck can carry the day of an exam on it, which sync carries too.
+
+    The column is empty for every deck stored before; the trigger that notes a deck's
+    changes for sync is made again to name it.
+    """
+    connection.exec_driver_sql("ALTER TABLE deck ADD COLUMN exam_on VARCHAR")
+    sync_triggers.recreate_deck_update_trigger(connection)
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -336,4 +346,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     12: _media_wanted,
     13: _history_index,
     14: _kept_memory,
+    15: _exam_dates,
 }

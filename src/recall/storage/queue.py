@@ -192,6 +192,18 @@ class QueueQueries:
             )
         )
 
+    def follow_ups_answered_since(self, deck_ids: Sequence[int], since: datetime) -> int:
+        """How many follow-up answers the decks' cards had at or after ``since``: each counts
+        as a review towards the day's review limit."""
+        return int(
+            self._sql.value(
+                "SELECT count(*) FROM review CROSS JOIN card ON card.id = review.card_id "
+                f"WHERE review.reviewed_at >= ? AND review.kind = {int(ReviewKind.FOLLOW_UP)} "
+                f"AND card.deck_id IN ({_marks(deck_ids)})",
+                (to_micros(since), *deck_ids),
+            )
+        )
+
     def work_since(self, deck_ids: Sequence[int], since: datetime) -> DayWork:
         """Cards answered, answers, right answers and answer time in the decks from ``since`` on.
 

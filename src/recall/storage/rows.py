@@ -104,7 +104,9 @@ def review_row(row: Row) -> ReviewRow:
         id=review_id,
         card_id=card_id,
         reviewed_at=moment,
-        rating=Rating(rating) if kind in (ReviewKind.ANSWER, ReviewKind.CRAM) else None,
+        rating=Rating(rating)
+        if kind in (ReviewKind.ANSWER, ReviewKind.CRAM, ReviewKind.FOLLOW_UP)
+        else None,
         duration_ms=duration_ms,
         state_before=CardState(state_before),
         picked=None if picked is None else tuple(json.loads(picked)),

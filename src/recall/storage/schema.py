@@ -53,7 +53,9 @@ class Expected:
 # tests/storage/test_schema_checks.py holds it equal to ``declared()``.
 EXPECTED = Expected(
     columns={
-        "deck": frozenset({"id", "key", "name", "description", "added_at", "updated_at"}),
+        "deck": frozenset(
+            {"id", "key", "name", "description", "added_at", "updated_at", "exam_on"}
+        ),
         "card": frozenset(
             {"id", "deck_id", "key", "position", "kind", "content", "added_at", "updated_at"}
             | {"search_text", "flag", "edited", "seed"}

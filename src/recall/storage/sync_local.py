@@ -73,6 +73,17 @@ class SyncLocalQueries:
             if wanted is None or key in wanted
         }
 
+    def exam_dates(self) -> dict[str, str]:
+        """deck key -> the deck's exam day as stored (YYYY-MM-DD), for decks that have one."""
+        return {
+            str(key): str(day)
+            for key, day in self._sql.rows("SELECT key, exam_on FROM deck WHERE exam_on <> ''")
+        }
+
+    def set_exam_date(self, deck_id: int, day: str | None) -> None:
+        """Set or clear a deck's exam day as another device sent it."""
+        self._sql.run("UPDATE deck SET exam_on = ? WHERE id = ?", (day, deck_id))
+
     def add_deck(self, key: str, name: str, description: str, now: datetime) -> int:
         """Add a deck; returns its id."""
         stamp = to_micros(now)

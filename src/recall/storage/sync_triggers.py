@@ -28,11 +28,17 @@ END
 """
 
 
+DECK_UPDATE = _trigger(
+    "sync_deck_update",
+    "UPDATE OF key, name, description, exam_on ON deck",
+    "deck",
+    "NEW.id",
+    "OLD.key",
+)
+
 TRIGGERS = (
     _trigger("sync_deck_insert", "INSERT ON deck", "deck", "NEW.id", "NULL"),
-    _trigger(
-        "sync_deck_update", "UPDATE OF key, name, description ON deck", "deck", "NEW.id", "OLD.key"
-    ),
+    DECK_UPDATE,
     _trigger("sync_deck_delete", "DELETE ON deck", "deck", "OLD.id", "OLD.key"),
     _trigger("sync_card_insert", "INSERT ON card", "card", "NEW.id", "NULL"),
     _trigger(
@@ -58,6 +64,12 @@ TRIGGERS = (
     _trigger("sync_deck_preset_insert", "INSERT ON deck_preset", "deck", "NEW.deck_id", "NULL"),
     _trigger("sync_deck_preset_delete", "DELETE ON deck_preset", "deck", "OLD.deck_id", "NULL"),
 )
+
+
+def recreate_deck_update_trigger(connection: Connection) -> None:
+    """Replace the trigger on a deck's changes with this version's (schema 16 adds a column)."""
+    connection.exec_driver_sql("DROP TRIGGER IF EXISTS sync_deck_update")
+    connection.exec_driver_sql(DECK_UPDATE)
 
 
 def create_triggers(connection: Connection) -> None:

@@ -52,6 +52,10 @@ class Deck(SQLModel, table=True):
     description: str = ""
     added_at: datetime = Field(sa_type=UtcDateTime)
     updated_at: datetime = Field(sa_type=UtcDateTime)
+    exam_on: str | None = Field(
+        default=None,
+        description="The day the learner sits an exam on this deck, YYYY-MM-DD (schema 16).",
+    )
 
 
 class Card(SQLModel, table=True):
@@ -174,7 +178,8 @@ class Review(SQLModel, table=True):
         default=0,
         sa_column_kwargs={"server_default": "0"},
         description="0 an answer, 1 forget (back to new), 2 due date set by hand, 3 cram, "
-        "4 memory state kept from another app.",
+        "4 memory state kept from another app, 5 a follow-up answer (a misconception asked "
+        "again), which leaves the card's schedule as it was.",
     )
     set_due: datetime | None = Field(
         default=None, sa_type=UtcDateTime, description="For kinds 2 and 4: the due date set."

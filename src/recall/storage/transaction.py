@@ -17,6 +17,7 @@ from recall.storage.verification import VerificationQueries
 
 if TYPE_CHECKING:
     from recall.storage.browsing import BrowsingQueries
+    from recall.storage.follow_ups import FollowUpQueries
     from recall.storage.statistics import StatisticsQueries
     from recall.storage.study_days import StudyDayQueries
     from recall.storage.sync_local import SyncLocalQueries
@@ -38,6 +39,7 @@ class Transaction:
         checks: The consistency queries ``recall check`` runs.
         options: Preferences, deck presets and which deck uses which.
         browsing: The card browser's searches, rows and bulk changes.
+        follow_ups: The cards follow-ups on misconceptions are worked out from.
         statistics: The statistics' grouped reads of the history and the schedules.
         sync: Sync's own state (this device, the outbox, stamps, files read).
         synced: Decks, cards and reviews named by their keys, as sync reads and writes them.
@@ -93,6 +95,13 @@ class Transaction:
         from recall.storage.browsing import BrowsingQueries
 
         return BrowsingQueries(self.sql)
+
+    @cached_property
+    def follow_ups(self) -> FollowUpQueries:
+        """The cards follow-ups on misconceptions are worked out from."""
+        from recall.storage.follow_ups import FollowUpQueries
+
+        return FollowUpQueries(self.sql)
 
     @cached_property
     def statistics(self) -> StatisticsQueries:

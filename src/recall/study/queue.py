@@ -13,6 +13,12 @@ would; anything else makes it read again:
 - the study day ending, a buried card coming back, or the preset's extra cards for today
   running out: what it keeps is only valid before the first of these times.
 
+Follow-ups on misconceptions (``follow_ups``) due now come among the review cards, in
+order of their due times, within the day's review limit: a follow-up answer counts as a
+review. After one is answered, or a card with one is answered, the queue is read again
+(the history decides which follow-up a card asks next); it is read again too when a
+follow-up due later today comes due.
+
 Cards of one note (siblings) are not shown back to back: once one is answered, the
 preset's sibling burying keeps its new and review siblings out of today's queue. Nothing
 of a schedule changes; the queue reads them away from today's answers, so undoing the
@@ -30,6 +36,7 @@ from recall.core.memory import CardState, MemoryState
 from recall.core.presets import Preset
 from recall.storage.queue import Queued, QueueQueries
 from recall.storage.watched import Stamp
+from recall.study.follow_ups import CardFollowUp
 
 _LEARNING = (CardState.LEARNING, CardState.RELEARNING)
 
@@ -54,6 +61,11 @@ class Today:
         notes: The note of each card of ``reviews`` and ``new`` that has one.
         bury_new: An answer buries its new siblings until the next study day.
         bury_reviews: An answer buries its review siblings until the next study day.
+        follow_ups: The follow-ups due now, soonest due first.
+        follow_up_cards: The cards with a follow-up asked today, due or not: answering
+            one reads the queue again.
+        follow_ups_later: The follow-ups that come due later today: they count as review
+            cards left today, as learning cards due later today count.
     """
 
     stamp: Stamp
@@ -69,6 +81,9 @@ class Today:
     notes: dict[int, str] = field(default_factory=dict)
     bury_new: bool = False
     bury_reviews: bool = False
+    follow_ups: list[CardFollowUp] = field(default_factory=list)
+    follow_up_cards: frozenset[int] = frozenset()
+    follow_ups_later: int = 0
 
     def holds(self, stamp: Stamp, now: datetime) -> bool:
         """Whether this is still today's queue for the database at ``stamp`` at ``now``."""
@@ -86,10 +101,45 @@ class Today:
             return self.learning[0].card_id
         return None
 
+    def next_follow_up(self, now: datetime) -> CardFollowUp | None:
+        """The follow-up to show now instead of ``next_card``'s card, if any: after the due
+        learning cards, among the review cards by due time, within the review limit."""
+        if not self.follow_ups or self.reviews_left <= 0:
+            return None
+        if self.learning and self.learning[0].due < now:
+            return None
+        first = self.follow_ups[0]
+        if self.reviews and self.reviews[0].due < (first.due or now):
+            return None
+        return first
+
+    def add_follow_ups(
+        self, items: Sequence[CardFollowUp], cards: frozenset[int], now: datetime
+    ) -> None:
+        """Keep the askable follow-ups due before the end of the day: those due now to
+        show, and the time the next of the others comes due, when the queue is read again.
+
+        Args:
+            items: The follow-ups that may be asked today, soonest due first.
+            cards: The cards with an active follow-up, askable or not.
+            now: The time the queue is read at.
+        """
+        self.follow_up_cards = cards
+        self.follow_ups = [item for item in items if item.due is not None and item.due <= now]
+        later = [item.due for item in items if item.due is not None and item.due > now]
+        self.follow_ups_later = len(later)
+        if later:
+            self.valid_until = min(self.valid_until, min(later))
+
     def counts(self) -> tuple[int, int, int]:
-        """New, learning and review cards left today (learning cards due today count in full)."""
+        """New, learning and review cards left today (learning cards due today count in full);
+        follow-ups due today count as review cards, within the review limit."""
         learning = bisect.bisect_left(self.learning, self.end_of_day, key=lambda queued: queued.due)
-        return len(self.new), learning, len(self.reviews)
+        reviews = len(self.reviews)
+        follow_ups = len(self.follow_ups) + self.follow_ups_later
+        if follow_ups:
+            reviews = min(self.reviews_left, reviews + follow_ups)
+        return len(self.new), learning, reviews
 
     def answered(
         self,
@@ -180,6 +230,7 @@ def read_today(
     start_of_day, end_of_day = day
     introduced = queue.introduced_since(deck_ids, start_of_day)
     reviewed = queue.answered_since(deck_ids, start_of_day, CardState.REVIEW)
+    reviewed += queue.follow_ups_answered_since(deck_ids, start_of_day)
     new_left = max(0, preset.new_limit(now) - introduced)
     reviews_left = max(0, preset.review_limit(now) - reviewed)
     bury_new, bury_reviews = preset.bury_new_siblings, preset.bury_review_siblings

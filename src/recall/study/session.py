@@ -6,7 +6,7 @@ import dataclasses
 import random
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 
 from recall.changes import cards as card_changes
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard
@@ -16,15 +16,18 @@ from recall.core.memory import CardState, Rating, ReviewKind
 from recall.core.preferences import Preferences
 from recall.core.presets import DeckPresets, Preset, leech_policy
 from recall.safekeeping.integrity import replay
-from recall.scheduling import Scheduler, Schedulers
+from recall.scheduling import Scheduler, Schedulers, chosen, exam
+from recall.scheduling.follow_ups import Standing
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
 from recall.study.balancing import balanced_answer
 from recall.study.custom import CustomQueue
+from recall.study.follow_ups import CardFollowUp, askable_before, card_follow_ups
 from recall.study.queue import Today, read_today
 from recall.study.recall_prompt import asked_as_recall, recall_answer, typed_option
 from recall.study.values import (
     Answer,
     EarlierPick,
+    FollowUpShown,
     QueueCounts,
     Recorded,
     StudyCard,
@@ -75,6 +78,7 @@ class StudySession:
     preset: Preset = field(init=False)
     scheduler: Scheduler = field(init=False)
     _presets: DeckPresets = field(init=False)
+    _exams: dict[int, date] = field(default_factory=dict, init=False)
     _card_decks: dict[int, int] = field(default_factory=dict, init=False)
     _recorded: list[Recorded] = field(default_factory=list, init=False)
     _today: Today | None = field(default=None, init=False)
@@ -100,6 +104,7 @@ class StudySession:
         self.scheduler = self.schedulers.for_deck(self._presets, self.deck.id)
         # Studying a deck studies its subdecks too, deck by deck in name order for new cards.
         decks = transaction.browsing.decks()
+        self._exams = exam.exam_dates_in_tree(decks, transaction.decks.exam_dates())
         if self.custom is not None:
             self.deck_ids = tuple(row.id for row in decks)
             return
@@ -108,15 +113,19 @@ class StudySession:
     def next_card(self, now: datetime) -> StudyCard | None:
         """The card to show now, or None when the deck is done for today.
 
-        Order: learning cards that are due, then review cards due today within the
-        preset's daily review limit, then new cards within its new-card limit (in deck
-        order or random order, as the preset says), then learning cards due within the
-        learn-ahead window.
+        Order: learning cards that are due, then review cards due today and follow-ups
+        on misconceptions due now, by due time, within the preset's daily review limit,
+        then new cards within its new-card limit (in deck order or random order, as the
+        preset says), then learning cards due within the learn-ahead window.
         """
         if self.custom is not None:
             return self._next_custom(now)
         with self._watched.reading() as transaction:
             today = self._today_in(transaction, now)
+            follow_up = today.next_follow_up(now)
+            if follow_up is not None:
+                asked = transaction.cards.get(follow_up.card_id)
+                return self._show_follow_up(asked, follow_up, now)
             ahead = self.preferences.learn_ahead
             if self.learn_ahead_today:
                 ahead = max(ahead, today.end_of_day - now)
@@ -305,6 +314,8 @@ class StudySession:
         )
         if self.custom is not None and self.custom.cram:
             return self._record_cram(answer, rating, picked, now)
+        if shown.follow_up is not None:
+            return self._record_follow_up(answer, rating, picked, now)
         with self._watched.transaction() as transaction:
             # Nothing changed since the queue was read: the deck is still the one studied.
             stamp = self._watched.stamp(transaction)
@@ -314,9 +325,21 @@ class StudySession:
             stored = self._check_card(transaction, shown)
             before = stored.memory
             scheduler = self._scheduler_of(stored.deck_id)
-            after, chosen_due = balanced_answer(
+            after, balanced = balanced_answer(
                 transaction, scheduler, stored, rating, answer.answered_at
             )
+            # Cards of a deck with an exam ahead are seen shortly before it (the due date
+            # chosen is kept with the answer, so replay and other computers keep it too);
+            # else the day load balancing or Easy Days chose, if they chose one.
+            capped = exam.capped_due(
+                after,
+                stored.seed,
+                self._exams.get(stored.deck_id),
+                scheduler.days,
+                answer.answered_at,
+            )
+            chosen_due = balanced if capped is None else capped
+            after = chosen(after, chosen_due)
             review = NewReview.rated(
                 card_id=shown.card_id,
                 reviewed_at=answer.answered_at,
@@ -350,6 +373,9 @@ class StudySession:
                 shown.card_id, stored.position, before.state, after, card.note, answer.answered_at
             )
             today.stamp = stamp.after_own_commit()
+            if shown.card_id in today.follow_up_cards or answer.earlier_picks:
+                # The answer may start, end or free a follow-up: the history decides.
+                today.valid_until = min(today.valid_until, answer.answered_at)
         else:
             self._today = None  # changed elsewhere, or a leech was marked: read it again
         recorded = Recorded(
@@ -395,6 +421,58 @@ class StudySession:
         self._recorded.append(recorded)
         return recorded
 
+    def _record_follow_up(
+        self, answer: Answer, rating: Rating, picked: tuple[str, ...] | None, now: datetime
+    ) -> Recorded:
+        """Store a follow-up answer: in the history, as a follow-up answer of the card, which
+        leaves the card's own schedule as it was and moves the follow-up's."""
+        shown = answer.card
+        assert shown.follow_up is not None
+        with self._watched.transaction() as transaction:
+            self._check_deck(transaction)
+            stored = self._check_card(transaction, shown)
+            asked = self._active_follow_up(transaction, shown.card_id)
+            if asked is None or asked.option != shown.follow_up.option:
+                raise DatabaseChangedError(_CHANGED)
+            review = NewReview.rated(
+                card_id=shown.card_id,
+                reviewed_at=answer.answered_at,
+                rating=rating,
+                duration_ms=answer.duration_ms,
+                state_before=stored.memory.state,
+                picked=picked,
+                correct=answer.correct,
+                proposed=answer.proposed,
+            )
+            review = dataclasses.replace(review, kind=ReviewKind.FOLLOW_UP)
+            review_id = transaction.history.add(review)
+            after = next(
+                item.follow_up.memory
+                for item in self._follow_ups_of(transaction, shown.card_id)
+                if item.option == asked.option
+            )
+        self._today = None  # which follow-up the card asks next is the history's to say
+        recorded = Recorded(
+            review_id=review_id,
+            card_id=shown.card_id,
+            correct=review.correct,
+            time_spent=max(timedelta(0), now - shown.shown_at),
+            memory=after,
+            order=shown.order,
+            follow_up=shown.follow_up,
+        )
+        self._recorded.append(recorded)
+        return recorded
+
+    def _follow_ups_of(self, transaction: Transaction, card_id: int) -> list[CardFollowUp]:
+        return card_follow_ups(transaction, self.schedulers, self._presets, card_ids=[card_id])
+
+    def _active_follow_up(self, transaction: Transaction, card_id: int) -> CardFollowUp | None:
+        for item in self._follow_ups_of(transaction, card_id):
+            if item.follow_up.standing is Standing.ACTIVE:
+                return item
+        return None
+
     @property
     def can_undo(self) -> bool:
         """Whether this session has a recorded answer to take back."""
@@ -426,8 +504,19 @@ class StudySession:
             scheduler = self._scheduler_of(card.deck_id)
             transaction.cards.set_memory(last.card_id, replay(scheduler, card, history))
             row = transaction.cards.get(last.card_id)
+            asked = (
+                self._active_follow_up(transaction, last.card_id)
+                if last.follow_up is not None
+                else None
+            )
         if self.custom is not None:
             self.custom.undone(last.card_id, row.memory.state)
+        if (
+            asked is not None
+            and last.follow_up is not None
+            and asked.option == last.follow_up.option
+        ):
+            return self._show_follow_up(row, asked, now, last.order)
         return self._show(row, now, last.order)
 
     def show(self, card_id: int, now: datetime) -> StudyCard:
@@ -516,8 +605,27 @@ class StudySession:
         self._check_deck(transaction)
         self._read_options(transaction)
         day = self._study_day(now)
-        self._today = read_today(transaction.queue, stamp, self.deck_ids, self.preset, day, now)
-        return self._today
+        today = read_today(transaction.queue, stamp, self.deck_ids, self.preset, day, now)
+        every = card_follow_ups(transaction, self.schedulers, self._presets, self.deck_ids)
+        active = frozenset(
+            item.card_id for item in every if item.follow_up.standing is Standing.ACTIVE
+        )
+        today.add_follow_ups(askable_before(every, day[1], now), active, now)
+        self._today = today
+        return today
+
+    def _show_follow_up(
+        self, row: CardRow, item: CardFollowUp, now: datetime, order: tuple[int, ...] = ()
+    ) -> StudyCard:
+        """The card shown as a follow-up: every choice, the wrong option among them, and the
+        follow-up's own schedule (the intervals a rating would give are its)."""
+        shown = self._show(row, now, order)
+        return dataclasses.replace(
+            shown,
+            memory=item.follow_up.memory,
+            as_recall=False,  # a follow-up shows the option picked before among its choices
+            follow_up=FollowUpShown(option=item.option, picks=item.follow_up.picks, why=item.why),
+        )
 
     def _show(self, row: CardRow, now: datetime, order: tuple[int, ...] = ()) -> StudyCard:
         """The card as shown now; ``order`` keeps the choices as an earlier showing had them

@@ -13,17 +13,35 @@ from recall.core.type_answer import Comparison
 
 
 @dataclass(frozen=True)
+class FollowUpShown:
+    """What a card shown as a follow-up on a misconception follows up.
+
+    Attributes:
+        option: The wrong option picked before (it is among the choices shown).
+        picks: Wrong answers of the card that picked it.
+        why: The option's note, why it is wrong ('' when the deck gives none).
+    """
+
+    option: str
+    picks: int
+    why: str
+
+
+@dataclass(frozen=True)
 class StudyCard:
     """A card as it is shown once.
 
     Attributes:
         seed: The card's seed, which seeds its interval fuzz (``CardRow.seed``).
+        memory: Its schedule; for a follow-up, the follow-up's own.
         order: For choice cards, the indexes of ``card.choices`` in the order shown
             (shuffled each time a card is shown); empty for basic cards.
         as_recall: A choice card asked as type-in, without its choices: its memory is
             stable enough (``study.recall_prompt``). Its choices are still in ``order``.
         choices_asked: A card asked as type-in whose choices the learner asked to see: a
             right choice then proposes at most Hard.
+        follow_up: Set when the card is shown as a follow-up on a misconception (always
+            with its choices: the option picked before is among them).
     """
 
     card_id: int
@@ -34,6 +52,7 @@ class StudyCard:
     shown_at: datetime
     as_recall: bool = False
     choices_asked: bool = False
+    follow_up: FollowUpShown | None = None
 
 
 @dataclass(frozen=True)
@@ -129,9 +148,11 @@ class Summary:
 
 @dataclass(frozen=True)
 class Recorded:
-    """A stored answer: its review's id, and the card's schedule after it.
+    """A stored answer: its review's id, and the card's schedule after it (for a follow-up
+    answer, the follow-up's schedule).
 
     Attributes:
+        follow_up: Set when it answered a follow-up.
         leech: Set when this answer made the card a leech (tagged, and suspended unless
             the settings say tag only): what undoing the answer puts back.
     """
@@ -143,6 +164,7 @@ class Recorded:
     memory: MemoryState
     leech: card_changes.Restore | None = None
     order: tuple[int, ...] = ()
+    follow_up: FollowUpShown | None = None
 
     @property
     def became_leech(self) -> bool:

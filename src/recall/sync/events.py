@@ -33,7 +33,12 @@ _CARD_FIELDS: dict[str, type | tuple[type, ...]] = {
     "buried_until": (int, type(None)),
     "seed": int,
 }
-_DECK_FIELDS: dict[str, type | tuple[type, ...]] = {"name": str, "description": str, "preset": str}
+_DECK_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "name": str,
+    "description": str,
+    "preset": str,
+    "exam": str,  # the exam day, YYYY-MM-DD, or "" once taken away
+}
 _PRESET_FIELDS: dict[str, type | tuple[type, ...]] = {"name": str}
 _WRAPPED = {"card": "content.", "preset": "config.", "deck": None}
 _BOUNDS = {
@@ -195,13 +200,17 @@ def _review(data: dict[str, Any]) -> ReviewEvent:
     elif event.stability is not None or event.difficulty is not None:
         raise TypeError("memory state")
     if (
-        event.kind not in (0, 1, 2, 3, 4)
+        event.kind not in (0, 1, 2, 3, 4, 5)
         or not 0 <= event.rating <= 4
         or not 0 <= event.state_before <= 3
     ):
         raise TypeError("kind, rating or state")
-    if event.kind in (0, 3) and event.rating == 0:
+    if event.kind in (0, 3, 5) and event.rating == 0:
         raise TypeError("rating")
+    if event.kind == int(ReviewKind.FOLLOW_UP) and (event.set_due is not None or not event.picked):
+        # A follow-up answers a choice card with no due date of its own: its schedule is
+        # replayed from the history, never set.
+        raise TypeError("follow-up answer")
     return event
 
 

@@ -184,6 +184,8 @@ class Merger:
                 deck_id, old_name, old_description, preset_before = found
                 if (old_name, old_description) != (name, description):
                     self._tx.sync_local.set_deck(deck_id, name, description, self._now)
+            if "exam" in fields:
+                self._tx.sync_local.set_exam_date(deck_id, fields["exam"][2] or None)
             if "preset" in fields:
                 uid = fields["preset"][2]
                 preset_id = 1 if uid == DEFAULT_PRESET else uids.get(uid, 1)

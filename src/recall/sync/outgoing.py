@@ -55,6 +55,7 @@ class Collector:
         self._clock = clock
         self._schedulers = schedulers
         self._preset_uids = transaction.sync_state.preset_uids()
+        self._exams: dict[str, str] | None = None  # each deck's exam day, read when first needed
 
     def changes(self, upto: int, snapshot: bool, now_micros: int) -> Outgoing:
         """The events for the outbox up to ``upto``, or for everything when ``snapshot``."""
@@ -125,7 +126,7 @@ class Collector:
         current: dict[Identity, dict[str, Any] | None] = {}
         for key in changed:
             found = stored.get(key)
-            current[("deck", key, "")] = None if found is None else self._deck_values(found)
+            current[("deck", key, "")] = None if found is None else self._deck_values(key, found)
         self._send(out, "deck", current, {("deck", key, ""): at for key, at in changed.items()})
 
     def _cards(
@@ -218,6 +219,8 @@ class Collector:
                 elif kind == "card":
                     change[values.GONE] = True
             else:
+                if kind == "deck" and "exam" in fields and "exam" not in now:
+                    now = {**now, "exam": ""}  # the exam day taken away since it was sent
                 change = values.changed(now, fields, _PREFIX[kind])
             if change:
                 stamp = self._clock.tick(at[identity])
@@ -258,7 +261,7 @@ class Collector:
             for preset_id, found in stored_presets.items()
         }
         decks: dict[Identity, dict[str, Any] | None] = {
-            ("deck", key, ""): self._deck_values(found)
+            ("deck", key, ""): self._deck_values(key, found)
             for key, found in tx.sync_local.decks().items()
         }
         # A card whose keys were sent a seed takes it first (as ``_cards`` does).
@@ -328,9 +331,18 @@ class Collector:
         name, config = found
         return {"name": name, **values.wrapped_fields(values.CONFIG, config)}
 
-    def _deck_values(self, found: tuple[int, str, str, int]) -> dict[str, Any]:
+    def _deck_values(self, key: str, found: tuple[int, str, str, int]) -> dict[str, Any]:
         _id, name, description, preset_id = found
-        return {"name": name, "description": description, "preset": self._preset_uid(preset_id)}
+        out = {"name": name, "description": description, "preset": self._preset_uid(preset_id)}
+        exam = self._exam_dates().get(key)
+        if exam is not None:  # a deck that never had one sends no field for it
+            out["exam"] = exam
+        return out
+
+    def _exam_dates(self) -> dict[str, str]:
+        if self._exams is None:
+            self._exams = self._tx.sync_local.exam_dates()
+        return self._exams
 
 
 def review_events(transaction: Transaction, out: Outgoing) -> Iterator[dict[str, Any]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from datetime import date
 from typing import Any, TypeVar
 
 from recall.content.card_limits import MAX_FIELD_CHARS, MAX_HTML_SIDE_CHARS, MAX_NAME_CHARS
@@ -167,6 +168,11 @@ def deck_field(name: str, value: Any) -> None:
         text(name, value, MAX_FIELD_CHARS)
     elif name == "preset":
         key(name, value)
+    elif name == "exam" and value != "":
+        try:
+            date.fromisoformat(value)
+        except ValueError:
+            raise BoundsError(f"exam: {value[:40]!r} is not a day like 2027-01-15") from None
 
 
 _PRESET_OPTIONS = {item.key: item for item in options.describe(Preset)}

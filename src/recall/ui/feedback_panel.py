@@ -16,7 +16,23 @@ from recall.ui.override_errors import reports_errors
 from recall.ui.text import markdown_to_html
 
 if TYPE_CHECKING:
-    from recall.study.values import EarlierPick
+    from recall.study.values import EarlierPick, FollowUpShown
+
+
+def follow_up_banner(follow_up: FollowUpShown) -> str:
+    """What a follow-up says above its question, naming no option (that would give it away)."""
+    times = {2: "twice"}.get(follow_up.picks, f"{follow_up.picks} times")
+    return f"Follow-up: you picked a wrong option here {times} before. Take it again."
+
+
+def follow_up_note(follow_up: FollowUpShown) -> str:
+    """The note a follow-up shows after its answer, whatever was picked (Markdown):
+    'You picked “Lyon” twice before: why it is wrong', then the option's note."""
+    times = {2: "twice"}.get(follow_up.picks, f"{follow_up.picks} times")
+    option = follow_up.option.replace("*", "\\*").replace("_", "\\_")
+    heading = f"**You picked \u201c{option}\u201d {times} before: why it is wrong**"
+    why = follow_up.why.strip() or "The deck gives no note for this option."
+    return f"{heading}\n\n{why}"
 
 
 def earlier_picks_line(picks: Sequence[EarlierPick], zone: tzinfo | None = None) -> str:
@@ -82,12 +98,21 @@ class FeedbackPanel(QFrame):
         self.verdict = card_label("verdict", "Result", rich=False)
         self.picked_note = card_label("pickedNote", "About your answer")
         self.earlier = card_label("earlierPicks", "Picked before", rich=False)
+        self.follow_up = card_label("followUpNote", "Why the option picked before is wrong")
         self.explanation = card_label("explanation", "Explanation")
         self.source = card_label("source", "Source")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 14, 18, 14)
         layout.setSpacing(8)
-        for widget in (self.verdict, self.earlier, self.picked_note, self.explanation, self.source):
+        labels = (
+            self.verdict,
+            self.follow_up,
+            self.earlier,
+            self.picked_note,
+            self.explanation,
+            self.source,
+        )
+        for widget in labels:
             layout.addWidget(widget)
 
     def show_result(
@@ -98,6 +123,7 @@ class FeedbackPanel(QFrame):
         explanation: str,
         source: str,
         earlier: str = "",
+        follow_up: str = "",
     ) -> None:
         """Fill in and show the panel.
 
@@ -108,6 +134,8 @@ class FeedbackPanel(QFrame):
             explanation: The card's explanation (Markdown).
             source: Where to check the answer (Markdown), or empty.
             earlier: Which wrong options were picked on earlier reviews too, or empty.
+            follow_up: For a follow-up, why the option picked before is wrong (Markdown),
+                shown under the verdict whatever was picked; else empty.
         """
         self.verdict.setText(verdict)
         self.verdict.setProperty("correct", correct)
@@ -115,6 +143,7 @@ class FeedbackPanel(QFrame):
         self.verdict.style().polish(self.verdict)
         self.earlier.setText(earlier)
         self.earlier.setVisible(bool(earlier))
+        _set_markdown(self.follow_up, follow_up)
         _set_markdown(self.picked_note, notes)
         _set_markdown(self.explanation, without_references(explanation).strip())
         _set_markdown(self.source, f"*Source:* {source}" if source else "")
@@ -123,7 +152,7 @@ class FeedbackPanel(QFrame):
     def spoken(self) -> str:
         """What a screen reader announces when the panel appears: verdict, earlier picks,
         notes, explanation."""
-        parts = [self.verdict, self.earlier, self.picked_note, self.explanation]
+        parts = [self.verdict, self.follow_up, self.earlier, self.picked_note, self.explanation]
         return "\n".join(label.accessibleName() for label in parts if label.isVisibleTo(self))
 
 

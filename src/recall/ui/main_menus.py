@@ -45,6 +45,7 @@ SHORTCUTS = (
     ("Shift+S", "Statistics of the selected deck (switch to all decks in the window)"),
     ("Ctrl+,", "Preferences: theme, study day, grading, text size, backups"),
     ("Ctrl+Shift+O", "Options of the selected deck: limits, steps, retention, FSRS"),
+    ("Ctrl+Shift+X", "Exam date of the selected deck, and what to expect on the day"),
     ("Ctrl+Alt+Z", "Undo the last change of deck options (schedules as they were)"),
     ("F1", "This list"),
     ("Ctrl+Q", "Quit"),
@@ -151,6 +152,7 @@ class MainMenus(QObject):
         study_menu = bar.addMenu("&Study")
         study_menu.addAction(self.study_action)
         study_menu.addAction(options.deck_options_action)
+        study_menu.addAction(options.exam_action)
         study_menu.addAction(self.back_action)
         study_menu.addSeparator()
         study_menu.addAction(self.custom_study_action)

@@ -144,16 +144,19 @@ class MainWindow(QMainWindow):
 
     def refresh_decks(self, select: str | None = None) -> None:
         """Reload the deck list's counts."""
-        overviews = library.deck_overviews(self._database, self._clock(), self._zone)
+        overviews = library.deck_overviews(
+            self._database, self._clock(), self._zone, self._schedulers
+        )
         self.deck_list.set_decks(overviews, select)
         self.presence.set_overviews(overviews)
 
     def refresh_decks_off_thread(self, select: str | None = None) -> None:
         """Reload the deck list's counts on the worker thread (100 ms at 100,000 cards)."""
         database, now, zone = self._database, self._clock(), self._zone
+        schedulers = self._schedulers
 
         def work() -> list[DeckOverview]:
-            return library.deck_overviews(database, now, zone)
+            return library.deck_overviews(database, now, zone, schedulers)
 
         def show(overviews: list[DeckOverview]) -> None:
             self.deck_list.set_decks(overviews, select)
@@ -256,7 +259,9 @@ class MainWindow(QMainWindow):
         key = (
             self.deck_list.selected_key() if self.pages.currentWidget() is self.deck_list else None
         )
-        overviews = library.deck_overviews(self._database, self._clock(), self._zone)
+        overviews = library.deck_overviews(
+            self._database, self._clock(), self._zone, self._schedulers
+        )
         names = library.shown_names(overviews)
         decks = [(deck.key, names[deck.key]) for deck in overviews]
         if self.statistics is None:
@@ -398,6 +403,7 @@ class MainWindow(QMainWindow):
         self.options.deck_options_action.setEnabled(
             current is self.deck_list and not self.operations.busy
         )
+        self.options.exam_action.setEnabled(current is self.deck_list and not self.operations.busy)
         self.menus.undo_action.setEnabled(
             not writing
             and ((self._review is not None and self._review.can_undo) or self._can_undo_change())

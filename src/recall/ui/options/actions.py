@@ -1,4 +1,5 @@
-"""The window's options: Edit > Preferences, Study > Deck Options, Edit > Undo Options Change.
+"""The window's options: Edit > Preferences, Study > Deck Options and Exam Date, Edit > Undo
+Options Change.
 
 Kept apart from the main window, which puts these actions in its menus and listens to
 what they report: new preferences (backup interval, text), a change of deck options (the
@@ -22,6 +23,7 @@ from recall.ui.context import WindowContext, WindowPart
 if TYPE_CHECKING:
     from recall.options.deck_options import OptionsChange
     from recall.ui.options.deck_options_dialog import DeckOptionsDialog
+    from recall.ui.options.exam_dialog import ExamDateDialog
     from recall.ui.options.preferences_dialog import PreferencesDialog
 
 
@@ -55,23 +57,27 @@ class OptionsActions(WindowPart):
         self._change: OptionsChange | None = None
         self.preferences_dialog: PreferencesDialog | None = None
         self.deck_options_dialog: DeckOptionsDialog | None = None
+        self.exam_dialog: ExamDateDialog | None = None
         self.preferences_action = QAction("&Preferences...", window)
         self.preferences_action.setShortcut(QKeySequence("Ctrl+,"))
         self.deck_options_action = QAction("Deck &Options...", window)
         self.deck_options_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
+        self.exam_action = QAction("E&xam Date...", window)
+        self.exam_action.setShortcut(QKeySequence("Ctrl+Shift+X"))
         self.undo_action = QAction("Undo &Options Change", window)
         self.undo_action.setShortcut(QKeySequence("Ctrl+Alt+Z"))
         self.undo_action.setEnabled(False)
         self._connect_signals()
 
     @property
-    def actions(self) -> tuple[QAction, QAction, QAction]:
-        """Preferences, Deck Options and Undo Options Change."""
-        return self.preferences_action, self.deck_options_action, self.undo_action
+    def actions(self) -> tuple[QAction, ...]:
+        """Preferences, Deck Options, Exam Date and Undo Options Change."""
+        return self.preferences_action, self.deck_options_action, self.exam_action, self.undo_action
 
     def _connect_signals(self) -> None:
         self.preferences_action.triggered.connect(self._on_preferences)
         self.deck_options_action.triggered.connect(self._on_deck_options)
+        self.exam_action.triggered.connect(self._on_exam)
         self.undo_action.triggered.connect(self._on_undo)
 
     def _on_preferences(self) -> None:
@@ -103,6 +109,26 @@ class OptionsActions(WindowPart):
         )
         dialog.saved.connect(self._on_saved)
         self.deck_options_dialog = dialog
+        dialog.open()
+
+    def _on_exam(self) -> None:
+        key = self._selected_deck()
+        if key is None:
+            return
+        from recall.ui.options.exam_dialog import ExamDateDialog  # loads when first opened
+
+        dialog = ExamDateDialog(
+            self._database,
+            self._schedulers,
+            key,
+            self._clock,
+            self._tasks,
+            self._prompts,
+            self._zone,
+            self._window,
+        )
+        dialog.saved.connect(lambda line: self.message.emit(line))
+        self.exam_dialog = dialog
         dialog.open()
 
     def _on_saved(self, change: OptionsChange) -> None:

@@ -87,6 +87,7 @@ class DeckOptionsDialog(QDialog):
         self.simulator: SimulatorDialog | None = None
         self._options: DeckOptions = deck_options.deck_options(database, deck_key)
         self._fitted: tuple[float, ...] | None = None
+        self._fitted_guessing = False  # whether the fit counted right picks as maybe guesses
         self._fit_words = ""
         self.setWindowTitle(f"Deck Options: {self._options.deck.name}")
         self.setObjectName("deckOptionsDialog")
@@ -385,6 +386,10 @@ class DeckOptionsDialog(QDialog):
         if self._fitted is not None:
             self.parameters.setText(fields.format_value(self._fitted, _PARAMETERS))
             self.parameters.setCursorPosition(0)
+            # The parameters were fitted under one likelihood: the choice goes with them.
+            guess_box = self.form.editors["guess_correction"]
+            assert isinstance(guess_box, QCheckBox)
+            guess_box.setChecked(self._fitted_guessing)
             self.fit_result.setText(
                 self._fit_words + " The fitted parameters are filled in: Save applies them."
             )
@@ -400,6 +405,7 @@ class DeckOptionsDialog(QDialog):
         if report.result.better:
             text = text.replace(", not applied yet.", ". Use Fitted, then Save, to apply them.")
             self._fitted = report.result.fitted
+            self._fitted_guessing = report.guess_correction
         self.fit_result.setText(text)
         self.apply_fit_button.setVisible(report.result.better)
         # The button disabled while optimizing lost the keys: give them to what comes next.

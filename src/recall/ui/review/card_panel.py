@@ -73,6 +73,8 @@ class CardPanel(QScrollArea):
         header.addWidget(self._deck_label, 1)
         header.addWidget(self._progress_label)
 
+        self.follow_up_banner = card_label("followUpBanner", "Follow-up", rich=False)
+        self.follow_up_banner.hide()
         self._question = card_label("question", "Question")
         self._question_html = CardTextView(media_dir, "Question")
         self._question_html.setObjectName("question")
@@ -125,6 +127,7 @@ class CardPanel(QScrollArea):
         column_layout.setContentsMargins(24, 20, 24, 20)
         column_layout.setSpacing(14)
         column_layout.addLayout(header)
+        column_layout.addWidget(self.follow_up_banner)
         column_layout.addWidget(self._question)
         column_layout.addWidget(self._question_html)
         column_layout.addWidget(self.sound_bar)

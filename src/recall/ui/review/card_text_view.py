@@ -17,7 +17,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QUrl
 from PySide6.QtGui import (
+    QFont,
     QFontInfo,
+    QFontMetrics,
     QImage,
     QImageReader,
     QPainter,
@@ -28,7 +30,7 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
-from recall.content import math
+from recall.content import math, ruby
 from recall.content.card_html import is_image_name
 from recall.ui.accessibility import expose
 from recall.ui.override_errors import reports_errors
@@ -51,6 +53,7 @@ class CardTextView(QTextBrowser):
         self._media_dir = media_dir
         self._role = role
         self._formulas: list[math.Typeset] = []
+        self._rubies: list[ruby.Ruby] = []
         expose(self, "", role)
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
@@ -67,19 +70,92 @@ class CardTextView(QTextBrowser):
     def set_card_html(self, fragment: str) -> None:
         """Show an HTML fragment cleaned to the allow-list, or as plain text when too large."""
         shown = bounded_card_html(fragment)
-        self._formulas = []
+        self._formulas, self._rubies = [], []
         spoken: str | None = None
         if shown.plain is not None:
             self.setPlainText(shown.plain)
-        elif math.has_formula(shown.html):
+        elif math.has_formula(shown.html) or ruby.has_ruby(shown.html):
+            drawn = self._with_ruby(shown.html)
             source = QTextDocument()
-            source.setHtml(shown.html)
-            spoken = source.toPlainText()  # formulas read as their LaTeX
-            self.setHtml(self._typeset(shown.html))
+            source.setHtml(self._spoken(shown.html))
+            spoken = source.toPlainText()  # formulas read as their LaTeX, ruby as base(reading)
+            self.setHtml(self._typeset(drawn))
         else:
             self.setHtml(shown.html)
         expose(self, " ".join((spoken or self.toPlainText()).split()), self._role)
         self._fit()
+
+    def _with_ruby(self, fragment: str) -> str:
+        """``fragment`` with its ruby elements as images (``recall-ruby:N``) drawn by
+        ``_ruby_image``: the reading small above its base."""
+        parts: list[str] = []
+        for piece in ruby.split(fragment):
+            if isinstance(piece, str):
+                parts.append(piece)
+                continue
+            self._rubies.append(piece)
+            width, height = self._ruby_size(piece)
+            parts.append(
+                f'<img src="{_RUBY_SCHEME}{len(self._rubies) - 1}" width="{width}" '
+                f'height="{height}" style="vertical-align: bottom">'
+            )
+        return "".join(parts)
+
+    @staticmethod
+    def _spoken(fragment: str) -> str:
+        """``fragment`` with each ruby element as its words, for the accessible name."""
+        return "".join(
+            piece if isinstance(piece, str) else html.escape(piece.spoken)
+            for piece in ruby.split(fragment)
+        )
+
+    def _ruby_fonts(self) -> tuple[QFont, QFont]:
+        self.ensurePolished()
+        base = QFont(self.font())
+        reading = QFont(base)
+        reading.setPixelSize(max(6, round(QFontInfo(base).pixelSize() * 0.55)))
+        return base, reading
+
+    def _ruby_size(self, element: ruby.Ruby) -> tuple[int, int]:
+        base_font, reading_font = self._ruby_fonts()
+        base, reading = QFontMetrics(base_font), QFontMetrics(reading_font)
+        width = sum(
+            max(base.horizontalAdvance(text), reading.horizontalAdvance(above))
+            for text, above in element.pairs
+        )
+        return max(1, width), base.height() + reading.height()
+
+    def _ruby_image(self, element: ruby.Ruby) -> QImage:
+        """A ruby element drawn: each reading centred above its base, in the text's colour."""
+        width, height = self._ruby_size(element)
+        ratio = self.devicePixelRatioF()
+        image = QImage(
+            max(1, arithmetic.ceil(width * ratio)),
+            max(1, arithmetic.ceil(height * ratio)),
+            QImage.Format.Format_ARGB32_Premultiplied,
+        )
+        image.fill(Qt.GlobalColor.transparent)
+        image.setDevicePixelRatio(ratio)
+        base_font, reading_font = self._ruby_fonts()
+        base, reading = QFontMetrics(base_font), QFontMetrics(reading_font)
+        painter = QPainter(image)
+        painter.setPen(self.palette().color(QPalette.ColorRole.Text))
+        left = 0
+        for text, above in element.pairs:
+            cell = max(base.horizontalAdvance(text), reading.horizontalAdvance(above))
+            painter.setFont(reading_font)
+            painter.drawText(
+                left + (cell - reading.horizontalAdvance(above)) // 2, reading.ascent(), above
+            )
+            painter.setFont(base_font)
+            painter.drawText(
+                left + (cell - base.horizontalAdvance(text)) // 2,
+                reading.height() + base.ascent(),
+                text,
+            )
+            left += cell
+        painter.end()
+        return image
 
     def _typeset(self, fragment: str) -> str:
         """``fragment`` with its formulas as images (``recall-math:N``), or as source."""
@@ -113,6 +189,11 @@ class CardTextView(QTextBrowser):
         if kind != QTextDocument.ResourceType.ImageResource.value:
             return QByteArray()
         stored = name.toString() if isinstance(name, QUrl) else name
+        if stored.startswith(_RUBY_SCHEME):
+            index = stored.removeprefix(_RUBY_SCHEME)
+            if index.isdigit() and int(index) < len(self._rubies):
+                return self._ruby_image(self._rubies[int(index)])
+            return _placeholder()
         if stored.startswith(_FORMULA_SCHEME):
             index = stored.removeprefix(_FORMULA_SCHEME)
             if index.isdigit() and int(index) < len(self._formulas):
@@ -179,6 +260,7 @@ class CardTextView(QTextBrowser):
 
 
 _FORMULA_SCHEME = "recall-math:"
+_RUBY_SCHEME = "recall-ruby:"
 
 
 def _placeholder() -> QImage:

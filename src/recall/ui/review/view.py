@@ -25,7 +25,7 @@ from recall.study.custom import CustomQueue
 from recall.study.session import StudySession
 from recall.study.values import Answer, StudyCard, Summary
 from recall.ui.accessibility import announce
-from recall.ui.feedback_panel import earlier_picks_line
+from recall.ui.feedback_panel import earlier_picks_line, follow_up_banner, follow_up_note
 from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
 from recall.ui.review.card_panel import CardPanel
@@ -439,6 +439,9 @@ class ReviewView(QWidget):
         self.sounds.stop()
         self._card_sounds = card_sounds(card)
         self._card.show_card(self._session.deck.name, left, card, shown.order, shown.as_recall)
+        banner = follow_up_banner(shown.follow_up) if shown.follow_up is not None else ""
+        self._card.follow_up_banner.setText(banner)
+        self._card.follow_up_banner.setVisible(bool(banner))
         self._card.sound_bar.clear()
         question_sounds = self._card_sounds.playable(self._card_sounds.question)
         self._card.sound_bar.show_media(
@@ -469,6 +472,8 @@ class ReviewView(QWidget):
         """What a screen reader is told when a card appears: the question, then the choices
         (or, for a card asked as type-in, why and how to see them)."""
         parts = [f"Question: {self._card.question_text()}"]
+        if self._card.follow_up_banner.isVisibleTo(self):
+            parts.insert(0, self._card.follow_up_banner.text())
         if as_recall:
             parts.append(f"{self._card.recall_text()} Type the answer; Alt+C shows the choices.")
         elif isinstance(card, ChoiceCard):
@@ -510,6 +515,7 @@ class ReviewView(QWidget):
             card.explanation,
             card.source,
             earlier_picks_line(answer.earlier_picks, self._session.zone),
+            follow_up_note(answer.card.follow_up) if answer.card.follow_up is not None else "",
         )
         suggested = self._ratings.offer(
             answer.intervals, answer.proposed, self._session.preferences.show_next_intervals

@@ -20,12 +20,29 @@ from PySide6.QtWidgets import (
 from recall.content.plain_text import plain_text
 from recall.core.wording import count
 from recall.stats.cards import CardPicks
-from recall.stats.figures import Misconception
+from recall.stats.figures import FollowUpFigures, Misconception
 from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.rows_model import Index, RowsModel
 
 _TITLE_LENGTH = 60  # characters of the question a window title shows
+_FOLLOW_UP_WORDS = {
+    "persisting": "Persisting",
+    "fading": "Fading",
+    "faded": "Faded",
+    "": "No follow-up",
+}
+
+
+def follow_ups_line(figures: FollowUpFigures) -> str:
+    """'Follow-ups: 2 persisting · 1 fading · 3 faded' with what each word means."""
+    if not (figures.persisting or figures.fading or figures.faded):
+        return "No follow-ups yet: a wrong option picked twice comes back as one."
+    return (
+        f"Follow-ups: {figures.persisting} persisting (picked in the card's latest answer) · "
+        f"{figures.fading} fading (not picked lately) · {figures.faded} faded (not picked "
+        f"across three weeks) · {count(figures.answers, 'follow-up answer')}"
+    )
 
 
 def picked_times(times: int) -> str:
@@ -40,9 +57,10 @@ def short_date(moment: datetime) -> str:
 
 @reports_errors
 class MisconceptionsModel(RowsModel[Misconception]):
-    """Rows of wrong options: the option, its card's question, times, last, still picked."""
+    """Rows of wrong options: the option, its card's question, times, last, still picked,
+    and where its follow-up is."""
 
-    HEADERS = ("Wrong option", "Card", "Times", "Last picked", "Still picking it")
+    HEADERS = ("Wrong option", "Card", "Times", "Last picked", "Still picking it", "Follow-up")
 
     def cells(self, value: Misconception) -> tuple[object, ...]:
         return (
@@ -51,6 +69,7 @@ class MisconceptionsModel(RowsModel[Misconception]):
             value.times,
             short_date(value.last),
             "Yes" if value.still else "Got over it",
+            _FOLLOW_UP_WORDS.get(value.follow_up, value.follow_up),
         )
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -70,9 +89,10 @@ class MisconceptionsModel(RowsModel[Misconception]):
             return plain_tooltip(value.question)  # in full, where the column cuts it
         if role == Qt.ItemDataRole.AccessibleTextRole and column == 0:
             still = "still picking it" if value.still else "got over it"
+            follow_up = _FOLLOW_UP_WORDS.get(value.follow_up, value.follow_up).lower()
             return (
                 f"{value.choice}, {picked_times(value.times)} on {value.question}, "
-                f"last {short_date(value.last)}, {still}"
+                f"last {short_date(value.last)}, {still}, {follow_up}"
             )
         return None
 
@@ -115,8 +135,13 @@ class MisconceptionsView(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.empty = plain_label("No wrong options picked yet.")
         self.empty.setObjectName("misconceptionsEmpty")
+        self.follow_ups = plain_label("")
+        self.follow_ups.setObjectName("followUpCounts")
+        self.follow_ups.setWordWrap(True)
+        self.follow_ups.setAccessibleName("Follow-ups on misconceptions")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.follow_ups)
         layout.addWidget(self.table)
         layout.addWidget(self.empty)
         self.open_action = QAction("&Open in Browser", self.table)
@@ -129,8 +154,11 @@ class MisconceptionsView(QWidget):
         self.open_action.triggered.connect(self._on_key)
         self.picks_action.triggered.connect(self._on_picks)
 
-    def set_misconceptions(self, items: Sequence[Misconception]) -> None:
-        """Show the ranked list."""
+    def set_misconceptions(
+        self, items: Sequence[Misconception], follow_ups: FollowUpFigures | None = None
+    ) -> None:
+        """Show the ranked list, and how many follow-ups persist, fade and faded."""
+        self.follow_ups.setText(follow_ups_line(follow_ups or FollowUpFigures()))
         self.model.set_rows(items)
         self.table.setVisible(bool(items))
         self.empty.setVisible(not items)

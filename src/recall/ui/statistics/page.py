@@ -233,11 +233,12 @@ class StatisticsPage(QWidget):
             "Reviews from before Recall recorded its proposal are left out."
         )
         self.ratings.set_reading(report.ratings_reading(figures))
-        self.misconceptions_view.set_misconceptions(figures.misconceptions)
+        self.misconceptions_view.set_misconceptions(figures.misconceptions, figures.follow_ups)
         count = len(figures.misconceptions)
         self.misconceptions.set_reading(
-            "Wrong options you picked, most picked first; click one to open its card in the "
-            "browser, or open its menu for how often each option was picked."
+            "Wrong options you picked, most picked first, and where each one's follow-up is; "
+            "click one to open its card in the browser, or open its menu for how often each "
+            "option was picked."
             if count
             else "No wrong option picked yet: choice cards answered wrongly show up here."
         )

@@ -1,0 +1,128 @@
+"""The cards that may have follow-ups on misconceptions, with what their follow-ups are
+worked out from: the card's text, state and history of picks.
+
+A follow-up needs an option picked in two wrong answers, so only cards with such a count
+in ``wrong_pick_count`` (kept by triggers, ``pick_counts``) are read; their histories are
+read along the index of a card's reviews.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from recall.core.memory import CardState, ReviewKind
+from recall.storage.rows import REVIEW_ORDER
+from recall.storage.sql import Sql
+
+_CHUNK = 500
+# A history entry as follow-ups read it: time (microseconds), kind, rating, the picked
+# options' texts and whether it was right.
+PickRow = tuple[int, int, int, tuple[str, ...] | None, bool]
+
+
+class PickedCard(NamedTuple):
+    """A choice card with an option picked in two or more wrong answers.
+
+    Attributes:
+        content: The card's JSON, as stored.
+        state: Its own schedule's state.
+        studiable_from: When it may be studied (0 when now; None when suspended), in
+            microseconds.
+        history: Its entries in the order they happened.
+    """
+
+    card_id: int
+    deck_id: int
+    key: str
+    seed: int
+    content: str
+    state: CardState
+    studiable_from: int | None
+    history: list[PickRow]
+
+
+class FollowUpQueries:
+    """The cards follow-ups are worked out from, as one transaction sees them."""
+
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+
+    def picked_cards(
+        self, deck_ids: Sequence[int] | None = None, card_ids: Sequence[int] | None = None
+    ) -> list[PickedCard]:
+        """The choice cards (of some decks, or some cards, or all) with an option picked in
+        two or more wrong answers, each with its history, by card id."""
+        where = ["card.kind = 'choice'"]
+        parameters: list[int] = []
+        for column, ids in (("card.deck_id", deck_ids), ("card.id", card_ids)):
+            if ids is not None:
+                where.append(f"{column} IN ({', '.join('?' * len(ids)) or 'NULL'})")
+                parameters += ids
+        rows = self._sql.rows(
+            "SELECT card.id, card.deck_id, card.key, card.seed, card.content, card_memory.state, "
+            "CASE WHEN card_memory.suspended THEN NULL "
+            "ELSE coalesce(card_memory.buried_until, 0) END "
+            "FROM card JOIN card_memory ON card_memory.card_id = card.id "
+            "WHERE card.id IN (SELECT card_id FROM wrong_pick_count WHERE times >= 2) "
+            f"AND {' AND '.join(where)} ORDER BY card.id",
+            tuple(parameters),
+        )
+        cards = [
+            PickedCard(
+                int(card_id),
+                int(deck_id),
+                str(key),
+                int(seed),
+                str(content),
+                CardState(state),
+                None if studiable is None else int(studiable),
+                [],
+            )
+            for card_id, deck_id, key, seed, content, state, studiable in rows
+        ]
+        by_id = {card.card_id: card for card in cards}
+        ids = list(by_id)
+        # Picks repeat (the same options picked again and again): each text decoded once.
+        decoded: dict[str, tuple[str, ...]] = {}
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            for card_id, moment, kind, rating, picked, correct in self._sql.rows(
+                "SELECT review.card_id, review.reviewed_at, review.kind, review.rating, "
+                "review.picked, review.correct FROM review "
+                f"WHERE review.card_id IN ({', '.join('?' * len(chunk))}) "
+                f"ORDER BY review.card_id, {REVIEW_ORDER}",
+                tuple(chunk),
+            ):
+                by_id[card_id].history.append(
+                    (
+                        int(moment),
+                        int(kind),
+                        int(rating),
+                        None if picked is None else _decoded(decoded, picked),
+                        bool(correct),
+                    )
+                )
+        return cards
+
+    def answers(self, deck_ids: Sequence[int] | None = None) -> tuple[int, int]:
+        """Follow-up answers given to the cards of some decks (or all), and how many of
+        them were wrong."""
+        condition = ""
+        if deck_ids is not None:
+            condition = f" AND card.deck_id IN ({', '.join('?' * len(deck_ids)) or 'NULL'})"
+        ((answers, wrong),) = self._sql.rows(
+            "SELECT count(*), coalesce(sum(NOT review.correct), 0) "
+            "FROM review CROSS JOIN card ON card.id = review.card_id "
+            f"WHERE review.kind = {int(ReviewKind.FOLLOW_UP)}{condition}",
+            tuple(deck_ids or ()),
+        )
+        return int(answers), int(wrong)
+
+
+def _decoded(decoded: dict[str, tuple[str, ...]], picked: str) -> tuple[str, ...]:
+    found = decoded.get(picked)
+    if found is None:
+        found = decoded[picked] = tuple(json.loads(picked))
+    return found
