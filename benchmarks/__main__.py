@@ -25,6 +25,7 @@ from benchmarks import (
     anki_packages,
     anki_peer,
     measure_answer,
+    measure_balance,
     measure_desktop,
     measure_exam,
     measure_guesses,
@@ -328,10 +329,19 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
         _say("exam forecast against a simulated learner ...")
         cards, days = (200, 14) if smoke else (1000, 30)
         figures.append(measure_exam.measure_exam(work, cards, days))
+    _say("load balancing and Easy Days over a simulated year ...")
+    cards, days, per_day = (
+        measure_balance.SMOKE
+        if smoke
+        else (measure_balance.CARDS, measure_balance.DAYS, measure_balance.NEW_PER_DAY)
+    )
+    balanced = measure_balance.section(
+        measure_balance.measure_balance(cards, days, per_day), cards, days, per_day
+    )
     print()
     print(table(figures))
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(markdown(figures, machine(), datetime.now(UTC), command, smoke))
+    output.write_text(markdown(figures, machine(), datetime.now(UTC), command, smoke, balanced))
     # Its own section, after the figures: fits on histories, not timings.
     measure_guesses.run(output, command, smoke)
     _say(f"\nwrote {output} in {time.perf_counter() - began:.0f} s")

@@ -243,9 +243,15 @@ def _shortfall(figure: Figure) -> str:
 
 
 def markdown(
-    figures: Sequence[Figure], machine: Machine, when: datetime, command: str, smoke: bool
+    figures: Sequence[Figure],
+    machine: Machine,
+    when: datetime,
+    command: str,
+    smoke: bool,
+    sections: Sequence[str] = (),
 ) -> str:
-    """docs/benchmarks.md: every figure, what it measures, the goals, the machine, the date."""
+    """docs/benchmarks.md: every figure, what it measures, the goals, the machine, the date;
+    ``sections`` (lines of Markdown) follow, for measurements that are not timings."""
     lines = [
         "# Benchmarks: Recall beside Anki and the floor",
         "",
@@ -300,4 +306,6 @@ def markdown(
             if figure.title.startswith(prefix):
                 lines += ["", f"  {why}", ""]
                 break
+    if sections:
+        lines += ["", *sections]
     return "\n".join(lines).rstrip() + "\n"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, time
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from recall.core.days import next_local_time, next_rollover, previous_rollover
+from recall.core.days import StudyDays, next_local_time, next_rollover, previous_rollover
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -49,3 +49,16 @@ def test_reminder_time_comes_next_at_the_local_clock_across_daylight_saving() ->
     assert next_local_time(local(2026, 3, 29, 9), nine, BERLIN) == local(2026, 3, 30, 9)
     assert local(2026, 3, 29, 9).astimezone(UTC).hour == 7
     assert next_local_time(local(2026, 3, 28, 8, 59), nine, BERLIN) == local(2026, 3, 28, 9)
+
+
+def test_a_study_days_number_starts_and_ends_where_its_moments_fall() -> None:
+    for days in (StudyDays(4, "Europe/Berlin"), StudyDays(0, "America/New_York"), StudyDays()):
+        start = datetime(2027, 3, 1, 1, tzinfo=UTC)  # across the spring's clock change
+        for hours in range(0, 24 * 60, 5):
+            moment = start + timedelta(hours=hours)
+            number = days.day_of(moment)
+            assert (days.start_of(number), days.start_of(number + 1)) == days.bounds(moment)
+            assert (
+                days.weekday(moment)
+                == days.bounds(moment)[0].astimezone(ZoneInfo(days.zone)).weekday()
+            )

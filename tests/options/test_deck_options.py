@@ -158,6 +158,7 @@ def test_rescheduling_keeps_check_clean_and_is_undone_exactly(
     bundled: Database, clock: Clock
 ) -> None:
     schedulers = Schedulers(fuzz=True)
+    unbalanced(bundled, clock)  # each due date the fuzz draw's, which a replay moves
     study = StudySession(bundled, schedulers, DECK, random.Random(2), ZONE)
     study_all(study, clock)
     clock.advance(days=3)
@@ -182,7 +183,7 @@ def test_rescheduling_keeps_check_clean_and_is_undone_exactly(
     assert undone.rescheduled == 8
     with bundled.reading() as tx:
         assert tx.cards.of_deck(study.deck.id) == before
-        assert tx.options.deck_presets().of_deck(study.deck.id) == Preset()
+        assert tx.options.deck_presets().of_deck(study.deck.id) == Preset(load_balancing=False)
     assert integrity.check(bundled, schedulers, clock()).healthy
 
 
@@ -278,6 +279,7 @@ def test_a_retention_change_alone_moves_due_dates_and_check_agrees(
     bundled: Database, clock: Clock
 ) -> None:
     schedulers = Schedulers(fuzz=True)
+    unbalanced(bundled, clock)
     study_all(StudySession(bundled, schedulers, DECK, random.Random(4), ZONE), clock)
     clock.advance(days=4)
     study_all(StudySession(bundled, schedulers, DECK, random.Random(4), ZONE), clock)
@@ -286,6 +288,35 @@ def test_a_retention_change_alone_moves_due_dates_and_check_agrees(
     )
     assert made.rescheduled == 8
     assert integrity.check(bundled, schedulers, clock()).healthy
+
+
+def test_a_retention_change_keeps_the_due_dates_load_balancing_chose(
+    bundled: Database, clock: Clock
+) -> None:
+    schedulers = Schedulers(fuzz=True)
+    study_all(StudySession(bundled, schedulers, DECK, random.Random(4), ZONE), clock)
+    clock.advance(days=4)
+    study_all(StudySession(bundled, schedulers, DECK, random.Random(4), ZONE), clock)
+    with bundled.reading() as tx:
+        before = tx.cards.of_deck(deck_options.deck_options(bundled, DECK).deck.id)
+        chosen = {
+            card.id: [row.set_due for row in tx.history.of_card(card.id)][-1] for card in before
+        }
+    assert all(due is not None for due in chosen.values())
+    assert {card.id: card.memory.due for card in before} == chosen
+    made = deck_options.change_preset(
+        bundled, schedulers, DEFAULT_PRESET_ID, {"desired_retention": 0.75}, clock()
+    )
+    # The history holds the day each last answer chose: it stands until the next answer.
+    assert made.rescheduled == 0
+    assert integrity.check(bundled, schedulers, clock()).healthy
+
+
+def unbalanced(database: Database, clock: Clock) -> None:
+    """Turn load balancing off in the default preset."""
+    deck_options.change_preset(
+        database, Schedulers(), DEFAULT_PRESET_ID, {"load_balancing": False}, clock()
+    )
 
 
 def test_deleting_a_preset_is_undone_with_its_decks(bundled: Database, clock: Clock) -> None:

@@ -14,6 +14,7 @@ from recall.collection import importing
 from recall.content.deck_format import parse_deck
 from recall.core.errors import UnknownDeckError
 from recall.core.memory import CardState, Rating, ReviewKind
+from recall.core.presets import DEFAULT_PRESET_ID, Preset
 from recall.options import exam_dates
 from recall.safekeeping import integrity
 from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
@@ -113,6 +114,9 @@ def test_an_answer_due_after_the_exam_is_recorded_due_before_it_and_check_holds(
     facts: Database,
 ) -> None:
     schedulers = Schedulers()
+    with facts.transaction() as transaction:
+        # Without load balancing, an answer's due date is chosen only by the exam.
+        transaction.options.save_preset(DEFAULT_PRESET_ID, Preset(load_balancing=False))
     exam_day = date(2026, 1, 20)
     exam_dates.set_exam_date(facts, "facts", exam_day, NOW)
     session = study(facts, schedulers, 24, NOW)  # every card through its steps
@@ -165,3 +169,17 @@ def test_a_forecast_refuses_a_passed_day_a_bad_target_and_an_unknown_deck(
         exam_stats.forecast(facts, schedulers, "facts", date(2026, 2, 1), NOW, target=1.5)
     with pytest.raises(UnknownDeckError):
         exam_stats.forecast(facts, schedulers, "nope", date(2026, 2, 1), NOW)
+
+
+def test_an_exams_cap_wins_over_the_day_load_balancing_chose(facts: Database) -> None:
+    schedulers = Schedulers()  # the default preset balances
+    exam_dates.set_exam_date(facts, "facts", date(2026, 1, 20), NOW)
+    session = study(facts, schedulers, 24, NOW)
+    later = NOW + timedelta(days=3)
+    shown = session.next_card(later)
+    assert shown is not None
+    recorded = session.record(session.reveal(shown, later), Rating.EASY, later)
+    assert recorded.memory.due == datetime(2026, 1, 19, 4, 0, tzinfo=UTC)
+    with facts.reading() as transaction:
+        assert transaction.history.of_card(shown.card_id)[-1].set_due == recorded.memory.due
+    assert integrity.check(facts, schedulers, later + timedelta(minutes=1)).healthy

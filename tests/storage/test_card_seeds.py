@@ -17,6 +17,7 @@ from recall.changes import editing
 from recall.collection import importing, opening, review_log
 from recall.content.deck_format import parse_deck
 from recall.core.memory import CardState, Rating
+from recall.core.presets import DEFAULT_PRESET_ID, Preset
 from recall.safekeeping import integrity
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
@@ -64,6 +65,9 @@ def test_a_seed_changed_outside_recall_is_noted_and_check_replays_its_card(
     bundled: Database, clock: Clock
 ) -> None:
     schedulers = Schedulers(fuzz=True)
+    with bundled.transaction() as transaction:
+        # Every due date the seeded fuzz draw's (none chosen by load balancing).
+        transaction.options.save_preset(DEFAULT_PRESET_ID, Preset(load_balancing=False))
     study_days(bundled, "activation-recompute", clock(), 20)
     assert integrity.check(bundled, schedulers, clock() + timedelta(days=20)).healthy
     assert not noted_cards(bundled.path)

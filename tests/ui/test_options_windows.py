@@ -258,6 +258,30 @@ def test_many_decks_sharing_a_preset_wrap_instead_of_widening_the_dialog(
     assert dialog.presets.currentText() == "Default (used by 41 decks)"
 
 
+def test_deck_options_set_load_balancing_and_an_easy_day(
+    qtbot: QtBot, window: MainWindow, bundled: Database
+) -> None:
+    dialog = open_deck_options(qtbot, window)
+    balancing = dialog.form.editors["load_balancing"]
+    sunday = dialog.form.editors["easy_sunday"]
+    assert isinstance(balancing, QCheckBox)
+    assert isinstance(sunday, QComboBox)
+    assert balancing.isChecked()
+    assert [sunday.itemData(index) for index in range(sunday.count())] == [
+        "normal",
+        "reduced",
+        "minimum",
+    ]
+    assert sunday.accessibleName() == "Easy Days: Sunday"
+    balancing.setChecked(False)
+    sunday.setCurrentIndex(sunday.findData("minimum"))
+    with qtbot.waitSignal(dialog.saved, timeout=10_000):
+        dialog.save()
+    preset = deck_options.deck_options(bundled, DECK).preset
+    assert preset.load_balancing is False
+    assert preset.easy_days == ("normal",) * 6 + ("minimum",)
+
+
 def test_type_in_from_stability_is_off_in_the_dialog_and_saved_when_set(
     qtbot: QtBot, window: MainWindow, bundled: Database, tmp_path: Path
 ) -> None:

@@ -139,6 +139,21 @@ class StudyDays:
         """The number of the study day an aware moment falls in."""
         return self.day_number(_micros(moment))
 
+    def bounds(self, moment: datetime) -> tuple[datetime, datetime]:
+        """The start and the end of the study day an aware moment falls in, as aware UTC."""
+        return study_day(moment, self.hour, self.__dict__["_info"])
+
+    def start_of(self, number: int) -> datetime:
+        """When the study day of a number (``day_number``'s) begins, as aware UTC."""
+        # Study day n is the local date n days after 1 January 1970, from the rollover hour.
+        return _local_moment(
+            _EPOCH.date() + timedelta(days=number), self.hour, self.__dict__["_info"]
+        )
+
+    def weekday(self, moment: datetime) -> int:
+        """The weekday (0 Monday to 6 Sunday) of the study day an aware moment falls in."""
+        return weekday_of(self.day_of(moment))
+
     def elapsed(self, earlier: datetime, later: datetime) -> int:
         """Study days from one moment to a later one (0 on the same study day)."""
         return self.day_number(_micros(later)) - self.day_number(_micros(earlier))
@@ -149,6 +164,11 @@ class StudyDays:
         offset = moment.astimezone(info).utcoffset()
         assert offset is not None
         return offset // timedelta(microseconds=1)
+
+
+def weekday_of(number: int) -> int:
+    """The weekday (0 Monday to 6 Sunday) of a study day by its number."""
+    return (number + 3) % 7  # study day 0 is 1 January 1970, a Thursday
 
 
 def machine_zone() -> str:

@@ -43,6 +43,9 @@ PARAMETER_BOUNDS = (  # (lowest, highest) of each, as py-fsrs's; scheduling chec
 )
 LEECH_ACTIONS = ("suspend", "tag")
 NEW_CARD_ORDERS = ("deck", "random")
+# How much of its share of reviews a weekday gets from load balancing, as Anki's Easy Days.
+EASY_DAY_LOADS = ("normal", "reduced", "minimum")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 RETENTION_WARNING = (
     "above 0.97 the workload grows steeply for little more memory (see the simulator)"
 )
@@ -132,6 +135,61 @@ class Preset:
     shuffle_choices: bool = option(
         True, "Shuffle choices", "Show a choice card's options in a new order each time."
     )
+    load_balancing: bool = option(
+        True,
+        "Load balancing",
+        "Pick each review's day inside its fuzz range by how many reviews are already due "
+        "then, so the days even out.",
+    )
+    easy_monday: str = option(
+        "normal",
+        "Easy Days: Monday",
+        "Reviews on Mondays: a normal share, reduced (about half) or minimum "
+        "(only when no other day in a card's range is possible).",
+        choices=EASY_DAY_LOADS,
+    )
+    easy_tuesday: str = option(
+        "normal",
+        "Easy Days: Tuesday",
+        "Reviews on Tuesdays: a normal share, reduced (about half) or minimum "
+        "(only when no other day in a card's range is possible).",
+        choices=EASY_DAY_LOADS,
+    )
+    easy_wednesday: str = option(
+        "normal",
+        "Easy Days: Wednesday",
+        "Reviews on Wednesdays: a normal share, reduced (about half) or minimum "
+        "(only when no other day in a card's range is possible).",
+        choices=EASY_DAY_LOADS,
+    )
+    easy_thursday: str = option(
+        "normal",
+        "Easy Days: Thursday",
+        "Reviews on Thursdays: a normal share, reduced (about half) or minimum "
+        "(only when no other day in a card's range is possible).",
+        choices=EASY_DAY_LOADS,
+    )
+    easy_friday: str = option(
+        "normal",
+        "Easy Days: Friday",
+        "Reviews on Fridays: a normal share, reduced (about half) or minimum "
+        "(only when no other day in a card's range is possible).",
+        choices=EASY_DAY_LOADS,
+    )
+    easy_saturday: str = option(
+        "normal",
+        "Easy Days: Saturday",
+        "Reviews on Saturdays: a normal share, reduced (about half) or minimum "
+        "(only when no other day in a card's range is possible).",
+        choices=EASY_DAY_LOADS,
+    )
+    easy_sunday: str = option(
+        "normal",
+        "Easy Days: Sunday",
+        "Reviews on Sundays: a normal share, reduced (about half) or minimum "
+        "(only when no other day in a card's range is possible).",
+        choices=EASY_DAY_LOADS,
+    )
     type_in_from_stability: int = option(
         0,
         "Type-in from stability (days)",
@@ -178,6 +236,11 @@ class Preset:
     def review_limit(self, now: datetime) -> int:
         """Review cards a deck may show in the study day ``now`` falls in."""
         return self.reviews_per_day + (self.extra_reviews_today if self._extras_apply(now) else 0)
+
+    @property
+    def easy_days(self) -> tuple[str, ...]:
+        """Each weekday's Easy Days load ("normal", "reduced" or "minimum"), Monday first."""
+        return tuple(getattr(self, f"easy_{day}") for day in WEEKDAYS)
 
     def warnings(self) -> list[str]:
         """Values that are allowed but probably not wanted, in words."""

@@ -317,11 +317,14 @@ def apply(
             for card_id, seed, _deck, stored, history in cards:
                 # A due date set by hand is kept by a replay: those cards replay. So do
                 # cards last answered Easy: from learning, Easy's interval may have been held
-                # longer than Good's, which their stability alone does not give.
+                # longer than Good's, which their stability alone does not give. And cards
+                # whose last answer's due date was chosen (load balancing, Easy Days): the
+                # replay keeps that day, as the history holds it.
                 if (
                     only_due
                     and all(entry[3] == ReviewKind.ANSWER for entry in history)
                     and not (history and history[-1][2] == 4)
+                    and not (history and history[-1][4] is not None)
                 ):
                     memory = memory_of(stored)
                     again = scheduler.due_again(seed, memory)

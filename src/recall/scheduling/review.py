@@ -72,6 +72,20 @@ class PastReview(NamedTuple):
     difficulty: float | None = None
 
 
+class FuzzRange(NamedTuple):
+    """The intervals an answer's fuzz draw chooses from, in whole days after the answer.
+
+    Attributes:
+        interval: FSRS's interval before fuzz.
+        shortest: The shortest interval the draw can give.
+        longest: The longest interval the draw can give.
+    """
+
+    interval: int
+    shortest: int
+    longest: int
+
+
 # What replay reads for each history entry: (time, rating) for an answer, or
 # (time, None, kind, due date set) for a change made by hand. A PastReview is either.
 ByHand = tuple[datetime, None, ReviewKind, datetime | None]
@@ -143,8 +157,38 @@ class Scheduler:
         _require_utc(now)
         return _memory(self._step(seed, _to_fsrs(seed, memory, now), rating, now))
 
+    def review_in_range(
+        self, seed: int, memory: MemoryState, rating: Rating, now: datetime
+    ) -> tuple[MemoryState, FuzzRange | None]:
+        """``review``'s schedule with the days its fuzz draw chose among, when it drew.
+
+        Load balancing and Easy Days choose the due date inside that range instead
+        (``balance``); an answer that leaves the card learning, a short interval and a
+        scheduler without fuzz have no range.
+
+        Raises:
+            ValueError: ``now`` is not aware UTC.
+        """
+        _require_utc(now)
+        after = self._unfuzzed(_to_fsrs(seed, memory, now), rating, now)
+        if not self._fuzz or after.state != fsrs.State.Review:
+            return _memory(after), None
+        interval = after.due - now
+        bounds = self._fuzz_bounds(interval.days)
+        after.due = now + self._fuzzed(interval, seed, now)
+        if bounds is None or bounds[0] == bounds[1]:
+            return _memory(after), None
+        return _memory(after), FuzzRange(interval.days, *bounds)
+
     def _step(self, seed: int, card: fsrs.Card, rating: Rating, now: datetime) -> fsrs.Card:
         """One review on fsrs's own card; its due date fuzzed as Recall fuzzes it."""
+        after = self._unfuzzed(card, rating, now)
+        if self._fuzz and after.state == fsrs.State.Review:
+            after.due = now + self._fuzzed(after.due - now, seed, now)
+        return after
+
+    def _unfuzzed(self, card: fsrs.Card, rating: Rating, now: datetime) -> fsrs.Card:
+        """One review on fsrs's own card, its due date as FSRS gives it (before fuzz)."""
         on_days = self._on_study_days(card, now)
         after, _ = self._fsrs.review_card(on_days, _FSRS_RATINGS[rating], now)
         if (
@@ -160,8 +204,6 @@ class Scheduler:
             if (after.due - now).days <= good_days:
                 longest = self._maximum_interval
                 after.due = now + timedelta(days=min(good_days + 1, longest))
-        if self._fuzz and after.state == fsrs.State.Review:
-            after.due = now + self._fuzzed(after.due - now, seed, now)
         return after
 
     def _on_study_days(self, card: fsrs.Card, now: datetime) -> fsrs.Card:
@@ -328,9 +370,19 @@ class Scheduler:
         return states
 
     def _fuzzed(self, interval: timedelta, seed: int, now: datetime) -> timedelta:
-        days = interval.days
-        if days < 2.5:
+        bounds = self._fuzz_bounds(interval.days)
+        if bounds is None:
             return interval
+        shortest, longest = bounds
+        return timedelta(
+            days=fuzz_draw(f"{seed}:{round(now.timestamp() * 1_000_000)}", shortest, longest)
+        )
+
+    def _fuzz_bounds(self, days: int) -> tuple[int, int] | None:
+        """The shortest and longest interval (days) the fuzz draw of ``days`` chooses from;
+        None when such an interval is not fuzzed."""
+        if days < 2.5:
+            return None
         # Summed in the same order as ever, so every stored interval replays to the bit.
         total = 0.0
         for start, end, share in _FUZZ_RANGES:
@@ -338,10 +390,7 @@ class Scheduler:
         spread = 1.0 + total
         shortest = max(2, round(days - spread))
         longest = min(round(days + spread), self._maximum_interval)
-        shortest = min(shortest, longest)
-        return timedelta(
-            days=fuzz_draw(f"{seed}:{round(now.timestamp() * 1_000_000)}", shortest, longest)
-        )
+        return min(shortest, longest), longest
 
 
 class Schedulers:

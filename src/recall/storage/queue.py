@@ -135,6 +135,37 @@ class QueueQueries:
             )
         )
 
+    def reviews_due_in(
+        self, windows: Sequence[tuple[datetime, datetime]], leaving_out: int
+    ) -> list[int]:
+        """How many review cards of the collection fall due in each window (start included,
+        end not), leaving out one card (the one being answered): what load balancing weighs
+        each day by.
+
+        One query, each window a walk of the index on (state, due) that reads nothing
+        else (about 1 ms for 15 days of 500 reviews each). Suspended cards count, as Anki
+        counts them: leaving them out would look up every row in the table (about 20 ms
+        there), and a suspended card is one the learner means to bring back.
+        """
+        if not windows:
+            return []
+        values = ", ".join("(?, ?, ?)" for _ in windows)
+        parameters: list[object] = []
+        for index, (start, end) in enumerate(windows):
+            parameters += [index, to_micros(start), to_micros(end)]
+        rows = self._sql.rows(
+            f"WITH candidate_day (number, start, end) AS (VALUES {values}) "
+            "SELECT candidate_day.number, (SELECT count(*) FROM card_memory "
+            "WHERE card_memory.state = ? AND card_memory.due >= candidate_day.start "
+            "AND card_memory.due < candidate_day.end AND card_memory.card_id != ?) "
+            "FROM candidate_day",
+            (*parameters, int(CardState.REVIEW), leaving_out),
+        )
+        counts = [0] * len(windows)
+        for number, count in rows:
+            counts[int(number)] = int(count)
+        return counts
+
     def next_unburied(self, after: datetime) -> datetime | None:
         """The earliest time after ``after`` that a buried card (of any deck) comes back."""
         return from_micros(

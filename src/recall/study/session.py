@@ -19,6 +19,7 @@ from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers, chosen, exam
 from recall.scheduling.follow_ups import Standing
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
+from recall.study.balancing import balanced_answer
 from recall.study.custom import CustomQueue
 from recall.study.follow_ups import CardFollowUp, askable_before, card_follow_ups
 from recall.study.queue import Today, read_today
@@ -324,9 +325,12 @@ class StudySession:
             stored = self._check_card(transaction, shown)
             before = stored.memory
             scheduler = self._scheduler_of(stored.deck_id)
-            after = scheduler.review(stored.seed, before, rating, answer.answered_at)
+            after, balanced = balanced_answer(
+                transaction, scheduler, stored, rating, answer.answered_at
+            )
             # Cards of a deck with an exam ahead are seen shortly before it (the due date
-            # chosen is kept with the answer, so replay and other computers keep it too).
+            # chosen is kept with the answer, so replay and other computers keep it too);
+            # else the day load balancing or Easy Days chose, if they chose one.
             capped = exam.capped_due(
                 after,
                 stored.seed,
@@ -334,7 +338,8 @@ class StudySession:
                 scheduler.days,
                 answer.answered_at,
             )
-            after = chosen(after, capped)
+            chosen_due = balanced if capped is None else capped
+            after = chosen(after, chosen_due)
             review = NewReview.rated(
                 card_id=shown.card_id,
                 reviewed_at=answer.answered_at,
@@ -344,7 +349,7 @@ class StudySession:
                 picked=picked,
                 correct=answer.correct,
                 proposed=answer.proposed,
-                chosen_due=capped,
+                chosen_due=chosen_due,
             )
             review_id = transaction.history.add(review)
             if before.last_review is not None and answer.answered_at <= before.last_review:

@@ -1,0 +1,89 @@
+"""Load balancing and Easy Days in a study session: the day chosen is stored and replayed."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+from recall.core.days import StudyDays
+from recall.core.memory import CardState, Rating, ReviewKind
+from recall.core.presets import DEFAULT_PRESET_ID, Preset
+from recall.safekeeping import integrity
+from recall.scheduling import Schedulers
+from recall.storage import Database, ReviewRow
+from recall.study.custom import CustomQueue, SessionKind
+from recall.study.session import StudySession
+
+DECK = "activation-recompute"
+START = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)  # a Monday
+
+
+def study_days(database: Database, start: datetime, days: int) -> None:
+    """Study every card due each day, rating each by its key (the same on every device)."""
+    session = StudySession(database, Schedulers(), DECK, random.Random(5))
+    for day in range(days):
+        clock = start + timedelta(days=day)
+        while (shown := session.next_card(clock)) is not None:
+            clock += timedelta(seconds=7)
+            answer = session.reveal(shown, clock)
+            hard = shown.memory.state is CardState.REVIEW and len(shown.card.id) % 3 == 0
+            session.record(answer, Rating.HARD if hard else Rating.GOOD, clock)
+
+
+def answers(database: Database) -> list[ReviewRow]:
+    with database.reading() as transaction:
+        return [row for row in transaction.history.all() if row.kind is ReviewKind.ANSWER]
+
+
+def test_a_balanced_session_stores_each_chosen_day_and_check_replays_it(
+    bundled: Database,
+) -> None:
+    study_days(bundled, START, 30)
+    chosen = [row for row in answers(bundled) if row.set_due is not None]
+    assert len(chosen) >= 8
+    with bundled.reading() as transaction:
+        for card in transaction.cards.of_deck(transaction.decks.by_key(DECK).id):  # type: ignore[union-attr]
+            last = transaction.history.of_card(card.id)[-1]
+            if last.set_due is not None:
+                # The day recorded is the day the card has.
+                assert card.memory.due == last.set_due
+                assert card.memory.state is CardState.REVIEW
+    assert integrity.check(bundled, Schedulers(), START + timedelta(days=30)).healthy
+
+
+def test_no_chosen_day_falls_on_a_minimum_weekday(bundled: Database) -> None:
+    with bundled.transaction() as transaction:
+        transaction.options.save_preset(DEFAULT_PRESET_ID, Preset(easy_wednesday="minimum"))
+    study_days(bundled, START, 30)
+    chosen = [row.set_due for row in answers(bundled) if row.set_due is not None]
+    assert len(chosen) >= 8
+    assert all(StudyDays().weekday(due) != 2 for due in chosen)
+    assert integrity.check(bundled, Schedulers(), START + timedelta(days=30)).healthy
+
+
+def test_without_balancing_or_easy_days_no_day_is_chosen(bundled: Database) -> None:
+    with bundled.transaction() as transaction:
+        transaction.options.save_preset(DEFAULT_PRESET_ID, Preset(load_balancing=False))
+    study_days(bundled, START, 20)
+    assert all(row.set_due is None for row in answers(bundled))
+
+
+def test_a_cram_answer_chooses_no_day(bundled: Database) -> None:
+    study_days(bundled, START, 10)
+    with bundled.reading() as transaction:
+        ids = [row.id for row in transaction.cards.of_deck(transaction.decks.by_key(DECK).id)]  # type: ignore[union-attr]
+    queue = CustomQueue(
+        kind=SessionKind.CRAM,
+        title="Cram",
+        card_ids=frozenset(ids),
+        states=dict.fromkeys(ids, CardState.REVIEW),
+        pending=list(ids),
+    )
+    session = StudySession(bundled, Schedulers(), DECK, random.Random(1), custom=queue)
+    shown = session.next_card(START + timedelta(days=10))
+    assert shown is not None
+    when = START + timedelta(days=10, seconds=5)
+    session.record(session.reveal(shown, when), Rating.GOOD, when)
+    with bundled.reading() as transaction:
+        (cram,) = [row for row in transaction.history.all() if row.kind is ReviewKind.CRAM]
+    assert cram.set_due is None
