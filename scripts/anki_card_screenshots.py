@@ -124,9 +124,10 @@ def main() -> None:
             QTest.qWait(100)
             review = window.review
             assert review is not None
-            if typed:
-                QTest.keyClicks(QApplication.focusWidget(), typed)
-                QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+            box = QApplication.focusWidget()
+            if typed and box is not None:
+                QTest.keyClicks(box, typed)
+                QTest.keyClick(box, Qt.Key.Key_Return)
             else:
                 QTest.keyClick(review, Qt.Key.Key_Space)
             QTest.qWait(100)

@@ -151,7 +151,8 @@ def open_and_write(path: Path) -> None:
     [
         (
             "BEGIN EXCLUSIVE",
-            "INSERT INTO deck (id, key, name, description, added_at, updated_at) VALUES (99, 'x', 'x', '', 0, 0)",
+            "INSERT INTO deck (id, key, name, description, added_at, updated_at) "
+            "VALUES (99, 'x', 'x', '', 0, 0)",
         ),
         ("PRAGMA journal_mode = DELETE", "BEGIN EXCLUSIVE", "DELETE FROM card"),
         ("PRAGMA locking_mode = EXCLUSIVE", "BEGIN EXCLUSIVE", "DELETE FROM card"),
