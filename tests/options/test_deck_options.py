@@ -38,11 +38,13 @@ def change(database: Database, clock: Clock, **changes: object) -> deck_options.
 
 
 def study_all(study: StudySession, clock: Clock, rating: Rating = Rating.GOOD) -> int:
+    """Answer every card shown with ``rating``, picking the right choice (a wrong one picked
+    twice would start a misconception follow-up, another item in the queue)."""
     answered = 0
     while (shown := study.next_card(clock())) is not None:
         clock.advance(seconds=8)
         if isinstance(shown.card, ChoiceCard):
-            graded = study.answer_choice(shown, {shown.order[0]}, clock())
+            graded = study.answer_choice(shown, {right_choice(shown)}, clock())
         else:
             graded = study.reveal(shown, clock())
         study.record(graded, rating, clock())
