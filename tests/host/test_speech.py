@@ -131,15 +131,17 @@ def test_stop_ends_the_engine_process_and_its_end_is_not_reported(tmp_path: Path
         tmp_path / "bin",
         "espeak-ng",
         tmp_path / "record.jsonl",
-        f"import time\nopen({str(pipe)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)",
+        f"import time\nheld = open({str(pipe)!r}, 'w')\nheld.write(f'{{os.getpid()}}\\n')\n"
+        "held.flush()\ntime.sleep(600)",
     )
     speaker = Speaker(lambda: Engine("espeak-ng", str(program)))
     reported: list[str | None] = []
     speaker.speak(Speech("a long text"), reported.append)
-    with pipe.open() as running:  # returns once the engine has started
-        pid = int(running.read())
-    speaker.stop()
-    speaker.close()  # returns once the process has ended and been reaped
+    with pipe.open() as running:
+        pid = int(running.readline())  # the engine is running
+        speaker.stop()
+        assert running.read() == ""  # the end of the pipe: the engine has ended
+    speaker.close()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
     assert reported == []

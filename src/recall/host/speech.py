@@ -152,6 +152,7 @@ class Speaker:
         self._jobs: queue.Queue[_Job | None] = queue.Queue()
         self._lock = threading.Lock()
         self._job: _Job | None = None
+        self._stopped: _Job | None = None
         self._thread: threading.Thread | None = None
 
     def speak(self, speech: Speech, done: Done) -> None:
@@ -172,12 +173,18 @@ class Speaker:
             job, self._job = self._job, None
             if job is not None:
                 job.cancelled = True
+                self._stopped = job
                 if job.process is not None and job.process.poll() is None:
                     job.process.terminate()
 
     def close(self) -> None:
-        """Stop, and end the speaker's thread."""
+        """Stop, and end the speaker's thread (an engine that outlives its stop is killed)."""
         self.stop()
+        with self._lock:
+            stopped = self._stopped
+            process = stopped.process if stopped is not None else None
+            if process is not None and process.poll() is None:
+                process.kill()
         if self._thread is not None:
             self._jobs.put(None)
             self._thread.join()
