@@ -36,7 +36,7 @@ def question(template: str, fields: dict[str, str] = FIELDS) -> str:
         ("{{furigana:Reading}}", "<ruby><rb>犬</rb><rt>いぬ</rt></ruby>"),
         ("{{kanji:Reading}}|{{kana:Reading}}", "犬|いぬ"),
         ("{{kana:furigana:Reading}}", "<ruby><rb>犬</rb><rt>いぬ</rt></ruby>"),
-        ("{{tts en_US:Front}}x", "x"),
+        ("{{tts en_US:Front}}x", "[anki:tts lang=en_US]chien[/anki:tts]x"),
         ("{{Front}} {{", "chien {{"),  # an unclosed handlebar is text
         ("{{=<% %>=}}<%Front%>", "chien"),  # Anki's legacy alternative syntax
         ("{{FrontSide}}", ""),  # nothing on the question

@@ -10,7 +10,8 @@ standard card whose question template names no non-empty field is no card at all
 Rendering is pure: no media is looked up, nothing is sanitized here. Hints and type-in
 answers are not HTML Recall can show as Anki does (a script link, a text box), so a render
 hands them back beside the HTML: the importer turns them into a hint button and a typing
-box. ``{{tts ...:Field}}`` renders as nothing for now; its text is handed back for later.
+box. ``{{tts ...:Field}}`` renders as Anki's speech marker (``content.speech``), which the
+review reads aloud; its text is handed back too.
 Sections may nest without bound: parsing and rendering use explicit stacks.
 """
 
@@ -20,6 +21,8 @@ import html
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+
+from recall.content import speech
 
 ClozeRenderer = Callable[[str, int, bool], str]
 """(field text, cloze number, question side) -> the field as that side of the card shows it."""
@@ -89,7 +92,7 @@ class RenderedSide:
         hints: The hints the side offers behind a link, in order.
         type_field: The field a ``{{type:Field}}`` asks the learner to type, if any.
         type_cloze: Whether the box asks for the card's cloze deletion (``type:cloze:``).
-        speech: The texts ``{{tts}}`` would read aloud (kept for later).
+        speech: The texts ``{{tts}}`` reads aloud (also in ``html`` as speech markers).
         problem: Why the template could not be rendered (the HTML then says so), or None.
     """
 
@@ -291,7 +294,7 @@ class _Renderer:
             )
         if name.startswith("tts "):
             self.speech.append(text)
-            return ""
+            return speech.marker(text, name[4:])
         return text  # an empty or unknown filter leaves the text as it is, as in Anki
 
 

@@ -17,12 +17,15 @@ from enum import Enum
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from recall.content import card_html
+from recall.content import card_html, speech
+from recall.content.speech import Speech
 
 if TYPE_CHECKING:  # the text functions here are used on screens that need no deck models
     from recall.content.deck_format import BasicCard, ChoiceCard
 
 SOUND_TAG = re.compile(r"\[sound:([^\]\[]*)\]")
+# A sound tag or a speech marker, so a side's sounds and speech keep their order.
+_PLAYED = re.compile(f"{SOUND_TAG.pattern}|{speech.MARKER.pattern}", re.DOTALL)
 _MEDIA_ELEMENT = re.compile(
     r"<(audio|video)\b([^>]*)>(.*?)</\1\s*>|<(?:audio|video)\b([^>]*)/?>",
     re.IGNORECASE | re.DOTALL,
@@ -63,8 +66,8 @@ def references(text: str) -> list[str]:
 
 
 def without_references(text: str) -> str:
-    """``text`` with every ``[sound:...]`` tag removed (what the card shows as text)."""
-    return SOUND_TAG.sub("", text)
+    """``text`` without its ``[sound:...]`` tags and speech markers (what the card shows)."""
+    return speech.without_markers(SOUND_TAG.sub("", text))
 
 
 def replace_references(text: str, resolve: Callable[[str], str | None]) -> str:
@@ -104,34 +107,44 @@ def stored_sound_only(name: str) -> str | None:
     return name if card_html.is_media_name(name) and kind_of(name) is not None else None
 
 
+Played = str | Speech
+"""What a side plays: a stored sound's name, or a text read aloud."""
+
+
 @dataclass(frozen=True)
 class CardSounds:
-    """The stored media names a card refers to, by side.
+    """The stored media names and speech a card plays, by side, in the order written.
 
     Attributes:
-        question: Sounds on the question side (a choice card's question, a basic card's
-            front), played when the card is shown.
-        answer: Sounds on the answer side (the back and the explanation), played when the
-            answer is revealed.
+        question: Sounds and speech on the question side (a choice card's question, a
+            basic card's front), played when the card is shown.
+        answer: Sounds and speech on the answer side (the back and the explanation),
+            played when the answer is revealed.
     """
 
-    question: tuple[str, ...] = ()
-    answer: tuple[str, ...] = ()
+    question: tuple[Played, ...] = ()
+    answer: tuple[Played, ...] = ()
 
-    def playable(self, side: tuple[str, ...]) -> tuple[str, ...]:
-        """The names of ``side`` Recall plays itself, in order."""
-        return tuple(name for name in side if kind_of(name) is MediaKind.SOUND)
+    def playable(self, side: tuple[Played, ...]) -> tuple[Played, ...]:
+        """The sounds Recall plays itself and the speech of ``side``, in order."""
+        return tuple(
+            item for item in side if isinstance(item, Speech) or kind_of(item) is MediaKind.SOUND
+        )
 
     @property
     def external(self) -> tuple[str, ...]:
         """Videos and other files opened with the system's player, each once, in order."""
         return self.external_of(self.question + self.answer)
 
-    def external_of(self, side: tuple[str, ...]) -> tuple[str, ...]:
+    def external_of(self, side: tuple[Played, ...]) -> tuple[str, ...]:
         """The names of ``side`` opened with the system's player, each once, in order."""
-        return tuple(dict.fromkeys(n for n in side if kind_of(n) is MediaKind.EXTERNAL))
+        return tuple(
+            dict.fromkeys(
+                n for n in side if isinstance(n, str) and kind_of(n) is MediaKind.EXTERNAL
+            )
+        )
 
-    def to_play(self, answered: bool, replay: bool, skip_question: bool) -> tuple[str, ...]:
+    def to_play(self, answered: bool, replay: bool, skip_question: bool) -> tuple[Played, ...]:
         """What to play, following Anki's habits.
 
         Args:
@@ -142,9 +155,9 @@ class CardSounds:
                 answer".
 
         Returns:
-            On the question: its sounds. When the answer is revealed: the answer's sounds.
-            A replay of the answer: the question's and the answer's, or only the answer's
-            when ``skip_question``.
+            On the question: its sounds and speech. When the answer is revealed: the
+            answer's. A replay of the answer: the question's and the answer's, or only the
+            answer's when ``skip_question``.
         """
         if not answered:
             return self.playable(self.question)
@@ -154,18 +167,32 @@ class CardSounds:
 
 
 def card_sounds(card: ChoiceCard | BasicCard) -> CardSounds:
-    """The stored sounds and videos a card refers to (unstored names are left out)."""
+    """The stored sounds, videos and speech of a card (unstored names are left out)."""
     from recall.content.deck_format import ChoiceCard
 
     if isinstance(card, ChoiceCard):
         question, answer = card.question, card.explanation
     else:
         question, answer = card.front, card.back + card.explanation
-    return CardSounds(question=_stored(question), answer=_stored(answer))
+    return CardSounds(question=played(question), answer=played(answer))
 
 
-def _stored(text: str) -> tuple[str, ...]:
-    return tuple(name for name in references(text) if stored_sound_only(name))
+def played(text: str) -> tuple[Played, ...]:
+    """The stored sounds and the speech of ``text`` in the order written, speech bounded
+    to ``speech.MAX_PER_SIDE`` texts."""
+    items: list[Played] = []
+    spoken = 0
+    for match in _PLAYED.finditer(text):
+        if match.group(1) is not None:
+            name = html.unescape(match.group(1)).strip()
+            if stored_sound_only(name):
+                items.append(name)
+            continue
+        said = speech.read(match.group(2), match.group(3)) if spoken < speech.MAX_PER_SIDE else None
+        if said is not None:
+            spoken += 1
+            items.append(said)
+    return tuple(items)
 
 
 def short_name(name: str) -> str:

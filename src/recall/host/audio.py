@@ -221,6 +221,8 @@ class FileFeed:
     Attributes:
         cancelled: Set by the player when something else is to play: the frames end.
         paused: While set, the frames are silence and the files wait.
+        ended: Told (from the player's worker) when the list has played to its end, or
+            could not be played at all; not when it was stopped.
     """
 
     paths: tuple[Path, ...]
@@ -231,6 +233,7 @@ class FileFeed:
     max_seconds: float = MAX_SECONDS
     cancelled: bool = False
     paused: bool = False
+    ended: Callable[[], None] = lambda: None
 
     def frames(self) -> Frames:
         """The generator an output pulls from (prime it with ``next`` first)."""
@@ -323,8 +326,14 @@ class Player:
         self.idle = threading.Event()
         self.idle.set()
 
-    def play(self, paths: Sequence[Path]) -> None:
-        """Stop what is playing and play ``paths`` in order (nothing when empty)."""
+    def play(self, paths: Sequence[Path], ended: Callable[[], None] = lambda: None) -> None:
+        """Stop what is playing and play ``paths`` in order (nothing when empty).
+
+        Args:
+            paths: The files.
+            ended: Told, from the player's worker thread, when they have all played (or
+                no output could be opened); not when they are stopped.
+        """
         self._last = tuple(paths)
         self.stop()
         if not paths:
@@ -336,6 +345,7 @@ class Player:
             self._on_finished,
             self.decoder,
             self._max_seconds,
+            ended=ended,
         )
         self._feed = feed
         self._send("play", feed)
@@ -396,6 +406,8 @@ class Player:
                     self._output.stop()
                 elif command == "finished" and feed is self._feed and self._output is not None:
                     self._output.stop()  # the device rests until the next sound
+                    if feed is not None and not feed.cancelled:
+                        feed.ended()
                 elif command == "play" and feed is not None and not feed.cancelled:
                     self._start(feed)
             finally:
@@ -415,3 +427,4 @@ class Player:
             if not self._told_unavailable:
                 self._told_unavailable = True
                 self._unavailable(f"Sound is off: no audio output could be opened ({error})")
+            feed.ended()  # what follows the sounds (speech) still plays

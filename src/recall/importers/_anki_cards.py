@@ -37,7 +37,7 @@ class CardSides:
             answer when it does not begin with the question.
         hints: Hints offered behind a button.
         type_answer: The text a type-in box expects ("" when the card has no box).
-        speech: Texts read aloud by ``{{tts}}`` (not played yet).
+        speech: Texts read aloud by ``{{tts}}`` (in ``front`` and ``back`` as speech markers).
         problem: Why a side's template could not be rendered (the card says so), or None.
         scripted: Whether the card runs a script in Anki (Recall runs none).
     """

@@ -8,7 +8,7 @@ import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from recall.content import card_html, math, sound
+from recall.content import card_html, math, sound, speech
 from recall.core import wording
 from recall.core.errors import DeckError
 from recall.importers import StagedMedia
@@ -116,6 +116,7 @@ class MediaStager:
         Raises:
             DeckError: A sound's entry is damaged or too large, or cannot be staged.
         """
+        fragment = speech.elements_as_markers(fragment)  # Anki's <tts> form, else dropped
         lowered = fragment.lower()
         if "[sound:" not in fragment and "<audio" not in lowered and "<video" not in lowered:
             return fragment

@@ -7,6 +7,7 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from recall.content import speech
 from recall.content.card_limits import MAX_SOURCE_FIELD_CHARS
 from recall.content.deck_format import BasicCard, ChoiceCard, Deck, card_limit_problems
 from recall.core import wording
@@ -403,7 +404,6 @@ class _PackageReader:
         if sides is None:
             self._empty_fronts.add(where)
             return None
-        self._speech += len(sides.speech)
         self._scripted += sides.scripted
         if sides.problem is not None:
             self._template_problems.add(f"{where}: {sides.problem}")
@@ -418,6 +418,7 @@ class _PackageReader:
         except FieldTooLargeError as error:
             self._bounds.refuse(error)
             return None
+        self._speech += speech.count(front) + speech.count(back)
         tags = self._bounds.tags(where, list(dict.fromkeys(note.tags)))
         # The deck format wants text on each side: a blank one keeps a line break.
         return html_card(
@@ -467,8 +468,8 @@ class _PackageReader:
             )
         if self._speech:
             lines.append(
-                f"{wording.count(self._speech, 'text-to-speech field')} ({{{{tts}}}}) not read "
-                "aloud: Recall shows the card without it"
+                f"{wording.count(self._speech, 'text-to-speech field')} ({{{{tts}}}}) read "
+                "aloud with the system's speech engine"
             )
         return lines
 
