@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from recall.content.deck_format import BasicCard, parse_deck
+from recall.content.deck_format import BasicCard, dump_deck, parse_deck
 from recall.content.occlusion import MAX_POINTS, MAX_SHAPES, Occlusion, OcclusionShape
 from recall.core.errors import DeckError
 from recall.importers.anki_occlusion import MAX_FIELD_SHAPES, parse_occlusions
@@ -172,6 +172,7 @@ def test_an_anki_image_occlusion_note_becomes_one_occlusion_card_per_number(
         ("text", []),
     ]
     assert first.labels[0].text == "Femur: head"
+    assert parse_deck(dump_deck(deck), "again.json") == deck  # a deck file keeps it whole
     # The reviewed card's history and schedule follow its Anki card id.
     key = (deck.id, f"anki-{made.reviewed_card}")
     assert [review.rating.value for review in package.reviews[key]] == [3]

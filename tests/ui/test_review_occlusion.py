@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QMainWindow
 from pytestqt.qtbot import QtBot
 
+from recall.changes.editing import check_card
 from recall.collection import importing
 from recall.content.deck_format import BasicCard
 from recall.content.occlusion import Occlusion, OcclusionShape
@@ -19,6 +21,7 @@ from recall.host import paths
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.study.session import StudySession
+from recall.ui.browser.card_editor import CardEditor
 from recall.ui.review.occlusion_view import ASKED_COLOUR, OTHER_COLOUR, OcclusionView
 from recall.ui.review.view import Phase, ReviewView
 from tests.conftest import ZONE, Clock
@@ -145,3 +148,21 @@ def test_the_masks_follow_the_image_as_the_window_resizes(qtbot: QtBot, tmp_path
         assert _same(_colour_at(view, 0.4, 0.6), IMAGE_COLOUR)
     assert _same(_colour_at(view, 0.03, 0.04), QColor("#ffffff"))  # the label's background
     assert view.heightForWidth(1000) == 100  # at most twice the image's own size
+
+
+def test_the_editor_changes_an_occlusion_cards_texts_and_keeps_its_shapes(
+    qtbot: QtBot, database: Database, clock: Clock, tmp_path: Path
+) -> None:
+    review = _screen(qtbot, database, clock, tmp_path, hide_all=True)
+    shown = review._shown
+    assert shown is not None
+    editor = CardEditor()
+    qtbot.addWidget(editor)
+    editor.set_data(json.loads(shown.card.model_dump_json()))
+    editor.front.setPlainText("<b>Hip</b> bones")
+    (data,) = editor.cards()
+    card = check_card(data)
+    assert isinstance(card, BasicCard)
+    assert card.front == "<b>Hip</b> bones"
+    assert isinstance(shown.card, BasicCard)
+    assert card.occlusion == shown.card.occlusion

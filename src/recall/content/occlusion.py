@@ -53,7 +53,7 @@ class OcclusionShape(BaseModel):
     width: float = Field(default=0.0, description="Rectangle or ellipse width, 0..1.")
     height: float = Field(default=0.0, description="Rectangle or ellipse height, 0..1.")
     angle: float = Field(default=0.0, description="Rotation in degrees about the top left.")
-    points: list[tuple[float, float]] = Field(
+    points: list[list[float]] = Field(
         default_factory=list,
         max_length=MAX_POINTS,
         description="A polygon's corners as [x, y] pairs, 0..1.",
@@ -83,10 +83,12 @@ class OcclusionShape(BaseModel):
 
     @field_validator("points")
     @classmethod
-    def _check_points(cls, value: list[tuple[float, float]]) -> list[tuple[float, float]]:
-        for x, y in value:
-            _coordinate(x, "a point's x")
-            _coordinate(y, "a point's y")
+    def _check_points(cls, value: list[list[float]]) -> list[list[float]]:
+        for point in value:
+            if len(point) != 2:
+                raise ValueError(f"a point is [x, y], not {len(point)} numbers")
+            _coordinate(point[0], "a point's x")
+            _coordinate(point[1], "a point's y")
         return value
 
     @field_validator("font_size", "scale")

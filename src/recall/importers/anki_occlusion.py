@@ -178,7 +178,7 @@ def _shape(kind: str, properties: dict[str, str], ordinals: list[int]) -> Occlus
             # Anki draws the corners moved so that their top left lies at left, top.
             dx = left - min(x for x, _ in points) if "left" in properties else 0.0
             dy = top - min(y for _, y in points) if "top" in properties else 0.0
-            points = [(x + dx, y + dy) for x, y in points]
+            points = [[x + dx, y + dy] for x, y in points]
         return OcclusionShape(kind="polygon", points=points, ordinals=ordinals)
     return OcclusionShape(
         kind="text",
@@ -192,7 +192,7 @@ def _shape(kind: str, properties: dict[str, str], ordinals: list[int]) -> Occlus
     )
 
 
-def _points(properties: dict[str, str]) -> list[tuple[float, float]]:
+def _points(properties: dict[str, str]) -> list[list[float]]:
     """A polygon's corners; Anki keeps them in place and ``left``/``top`` at their corner."""
     pairs = properties.get("points", "").split()
     if len(pairs) > 1000:
@@ -202,7 +202,7 @@ def _points(properties: dict[str, str]) -> list[tuple[float, float]]:
         x, comma, y = pair.partition(",")
         if not comma:
             raise ValueError(f"the point {pair[:20]!r} is not x,y")
-        points.append((_number({"x": x}, "x", 0.0), _number({"y": y}, "y", 0.0)))
+        points.append([_number({"x": x}, "x", 0.0), _number({"y": y}, "y", 0.0)])
     return points
 
 
