@@ -90,3 +90,88 @@ def make_occlusion_package(folder: Path, hide_all: bool = True) -> tuple[MadeOcc
     finally:
         collection.close()
     return MadeOcclusion(int(note_id), {k: int(v) for k, v in cards.items()}, int(reviewed)), path
+
+
+ENHANCED_FIELDS = (
+    "ID (hidden)",
+    "Header",
+    "Image",
+    "Question Mask",
+    "Footer",
+    "Remarks",
+    "Sources",
+    "Extra 1",
+    "Extra 2",
+    "Answer Mask",
+    "Original Mask",
+)
+ASKED_FILL = "#ff7e7e"  # the add-on's colours: the asked mask and the others
+OTHER_FILL = "#ffeba2"
+
+
+def _mask(rects: list[tuple[int, str]]) -> bytes:
+    """An SVG mask the size of a 200 x 100 image: 40 x 20 rectangles at x, y = 20."""
+    shapes = "".join(
+        f'<rect x="{x}" y="20" width="40" height="20" fill="{fill}" stroke="#2d2d2d"/>'
+        for x, fill in rects
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><g>{shapes}</g></svg>'
+    ).encode()
+
+
+def make_enhanced_package(folder: Path) -> tuple[int, Path]:
+    """An ``.apkg`` with one note of the Image Occlusion Enhanced add-on ("hide all"): the
+    asked rectangle at x 20-60 and another at x 120-160, y 20-40, on a 200 x 100 image.
+    Returns the Anki card's id and the package."""
+    home = folder / "anki-profile"
+    home.mkdir()
+    collection = Collection(str(home / "collection.anki2"))
+    try:
+        media = Path(collection.media.dir())
+        (media / "leg.png").write_bytes(png(200, 100, (240, 240, 240)))
+        (media / "leg-1-Q.svg").write_bytes(_mask([(20, ASKED_FILL), (120, OTHER_FILL)]))
+        (media / "leg-1-A.svg").write_bytes(_mask([(120, OTHER_FILL)]))
+        (media / "leg-O.svg").write_bytes(_mask([(20, OTHER_FILL), (120, OTHER_FILL)]))
+        models = collection.models
+        model = models.new("Image Occlusion Enhanced")
+        for name in ENHANCED_FIELDS:
+            models.add_field(model, models.new_field(name))
+        template = models.new_template("IO Card")
+        template["qfmt"] = (
+            '{{#Image}}<div id="io-wrapper"><div id="io-overlay">{{Question Mask}}</div>'
+            '<div id="io-original">{{Image}}</div></div>{{/Image}}'
+        )
+        template["afmt"] = (
+            '{{#Image}}<div id="io-wrapper"><div id="io-overlay">{{Answer Mask}}</div>'
+            '<div id="io-original">{{Image}}</div></div>{{/Image}}<hr>{{Remarks}}'
+        )
+        models.add_template(model, template)
+        models.add(model)
+        added = models.by_name("Image Occlusion Enhanced")
+        assert added is not None
+        note = collection.new_note(added)
+        values = {
+            "ID (hidden)": "leg-oa-1",
+            "Header": "Leg",
+            "Image": '<img src="leg.png">',
+            "Question Mask": '<img src="leg-1-Q.svg">',
+            "Remarks": "The femur",
+            "Answer Mask": '<img src="leg-1-A.svg">',
+            "Original Mask": '<img src="leg-O.svg">',
+        }
+        for name, value in values.items():
+            note[name] = value
+        collection.add_note(note, collection.decks.id("Legs") or DeckId(1))
+        card_id = collection.find_cards("")[0]
+        deck_id = collection.get_card(card_id).did
+        path = folder / "enhanced.apkg"
+        options = ExportAnkiPackageOptions(
+            with_scheduling=False, with_deck_configs=False, with_media=True, legacy=False
+        )
+        collection.export_anki_package(
+            out_path=str(path), options=options, limit=DeckIdLimit(DeckId(deck_id))
+        )
+    finally:
+        collection.close()
+    return int(card_id), path

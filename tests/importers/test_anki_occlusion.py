@@ -13,7 +13,7 @@ from recall.content.occlusion import MAX_POINTS, MAX_SHAPES, Occlusion, Occlusio
 from recall.core.errors import DeckError
 from recall.importers.anki_occlusion import MAX_FIELD_SHAPES, parse_occlusions
 from recall.importers.apkg import read_apkg
-from tests.helpers.anki_occlusion import make_occlusion_package
+from tests.helpers.anki_occlusion import make_enhanced_package, make_occlusion_package
 
 IMAGE = "a" * 64 + ".png"
 
@@ -178,3 +178,24 @@ def test_an_anki_image_occlusion_note_becomes_one_occlusion_card_per_number(
     assert [review.rating.value for review in package.reviews[key]] == [3]
     assert any("occlusion shape left out (not drawn): note" in line for line in package.notes)
     assert any(line.startswith("3 image occlusion cards") for line in package.notes)
+
+
+def test_an_image_occlusion_enhanced_note_keeps_its_mask_images(tmp_path: Path) -> None:
+    card_id, path = make_enhanced_package(tmp_path)
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    package = read_apkg(path, staging)
+    (deck,) = package.decks
+    (card,) = deck.cards
+    assert card.id == f"anki-{card_id}"
+    assert isinstance(card, BasicCard)
+    assert card.occlusion is not None
+    names = {item.name for item in package.media}
+    assert card.occlusion.image in names
+    assert card.occlusion.question_mask in names
+    assert card.occlusion.answer_mask in names
+    assert card.occlusion.image.endswith(".png")
+    assert card.occlusion.question_mask.endswith(".svg")
+    assert card.occlusion.question_mask != card.occlusion.answer_mask
+    assert card.occlusion.shapes == []
+    assert (card.front, card.back) == ("Leg", "The femur")

@@ -25,7 +25,13 @@ from recall.ui.browser.card_editor import CardEditor
 from recall.ui.review.occlusion_view import ASKED_COLOUR, OTHER_COLOUR, OcclusionView
 from recall.ui.review.view import Phase, ReviewView
 from tests.conftest import ZONE, Clock
-from tests.helpers.anki_occlusion import make_occlusion_package, png
+from tests.helpers.anki_occlusion import (
+    ASKED_FILL,
+    OTHER_FILL,
+    make_enhanced_package,
+    make_occlusion_package,
+    png,
+)
 
 IMAGE_COLOUR = QColor(240, 240, 240)
 _HOSTS: list[QMainWindow] = []
@@ -50,9 +56,17 @@ def _same(found: QColor, wanted: QColor) -> bool:
 
 
 def _screen(
-    qtbot: QtBot, database: Database, clock: Clock, tmp_path: Path, hide_all: bool
+    qtbot: QtBot,
+    database: Database,
+    clock: Clock,
+    tmp_path: Path,
+    hide_all: bool,
+    enhanced: bool = False,
 ) -> ReviewView:
-    _, package = make_occlusion_package(tmp_path, hide_all=hide_all)
+    if enhanced:
+        _, package = make_enhanced_package(tmp_path)
+    else:
+        _, package = make_occlusion_package(tmp_path, hide_all=hide_all)
     schedulers = Schedulers(fuzz=False)
     (report,) = importing.import_files(database, schedulers, [package], clock())
     session = StudySession(database, schedulers, report.decks[0].deck_key, random.Random(1), ZONE)
@@ -166,3 +180,20 @@ def test_the_editor_changes_an_occlusion_cards_texts_and_keeps_its_shapes(
     assert card.front == "<b>Hip</b> bones"
     assert isinstance(shown.card, BasicCard)
     assert card.occlusion == shown.card.occlusion
+
+
+def test_an_enhanced_add_on_card_draws_its_question_mask_then_its_answer_mask(
+    qtbot: QtBot, database: Database, clock: Clock, tmp_path: Path
+) -> None:
+    review = _screen(qtbot, database, clock, tmp_path, hide_all=True, enhanced=True)
+    view = review._card.occlusion
+    asked, other, outside = (0.2, 0.3), (0.7, 0.3), (0.5, 0.7)  # the masks' rectangles
+    assert _same(_colour_at(view, *asked), QColor(ASKED_FILL))
+    assert _same(_colour_at(view, *other), QColor(OTHER_FILL))
+    assert _same(_colour_at(view, *outside), IMAGE_COLOUR)
+    assert view.accessibleName() == "Image with masked areas; the asked one is marked"
+    qtbot.keyClick(review, Qt.Key.Key_Space)
+    assert _same(_colour_at(view, *asked), IMAGE_COLOUR)
+    assert _same(_colour_at(view, *other), QColor(OTHER_FILL))
+    qtbot.keyClick(review, Qt.Key.Key_O)
+    assert _same(_colour_at(view, *other), IMAGE_COLOUR)

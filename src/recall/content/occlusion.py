@@ -6,7 +6,9 @@ each in coordinates relative to the image, 0..1) with the cloze numbers each bel
 number this card asks, and the mode. In "hide all, guess one" every shape is masked on the
 question and the asked ones are marked; in "hide one, guess one" only the asked ones are.
 On the answer the asked masks lift. Text shapes (number 0, as in Anki) are labels always
-shown. Every value is bounded so a hostile file cannot make the window draw without end.
+shown. A card of the older Image Occlusion Enhanced add-on has no shapes but two mask
+images (SVG) drawn over the image, one for the question and one for the answer. Every
+value is bounded so a hostile file cannot make the window draw without end.
 """
 
 from __future__ import annotations
@@ -123,7 +125,17 @@ class Occlusion(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     image: str = Field(description="The image: a stored media name (its SHA-256 and suffix).")
-    shapes: list[OcclusionShape] = Field(min_length=1, max_length=MAX_SHAPES)
+    shapes: list[OcclusionShape] = Field(default_factory=list, max_length=MAX_SHAPES)
+    question_mask: str | None = Field(
+        default=None,
+        description=(
+            "A mask image (a stored media name, SVG) drawn over the image on the question, "
+            "as the Image Occlusion Enhanced add-on keeps its masks; in place of shapes."
+        ),
+    )
+    answer_mask: str | None = Field(
+        default=None, description="The mask image drawn over the image on the answer."
+    )
     asked: int = Field(ge=1, le=MAX_ORDINAL, description="The cloze number this card asks.")
     mode: Literal["hide-all", "hide-one"] = Field(
         default="hide-all",
@@ -133,15 +145,17 @@ class Occlusion(BaseModel):
         ),
     )
 
-    @field_validator("image")
+    @field_validator("image", "question_mask", "answer_mask")
     @classmethod
-    def _check_image(cls, value: str) -> str:
-        if not is_image_name(value):
+    def _check_image(cls, value: str | None) -> str | None:
+        if value is not None and not is_image_name(value):
             raise ValueError(f"the image {value!r} is not a stored media name of an image")
         return value
 
     @model_validator(mode="after")
     def _check_asked(self) -> Occlusion:
+        if self.question_mask is not None:
+            return self  # the mask image shows what is asked
         if not any(self.asked in shape.ordinals for shape in self.shapes):
             raise ValueError(f"no shape belongs to the asked cloze number {self.asked}")
         return self

@@ -238,13 +238,19 @@ def occlusion_card(
     Raises:
         ValueError: No shape of the note has ``number``, or a value breaks the format.
     """
-    header, back_extra, comments = sides
     occlusion = Occlusion(
         image=image,
         shapes=parsed.shapes,
         asked=number,
         mode="hide-all" if parsed.hide_all else "hide-one",
     )
+    return _card(card_id, occlusion, sides, tags)
+
+
+def _card(
+    card_id: str, occlusion: Occlusion, sides: tuple[str, str, str], tags: list[str]
+) -> BasicCard:
+    header, back_extra, comments = sides
     return BasicCard(
         id=card_id,
         type="basic",
@@ -255,3 +261,58 @@ def occlusion_card(
         tags=tags,
         occlusion=occlusion,
     )
+
+
+@dataclass(frozen=True)
+class EnhancedFields:
+    """Where a note type of the Image Occlusion Enhanced add-on keeps each part."""
+
+    image: int
+    question_mask: int
+    answer_mask: int
+    front: tuple[int, ...]  # the title and header, shown above the image
+    back: tuple[int, ...]  # footer, remarks, sources and extras, shown with the answer
+
+
+_ENHANCED_FRONT = ("Title", "Header", "Front")
+_ENHANCED_BACK = ("Footer", "Remarks", "Sources", "Extra 1", "Extra 2")
+
+
+def enhanced_fields(note_type: NoteType) -> EnhancedFields | None:
+    """The fields of an Image Occlusion Enhanced note type (known by its mask fields), or
+    None for any other note type."""
+    names = note_type.field_names
+    if note_type.is_cloze or not {"Image", "Question Mask", "Answer Mask"} <= set(names):
+        return None
+    return EnhancedFields(
+        names.index("Image"),
+        names.index("Question Mask"),
+        names.index("Answer Mask"),
+        tuple(names.index(name) for name in _ENHANCED_FRONT if name in names),
+        tuple(names.index(name) for name in _ENHANCED_BACK if name in names),
+    )
+
+
+def enhanced_card(
+    card_id: str,
+    images: tuple[str, str, str | None],
+    sides: tuple[str, str, str],
+    tags: list[str],
+) -> BasicCard:
+    """The Recall card of an Image Occlusion Enhanced note: its masks drawn over its image.
+
+    Args:
+        card_id: The card's id.
+        images: The stored names of the image, the question mask and the answer mask.
+        sides: The text above the image, the text with the answer and the comments
+            (sanitized HTML).
+        tags: The note's tags.
+
+    Raises:
+        ValueError: A value breaks the format.
+    """
+    image, question_mask, answer_mask = images
+    occlusion = Occlusion(
+        image=image, asked=1, question_mask=question_mask, answer_mask=answer_mask
+    )
+    return _card(card_id, occlusion, sides, tags)

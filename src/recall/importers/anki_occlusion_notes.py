@@ -13,8 +13,10 @@ from recall.importers._cards import CardBounds, FieldTooLargeError
 from recall.importers._collection import AnkiCard, AnkiNote
 from recall.importers._report import Tally
 from recall.importers.anki_occlusion import (
+    EnhancedFields,
     OcclusionFields,
     ParsedOcclusion,
+    enhanced_card,
     occlusion_card,
     parse_occlusions,
     stored_image,
@@ -86,6 +88,53 @@ class OcclusionNotes:
         try:
             made = occlusion_card(
                 f"anki-{card.id}", number, parsed, image, (header, back_extra, comments), tags
+            )
+        except ValidationError as error:
+            self._skipped.add(f"{where}: {error.errors()[0]['msg']}")
+            return None
+        self._cards += 1
+        return made
+
+    def enhanced_card(
+        self, card: AnkiCard, note: AnkiNote, fields: EnhancedFields, where: str
+    ) -> BasicCard | None:
+        """The card of an Image Occlusion Enhanced note, its mask images drawn over its
+        image, or None (counted, with a note) when its image or question mask is missing."""
+
+        def joined(indexes: tuple[int, ...]) -> str:
+            cleaned = (self._clean(note.fields[index], note.id) for index in indexes)
+            return "<br>".join(part for part in cleaned if part.strip())
+
+        if any(len(text) > MAX_SOURCE_FIELD_CHARS for text in note.fields):
+            self._bounds.refuse(
+                FieldTooLargeError(
+                    f"{where}: a field is longer than {MAX_SOURCE_FIELD_CHARS:,} characters"
+                )
+            )
+            return None
+        image, question_mask, answer_mask = (
+            stored_image(self._clean(note.fields[index], note.id))
+            if index < len(note.fields)
+            else None
+            for index in (fields.image, fields.question_mask, fields.answer_mask)
+        )
+        if image is None or question_mask is None:
+            self._skipped.add(
+                f"{where}: its Image Occlusion Enhanced note lacks an image or a mask "
+                "Recall can show"
+            )
+            return None
+        front, back = joined(fields.front), joined(fields.back)
+        try:
+            self._bounds.check_side(where, "front", front)
+            self._bounds.check_side(where, "back", back)
+        except FieldTooLargeError as error:
+            self._bounds.refuse(error)
+            return None
+        tags = self._bounds.tags(where, list(dict.fromkeys(note.tags)))
+        try:
+            made = enhanced_card(
+                f"anki-{card.id}", (image, question_mask, answer_mask), (front, back, ""), tags
             )
         except ValidationError as error:
             self._skipped.add(f"{where}: {error.errors()[0]['msg']}")

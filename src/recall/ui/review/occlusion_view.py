@@ -5,7 +5,8 @@ own size), so it scales with the window. On the question the asked masks are Ank
 and the others (in hide-all mode) its yellow; on the answer the asked ones lift, leaving a
 red outline, and O toggles every other mask. Text labels stay, drawn on white at a size
 that follows the image, never below the window's small text. The image is read only from
-the media folder, by its stored name.
+the media folder, by its stored name. A card of the Image Occlusion Enhanced add-on draws
+its question's or its answer's mask image (SVG) over the image instead, at the image's size.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class OcclusionView(QWidget):
         self._image = QImage()
         self._answer = False
         self._masks_hidden = False
+        self._mask_images: dict[tuple[str, int, int], QImage] = {}
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
@@ -64,6 +66,7 @@ class OcclusionView(QWidget):
         """Show a card's question: the image with the masks it asks and, in hide-all, the rest."""
         if self._occlusion is None or self._occlusion.image != occlusion.image:
             self._image = _read_image(self._media_dir, occlusion.image)
+            self._mask_images = {}
         self._occlusion = occlusion
         self._answer = False
         self._masks_hidden = False
@@ -128,6 +131,9 @@ class OcclusionView(QWidget):
             return
         area = self.image_rect()
         painter.drawImage(area, self._image)
+        mask = occlusion.answer_mask if self._answer else occlusion.question_mask
+        if mask is not None and not self._masks_hidden:
+            painter.drawImage(area, self._mask_image(mask, area))
         if not self._masks_hidden:
             for shape in occlusion.masked(self._answer):
                 colour = ASKED_COLOUR if occlusion.is_asked(shape) else OTHER_COLOUR
@@ -141,6 +147,17 @@ class OcclusionView(QWidget):
             self._draw_label(painter, area, label)
 
     # Drawing
+
+    def _mask_image(self, name: str, area: QRectF) -> QImage:
+        """A mask image drawn at the size of the image shown (an SVG at that size)."""
+        size = QSize(max(1, round(area.width())), max(1, round(area.height())))
+        key = (name, size.width(), size.height())
+        if key not in self._mask_images:
+            self._mask_images = {
+                cached: image for cached, image in self._mask_images.items() if cached[0] != name
+            }
+            self._mask_images[key] = _read_image(self._media_dir, name, size)
+        return self._mask_images[key]
 
     def _changed(self) -> None:
         self.setAccessibleName(self._spoken())
@@ -158,6 +175,10 @@ class OcclusionView(QWidget):
         occlusion = self._occlusion
         if occlusion is None:
             return "Image"
+        if occlusion.question_mask is not None and not occlusion.shapes:
+            if self._answer:
+                return "Image with the asked area shown"
+            return "Image with masked areas; the asked one is marked"
         if self._answer:
             left = 0 if self._masks_hidden else len(occlusion.masked(True))
             return f"Image with the asked area shown; {left} other areas masked"
@@ -213,13 +234,16 @@ def _draw_shape(
     painter.restore()
 
 
-def _read_image(media_dir: Path, name: str) -> QImage:
-    """The stored image, or a null image when it is missing or cannot be read."""
+def _read_image(media_dir: Path, name: str, size: QSize | None = None) -> QImage:
+    """The stored image (at ``size`` when given), or a null image when it is missing or
+    cannot be read."""
     path = media_dir / name
     if not is_image_name(name) or not path.is_file():
         return QImage()
     reader = QImageReader(str(path))
     declared = reader.size()
-    if declared.isValid() and declared.width() * declared.height() > MAX_IMAGE_PIXELS:
+    if size is not None:
+        reader.setScaledSize(size)
+    elif declared.isValid() and declared.width() * declared.height() > MAX_IMAGE_PIXELS:
         reader.setScaledSize(declared.scaled(4000, 4000, Qt.AspectRatioMode.KeepAspectRatio))
     return reader.read()

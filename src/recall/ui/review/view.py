@@ -516,7 +516,8 @@ class ReviewView(QWidget):
                 self._card.show_comparison(None, "")
             self._card.show_back(card)
             verdict, notes = "How well did you remember it?", ""
-            if card.occlusion is not None and card.occlusion.masked(answer=True):
+            occlusion = card.occlusion
+            if occlusion is not None and (occlusion.masked(answer=True) or occlusion.answer_mask):
                 verdict += " (O shows or hides the other masks.)"
         self._card.feedback.show_result(
             verdict,
