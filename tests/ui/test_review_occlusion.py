@@ -197,3 +197,26 @@ def test_an_enhanced_add_on_card_draws_its_question_mask_then_its_answer_mask(
     assert _same(_colour_at(view, *other), QColor(OTHER_FILL))
     qtbot.keyClick(review, Qt.Key.Key_O)
     assert _same(_colour_at(view, *other), IMAGE_COLOUR)
+
+
+def test_labels_grow_with_the_text_size_when_the_image_would_make_them_small(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    data = png(400, 200, (240, 240, 240))
+    name = hashlib.sha256(data).hexdigest() + ".png"
+    (tmp_path / name).write_bytes(data)
+    view = OcclusionView(tmp_path)
+    qtbot.addWidget(view)
+    shapes = [
+        OcclusionShape(kind="rect", left=0.8, top=0.8, width=0.1, height=0.1, ordinals=[1]),
+        OcclusionShape(kind="text", left=0.0, top=0.0, text="Tibia", font_size=0.01),
+    ]
+    view.show_question(Occlusion(image=name, shapes=shapes, asked=1))
+    view.resize(400, view.heightForWidth(400))
+    widths = []
+    for points in (10, 30):
+        view.setStyleSheet(f"QWidget#occlusion {{ font-size: {points}pt; }}")
+        image = view.grab().toImage()
+        white = [x for x in range(400) if _same(image.pixelColor(x, 2), QColor("#ffffff"))]
+        widths.append(len(white))
+    assert 0 < widths[0] < widths[1]
