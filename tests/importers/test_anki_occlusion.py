@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from recall.content.deck_format import BasicCard, dump_deck, parse_deck
@@ -199,3 +201,19 @@ def test_an_image_occlusion_enhanced_note_keeps_its_mask_images(tmp_path: Path) 
     assert card.occlusion.question_mask != card.occlusion.answer_mask
     assert card.occlusion.shapes == []
     assert (card.front, card.back) == ("Leg", "The femur")
+
+
+_PIECES = st.sampled_from(
+    ["{{c1::image-occlusion:", "{{c0,2::", "rect", "polygon", "text", "ellipse", ":left=",
+     ":top=", ":width=", ":points=", ":text=", ":fs=", ":angle=", ":oi=1", "1e308", "-0",
+     "nan", ".5", ",", " ", "\\", "\\:", "}}", "}", "::", "9" * 30]
+)  # fmt: skip
+
+
+@given(st.lists(_PIECES | st.text(max_size=5), max_size=40).map("".join))
+def test_any_occlusion_field_gives_bounded_shapes_or_notes(text: str) -> None:
+    parsed = parse_occlusions(text)
+    assert len(parsed.shapes) <= MAX_SHAPES
+    for shape in parsed.shapes:
+        again = OcclusionShape.model_validate_json(shape.model_dump_json())
+        assert again == shape
