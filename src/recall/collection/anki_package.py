@@ -105,6 +105,11 @@ def note_fields(card: Card) -> list[str]:
             front, back = card_html.sanitize(card.front), card_html.sanitize(card.back)
         else:
             front, back = markdown_html(card.front), markdown_html(card.back)
+        if card.occlusion is not None:
+            # Anki's occlusion note type draws its masks with its own scripts, which a
+            # package cannot rely on: the card goes as a basic one showing the image.
+            image = f'<img src="{card.occlusion.image}">'
+            front = image if front.strip() in ("", "<br>") else f"{front}<br>{image}"
         return [front, back + _extra(card.explanation, card.source)]
     options = [markdown_html(choice.text) for choice in card.choices]
     notes = [markdown_html(choice.why or "") for choice in card.choices]

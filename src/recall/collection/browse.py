@@ -134,7 +134,10 @@ def question(row: BrowseRow) -> str:
     """The card's question (or front) as plain text on one line."""
     content = json.loads(row.content)
     markup = "html" if content.get("markup") == "html" else "markdown"
-    return plain_text(str(content.get("question") or content.get("front") or ""), markup)
+    text = plain_text(str(content.get("question") or content.get("front") or ""), markup)
+    if not text.strip() and content.get("occlusion"):
+        return "(image occlusion)"  # an occlusion card without a header: its image asks
+    return text
 
 
 def to_json(row: BrowseRow) -> dict[str, object]:

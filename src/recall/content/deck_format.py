@@ -28,6 +28,7 @@ from recall.content.card_limits import (
     markdown_problem,
 )
 from recall.content.deck_problems import HugeNumber, describe, where
+from recall.content.occlusion import Occlusion, OcclusionShape
 from recall.core.errors import DeckError, printable
 
 FORMAT_NAME = "recall-deck"
@@ -136,6 +137,13 @@ class BasicCard(_Model):
         description=(
             "Cards with the same note are siblings (an Anki note's cards): once one is "
             "studied, the others wait for the next study day."
+        ),
+    )
+    occlusion: Occlusion | None = Field(
+        default=None,
+        description=(
+            "When set, an image occlusion card: the front is its header and the back its "
+            "extra text, and the image is shown with the masks drawn over it."
         ),
     )
 
@@ -446,4 +454,6 @@ _FIELD_NAMES = {
     "choice": set(ChoiceCard.model_fields),
     "basic": set(BasicCard.model_fields),
     "option": set(Choice.model_fields),
+    "occlusion": set(Occlusion.model_fields),
+    "shape": set(OcclusionShape.model_fields),
 }

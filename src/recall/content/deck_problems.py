@@ -114,6 +114,10 @@ def _model_at(location: Sequence[int | str]) -> str:
     parents = [step for step in location[:-1] if isinstance(step, str)]
     if "choices" in parents:
         return "option"
+    if "shapes" in parents:
+        return "shape"
+    if "occlusion" in parents:
+        return "occlusion"
     if parents and parents[-1] in ("choice", "basic"):
         return parents[-1]
     return "deck"

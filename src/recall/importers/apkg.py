@@ -45,6 +45,13 @@ from recall.importers._media import MediaStager, count_audio_video, without_soun
 from recall.importers._package import Layout, read_layout, read_media
 from recall.importers._report import Tally
 from recall.importers._zip import SafeZip
+from recall.importers.anki_occlusion import (
+    EnhancedFields,
+    OcclusionFields,
+    enhanced_fields,
+    occlusion_fields,
+)
+from recall.importers.anki_occlusion_notes import OcclusionNotes
 from recall.importers.cloze import cloze_numbers
 from recall.importers.multiple_choice import (
     ChoiceLayout,
@@ -211,6 +218,8 @@ class _PackageReader:
         self._scripted = 0
         self._cleaned_sides: tuple[int, dict[str, str]] = (0, {})
         self._styled: dict[str, int] = {}
+        self._occlusion_types: dict[int, OcclusionFields | EnhancedFields | None] = {}
+        self._occlusions = OcclusionNotes(self._clean_side, self._bounds, self._skipped)
 
     def read(self) -> ImportedPackage:
         """Everything the package holds, in Recall's terms."""
@@ -258,7 +267,7 @@ class _PackageReader:
         self._progress(self._total, self._total)
         notes_lines = self._choice_lines()
         notes_lines += self._skipped.line(f"{wording.count(self._skipped.count, 'card')} skipped")
-        notes_lines += self._render_lines()
+        notes_lines += self._render_lines() + self._occlusions.report_lines()
         notes_lines += self._bounds.lines()
         if self._audio_video:
             notes_lines.append(
@@ -366,6 +375,14 @@ class _PackageReader:
         if note_type is None:
             self._skipped.add(f"{where}: its note type is missing")
             return None
+        if note.type_id not in self._occlusion_types:
+            found = occlusion_fields(note_type)
+            self._occlusion_types[note.type_id] = found or enhanced_fields(note_type)
+        occlusion = self._occlusion_types[note.type_id]
+        if isinstance(occlusion, OcclusionFields):
+            return self._occlusions.card(card, note, occlusion, where)
+        if isinstance(occlusion, EnhancedFields):
+            return self._occlusions.enhanced_card(card, note, occlusion, where)
         try:
             choice = self._choice(card, note, note_type)
         except FieldTooLargeError as error:

@@ -171,7 +171,8 @@ class CardEditor(QWidget):
         """Fill the fields from a card's deck-file JSON."""
         self._loading = True  # one check at the end, not one per field filled
         self.blockSignals(True)
-        keys = ("markup", "hints", "type_answer", "note")
+        # An occlusion card's shapes are kept as they are: the editor changes its texts only.
+        keys = ("markup", "hints", "type_answer", "note", "occlusion")
         self._extra = {key: data[key] for key in keys if key in data}
         kind = str(data.get("type", "choice"))
         typed = str(data.get("type_answer", ""))

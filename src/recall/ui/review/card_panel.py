@@ -26,6 +26,7 @@ from recall.ui.plain_text import rich_label
 from recall.ui.review.card_text_view import CardTextView
 from recall.ui.review.choice_button import ChoiceButton
 from recall.ui.review.choice_outcome import ChoiceResult, Outcome
+from recall.ui.review.occlusion_view import OcclusionView
 from recall.ui.review.rating_bar import COLUMN_WIDTH
 from recall.ui.review.sound_bar import SoundBar
 from recall.ui.review.type_in import TypeAnswerBox, comparison_html, comparison_words
@@ -78,6 +79,8 @@ class CardPanel(QScrollArea):
         self._question = card_label("question", "Question")
         self._question_html = CardTextView(media_dir, "Question")
         self._question_html.setObjectName("question")
+        self.occlusion = OcclusionView(media_dir)
+        self.occlusion.hide()
         self.sound_bar = SoundBar(media_dir)
         self._hint = card_label("questionHint", "Hint", rich=False)
         self._hints: list[str] = []
@@ -130,6 +133,7 @@ class CardPanel(QScrollArea):
         column_layout.addWidget(self.follow_up_banner)
         column_layout.addWidget(self._question)
         column_layout.addWidget(self._question_html)
+        column_layout.addWidget(self.occlusion)
         column_layout.addWidget(self.sound_bar)
         column_layout.addWidget(self._hint)
         hint_row = QHBoxLayout()
@@ -186,11 +190,17 @@ class CardPanel(QScrollArea):
         self.show_counts(left_today)
         html = isinstance(card, BasicCard) and card.markup == "html"
         text = without_references(card.question if isinstance(card, ChoiceCard) else card.front)
-        if not text.strip() or (html and _blank_html(text)):
+        occlusion = card.occlusion if isinstance(card, BasicCard) else None
+        if occlusion is not None:
+            self.occlusion.show_question(occlusion)
+        self.occlusion.setVisible(occlusion is not None)
+        if occlusion is not None and (not text.strip() or _blank_html(text)):
+            html, text = False, ""  # the image is the question
+        elif not text.strip() or (html and _blank_html(text)):
             html, text = False, LISTEN  # the question is its sound
         elif not html and needs_card_view(text):
             html, text = True, markdown_to_card_html(text)  # a label cannot show images
-        self._question.setVisible(not html)
+        self._question.setVisible(not html and bool(text))
         self._question_html.setVisible(html)
         if html:
             self._question_html.set_card_html(text)
@@ -308,8 +318,11 @@ class CardPanel(QScrollArea):
         self._marked = marked[0] if marked else None
 
     def show_back(self, card: BasicCard) -> None:
-        """Reveal a basic card's back, its hints open above it."""
+        """Reveal a basic card's back, its hints open above it (an occlusion card's masks
+        lift)."""
         self.show_hint(every=True)
+        if card.occlusion is not None:
+            self.occlusion.show_answer()
         back = without_references(card.back)
         only_sound = _blank_html(back) and back != card.back
         html = card.markup == "html"
@@ -329,9 +342,12 @@ class CardPanel(QScrollArea):
 
     def question_text(self) -> str:
         """The question as plain text (what an announcement says)."""
+        image = self.occlusion.accessibleName() if self.occlusion.isVisibleTo(self) else ""
         if self._question_html.isVisibleTo(self):
-            return self._question_html.accessibleName()
-        return self._question.accessibleName()
+            text = self._question_html.accessibleName()
+        else:
+            text = self._question.accessibleName() if self._question.isVisibleTo(self) else ""
+        return ". ".join(part for part in (text, image) if part)
 
     def back_text(self) -> str:
         """A basic card's revealed back as plain text, or "" before it is revealed."""

@@ -334,6 +334,14 @@ class ReviewView(QWidget):
             self.leave()
         elif key == Qt.Key.Key_H and self._card.hints_left:
             self.show_hint()
+        elif key == Qt.Key.Key_O and self.phase is Phase.FEEDBACK:
+            if (
+                not self._card.occlusion.isVisibleTo(self)
+                or not self._card.occlusion.toggle_masks()
+            ):
+                super().keyPressEvent(event)
+                return
+            self._announce(self._card.occlusion.accessibleName())
         elif key in (Qt.Key.Key_R, Qt.Key.Key_F5):
             self.replay_sounds()
         elif key == Qt.Key.Key_5 and not self._digit_picks(5):
@@ -508,6 +516,9 @@ class ReviewView(QWidget):
                 self._card.show_comparison(None, "")
             self._card.show_back(card)
             verdict, notes = "How well did you remember it?", ""
+            occlusion = card.occlusion
+            if occlusion is not None and (occlusion.masked(answer=True) or occlusion.answer_mask):
+                verdict += " (O shows or hides the other masks.)"
         self._card.feedback.show_result(
             verdict,
             answer.correct,
