@@ -31,6 +31,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from recall.content.card_html import is_image_name
 from recall.content.occlusion import Occlusion, OcclusionShape
+from recall.ui.override_errors import reports_errors
 
 # Anki's reviewer colours (ts/routes/image-occlusion/review.ts and tools/lib.ts).
 ASKED_COLOUR = QColor("#ff8e8e")
@@ -43,6 +44,7 @@ _UPSCALE = 2.0  # a small image is shown at most twice its size
 _LABEL_PADDING = 5
 
 
+@reports_errors
 class OcclusionView(QWidget):
     """Paints one occlusion card: the image, its masks and its labels."""
 
