@@ -340,17 +340,7 @@ class StudySession:
             )
             chosen_due = balanced if capped is None else capped
             after = chosen(after, chosen_due)
-            review = NewReview.rated(
-                card_id=shown.card_id,
-                reviewed_at=answer.answered_at,
-                rating=rating,
-                duration_ms=answer.duration_ms,
-                state_before=before.state,
-                picked=picked,
-                correct=answer.correct,
-                proposed=answer.proposed,
-                chosen_due=chosen_due,
-            )
+            review = _new_review(answer, rating, picked, before.state, chosen_due=chosen_due)
             review_id = transaction.history.add(review)
             if before.last_review is not None and answer.answered_at <= before.last_review:
                 # The clock went back (or stood still: reviews of one instant go by their
@@ -398,17 +388,7 @@ class StudySession:
         shown = answer.card
         with self.database.transaction() as transaction:
             stored = self._check_card(transaction, shown)
-            review = NewReview.rated(
-                card_id=shown.card_id,
-                reviewed_at=answer.answered_at,
-                rating=rating,
-                duration_ms=answer.duration_ms,
-                state_before=stored.memory.state,
-                picked=picked,
-                correct=answer.correct,
-                proposed=answer.proposed,
-            )
-            review = dataclasses.replace(review, kind=ReviewKind.CRAM)
+            review = _new_review(answer, rating, picked, stored.memory.state, ReviewKind.CRAM)
             review_id = transaction.history.add(review)
         self.custom.answered(shown.card_id, rating, stored.memory.state)
         recorded = Recorded(
@@ -434,17 +414,7 @@ class StudySession:
             asked = self._active_follow_up(transaction, shown.card_id)
             if asked is None or asked.option != shown.follow_up.option:
                 raise DatabaseChangedError(_CHANGED)
-            review = NewReview.rated(
-                card_id=shown.card_id,
-                reviewed_at=answer.answered_at,
-                rating=rating,
-                duration_ms=answer.duration_ms,
-                state_before=stored.memory.state,
-                picked=picked,
-                correct=answer.correct,
-                proposed=answer.proposed,
-            )
-            review = dataclasses.replace(review, kind=ReviewKind.FOLLOW_UP)
+            review = _new_review(answer, rating, picked, stored.memory.state, ReviewKind.FOLLOW_UP)
             review_id = transaction.history.add(review)
             after = next(
                 item.follow_up.memory
@@ -649,3 +619,26 @@ class StudySession:
             shown_at=now,
             as_recall=asked_as_recall(card, row.memory, threshold),
         )
+
+
+def _new_review(
+    answer: Answer,
+    rating: Rating,
+    picked: tuple[str, ...] | None,
+    state_before: CardState,
+    kind: ReviewKind = ReviewKind.ANSWER,
+    chosen_due: datetime | None = None,
+) -> NewReview:
+    """The history entry of a graded answer: an answer, a cram answer or a follow-up's."""
+    review = NewReview.rated(
+        card_id=answer.card.card_id,
+        reviewed_at=answer.answered_at,
+        rating=rating,
+        duration_ms=answer.duration_ms,
+        state_before=state_before,
+        picked=picked,
+        correct=answer.correct,
+        proposed=answer.proposed,
+        chosen_due=chosen_due,
+    )
+    return review if kind is ReviewKind.ANSWER else dataclasses.replace(review, kind=kind)
