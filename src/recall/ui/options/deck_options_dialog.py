@@ -20,9 +20,11 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
+    QFrame,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -94,6 +96,7 @@ class DeckOptionsDialog(QDialog):
         self._build()
         self._connect_signals()
         self._show_preset(self._options.preset_id)
+        self._fit_screen()
 
     # Public API (tests drive these as the buttons do)
 
@@ -192,6 +195,15 @@ class DeckOptionsDialog(QDialog):
 
     # Building
 
+    def _fit_screen(self) -> None:
+        """As tall as the options want, at most nine tenths of the screen (they scroll)."""
+        layout = self.layout()
+        assert layout is not None
+        wanted = layout.sizeHint().height() + self.form.sizeHint().height()
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        tallest = int(screen.height() * 0.9) if screen is not None else wanted
+        self.resize(self.sizeHint().width(), min(wanted, tallest))
+
     def _build(self) -> None:
         options = self._options
         self.presets = QComboBox()
@@ -253,7 +265,15 @@ class DeckOptionsDialog(QDialog):
         layout.addWidget(deck_name)
         layout.addLayout(picker)
         layout.addWidget(self.sharing)
-        layout.addWidget(self.form)
+        # The options scroll when the screen is shorter than they are (over 20 rows).
+        scroll = QScrollArea(self)
+        scroll.setObjectName("deckOptionsScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(self.form)
+        scroll.setMinimumWidth(self.form.sizeHint().width() + 24)
+        layout.addWidget(scroll, 1)
         layout.addWidget(plain_label(_PARAMETERS.label + ":"))
         layout.addWidget(self.parameters)
         layout.addLayout(fsrs_row)
