@@ -137,3 +137,14 @@ def test_anki_images_replace_their_forms_only_when_the_package_holds_them() -> N
         "C [$]z[/$]"
     )
     assert math.with_anki_images("no forms", lambda name: True) == "no forms"
+
+
+def test_many_unclosed_delimiters_are_read_in_one_pass() -> None:
+    """A field of 30,000 opening delimiters and nothing to close them (read once, not once
+    per delimiter: that took minutes) holds no formula; what closes after is found."""
+    hostile = "\\(" * 30_000 + "[$]" * 30_000
+    assert split(hostile) == [hostile]
+    assert not math.has_formula(hostile)
+    assert math.with_anki_images(hostile, lambda name: True) == hostile
+    (found,) = formulas("\\(x" * 30_000 + "\\)")
+    assert found.source.startswith("x\\(x")

@@ -41,3 +41,12 @@ def test_text_without_ruby_or_with_too_much_stays_text() -> None:
     assert rubies(many) == []
     assert "".join(p for p in split(many) if isinstance(p, str)) == many
     assert rubies("<ruby></ruby>") == []
+
+
+def test_many_unclosed_ruby_tags_are_read_in_one_pass() -> None:
+    hostile = "<ruby>" * 30_000 + "<rt>" * 30_000
+    assert rubies(hostile) == []
+    assert not has_ruby(hostile)
+    # Up to the first closing tag it is one element, too long to be ruby; the next is read.
+    (found,) = rubies(hostile + "</ruby> and <ruby>字<rt>じ</rt></ruby>")
+    assert found.pairs == (("字", "じ"),)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from recall.content.card_html import sanitize
 from recall.importers._anki_styles import apply, parse
+from recall.importers._hidden_html import hidden_classes
 
 CSS = """
 /* a comment { color: red } */
@@ -66,3 +67,14 @@ def test_the_sanitizer_keeps_safe_styles_and_directions_only() -> None:
 
 def test_no_css_changes_nothing() -> None:
     assert apply('<div class="q">x</div>', parse("")) == '<div class="q">x</div>'
+
+
+def test_hostile_style_sheets_are_read_in_one_pass() -> None:
+    """Sheets that a pattern would read once per character (minutes at this size) give
+    what they hold: no rule, or the one rule after them."""
+    for sheet in ("a" * 200_000, "@" * 200_000 + "{", "@;" * 100_000, "}" * 200_000):
+        assert parse(sheet).empty
+        assert hidden_classes(sheet) == frozenset()
+    assert [rule.classes for rule in parse("x" * 150_000 + "} .q { color: red }").rules] == [
+        frozenset({"q"})
+    ]

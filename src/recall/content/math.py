@@ -20,7 +20,7 @@ import hashlib
 import html
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 # Longer or deeper sources are shown as source: typesetting time grows with both.
@@ -30,14 +30,6 @@ MAX_BRACE_DEPTH = 24
 MAX_FORMULAS = 64
 _CACHE_SIZE = 1024
 
-FORMULA = re.compile(
-    r"\\\((?P<inline>.+?)\\\)"
-    r"|\\\[(?P<display>.+?)\\\]"
-    r"|\[\$\](?P<anki_inline>.+?)\[/\$\]"
-    r"|\[\$\$\](?P<anki_display>.+?)\[/\$\$\]"
-    r"|\[latex\](?P<latex>.+?)\[/latex\]",
-    re.DOTALL | re.IGNORECASE,
-)
 # Anki's own pattern for its three LaTeX forms (rslib/src/latex.rs), for its image names.
 _ANKI_LATEX = re.compile(
     r"\[latex\](?P<latex>.+?)\[/latex\]"
@@ -45,6 +37,7 @@ _ANKI_LATEX = re.compile(
     r"|\[\$\$\](?P<display>.+?)\[/\$\$\]",
     re.DOTALL | re.IGNORECASE,
 )
+_ANKI_KINDS = frozenset({"latex", "anki_inline", "anki_display"})
 _TOKEN = "RECALLFORMULA"
 _TOKENS = re.compile(_TOKEN + r"(\d+)Z")
 _LINE_BREAKS = re.compile(r"<br( /)?>|<div>", re.IGNORECASE)
@@ -85,23 +78,54 @@ class Typeset:
     height: float
 
 
+# Each notation's opening delimiter: its closing one and its kind.
+_NOTATIONS = {
+    "\\(": ("\\)", "inline"),
+    "\\[": ("\\]", "display"),
+    "[$]": ("[/$]", "anki_inline"),
+    "[$$]": ("[/$$]", "anki_display"),
+    "[latex]": ("[/latex]", "latex"),
+}
+_DELIMITER = re.compile(r"\\[()\[\]]|\[/?\$\$?\]|\[/?latex\]", re.IGNORECASE)
+
+
+def _formulas(
+    fragment: str, kinds: frozenset[str] | None = None
+) -> Iterator[tuple[int, int, str, str]]:
+    """Each formula of ``fragment`` (of ``kinds``, or every notation) as (start, end, kind,
+    body), in order: an opening delimiter up to the first closing one of its notation after
+    at least one character, other delimiters inside it read as its text.
+
+    One pass over the delimiters: a pattern searched from every opening delimiter would
+    read the rest of the text each time, minutes for a field of unclosed ``\\(``.
+    """
+    opened: tuple[int, int, str, str] | None = None  # start, body start, closer, kind
+    for found in _DELIMITER.finditer(fragment):
+        written = found.group(0).lower()
+        if opened is None:
+            notation = _NOTATIONS.get(written)
+            if notation is not None and (kinds is None or notation[1] in kinds):
+                opened = (found.start(), found.end(), *notation)
+        elif written == opened[2] and found.start() > opened[1]:
+            yield opened[0], found.end(), opened[3], fragment[opened[1] : found.start()]
+            opened = None
+
+
 def split(fragment: str) -> list[str | Formula]:
     """``fragment`` as its text and its formulas, in order (text pieces may be empty)."""
     pieces: list[str | Formula] = []
     end = 0
-    for found in FORMULA.finditer(fragment):
-        pieces.append(fragment[end : found.start()])
-        kind = found.lastgroup
-        body = found.group(kind or 0)
+    for start, stop, kind, body in _formulas(fragment):
+        pieces.append(fragment[end:start])
         pieces.append(
             Formula(
                 source=_plain(body),
                 display=kind in ("display", "anki_display"),
                 text=kind == "latex",
-                written=found.group(0),
+                written=fragment[start:stop],
             )
         )
-        end = found.end()
+        end = stop
     pieces.append(fragment[end:])
     return pieces
 
@@ -110,12 +134,13 @@ def protect(text: str) -> tuple[str, list[str]]:
     """``text`` with each formula replaced by a token that Markdown leaves as it is (it
     would take ``\\(`` for an escaped parenthesis), and the formulas as written."""
     written: list[str] = []
-
-    def token(found: re.Match[str]) -> str:
-        written.append(found.group(0))
-        return f"{_TOKEN}{len(written) - 1}Z"
-
-    return FORMULA.sub(token, text), written
+    pieces: list[str] = []
+    for piece in split(text):
+        if isinstance(piece, Formula):
+            written.append(piece.written)
+            piece = f"{_TOKEN}{len(written) - 1}Z"
+        pieces.append(piece)
+    return "".join(pieces), written
 
 
 def restore(fragment: str, written: list[str]) -> str:
@@ -132,7 +157,7 @@ def restore(fragment: str, written: list[str]) -> str:
 
 def has_formula(fragment: str) -> bool:
     """Whether ``fragment`` holds a formula in any of the notations."""
-    return FORMULA.search(fragment) is not None
+    return next(_formulas(fragment), None) is not None
 
 
 def typeset(formula: Formula, size: float, color: str) -> Typeset | None:
@@ -206,16 +231,24 @@ def with_anki_images(fragment: str, present: Callable[[str], bool]) -> str:
     if "[" not in fragment:
         return fragment
 
-    def image(found: re.Match[str]) -> str:
+    def image(written: str) -> str:
+        found = _ANKI_LATEX.fullmatch(written)
+        assert found is not None, "a formula of Anki's kinds matches Anki's pattern"
         source = _anki_source(found)
         for svg in (False, True):
             name = _anki_name(source, svg)
             if present(name):
                 alt = html.escape(source, quote=True)
                 return f'<img class="latex" alt="{alt}" src="{name}">'
-        return found.group(0)
+        return written
 
-    return _ANKI_LATEX.sub(image, fragment)
+    pieces: list[str] = []
+    end = 0
+    for start, stop, _kind, _body in _formulas(fragment, _ANKI_KINDS):
+        pieces += [fragment[end:start], image(fragment[start:stop])]
+        end = stop
+    pieces.append(fragment[end:])
+    return "".join(pieces)
 
 
 def _anki_source(found: re.Match[str]) -> str:

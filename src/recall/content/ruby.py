@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-RUBY = re.compile(r"<ruby\b[^>]*>(.*?)</ruby\s*>", re.DOTALL | re.IGNORECASE)
+_RUBY_TAG = re.compile(r"<ruby\b[^>]*>|<(/)ruby\s*>", re.IGNORECASE)
 _READING = re.compile(r"<rt\b[^>]*>(.*?)(?:</rt\s*>|(?=<rt\b)|$)", re.DOTALL | re.IGNORECASE)
 _PARENTHESIS = re.compile(r"<rp\b[^>]*>.*?</rp\s*>", re.DOTALL | re.IGNORECASE)
 _TAG = re.compile(r"<[^>]*>")
 # Pairs drawn per ruby element and characters per base or reading; longer is shown as text.
 MAX_PAIRS = 32
 MAX_CHARS = 64
+# The most an element's inside may hold to be read: its pairs' text with room for tags.
+_MAX_INSIDE = 16 * MAX_PAIRS * MAX_CHARS
 
 
 @dataclass(frozen=True)
@@ -43,20 +46,36 @@ def split(fragment: str) -> list[str | Ruby]:
     """``fragment`` as its text and its ruby elements, in order."""
     pieces: list[str | Ruby] = []
     end = 0
-    for found in RUBY.finditer(fragment):
-        pairs = _pairs(_PARENTHESIS.sub("", found.group(1)))
+    for start, body_start, body_end, stop in _elements(fragment):
+        inside = fragment[body_start:body_end]
+        # Longer than the pairs drawn can hold: kept as text (Qt runs it together, but
+        # shows all of it), and never given to the patterns below.
+        pairs = _pairs(_PARENTHESIS.sub("", inside)) if len(inside) <= _MAX_INSIDE else None
         if pairs is None:
-            continue  # kept as text: Qt shows it run together, but shows all of it
-        pieces.append(fragment[end : found.start()])
-        pieces.append(Ruby(pairs, found.group(0)))
-        end = found.end()
+            continue
+        pieces.append(fragment[end:start])
+        pieces.append(Ruby(pairs, fragment[start:stop]))
+        end = stop
     pieces.append(fragment[end:])
     return pieces
 
 
+def _elements(fragment: str) -> Iterator[tuple[int, int, int, int]]:
+    """Each ruby element as (start, body start, body end, end): an opening tag up to the
+    first closing one after it. One pass over the tags, however many are left open."""
+    opened: tuple[int, int] | None = None
+    for found in _RUBY_TAG.finditer(fragment):
+        if found.group(1) is None:
+            if opened is None:
+                opened = (found.start(), found.end())
+        elif opened is not None:
+            yield opened[0], opened[1], found.start(), found.end()
+            opened = None
+
+
 def has_ruby(fragment: str) -> bool:
     """Whether ``fragment`` holds a ruby element."""
-    return "<ruby" in fragment.lower() and RUBY.search(fragment) is not None
+    return "<ruby" in fragment.lower() and next(_elements(fragment), None) is not None
 
 
 def _pairs(inside: str) -> tuple[tuple[str, str], ...] | None:

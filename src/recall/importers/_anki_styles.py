@@ -20,9 +20,9 @@ import re
 from dataclasses import dataclass
 
 from recall.content.card_html import STYLE_PROPERTIES
+from recall.importers._hidden_html import css_rules
 
 _COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
-_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 _COMPOUND = re.compile(r"^([a-zA-Z][\w-]*)?((?:\.[\w-]+)*)$")
 _TAG = re.compile(r"<([a-zA-Z][^\t\n\f\r />]*)([^>]*)>")
 _CLASS_ATTRIBUTE = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
@@ -82,7 +82,7 @@ def parse(css: str) -> StyleSheet:
     rules: list[Rule] = []
     card: dict[str, str] = {}
     left_out: set[str] = set()
-    for order, (selectors, body) in enumerate(_RULE.findall(text)):
+    for order, (selectors, body) in enumerate(css_rules(text)):
         shown, dropped = _declarations(body)
         for selector in selectors.split(","):
             selector = " ".join(selector.split())
@@ -169,11 +169,19 @@ def _without_at_rules(css: str) -> str:
     braces and all."""
     out: list[str] = []
     position = 0
+    # The next "{" and ";" at or after an at-rule's start, each looked for again only once
+    # passed, so the text is read once however many at-signs it holds.
+    brace = semicolon = -1
     while (start := css.find("@", position)) != -1:
         out.append(css[position:start])
-        brace, semicolon = css.find("{", start), css.find(";", start)
-        if brace == -1 or (semicolon != -1 and semicolon < brace):
-            position = len(css) if semicolon == -1 else semicolon + 1
+        if brace < start:
+            brace = css.find("{", start)
+        if brace == -1:
+            return "".join(out)  # no block after it: nothing from here on can be a rule
+        if semicolon < start:
+            semicolon = css.find(";", start)
+        if semicolon != -1 and semicolon < brace:
+            position = semicolon + 1  # ``@import …;``: up to its semicolon
             continue
         depth, index = 0, brace
         while index < len(css):
