@@ -9,9 +9,11 @@ so mixed content (HTML written as XML, as QTI items hold it) can be written out 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from xml.parsers import expat
 
 from recall.core.errors import DeckError
+from recall.importers._report import byte_size
 
 
 @dataclass
@@ -51,6 +53,24 @@ class XmlNode:
             found.append(node)
             pending += reversed(node.children)
         return found
+
+
+def read_bounded(path: Path, limit: int, what: str) -> bytes:
+    """The bytes of the XML file at ``path``, read no further than ``limit`` past its bound.
+
+    Raises:
+        DeckError: It cannot be read, or it is larger than ``limit`` (``what`` words the
+            bound: "Moodle XML imports take").
+    """
+    source = str(path)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise DeckError(source, [f"cannot be read ({error.strerror or error})"]) from None
+    if len(data) > limit:
+        raise DeckError(source, [f"the file is larger than {what} ({byte_size(limit)})"])
+    return data
 
 
 class _RefusedError(Exception):

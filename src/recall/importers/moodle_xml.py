@@ -32,7 +32,7 @@ from recall.importers._question_bank import (
 from recall.importers._report import Tally, byte_size
 from recall.importers._svg import svg_problem
 from recall.importers._xml_tree import XmlNode as _Node
-from recall.importers._xml_tree import parse_xml
+from recall.importers._xml_tree import parse_xml, read_bounded
 
 MAX_XML_BYTES = 256 * 1024**2
 MAX_IMAGE_BYTES = 64 * 1024**2
@@ -90,16 +90,7 @@ def read_moodle_xml(path: Path, staging: Path) -> ImportedPackage:
             question Recall asks; each problem names its line.
     """
     source = str(path)
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_XML_BYTES + 1)
-    except OSError as error:
-        raise DeckError(source, [f"cannot be read ({error.strerror or error})"]) from None
-    if len(data) > MAX_XML_BYTES:
-        raise DeckError(
-            source,
-            [f"the file is larger than Moodle XML imports take ({byte_size(MAX_XML_BYTES)})"],
-        )
+    data = read_bounded(path, MAX_XML_BYTES, "Moodle XML imports take")
     root = _parse(data, source)
     del data
     images = _Images(source, staging)

@@ -25,9 +25,9 @@ from recall.core.errors import DeckError, ImportCancelledError
 from recall.importers import Cancelled, ImportedPackage, StagedMedia, never_cancelled
 from recall.importers._qti_item import Skipped, item_question
 from recall.importers._question_bank import BankBuilder, file_deck_name
-from recall.importers._report import Tally, byte_size
+from recall.importers._report import Tally
 from recall.importers._svg import svg_problem
-from recall.importers._xml_tree import XmlNode, parse_xml, root_name
+from recall.importers._xml_tree import XmlNode, parse_xml, read_bounded, root_name
 from recall.importers._zip import SafeZip
 
 MANIFEST = "imsmanifest.xml"
@@ -78,25 +78,12 @@ def read_qti(path: Path, staging: Path, cancelled: Cancelled = never_cancelled) 
     source = str(path)
     if path.suffix.lower() == ".zip":
         return _read_package(path, staging, source, cancelled)
-    data = _read_file(path, source)
+    data = read_bounded(path, MAX_XML_BYTES, "a QTI item may be")
     root = _item_root(data, source, "")
     images = _Images(source, staging, None)
     builder = BankBuilder(source, file_deck_name(path), images.resolve)
     _add(builder, images, root, "")
     return builder.package(images.media, images.notes())
-
-
-def _read_file(path: Path, source: str) -> bytes:
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_XML_BYTES + 1)
-    except OSError as error:
-        raise DeckError(source, [f"cannot be read ({error.strerror or error})"]) from None
-    if len(data) > MAX_XML_BYTES:
-        raise DeckError(
-            source, [f"the file is larger than a QTI item may be ({byte_size(MAX_XML_BYTES)})"]
-        )
-    return data
 
 
 def _item_root(data: bytes, source: str, member: str) -> XmlNode:
