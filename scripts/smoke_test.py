@@ -142,7 +142,14 @@ def _check_folder(test: SmokeTest, folder: Path) -> None:
         detail=f"{folder} holds {size} bytes",
     )
     qt = folder / "_internal" / "PySide6" / "Qt"
-    test.check("no Qt translations", not (qt / "translations").exists())
+    shipped = sorted(path.stem for path in (ROOT / "resources" / "locale").glob("*.po"))
+    translations = sorted(file.name for file in (qt / "translations").glob("*"))
+    test.check(
+        f"Qt's translations are qtbase for {', '.join(shipped) or 'no language'} alone",
+        set(translations) <= {f"qtbase_{language}.qm" for language in shipped}
+        and all(f"qtbase_{language}.qm" in translations for language in shipped),
+        detail=f"found {translations}",
+    )
     if not sys.platform.startswith("linux"):
         return
     libraries = {

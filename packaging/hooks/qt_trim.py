@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import PurePath
+import glob
+from pathlib import Path, PurePath
+
+# Recall's catalogs (resources/locale/<language>.po): Qt's own catalog is kept for each.
+LOCALE = Path(__file__).resolve().parents[2] / "resources" / "locale"
 
 # Plugin folder -> the plugins kept from it. A folder not named here is left out whole.
 KEPT_PLUGINS = {
@@ -34,14 +38,41 @@ def keep_binary(source: str, destination: str) -> bool:
     return plugin_name(source) in KEPT_PLUGINS.get(folder, set())
 
 
+def shipped_languages(locale: Path = LOCALE) -> set[str]:
+    """The languages Recall ships a catalog for, besides English."""
+    return {path.stem for path in locale.glob("*.po")}
+
+
+def kept_translations(files: list[str], languages: set[str]) -> list[str]:
+    """Of Qt's catalog files, the ``qtbase_<language>.qm`` of each language Recall ships
+    (Qt's standard dialogs and buttons; Recall uses no other Qt module with texts)."""
+    wanted = {f"qtbase_{language}.qm" for language in languages}
+    return sorted(file for file in files if PurePath(file).name in wanted)
+
+
 def trim(
     binaries: list[tuple[str, str]], datas: list[tuple[str, str]]
 ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """A Qt hook's collection without the unused plugins and without Qt's translations.
+    """A Qt hook's collection without the unused plugins and with only the Qt translations
+    of the languages Recall ships.
 
-    Recall's text is English and it installs no QTranslator, so Qt's own translations
-    (standard dialog buttons) would never be loaded.
+    A hook names Qt's translations by pattern (``.../translations/qtbase_*.qm``) or by
+    file; either way only ``qtbase_<language>.qm`` of a shipped language stays.
     """
     kept_binaries = [(source, where) for source, where in binaries if keep_binary(source, where)]
     kept_datas = [(source, where) for source, where in datas if "translations" not in where]
+    languages = shipped_languages()
+    seen: set[str] = set()
+    for source, where in datas:
+        if "translations" not in where:
+            continue
+        found = [
+            str(file)
+            for match in glob.glob(source)
+            for file in (sorted(Path(match).iterdir()) if Path(match).is_dir() else [Path(match)])
+        ]
+        for file in kept_translations(found, languages):
+            if file not in seen:
+                seen.add(file)
+                kept_datas.append((file, where))
     return kept_binaries, kept_datas

@@ -28,6 +28,7 @@ from recall.cli import history as cli_history
 from recall.cli import options as cli_options
 from recall.cli import time_off as cli_time_off
 from recall.cli.shared import point_at_newest_backup, say
+from recall.core import i18n
 from recall.core.errors import DeckErrors, RecallError
 from recall.host import paths
 
@@ -52,6 +53,9 @@ COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run Recall with command-line arguments; returns the exit status."""
+    # The language the system asks for, before any message is built; the window applies
+    # the learner's own choice once it has opened the collection.
+    i18n.start()
     parser = _parser()
     args = parser.parse_args(argv)
     if args.self_test:

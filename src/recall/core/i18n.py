@@ -182,11 +182,21 @@ def load(language: str, folder: Traversable | None = None) -> Catalog:
     return parse(language, entry.read_text(encoding="utf-8"), entry.name)
 
 
-def start(preference: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """Choose the language (``choose``), install its catalog and return its code."""
-    catalogs = shipped()
+def start(
+    preference: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    folder: Traversable | None = None,
+) -> str:
+    """Choose the language (``choose``), install its catalog and return its code.
+
+    Args:
+        preference: The language chosen in Preferences, or None for the system's.
+        environ: The environment to read (the process's by default).
+        folder: Where the catalogs are (the package's ``resources/locale`` by default).
+    """
+    catalogs = shipped(folder)
     language = choose(preference, catalogs, environ)
-    install(load(language))
+    install(load(language, folder))
     return language
 
 

@@ -13,8 +13,11 @@ from datetime import time, timedelta
 from recall.core import days
 from recall.core.days import StudyDays
 from recall.core.fields import OptionError, option
+from recall.core.i18n import mark
 
 THEMES = ("system", "light", "dark")
+# "system": the language the system asks for (LANGUAGE, LANG); else one Recall ships.
+LANGUAGES = ("system", "en", "de")
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,12 @@ class Preferences:
 
     theme: str = option(
         "system", "Theme", "Light, dark, or follow the system's scheme.", choices=THEMES
+    )
+    language: str = option(
+        "system",
+        mark("Language"),
+        mark("The language Recall is shown in; a new choice shows the next time Recall starts."),
+        choices=LANGUAGES,
     )
     day_rollover_hour: int = option(
         4, "Next day starts at", "Local hour at which a new study day begins.", low=0, high=23

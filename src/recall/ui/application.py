@@ -25,7 +25,9 @@ from recall.storage import (
     NewerDatabaseError,
     is_unusable,
 )
+from recall.options import deck_options
 from recall.ui.appearance import apply_preferences, apply_style_sheet
+from recall.ui.language import use_language
 from recall.ui.main_window import MainWindow
 from recall.ui.none_guard import guard_none
 from recall.ui.prompts import Prompts
@@ -78,9 +80,13 @@ def window_state(data_dir: Path) -> QSettings:
 
 
 def application() -> QApplication:
-    """The QApplication, created on first use, with Recall's name, icon and style sheet."""
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    """The QApplication, created on first use, with Recall's name, icon and style sheet,
+    in the language the system asks for (until the collection's preference is known)."""
+    existing = QApplication.instance()
+    app = existing or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
+    if existing is None:
+        use_language(app)
     configure(app)
     return app
 
@@ -96,8 +102,11 @@ def show_window(
         prompts: Asks and tells the learner.
         minimized: Start in the tray, or minimised when the desktop has no tray.
     """
+    app = application()
+    # The learner's choice of language, stored with the collection, applies from this start.
+    use_language(app, deck_options.preferences(database).language)
     window = MainWindow(database, window_state(data_dir), now, prompts=prompts)
-    apply_preferences(application(), window.preferences)
+    apply_preferences(app, window.preferences)
     if not minimized:
         window.show()
     elif not window.presence.has_tray:

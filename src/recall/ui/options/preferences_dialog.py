@@ -5,10 +5,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from recall.core import fields
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 from recall.core.preferences import Preferences
 from recall.options import deck_options
 from recall.storage import Database
@@ -18,6 +26,21 @@ from recall.ui.options.option_form import OptionForm
 from recall.ui.options.sync_section import SyncSection
 from recall.ui.plain_text import plain_label
 from recall.ui.prompts import Prompts
+
+# Each language by its own name, so a learner finds theirs whatever the window shows.
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
+
+
+def name_languages(form: OptionForm) -> None:
+    """Name the Language choices: "as the system says", then each language in itself."""
+    combo = form.editors.get("language")
+    if not isinstance(combo, QComboBox):
+        return
+    for index in range(combo.count()):
+        code = combo.itemData(index)
+        combo.setItemText(
+            index, tr("As the system says") if code == "system" else LANGUAGE_NAMES.get(code, code)
+        )
 
 
 class PreferencesDialog(QDialog):
@@ -43,17 +66,21 @@ class PreferencesDialog(QDialog):
         # The local API's options have a section of their own (a key is made, never typed).
         shown = [item for item in fields.describe(Preferences) if item.editable]
         self.form = OptionForm(shown, self)
+        name_languages(self.form)
         self.form.set_values(self._original)
         self.sync = SyncSection(database, self)
         self.api = ApiSection(self._original, self)
         note = plain_label("Point at an option to see what it does.")
         note.setObjectName("hint")
+        self.language_note = plain_label(tr("A new language shows the next time Recall starts."))
+        self.language_note.setObjectName("hint")
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
         layout = QVBoxLayout(self)
         layout.addWidget(self.form)
         layout.addWidget(note)
+        layout.addWidget(self.language_note)
         layout.addWidget(self.sync)
         layout.addWidget(self.api)
         layout.addWidget(self.buttons)
