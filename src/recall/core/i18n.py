@@ -25,6 +25,8 @@ from importlib.resources.abc import Traversable
 SOURCE_LANGUAGE = "en"
 # Languages written right to left: the window mirrors its layout for them.
 _RIGHT_TO_LEFT = frozenset({"ar", "dv", "fa", "he", "ks", "ps", "sd", "ug", "ur", "yi"})
+# Languages that write 1.234,5 for English's 1,234.5.
+_COMMA_DECIMALS = frozenset({"da", "de", "es", "id", "it", "nl", "pt"})
 # gettext's order: LANGUAGE (a colon-separated list) first, then the locale categories.
 _ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
@@ -86,6 +88,24 @@ def trn(singular: str, plural: str, count: int) -> str:
     """The form of a message for ``count`` in the learner's language (not yet formatted:
     the caller fills in ``{count}`` and the rest with ``str.format``)."""
     return _active.translate_plural(singular, plural, count)
+
+
+def number(value: int) -> str:
+    """A whole number with the thousands separator of the learner's language: 1,204 in
+    English, 1.204 in German."""
+    return _marks(f"{value:,}")
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """A number with ``digits`` decimals in the learner's marks: 1,234.5 or 1.234,5."""
+    return _marks(f"{value:,.{digits}f}")
+
+
+def _marks(english: str) -> str:
+    """An English-formatted number with the learner's thousands separator and decimal mark."""
+    if _base(_active.language) not in _COMMA_DECIMALS:
+        return english
+    return english.translate({ord(","): ".", ord("."): ","})
 
 
 def mark(message: str) -> str:

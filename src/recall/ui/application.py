@@ -16,7 +16,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from recall import __version__
 from recall.collection import opening
 from recall.core.errors import RecallError
+from recall.core.i18n import number, tr, trn
 from recall.host import paths
+from recall.options import deck_options
 from recall.safekeeping import backups, recovery
 from recall.storage import (
     BUSY_TIMEOUT_MS,
@@ -25,7 +27,6 @@ from recall.storage import (
     NewerDatabaseError,
     is_unusable,
 )
-from recall.options import deck_options
 from recall.ui.appearance import apply_preferences, apply_style_sheet
 from recall.ui.language import use_language
 from recall.ui.main_window import MainWindow
@@ -129,7 +130,9 @@ def run(data_dir: Path, minimized: bool = False) -> int:
     app = application()
     instance = SingleInstance(server_name(data_dir))
     if instance.notify_running():
-        print("Recall is already running; its window was brought to the front.", file=sys.stderr)
+        print(
+            tr("Recall is already running; its window was brought to the front."), file=sys.stderr
+        )
         return 0
     instance.listen()
     sys.excepthook = _show_crash
@@ -184,13 +187,15 @@ def _offer_backup(data_dir: Path, error: RecallError, prompts: Prompts) -> Datab
     path = paths.database_path(data_dir)
     newest = recovery.newest_backup(data_dir)
     if isinstance(error, NewerDatabaseError):
-        prompts.tell("Recall cannot start", _sentence(error), warning=True)
+        prompts.tell(tr("Recall cannot start"), _sentence(error), warning=True)
         return None
     if not is_unusable(error):
         prompts.tell(
-            "Recall cannot start",
-            f"Recall cannot open its database right now:\n{_sentence(error)}\n\nThe "
-            "database was not changed. Start Recall again once this is fixed.",
+            tr("Recall cannot start"),
+            tr(
+                "Recall cannot open its database right now:\n{problem}\n\nThe database was "
+                "not changed. Start Recall again once this is fixed."
+            ).format(problem=_sentence(error)),
             warning=True,
         )
         return None
@@ -199,30 +204,46 @@ def _offer_backup(data_dir: Path, error: RecallError, prompts: Prompts) -> Datab
         text = str(error)
         if isinstance(error, MissingDatabaseError):
             text = recovery.missing_advice(data_dir, error)
-        prompts.tell("Recall cannot start", text, warning=True)
+        prompts.tell(tr("Recall cannot start"), text, warning=True)
         return None
     kept = (
-        "Nothing is deleted."
+        tr("Nothing is deleted.")
         if missing
-        else "The damaged file is kept beside it (renamed), not deleted."
+        else tr("The damaged file is kept beside it (renamed), not deleted.")
     )
-    question = (
-        f"Recall cannot open its database:\n{_sentence(error)}\n\nRestore the newest backup, made "
-        f"{newest.made_at.astimezone():%Y-%m-%d %H:%M} ({newest.cards} cards, "
-        f"{newest.reviews} reviews)? {kept}"
+    question = tr(
+        "Recall cannot open its database:\n{problem}\n\nRestore the newest backup, made "
+        "{made} ({cards}, {reviews})? {kept}"
+    ).format(
+        problem=_sentence(error),
+        made=f"{newest.made_at.astimezone():%Y-%m-%d %H:%M}",
+        cards=trn("{count} card", "{count} cards", newest.cards).format(count=number(newest.cards)),
+        reviews=trn("{count} review", "{count} reviews", newest.reviews).format(
+            count=number(newest.reviews)
+        ),
+        kept=kept,
     )
-    if not prompts.confirm("Recall cannot start", question):
+    if not prompts.confirm(tr("Recall cannot start"), question):
         return None
     try:
         aside = backups.replace_damaged(path, newest.path, now())
         database = opening.open_library(data_dir, now())
     except RecallError as failure:
-        prompts.tell("Recall cannot start", f"Nothing was restored: {failure}", warning=True)
+        prompts.tell(
+            tr("Recall cannot start"),
+            tr("Nothing was restored: {problem}").format(problem=failure),
+            warning=True,
+        )
         return None
-    where = f" The damaged file is kept as {aside}." if aside is not None else ""
-    prompts.tell(
-        "Recall", f"Restored the backup made {newest.made_at.astimezone():%Y-%m-%d %H:%M}.{where}"
+    made = f"{newest.made_at.astimezone():%Y-%m-%d %H:%M}"
+    restored = (
+        tr("Restored the backup made {made}.").format(made=made)
+        if aside is None
+        else tr("Restored the backup made {made}. The damaged file is kept as {path}.").format(
+            made=made, path=aside
+        )
     )
+    prompts.tell("Recall", restored)
     return database
 
 
@@ -249,11 +270,11 @@ def _show_crash(
         notice.setText(str(error))
         notice.exec()
         return
-    box = QMessageBox(QMessageBox.Icon.Critical, "Recall hit a bug", "")
+    box = QMessageBox(QMessageBox.Icon.Critical, tr("Recall hit a bug"), "")
     box.setTextFormat(Qt.TextFormat.PlainText)
     box.setText(
-        "Something went wrong inside Recall. Your reviews so far are saved.\n\n"
-        f"{kind.__name__}: {error}"
+        tr("Something went wrong inside Recall. Your reviews so far are saved.")
+        + f"\n\n{kind.__name__}: {error}"
     )
     box.setDetailedText(text)
     box.exec()

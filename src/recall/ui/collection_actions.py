@@ -18,9 +18,9 @@ from recall.changes import decks as deck_changes
 from recall.changes.cards import Change, Changes
 from recall.content import search
 from recall.core.errors import RecallError
+from recall.core.i18n import number, tr, trn
 from recall.core.preferences import Preferences
 from recall.core.presets import leech_policy
-from recall.core.wording import count
 from recall.host import paths
 from recall.options import deck_options
 from recall.ui.context import WindowContext, WindowPart
@@ -48,7 +48,7 @@ class EditCardDialog(QDialog):
         media_dir: Path | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Edit Card")
+        self.setWindowTitle(tr("Edit Card"))
         self._prompts = prompts or Prompts(self)
         # The editor and the deck format's models load when a card is first edited.
         from recall.changes import editing
@@ -75,7 +75,9 @@ class EditCardDialog(QDialog):
         """Drop the changes, asking first when the text differs from the card's."""
         from recall.ui.browser.add_card_dialog import DISCARD
 
-        if self.editor.data() != self._loaded and not self._prompts.confirm("Edit Card", DISCARD):
+        if self.editor.data() != self._loaded and not self._prompts.confirm(
+            tr("Edit Card"), DISCARD
+        ):
             return
         super().reject()
 
@@ -84,7 +86,7 @@ class EditCardDialog(QDialog):
             self.accept()
 
     def _on_media_refused(self, message: str) -> None:
-        self._prompts.tell("Edit Card", message, warning=True)
+        self._prompts.tell(tr("Edit Card"), message, warning=True)
 
 
 class CollectionActions(WindowPart):
@@ -118,12 +120,12 @@ class CollectionActions(WindowPart):
         self.changes = Changes(context.database, context.schedulers, settings, context.zone)
         self.browser: BrowserWindow | None = None
         self._review_change: Change | None = None
-        self.browse_action = self._action("&Browse Cards", "B", self.browse)
-        self.add_action = self._action("&Add Cards…", "A", self.add_cards)
-        self.new_deck_action = self._action("&New Deck…", "Ctrl+Shift+N", self.new_deck)
-        self.rename_deck_action = self._action("&Rename Deck…", "F2", self.rename_deck)
-        self.describe_deck_action = self._action("Deck &Description…", "", self.describe_deck)
-        self.delete_deck_action = self._action("&Delete Deck…", "", self.delete_deck)
+        self.browse_action = self._action(tr("&Browse Cards"), "B", self.browse)
+        self.add_action = self._action(tr("&Add Cards…"), "A", self.add_cards)
+        self.new_deck_action = self._action(tr("&New Deck…"), "Ctrl+Shift+N", self.new_deck)
+        self.rename_deck_action = self._action(tr("&Rename Deck…"), "F2", self.rename_deck)
+        self.describe_deck_action = self._action(tr("Deck &Description…"), "", self.describe_deck)
+        self.delete_deck_action = self._action(tr("&Delete Deck…"), "", self.delete_deck)
 
     @property
     def editing_actions(self) -> tuple[QAction, ...]:
@@ -155,7 +157,7 @@ class CollectionActions(WindowPart):
             return False
         change = self._run(self.changes.undo)
         if change is not None:
-            self.notice.emit(f"Undone: {change.label}.")
+            self.notice.emit(tr("Undone: {change}.").format(change=change.label))
             self._changed()
         return True
 
@@ -232,7 +234,7 @@ class CollectionActions(WindowPart):
         undone = self._run(self.changes.undo)
         if undone is None:
             return True
-        self.notice.emit(f"Undone: {undone.label}.")
+        self.notice.emit(tr("Undone: {change}.").format(change=undone.label))
         review.show_card(undone.card_ids[0])
         self._changed()
         return True
@@ -250,7 +252,9 @@ class CollectionActions(WindowPart):
 
     def new_deck(self) -> None:
         """Ask for a name (``A::B`` makes it a subdeck) and add the deck."""
-        name = self._prompts.ask_text("New Deck", "Name (use :: for a subdeck, as in A::B):")
+        name = self._prompts.ask_text(
+            tr("New Deck"), tr("Name (use :: for a subdeck, as in A::B):")
+        )
         if name:
             self._apply(lambda: deck_changes.new_deck(self._database, name, self._clock()))
 
@@ -259,7 +263,9 @@ class CollectionActions(WindowPart):
         deck = self._selected_deck()
         if deck is None:
             return
-        name = self._prompts.ask_text("Rename Deck", "New name (A::B puts it inside A):", deck[1])
+        name = self._prompts.ask_text(
+            tr("Rename Deck"), tr("New name (A::B puts it inside A):"), deck[1]
+        )
         if name and name != deck[1]:
             self._apply(
                 lambda: deck_changes.rename_deck(self._database, deck[0], name, self._clock())
@@ -270,7 +276,7 @@ class CollectionActions(WindowPart):
         deck = self._selected_deck()
         if deck is None:
             return
-        text = self._prompts.ask_text("Deck Description", "Description:", deck[2])
+        text = self._prompts.ask_text(tr("Deck Description"), tr("Description:"), deck[2])
         if text is not None:
             self._apply(
                 lambda: deck_changes.describe_deck(self._database, deck[0], text, self._clock())
@@ -283,13 +289,26 @@ class CollectionActions(WindowPart):
             return
         contents = deck_changes.contents(self._database, deck[0])
         subdecks = len(contents.decks) - 1
-        inside = f" and its {count(subdecks, 'subdeck')}" if subdecks else ""
-        question = (
-            f"Delete {deck[1]}{inside}, with {count(contents.cards, 'card')} and "
-            f"{count(contents.reviews, 'review')}? A backup is made first, and Edit > Undo brings "
-            "them back."
+        cards = trn("{count} card", "{count} cards", contents.cards).format(
+            count=number(contents.cards)
         )
-        if self._prompts.confirm("Delete Deck", question):
+        reviews = trn("{count} review", "{count} reviews", contents.reviews).format(
+            count=number(contents.reviews)
+        )
+        if subdecks:
+            question = trn(
+                "Delete {deck} and its {count} subdeck, with {cards} and {reviews}? A backup is "
+                "made first, and Edit > Undo brings them back.",
+                "Delete {deck} and its {count} subdecks, with {cards} and {reviews}? A backup is "
+                "made first, and Edit > Undo brings them back.",
+                subdecks,
+            ).format(deck=deck[1], count=number(subdecks), cards=cards, reviews=reviews)
+        else:
+            question = tr(
+                "Delete {deck}, with {cards} and {reviews}? A backup is made first, and "
+                "Edit > Undo brings them back."
+            ).format(deck=deck[1], cards=cards, reviews=reviews)
+        if self._prompts.confirm(tr("Delete Deck"), question):
             self._apply(lambda: deck_changes.delete_deck(self._database, deck[0], self._clock()))
 
     # Helpers
@@ -314,7 +333,7 @@ class CollectionActions(WindowPart):
         change = self._run(work)
         if change is not None:
             self.changes.push(change)
-            self.notice.emit(f"{change.label}. Edit > Undo takes it back.")
+            self.notice.emit(tr("{change}. Edit > Undo takes it back.").format(change=change.label))
             self._changed()
 
     def _run(self, work: Callable[[], Change]) -> Change | None:
@@ -353,7 +372,7 @@ class CollectionActions(WindowPart):
         else:
             change = self._run(lambda: self.changes.suspend([card_id]))
         if change is not None:
-            self.notice.emit(f"{change.label}. Ctrl+Z takes it back.")
+            self.notice.emit(tr("{change}. Ctrl+Z takes it back.").format(change=change.label))
             review.show_next()
             self._review_change = change if change.card_ids else None
             self._changed()
@@ -372,7 +391,7 @@ class CollectionActions(WindowPart):
         )
         if change is not None and change.changed:
             self.changes.push(change)
-            self.notice.emit("Card saved.")
+            self.notice.emit(tr("Card saved."))
             self._changed()
         review.show_again()
 
@@ -381,10 +400,20 @@ class CollectionActions(WindowPart):
         if key is None:
             return
         policy = leech_policy(deck_options.deck_options(self._database, key).preset)
-        action = (
-            "tagged leech and suspended" if policy.leech_action == "suspend" else "tagged leech"
-        )
-        self.notice.emit(
-            f"That card is a leech: forgotten {policy.leech_threshold} times, it was "
-            f"{action}. Find it in Browse with is:leech."
-        )
+        if policy.leech_action == "suspend":
+            text = trn(
+                "That card is a leech: forgotten {count} time, it was tagged leech and "
+                "suspended. Find it in Browse with is:leech.",
+                "That card is a leech: forgotten {count} times, it was tagged leech and "
+                "suspended. Find it in Browse with is:leech.",
+                policy.leech_threshold,
+            )
+        else:
+            text = trn(
+                "That card is a leech: forgotten {count} time, it was tagged leech. Find it in "
+                "Browse with is:leech.",
+                "That card is a leech: forgotten {count} times, it was tagged leech. Find it in "
+                "Browse with is:leech.",
+                policy.leech_threshold,
+            )
+        self.notice.emit(text.format(count=number(policy.leech_threshold)))

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import (
 )
 
 from recall.collection.deck_list import DeckOverview
-from recall.core import deck_tree
+from recall.core import deck_tree, i18n
+from recall.core.i18n import mark, number, tr, trn
 from recall.storage import DeckRow
 from recall.ui.feedback_panel import card_label
 from recall.ui.override_errors import reports_errors
@@ -34,11 +35,11 @@ class DeckListModel(QStandardItemModel):
     no deck holds (``A`` of ``A::B`` alone) is a row with an empty key.
     """
 
-    HEADERS = ("Deck", "New", "Due", "Total")
+    HEADERS = (mark("Deck"), mark("New"), mark("Due"), mark("Total"))
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.setHorizontalHeaderLabels(list(self.HEADERS))
+        self.setHorizontalHeaderLabels([i18n.tr(header) for header in self.HEADERS])
 
     def set_decks(self, decks: Sequence[DeckOverview]) -> None:
         """Replace every row with the tree of ``decks``."""
@@ -107,7 +108,13 @@ class DeckListModel(QStandardItemModel):
             cell.setData(value, _DECK)
             if column:
                 cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        cells[0].setAccessibleText(f"{node.name}: {new} new, {due} due, {total} cards")
+        cells[0].setAccessibleText(
+            trn(
+                "{deck}: {new} new, {due} due, {count} card",
+                "{deck}: {new} new, {due} due, {count} cards",
+                total,
+            ).format(deck=node.name, new=new, due=due, count=number(total))
+        )
         description = shortened(value.description)
         if description:
             cells[0].setToolTip(plain_tooltip(description))
@@ -143,16 +150,16 @@ class DeckListView(QWidget):
         super().__init__(parent)
         self.setObjectName("deckListView")
         self.model = DeckListModel(self)
-        self._title = plain_label("Decks")
+        self._title = plain_label(tr("Decks"))
         self._title.setObjectName("pageTitle")
-        self._description = card_label("deckDescription", "About the selected deck", rich=False)
+        self._description = card_label("deckDescription", tr("About the selected deck"), rich=False)
         self._description.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
-        self._status = card_label("deckStatus", "Today", rich=False)
+        self._status = card_label("deckStatus", tr("Today"), rich=False)
         self._status.setWordWrap(True)  # a long deck name must not widen the window
         self._status.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.table = _DeckTable()
         self.table.setObjectName("deckTable")
-        self.table.setAccessibleName("Decks")
+        self.table.setAccessibleName(tr("Decks"))
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -166,16 +173,16 @@ class DeckListView(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        self.study_button = QPushButton("Study")
+        self.study_button = QPushButton(tr("Study"))
         self.study_button.setObjectName("studyButton")
-        self.study_button.setAccessibleName("Study the selected deck")
+        self.study_button.setAccessibleName(tr("Study the selected deck"))
         self.study_button.setDefault(True)
         # Offered when the selected deck has nothing due: cram, preview, beyond the limits.
-        self.custom_study_button = QPushButton("&Custom Study…")
+        self.custom_study_button = QPushButton(tr("&Custom Study…"))
         self.custom_study_button.setObjectName("customStudyButton")
-        self.custom_study_button.setAccessibleName("Custom study: cram, preview, more cards")
+        self.custom_study_button.setAccessibleName(tr("Custom study: cram, preview, more cards"))
         self.custom_study_button.setToolTip(
-            "Cram a search, preview cards due soon, go beyond today's limits (Ctrl+Shift+C)"
+            tr("Cram a search, preview cards due soon, go beyond today's limits (Ctrl+Shift+C)")
         )
         self.custom_study_button.setVisible(False)
         buttons = QHBoxLayout()
@@ -278,9 +285,13 @@ class DeckListView(QWidget):
             return
         name = deck.name
         if deck.new + deck.due == 0:
-            self._status.setText(f"Nothing due in {name} today.")
+            self._status.setText(tr("Nothing due in {deck} today.").format(deck=name))
             return
-        self._status.setText(f"{name}: {deck.new} new and {deck.due} due today.")
+        self._status.setText(
+            tr("{deck}: {new} new and {due} due today.").format(
+                deck=name, new=deck.new, due=deck.due
+            )
+        )
 
     def _on_study(self) -> None:
         key = self.selected_key()

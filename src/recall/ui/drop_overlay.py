@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
+from recall.core.i18n import number, tr, trn
 from recall.ui.override_errors import reports_errors
 
 
@@ -19,14 +20,17 @@ class DropOverlay(QLabel):
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setWordWrap(True)
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.setAccessibleName("Drop to import")
+        self.setAccessibleName(tr("Drop to import"))
         self.hide()
         over.installEventFilter(self)
 
     def show_for(self, count: int) -> None:
         """Show it, naming how many files a drop would import."""
-        files = "this file" if count == 1 else f"these {count} files"
-        self.setText(f"Drop to import {files}")
+        self.setText(
+            trn("Drop to import this file", "Drop to import these {count} files", count).format(
+                count=number(count)
+            )
+        )
         parent = self.parentWidget()
         if parent is not None:
             self.setGeometry(parent.rect())

@@ -10,7 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from recall.content.sound import without_references
-from recall.core.wording import count, short_day
+from recall.core.i18n import number, tr, trn
+from recall.core.wording import short_day
 from recall.ui.accessibility import expose, plain_text
 from recall.ui.override_errors import reports_errors
 from recall.ui.text import markdown_to_html
@@ -21,17 +22,29 @@ if TYPE_CHECKING:
 
 def follow_up_banner(follow_up: FollowUpShown) -> str:
     """What a follow-up says above its question, naming no option (that would give it away)."""
-    times = {2: "twice"}.get(follow_up.picks, f"{follow_up.picks} times")
-    return f"Follow-up: you picked a wrong option here {times} before. Take it again."
+    if follow_up.picks == 2:
+        return tr("Follow-up: you picked a wrong option here twice before. Take it again.")
+    return trn(
+        "Follow-up: you picked a wrong option here {count} time before. Take it again.",
+        "Follow-up: you picked a wrong option here {count} times before. Take it again.",
+        follow_up.picks,
+    ).format(count=number(follow_up.picks))
 
 
 def follow_up_note(follow_up: FollowUpShown) -> str:
     """The note a follow-up shows after its answer, whatever was picked (Markdown):
     'You picked “Lyon” twice before: why it is wrong', then the option's note."""
-    times = {2: "twice"}.get(follow_up.picks, f"{follow_up.picks} times")
     option = follow_up.option.replace("*", "\\*").replace("_", "\\_")
-    heading = f"**You picked \u201c{option}\u201d {times} before: why it is wrong**"
-    why = follow_up.why.strip() or "The deck gives no note for this option."
+    if follow_up.picks == 2:
+        heading = tr("You picked \u201c{option}\u201d twice before: why it is wrong")
+    else:
+        heading = trn(
+            "You picked \u201c{option}\u201d {count} time before: why it is wrong",
+            "You picked \u201c{option}\u201d {count} times before: why it is wrong",
+            follow_up.picks,
+        )
+    heading = "**" + heading.format(option=option, count=number(follow_up.picks)) + "**"
+    why = follow_up.why.strip() or tr("The deck gives no note for this option.")
     return f"{heading}\n\n{why}"
 
 
@@ -43,10 +56,20 @@ def earlier_picks_line(picks: Sequence[EarlierPick], zone: tzinfo | None = None)
     """
     lines = []
     for pick in picks:
-        what = "this" if len(picks) == 1 else f"\u201c{pick.choice}\u201d"
         last = pick.last.astimezone(zone)
-        reviews = count(pick.times, "earlier review")
-        lines.append(f"You picked {what} on {reviews} (last on {short_day(last)}).")
+        if len(picks) == 1:
+            line = trn(
+                "You picked this on {count} earlier review (last on {day}).",
+                "You picked this on {count} earlier reviews (last on {day}).",
+                pick.times,
+            )
+        else:
+            line = trn(
+                "You picked \u201c{option}\u201d on {count} earlier review (last on {day}).",
+                "You picked \u201c{option}\u201d on {count} earlier reviews (last on {day}).",
+                pick.times,
+            )
+        lines.append(line.format(option=pick.choice, count=number(pick.times), day=short_day(last)))
     return " ".join(lines)
 
 
@@ -95,12 +118,12 @@ class FeedbackPanel(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("feedback")
-        self.verdict = card_label("verdict", "Result", rich=False)
-        self.picked_note = card_label("pickedNote", "About your answer")
-        self.earlier = card_label("earlierPicks", "Picked before", rich=False)
-        self.follow_up = card_label("followUpNote", "Why the option picked before is wrong")
-        self.explanation = card_label("explanation", "Explanation")
-        self.source = card_label("source", "Source")
+        self.verdict = card_label("verdict", tr("Result"), rich=False)
+        self.picked_note = card_label("pickedNote", tr("About your answer"))
+        self.earlier = card_label("earlierPicks", tr("Picked before"), rich=False)
+        self.follow_up = card_label("followUpNote", tr("Why the option picked before is wrong"))
+        self.explanation = card_label("explanation", tr("Explanation"))
+        self.source = card_label("source", tr("Source"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 14, 18, 14)
         layout.setSpacing(8)
@@ -146,7 +169,7 @@ class FeedbackPanel(QFrame):
         _set_markdown(self.follow_up, follow_up)
         _set_markdown(self.picked_note, notes)
         _set_markdown(self.explanation, without_references(explanation).strip())
-        _set_markdown(self.source, f"*Source:* {source}" if source else "")
+        _set_markdown(self.source, tr("*Source:* {source}").format(source=source) if source else "")
         self.show()
 
     def spoken(self) -> str:

@@ -14,7 +14,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import PySide6
-from PySide6.QtCore import QLibraryInfo, QTranslator, Qt
+from PySide6.QtCore import QLibraryInfo, QLocale, Qt, QTranslator
 from PySide6.QtWidgets import QApplication
 
 from recall.core import i18n
@@ -54,6 +54,11 @@ def use_language(
     chosen = None if preference in (None, "", AS_THE_SYSTEM_SAYS) else preference
     language = i18n.start(chosen, environ, folder)
     _install_qt_translator(app, language)
+    # Dates and numbers Qt formats (the calendar, date fields) follow the language too; the
+    # system's own locale when it is of the same language (de_AT keeps Austrian forms).
+    system = QLocale.system()
+    same = system.name().partition("_")[0] == language.partition("_")[0]
+    QLocale.setDefault(system if same else QLocale(language))
     direction = (
         Qt.LayoutDirection.RightToLeft
         if i18n.right_to_left(language)

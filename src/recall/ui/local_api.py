@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 from recall.core.preferences import Preferences
 from recall.storage import Database
 from recall.ui.prompts import Prompts
@@ -73,7 +74,7 @@ class LocalApi(QObject):
         try:
             server.start()
         except RecallError as error:
-            self._prompts.refused("Local API not started", error)
+            self._prompts.refused(tr("Local API not started"), error)
             return
         self.server, self._serving = server, wanted
 

@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenuBar, QMessageBox
 
 from recall import __version__
+from recall.core.i18n import mark, tr
 from recall.storage import SQLITE_VERSION
 from recall.ui.collection_actions import CollectionActions
 from recall.ui.data.safekeeping_actions import SafekeepingActions
@@ -23,32 +24,32 @@ if TYPE_CHECKING:
     from recall.ui.shortcuts_dialog import ShortcutsDialog
 
 SHORTCUTS = (
-    ("Enter", "Study the selected deck"),
-    ("1-9, 0", "Pick a choice (toggle on 'select all' cards)"),
-    ("Space / Enter", "Submit, show the answer, or accept the suggested rating"),
-    ("1 / 2 / 3 / 4", "After the answer: rate Again / Hard / Good / Easy"),
-    ("Alt+C", "On a choice card asked as type-in: show its choices (then at most Hard)"),
-    ("Up / Down, Page Up / Down", "Scroll a long card"),
-    ("R / F5", "Play the card's sounds again"),
-    ("5", "Pause or resume the sound (where 5 picks no choice)"),
-    ("Ctrl+Z", "Undo the last rating, bury or suspend; on the deck list, the last change"),
-    ("E / - / @", "While studying: edit / bury / suspend the card on screen"),
-    ("Ctrl+1 … Ctrl+7", "While studying or browsing: flag the card (again: unflag)"),
-    ("B / A", "Browse cards / Add cards"),
-    ("Ctrl+Shift+N / F2", "New deck / Rename the selected deck (A::B moves it inside A)"),
-    ("Escape", "Back to the deck list"),
-    ("Ctrl+Shift+I", "Import decks (Recall JSON, Anki .apkg, Anki text); or drop files"),
-    ("Ctrl+Shift+E", "Export the selected deck (.json or .apkg)"),
-    ("Ctrl+Shift+B", "Backups"),
-    ("Ctrl+Y", "Sync now through the sync folder (Edit > Preferences)"),
-    ("Ctrl+Shift+K", "Check the database: every schedule against its history"),
-    ("Shift+S", "Statistics of the selected deck (switch to all decks in the window)"),
-    ("Ctrl+,", "Preferences: theme, study day, grading, text size, backups"),
-    ("Ctrl+Shift+O", "Options of the selected deck: limits, steps, retention, FSRS"),
-    ("Ctrl+Shift+X", "Exam date of the selected deck, and what to expect on the day"),
-    ("Ctrl+Alt+Z", "Undo the last change of deck options (schedules as they were)"),
-    ("F1", "This list"),
-    ("Ctrl+Q", "Quit"),
+    ("Enter", mark("Study the selected deck")),
+    ("1-9, 0", mark("Pick a choice (toggle on 'select all' cards)")),
+    ("Space / Enter", mark("Submit, show the answer, or accept the suggested rating")),
+    ("1 / 2 / 3 / 4", mark("After the answer: rate Again / Hard / Good / Easy")),
+    ("Alt+C", mark("On a choice card asked as type-in: show its choices (then at most Hard)")),
+    ("Up / Down, Page Up / Down", mark("Scroll a long card")),
+    ("R / F5", mark("Play the card's sounds again")),
+    ("5", mark("Pause or resume the sound (where 5 picks no choice)")),
+    ("Ctrl+Z", mark("Undo the last rating, bury or suspend; on the deck list, the last change")),
+    ("E / - / @", mark("While studying: edit / bury / suspend the card on screen")),
+    ("Ctrl+1 … Ctrl+7", mark("While studying or browsing: flag the card (again: unflag)")),
+    ("B / A", mark("Browse cards / Add cards")),
+    ("Ctrl+Shift+N / F2", mark("New deck / Rename the selected deck (A::B moves it inside A)")),
+    ("Escape", mark("Back to the deck list")),
+    ("Ctrl+Shift+I", mark("Import decks (Recall JSON, Anki .apkg, Anki text); or drop files")),
+    ("Ctrl+Shift+E", mark("Export the selected deck (.json or .apkg)")),
+    ("Ctrl+Shift+B", mark("Backups")),
+    ("Ctrl+Y", mark("Sync now through the sync folder (Edit > Preferences)")),
+    ("Ctrl+Shift+K", mark("Check the database: every schedule against its history")),
+    ("Shift+S", mark("Statistics of the selected deck (switch to all decks in the window)")),
+    ("Ctrl+,", mark("Preferences: theme, study day, grading, text size, backups")),
+    ("Ctrl+Shift+O", mark("Options of the selected deck: limits, steps, retention, FSRS")),
+    ("Ctrl+Shift+X", mark("Exam date of the selected deck, and what to expect on the day")),
+    ("Ctrl+Alt+Z", mark("Undo the last change of deck options (schedules as they were)")),
+    ("F1", mark("This list")),
+    ("Ctrl+Q", mark("Quit")),
 )
 
 
@@ -88,19 +89,19 @@ class MainMenus(QObject):
         super().__init__(window)
         self._window = window
         self._sync_action = sync_action
-        self.import_action = _action(window, "&Import Deck...", "Ctrl+Shift+I")
-        self.export_action = _action(window, "&Export Deck...", "Ctrl+Shift+E")
-        self.export_reviews_action = _action(window, "Export &Review History...")
-        self.quit_action = _action(window, "&Quit", "Ctrl+Q")
-        self.undo_action = _action(window, "&Undo", "Ctrl+Z")
+        self.import_action = _action(window, tr("&Import Deck..."), "Ctrl+Shift+I")
+        self.export_action = _action(window, tr("&Export Deck..."), "Ctrl+Shift+E")
+        self.export_reviews_action = _action(window, tr("Export &Review History..."))
+        self.quit_action = _action(window, tr("&Quit"), "Ctrl+Q")
+        self.undo_action = _action(window, tr("&Undo"), "Ctrl+Z")
         self.undo_action.setEnabled(False)
-        self.back_action = _action(window, "&Back to Decks", "Escape")
-        self.study_action = _action(window, "&Study Selected Deck")
-        self.statistics_action = _action(window, "S&tatistics...", "Shift+S")
-        self.custom_study_action = _action(window, "&Custom Study...", "Ctrl+Shift+C")
-        self.time_off_action = _action(window, "&Time Off...", "Ctrl+Shift+T")
-        self.shortcuts_action = _action(window, "&Keyboard Shortcuts", "F1")
-        self.about_action = _action(window, "&About Recall")
+        self.back_action = _action(window, tr("&Back to Decks"), "Escape")
+        self.study_action = _action(window, tr("&Study Selected Deck"))
+        self.statistics_action = _action(window, tr("S&tatistics..."), "Shift+S")
+        self.custom_study_action = _action(window, tr("&Custom Study..."), "Ctrl+Shift+C")
+        self.time_off_action = _action(window, tr("&Time Off..."), "Ctrl+Shift+T")
+        self.shortcuts_action = _action(window, tr("&Keyboard Shortcuts"), "F1")
+        self.about_action = _action(window, tr("&About Recall"))
         self.shortcuts_dialog: ShortcutsDialog | None = None
         # Window-wide shortcuts work whichever screen has the keyboard.
         for action in (
@@ -133,7 +134,7 @@ class MainMenus(QObject):
         collection: CollectionActions,
         upkeep: SafekeepingActions,
     ) -> None:
-        file_menu = bar.addMenu("&File")
+        file_menu = bar.addMenu(tr("&File"))
         file_menu.addAction(self.import_action)
         file_menu.addAction(self.export_action)
         file_menu.addAction(self.export_reviews_action)
@@ -144,12 +145,12 @@ class MainMenus(QObject):
         file_menu.addAction(upkeep.backups_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
-        edit_menu = bar.addMenu("&Edit")
+        edit_menu = bar.addMenu(tr("&Edit"))
         edit_menu.addAction(self.undo_action)
         edit_menu.addAction(options.undo_action)
         edit_menu.addSeparator()
         edit_menu.addAction(options.preferences_action)
-        study_menu = bar.addMenu("&Study")
+        study_menu = bar.addMenu(tr("&Study"))
         study_menu.addAction(self.study_action)
         study_menu.addAction(options.deck_options_action)
         study_menu.addAction(options.exam_action)
@@ -158,15 +159,15 @@ class MainMenus(QObject):
         study_menu.addAction(self.custom_study_action)
         study_menu.addSeparator()
         study_menu.addAction(self.statistics_action)
-        decks_menu = bar.addMenu("&Decks")
-        tools_menu = bar.addMenu("&Tools")
+        decks_menu = bar.addMenu(tr("&Decks"))
+        tools_menu = bar.addMenu(tr("&Tools"))
         collection.fill_menus(tools_menu, decks_menu)
         tools_menu.addSeparator()
         tools_menu.addAction(self.custom_study_action)
         tools_menu.addAction(self.time_off_action)
         tools_menu.addSeparator()
         tools_menu.addAction(upkeep.check_action)
-        help_menu = bar.addMenu("&Help")
+        help_menu = bar.addMenu(tr("&Help"))
         help_menu.addAction(self.shortcuts_action)
         help_menu.addAction(self.about_action)
 
@@ -174,7 +175,7 @@ class MainMenus(QObject):
         from recall.ui.shortcuts_dialog import BROWSER_SHORTCUTS, ShortcutsDialog
 
         if self.shortcuts_dialog is None:
-            sections = (("Main window", SHORTCUTS), ("Card browser (B)", BROWSER_SHORTCUTS))
+            sections = ((tr("Main window"), SHORTCUTS), (tr("Card browser (B)"), BROWSER_SHORTCUTS))
             self.shortcuts_dialog = ShortcutsDialog(sections, self._window)
         self.shortcuts_dialog.show()
         self.shortcuts_dialog.raise_()
@@ -184,9 +185,9 @@ class MainMenus(QObject):
         versions = "<br>".join(f"{name} {version}" for name, version in library_versions().items())
         QMessageBox.about(
             self._window,
-            "About Recall",
-            f"<h3>Recall {__version__}</h3><p>Spaced-repetition quizzes, scheduled with FSRS.</p>"
-            f"<p>{versions}</p>",
+            tr("About Recall"),
+            f"<h3>Recall {__version__}</h3>"
+            f"<p>{tr('Spaced-repetition quizzes, scheduled with FSRS.')}</p><p>{versions}</p>",
         )
 
 

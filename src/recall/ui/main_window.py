@@ -19,7 +19,9 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QWidget
 from shiboken6 import isValid
 
 from recall.collection import deck_list as library
+from recall.core import i18n
 from recall.core.errors import RecallError
+from recall.core.i18n import mark, tr
 from recall.core.preferences import Preferences
 from recall.host import paths
 from recall.options import deck_options
@@ -52,7 +54,7 @@ if TYPE_CHECKING:
     from recall.ui.study_tools import CustomStudyDialog, TimeOffDialog
 
 
-UNDONE = "Rating taken back: the card is shown again as it was, to answer anew."
+UNDONE = mark("Rating taken back: the card is shown again as it was, to answer anew.")
 
 
 @reports_errors
@@ -251,7 +253,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _on_time_off(self, label: str) -> None:
-        self._show_status(f"{label}. Edit > Undo takes it back.", 10_000)
+        self._show_status(tr("{change}. Edit > Undo takes it back.").format(change=label), 10_000)
         self._on_collection_changed()
 
     def show_statistics(self) -> None:
@@ -328,8 +330,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._review is not None and not self._review.commit_pending():
-            question = "Your last answer could not be saved. Quit anyway and lose it?"
-            if not self._prompts.confirm("Quit Recall", question):
+            question = tr("Your last answer could not be saved. Quit anyway and lose it?")
+            if not self._prompts.confirm(tr("Quit Recall"), question):
                 event.ignore()
                 return
         if self.statistics is not None:
@@ -441,7 +443,7 @@ class MainWindow(QMainWindow):
                 self._database, self._schedulers, review.deck_key, self._clock(), self._zone
             )
         except RecallError as error:
-            self._prompts.tell("More new cards", str(error))
+            self._prompts.tell(tr("More new cards"), str(error))
             return
         self.study(review.deck_key)
 
@@ -471,7 +473,7 @@ class MainWindow(QMainWindow):
             return
         self.pages.setCurrentWidget(review)
         if review.undo():
-            self._show_status(UNDONE, 8_000)
+            self._show_status(i18n.tr(UNDONE), 8_000)
         self._update_actions()
 
     def _on_collection_changed(self) -> None:
@@ -587,4 +589,4 @@ class MainWindow(QMainWindow):
         try:
             self.presence.set_preferences(chosen)
         except RecallError as error:
-            self._prompts.refused("Start when you log in", error)
+            self._prompts.refused(tr("Start when you log in"), error)

@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from recall.core.errors import CancelledError, RecallError
+from recall.core.i18n import tr
 from recall.core.progress import Cancelled, Progress
 from recall.ui.plain_text import plain_label
 from recall.ui.prompts import Prompts
@@ -117,7 +118,7 @@ class Operations(QObject):
         self._cancel.clear()
         self._cancellable = cancellable
         relay = _ProgressRelay(self)
-        dialog = QProgressDialog(label, "Cancel" if cancellable else "", 0, 0, self._window)
+        dialog = QProgressDialog(label, tr("Cancel") if cancellable else "", 0, 0, self._window)
         # Its own label guesses rich text; what a round describes names other devices.
         dialog.setLabel(plain_label(label))
         dialog.setWindowTitle(label.rstrip(".").rstrip())
@@ -185,7 +186,7 @@ class Operations(QObject):
     def _on_cancel(self) -> None:
         self._cancel.set()
         if self._dialog is not None:
-            self._dialog.setLabelText("Stopping...")
+            self._dialog.setLabelText(tr("Stopping..."))
 
     def _on_progress(self, done: int, total: int) -> None:
         if self._dialog is None:

@@ -7,6 +7,7 @@ from typing import Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
+from recall.core import i18n
 from recall.ui.override_errors import reports_errors
 
 Index = QModelIndex | QPersistentModelIndex
@@ -72,7 +73,7 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
+            return i18n.tr(self.HEADERS[section])
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _LEFT if section == 0 else _RIGHT
         return None

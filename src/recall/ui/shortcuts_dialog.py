@@ -20,24 +20,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from recall.core import i18n
+from recall.core.i18n import mark, tr
+
 # The card browser's keys (Edit and Cards menus); a test holds them to its actions.
 BROWSER_SHORTCUTS = (
-    ("Ctrl+F", "Find: the search box"),
-    ("Ctrl+S", "Save the card in the editor"),
-    ("Escape", "Close the browser"),
-    ("Ctrl+Z", "Undo the last change of cards"),
-    ("Ctrl+E", "Add cards"),
-    ("Ctrl+G", "Study These: a custom session of the selected cards (cram or rescheduled)"),
-    ("Ctrl+J", "Suspend or unsuspend the selected cards"),
-    ("Ctrl+Shift+J", "Bury the selected cards until tomorrow"),
-    ("Ctrl+D", "Move the selected cards to another deck"),
-    ("Ctrl+Shift+A", "Add tags to the selected cards"),
-    ("Ctrl+Alt+Shift+A", "Remove tags from the selected cards"),
-    ("Ctrl+Alt+N", "Forget the selected cards (make them new)"),
-    ("Ctrl+Shift+D", "Set the due date of the selected cards"),
-    ("Ctrl+Del", "Delete the selected cards (a backup is made first)"),
-    ("Ctrl+Shift+E", "Export the selected cards"),
-    ("Ctrl+1 … Ctrl+7", "Flag the selected cards (again: unflag)"),
+    ("Ctrl+F", mark("Find: the search box")),
+    ("Ctrl+S", mark("Save the card in the editor")),
+    ("Escape", mark("Close the browser")),
+    ("Ctrl+Z", mark("Undo the last change of cards")),
+    ("Ctrl+E", mark("Add cards")),
+    ("Ctrl+G", mark("Study These: a custom session of the selected cards (cram or rescheduled)")),
+    ("Ctrl+J", mark("Suspend or unsuspend the selected cards")),
+    ("Ctrl+Shift+J", mark("Bury the selected cards until tomorrow")),
+    ("Ctrl+D", mark("Move the selected cards to another deck")),
+    ("Ctrl+Shift+A", mark("Add tags to the selected cards")),
+    ("Ctrl+Alt+Shift+A", mark("Remove tags from the selected cards")),
+    ("Ctrl+Alt+N", mark("Forget the selected cards (make them new)")),
+    ("Ctrl+Shift+D", mark("Set the due date of the selected cards")),
+    ("Ctrl+Del", mark("Delete the selected cards (a backup is made first)")),
+    ("Ctrl+Shift+E", mark("Export the selected cards")),
+    ("Ctrl+1 … Ctrl+7", mark("Flag the selected cards (again: unflag)")),
 )
 
 
@@ -50,13 +53,13 @@ class ShortcutsDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Keyboard Shortcuts")
+        self.setWindowTitle(tr("Keyboard Shortcuts"))
         self.setObjectName("shortcutsDialog")
         rows = sum(1 + len(keys) for _title, keys in sections)
         self.table = QTableWidget(rows, 2)
         self.table.setObjectName("shortcuts")
-        self.table.setAccessibleName("Keyboard shortcuts")
-        self.table.setHorizontalHeaderLabels(["Key", "What it does"])
+        self.table.setAccessibleName(tr("Keyboard shortcuts"))
+        self.table.setHorizontalHeaderLabels([tr("Key"), tr("What it does")])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -80,7 +83,7 @@ class ShortcutsDialog(QDialog):
                 key_font.setBold(True)
                 key_item.setFont(key_font)
                 self.table.setItem(row, 0, key_item)
-                self.table.setItem(row, 1, QTableWidgetItem(what))
+                self.table.setItem(row, 1, QTableWidgetItem(i18n.tr(what)))
                 row += 1
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)

@@ -23,8 +23,9 @@ from recall.changes.cards import Changes
 from recall.collection.browse import Finder
 from recall.collection.custom_study import CustomStudy, SessionRequest
 from recall.collection.time_off import Move, TimeOff, describe
-from recall.core import wording
+from recall.core import i18n
 from recall.core.errors import RecallError
+from recall.core.i18n import mark, number, tr, trn
 from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
@@ -32,9 +33,9 @@ from recall.study.custom import CustomQueue, SessionKind
 from recall.ui.plain_text import plain_label
 
 _TIME_OFF_KINDS = (
-    ("postpone", "Postpone cards due today"),
-    ("advance", "Advance cards before a trip"),
-    ("away", "I'm away from … to …"),
+    ("postpone", mark("Postpone cards due today")),
+    ("advance", mark("Advance cards before a trip")),
+    ("away", mark("I'm away from … to …")),
 )
 
 
@@ -59,37 +60,37 @@ class CustomStudyDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Custom Study")
+        self.setWindowTitle(tr("Custom Study"))
         self._custom = custom
         self._clock = clock
         self.kind = QComboBox()
-        self.kind.setAccessibleName("Kind of session")
+        self.kind.setAccessibleName(tr("Kind of session"))
         for kind in SessionKind:
-            self.kind.addItem(kind.label, kind.value)
+            self.kind.addItem(i18n.tr(kind.label), kind.value)
         self.search = QLineEdit()
-        self.search.setAccessibleName("Search")
-        self.search.setPlaceholderText("e.g. deck:French tag:verbs")
-        self.days = _spin(1, 3650, 1, "Days ahead")
+        self.search.setAccessibleName(tr("Search"))
+        self.search.setPlaceholderText(tr("e.g. deck:French tag:verbs"))
+        self.days = _spin(1, 3650, 1, tr("Days ahead"))
         self.tag = QLineEdit()
-        self.tag.setAccessibleName("Tag")
+        self.tag.setAccessibleName(tr("Tag"))
         self.deck = QLineEdit(deck)
-        self.deck.setAccessibleName("Deck")
-        self.minutes = _spin(1, 24 * 60, 20, "Minutes")
-        self.limit = _spin(1, 9999, 100, "Most cards")
+        self.deck.setAccessibleName(tr("Deck"))
+        self.minutes = _spin(1, 24 * 60, 20, tr("Minutes"))
+        self.limit = _spin(1, 9999, 100, tr("Most cards"))
         self.preview = plain_label()
-        self.preview.setAccessibleName("Cards in the session")
+        self.preview.setAccessibleName(tr("Cards in the session"))
         form = QFormLayout()
-        form.addRow("&Kind:", self.kind)
-        form.addRow("&Search:", self.search)
-        form.addRow("Days &ahead:", self.days)
-        form.addRow("&Tag:", self.tag)
-        form.addRow("&Deck:", self.deck)
-        form.addRow("&Minutes:", self.minutes)
-        form.addRow("Most &cards:", self.limit)
+        form.addRow(tr("&Kind:"), self.kind)
+        form.addRow(tr("&Search:"), self.search)
+        form.addRow(tr("Days &ahead:"), self.days)
+        form.addRow(tr("&Tag:"), self.tag)
+        form.addRow(tr("&Deck:"), self.deck)
+        form.addRow(tr("&Minutes:"), self.minutes)
+        form.addRow(tr("Most &cards:"), self.limit)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Study")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("&Study"))
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.preview)
@@ -112,13 +113,23 @@ class CustomStudyDialog(QDialog):
     def select_cards(self, card_ids: tuple[int, ...]) -> None:
         """Study these cards (the browser's selection): crammed, or with answers rescheduled."""
         self._card_ids = card_ids
-        selected = wording.count(len(card_ids), "selected card")
+        count = len(card_ids)
+        cram = trn(
+            "Cram the {count} selected card (schedule unchanged)",
+            "Cram the {count} selected cards (schedule unchanged)",
+            count,
+        ).format(count=number(count))
+        study = trn(
+            "Study the {count} selected card, answers rescheduled",
+            "Study the {count} selected cards, answers rescheduled",
+            count,
+        ).format(count=number(count))
         self.kind.blockSignals(True)
         self.kind.clear()
-        self.kind.addItem(f"Cram the {selected} (schedule unchanged)", SessionKind.CRAM.value)
-        self.kind.addItem(f"Study the {selected}, answers rescheduled", SessionKind.SEARCH.value)
+        self.kind.addItem(cram, SessionKind.CRAM.value)
+        self.kind.addItem(study, SessionKind.SEARCH.value)
         self.kind.blockSignals(False)
-        self.search.setPlaceholderText("all of them; or narrow them, e.g. is:due")
+        self.search.setPlaceholderText(tr("all of them; or narrow them, e.g. is:due"))
         self.limit.setValue(max(self.limit.value(), min(len(card_ids), self.limit.maximum())))
         self._on_changed()
 
@@ -159,19 +170,28 @@ class CustomStudyDialog(QDialog):
 
     def _describe(self, queue: CustomQueue) -> str:
         count = len(queue.pending)
-        text = f"{wording.count(count, 'card')} to study."
+        parts = [
+            trn("{count} card to study.", "{count} cards to study.", count).format(
+                count=number(count)
+            )
+        ]
         if self._card_ids and not self.search.text().strip() and count < len(self._card_ids):
             left_out = len(self._card_ids) - count
             if count < self.limit.value():
-                what = wording.count(left_out, "selected card")
-                text += f" {what} {wording.word(left_out, 'is', 'are')} suspended or buried."
+                parts.append(
+                    trn(
+                        "{count} selected card is suspended or buried.",
+                        "{count} selected cards are suspended or buried.",
+                        left_out,
+                    ).format(count=number(left_out))
+                )
             else:
-                text += f" Most cards stops at {count}."
+                parts.append(tr("Most cards stops at {count}.").format(count=number(count)))
         if queue.cram:
-            return text + " Answers move no due date."
-        if queue.kind in (SessionKind.CRAM, SessionKind.SEARCH):
-            return text + " Answers reschedule the cards, each under its deck's preset."
-        return text
+            parts.append(tr("Answers move no due date."))
+        elif queue.kind in (SessionKind.CRAM, SessionKind.SEARCH):
+            parts.append(tr("Answers reschedule the cards, each under its deck's preset."))
+        return " ".join(parts)
 
     def _on_accepted(self) -> None:
         if self._queue is not None and self._queue.pending:
@@ -192,37 +212,37 @@ class TimeOffDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Time Off")
+        self.setWindowTitle(tr("Time Off"))
         self._time_off = time_off
         self._clock = clock
         self.kind = QComboBox()
-        self.kind.setAccessibleName("What to do")
+        self.kind.setAccessibleName(tr("What to do"))
         for value, label in _TIME_OFF_KINDS:
-            self.kind.addItem(label, value)
+            self.kind.addItem(i18n.tr(label), value)
         self.search = QLineEdit()
-        self.search.setAccessibleName("Search")
-        self.search.setPlaceholderText("all cards; or e.g. deck:French")
-        self.days = _spin(1, 3650, 1, "Days to postpone by")
-        self.within = _spin(1, 3650, 7, "Days ahead to advance from")
-        self.count = _spin(0, 99999, 0, "How many cards (0 for all)")
+        self.search.setAccessibleName(tr("Search"))
+        self.search.setPlaceholderText(tr("all cards; or e.g. deck:French"))
+        self.days = _spin(1, 3650, 1, tr("Days to postpone by"))
+        self.within = _spin(1, 3650, 7, tr("Days ahead to advance from"))
+        self.count = _spin(0, 99999, 0, tr("How many cards (0 for all)"))
         self.count.setSpecialValueText("all")
         today = clock().astimezone(zone).date()
-        self.leave = self._date_edit(today, "First day away")
-        self.back = self._date_edit(today, "Last day away")
+        self.leave = self._date_edit(today, tr("First day away"))
+        self.back = self._date_edit(today, tr("Last day away"))
         self.preview = plain_label()
-        self.preview.setAccessibleName("What moves")
+        self.preview.setAccessibleName(tr("What moves"))
         form = QFormLayout()
-        form.addRow("&Do:", self.kind)
-        form.addRow("&Search:", self.search)
-        form.addRow("&Postpone by days:", self.days)
-        form.addRow("Cards due &within days:", self.within)
-        form.addRow("&How many:", self.count)
-        form.addRow("&From:", self.leave)
-        form.addRow("&To:", self.back)
+        form.addRow(tr("&Do:"), self.kind)
+        form.addRow(tr("&Search:"), self.search)
+        form.addRow(tr("&Postpone by days:"), self.days)
+        form.addRow(tr("Cards due &within days:"), self.within)
+        form.addRow(tr("&How many:"), self.count)
+        form.addRow(tr("&From:"), self.leave)
+        form.addRow(tr("&To:"), self.back)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Move Cards")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("&Move Cards"))
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.preview)

@@ -17,7 +17,9 @@ from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 from recall.content import math
 from recall.content.card_html import clean, is_image_name
 from recall.content.card_limits import MAX_SOURCE_FIELD_CHARS, length_problem, markdown_problem
-from recall.core.wording import count, long_day
+from recall.core import i18n
+from recall.core.i18n import mark, number, tr, trn
+from recall.core.wording import long_day
 
 MAX_PLAIN_SHOWN = 20_000
 """Characters of an over-large card shown as plain text."""
@@ -66,7 +68,8 @@ def shortened(text: str, limit: int = 2_000) -> str:
     """Plain text cut to ``limit`` characters for a label, saying how much was left out."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}... ({len(text) - limit:,} more characters)"
+    more = len(text) - limit
+    return tr("{text}... ({count} more characters)").format(text=text[:limit], count=number(more))
 
 
 def _visible_text(fragment: str) -> str:
@@ -94,8 +97,14 @@ def _visible_prefix(fragment: str, chunk: int = 1 << 20) -> str:
 
 def _with_note(text: str, problem: str | None) -> str:
     cut = len(text) > MAX_PLAIN_SHOWN
-    shown = f"; the first {MAX_PLAIN_SHOWN:,} characters follow" if cut else ""
-    return f"[Shown as plain text: this card's text {problem}{shown}.]\n\n{text[:MAX_PLAIN_SHOWN]}"
+    if cut:
+        note = tr(
+            "[Shown as plain text: this card's text {problem}; the first {count} characters "
+            "follow.]"
+        ).format(problem=problem, count=number(MAX_PLAIN_SHOWN))
+    else:
+        note = tr("[Shown as plain text: this card's text {problem}.]").format(problem=problem)
+    return f"{note}\n\n{text[:MAX_PLAIN_SHOWN]}"
 
 
 def markdown_to_html(markdown: str) -> str:
@@ -177,28 +186,40 @@ def _replace_images(document: QTextDocument) -> None:
         cursor.insertText(f"[{alt}]", QTextCharFormat())
 
 
+# Monday first, as datetime.weekday() counts; named here, not by the C library's locale.
+WEEKDAYS = (
+    mark("Monday"),
+    mark("Tuesday"),
+    mark("Wednesday"),
+    mark("Thursday"),
+    mark("Friday"),
+    mark("Saturday"),
+    mark("Sunday"),
+)
+
+
 def format_interval(interval: timedelta) -> str:
     """A short interval as Anki shows it on rating buttons: 1m, 10m, 3h, 4d, 2.5mo, 1.2y."""
     seconds = interval.total_seconds()
     if seconds < 60:
-        return "<1m"
+        return tr("<1m")
     minutes = seconds / 60
     if minutes < 60:
-        return f"{round(minutes)}m"
+        return tr("{count}m").format(count=round(minutes))
     hours = minutes / 60
     if hours < 24:
-        return f"{round(hours)}h"
+        return tr("{count}h").format(count=round(hours))
     day_count = hours / 24
     if day_count < 30:
-        return f"{round(day_count)}d"
+        return tr("{count}d").format(count=round(day_count))
     if day_count < 365:
-        return f"{_one_decimal(day_count / 30.4)}mo"
-    return f"{_one_decimal(day_count / 365)}y"
+        return tr("{count}mo").format(count=_one_decimal(day_count / 30.4))
+    return tr("{count}y").format(count=_one_decimal(day_count / 365))
 
 
 def _one_decimal(value: float) -> str:
-    text = f"{value:.1f}"
-    return text.removesuffix(".0")
+    text = f"{value:.1f}".removesuffix(".0")
+    return i18n.decimal(value) if "." in text else text
 
 
 def format_when(moment: datetime, now: datetime) -> str:
@@ -207,16 +228,17 @@ def format_when(moment: datetime, now: datetime) -> str:
     local_now = now.astimezone()
     delta = moment - now
     if delta < timedelta(minutes=1):
-        return "now"
+        return tr("now")
     if delta < timedelta(hours=1):
         minutes = round(delta.total_seconds() / 60)
-        return f"in {count(minutes, 'minute')}"
+        return trn("in {count} minute", "in {count} minutes", minutes).format(count=number(minutes))
     day_gap = (local.date() - local_now.date()).days
     clock = local.strftime("%H:%M")
     if day_gap == 0:
-        return f"today at {clock}"
+        return tr("today at {time}").format(time=clock)
     if day_gap == 1:
-        return f"tomorrow at {clock}"
+        return tr("tomorrow at {time}").format(time=clock)
     if day_gap < 7:
-        return f"{local.strftime('%A')} at {clock}"
+        weekday = i18n.tr(WEEKDAYS[local.weekday()])
+        return tr("{weekday} at {time}").format(weekday=weekday, time=clock)
     return long_day(local.date())

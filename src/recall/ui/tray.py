@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from recall.collection import deck_list as library
 from recall.collection.deck_list import DeckOverview
-from recall.core import days, wording
+from recall.core import days
+from recall.core.i18n import number, tr, trn
 from recall.core.preferences import Preferences
 from recall.host import autostart, notifications
 from recall.ui.context import WindowContext
@@ -36,12 +37,16 @@ def due_today(overviews: Sequence[DeckOverview]) -> int:
 
 def tooltip_text(count: int) -> str:
     """The tray's tooltip: ``Recall: 12 cards due today``."""
-    return f"Recall: {wording.count(count, 'card')} due today"
+    return trn("Recall: {count} card due today", "Recall: {count} cards due today", count).format(
+        count=number(count)
+    )
 
 
 def reminder_text(count: int) -> str:
     """The reminder's text."""
-    return f"{wording.count(count, 'card')} {'is' if count == 1 else 'are'} due today."
+    return trn("{count} card is due today.", "{count} cards are due today.", count).format(
+        count=number(count)
+    )
 
 
 def badge_label(count: int) -> str:
@@ -96,14 +101,14 @@ class TrayIcon(QObject):
         self.count = 0
         self.tray = QSystemTrayIcon(self)
         self.menu = QMenu()
-        self.study_action = QAction("&Study", self.menu)
-        self.show_action = QAction("S&how Recall", self.menu)
-        self.quit_action = QAction("&Quit", self.menu)
+        self.study_action = QAction(tr("&Study"), self.menu)
+        self.show_action = QAction(tr("S&how Recall"), self.menu)
+        self.quit_action = QAction(tr("&Quit"), self.menu)
         self.menu.addAction(self.study_action)
         self.menu.addAction(self.show_action)
         self.menu.addSeparator()
         self.menu.addAction(self.quit_action)
-        self.menu.setAccessibleName("Recall tray menu")
+        self.menu.setAccessibleName(tr("Recall tray menu"))
         self.tray.setContextMenu(self.menu)
         self._connect_signals()
         self.set_count(0)

@@ -10,6 +10,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QWidget
 
+from recall.core.i18n import tr
 from recall.core.wording import percent
 from recall.ui.charts.base import (
     Chart,
@@ -49,13 +50,15 @@ class BarChart(Chart):
         self,
         labels: Sequence[str],
         values: Sequence[float],
-        name: str = "Cards",
+        name: str = "",
         line: Line | None = None,
         value_format: Callable[[float], str] = number,
         colors: Sequence[QColor | None] | None = None,
     ) -> None:
         """One bar per label (``colors`` may give each bar its own colour)."""
-        self.set_stacks(labels, (name,), [(value,) for value in values], line, value_format)
+        self.set_stacks(
+            labels, (name or tr("Cards"),), [(value,) for value in values], line, value_format
+        )
         self._colors = tuple(colors) if colors is not None else ()
 
     def set_stacks(
@@ -85,7 +88,7 @@ class BarChart(Chart):
                 cells.append(self._line_text(line.values[index]))
             rows.append(cells)
         if len(self._series) > 1:
-            headers.insert(len(self._series) + 1, "Total")
+            headers.insert(len(self._series) + 1, tr("Total"))
         empty = not any(sum(stack) for stack in self._values)
         self.set_numbers(headers, [] if empty else rows)
 
@@ -134,7 +137,7 @@ class BarChart(Chart):
         lines = [self._labels[index]]
         lines += [f"{name}: {self._format(v)}" for name, v in zip(self._series, stack, strict=True)]
         if len(self._series) > 1:
-            lines.append(f"Total: {self._format(sum(stack))}")
+            lines.append(tr("Total: {value}").format(value=self._format(sum(stack))))
         if self._line is not None:
             lines.append(f"{self._line.name}: {self._line_text(self._line.values[index])}")
         return "\n".join(lines)

@@ -19,9 +19,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFileDialog, QMenu, QSizePolicy, QToolTip, QWidget
 
+from recall.core import i18n
+from recall.core.i18n import mark, tr
 from recall.ui.override_errors import reports_errors
 
-EMPTY_TEXT = "No reviews yet"
+EMPTY_TEXT = mark("No reviews yet")
 
 # Hues that read on white and on near-black alike; dark palettes get them lighter.
 _SERIES = ("#3b7dd8", "#2e9e5b", "#1f6b3d", "#d9822b", "#8e63ce", "#c8455d", "#6b7785")
@@ -61,8 +63,8 @@ def axis_top(value: float, whole: bool) -> float:
 def number(value: float) -> str:
     """A figure for an axis or a tooltip: whole numbers plainly, others to two digits."""
     if abs(value - round(value)) < 1e-9:
-        return f"{round(value):,}"
-    return f"{value:,.2f}" if abs(value) < 10 else f"{value:,.1f}"
+        return i18n.number(round(value))
+    return i18n.decimal(value, 2 if abs(value) < 10 else 1)
 
 
 @reports_errors
@@ -80,7 +82,7 @@ class Chart(QWidget):
         self.title = title
         self.headers: tuple[str, ...] = ()
         self.rows: tuple[tuple[str, ...], ...] = ()
-        self.empty_text = EMPTY_TEXT
+        self.empty_text = i18n.tr(EMPTY_TEXT)
         self.setAccessibleName(title)
         self.setMouseTracking(True)
         self.setMinimumHeight(170)
@@ -182,9 +184,9 @@ class Chart(QWidget):
     def context_menu(self) -> QMenu:
         """The chart's menu: Save as PNG and Copy numbers."""
         menu = QMenu(self)
-        save = menu.addAction("Save as PNG...")
+        save = menu.addAction(tr("Save as PNG..."))
         save.triggered.connect(self._on_save)
-        copy = menu.addAction("Copy Numbers")
+        copy = menu.addAction(tr("Copy Numbers"))
         copy.triggered.connect(self._on_copy)
         copy.setEnabled(bool(self.rows))
         return menu
@@ -202,7 +204,9 @@ class Chart(QWidget):
 
     def _on_save(self) -> None:
         name = self.title.lower().replace(" ", "-") + ".png"
-        path, _ = QFileDialog.getSaveFileName(self, "Save Chart as PNG", name, "PNG image (*.png)")
+        path, _ = QFileDialog.getSaveFileName(
+            self, tr("Save Chart as PNG"), name, tr("PNG image (*.png)")
+        )
         if path:
             self.save_png(path)
 

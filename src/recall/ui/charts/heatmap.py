@@ -5,14 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, timedelta
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QDate, QLocale, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QWidget
 
-from recall.core import wording
+from recall.core.i18n import number, tr, trn
 from recall.ui.charts.base import Chart, series_color, text_color
 
 _LEVELS = 4  # shades above "none"
+
+
+def long_date(day: date) -> str:
+    """A day with its weekday, in the language's own order and names ("Mon 03 Nov 2025")."""
+    return QLocale().toString(QDate(day.year, day.month, day.day), "ddd dd MMM yyyy")
 
 
 class CalendarHeatmap(Chart):
@@ -31,8 +36,8 @@ class CalendarHeatmap(Chart):
         if self._days:
             first = self._days[0][0]
             self._first_monday = first - timedelta(days=first.weekday())
-        rows = [(f"{day:%a %d %b %Y}", str(count)) for day, count in self._days if count]
-        self.set_numbers(("Day", "Reviews"), rows)
+        rows = [(long_date(day), str(count)) for day, count in self._days if count]
+        self.set_numbers((tr("Day"), tr("Reviews")), rows)
 
     def cell_rect(self, day: date, area: QRectF | None = None) -> QRectF:
         """Where a day's square is drawn."""
@@ -58,7 +63,8 @@ class CalendarHeatmap(Chart):
         origin, size = self._grid(area)
         metrics = self.fontMetrics()
         painter.setPen(text_color(self))
-        for row, name in ((0, "Mon"), (2, "Wed"), (4, "Fri")):
+        for row in (0, 2, 4):  # Monday, Wednesday, Friday
+            name = QLocale().dayName(row + 1, QLocale.FormatType.ShortFormat)
             painter.drawText(
                 QRectF(area.left(), origin.y() + row * size, origin.x() - area.left() - 4, size),
                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
@@ -74,7 +80,7 @@ class CalendarHeatmap(Chart):
                 painter.drawText(
                     QRectF(rect.left(), origin.y() - metrics.height() - 2, 40, metrics.height()),
                     Qt.AlignmentFlag.AlignLeft,
-                    f"{day:%b}",
+                    QLocale().monthName(day.month, QLocale.FormatType.ShortFormat),
                 )
 
     def tooltip_at(self, point: QPointF) -> str | None:
@@ -82,7 +88,9 @@ class CalendarHeatmap(Chart):
             return None
         for day, count in self._days:
             if self.cell_rect(day).adjusted(-1, -1, 1, 1).contains(point):
-                return f"{day:%a %d %b %Y}: {wording.count(count, 'review')}"
+                return trn("{day}: {count} review", "{day}: {count} reviews", count).format(
+                    day=long_date(day), count=number(count)
+                )
         return None
 
     def is_empty(self) -> bool:
@@ -90,7 +98,13 @@ class CalendarHeatmap(Chart):
 
     def _grid(self, area: QRectF) -> tuple[QPointF, float]:
         metrics = self.fontMetrics()
-        left = metrics.horizontalAdvance("Wed") + 8
+        left = (
+            max(
+                metrics.horizontalAdvance(QLocale().dayName(day, QLocale.FormatType.ShortFormat))
+                for day in (1, 3, 5)
+            )
+            + 8
+        )
         top = metrics.height() + 4
         weeks = max(
             1, ((self._days[-1][0] - self._first_monday).days // 7 + 1) if self._days else 53

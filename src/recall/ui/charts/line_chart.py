@@ -13,6 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from recall.core.i18n import tr
 from recall.ui.override_errors import reports_errors
 
 _MARGIN_LEFT = 56
@@ -73,8 +74,13 @@ class LineChart(QWidget):
             low = min(self._points, key=lambda point: point[1])
             high = max(self._points, key=lambda point: point[1])
             self.setAccessibleDescription(
-                f"{self._title}: from {self._y_format(low[1])} at {self._x_format(low[0])} "
-                f"to {self._y_format(high[1])} at {self._x_format(high[0])}"
+                tr("{chart}: from {low} at {low_at} to {high} at {high_at}").format(
+                    chart=self._title,
+                    low=self._y_format(low[1]),
+                    low_at=self._x_format(low[0]),
+                    high=self._y_format(high[1]),
+                    high_at=self._x_format(high[0]),
+                )
             )
         self.update()
 
@@ -101,7 +107,7 @@ class LineChart(QWidget):
             max(1.0, self.height() - _MARGIN_TOP - _MARGIN_BOTTOM),
         )
         if not self._points:
-            painter.drawText(plot, Qt.AlignmentFlag.AlignCenter, "Nothing to show yet")
+            painter.drawText(plot, Qt.AlignmentFlag.AlignCenter, tr("Nothing to show yet"))
             painter.end()
             return
         xs = [x for x, _ in self._points]

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from recall.core.i18n import tr
 from recall.ui.charts.base import Chart
 from recall.ui.charts.numbers_model import NumbersModel
 from recall.ui.plain_text import plain_label
@@ -44,11 +45,11 @@ class ChartSection(QFrame):
         self.reading = plain_label()
         self.reading.setObjectName("sectionReading")
         self.reading.setWordWrap(True)
-        self.reading.setAccessibleName(f"{title}: reading")
+        self.reading.setAccessibleName(tr("{chart}: reading").format(chart=title))
         self.reading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table_button = QPushButton("Show as Table")
+        self.table_button = QPushButton(tr("Show as Table"))
         self.table_button.setCheckable(True)
-        self.table_button.setAccessibleName(f"Show {title} as a table")
+        self.table_button.setAccessibleName(tr("Show {chart} as a table").format(chart=title))
         policy = self.table_button.sizePolicy()
         policy.setRetainSizeWhenHidden(True)  # titles line up across a row of sections
         self.table_button.setSizePolicy(policy)
@@ -56,7 +57,7 @@ class ChartSection(QFrame):
         self.model = NumbersModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
-        self.table.setAccessibleName(f"{title}: numbers")
+        self.table.setAccessibleName(tr("{chart}: numbers").format(chart=title))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -109,7 +110,7 @@ class ChartSection(QFrame):
             chart.setVisible(not shown)
         for caption in self.captions.values():
             caption.setVisible(not shown)
-        self.table_button.setText("Show as Chart" if shown else "Show as Table")
+        self.table_button.setText(tr("Show as Chart") if shown else tr("Show as Table"))
         self._on_numbers_changed()
 
     def _on_numbers_changed(self) -> None:

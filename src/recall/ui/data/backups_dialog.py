@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from recall.core.i18n import mark, number, tr, trn
 from recall.core.progress import Cancelled, Progress
 from recall.safekeeping import backups
 from recall.safekeeping.backups import Backup
@@ -38,7 +39,14 @@ from recall.ui.tasks import TaskRunner
 class BackupListModel(RowsModel[Backup]):
     """Rows of ``Backup`` values, newest first."""
 
-    HEADERS = ("Made", "Why", "Size", "Decks", "Cards", "Reviews")
+    HEADERS = (
+        mark("Made"),
+        mark("Why"),
+        mark("Size"),
+        mark("Decks"),
+        mark("Cards"),
+        mark("Reviews"),
+    )
 
     def set_backups(self, found: Sequence[Backup]) -> None:
         """Replace every row."""
@@ -50,7 +58,7 @@ class BackupListModel(RowsModel[Backup]):
 
     def cells(self, value: Backup) -> tuple[object, ...]:
         made = f"{value.made_at.astimezone():%Y-%m-%d %H:%M}"
-        why = value.made_before or "Backup"
+        why = value.made_before or tr("Backup")
         return (made, why, value.size_text, value.decks, value.cards, value.reviews)
 
     def extra(self, value: Backup, column: int, role: int) -> object:
@@ -80,7 +88,7 @@ class BackupsDialog(QDialog):
         tasks: TaskRunner | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Backups")
+        self.setWindowTitle(tr("Backups"))
         self.setObjectName("backupsDialog")
         self.resize(640, 400)
         self._database = database
@@ -90,7 +98,7 @@ class BackupsDialog(QDialog):
         self.operations = Operations(tasks or TaskRunner(self), self._prompts, self)
         self.model = BackupListModel(self)
         self.table = QTableView()
-        self.table.setAccessibleName("Backups")
+        self.table.setAccessibleName(tr("Backups"))
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -98,19 +106,21 @@ class BackupsDialog(QDialog):
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.note = plain_label(
-            "Recall backs up when it closes and every 30 minutes while you study, if anything "
-            "changed. It keeps the 10 newest backups and every backup of the last two days, "
-            "then one a day, one a week and one a month, for about a year."
+            tr(
+                "Recall backs up when it closes and every 30 minutes while you study, if anything "
+                "changed. It keeps the 10 newest backups and every backup of the last two days, "
+                "then one a day, one a week and one a month, for about a year."
+            )
         )
         self.note.setWordWrap(True)
-        self.empty = plain_label("No backups yet: Back Up Now makes the first one.")
+        self.empty = plain_label(tr("No backups yet: Back Up Now makes the first one."))
         self.empty.setObjectName("backupsEmpty")
-        self.backup_button = QPushButton("Back Up Now")
-        self.backup_button.setAccessibleName("Back up now")
-        self.restore_button = QPushButton("Restore...")
-        self.restore_button.setAccessibleName("Restore the selected backup")
-        self.close_button = QPushButton("Close")
-        self.close_button.setAccessibleName("Close")
+        self.backup_button = QPushButton(tr("Back Up Now"))
+        self.backup_button.setAccessibleName(tr("Back up now"))
+        self.restore_button = QPushButton(tr("Restore..."))
+        self.restore_button.setAccessibleName(tr("Restore the selected backup"))
+        self.close_button = QPushButton(tr("Close"))
+        self.close_button.setAccessibleName(tr("Close"))
         buttons = QHBoxLayout()
         buttons.addWidget(self.backup_button)
         buttons.addStretch(1)
@@ -144,12 +154,19 @@ class BackupsDialog(QDialog):
         if not rows:
             return False
         chosen = self.model.backup_at(rows[0].row())
-        question = (
-            f"Restore the backup made {chosen.made_at.astimezone():%Y-%m-%d %H:%M} "
-            f"({chosen.cards} cards, {chosen.reviews} reviews)?\n\nThe database as it is "
+        question = tr(
+            "Restore the backup made {made} ({cards}, {reviews})?\n\nThe database as it is "
             "now is saved as a backup first, so this can be undone."
+        ).format(
+            made=f"{chosen.made_at.astimezone():%Y-%m-%d %H:%M}",
+            cards=trn("{count} card", "{count} cards", chosen.cards).format(
+                count=number(chosen.cards)
+            ),
+            reviews=trn("{count} review", "{count} reviews", chosen.reviews).format(
+                count=number(chosen.reviews)
+            ),
         )
-        if not self._prompts.confirm("Restore backup", question):
+        if not self._prompts.confirm(tr("Restore backup"), question):
             return False
         return self.restore(chosen.path)
 
@@ -167,11 +184,11 @@ class BackupsDialog(QDialog):
             return report, backups.list_backups(backups.backup_folder(database))
 
         return self.operations.run(
-            "Restoring the backup...",
+            tr("Restoring the backup..."),
             work,
             self._on_restored,
-            failure="Backups",
-            preface="Nothing was restored: ",
+            failure=tr("Backups"),
+            preface=tr("Nothing was restored: "),
             on_error=lambda _error: self.refresh(),
             replaces_database=True,
         )
@@ -185,10 +202,10 @@ class BackupsDialog(QDialog):
             return made, backups.list_backups(backups.backup_folder(database))
 
         return self.operations.run(
-            "Backing up...",
+            tr("Backing up..."),
             work,
             self._on_backed_up,
-            failure="Backups",
+            failure=tr("Backups"),
             on_error=lambda _error: self.refresh(),
         )
 
@@ -200,18 +217,20 @@ class BackupsDialog(QDialog):
     def _on_restored(self, done: tuple[backups.RestoreReport, list[Backup]]) -> None:
         report, found = done
         self.refresh(found)
-        state = "healthy" if report.check.healthy else "\n".join(report.check.problems[:5])
+        state = tr("healthy") if report.check.healthy else "\n".join(report.check.problems[:5])
         self._prompts.tell(
-            "Backups",
-            f"Restored. Check: {state}\n\nTools > Check Database also replays every "
-            "schedule against its history.",
+            tr("Backups"),
+            tr(
+                "Restored. Check: {state}\n\nTools > Check Database also replays every "
+                "schedule against its history."
+            ).format(state=state),
         )
         self.restored.emit()
 
     def _on_backed_up(self, done: tuple[Path, list[Backup]]) -> None:
         path, found = done
         self.refresh(found)
-        self._prompts.tell("Backups", f"Backed up to {path.name}.")
+        self._prompts.tell(tr("Backups"), tr("Backed up to {file}.").format(file=path.name))
 
     def _on_busy(self, busy: bool) -> None:
         for button in (self.backup_button, self.restore_button, self.close_button):

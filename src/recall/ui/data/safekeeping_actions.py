@@ -14,8 +14,8 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
+from recall.core.i18n import number, tr, trn
 from recall.core.progress import Cancelled, Progress
-from recall.core.wording import count
 from recall.safekeeping import backups, integrity
 from recall.safekeeping import repair as upkeep
 from recall.safekeeping.integrity import CheckReport
@@ -48,9 +48,9 @@ class SafekeepingActions(WindowPart):
         window: QWidget,
     ) -> None:
         super().__init__(context, window)
-        self.backups_action = QAction("&Backups...", window)
+        self.backups_action = QAction(tr("&Backups..."), window)
         self.backups_action.setShortcut(QKeySequence("Ctrl+Shift+B"))
-        self.check_action = QAction("&Check Database", window)
+        self.check_action = QAction(tr("&Check Database"), window)
         self.check_action.setShortcut(QKeySequence("Ctrl+Shift+K"))
         self.backup_timer = QTimer(self)
         self.set_backup_interval(backup_interval)
@@ -84,10 +84,10 @@ class SafekeepingActions(WindowPart):
             return integrity.check(database, schedulers, now, progress, cancelled)
 
         self._operations.run(
-            "Checking the database...",
+            tr("Checking the database..."),
             work,
             self._on_checked,
-            failure="Check failed",
+            failure=tr("Check failed"),
             cancellable=True,
         )
 
@@ -98,36 +98,56 @@ class SafekeepingActions(WindowPart):
 
     def _on_checked(self, report: CheckReport) -> None:
         if report.healthy:
-            replayed = (
-                ""
+            cards = trn("{count} card", "{count} cards", report.cards).format(
+                count=number(report.cards)
+            )
+            reviews = trn("{count} review", "{count} reviews", report.reviews).format(
+                count=number(report.reviews)
+            )
+            healthy = (
+                tr(
+                    "The database is healthy: {cards} and {reviews} checked, every schedule "
+                    "equal to its history."
+                )
                 if report.replayed >= report.cards
-                else f" ({report.replayed:,} changed since the last full check replayed; "
-                "`recall check --full` replays every card)"
+                else tr(
+                    "The database is healthy: {cards} and {reviews} checked, every schedule "
+                    "equal to its history ({replayed} changed since the last full check "
+                    "replayed; `recall check --full` replays every card)."
+                )
             )
             self._prompts.tell(
-                "Check Database",
-                f"The database is healthy: {count(report.cards, 'card')} and "
-                f"{count(report.reviews, 'review')} checked, every schedule equal to its "
-                f"history{replayed}.",
+                tr("Check Database"),
+                healthy.format(cards=cards, reviews=reviews, replayed=number(report.replayed)),
             )
             return
         found = "\n".join(f"• {problem}" for problem in report.problems[:8])
         more = len(report.problems) - 8
         if more > 0:
-            found += f"\n… and {more:,} more"
+            found += "\n" + tr("… and {count} more").format(count=number(more))
+        problems = len(report.problems)
         if not upkeep.can_repair(report):
             self._prompts.tell(
-                "Check Database",
-                f"{count(len(report.problems), 'problem')} found:\n\n{found}\n\n"
-                "Recall cannot rebuild these; File > Backups can restore an earlier copy.",
+                tr("Check Database"),
+                trn(
+                    "{count} problem found:\n\n{found}\n\nRecall cannot rebuild it; "
+                    "File > Backups can restore an earlier copy.",
+                    "{count} problems found:\n\n{found}\n\nRecall cannot rebuild these; "
+                    "File > Backups can restore an earlier copy.",
+                    problems,
+                ).format(count=number(problems), found=found),
                 warning=True,
             )
             return
         if not self._prompts.confirm(
-            "Check Database",
-            f"{count(len(report.problems), 'problem')} found:\n\n{found}\n\n"
-            "Rebuild the schedules from the review history? A backup is made first; "
-            "no review is changed.",
+            tr("Check Database"),
+            trn(
+                "{count} problem found:\n\n{found}\n\nRebuild the schedules from the review "
+                "history? A backup is made first; no review is changed.",
+                "{count} problems found:\n\n{found}\n\nRebuild the schedules from the review "
+                "history? A backup is made first; no review is changed.",
+                problems,
+            ).format(count=number(problems), found=found),
         ):
             return
         database, schedulers, now = self._database, self._schedulers, self._clock()
@@ -136,19 +156,29 @@ class SafekeepingActions(WindowPart):
             return upkeep.repair(database, schedulers, report, now)
 
         self._operations.run(
-            "Repairing...", work, self._on_repaired, failure="Repair failed", writes_cards=True
+            tr("Repairing..."),
+            work,
+            self._on_repaired,
+            failure=tr("Repair failed"),
+            writes_cards=True,
         )
 
     def _on_repaired(self, repaired: upkeep.Repaired) -> None:
         state = (
-            "The database is healthy now."
+            tr("The database is healthy now.")
             if repaired.after.healthy
             else "\n".join(repaired.after.problems[:5])
         )
+        rebuilt = len(repaired.changes)
         self._prompts.tell(
-            "Check Database",
-            f"Rebuilt {count(len(repaired.changes), 'schedule')} from their history. The database "
-            f"as it was is saved as {repaired.backup.name}.\n\n{state}",
+            tr("Check Database"),
+            trn(
+                "Rebuilt {count} schedule from its history. The database as it was is saved "
+                "as {file}.\n\n{state}",
+                "Rebuilt {count} schedules from their history. The database as it was is saved "
+                "as {file}.\n\n{state}",
+                rebuilt,
+            ).format(count=number(rebuilt), file=repaired.backup.name, state=state),
         )
         self.repaired.emit()
 
@@ -166,7 +196,7 @@ class SafekeepingActions(WindowPart):
 
     def _on_backup_done(self, path: Path | None) -> None:
         if path is not None:
-            self.message.emit(f"Backed up to {path}", 5_000)
+            self.message.emit(tr("Backed up to {path}").format(path=path), 5_000)
 
     def _on_backup_failed(self, error: Exception) -> None:
-        self.message.emit(f"Backup failed: {error}", 30_000)
+        self.message.emit(tr("Backup failed: {problem}").format(problem=error), 30_000)

@@ -15,8 +15,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from recall.core.errors import CancelledError, RecallError
+from recall.core.i18n import number, tr, trn
 from recall.core.progress import Cancelled, Progress
-from recall.core.wording import count, word
 from recall.sync import settings
 from recall.sync.report import MEDIA_COUNTED, SyncReport, changes
 from recall.ui.context import WindowContext, WindowPart
@@ -49,11 +49,11 @@ class SyncActions(WindowPart):
     ) -> None:
         super().__init__(context, window)
         self._studying = studying
-        self.sync_action = QAction("S&ync Now", window)
+        self.sync_action = QAction(tr("S&ync Now"), window)
         self.sync_action.setShortcut(QKeySequence("Ctrl+Y"))
         self.label = plain_label()
         self.label.setObjectName("syncStatus")
-        self.label.setAccessibleName("Sync status")
+        self.label.setAccessibleName(tr("Sync status"))
         self.timer = QTimer(self)
         self.timer.setInterval(INTERVAL_MS)
         self.sync_action.triggered.connect(lambda: self.sync_now())
@@ -84,7 +84,7 @@ class SyncActions(WindowPart):
         """
         if not self.configured:
             if not quiet:
-                self.message.emit("Choose a sync folder in Edit > Preferences first", 10_000)
+                self.message.emit(tr("Choose a sync folder in Edit > Preferences first"), 10_000)
             return False
         database, schedulers, now = self._database, self._schedulers, self._clock()
         describe = self._operations.describe
@@ -109,11 +109,11 @@ class SyncActions(WindowPart):
                 return str(error)
 
         return self._operations.run(
-            "Syncing...",
+            tr("Syncing..."),
             work,
             self._on_synced,
-            failure="Sync failed",
-            preface="Nothing was lost; the next sync tries again. ",
+            failure=tr("Sync failed"),
+            preface=tr("Nothing was lost; the next sync tries again. "),
             cancellable=True,
             on_error=lambda _error: self.show_status(),
             writes_cards=True,  # received answers and edits are merged in
@@ -140,20 +140,28 @@ class SyncActions(WindowPart):
         status = settings.status(self._database)
         local = status.last_sync.astimezone() if status.last_sync else None
         self.label.setText(
-            status.summary(local) + (" · your changes not sent" if self._not_sent else "")
+            status.summary(local) + (tr(" · your changes not sent") if self._not_sent else "")
         )
         if status.folder is None:
             self.label.setToolTip(
-                "To study on another computer too, choose a folder both share in "
-                "Edit > Preferences > Sync folder (Syncthing, Dropbox, a network share)."
+                tr(
+                    "To study on another computer too, choose a folder both share in "
+                    "Edit > Preferences > Sync folder (Syncthing, Dropbox, a network share)."
+                )
             )
             return
         names = "\n".join(f"• {name} ({device[:8]})" for device, name in status.devices)
         self.label.setToolTip(
             plain_tooltip(
                 (f"{self._not_sent[0].upper()}{self._not_sent[1:]}\n\n" if self._not_sent else "")
-                + f"This device: {status.name}\nSync folder: {status.folder}"
-                + (f"\nOther devices seen:\n{names}" if names else "")
+                + tr("This device: {device}\nSync folder: {folder}").format(
+                    device=status.name, folder=status.folder
+                )
+                + (
+                    "\n" + tr("Other devices seen:\n{devices}").format(devices=names)
+                    if names
+                    else ""
+                )
             )
         )
 
@@ -176,30 +184,61 @@ class SyncActions(WindowPart):
             self._not_sent = report.not_sent()
         self.show_status()
         if isinstance(report, str):
-            self.message.emit(f"Sync failed, tried again in a few minutes: {report}", 60_000)
+            self.message.emit(
+                tr("Sync failed, tried again in a few minutes: {problem}").format(problem=report),
+                60_000,
+            )
             return
         received = changes(report.received)
         if report.reason is not None:
             # Short enough for the status bar; the file's name and the system's words are
             # in the sync status's tooltip.
-            waiting = (
-                "Everything is"
-                if report.kept < 0
-                else f"Your {count(report.kept, 'change')} {word(report.kept, 'is', 'are')}"
+            if report.kept < 0:
+                failed = tr(
+                    "Sending failed: {problem}. Everything is kept and sent when it can be written."
+                )
+            else:
+                failed = trn(
+                    "Sending failed: {problem}. Your {count} change is kept and sent when it can "
+                    "be written.",
+                    "Sending failed: {problem}. Your {count} changes are kept and sent when it "
+                    "can be written.",
+                    report.kept,
+                )
+            got = (
+                trn("Received {count} change.", "Received {count} changes.", received).format(
+                    count=number(received)
+                )
+                + " "
+                if received
+                else ""
             )
             self.message.emit(
-                (f"Received {count(received, 'change')}. " if received else "")
-                + f"Sending failed: {report.reason}. {waiting} kept and sent when it can be "
-                "written.",
+                got + failed.format(problem=report.reason, count=number(report.kept)),
                 60_000,
             )
             self.synced.emit(report)
             return
         sent = changes(report.sent)
         files = report.received[MEDIA_COUNTED]
+        synced = (
+            trn(
+                "Synced: {count} change sent, {received} received, with {files}",
+                "Synced: {count} changes sent, {received} received, with {files}",
+                sent,
+            )
+            if files
+            else trn(
+                "Synced: {count} change sent, {received} received",
+                "Synced: {count} changes sent, {received} received",
+                sent,
+            )
+        )
+        media = trn("{count} image or sound", "{count} images and sounds", files).format(
+            count=number(files)
+        )
         self.message.emit(
-            f"Synced: {count(sent, 'change')} sent, {received:,} received"
-            + (f", with {count(files, 'image or sound', 'images and sounds')}" if files else ""),
+            synced.format(count=number(sent), received=number(received), files=media),
             5_000,
         )
         self.synced.emit(report)

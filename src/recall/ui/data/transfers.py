@@ -14,7 +14,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from recall.collection import review_log
+from recall.core import i18n
 from recall.core.errors import CancelledError, RecallError
+from recall.core.i18n import mark, number, tr, trn
 from recall.core.progress import Cancelled, Progress
 from recall.ui.context import WindowContext, WindowPart
 
@@ -23,19 +25,35 @@ if TYPE_CHECKING:
     # when first used, on the worker thread where they run: not at start.
     from recall.collection.importing import ImportReport
 
-IMPORT_FILTER = (
-    "Decks (*.json *.apkg *.colpkg *.txt *.csv *.tsv *.gift *.xml *.zip);;"
-    "Recall decks (*.json);;"
-    "Anki packages (*.apkg *.colpkg);;"
-    "Anki text exports (*.txt *.csv *.tsv);;"
-    "Moodle question banks (*.gift *.xml);;"
-    "QTI 2.1 items and content packages (*.xml *.zip);;All files (*)"
+# The import dialog's filters, each a name (translated) and its file patterns (not).
+IMPORT_FILTERS = (
+    (mark("Decks"), "*.json *.apkg *.colpkg *.txt *.csv *.tsv *.gift *.xml *.zip"),
+    (mark("Recall decks"), "*.json"),
+    (mark("Anki packages"), "*.apkg *.colpkg"),
+    (mark("Anki text exports"), "*.txt *.csv *.tsv"),
+    (mark("Moodle question banks"), "*.gift *.xml"),
+    (mark("QTI 2.1 items and content packages"), "*.xml *.zip"),
+    (mark("All files"), "*"),
 )
-DECK_EXPORT_FILTERS = {
-    "Recall deck (*.json)": ".json",
-    "Anki package (*.apkg)": ".apkg",
-    "Moodle GIFT (*.gift)": ".gift",
-}
+IMPORT_FILTER = ";;".join(f"{name} ({patterns})" for name, patterns in IMPORT_FILTERS)
+# The export dialog's filters: name, patterns, and the suffix a file of that kind takes.
+DECK_EXPORT_FILTERS = (
+    (mark("Recall deck"), "*.json", ".json"),
+    (mark("Anki package"), "*.apkg", ".apkg"),
+    (mark("Moodle GIFT"), "*.gift", ".gift"),
+)
+
+
+def import_filter() -> str:
+    """The import dialog's filters in the learner's language."""
+    return ";;".join(f"{i18n.tr(name)} ({patterns})" for name, patterns in IMPORT_FILTERS)
+
+
+def export_filters() -> dict[str, str]:
+    """The export dialog's filters in the learner's language, each with its suffix."""
+    return {
+        f"{i18n.tr(name)} ({patterns})": suffix for name, patterns, suffix in DECK_EXPORT_FILTERS
+    }
 
 
 def importable(path: Path) -> bool:
@@ -74,7 +92,7 @@ class Transfers(WindowPart):
     def choose_and_import(self) -> None:
         """Ask for files, then import them."""
         names, _filter = QFileDialog.getOpenFileNames(
-            self._window, "Import Decks", str(Path.home()), IMPORT_FILTER
+            self._window, tr("Import Decks"), str(Path.home()), import_filter()
         )
         if names:
             self.import_files([Path(name) for name in names])
@@ -93,14 +111,14 @@ class Transfers(WindowPart):
             )
 
         self._operations.run(
-            "Importing...",
+            tr("Importing..."),
             work,
             self._on_imported,
-            failure="Import failed",
+            failure=tr("Import failed"),
             preface=(
-                "Nothing was imported; the file has problems:\n\n"
+                tr("Nothing was imported; the file has problems:\n\n")
                 if len(files) == 1
-                else "Nothing was imported; these files have problems:\n\n"
+                else tr("Nothing was imported; these files have problems:\n\n")
             ),
             cancellable=True,
             on_error=self._on_import_failed,
@@ -110,8 +128,12 @@ class Transfers(WindowPart):
     def export_deck(self, deck_key: str, deck_name: str) -> None:
         """Ask where to, then write the deck as Recall JSON or an Anki package."""
         suggested = str(Path.home() / f"{deck_key}.json")
+        filters = export_filters()
         name, chosen = QFileDialog.getSaveFileName(
-            self._window, f"Export {deck_name}", suggested, ";;".join(DECK_EXPORT_FILTERS)
+            self._window,
+            tr("Export {deck}").format(deck=deck_name),
+            suggested,
+            ";;".join(filters),
         )
         if not name:
             return
@@ -119,7 +141,7 @@ class Transfers(WindowPart):
 
         target = Path(name)
         if target.suffix.lower() not in EXPORT_SUFFIXES:
-            target = target.with_suffix(DECK_EXPORT_FILTERS.get(chosen, ".json"))
+            target = target.with_suffix(filters.get(chosen, ".json"))
         self.export_deck_to(deck_key, deck_name, target)
 
     def export_deck_to(self, deck_key: str, deck_name: str, target: Path) -> None:
@@ -132,21 +154,26 @@ class Transfers(WindowPart):
             return exporting.export_deck(database, deck_key, target)
 
         self._operations.run(
-            f"Exporting {deck_name}...",
+            tr("Exporting {deck}...").format(deck=deck_name),
             work,
             lambda cards: self._prompts.tell(
-                "Export", f"Wrote {cards} cards of {deck_name} to {target}."
+                tr("Export"),
+                trn(
+                    "Wrote {count} card of {deck} to {path}.",
+                    "Wrote {count} cards of {deck} to {path}.",
+                    cards,
+                ).format(count=number(cards), deck=deck_name, path=target),
             ),
-            failure="Export failed",
+            failure=tr("Export failed"),
         )
 
     def export_reviews(self) -> None:
         """Ask where to, then write the review history as an FSRS review-log CSV."""
         name, _filter = QFileDialog.getSaveFileName(
             self._window,
-            "Export Review History",
+            tr("Export Review History"),
             str(Path.home() / "recall-reviews.csv"),
-            "FSRS review log (*.csv)",
+            tr("FSRS review log") + " (*.csv)",
         )
         if name:
             self.export_reviews_to(Path(name))
@@ -159,10 +186,15 @@ class Transfers(WindowPart):
             return review_log.write_review_log(database, target, progress=progress)
 
         self._operations.run(
-            "Exporting the review history...",
+            tr("Exporting the review history..."),
             work,
-            lambda count: self._prompts.tell("Export", f"Wrote {count} reviews to {target}."),
-            failure="Export failed",
+            lambda count: self._prompts.tell(
+                tr("Export"),
+                trn(
+                    "Wrote {count} review to {path}.", "Wrote {count} reviews to {path}.", count
+                ).format(count=number(count), path=target),
+            ),
+            failure=tr("Export failed"),
         )
 
     def _on_imported(self, reports: list[ImportReport]) -> None:
@@ -176,10 +208,10 @@ class Transfers(WindowPart):
             )
             for report in reports
         ]
-        self._prompts.tell("Import finished", "\n\n".join(sections) or "Nothing to import.")
+        self._prompts.tell(tr("Import finished"), "\n\n".join(sections) or tr("Nothing to import."))
 
     def _on_import_failed(self, error: RecallError) -> None:
         if isinstance(error, CancelledError):
             self._prompts.tell(
-                "Import cancelled", "The import was cancelled; nothing was imported."
+                tr("Import cancelled"), tr("The import was cancelled; nothing was imported.")
             )

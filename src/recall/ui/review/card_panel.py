@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
 
 from recall.content.deck_format import BasicCard, ChoiceCard
 from recall.content.sound import without_references
+from recall.core import i18n
+from recall.core.i18n import mark, tr
 from recall.core.type_answer import Comparison
 from recall.study.values import QueueCounts
 from recall.ui.accessibility import plain_text
@@ -32,9 +34,9 @@ from recall.ui.review.sound_bar import SoundBar
 from recall.ui.review.type_in import TypeAnswerBox, comparison_html, comparison_words
 from recall.ui.text import markdown_to_card_html, markdown_to_html, needs_card_view
 
-LISTEN = "Listen."  # shown for a side that is only a sound
-AS_RECALL = "Asked as recall: you know this well."
-CHOICES_SHOWN = "Choices shown: a right answer now suggests at most Hard."
+LISTEN = mark("Listen.")  # shown for a side that is only a sound
+AS_RECALL = mark("Asked as recall: you know this well.")
+CHOICES_SHOWN = mark("Choices shown: a right answer now suggests at most Hard.")
 
 
 def _blank_html(fragment: str) -> bool:
@@ -43,7 +45,9 @@ def _blank_html(fragment: str) -> bool:
 
 def counts_text(left: QueueCounts) -> str:
     """The review screen's counter: "3 new · 2 learning · 5 review"."""
-    return f"{left.new} new · {left.learning} learning · {left.review} review"
+    return tr("{new} new · {learning} learning · {review} review").format(
+        new=left.new, learning=left.learning, review=left.review
+    )
 
 
 # Room kept between the view's edge and what scrolling brings into view.
@@ -66,40 +70,40 @@ class CardPanel(QScrollArea):
         self._choice_buttons: list[ChoiceButton] = []
         self._marked: QWidget | None = None
 
-        self._deck_label = card_label("deckName", "Deck", rich=False)
-        self._progress_label = card_label("progress", "Cards left today", rich=False)
+        self._deck_label = card_label("deckName", tr("Deck"), rich=False)
+        self._progress_label = card_label("progress", tr("Cards left today"), rich=False)
         self._progress_label.setAlignment(Qt.AlignmentFlag.AlignRight)
         self._progress_label.setWordWrap(False)  # one line: "3 new · 2 learning · 5 review"
         header = QHBoxLayout()
         header.addWidget(self._deck_label, 1)
         header.addWidget(self._progress_label)
 
-        self.follow_up_banner = card_label("followUpBanner", "Follow-up", rich=False)
+        self.follow_up_banner = card_label("followUpBanner", tr("Follow-up"), rich=False)
         self.follow_up_banner.hide()
-        self._question = card_label("question", "Question")
-        self._question_html = CardTextView(media_dir, "Question")
+        self._question = card_label("question", tr("Question"))
+        self._question_html = CardTextView(media_dir, tr("Question"))
         self._question_html.setObjectName("question")
         self.occlusion = OcclusionView(media_dir)
         self.occlusion.hide()
         self.sound_bar = SoundBar(media_dir)
-        self._hint = card_label("questionHint", "Hint", rich=False)
+        self._hint = card_label("questionHint", tr("Hint"), rich=False)
         self._hints: list[str] = []
         self._hints_shown = 0
-        self._hints_view = CardTextView(media_dir, "Hint")
+        self._hints_view = CardTextView(media_dir, tr("Hint"))
         self._hints_view.setObjectName("hints")
-        self.hint_button = QPushButton("Show hint (H)")
+        self.hint_button = QPushButton(tr("Show hint (H)"))
         self.hint_button.setObjectName("showHint")
-        self.hint_button.setAccessibleName("Show hint")
-        self.hint_button.setAccessibleDescription("H shows the next hint")
+        self.hint_button.setAccessibleName(tr("Show hint"))
+        self.hint_button.setAccessibleDescription(tr("H shows the next hint"))
         self.hint_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.type_box = TypeAnswerBox()
         # Why a choice card is asked as type-in, and the way back to its choices.
-        self._recall_note = card_label("recallNote", "Why type-in", rich=False)
-        self.choices_button = QPushButton("Show choices (Alt+C)")
+        self._recall_note = card_label("recallNote", tr("Why type-in"), rich=False)
+        self.choices_button = QPushButton(tr("Show choices (Alt+C)"))
         self.choices_button.setObjectName("showChoices")
-        self.choices_button.setAccessibleName("Show choices")
+        self.choices_button.setAccessibleName(tr("Show choices"))
         self.choices_button.setAccessibleDescription(
-            "Alt+C shows the choices; a right choice then suggests at most Hard"
+            tr("Alt+C shows the choices; a right choice then suggests at most Hard")
         )
         self.choices_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         # The comparison's HTML escapes both texts (ui/review/type_in.py).
@@ -118,8 +122,8 @@ class CardPanel(QScrollArea):
         self._choices_box = QVBoxLayout(self._choices)
         self._choices_box.setContentsMargins(0, 0, 0, 0)
         self._choices_box.setSpacing(8)
-        self._back = card_label("back", "Answer")
-        self._back_html = CardTextView(media_dir, "Answer")
+        self._back = card_label("back", tr("Answer"))
+        self._back_html = CardTextView(media_dir, tr("Answer"))
         self._back_html.setObjectName("backHtml")
         self.feedback = FeedbackPanel()
 
@@ -197,7 +201,7 @@ class CardPanel(QScrollArea):
         if occlusion is not None and (not text.strip() or _blank_html(text)):
             html, text = False, ""  # the image is the question
         elif not text.strip() or (html and _blank_html(text)):
-            html, text = False, LISTEN  # the question is its sound
+            html, text = False, i18n.tr(LISTEN)  # the question is its sound
         elif not html and needs_card_view(text):
             html, text = True, markdown_to_card_html(text)  # a label cannot show images
         self._question.setVisible(not html and bool(text))
@@ -211,7 +215,7 @@ class CardPanel(QScrollArea):
         self._back.hide()
         self._back_html.hide()
         many = isinstance(card, ChoiceCard) and len(card.correct_indexes) > 1
-        self._hint.setText("Select all that apply." if many else "")
+        self._hint.setText(tr("Select all that apply.") if many else "")
         self._hint.setVisible(many)
         if isinstance(card, ChoiceCard) and not as_recall:
             self._add_choices(card, order)
@@ -219,7 +223,7 @@ class CardPanel(QScrollArea):
         self._hints = list(basic.hints) if basic is not None else []
         self._hints_shown = 0
         self._hints_view.hide()
-        self.hint_button.setText("Show hint (H)")
+        self.hint_button.setText(tr("Show hint (H)"))
         self.hint_button.setVisible(bool(self._hints))
         typing = as_recall or (basic is not None and bool(basic.type_answer))
         self.type_box.clear()
@@ -228,7 +232,7 @@ class CardPanel(QScrollArea):
         if typing and self._hints:
             # From the box, Tab goes to the hint (set here, once the panel is in its window).
             QWidget.setTabOrder(self.type_box, self.hint_button)
-        self._recall_note.setText(AS_RECALL if as_recall else "")
+        self._recall_note.setText(i18n.tr(AS_RECALL) if as_recall else "")
         self._recall_note.setVisible(as_recall)
         self.choices_button.setVisible(as_recall)
         if as_recall:
@@ -240,7 +244,7 @@ class CardPanel(QScrollArea):
         """Show the choices of a card asked as type-in after all; the box goes."""
         self.type_box.hide()
         self.choices_button.hide()
-        self._recall_note.setText(CHOICES_SHOWN)
+        self._recall_note.setText(i18n.tr(CHOICES_SHOWN))
         self._add_choices(card, order)
 
     def recall_text(self) -> str:
@@ -267,7 +271,7 @@ class CardPanel(QScrollArea):
         self._hints_shown = len(self._hints) if every else self._hints_shown + 1
         self._hints_view.set_card_html("<br>".join(self._hints[: self._hints_shown]))
         self._hints_view.show()
-        self.hint_button.setText("Show next hint (H)")
+        self.hint_button.setText(tr("Show next hint (H)"))
         self.hint_button.setVisible(bool(self.hints_left))
 
     def hints_text(self) -> str:
@@ -336,7 +340,7 @@ class CardPanel(QScrollArea):
             self._back_html.set_card_html(back)
             self._marked = self._back_html
         else:
-            self._back.setText(markdown_to_html(back.strip() or LISTEN))
+            self._back.setText(markdown_to_html(back.strip() or i18n.tr(LISTEN)))
             self._back.show()
             self._marked = self._back
 

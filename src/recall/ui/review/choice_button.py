@@ -5,13 +5,15 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSizePolicy, QWidget
 
+from recall.core import i18n
+from recall.core.i18n import mark, tr
 from recall.ui.accessibility import expose, markdown_plain_text
 from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label, rich_label
 from recall.ui.review.choice_outcome import Outcome
 from recall.ui.text import markdown_to_html
 
-SELECTED = "\u2713 Selected"  # the mark of a choice toggled on, before the answer
+SELECTED = mark("\u2713 Selected")  # the mark of a choice toggled on, before the answer
 
 
 @reports_errors
@@ -29,12 +31,12 @@ class ChoiceButton(QPushButton):
         self._number = plain_label(key, self)
         self._number.setObjectName("choiceNumber")
         self._number.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        expose(self._number, key, "Key")
+        expose(self._number, key, tr("Key"))
         self._text = rich_label(self)  # the choice's text, made safe by markdown_to_html
         self._text.setObjectName("choiceText")
         self._text.setWordWrap(True)
         self._text.setText(markdown_to_html(text))
-        expose(self._text, markdown_plain_text(text), "Choice")
+        expose(self._text, markdown_plain_text(text), tr("Choice"))
         self._text.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self._mark = plain_label(parent=self)
         self._mark.setObjectName("choiceMark")
@@ -62,15 +64,15 @@ class ChoiceButton(QPushButton):
         """The answer's mark; before the answer, a tick on a choice toggled on."""
         outcome = self._outcome
         if outcome is Outcome.NONE and self.isChecked():
-            text, spoken = SELECTED, "selected"
+            text, spoken = i18n.tr(SELECTED), tr("selected")
         else:
-            text, spoken = outcome.value, outcome.spoken
+            text, spoken = outcome.shown, outcome.spoken
         self._mark.setText(text)
-        expose(self._mark, spoken, "Mark")
+        expose(self._mark, spoken, tr("Mark"))
         self._mark.setVisible(bool(text))
         self.setProperty("outcome", outcome.name.lower())
-        suffix = f" ({spoken})" if text else ""
-        self.setAccessibleName(f"Choice {self._number.text()}: {self._plain_text}{suffix}")
+        name = tr("Choice {key}: {text}").format(key=self._number.text(), text=self._plain_text)
+        self.setAccessibleName(f"{name} ({spoken})" if text else name)
         self.style().unpolish(self)
         self.style().polish(self)
 

@@ -10,33 +10,40 @@ from dataclasses import dataclass
 from enum import Enum
 
 from recall.content.deck_format import ChoiceCard
-from recall.core import grading
+from recall.core import grading, i18n
+from recall.core.i18n import mark
 
-RIGHT_VERDICT = "Correct"
-WRONG_VERDICT = "Not quite"
+RIGHT_VERDICT = mark("Correct")
+WRONG_VERDICT = mark("Not quite")
 
 
 class Outcome(Enum):
     """How a choice is marked once the card is answered (shown by a word, not colour alone)."""
 
     NONE = ""
-    PICKED_RIGHT = "✓ Your answer"
-    PICKED_WRONG = "✗ Your answer"
-    RIGHT = "✓ Right answer"
-    MISSED = "✓ Also right"
+    PICKED_RIGHT = mark("✓ Your answer")
+    PICKED_WRONG = mark("✗ Your answer")
+    RIGHT = mark("✓ Right answer")
+    MISSED = mark("✓ Also right")
+
+    @property
+    def shown(self) -> str:
+        """The mark as shown, in the learner's language."""
+        return i18n.tr(self.value) if self.value else ""
 
     @property
     def spoken(self) -> str:
         """The mark in words alone, as a screen reader says it (no sign to spell out)."""
-        return _SPOKEN[self]
+        spoken = _SPOKEN[self]
+        return i18n.tr(spoken) if spoken else ""
 
 
 _SPOKEN = {
     Outcome.NONE: "",
-    Outcome.PICKED_RIGHT: "your answer, right",
-    Outcome.PICKED_WRONG: "your answer, wrong",
-    Outcome.RIGHT: "the right answer",
-    Outcome.MISSED: "also right, not picked",
+    Outcome.PICKED_RIGHT: mark("your answer, right"),
+    Outcome.PICKED_WRONG: mark("your answer, wrong"),
+    Outcome.RIGHT: mark("the right answer"),
+    Outcome.MISSED: mark("also right, not picked"),
 }
 
 
@@ -86,5 +93,5 @@ def choice_result(card: ChoiceCard, order: Sequence[int], picked: Set[int]) -> C
         outcomes=tuple(outcomes),
         checked=tuple(index in picked for index in order),
         notes="\n\n".join(notes),
-        verdict=RIGHT_VERDICT if grading.is_correct(picked, right) else WRONG_VERDICT,
+        verdict=i18n.tr(RIGHT_VERDICT if grading.is_correct(picked, right) else WRONG_VERDICT),
     )

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from recall.content.card_html import is_image_name
 from recall.content.occlusion import Occlusion, OcclusionShape
+from recall.core.i18n import number, tr, trn
 from recall.ui.override_errors import reports_errors
 
 # Anki's reviewer colours (ts/routes/image-occlusion/review.ts and tools/lib.ts).
@@ -128,7 +129,9 @@ class OcclusionView(QWidget):
             return
         if self._image.isNull():
             painter.drawText(
-                self.rect(), Qt.AlignmentFlag.AlignCenter, "The image is not in the media folder."
+                self.rect(),
+                Qt.AlignmentFlag.AlignCenter,
+                tr("The image is not in the media folder."),
             )
             return
         area = self.image_rect()
@@ -176,17 +179,24 @@ class OcclusionView(QWidget):
     def _spoken(self) -> str:
         occlusion = self._occlusion
         if occlusion is None:
-            return "Image"
+            return tr("Image")
         if occlusion.question_mask is not None and not occlusion.shapes:
             if self._answer:
-                return "Image with the asked area shown"
-            return "Image with masked areas; the asked one is marked"
+                return tr("Image with the asked area shown")
+            return tr("Image with masked areas; the asked one is marked")
         if self._answer:
             left = 0 if self._masks_hidden else len(occlusion.masked(True))
-            return f"Image with the asked area shown; {left} other areas masked"
+            return trn(
+                "Image with the asked area shown; {count} other area masked",
+                "Image with the asked area shown; {count} other areas masked",
+                left,
+            ).format(count=number(left))
         count = len(occlusion.masked(False))
-        areas = "masked area" if count == 1 else "masked areas"
-        return f"Image with {count} {areas}; the asked one is marked"
+        return trn(
+            "Image with {count} masked area; the asked one is marked",
+            "Image with {count} masked areas; the asked one is marked",
+            count,
+        ).format(count=number(count))
 
     def _draw_label(self, painter: QPainter, area: QRectF, label: OcclusionShape) -> None:
         font = QFont(self.font())

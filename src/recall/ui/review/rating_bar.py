@@ -9,10 +9,22 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QWidget
 
+from recall.core.i18n import tr, trp
 from recall.core.memory import Rating
 from recall.ui.feedback_panel import card_label
 from recall.ui.override_errors import reports_errors
 from recall.ui.text import format_interval
+
+
+def rating_name(rating: Rating) -> str:
+    """A rating's name as its button shows it, in the learner's language."""
+    names = {
+        Rating.AGAIN: trp("rating", "Again"),
+        Rating.HARD: trp("rating", "Hard"),
+        Rating.GOOD: trp("rating", "Good"),
+        Rating.EASY: trp("rating", "Easy"),
+    }
+    return names[rating]
 
 
 @reports_errors
@@ -40,8 +52,8 @@ class RatingBar(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ratingBar")
-        self.key_hint = card_label("keyHint", "Keyboard hint", rich=False)
-        self.submit_button = QPushButton("Show answer")
+        self.key_hint = card_label("keyHint", tr("Keyboard hint"), rich=False)
+        self.submit_button = QPushButton(tr("Show answer"))
         self.submit_button.setObjectName("submit")
         self.submit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.buttons: dict[Rating, QPushButton] = {}
@@ -117,15 +129,22 @@ class RatingBar(QFrame):
         for rating, button in self.buttons.items():
             interval = format_interval(intervals[rating])
             suggested = rating is proposed
+            name = rating_name(rating)
             shown = f"\n{interval}" if show_intervals else ""
-            button.setText(f"{rating.value} {rating.label}{shown}")
+            button.setText(f"{rating.value} {name}{shown}")
             button.setProperty("suggested", suggested)
+            spoken = (
+                tr("{rating} (key {key}), next in {interval}, suggested")
+                if suggested
+                else tr("{rating} (key {key}), next in {interval}")
+            )
             button.setAccessibleName(
-                f"{rating.label} (key {rating.value}), next in {interval}"
-                + (", suggested" if suggested else "")
+                spoken.format(rating=name, key=rating.value, interval=interval)
             )
             button.style().unpolish(button)
             button.style().polish(button)
             button.show()
-        self.key_hint.setText(f"Space: {proposed.label} (suggested) · 1-4: choose")
+        self.key_hint.setText(
+            tr("Space: {rating} (suggested) · 1-4: choose").format(rating=rating_name(proposed))
+        )
         return self.buttons[proposed]

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QStyle, QVBoxLayout, QWi
 
 from recall.content import card_html
 from recall.content.sound import short_name
+from recall.core.i18n import tr
 from recall.ui.feedback_panel import card_label
 
 
@@ -27,17 +28,17 @@ class SoundBar(QWidget):
         super().__init__(parent)
         self.setObjectName("soundBar")
         self._media_dir = media_dir
-        self.replay_button = QPushButton("Play sound")
+        self.replay_button = QPushButton(tr("Play sound"))
         self.replay_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaVolume))
         self.replay_button.setObjectName("replaySound")
-        self.replay_button.setAccessibleName("Play the card's sound again")
-        self.replay_button.setToolTip("Play the card's sound again (R or F5; 5 pauses)")
+        self.replay_button.setAccessibleName(tr("Play the card's sound again"))
+        self.replay_button.setToolTip(tr("Play the card's sound again (R or F5; 5 pauses)"))
         self.replay_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # R does this by keyboard
         self._buttons = QHBoxLayout()
         self._buttons.setContentsMargins(0, 0, 0, 0)
         self._buttons.addWidget(self.replay_button)
         self._buttons.addStretch(1)
-        self.problems = card_label("soundProblem", "Sound problem", rich=False)
+        self.problems = card_label("soundProblem", tr("Sound problem"), rich=False)
         self.problems.hide()
         self._videos: list[QPushButton] = []
         layout = QVBoxLayout(self)
@@ -60,10 +61,14 @@ class SoundBar(QWidget):
             button.deleteLater()
         self._videos = []
         for number, name in enumerate(videos, start=1):
-            button = QPushButton(f"Open video {number}")
+            button = QPushButton(tr("Open video {number}").format(number=number))
             button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
             button.setObjectName("openVideo")
-            button.setAccessibleName(f"Open video {number} ({short_name(name)}) in your player")
+            button.setAccessibleName(
+                tr("Open video {number} ({name}) in your player").format(
+                    number=number, name=short_name(name)
+                )
+            )
             button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             button.clicked.connect(lambda _checked=False, n=name: self.open_video(n))
             self._buttons.insertWidget(self._buttons.count() - 1, button)
@@ -91,7 +96,9 @@ class SoundBar(QWidget):
         path = self._media_dir / name
         inside = card_html.is_media_name(name) and path.is_file() and not path.is_symlink()
         if not inside or path.resolve().parent != self._media_dir.resolve():
-            self.add_problem(f"{short_name(name)} could not be opened: the file is missing")
+            self.add_problem(
+                tr("{name} could not be opened: the file is missing").format(name=short_name(name))
+            )
             return False
         return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
 

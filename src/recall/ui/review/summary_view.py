@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from recall.core.wording import count, duration, percent
+from recall.core.i18n import number, tr, trn
+from recall.core.wording import duration, percent
 from recall.ui.accessibility import announce
 from recall.ui.feedback_panel import CardLabel
 from recall.ui.override_errors import reports_errors
@@ -59,39 +60,39 @@ class SummaryView(QWidget):
         super().__init__(parent)
         self.setObjectName("summaryView")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.title = _label("pageTitle", "Title")
-        self.subtitle = _label("summarySubtitle", "Summary")  # plain text: it names the deck
+        self.title = _label("pageTitle", tr("Title"))
+        self.subtitle = _label("summarySubtitle", tr("Summary"))  # plain text: it names the deck
         self.subtitle.setWordWrap(True)
-        self.reviewed = _label("summaryValue", "Cards reviewed today", value=True)
-        self.correct = _label("summaryValue", "Correct", value=True)
-        self.time_spent = _label("summaryValue", "Time spent today", value=True)
-        self.next_due = _label("summaryValue", "Next card due", value=True)
+        self.reviewed = _label("summaryValue", tr("Cards reviewed today"), value=True)
+        self.correct = _label("summaryValue", tr("Correct"), value=True)
+        self.time_spent = _label("summaryValue", tr("Time spent today"), value=True)
+        self.next_due = _label("summaryValue", tr("Next card due"), value=True)
         form = QFormLayout()
         form.setHorizontalSpacing(24)
         form.setVerticalSpacing(10)
         for caption, label in (
-            ("Cards reviewed today", self.reviewed),
-            ("Correct", self.correct),
-            ("Time spent today", self.time_spent),
-            ("Next card due", self.next_due),
+            (tr("Cards reviewed today"), self.reviewed),
+            (tr("Correct"), self.correct),
+            (tr("Time spent today"), self.time_spent),
+            (tr("Next card due"), self.next_due),
         ):
             # A caption label of its own, polished with the panel's font before the row is
             # measured (one the form makes is measured too small, and clips "today").
             caption_label = plain_label(caption)
             caption_label.setObjectName("summaryCaption")
             form.addRow(caption_label, label)
-        self.back_button = QPushButton("Back to decks")
-        self.back_button.setAccessibleName("Back to decks")
+        self.back_button = QPushButton(tr("Back to decks"))
+        self.back_button.setAccessibleName(tr("Back to decks"))
         self.back_button.setDefault(True)
         self.back_button.clicked.connect(self.back_requested)
-        self.more_note = _label("summaryMore", "More to study")
+        self.more_note = _label("summaryMore", tr("More to study"))
         self.more_note.setWordWrap(True)
-        self.learn_ahead_button = QPushButton("&Learn ahead")
-        self.learn_ahead_button.setAccessibleName("Learn ahead")
+        self.learn_ahead_button = QPushButton(tr("&Learn ahead"))
+        self.learn_ahead_button.setAccessibleName(tr("Learn ahead"))
         self.learn_ahead_button.setVisible(False)
         self.learn_ahead_button.clicked.connect(self.learn_ahead_requested)
-        self.more_new_button = QPushButton("&New cards today")
-        self.more_new_button.setAccessibleName("More new cards today")
+        self.more_new_button = QPushButton(tr("&New cards today"))
+        self.more_new_button.setAccessibleName(tr("More new cards today"))
         self.more_new_button.setVisible(False)
         self.more_new_button.clicked.connect(self.more_new_requested)
         offers = QHBoxLayout()
@@ -122,35 +123,53 @@ class SummaryView(QWidget):
     ) -> None:
         """Fill in today's numbers of the deck, every sitting of the day together, and offer
         what the deck still has (``more``): learning ahead, more new cards today."""
-        self.title.setText("Done for today" if summary.answered else "Nothing due now")
+        self.title.setText(tr("Done for today") if summary.answered else tr("Nothing due now"))
         if summary.sitting_answered:
-            self.subtitle.setText(f"You have studied every card due in {deck_name}.")
+            self.subtitle.setText(
+                tr("You have studied every card due in {deck}.").format(deck=deck_name)
+            )
         elif summary.answered:
-            self.subtitle.setText(f"Nothing more in {deck_name} is due right now.")
+            self.subtitle.setText(
+                tr("Nothing more in {deck} is due right now.").format(deck=deck_name)
+            )
         else:
-            self.subtitle.setText(f"Nothing in {deck_name} is due right now.")
+            self.subtitle.setText(tr("Nothing in {deck} is due right now.").format(deck=deck_name))
         self._offer(more, now)
         self._show_figures(summary, now)
 
     def show_custom_summary(self, queue: CustomQueue, summary: Summary, now: datetime) -> None:
         """Fill in what a custom session did; it offers nothing more (it studied no deck)."""
-        self.title.setText("Session done" if summary.answered else "Nothing to study")
-        after = " Cram answers moved no due date." if queue.cram and summary.answered else ""
-        self.subtitle.setText(f"{queue.title}: the session is over.{after}")
+        self.title.setText(tr("Session done") if summary.answered else tr("Nothing to study"))
+        over = (
+            tr("{session}: the session is over. Cram answers moved no due date.")
+            if queue.cram and summary.answered
+            else tr("{session}: the session is over.")
+        )
+        self.subtitle.setText(over.format(session=queue.title))
         self._offer(None, now)
         self._show_figures(summary, now)
 
     def _show_figures(self, summary: Summary, now: datetime) -> None:
-        answers = count(summary.answered, "answer")
-        self.reviewed.setText(f"{summary.cards} ({answers})" if summary.answered else "0")
+        answers = trn("{cards} ({count} answer)", "{cards} ({count} answers)", summary.answered)
+        self.reviewed.setText(
+            answers.format(cards=summary.cards, count=number(summary.answered))
+            if summary.answered
+            else "0"
+        )
         self.correct.setText(
-            f"{percent(summary.share_correct)} ({summary.correct} of {summary.answered})"
+            tr("{percent} ({correct} of {answered})").format(
+                percent=percent(summary.share_correct),
+                correct=summary.correct,
+                answered=summary.answered,
+            )
             if summary.answered
             else "-"
         )
         self.time_spent.setText(duration(summary.time_spent / timedelta(milliseconds=1)))
         self.next_due.setText(
-            format_when(summary.next_due, now) if summary.next_due is not None else "no cards yet"
+            format_when(summary.next_due, now)
+            if summary.next_due is not None
+            else tr("no cards yet")
         )
         self.setFocus()
 
@@ -159,20 +178,41 @@ class SummaryView(QWidget):
         new = more.new_offered if more is not None else 0
         lines = []
         if more is not None and learning:
-            first = (
-                f", the first {format_when(more.next_learning, now)}" if more.next_learning else ""
-            )
-            lines.append(f"{count(learning, 'learning card')} due later today{first}.")
+            if more.next_learning:
+                later = trn(
+                    "{count} learning card due later today, the first {when}.",
+                    "{count} learning cards due later today, the first {when}.",
+                    learning,
+                ).format(count=number(learning), when=format_when(more.next_learning, now))
+            else:
+                later = trn(
+                    "{count} learning card due later today.",
+                    "{count} learning cards due later today.",
+                    learning,
+                ).format(count=number(learning))
+            lines.append(later)
         if more is not None and new:
             waiting = more.new_waiting
-            lines.append(f"{count(waiting, 'new card')} beyond today's new-card limit.")
+            lines.append(
+                trn(
+                    "{count} new card beyond today's new-card limit.",
+                    "{count} new cards beyond today's new-card limit.",
+                    waiting,
+                ).format(count=number(waiting))
+            )
         self.more_note.setText(" ".join(lines))
         self.more_note.setVisible(bool(lines))
         self.learn_ahead_button.setVisible(bool(learning))
-        self.learn_ahead_button.setAccessibleName(f"Learn ahead: {count(learning, 'card')}")
+        self.learn_ahead_button.setAccessibleName(
+            trn("Learn ahead: {count} card", "Learn ahead: {count} cards", learning).format(
+                count=number(learning)
+            )
+        )
         self.more_new_button.setVisible(bool(new))
-        more_new = f"{count(new, 'more new card')} today"
-        self.more_new_button.setText(f"&New: {more_new}")
+        more_new = trn("{count} more new card today", "{count} more new cards today", new).format(
+            count=number(new)
+        )
+        self.more_new_button.setText(tr("&New: {cards}").format(cards=more_new))
         self.more_new_button.setAccessibleName(more_new)
 
     def showEvent(self, event: QShowEvent) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QWidget
 
+from recall.core.i18n import tr
 from recall.core.type_answer import Comparison, Mark, Piece
 from recall.ui.override_errors import reports_errors
 
@@ -31,9 +32,9 @@ class TypeAnswerBox(QLineEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("typeAnswer")
-        self.setAccessibleName("Type the answer")
-        self.setAccessibleDescription("Enter checks it")
-        self.setPlaceholderText("Type the answer, then press Enter")
+        self.setAccessibleName(tr("Type the answer"))
+        self.setAccessibleDescription(tr("Enter checks it"))
+        self.setPlaceholderText(tr("Type the answer, then press Enter"))
         self.setMaxLength(MAX_TYPED_CHARS)
         self.setClearButtonEnabled(False)
 
@@ -67,6 +68,11 @@ def comparison_words(comparison: Comparison, typed: str) -> str:
     """The comparison as a sentence, for screen readers."""
     right = "".join(piece.text for piece in comparison.expected)
     if comparison.correct:
-        return f"You typed {right}: right."
-    slip = " One slip from right." if comparison.one_slip else ""
-    return f"You typed {typed.strip() or 'nothing'}; the answer is {right}.{slip}"
+        return tr("You typed {answer}: right.").format(answer=right)
+    said = typed.strip() or tr("nothing")
+    wrong = (
+        tr("You typed {typed}; the answer is {answer}. One slip from right.")
+        if comparison.one_slip
+        else tr("You typed {typed}; the answer is {answer}.")
+    )
+    return wrong.format(typed=said, answer=right)

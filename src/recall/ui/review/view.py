@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 from recall.content.deck_format import BasicCard, ChoiceCard
 from recall.content.sound import CardSounds, card_sounds
 from recall.core.errors import DatabaseChangedError, RecallError
+from recall.core.i18n import tr
 from recall.core.memory import Rating
 from recall.host.audio import DeviceOutput, Output
 from recall.study.custom import CustomQueue
@@ -32,7 +33,7 @@ from recall.ui.review.card_panel import CardPanel
 from recall.ui.review.choice_button import ChoiceButton
 from recall.ui.review.choice_outcome import choice_result
 from recall.ui.review.keys import card_key_action
-from recall.ui.review.rating_bar import RatingBar
+from recall.ui.review.rating_bar import RatingBar, rating_name
 from recall.ui.review.sound_bar import SoundBar
 from recall.ui.review.sound_player import SoundPlayer
 
@@ -98,7 +99,7 @@ class ReviewView(QWidget):
         self.phase = Phase.QUESTION
         self.setObjectName("reviewView")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setAccessibleName("Review")
+        self.setAccessibleName(tr("Review"))
         self._build()
         self._connect_signals()
 
@@ -223,7 +224,7 @@ class ReviewView(QWidget):
         """Reveal the shown card's next hint (H, or the Show hint button)."""
         if self.phase is Phase.QUESTION and self._card.hints_left:
             self._card.show_hint()
-            self._announce(f"Hint: {self._card.hints_text()}")
+            self._announce(tr("Hint: {hint}").format(hint=self._card.hints_text()))
 
     def rate(self, rating: Rating | None = None) -> None:
         """Record the pending answer with ``rating`` (the proposed one if None), then move on."""
@@ -250,7 +251,7 @@ class ReviewView(QWidget):
             self._lost(error)
             return False
         self._show_card(shown)
-        self._announce("Rating taken back.", assertive=True)
+        self._announce(tr("Rating taken back."), assertive=True)
         self.undo_available.emit(self._session.can_undo)
         return True
 
@@ -307,8 +308,10 @@ class ReviewView(QWidget):
                 self._lost(error)
                 return False
             except RecallError as error:
-                problem = f"Your answer could not be saved: {error}\n\nIt is still on screen."
-                if self._prompts.retry("Answer not saved", problem):
+                problem = tr(
+                    "Your answer could not be saved: {problem}\n\nIt is still on screen."
+                ).format(problem=error)
+                if self._prompts.retry(tr("Answer not saved"), problem):
                     continue
                 return False
             self._answer = None
@@ -422,7 +425,7 @@ class ReviewView(QWidget):
     def _lost(self, error: DatabaseChangedError) -> None:
         """The stored deck is not the one on screen: say so and go back to the deck list."""
         self._answer = None
-        self._prompts.tell("Deck changed", f"{str(error)[0].upper()}{str(error)[1:]}.")
+        self._prompts.tell(tr("Deck changed"), f"{str(error)[0].upper()}{str(error)[1:]}.")
         self.stale.emit()
 
     def _show_next(self) -> None:
@@ -456,19 +459,25 @@ class ReviewView(QWidget):
             bool(question_sounds), self._card_sounds.external_of(self._card_sounds.question)
         )
         if shown.as_recall:
-            self._ratings.ask("Type the answer · Enter: check · Alt+C: show choices", "Check")
+            self._ratings.ask(
+                tr("Type the answer · Enter: check · Alt+C: show choices"), tr("Check")
+            )
         elif isinstance(card, ChoiceCard):
             many = len(card.correct_indexes) > 1
             count = len(shown.order)
             if many:
-                keys = _choose_hint(count).removesuffix(": choose")
-                self._ratings.ask(f"{keys}: toggle choices · Space: submit", "Submit", False)
+                keys = _choice_keys(count)
+                self._ratings.ask(
+                    tr("{keys}: toggle choices · Space: submit").format(keys=keys),
+                    tr("Submit"),
+                    False,
+                )
             else:
                 self._ratings.ask(_choose_hint(count), None)
         elif card.type_answer:
-            self._ratings.ask("Type the answer · Enter: check", "Check")
+            self._ratings.ask(tr("Type the answer · Enter: check"), tr("Check"))
         else:
-            self._ratings.ask("Space: show answer", "Show answer")
+            self._ratings.ask(tr("Space: show answer"), tr("Show answer"))
         if shown.as_recall or (isinstance(card, BasicCard) and card.type_answer):
             self._card.type_box.setFocus(Qt.FocusReason.OtherFocusReason)
         else:
@@ -479,14 +488,16 @@ class ReviewView(QWidget):
     def _spoken_card(self, card: ChoiceCard | BasicCard, as_recall: bool) -> str:
         """What a screen reader is told when a card appears: the question, then the choices
         (or, for a card asked as type-in, why and how to see them)."""
-        parts = [f"Question: {self._card.question_text()}"]
+        parts = [tr("Question: {question}").format(question=self._card.question_text())]
         if self._card.follow_up_banner.isVisibleTo(self):
             parts.insert(0, self._card.follow_up_banner.text())
         if as_recall:
-            parts.append(f"{self._card.recall_text()} Type the answer; Alt+C shows the choices.")
+            parts.append(
+                self._card.recall_text() + " " + tr("Type the answer; Alt+C shows the choices.")
+            )
         elif isinstance(card, ChoiceCard):
             if len(card.correct_indexes) > 1:
-                parts.append("Select all that apply.")
+                parts.append(tr("Select all that apply."))
             parts += [button.accessibleName() + "." for button in self._card.choice_buttons]
         return " ".join(parts)
 
@@ -515,10 +526,10 @@ class ReviewView(QWidget):
             if card.type_answer:
                 self._card.show_comparison(None, "")
             self._card.show_back(card)
-            verdict, notes = "How well did you remember it?", ""
+            verdict, notes = tr("How well did you remember it?"), ""
             occlusion = card.occlusion
             if occlusion is not None and (occlusion.masked(answer=True) or occlusion.answer_mask):
-                verdict += " (O shows or hides the other masks.)"
+                verdict = tr("How well did you remember it? (O shows or hides the other masks.)")
         self._card.feedback.show_result(
             verdict,
             answer.correct,
@@ -540,18 +551,28 @@ class ReviewView(QWidget):
         self._autoplay()
         back = self._card.back_text()
         compared = self._card.comparison_text()
-        spoken = (f"{compared}\n" if compared else "") + (f"Answer: {back}\n" if back else "")
+        spoken = (f"{compared}\n" if compared else "") + (
+            tr("Answer: {answer}").format(answer=back) + "\n" if back else ""
+        )
         spoken += self._card.feedback.spoken()
-        self._announce(f"{spoken}\nSuggested: {answer.proposed.label}", assertive=True)
+        suggested_name = tr("Suggested: {rating}").format(rating=rating_name(answer.proposed))
+        self._announce(f"{spoken}\n{suggested_name}", assertive=True)
+
+
+def _choice_keys(count: int) -> str:
+    """The keys of ``count`` choices: "1-4", or "1-9 and 0" for ten."""
+    if count == 10:
+        return tr("1-9 and 0")
+    return f"1-{min(count, 9)}"
 
 
 def _choose_hint(count: int) -> str:
     """The key hint of a single-answer choice card with ``count`` choices: "1-4: choose"."""
-    return f"1-{min(count, 9)}" + (" and 0" if count == 10 else "") + ": choose"
+    return tr("{keys}: choose").format(keys=_choice_keys(count))
 
 
 def _typed_verdict(answer: Answer) -> str:
     """The verdict on a typed answer: right, one slip from right, or not quite."""
     if answer.typed is not None and answer.typed.one_slip:
-        return "One slip from right"
-    return "Correct" if answer.correct else "Not quite"
+        return tr("One slip from right")
+    return tr("Correct") if answer.correct else tr("Not quite")
