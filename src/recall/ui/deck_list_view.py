@@ -182,7 +182,9 @@ class DeckListView(QWidget):
         self.custom_study_button.setObjectName("customStudyButton")
         self.custom_study_button.setAccessibleName(tr("Custom study: cram, preview, more cards"))
         self.custom_study_button.setToolTip(
-            tr("Cram a search, preview cards due soon, go beyond today's limits (Ctrl+Shift+C)")
+            plain_tooltip(
+                tr("Cram a search, preview cards due soon, go beyond today's limits (Ctrl+Shift+C)")
+            )
         )
         self.custom_study_button.setVisible(False)
         buttons = QHBoxLayout()

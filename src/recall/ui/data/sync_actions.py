@@ -144,9 +144,11 @@ class SyncActions(WindowPart):
         )
         if status.folder is None:
             self.label.setToolTip(
-                tr(
-                    "To study on another computer too, choose a folder both share in "
-                    "Edit > Preferences > Sync folder (Syncthing, Dropbox, a network share)."
+                plain_tooltip(
+                    tr(
+                        "To study on another computer too, choose a folder both share in "
+                        "Edit > Preferences > Sync folder (Syncthing, Dropbox, a network share)."
+                    )
                 )
             )
             return

@@ -12,6 +12,7 @@ from recall.content import card_html
 from recall.content.sound import short_name
 from recall.core.i18n import tr
 from recall.ui.feedback_panel import card_label
+from recall.ui.plain_text import plain_tooltip
 
 
 class SoundBar(QWidget):
@@ -32,7 +33,9 @@ class SoundBar(QWidget):
         self.replay_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaVolume))
         self.replay_button.setObjectName("replaySound")
         self.replay_button.setAccessibleName(tr("Play the card's sound again"))
-        self.replay_button.setToolTip(tr("Play the card's sound again (R or F5; 5 pauses)"))
+        self.replay_button.setToolTip(
+            plain_tooltip(tr("Play the card's sound again (R or F5; 5 pauses)"))
+        )
         self.replay_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # R does this by keyboard
         self._buttons = QHBoxLayout()
         self._buttons.setContentsMargins(0, 0, 0, 0)
