@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from recall.core.i18n import mark
 from recall.core.memory import CardState, Rating
 
 
@@ -38,18 +39,18 @@ class SessionKind(StrEnum):
 
     @property
     def label(self) -> str:
-        """The kind as the window names it."""
+        """The kind as the window names it (in English; ``i18n.tr`` translates it)."""
         return _LABELS[self]
 
 
 _LABELS = {
-    SessionKind.CRAM: "Cram a search",
-    SessionKind.SEARCH: "Study a search, answers rescheduled",
-    SessionKind.PREVIEW: "Preview cards due soon",
-    SessionKind.FORGOTTEN: "Review cards forgotten today",
-    SessionKind.NEW: "New cards from a tag",
-    SessionKind.EXTRA: "A deck beyond today's limits",
-    SessionKind.TIMED: "A session of N minutes",
+    SessionKind.CRAM: mark("Cram a search"),
+    SessionKind.SEARCH: mark("Study a search, answers rescheduled"),
+    SessionKind.PREVIEW: mark("Preview cards due soon"),
+    SessionKind.FORGOTTEN: mark("Review cards forgotten today"),
+    SessionKind.NEW: mark("New cards from a tag"),
+    SessionKind.EXTRA: mark("A deck beyond today's limits"),
+    SessionKind.TIMED: mark("A session of N minutes"),
 }
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from recall.core import wording
+from recall.core.i18n import number, tr, trn
 from recall.storage import Database, Transaction
 from recall.storage.sync_state import DeviceRow
 from recall.storage.times import from_micros, to_micros
@@ -56,12 +56,14 @@ class SyncStatus:
     def summary(self, local: datetime | None = None) -> str:
         """A status line: "Synced 10:32 · 2 devices", or why not."""
         if self.folder is None:
-            return "Sync off"
+            return tr("Sync off")
         if self.last_sync is None:
-            return "Not synced yet"
+            return tr("Not synced yet")
         moment = local or self.last_sync
         count = len(self.devices) + 1
-        return f"Synced {moment:%H:%M} · {wording.count(count, 'device')}"
+        return trn(
+            "Synced {time} · {count} device", "Synced {time} · {count} devices", count
+        ).format(time=f"{moment:%H:%M}", count=number(count))
 
 
 def status(database: Database) -> SyncStatus:

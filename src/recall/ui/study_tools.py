@@ -3,7 +3,7 @@ due dates (postpone, advance, time away), each change on the collection's undo s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date, datetime, tzinfo
 
 from PySide6.QtCore import QDate, Signal
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from recall.changes.cards import Changes
 from recall.collection.browse import Finder
 from recall.collection.custom_study import CustomStudy, SessionRequest
-from recall.collection.time_off import Move, TimeOff, describe
+from recall.collection.time_off import Move, TimeOff
 from recall.core import i18n
 from recall.core.errors import RecallError
 from recall.core.i18n import mark, number, tr, trn
@@ -225,7 +225,7 @@ class TimeOffDialog(QDialog):
         self.days = _spin(1, 3650, 1, tr("Days to postpone by"))
         self.within = _spin(1, 3650, 7, tr("Days ahead to advance from"))
         self.count = _spin(0, 99999, 0, tr("How many cards (0 for all)"))
-        self.count.setSpecialValueText("all")
+        self.count.setSpecialValueText(tr("all"))
         today = clock().astimezone(zone).date()
         self.leave = self._date_edit(today, tr("First day away"))
         self.back = self._date_edit(today, tr("Last day away"))
@@ -304,7 +304,7 @@ class TimeOffDialog(QDialog):
             self._moves = []
             self.preview.setText(str(error))
         else:
-            self.preview.setText(describe(self._moves, self._verb))
+            self.preview.setText(_describe_moves(self._moves, str(kind)))
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(self._moves))
 
     def _on_accepted(self) -> None:
@@ -335,3 +335,46 @@ def time_off(
     """The time-off planner of a collection, its changes on ``changes``' undo stack."""
     finder = Finder(database, Scheduler(), settings, zone)
     return TimeOff(database, schedulers, finder, changes, settings.day_rollover_hour, zone)
+
+
+def _describe_moves(moves: Sequence[Move], kind: str) -> str:
+    """A one-line account of a plan of time off: how many cards move, to which days."""
+    if not moves:
+        return {
+            "postpone": tr("No cards to postpone."),
+            "advance": tr("No cards to advance."),
+        }.get(kind, tr("No cards to spread over the time away."))
+    count = len(moves)
+    earliest = min(move.due_after for move in moves).date()
+    latest = max(move.due_after for move in moves).date()
+    if earliest == latest:
+        text = {
+            "postpone": trn(
+                "Postpone {count} card: due {day}.", "Postpone {count} cards: due {day}.", count
+            ),
+            "advance": trn(
+                "Advance {count} card: due {day}.", "Advance {count} cards: due {day}.", count
+            ),
+        }.get(kind) or trn(
+            "Spread {count} card over the time away: due {day}.",
+            "Spread {count} cards over the time away: due {day}.",
+            count,
+        )
+        return text.format(count=number(count), day=earliest.isoformat())
+    text = {
+        "postpone": trn(
+            "Postpone {count} card: due from {first} to {last}.",
+            "Postpone {count} cards: due from {first} to {last}.",
+            count,
+        ),
+        "advance": trn(
+            "Advance {count} card: due from {first} to {last}.",
+            "Advance {count} cards: due from {first} to {last}.",
+            count,
+        ),
+    }.get(kind) or trn(
+        "Spread {count} card over the time away: due from {first} to {last}.",
+        "Spread {count} cards over the time away: due from {first} to {last}.",
+        count,
+    )
+    return text.format(count=number(count), first=earliest.isoformat(), last=latest.isoformat())
