@@ -29,7 +29,7 @@ SHORTCUTS = (
     ("Space / Enter", mark("Submit, show the answer, or accept the suggested rating")),
     ("1 / 2 / 3 / 4", mark("After the answer: rate Again / Hard / Good / Easy")),
     ("Alt+C", mark("On a choice card asked as type-in: show its choices (then at most Hard)")),
-    ("Up / Down, Page Up / Down", mark("Scroll a long card")),
+    ("Up / Down, PgUp / PgDown", mark("Scroll a long card")),
     ("R / F5", mark("Play the card's sounds again")),
     ("5", mark("Pause or resume the sound (where 5 picks no choice)")),
     ("Ctrl+Z", mark("Undo the last rating, bury or suspend; on the deck list, the last change")),

@@ -6,9 +6,11 @@ to a screen reader, and closes with Escape.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -42,6 +44,21 @@ BROWSER_SHORTCUTS = (
     ("Ctrl+Shift+E", mark("Export the selected cards")),
     ("Ctrl+1 … Ctrl+7", mark("Flag the selected cards (again: unflag)")),
 )
+
+
+_KEY_SEPARATORS = re.compile(r"( / | … |, )")
+
+
+def key_names(keys: str) -> str:
+    """Keys as the menus name them in the learner's language ("Ctrl+Z" is "Strg+Z" in
+    German): each key Qt reads back exactly as written is named by Qt; others stay."""
+    parts = _KEY_SEPARATORS.split(keys)
+    for index in range(0, len(parts), 2):
+        sequence = QKeySequence(parts[index])
+        portable = sequence.toString(QKeySequence.SequenceFormat.PortableText)
+        if sequence.count() == 1 and portable == parts[index]:
+            parts[index] = sequence.toString(QKeySequence.SequenceFormat.NativeText)
+    return "".join(parts)
 
 
 class ShortcutsDialog(QDialog):
@@ -78,7 +95,7 @@ class ShortcutsDialog(QDialog):
             self.table.setSpan(row, 0, 1, 2)
             row += 1
             for key, what in keys:
-                key_item = QTableWidgetItem(key)
+                key_item = QTableWidgetItem(key_names(key))
                 key_font = key_item.font()
                 key_font.setBold(True)
                 key_item.setFont(key_font)
