@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 from recall.content import math, ruby
 from recall.content.card_html import is_image_name
+from recall.core.i18n import tr
 from recall.ui.accessibility import expose
 from recall.ui.override_errors import reports_errors
 from recall.ui.text import bounded_card_html
@@ -171,9 +172,10 @@ class CardTextView(QTextBrowser):
             if len(self._formulas) < math.MAX_FORMULAS:
                 drawn = math.typeset(piece, size, color)
             if drawn is None:
+                note = html.escape(tr("(formula not typeset)"))
                 parts.append(
                     f"<code>{html.escape(piece.source)}</code>"
-                    ' <span style="color: gray">(formula not typeset)</span>'
+                    f' <span style="color: gray">{note}</span>'
                 )
                 continue
             self._formulas.append(drawn)
