@@ -161,8 +161,8 @@ def _scenario_lines(scenario: Scenario) -> list[str]:
         lines.append(
             "- **Easy Days cut the marked weekday's load as set**: Sunday minimum, "
             f"{_mean_range(minimum)} the other days' reviews (a minimum day still gets the "
-            "reviews whose interval has no other day: learning steps, intervals over 90 "
-            f"days); Sunday reduced, {_mean_range(reduced)}, about half as set: "
+            "reviews of intervals over 90 days, which keep the plain fuzz); Sunday reduced, "
+            f"{_mean_range(reduced)}, about half as set: "
             f"**{_verdict(all(low <= ratio <= high for ratio in reduced))}**."
         )
     return lines
