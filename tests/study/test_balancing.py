@@ -51,6 +51,16 @@ def test_a_balanced_session_stores_each_chosen_day_and_check_replays_it(
     assert integrity.check(bundled, Schedulers(), START + timedelta(days=30)).healthy
 
 
+def test_a_chosen_day_of_a_one_or_two_day_interval_is_stored_and_check_replays_it(
+    bundled: Database,
+) -> None:
+    study_days(bundled, START, 30)
+    chosen = [row.set_due - row.reviewed_at for row in answers(bundled) if row.set_due]
+    # A fuzz range starts at two days: a chosen day one day on is a short interval's.
+    assert chosen.count(timedelta(days=1)) >= 2
+    assert integrity.check(bundled, Schedulers(), START + timedelta(days=30)).healthy
+
+
 def test_no_chosen_day_falls_on_a_minimum_weekday(bundled: Database) -> None:
     with bundled.transaction() as transaction:
         transaction.options.save_preset(DEFAULT_PRESET_ID, Preset(easy_wednesday="minimum"))

@@ -1,4 +1,4 @@
-"""Load balancing and Easy Days: a review's due day chosen inside its fuzz range by load.
+"""Load balancing and Easy Days: a review's due day chosen inside its range by load.
 
 As Anki's load balancer: each day the fuzz draw could give is weighed by the cards already
 due that study day (learning and relearning ones too, as Anki counts every card due on a
