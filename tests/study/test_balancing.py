@@ -6,7 +6,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 from recall.core.days import StudyDays
-from recall.core.memory import CardState, Rating, ReviewKind
+from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.core.presets import DEFAULT_PRESET_ID, Preset
 from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
@@ -51,6 +51,16 @@ def test_a_balanced_session_stores_each_chosen_day_and_check_replays_it(
     assert integrity.check(bundled, Schedulers(), START + timedelta(days=30)).healthy
 
 
+def test_a_chosen_day_of_a_one_or_two_day_interval_is_stored_and_check_replays_it(
+    bundled: Database,
+) -> None:
+    study_days(bundled, START, 30)
+    chosen = [row.set_due - row.reviewed_at for row in answers(bundled) if row.set_due]
+    # A fuzz range starts at two days: a chosen day one day on is a short interval's.
+    assert chosen.count(timedelta(days=1)) >= 2
+    assert integrity.check(bundled, Schedulers(), START + timedelta(days=30)).healthy
+
+
 def test_no_chosen_day_falls_on_a_minimum_weekday(bundled: Database) -> None:
     with bundled.transaction() as transaction:
         transaction.options.save_preset(DEFAULT_PRESET_ID, Preset(easy_wednesday="minimum"))
@@ -87,3 +97,23 @@ def test_a_cram_answer_chooses_no_day(bundled: Database) -> None:
     with bundled.reading() as transaction:
         (cram,) = [row for row in transaction.history.all() if row.kind is ReviewKind.CRAM]
     assert cram.set_due is None
+
+
+def test_the_load_of_a_day_counts_its_learning_and_relearning_cards_too(
+    bundled: Database,
+) -> None:
+    day = (START + timedelta(days=3), START + timedelta(days=4))
+    with bundled.transaction() as transaction:
+        cards = transaction.cards.of_deck(transaction.decks.by_key(DECK).id)  # type: ignore[union-attr]
+        states = (CardState.LEARNING, CardState.REVIEW, CardState.RELEARNING, CardState.REVIEW)
+        for card, state in zip(cards, states, strict=False):
+            transaction.cards.set_memory(
+                card.id, MemoryState(state, 0, 3.0, 5.0, START + timedelta(days=3, hours=2), START)
+            )
+        # A card due the day after counts on that day only; the card answered not at all.
+        transaction.cards.set_memory(
+            cards[4].id,
+            MemoryState(CardState.LEARNING, 0, 3.0, 5.0, START + timedelta(days=4), START),
+        )
+        assert transaction.queue.cards_due_in([day], leaving_out=cards[3].id) == [3]
+        assert transaction.queue.cards_due_in([day], leaving_out=0) == [4]

@@ -138,8 +138,8 @@ class Preset:
     load_balancing: bool = option(
         True,
         "Load balancing",
-        "Pick each review's day inside its fuzz range by how many reviews are already due "
-        "then, so the days even out.",
+        "Pick each review's day inside its fuzz range (one to three days for the shortest "
+        "intervals) by how many cards are already due then, so the days even out.",
     )
     easy_monday: str = option(
         "normal",

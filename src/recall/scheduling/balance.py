@@ -1,36 +1,56 @@
-"""Load balancing and Easy Days: a review's due day chosen inside its fuzz range by load.
+"""Load balancing and Easy Days: a review's due day chosen inside its range by load.
 
-As Anki's load balancer: each day the fuzz draw could give is weighed by the reviews already
-due that study day (fewer is likelier) and slightly by its distance (sooner is likelier,
-which keeps intervals from drifting long), and by the preset's Easy Days setting for its
-weekday: a "minimum" day is left out whenever another day is possible, a "reduced" one only
-once it holds more than half of an ordinary day's share. The day is then drawn, seeded from
-the card and the answer's time, so the same answer gives the same day in every test and on
-every computer. The chosen day depends on other cards, so it is stored with the answer
-(``NewReview.chosen_due``) and replay reads it from there; nothing here is used in replay.
+As Anki's load balancer: each day the fuzz draw could give is weighed by the cards already
+due that study day (learning and relearning ones too, as Anki counts every card due on a
+day), slightly by its distance (sooner is likelier), and by the preset's Easy Days setting
+for its weekday: a "minimum" day is left out whenever another day is possible, a "reduced"
+one only once it holds more than half of an ordinary day's share. The day is then drawn,
+seeded from the card and the answer's time, so the same answer gives the same day in every
+test and on every computer. The chosen day depends on other cards, so it is stored with the
+answer (``NewReview.chosen_due``) and replay reads it from there; nothing here is used in
+replay.
+
+Two things differ from Anki's, both for days that come out even (docs/performance.md has
+the simulated year that showed them):
+
+- A day's load is weighed against the load its neighbouring days suggest for it (a straight
+  line through the loads of the days up to three either side), not by its bare count. A
+  nearer day always holds more of the cards it will have than a later one (the answers of
+  the days before it have yet to add theirs), so bare counts make later days look light;
+  Anki offsets that with a strong pull toward sooner days (the distance cubed), which
+  leaves its pull toward a lighter day weak (the load to the power 2.15). Against its
+  neighbours the pull can be strong (the eighth power of the day's share of the line) and
+  the pull toward sooner days slight (the distance itself).
+- With load balancing on, an interval of one or two days, which has no fuzz range, is
+  balanced too: one day over one or two, two days over one to three (``SHORT_RANGES``).
+  These come after a relearning step or a Hard on a young card, after every other card
+  due that day has had its day chosen, so nothing else can make room for them.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from recall.core.days import weekday_of
-from recall.core.memory import MemoryState, Rating
+from recall.core.memory import CardState, MemoryState, Rating
 from recall.core.presets import Preset
-from recall.scheduling.review import Scheduler, chosen
+from recall.scheduling.review import FuzzRange, Scheduler, chosen
 
 # As Anki: a card sent further out than this is left to the fuzz draw; spreading it by a
 # day or two there evens out little, and the loads read stay a few months ahead.
 BALANCED_UP_TO = 90
+# The days (shortest, longest) an interval with no fuzz range is balanced over.
+SHORT_RANGES = {1: (1, 2), 2: (1, 3)}
 # Each Easy Days setting's share of an ordinary day's reviews, as Anki's.
 _SHARES = {"normal": 1.0, "reduced": 0.5, "minimum": 0.0}
-_LOAD_EXPONENT = 2.15  # Anki's: how strongly a busier day is avoided
-_DISTANCE_EXPONENT = 3  # Anki's: how strongly a later day is avoided
+_NEIGHBOURS = 3  # days either side whose loads say what a day's load should be
+_LOAD_EXPONENT = 8  # how strongly a day heavier than its neighbours suggest is avoided
+_DISTANCE_EXPONENT = 1  # how strongly a later day is avoided
 
-# Given the start and end of each candidate study day (aware UTC), the reviews due on each.
+# Given the start and end of each candidate study day (aware UTC), the cards due on each.
 Loads = Callable[[Sequence[tuple[datetime, datetime]]], Sequence[int]]
 
 
@@ -39,7 +59,7 @@ class DayLoad(NamedTuple):
 
     Attributes:
         interval: Days from the answer to it.
-        load: Reviews already due that study day.
+        load: Cards already due that study day.
         weekday: Its weekday, 0 Monday to 6 Sunday.
     """
 
@@ -54,7 +74,11 @@ def balances(preset: Preset) -> bool:
 
 
 def choose(
-    days: Sequence[DayLoad], easy_days: Sequence[str], seed: str, balance: bool = True
+    days: Sequence[DayLoad],
+    easy_days: Sequence[str],
+    seed: str,
+    balance: bool = True,
+    around: Mapping[int, int] | None = None,
 ) -> int:
     """The interval, of ``days``, a review gets.
 
@@ -65,6 +89,8 @@ def choose(
         seed: Seeds the draw (the card's seed and the answer's time).
         balance: Weigh each day by its load; without it only Easy Days weigh (loads still
             say when a reduced day has its share).
+        around: The loads of days next to the range, by interval: with the candidates'
+            own, what each candidate's load is weighed against (``expected_loads``).
 
     Returns:
         One of the days' intervals.
@@ -72,10 +98,13 @@ def choose(
     shares = easy_day_shares(days, easy_days)
     if not any(shares):
         shares = [1.0] * len(days)  # every day is a minimum day: they count alike
-    weights = [
-        share * _load_weight(day) if balance else share
-        for share, day in zip(shares, days, strict=True)
-    ]
+    weights = shares
+    if balance:
+        expected = expected_loads(days, around or {})
+        weights = [
+            share * _load_weight(day, load)
+            for share, day, load in zip(shares, days, expected, strict=True)
+        ]
     pick = random.Random(seed).random() * sum(weights)
     last = days[0].interval
     for day, weight in zip(days, weights, strict=True):
@@ -86,6 +115,33 @@ def choose(
         pick -= weight
         last = day.interval  # rounding can leave the draw just past the last weight
     return last
+
+
+def expected_loads(days: Sequence[DayLoad], around: Mapping[int, int]) -> list[float]:
+    """The load each day's neighbours suggest for it: the least-squares line through the
+    loads of the days up to three either side of it (the candidates' and ``around``'s),
+    taken at the day, and never below none."""
+    known = {**around, **{day.interval: day.load for day in days}}
+    expected = []
+    for day in days:
+        points = [
+            (interval, load)
+            for interval, load in known.items()
+            if abs(interval - day.interval) <= _NEIGHBOURS
+        ]
+        expected.append(max(_line_at(points, day.interval), 0.0))
+    return expected
+
+
+def _line_at(points: Sequence[tuple[int, int]], at: int) -> float:
+    count = len(points)
+    mean_x = sum(x for x, _ in points) / count
+    mean_y = sum(y for _, y in points) / count
+    spread = sum((x - mean_x) ** 2 for x, _ in points)
+    if not spread:
+        return mean_y
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / spread
+    return mean_y + slope * (at - mean_x)
 
 
 def easy_day_shares(days: Sequence[DayLoad], easy_days: Sequence[str]) -> list[float]:
@@ -109,10 +165,25 @@ def easy_day_shares(days: Sequence[DayLoad], easy_days: Sequence[str]) -> list[f
     return shares
 
 
-def _load_weight(day: DayLoad) -> float:
-    # One more than the load, so an empty day is likeliest without Anki's jump from 1.0
-    # (empty) to a thousandth (one card).
-    return float((day.load + 1) ** -_LOAD_EXPONENT * max(day.interval, 1) ** -_DISTANCE_EXPONENT)
+def _load_weight(day: DayLoad, expected: float) -> float:
+    # One more than each load, so an empty day (or one expected empty) needs no case of
+    # its own.
+    share = (day.load + 1) / (expected + 1)
+    return float(share**-_LOAD_EXPONENT * max(day.interval, 1) ** -_DISTANCE_EXPONENT)
+
+
+def short_range(scheduler: Scheduler, after: MemoryState, now: datetime) -> FuzzRange | None:
+    """The days an answer's interval of one or two days is balanced over (``SHORT_RANGES``,
+    no longer than the preset's maximum interval), or None for any other schedule or a
+    scheduler without fuzz."""
+    if not scheduler.fuzzes or after.state is not CardState.REVIEW or after.due is None:
+        return None
+    interval = (after.due - now).days
+    bounds = SHORT_RANGES.get(interval)
+    if bounds is None:
+        return None
+    shortest, longest = bounds[0], min(bounds[1], scheduler.preset.maximum_interval)
+    return FuzzRange(interval, shortest, longest) if shortest < longest else None
 
 
 def balanced_review(
@@ -131,30 +202,36 @@ def balanced_review(
         memory: The card's schedule before the answer.
         rating: The rating given.
         now: When the answer was given, aware UTC.
-        loads: Reads the reviews due on the candidate days (the app reads the database;
-            a simulation its own counts).
+        loads: Reads the cards due on the candidate days and the three days either side
+            (the app reads the database; a simulation its own counts).
 
     Returns:
         The schedule, and the due date chosen (to store with the answer), or None when
         the fuzz draw's date stands: the preset does not balance, the answer leaves the
-        card learning, or the interval has no range or is longer than ``BALANCED_UP_TO``.
+        card learning, the interval is longer than ``BALANCED_UP_TO``, or it has no range
+        (with load balancing off, intervals under three days have none).
     """
     preset = scheduler.preset
     if not balances(preset):
         return scheduler.review(seed, memory, rating, now), None
     after, fuzz = scheduler.review_in_range(seed, memory, rating, now)
+    if fuzz is None and preset.load_balancing:
+        fuzz = short_range(scheduler, after, now)
     if fuzz is None or fuzz.interval > BALANCED_UP_TO:
         return after, None
     study_days = scheduler.days
-    intervals = range(fuzz.shortest, fuzz.longest + 1)
+    intervals = range(max(1, fuzz.shortest - _NEIGHBOURS), fuzz.longest + _NEIGHBOURS + 1)
     numbers = [study_days.day_of(now + timedelta(days=days)) for days in intervals]
     starts = {number: study_days.start_of(number) for number in range(numbers[0], numbers[-1] + 2)}
-    counts = loads([(starts[number], starts[number + 1]) for number in numbers])
+    counts = dict(zip(intervals, loads([(starts[n], starts[n + 1]) for n in numbers]), strict=True))
+    in_range = range(fuzz.shortest, fuzz.longest + 1)
     candidates = [
-        DayLoad(days, count, weekday_of(number))
-        for days, number, count in zip(intervals, numbers, counts, strict=True)
+        DayLoad(days, counts[days], weekday_of(number))
+        for days, number in zip(intervals, numbers, strict=True)
+        if days in in_range
     ]
+    around = {days: count for days, count in counts.items() if days not in in_range}
     draw = f"{seed}:{round(now.timestamp() * 1_000_000)}:balance"
-    interval = choose(candidates, preset.easy_days, draw, preset.load_balancing)
+    interval = choose(candidates, preset.easy_days, draw, preset.load_balancing, around)
     due = now + timedelta(days=interval)
     return chosen(after, due), due

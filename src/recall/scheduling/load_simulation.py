@@ -2,10 +2,11 @@
 
 Unlike ``simulate`` (fsrs-rs-python's simulator, which has no load balancing), every answer
 here goes through the app's own ``Scheduler`` and ``balance.balanced_review``, with the
-loads counted as the study session reads them from the database: the review cards due on
-each study day. The learner studies every day, answers every due card, and introduces new
-cards at a steady rate; ratings are drawn from FSRS's retrievability with a seeded
-generator, so a run is the same every time.
+loads counted as the study session reads them from the database: the cards due on each
+study day (learning and relearning ones included). The learner studies every day, answers
+every due card, and introduces new cards at a steady rate; ratings are drawn from FSRS's
+retrievability with a seeded generator, so a run is the same every time. Days of warm-up
+before the days counted give a mature collection.
 """
 
 from __future__ import annotations
@@ -42,12 +43,14 @@ class DailyLoad:
         reviews_per_day: Answers to cards in review (due by their interval) on each study day.
         weekdays: Each day's weekday, 0 Monday to 6 Sunday.
         chosen: Answers whose due day balancing chose.
+        lapses: Review cards forgotten (rated Again).
     """
 
     answers_per_day: tuple[int, ...]
     reviews_per_day: tuple[int, ...]
     weekdays: tuple[int, ...]
     chosen: int
+    lapses: int
 
     @property
     def total(self) -> int:
@@ -56,14 +59,15 @@ class DailyLoad:
 
     @property
     def spread(self) -> float:
-        """Standard deviation of the reviews per day over their mean."""
+        """Standard deviation of the reviews per day over their mean (trend and all)."""
         return _relative_deviation(self.reviews_per_day)
 
     @property
     def daily_spread(self) -> float:
-        """How far a day's reviews stray from their week's: the standard deviation of each
-        day's reviews over the average of the seven days around it, so that the load's
-        steady growth while new cards come in does not count, only day-to-day unevenness."""
+        """The detrended spread: how far a day's reviews stray from their week's, the
+        standard deviation of each day's reviews over the average of the seven days
+        centred on it, so that the load's growth while new cards come in (or its slow fall
+        in a mature deck) does not count, only day-to-day unevenness."""
         days = self.reviews_per_day
         ratios = [
             days[index] / (sum(days[index - 3 : index + 4]) / 7)
@@ -71,6 +75,12 @@ class DailyLoad:
             if sum(days[index - 3 : index + 4])
         ]
         return statistics.pstdev(ratios) if len(ratios) > 1 else 0.0
+
+    @property
+    def retention(self) -> float:
+        """The share of reviews recalled."""
+        reviews = sum(self.reviews_per_day)
+        return 1.0 - self.lapses / reviews if reviews else 0.0
 
     def weekday_average(self, weekday: int) -> float:
         """Reviews on an average day of one weekday."""
@@ -87,25 +97,26 @@ class DailyLoad:
 
 
 def simulate_days(
-    preset: Preset, cards: int, days: int, new_per_day: int, seed: int = 7
+    preset: Preset, cards: int, days: int, new_per_day: int, seed: int = 7, warm_up: int = 0
 ) -> DailyLoad:
     """Study ``cards`` new cards every day for ``days`` days under a preset, balanced as it says.
 
     Args:
         preset: The deck's options (load balancing and Easy Days among them).
         cards: New cards in the deck at the start.
-        days: Study days simulated.
+        days: Study days counted.
         new_per_day: New cards introduced each day until none are left.
         seed: Seeds the ratings and the cards' seeds.
+        warm_up: Study days simulated first and left out of the counts.
     """
     study_days = StudyDays()
     scheduler = Scheduler(preset, fuzz=True, days=study_days)
     rng = random.Random(seed)
     seeds = [rng.getrandbits(62) for _ in range(cards)]
     memories: list[MemoryState] = [NEW_CARD] * cards
-    # Review cards by the study day they are due on: the loads balancing reads.
+    # Cards (all but new ones) by the study day they are due on: the loads balancing reads.
     due_on: Counter[int] = Counter()
-    introduced = chosen = 0
+    introduced = chosen = lapses = 0
     answers: list[int] = []
     reviews: list[int] = []
     weekdays: list[int] = []
@@ -114,7 +125,7 @@ def simulate_days(
         return [due_on[study_days.day_of(start)] for start, _ in windows]
 
     first_day = study_days.day_of(_START)
-    for day in range(days):
+    for day in range(warm_up + days):
         start = _START + timedelta(days=day)
         today = first_day + day
         end = study_days.bounds(start)[1]
@@ -133,23 +144,26 @@ def simulate_days(
             now = max(now + _ANSWER_GAP, due)
             before = memories[index]
             rating = _rating(rng, scheduler, seeds[index], before, now)
-            if before.state is CardState.REVIEW and before.due is not None:
+            if before.state is not CardState.NEW and before.due is not None:
                 due_on[study_days.day_of(before.due)] -= 1
             after, day_chosen = balanced_review(scheduler, seeds[index], before, rating, now, loads)
-            chosen += day_chosen is not None
             memories[index] = after
-            answered += 1
-            reviewed += before.state is CardState.REVIEW
             assert after.due is not None
-            if after.state is CardState.REVIEW:
-                due_on[study_days.day_of(after.due)] += 1
+            due_on[study_days.day_of(after.due)] += 1
+            if day >= warm_up:
+                chosen += day_chosen is not None
+                answered += 1
+                reviewed += before.state is CardState.REVIEW
+                lapses += before.state is CardState.REVIEW and rating is Rating.AGAIN
             if after.due < end:
                 heapq.heappush(waiting, (after.due, index))
         del due_on[today]
+        if day < warm_up:
+            continue
         answers.append(answered)
         reviews.append(reviewed)
         weekdays.append(start.weekday())
-    return DailyLoad(tuple(answers), tuple(reviews), tuple(weekdays), chosen)
+    return DailyLoad(tuple(answers), tuple(reviews), tuple(weekdays), chosen, lapses)
 
 
 def _rating(

@@ -141,6 +141,11 @@ class Scheduler:
             days=days,
         )
 
+    @property
+    def fuzzes(self) -> bool:
+        """Whether review intervals are fuzzed (and so have a range to balance in)."""
+        return self._fuzz
+
     def review(self, seed: int, memory: MemoryState, rating: Rating, now: datetime) -> MemoryState:
         """The card's memory state after a review.
 

@@ -135,14 +135,15 @@ class QueueQueries:
             )
         )
 
-    def reviews_due_in(
+    def cards_due_in(
         self, windows: Sequence[tuple[datetime, datetime]], leaving_out: int
     ) -> list[int]:
-        """How many review cards of the collection fall due in each window (start included,
-        end not), leaving out one card (the one being answered): what load balancing weighs
-        each day by.
+        """How many cards of the collection (learning, review and relearning ones, as Anki
+        counts every card due on a day) fall due in each window (start included, end not),
+        leaving out one card (the one being answered): what load balancing weighs each day
+        by.
 
-        One query, each window a walk of the index on (state, due) that reads nothing
+        One query, each window three walks of the index on (state, due) that read nothing
         else (about 1 ms for 15 days of 500 reviews each). Suspended cards count, as Anki
         counts them: leaving them out would look up every row in the table (about 20 ms
         there), and a suspended card is one the learner means to bring back.
@@ -156,10 +157,16 @@ class QueueQueries:
         rows = self._sql.rows(
             f"WITH candidate_day (number, start, end) AS (VALUES {values}) "
             "SELECT candidate_day.number, (SELECT count(*) FROM card_memory "
-            "WHERE card_memory.state = ? AND card_memory.due >= candidate_day.start "
+            "WHERE card_memory.state IN (?, ?, ?) AND card_memory.due >= candidate_day.start "
             "AND card_memory.due < candidate_day.end AND card_memory.card_id != ?) "
             "FROM candidate_day",
-            (*parameters, int(CardState.REVIEW), leaving_out),
+            (
+                *parameters,
+                int(CardState.LEARNING),
+                int(CardState.REVIEW),
+                int(CardState.RELEARNING),
+                leaving_out,
+            ),
         )
         counts = [0] * len(windows)
         for number, count in rows:

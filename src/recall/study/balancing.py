@@ -16,9 +16,9 @@ def balanced_answer(
     """The card's schedule after the answer, and the due date chosen for it to store with
     the answer (``NewReview.chosen_due``), or None where the fuzz draw's date stands.
 
-    The load of each candidate day is the collection's review cards due on it, read in one
-    query (Anki counts only the cards of the card's preset; here every deck's reviews are
-    the learner's day).
+    The load of each candidate day is the collection's cards due on it (learning and
+    relearning ones included, as Anki counts them), read in one query (Anki counts only the
+    cards of the card's preset; here every deck's cards are the learner's day).
     """
     return balanced_review(
         scheduler,
@@ -26,5 +26,5 @@ def balanced_answer(
         card.memory,
         rating,
         now,
-        lambda windows: transaction.queue.reviews_due_in(windows, card.id),
+        lambda windows: transaction.queue.cards_due_in(windows, card.id),
     )
