@@ -1,0 +1,29 @@
+"""Anki note types by key: stored once each, never changed (``content.anki_note``)."""
+
+from __future__ import annotations
+
+from recall.storage.sql import Sql
+
+
+class NoteTypeQueries:
+    """The ``anki_note_type`` table, whose rows are immutable and keyed by their hash."""
+
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+
+    def add(self, key: str, content: str) -> bool:
+        """Keep a note type; returns whether it was new (a known key is left as it is)."""
+        if self.content(key) is not None:
+            return False
+        self._sql.run("INSERT INTO anki_note_type (key, content) VALUES (?, ?)", (key, content))
+        return True
+
+    def content(self, key: str) -> str | None:
+        """The stored JSON of a note type, or None when this database lacks it."""
+        value = self._sql.value("SELECT content FROM anki_note_type WHERE key = ?", (key,))
+        return None if value is None else str(value)
+
+    def stored_keys(self) -> list[str]:
+        """The keys of every stored note type."""
+        rows = self._sql.rows("SELECT key FROM anki_note_type ORDER BY key")
+        return [str(row[0]) for row in rows]
