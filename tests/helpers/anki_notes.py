@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from anki.collection import Collection, DeckIdLimit, ExportAnkiPackageOptions
+from anki.collection import (
+    Collection,
+    DeckIdLimit,
+    ExportAnkiPackageOptions,
+    ImportAnkiPackageOptions,
+    ImportAnkiPackageRequest,
+)
 
 # isort: split
 from anki.decks import DeckId
@@ -70,14 +76,12 @@ def make_note_package(folder: Path) -> Path:
 
 
 def anki_texts(package: Path, folder: Path) -> dict[tuple[str, int], tuple[str, str]]:
-    """Each card of a package as Anki renders it, as plain text (question, answer), by the
-    first field of its note and its template number."""
-    home = folder / "anki-reader"
+    """Each card of a package as Anki renders it, as plain text (question, answer), by its
+    note's guid and its template number (``folder`` is made to hold Anki's collection)."""
+    home = folder
     home.mkdir()
     collection = Collection(str(home / "collection.anki2"))
     try:
-        from anki.collection import ImportAnkiPackageOptions, ImportAnkiPackageRequest
-
         request = ImportAnkiPackageRequest(
             package_path=str(package), options=ImportAnkiPackageOptions(with_scheduling=False)
         )
@@ -85,8 +89,8 @@ def anki_texts(package: Path, folder: Path) -> dict[tuple[str, int], tuple[str, 
         texts = {}
         for card_id in collection.find_cards(""):
             card = collection.get_card(card_id)
-            first = plain(card.note().fields[0])
-            texts[(first, card.ord)] = (plain(card.question()), plain(card.answer()))
+            key = (card.note().guid, card.ord)
+            texts[key] = (plain(card.question()), plain(card.answer()))
         return texts
     finally:
         collection.close()

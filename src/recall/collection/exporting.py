@@ -14,7 +14,15 @@ from typing import BinaryIO
 
 from recall.collection import anki_package
 from recall.collection.anki_package import StudiedCard
-from recall.content.deck_format import CARD_ADAPTER, Card, Deck, deck_json_parts, dump_deck
+from recall.content.anki_note import AnkiNoteType, NoteTypeError, parse_note_type
+from recall.content.deck_format import (
+    CARD_ADAPTER,
+    BasicCard,
+    Card,
+    Deck,
+    deck_json_parts,
+    dump_deck,
+)
 from recall.core import deck_tree
 from recall.core.errors import RecallError, UnknownDeckError
 from recall.core.memory import NEW_CARD
@@ -87,8 +95,9 @@ def export_deck(
     if suffix == ".gift":
         return _write_gift(load_stored_deck(database, deck_key), target)
     cards, descriptions, hour = _studied_cards(database, None if suffix == ".colpkg" else deck_key)
+    note_types = _note_types(database, cards)
     moment = now if now is not None else datetime.now(UTC)
-    _write_package(cards, descriptions, target, database.path.parent, moment, hour)
+    _write_package(cards, descriptions, target, database.path.parent, moment, hour, note_types)
     return len(cards)
 
 
@@ -236,6 +245,26 @@ def _studied_cards(
     return cards, descriptions, hour
 
 
+def _note_types(database: Database, cards: list[StudiedCard]) -> dict[str, AnkiNoteType]:
+    """The stored note types the cards imported from Anki name; one this database lacks or
+    cannot read is left out (its cards go to Anki as Basic notes)."""
+    keys = {
+        card.card.anki.note_type
+        for card in cards
+        if isinstance(card.card, BasicCard) and card.card.anki is not None
+    }
+    found: dict[str, AnkiNoteType] = {}
+    with database.reading() as transaction:
+        for key in sorted(keys):
+            content = transaction.note_types.content(key)
+            try:
+                if content is not None:
+                    found[key] = parse_note_type(content, key)
+            except NoteTypeError:
+                continue
+    return found
+
+
 def _write_package(
     cards: list[StudiedCard],
     descriptions: dict[str, str],
@@ -243,6 +272,7 @@ def _write_package(
     data_dir: Path,
     now: datetime,
     hour: int,
+    note_types: dict[str, AnkiNoteType] | None = None,
 ) -> None:
     moments = [review.reviewed_at for card in cards for review in card.history]
     moments += [card.memory.due for card in cards if card.memory.due is not None]
@@ -251,7 +281,7 @@ def _write_package(
         with workspace.work_folder(data_dir, "export") as folder:
             collection = folder / "collection.anki2"
             media = anki_package.build_collection(
-                cards, descriptions, collection, paths.media_dir(data_dir), clock, now
+                cards, descriptions, collection, paths.media_dir(data_dir), clock, now, note_types
             )
             with output_file(target) as stream:
                 _zip_package((collection, media), stream)
