@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from recall.storage.sql import Sql
 
 
@@ -27,3 +29,14 @@ class NoteTypeQueries:
         """The keys of every stored note type."""
         rows = self._sql.rows("SELECT key FROM anki_note_type ORDER BY key")
         return [str(row[0]) for row in rows]
+
+    def cards_of_note(self, guid: str) -> list[tuple[int, str]]:
+        """(id, content) of the cards whose content may name this Anki note guid (the caller
+        reads each content to be sure): a substring test, so no JSON is parsed per card."""
+        needle = json.dumps({"guid": guid}, ensure_ascii=False, separators=(",", ":"))[1:-1]
+        rows = self._sql.rows(
+            "SELECT id, content FROM card WHERE kind = 'basic' AND instr(content, ?) > 0 "
+            "ORDER BY id",
+            (needle,),
+        )
+        return [(int(row[0]), str(row[1])) for row in rows]
