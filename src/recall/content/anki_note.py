@@ -25,6 +25,8 @@ MAX_TEMPLATE_CHARS = 200_000
 MAX_CSS_CHARS = 200_000
 MAX_NOTE_TYPE_NAME_CHARS = 500
 MAX_MEDIA_NAMES = 1_000
+MAX_NOTE_TYPE_BYTES = 8 * 1024**2
+"""The most a note type's canonical JSON holds, in UTF-8 (one past it is not kept)."""
 
 NoteTypeKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 FieldName = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NOTE_TYPE_NAME_CHARS)]
@@ -109,8 +111,12 @@ def parse_note_type(text: str | bytes, key: str | None = None) -> AnkiNoteType:
         NoteTypeError: The text is not a note type within the bounds, or not the one
             ``key`` names.
     """
-    if len(text) > MAX_TEMPLATE_CHARS * 2 * MAX_TEMPLATES + MAX_CSS_CHARS + 1_000_000:
-        raise NoteTypeError("the note type is larger than any note type Recall keeps")
+    size = len(text.encode() if isinstance(text, str) else text)
+    if size > MAX_NOTE_TYPE_BYTES:
+        raise NoteTypeError(
+            f"the note type is {size:,} bytes long (Recall keeps note types up to "
+            f"{MAX_NOTE_TYPE_BYTES:,})"
+        )
     try:
         note_type = AnkiNoteType.model_validate_json(text)
     except ValidationError as error:

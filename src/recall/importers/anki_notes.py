@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from recall.content import card_html, math, sound, speech
 from recall.content.anki_note import (
+    MAX_NOTE_TYPE_BYTES,
     AnkiNoteType,
     AnkiOrigin,
     media_key,
@@ -52,7 +53,7 @@ def as_note_type(note_type: NoteType) -> AnkiNoteType | None:
     stored note type keeps (its cards then keep only their rendered sides)."""
     ords = sorted(set(note_type.question_formats) | set(note_type.answer_formats))
     try:
-        return AnkiNoteType.model_validate(
+        stored = AnkiNoteType.model_validate(
             {
                 "name": note_type.name,
                 "kind": "cloze" if note_type.is_cloze else "standard",
@@ -71,6 +72,9 @@ def as_note_type(note_type: NoteType) -> AnkiNoteType | None:
         )
     except ValidationError:
         return None
+    if len(note_type_json(stored).encode()) > MAX_NOTE_TYPE_BYTES:
+        return None
+    return stored
 
 
 def as_package_note_type(stored: AnkiNoteType) -> NoteType:

@@ -40,3 +40,12 @@ class NoteTypeQueries:
             (needle,),
         )
         return [(int(row[0]), str(row[1])) for row in rows]
+
+    def missing(self) -> list[str]:
+        """The note type keys stored cards name that this database does not hold."""
+        rows = self._sql.rows(
+            "SELECT DISTINCT json_extract(content, '$.anki.note_type') AS key FROM card "
+            "WHERE kind = 'basic' AND instr(content, '\"note_type\":') > 0 "
+            "AND key IS NOT NULL AND key NOT IN (SELECT key FROM anki_note_type) ORDER BY key"
+        )
+        return [str(row[0]) for row in rows]
