@@ -55,3 +55,22 @@ def test_every_stock_and_custom_note_type_goes_back_as_anki_showed_it(
     assert len(after) == len(texts) - 1
     assert {key: before[key] for key in after} == after
     assert set(after) == set(before) - blank
+
+
+def test_importing_the_export_back_finds_the_same_cards(
+    database: Database, tmp_path: Path, clock: Clock
+) -> None:
+    back = _round_trip(database, make_note_package(tmp_path), tmp_path, clock)
+
+    def keys() -> list[tuple[str, str]]:
+        with database.reading() as transaction:
+            return sorted(
+                (deck.key, row.key)
+                for deck in transaction.browsing.decks()
+                for row in transaction.cards.of_deck(deck.id)
+            )
+
+    before = keys()
+    assert len(before) == 4
+    importing.import_files(database, Schedulers(fuzz=False), [back], clock())
+    assert keys() == before

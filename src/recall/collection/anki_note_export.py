@@ -20,6 +20,7 @@ from recall.content.deck_format import BasicCard, Card
 
 _SOURCE = re.compile(r"""(<img\b[^>]*?\ssrc\s*=\s*)(["']?)([^"'\s>]+)\2""", re.IGNORECASE)
 _SOUND = re.compile(r"\[sound:([^\]]+)\]")
+_ANKI_DECK = re.compile(r"anki-deck-(\d{1,18})")
 
 
 def origin_of(card: Card, note_types: dict[str, AnkiNoteType]) -> AnkiOrigin | None:
@@ -107,6 +108,45 @@ class AnkiNotes:
             )
             self._models[key] = model
         return self._models[key]
+
+
+def anki_deck_ids(cards: Sequence[Any]) -> dict[str, int]:
+    """The Anki deck id each exported deck had, by name, for decks imported from Anki
+    (``anki-deck-<id>``): importing the package back then finds the same deck and cards."""
+    ids: dict[str, int] = {}
+    for studied in cards:
+        found = _ANKI_DECK.fullmatch(studied.deck_key)
+        if found is not None and int(found.group(1)) not in ids.values():
+            ids.setdefault(studied.deck_name, int(found.group(1)))
+    return ids
+
+
+def kept_anki_card_ids(
+    cards: Sequence[Any],
+    keys: Sequence[tuple[str, int]],
+    card_ids: dict[tuple[str, int], int],
+) -> tuple[list[tuple[int, int]], dict[tuple[str, int], int]]:
+    """Each card imported from Anki, still under its own key (``anki-<card id>``), given
+    its Anki card id back in the collection, so importing the package back into Recall
+    updates that card.
+
+    Returns:
+        The ids to change, as (new, old), and the card ids by note and template after.
+    """
+    taken = set(card_ids.values())
+    kept = dict(card_ids)
+    changes = []
+    for studied, key in zip(cards, keys, strict=True):
+        card = studied.card
+        if not isinstance(card, BasicCard) or card.anki is None or not card.anki.card:
+            continue
+        wanted = card.anki.card
+        if card.id != f"anki-{wanted}" or wanted in taken:
+            continue
+        changes.append((wanted, kept[key]))
+        taken.add(wanted)
+        kept[key] = wanted
+    return changes, kept
 
 
 def _StoredModel(base: type[Any]) -> type[Any]:

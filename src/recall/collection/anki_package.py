@@ -24,7 +24,12 @@ from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from recall.collection.anki_note_export import AnkiNotes, origin_of
+from recall.collection.anki_note_export import (
+    AnkiNotes,
+    anki_deck_ids,
+    kept_anki_card_ids,
+    origin_of,
+)
 from recall.content import card_html, sound
 from recall.content.anki_note import AnkiNoteType
 from recall.content.deck_format import BasicCard, Card, ChoiceCard
@@ -159,13 +164,14 @@ def build_collection(
     import genanki  # only when exporting: it is slow to import and the window rarely needs it
 
     decks: dict[str, Any] = {}
+    deck_ids = anki_deck_ids(cards)
     for name in sorted({card.deck_name for card in cards}):
         steps = name.split("::")
         for depth in range(1, len(steps) + 1):
             path = "::".join(steps[:depth])
             if path not in decks:  # Anki wants each parent of a subdeck as a deck too
                 decks[path] = genanki.Deck(
-                    _anki_id(path), path, description=descriptions.get(path, "")
+                    deck_ids.get(path, _anki_id(path)), path, description=descriptions.get(path, "")
                 )
     choice_model = _choice_model(genanki)
     anki_notes = AnkiNotes(genanki, note_types or {})
@@ -206,6 +212,8 @@ def build_collection(
             )
         }
         with connection:
+            renumbered, card_ids = kept_anki_card_ids(cards, keys, card_ids)
+            connection.executemany("UPDATE cards SET id = ? WHERE id = ?", renumbered)
             connection.execute("UPDATE col SET crt = ?", (int(clock.created.timestamp()),))
             _set_rollover(connection, clock.hour)
             # A note's cards may live in several decks: each card goes to its own.
