@@ -74,3 +74,22 @@ def test_importing_the_export_back_finds_the_same_cards(
     assert len(before) == 4
     importing.import_files(database, Schedulers(fuzz=False), [back], clock())
     assert keys() == before
+
+
+def test_selected_cards_written_as_a_package_go_as_their_own_notes(
+    database: Database, tmp_path: Path, clock: Clock
+) -> None:
+    package = make_note_package(tmp_path)
+    importing.import_files(database, Schedulers(fuzz=False), [package], clock())
+    with database.reading() as transaction:
+        (deck_key,) = [
+            deck.key for deck in transaction.browsing.decks() if transaction.cards.of_deck(deck.id)
+        ]
+    deck = exporting.load_stored_deck(database, deck_key)
+    target = tmp_path / "selected.apkg"
+    note_types = exporting.stored_note_types(database, deck.cards)
+    assert len(note_types) == 2
+    exporting.write_deck(deck, target, database.path.parent, note_types)
+    assert anki_texts(target, tmp_path / "anki-after") == anki_texts(
+        package, tmp_path / "anki-before"
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
@@ -95,7 +95,7 @@ def export_deck(
     if suffix == ".gift":
         return _write_gift(load_stored_deck(database, deck_key), target)
     cards, descriptions, hour = _studied_cards(database, None if suffix == ".colpkg" else deck_key)
-    note_types = _note_types(database, cards)
+    note_types = stored_note_types(database, (card.card for card in cards))
     moment = now if now is not None else datetime.now(UTC)
     _write_package(cards, descriptions, target, database.path.parent, moment, hour, note_types)
     return len(cards)
@@ -165,11 +165,17 @@ def check_suffix(target: Path) -> None:
         )
 
 
-def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
+def write_deck(
+    deck: Deck,
+    target: Path,
+    data_dir: Path,
+    note_types: dict[str, AnkiNoteType] | None = None,
+) -> int:
     """Write a deck model to ``target`` (.json or .apkg), its images from ``data_dir``'s media.
 
     The cards go to Anki as new cards: a deck model carries no schedule (``export_deck``
-    exports a stored deck with its history).
+    exports a stored deck with its history). Cards imported from Anki whose note type is in
+    ``note_types`` (``stored_note_types``) go as their own notes.
 
     A regular file is written beside the target and renamed over it when complete; a FIFO
     or device (``/dev/stdout``) is written straight through (``files.output_file``).
@@ -197,7 +203,7 @@ def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
         for position, card in enumerate(deck.cards)
     ]
     now = datetime.now(UTC)
-    _write_package(cards, {deck.name: deck.description}, target, data_dir, now, 4)
+    _write_package(cards, {deck.name: deck.description}, target, data_dir, now, 4, note_types)
     return len(cards)
 
 
@@ -245,14 +251,10 @@ def _studied_cards(
     return cards, descriptions, hour
 
 
-def _note_types(database: Database, cards: list[StudiedCard]) -> dict[str, AnkiNoteType]:
+def stored_note_types(database: Database, cards: Iterable[Card]) -> dict[str, AnkiNoteType]:
     """The stored note types the cards imported from Anki name; one this database lacks or
     cannot read is left out (its cards go to Anki as Basic notes)."""
-    keys = {
-        card.card.anki.note_type
-        for card in cards
-        if isinstance(card.card, BasicCard) and card.card.anki is not None
-    }
+    keys = {card.anki.note_type for card in cards if isinstance(card, BasicCard) and card.anki}
     found: dict[str, AnkiNoteType] = {}
     with database.reading() as transaction:
         for key in sorted(keys):
