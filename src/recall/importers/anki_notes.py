@@ -24,7 +24,6 @@ from recall.content.anki_note import (
     note_type_key,
 )
 from recall.content.card_limits import MAX_HTML_SIDE_CHARS, length_problem
-from recall.content.deck_format import BasicCard
 from recall.importers._anki_cards import CardRenderer
 from recall.importers._cards import is_blank
 from recall.importers._collection import AnkiCard, AnkiNote, NoteType
@@ -179,11 +178,9 @@ class NoteData:
         self._stager = stager
         self._keys: dict[int, str | None] = {}
 
-    def with_origin(
-        self, converted: BasicCard, card: AnkiCard, note: AnkiNote, note_type: NoteType
-    ) -> BasicCard:
-        """``converted`` knowing its note, or as it is when its note type is past the
-        bounds a stored one keeps (it then shows its rendered sides only)."""
+    def origin(self, card: AnkiCard, note: AnkiNote, note_type: NoteType) -> AnkiOrigin | None:
+        """The note an imported card is, or None when its note type is past the bounds a
+        stored one keeps (the card then shows its rendered sides only)."""
         if note.type_id not in self._keys:
             stored = as_note_type(note_type)
             key = None if stored is None else note_type_key(stored)
@@ -192,9 +189,9 @@ class NoteData:
             self._keys[note.type_id] = key
         key = self._keys[note.type_id]
         if key is None or len(note.fields) > len(note_type.field_names):
-            return converted
+            return None
         try:
-            origin = AnkiOrigin(
+            return AnkiOrigin(
                 note_type=key,
                 guid=note.guid[:100],
                 fields={
@@ -207,5 +204,4 @@ class NoteData:
                 media=dict(self._stager.named.get(note.id, {})),
             )
         except ValidationError:
-            return converted
-        return converted.model_copy(update={"anki": origin})
+            return None

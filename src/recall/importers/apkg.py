@@ -442,7 +442,7 @@ class _PackageReader:
         self._speech += speech.count(front) + speech.count(back)
         tags = self._bounds.tags(where, list(dict.fromkeys(note.tags)))
         # The deck format wants text on each side: a blank one keeps a line break.
-        converted = html_card(
+        return html_card(
             self._source,
             f"anki-{card.id}",
             front if front.strip() else "<br>",
@@ -450,8 +450,8 @@ class _PackageReader:
             tags,
             hints=[hint for hint in hints if not is_blank(hint)],
             type_answer=sides.type_answer,
+            anki=self._note_data.origin(card, note, note_type),
         )
-        return self._note_data.with_origin(converted, card, note, note_type)
 
     def _clean_side(self, fragment: str, note_id: int) -> str:
         """A side sanitized, images staged; kept for the note's next card (a reversed card's
