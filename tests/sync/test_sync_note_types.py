@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -134,3 +135,19 @@ def test_damaged_json_and_an_oversized_file_are_refused(
     assert any("the note type is damaged" in note for note in refused), refused
     assert any("larger than any Recall keeps" in note for note in refused), refused
     assert _keys(desktop) == []
+
+
+def test_a_lost_note_type_folder_is_written_again_at_the_next_round_that_sends(
+    pair: tuple[Device, Device], tmp_path: Path, shared: Path
+) -> None:
+    laptop, desktop = pair
+    importing.import_files(laptop.database, laptop.schedulers, [make_note_package(tmp_path)], START)
+    sent = laptop.sync(START)
+    folder = shared / "Recall" / sent.device[0] / note_types.FOLDER
+    written = sorted(path.name for path in folder.iterdir())
+    shutil.rmtree(folder)
+    laptop.changes().flag(laptop.card_ids()[:1], 2)
+    laptop.sync(START)
+    assert sorted(path.name for path in folder.iterdir()) == written
+    desktop.sync(START)
+    assert _keys(desktop) == _keys(laptop)

@@ -2,14 +2,15 @@
 
 A card imported from Anki names its note type by key (``content.anki_note``: the SHA-256
 of the note type's canonical JSON), and a note type never changes under its key, as a
-media file never does. So note types travel as media do: a device sending a card event
-copies the note type its content names into its own ``Recall/<device>/notetypes/`` as
-``<key>.json`` (temporary hidden name, flush, rename; never written twice). A device
-receiving looks, at each round, for every note type its cards name and it lacks in every
-device's ``notetypes/``, read through no symbolic link and within a note type's bound,
-and keeps it only when it is a note type Recall can read whose content hashes to its key.
-Anything else is refused with a note naming the device and why; the cards meanwhile show
-their stored sides.
+media file never does. So note types travel as media do: each round that sends something
+first writes into the device's own ``Recall/<device>/notetypes/`` every note type its
+database holds that is not there yet, as ``<key>.json`` (temporary hidden name, flush,
+rename; never written twice; a folder lost is written again). A device receiving looks,
+at each round, for every note type its cards name and it lacks in every device's
+``notetypes/``, read through no symbolic link and within a note type's bound, and keeps it
+only when it is a note type Recall can read whose content hashes to its key. Anything else
+is refused with a note naming the device and why; the cards meanwhile show their stored
+sides.
 """
 
 from __future__ import annotations
@@ -18,9 +19,7 @@ import contextlib
 import os
 import re
 import secrets
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from recall.content.anki_note import (
     MAX_NOTE_TYPE_BYTES,
@@ -34,37 +33,23 @@ from recall.storage import Transaction
 from recall.sync import folder as sync_folder
 from recall.sync import safe_files
 from recall.sync.folder import SyncWriteError
-from recall.sync.values import CONTENT, DELETED
 
 FOLDER = "notetypes"  # beside a device's event files and its media/
 _KEY = re.compile(r"^[0-9a-f]{64}$")
 
 
-def named_keys(events: Iterable[dict[str, Any]]) -> set[str]:
-    """The note type keys the card events' content names (``content.anki``)."""
-    keys: set[str] = set()
-    for event in events:
-        if event.get("type") != "card" or DELETED in event["fields"]:
-            continue
-        value = event["fields"].get(f"{CONTENT}anki")
-        if isinstance(value, list) and value and isinstance(value[0], dict):
-            key = value[0].get("note_type")
-            if isinstance(key, str) and _KEY.match(key):
-                keys.add(key)
-    return keys
+def send(transaction: Transaction, own: Path) -> int:
+    """Copy every note type this database holds that this device's ``notetypes/`` lacks.
 
-
-def send(transaction: Transaction, own: Path, events: Iterable[dict[str, Any]]) -> int:
-    """Copy the note types the round's card events name into this device's ``notetypes/``.
-
-    Called before the round's event file is written, so a device that reads the card
-    can find its note type. Returns how many files were written.
+    Called before a round's event file is written, so a device that reads a card can find
+    its note type; a folder lost since is written again. Returns how many files were
+    written.
 
     Raises:
         SyncWriteError: A file cannot be written (read-only, full), or ``notetypes/`` is a
             link or not a folder.
     """
-    keys = named_keys(events)
+    keys = transaction.note_types.stored_keys()
     if not keys:
         return 0
     target = own / FOLDER
@@ -73,10 +58,18 @@ def send(transaction: Transaction, own: Path, events: Iterable[dict[str, Any]]) 
             "this computer's folder in the sync folder holds a link for its note types",
             f"{target}: Recall writes nothing through links; replace it with a folder",
         )
+    try:
+        present = {path.name for path in target.iterdir()}
+    except FileNotFoundError:
+        present = set()
+    except OSError as error:
+        raise SyncWriteError(
+            sync_folder.write_problem(error), f"{target}: {error.strerror or error}"
+        ) from None
     written = 0
-    for key in sorted(keys):
+    for key in keys:
         content = transaction.note_types.content(key)
-        if content is None or (target / f"{key}.json").exists():
+        if content is None or f"{key}.json" in present:
             continue
         _write(target, f"{key}.json", content.encode())
         written += 1

@@ -250,7 +250,7 @@ def _send(
                 waiting = (json.loads(text) for text in transaction.sync_state.pending())
                 sending = list(itertools.chain(waiting if pending else (), out.fields))
                 media.send(transaction, database, base / device.id, sending, sent, notes, cancelled)
-                note_types.send(transaction, base / device.id, sending)
+                note_types.send(transaction, base / device.id)
                 written = sync_folder.write_file(
                     base,
                     device.id,
