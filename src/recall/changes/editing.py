@@ -16,7 +16,6 @@ from datetime import datetime
 from typing import Any
 
 from recall.changes.cards import Change, Restore
-from recall.changes.note_editing import note_edits
 from recall.content.deck_format import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -197,6 +196,8 @@ def edit_card(database: Database, card_id: int, data: dict[str, Any], now: datet
         noted = isinstance(card, BasicCard) and card.anki is not None
         if noted and json.loads(content).get("anki") != stored.get("anki"):
             # An Anki note's fields: every card of the note takes them, rendered again.
+            from recall.changes.note_editing import note_edits  # renders with the importer's
+
             assert isinstance(card, BasicCard)
             contents = note_edits(transaction, card_id, card)
             before = browsing.values(

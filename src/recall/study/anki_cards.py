@@ -9,10 +9,14 @@ database lacks or cannot read, shows its stored sides, as every card did before.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from recall.content.anki_note import AnkiNoteType, NoteTypeError, parse_note_type
 from recall.content.deck_format import BasicCard, ChoiceCard
-from recall.importers.anki_notes import NoteCardRenderer
 from recall.storage import Database
+
+if TYPE_CHECKING:
+    from recall.importers.anki_notes import NoteCardRenderer
 
 MAX_KEPT = 2_000
 """Rendered cards kept per session; the oldest is dropped past it."""
@@ -27,7 +31,7 @@ class ShownNotes:
 
     def __init__(self, database: Database) -> None:
         self._database = database
-        self._renderer = NoteCardRenderer()
+        self._renderer: NoteCardRenderer | None = None  # loaded with the first Anki card
         self._note_types: dict[str, AnkiNoteType | None] = {}
         self._shown: dict[int, tuple[str, BasicCard]] = {}
 
@@ -58,6 +62,10 @@ class ShownNotes:
         note_type = self._note_type(card.anki.note_type)
         if note_type is None:
             return card
+        if self._renderer is None:
+            from recall.importers.anki_notes import NoteCardRenderer
+
+            self._renderer = NoteCardRenderer()
         sides = self._renderer.sides(card.anki, note_type, list(card.tags))
         if sides is None:
             return card
