@@ -10,6 +10,7 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
+from recall.changes import editing
 from recall.collection import importing
 from recall.content.anki_note import MAX_NOTE_TYPE_BYTES, note_type_key, parse_note_type
 from recall.content.deck_format import CARD_ADAPTER, BasicCard
@@ -151,3 +152,33 @@ def test_a_lost_note_type_folder_is_written_again_at_the_next_round_that_sends(
     assert sorted(path.name for path in folder.iterdir()) == written
     desktop.sync(START)
     assert _keys(desktop) == _keys(laptop)
+
+
+def test_a_note_edited_on_one_computer_shows_on_the_other_in_every_card(
+    pair: tuple[Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop = pair
+    importing.import_files(laptop.database, laptop.schedulers, [make_note_package(tmp_path)], START)
+    laptop.sync(START)
+    desktop.sync(START)
+    with laptop.database.reading() as transaction:
+        (deck,) = [d for d in transaction.browsing.decks() if d.key.startswith("anki-deck-")]
+        row = next(r for r in transaction.cards.of_deck(deck.id) if "chien" in r.content)
+    data = editing.card_data(row.content)
+    data["anki"]["fields"]["Word"] = "loup"
+    laptop.clock.advance(60)
+    assert editing.edit_card(laptop.database, row.id, data, START).changed == 2
+    laptop.sync(START)
+    desktop.sync(START)
+    with desktop.database.reading() as transaction:
+        (deck,) = [d for d in transaction.browsing.decks() if d.key.startswith("anki-deck-")]
+        stored = [CARD_ADAPTER.validate_json(r.content) for r in transaction.cards.of_deck(deck.id)]
+    styled = sorted(
+        (plain(card.front), plain(card.back))
+        for card in stored
+        if isinstance(card, BasicCard) and card.anki is not None and "Word" in card.anki.fields
+    )
+    assert styled == [("dog", "loup"), ("loup", "dog")]
+    assert sorted(
+        plain(front) for front in _shown_fronts(desktop).values() if "capital" not in front
+    ) == ["dog", "loup"]
