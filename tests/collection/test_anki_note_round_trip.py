@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from recall.collection import exporting, importing
+from recall.content.deck_format import BasicCard
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from tests.conftest import Clock
@@ -93,3 +94,32 @@ def test_selected_cards_written_as_a_package_go_as_their_own_notes(
     assert anki_texts(target, tmp_path / "anki-after") == anki_texts(
         package, tmp_path / "anki-before"
     )
+
+
+def test_cards_whose_note_names_no_guid_go_as_notes_of_their_own(
+    database: Database, tmp_path: Path, clock: Clock
+) -> None:
+    importing.import_files(database, Schedulers(fuzz=False), [make_note_package(tmp_path)], clock())
+    with database.reading() as transaction:
+        (deck_key,) = [
+            deck.key for deck in transaction.browsing.decks() if transaction.cards.of_deck(deck.id)
+        ]
+    deck = exporting.load_stored_deck(database, deck_key)
+    cards = []
+    for card in deck.cards:
+        assert isinstance(card, BasicCard)
+        assert card.anki is not None
+        cards.append(card.model_copy(update={"anki": card.anki.model_copy(update={"guid": ""})}))
+    unnamed = deck.model_copy(update={"cards": cards})
+    target = tmp_path / "unnamed.apkg"
+    exporting.write_deck(
+        unnamed, target, database.path.parent, exporting.stored_note_types(database, cards)
+    )
+    texts = anki_texts(target, tmp_path / "anki-after")
+    assert len({guid for guid, _ in texts}) == 4  # one note per card: none merged with another
+    assert sorted(question for question, _ in texts.values()) == [
+        "Paris is the capital of [...]",
+        "[...] is the capital of France",
+        "chien",
+        "dog",
+    ]

@@ -64,15 +64,17 @@ class AnkiNotes:
         self._models: dict[str, Any] = {}
         self._notes: dict[tuple[str, str], Any] = {}
 
-    def add(self, origin: AnkiOrigin, tags: Sequence[str]) -> tuple[Any, str, bool]:
+    def add(self, origin: AnkiOrigin, tags: Sequence[str], own_guid: str) -> tuple[Any, str, bool]:
         """The note a card belongs to, its guid, and whether the note is new (for the caller
-        to add to a deck); the card is added to the note's cards."""
+        to add to a deck); the card is added to the note's cards. ``own_guid`` is the
+        card's own, for a note that names none."""
         note_type = self._note_types[origin.note_type]
+        first = origin.guid or own_guid
         number = 0
         while True:
             # Two Recall cards of one template (a note imported into two decks) go as two
             # notes: each copy after the first takes a guid of its own.
-            note_guid = origin.guid if number == 0 else f"{origin.guid}#{number}"
+            note_guid = first if number == 0 else f"{first}#{number}"
             note = self._notes.get((origin.note_type, note_guid))
             if note is None or all(card.ord != origin.ord for card in note.cards):
                 break
@@ -85,7 +87,7 @@ class AnkiNotes:
             model=self._model(origin.note_type, note_type),
             fields=note_fields(origin, note_type),
             tags=list(tags),
-            guid=note_guid or None,
+            guid=note_guid,
         )
         note.cards = [genanki.Card(origin.ord)]  # the note's cards are Recall's, no others
         self._notes[(origin.note_type, note_guid)] = note

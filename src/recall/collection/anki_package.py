@@ -180,7 +180,8 @@ def build_collection(
     for studied in cards:
         origin = origin_of(studied.card, note_types or {})
         if origin is not None:  # an Anki note goes back as itself, its cards as siblings
-            note, note_guid, new = anki_notes.add(origin, studied.card.tags)
+            own = guid(studied.deck_key, studied.card.id)
+            note, note_guid, new = anki_notes.add(origin, studied.card.tags, own)
             fields, ord_ = note.fields, origin.ord
         else:
             fields, ord_ = note_fields(studied.card), 0
