@@ -7,7 +7,9 @@ from pathlib import Path
 import genanki
 import pytest
 
+from recall.content.anki_note import parse_note_type
 from recall.content.deck_format import BasicCard
+from recall.importers.anki_notes import NoteCardRenderer
 from recall.importers.apkg import read_apkg
 from tests.helpers.anki_collections import ANKI_MC_FIELDS
 from tests.helpers.anki_packages import build_package
@@ -117,3 +119,29 @@ def test_large_fields_are_kept_and_only_the_card_over_the_bounds_is_left_out(
     assert refused.startswith("2 cards left out")
     assert "choices[0].text: is 79,999 characters long" in refused  # its text, trimmed
     assert "field 2 is 1,050,000 characters long (fields are kept up to 1,048,576)" in refused
+
+
+@pytest.mark.parametrize("layout", ["latest", "legacy"])
+def test_every_card_renders_again_from_its_stored_note_as_imported(
+    made: Made, layout: str, tmp_path: Path
+) -> None:
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    result = read_apkg(made[1][layout], staging)
+    note_types = {key: parse_note_type(text, key) for key, text in result.note_types.items()}
+    renderer = NoteCardRenderer()
+    rendered = 0
+    for deck in result.decks:
+        for card in deck.cards:
+            assert isinstance(card, BasicCard)
+            assert card.anki is not None
+            sides = renderer.sides(card.anki, note_types[card.anki.note_type], list(card.tags))
+            assert sides is not None, card.id
+            assert (sides.front, sides.back, list(sides.hints), sides.type_answer) == (
+                card.front,
+                card.back,
+                card.hints,
+                card.type_answer,
+            ), card.id
+            rendered += 1
+    assert rendered == len(made[0]) - 1  # every card but the one Anki shows blank

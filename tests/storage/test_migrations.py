@@ -266,3 +266,25 @@ def test_schema_15_upgraded_gains_an_empty_exam_date_that_sync_notes(tmp_path: P
             assert reading.decks.exam_dates() == {deck_id: date(2027, 1, 15)}
     finally:
         reopened.close()
+
+
+def test_schema_16_upgraded_gains_the_empty_table_of_anki_note_types(tmp_path: Path) -> None:
+    path = copy_fixture(tmp_path, DATA / "schema-16.sqlite3")
+    upgraded = Database(path)
+    fresh = Database(tmp_path / "fresh.sqlite3")
+    upgraded.close()
+    fresh.close()
+    assert read_header(path).schema_version == SCHEMA_VERSION
+    assert _table_columns(path, "anki_note_type") == _table_columns(fresh.path, "anki_note_type")
+    assert _code(path) == _code(fresh.path)
+    reopened = Database(path)
+    try:
+        with reopened.transaction() as transaction:
+            assert transaction.note_types.stored_keys() == []
+            assert transaction.note_types.missing() == []  # no card stored before names one
+            assert transaction.note_types.add("a" * 64, "{}")
+            assert not transaction.note_types.add("a" * 64, "{}")  # a key is kept once
+        report = integrity.check(reopened, Schedulers(fuzz=True), AFTER_FIXTURE)
+        assert report.healthy, report.problems
+    finally:
+        reopened.close()

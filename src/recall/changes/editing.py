@@ -193,13 +193,26 @@ def edit_card(database: Database, card_id: int, data: dict[str, Any], now: datet
         content = card.model_dump_json(exclude_defaults=True)
         if content == before[0][1]:
             return Change("Edit a card", 0, Restore(), (card_id,))
-        browsing.set_content([(card_id, content)], now)
+        noted = isinstance(card, BasicCard) and card.anki is not None
+        if noted and json.loads(content).get("anki") != stored.get("anki"):
+            # An Anki note's fields: every card of the note takes them, rendered again.
+            from recall.changes.note_editing import note_edits  # renders with the importer's
+
+            assert isinstance(card, BasicCard)
+            contents = note_edits(transaction, card_id, card)
+            before = browsing.values(
+                "card", ("content", "updated_at", "edited", "key"), [i for i, _ in contents]
+            )
+        else:
+            contents = [(card_id, content)]
+        browsing.set_content(contents, now)
     rows = tuple(row[:4] for row in before)
+    label = "Edit a card" if len(rows) == 1 else f"Edit a note's {len(rows)} cards"
     return Change(
-        "Edit a card",
-        1,
+        label,
+        len(rows),
         Restore(values=(("card", ("content", "updated_at", "edited"), rows),)),
-        (card_id,),
+        tuple(row[0] for row in rows),
     )
 
 

@@ -5,7 +5,8 @@ review log (``revlog``) are then filled in the same SQLite file in one transacti
 Anki itself stores them: day numbers counted from the collection's creation (``col.crt``),
 FSRS memory states in each card's ``data``, one revlog row per answer, forget and due date
 set by hand. Each note's guid is made from the card's deck and card keys, so importing
-Anki's package back into Recall finds the same card (``importers.recall_notes``).
+Anki's package back into Recall finds the same card (``importers.recall_notes``); a card
+imported from Anki goes back as its own note, of its own note type (``anki_note_export``).
 """
 
 from __future__ import annotations
@@ -16,13 +17,21 @@ import itertools
 import json
 import re
 import sqlite3
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
+from recall.collection.anki_note_export import (
+    AnkiNotes,
+    anki_deck_ids,
+    kept_anki_card_ids,
+    origin_of,
+)
 from recall.content import card_html, sound
+from recall.content.anki_note import AnkiNoteType
 from recall.content.deck_format import BasicCard, Card, ChoiceCard
 from recall.core import days
 from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
@@ -137,6 +146,7 @@ def build_collection(
     media_dir: Path,
     clock: AnkiDays,
     now: datetime,
+    note_types: dict[str, AnkiNoteType] | None = None,
 ) -> list[Path]:
     """Write an Anki collection of ``cards`` to ``target``; returns the media files it uses.
 
@@ -148,47 +158,74 @@ def build_collection(
         clock: How days are counted; ``clock.created`` becomes ``col.crt``.
         now: The export's time: a card buried until later is buried, a learning card due
             before the next rollover is in today's learning queue.
+        note_types: The stored Anki note types by key: a card imported from Anki whose
+            note type is here goes back as its own note (``anki_note_export``).
     """
     import genanki  # only when exporting: it is slow to import and the window rarely needs it
 
     decks: dict[str, Any] = {}
+    deck_ids = anki_deck_ids(cards)
     for name in sorted({card.deck_name for card in cards}):
         steps = name.split("::")
         for depth in range(1, len(steps) + 1):
             path = "::".join(steps[:depth])
             if path not in decks:  # Anki wants each parent of a subdeck as a deck too
                 decks[path] = genanki.Deck(
-                    _anki_id(path), path, description=descriptions.get(path, "")
+                    deck_ids.get(path, _anki_id(path)), path, description=descriptions.get(path, "")
                 )
     choice_model = _choice_model(genanki)
+    anki_notes = AnkiNotes(genanki, note_types or {})
     media: set[Path] = set()
-    guids: list[str] = []
+    keys: list[tuple[str, int]] = []
     for studied in cards:
-        fields = note_fields(studied.card)
+        origin = origin_of(studied.card, note_types or {})
+        if origin is not None:  # an Anki note goes back as itself, its cards as siblings
+            own = guid(studied.deck_key, studied.card.id)
+            note, note_guid, new = anki_notes.add(origin, studied.card.tags, own)
+            fields, ord_ = note.fields, origin.ord
+        else:
+            fields, ord_ = note_fields(studied.card), 0
+            model = choice_model if isinstance(studied.card, ChoiceCard) else genanki.BASIC_MODEL
+            note_guid, new = guid(studied.deck_key, studied.card.id), True
+            note = genanki.Note(
+                model=model, fields=fields, tags=list(studied.card.tags), guid=note_guid
+            )
         for source in _IMAGE_SOURCE.findall("".join(fields)) + sound.references("".join(fields)):
             if card_html.is_media_name(source) and (media_dir / source).is_file():
                 media.add(media_dir / source)
-        model = choice_model if isinstance(studied.card, ChoiceCard) else genanki.BASIC_MODEL
-        note_guid = guid(studied.deck_key, studied.card.id)
-        guids.append(note_guid)
-        decks[studied.deck_name].add_note(
-            genanki.Note(model=model, fields=fields, tags=list(studied.card.tags), guid=note_guid)
-        )
+        keys.append((note_guid, ord_))
+        if new:
+            decks[studied.deck_name].add_note(note)
     connection = sqlite3.connect(target)
     try:
         stamp = now.timestamp()
-        genanki.Package(list(decks.values())).write_to_db(
-            connection.cursor(), stamp, itertools.count(int(stamp * 1000))
-        )
-        card_ids = dict(
-            connection.execute(
-                "SELECT notes.guid, cards.id FROM cards JOIN notes ON notes.id = cards.nid"
-            ).fetchall()
-        )
+        with warnings.catch_warnings():
+            # An Anki note's own HTML goes back as Anki wrote it, whatever genanki thinks of it.
+            warnings.filterwarnings("ignore", "Field contained", module="genanki")
+            genanki.Package(list(decks.values())).write_to_db(
+                connection.cursor(), stamp, itertools.count(int(stamp * 1000))
+            )
+        card_ids: dict[tuple[str, int], int] = {
+            (note_guid, ord_): card_id
+            for note_guid, ord_, card_id in connection.execute(
+                "SELECT notes.guid, cards.ord, cards.id FROM cards "
+                "JOIN notes ON notes.id = cards.nid"
+            )
+        }
         with connection:
+            renumbered, card_ids = kept_anki_card_ids(cards, keys, card_ids)
+            connection.executemany("UPDATE cards SET id = ? WHERE id = ?", renumbered)
             connection.execute("UPDATE col SET crt = ?", (int(clock.created.timestamp()),))
             _set_rollover(connection, clock.hour)
-            _fill_schedules(connection, cards, guids, card_ids, clock, now)
+            # A note's cards may live in several decks: each card goes to its own.
+            connection.executemany(
+                "UPDATE cards SET did = ? WHERE id = ?",
+                [
+                    (decks[studied.deck_name].deck_id, card_ids[key])
+                    for studied, key in zip(cards, keys, strict=True)
+                ],
+            )
+            _fill_schedules(connection, cards, keys, card_ids, clock, now)
     finally:
         connection.close()
     return sorted(media)
@@ -205,8 +242,8 @@ def _set_rollover(connection: sqlite3.Connection, hour: int) -> None:
 def _fill_schedules(
     connection: sqlite3.Connection,
     cards: Sequence[StudiedCard],
-    guids: Sequence[str],
-    card_ids: dict[str, int],
+    keys: Sequence[tuple[str, int]],
+    card_ids: dict[tuple[str, int], int],
     clock: AnkiDays,
     now: datetime,
 ) -> None:
@@ -214,8 +251,8 @@ def _fill_schedules(
     used: set[int] = set()
     schedules: list[tuple[object, ...]] = []
     revlog: list[tuple[object, ...]] = []
-    for studied, note_guid in zip(cards, guids, strict=True):
-        card_id = card_ids[note_guid]
+    for studied, key in zip(cards, keys, strict=True):
+        card_id = card_ids[key]
         rows, reps, lapses = _revlog_rows(card_id, studied, clock, used)
         revlog += rows
         schedules.append((*_schedule(studied, clock, now), reps, lapses, card_id))

@@ -7,14 +7,22 @@ from __future__ import annotations
 import json
 import sqlite3
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
 
 from recall.collection import anki_package
 from recall.collection.anki_package import StudiedCard
-from recall.content.deck_format import CARD_ADAPTER, Card, Deck, deck_json_parts, dump_deck
+from recall.content.anki_note import AnkiNoteType, NoteTypeError, parse_note_type
+from recall.content.deck_format import (
+    CARD_ADAPTER,
+    BasicCard,
+    Card,
+    Deck,
+    deck_json_parts,
+    dump_deck,
+)
 from recall.core import deck_tree
 from recall.core.errors import RecallError, UnknownDeckError
 from recall.core.memory import NEW_CARD
@@ -87,8 +95,9 @@ def export_deck(
     if suffix == ".gift":
         return _write_gift(load_stored_deck(database, deck_key), target)
     cards, descriptions, hour = _studied_cards(database, None if suffix == ".colpkg" else deck_key)
+    note_types = stored_note_types(database, (card.card for card in cards))
     moment = now if now is not None else datetime.now(UTC)
-    _write_package(cards, descriptions, target, database.path.parent, moment, hour)
+    _write_package(cards, descriptions, target, database.path.parent, moment, hour, note_types)
     return len(cards)
 
 
@@ -156,11 +165,17 @@ def check_suffix(target: Path) -> None:
         )
 
 
-def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
+def write_deck(
+    deck: Deck,
+    target: Path,
+    data_dir: Path,
+    note_types: dict[str, AnkiNoteType] | None = None,
+) -> int:
     """Write a deck model to ``target`` (.json or .apkg), its images from ``data_dir``'s media.
 
     The cards go to Anki as new cards: a deck model carries no schedule (``export_deck``
-    exports a stored deck with its history).
+    exports a stored deck with its history). Cards imported from Anki whose note type is in
+    ``note_types`` (``stored_note_types``) go as their own notes.
 
     A regular file is written beside the target and renamed over it when complete; a FIFO
     or device (``/dev/stdout``) is written straight through (``files.output_file``).
@@ -188,7 +203,7 @@ def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
         for position, card in enumerate(deck.cards)
     ]
     now = datetime.now(UTC)
-    _write_package(cards, {deck.name: deck.description}, target, data_dir, now, 4)
+    _write_package(cards, {deck.name: deck.description}, target, data_dir, now, 4, note_types)
     return len(cards)
 
 
@@ -236,6 +251,22 @@ def _studied_cards(
     return cards, descriptions, hour
 
 
+def stored_note_types(database: Database, cards: Iterable[Card]) -> dict[str, AnkiNoteType]:
+    """The stored note types the cards imported from Anki name; one this database lacks or
+    cannot read is left out (its cards go to Anki as Basic notes)."""
+    keys = {card.anki.note_type for card in cards if isinstance(card, BasicCard) and card.anki}
+    found: dict[str, AnkiNoteType] = {}
+    with database.reading() as transaction:
+        for key in sorted(keys):
+            content = transaction.note_types.content(key)
+            try:
+                if content is not None:
+                    found[key] = parse_note_type(content, key)
+            except NoteTypeError:
+                continue
+    return found
+
+
 def _write_package(
     cards: list[StudiedCard],
     descriptions: dict[str, str],
@@ -243,6 +274,7 @@ def _write_package(
     data_dir: Path,
     now: datetime,
     hour: int,
+    note_types: dict[str, AnkiNoteType] | None = None,
 ) -> None:
     moments = [review.reviewed_at for card in cards for review in card.history]
     moments += [card.memory.due for card in cards if card.memory.due is not None]
@@ -251,7 +283,7 @@ def _write_package(
         with workspace.work_folder(data_dir, "export") as folder:
             collection = folder / "collection.anki2"
             media = anki_package.build_collection(
-                cards, descriptions, collection, paths.media_dir(data_dir), clock, now
+                cards, descriptions, collection, paths.media_dir(data_dir), clock, now, note_types
             )
             with output_file(target) as stream:
                 _zip_package((collection, media), stream)

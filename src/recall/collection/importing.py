@@ -289,6 +289,8 @@ def _write(
             for source, read in packages:
                 targets = deck_merging.deck_targets(transaction, read)
                 package = deck_merging.retargeted(read, targets)
+                for key, content in read.note_types.items():
+                    transaction.note_types.add(key, content)
                 decks = []
                 for target in targets:
                     deck = target.deck

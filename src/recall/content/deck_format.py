@@ -19,6 +19,7 @@ from pydantic import (
     model_validator,
 )
 
+from recall.content.anki_note import AnkiOrigin
 from recall.content.card_limits import (
     MAX_FIELD_CHARS,
     MAX_HTML_SIDE_CHARS,
@@ -144,6 +145,14 @@ class BasicCard(_Model):
         description=(
             "When set, an image occlusion card: the front is its header and the back its "
             "extra text, and the image is shown with the masks drawn over it."
+        ),
+    )
+    anki: AnkiOrigin | None = Field(
+        default=None,
+        description=(
+            "When set, the card is an Anki note shown through its note type's template: "
+            "it is rendered from them when shown, and front, back and hints hold that "
+            "rendering for search and for a computer without the note type."
         ),
     )
 

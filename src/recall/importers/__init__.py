@@ -117,6 +117,8 @@ class ImportedPackage:
         card_states: Suspension, burying and flags by (deck id, card id).
         presets: The preset each deck used where it came from (Anki's deck options), by
             deck id.
+        note_types: The Anki note types the cards show their note through, as canonical
+            JSON by key (``content.anki_note``).
     """
 
     decks: list[Deck]
@@ -128,3 +130,4 @@ class ImportedPackage:
     changes: dict[tuple[str, str], list[ImportedChange]] = field(default_factory=dict)
     card_states: dict[tuple[str, str], ImportedCardState] = field(default_factory=dict)
     presets: dict[str, Preset] = field(default_factory=dict)
+    note_types: dict[str, str] = field(default_factory=dict)

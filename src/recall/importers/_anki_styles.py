@@ -2,7 +2,8 @@
 
 Anki lays a card out in a web view with its note type's style sheet; Recall's card view is
 Qt's rich text, which reads inline ``style`` attributes but no style sheet a card brings.
-So at import each element gets the declarations of the rules that select it, in the
+So when a card is rendered (at import, and again from its stored note when it is shown,
+``anki_notes``) each element gets the declarations of the rules that select it, in the
 cascade's order (element rules, then class rules, later ones over earlier, the element's
 own ``style`` last), and the sanitizer keeps what it may (``card_html.STYLE_PROPERTIES``):
 colours, fonts, sizes, alignment. Selectors read: an element, classes (``.hint``,

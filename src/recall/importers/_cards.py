@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from pydantic import ValidationError
 
 from recall.content import card_html
+from recall.content.anki_note import AnkiOrigin
 from recall.content.card_limits import (
     MAX_FIELD_CHARS,
     MAX_HTML_SIDE_CHARS,
@@ -46,9 +47,10 @@ def html_card(
     *,
     hints: list[str] | None = None,
     type_answer: str = "",
+    anki: AnkiOrigin | None = None,
 ) -> BasicCard:
     """A basic card whose sides (and hints) are sanitized HTML; a type-in card with
-    ``type_answer``.
+    ``type_answer``; the Anki note it is, with ``anki``.
 
     Raises:
         DeckError: A value breaks the deck format after all (the importers check each one
@@ -64,6 +66,7 @@ def html_card(
             tags=tags,
             hints=hints or [],
             type_answer=type_answer,
+            anki=anki,
         )
     except ValidationError as error:
         problems = [f"card {card_id!r}: {detail['msg']}" for detail in error.errors()]

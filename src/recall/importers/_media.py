@@ -9,6 +9,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from recall.content import card_html, math, sound, speech
+from recall.content.anki_note import media_key
 from recall.core import wording
 from recall.core.errors import DeckError
 from recall.importers import StagedMedia
@@ -65,6 +66,7 @@ class MediaStager:
         created: Files this stager wrote (the caller removes them if the import fails).
         left_out: Images that were dropped, with the reason and the note.
         sounds_left_out: Sounds and videos that were dropped, likewise.
+        named: By note, each media name its sides used and the stored name it became.
     """
 
     def __init__(
@@ -98,6 +100,7 @@ class MediaStager:
         self._max_video_bytes = max_video_bytes
         self._stored: dict[str, str | None] = {}
         self._stored_sounds: dict[str, str | None] = {}
+        self.named: dict[int, dict[str, str]] = {}
         self._staged: set[str] = set()
         self._failure: Exception | None = None
 
@@ -138,7 +141,7 @@ class MediaStager:
     def _resolve_sound(self, source: str, note_id: int) -> str | None:
         if source not in self._stored_sounds:
             self._stored_sounds[source] = self._stage_sound(source, note_id)
-        return self._stored_sounds[source]
+        return self._named(note_id, source, self._stored_sounds[source])
 
     def _stage_sound(self, source: str, note_id: int) -> str | None:
         where = f"{_shown(source)} in note {note_id}"
@@ -177,7 +180,13 @@ class MediaStager:
     def _resolve(self, source: str, note_id: int) -> str | None:
         if source not in self._stored:
             self._stored[source] = self._stage(source, note_id)
-        return self._stored[source]
+        return self._named(note_id, source, self._stored[source])
+
+    def _named(self, note_id: int, source: str, stored: str | None) -> str | None:
+        """``stored``, noted as what ``source`` names in the note (``named``)."""
+        if stored is not None:
+            self.named.setdefault(note_id, {})[media_key(source)] = stored
+        return stored
 
     def _stage(self, source: str, note_id: int) -> str | None:
         if source[:5].lower() == "data:":

@@ -45,6 +45,7 @@ from recall.importers._media import MediaStager, count_audio_video, without_soun
 from recall.importers._package import Layout, read_layout, read_media
 from recall.importers._report import Tally
 from recall.importers._zip import SafeZip
+from recall.importers.anki_notes import NoteData
 from recall.importers.anki_occlusion import (
     EnhancedFields,
     OcclusionFields,
@@ -220,12 +221,14 @@ class _PackageReader:
         self._styled: dict[str, int] = {}
         self._occlusion_types: dict[int, OcclusionFields | EnhancedFields | None] = {}
         self._occlusions = OcclusionNotes(self._clean_side, self._bounds, self._skipped)
+        self._note_data = NoteData(stager)
 
     def read(self) -> ImportedPackage:
         """Everything the package holds, in Recall's terms."""
         note_types = self._collection.note_types()
         anki_decks = self._collection.decks()
         self._renderer = CardRenderer({key: deck.name for key, deck in anki_decks.items()})
+        self._note_data.deck_names = {key: deck.name for key, deck in anki_decks.items()}
         notes = self._collection.notes()
         first_field = next(iter(notes.values())).fields[0] if notes else ""
         if len(notes) == 1 and PLACEHOLDER_TEXT in first_field.lower():
@@ -286,6 +289,7 @@ class _PackageReader:
             changes=schedule.changes,
             card_states=schedule.states,
             presets=chosen,
+            note_types=self._note_data.note_types,
         )
 
     def _home(
@@ -446,6 +450,7 @@ class _PackageReader:
             tags,
             hints=[hint for hint in hints if not is_blank(hint)],
             type_answer=sides.type_answer,
+            anki=self._note_data.origin(card, note, note_type),
         )
 
     def _clean_side(self, fragment: str, note_id: int) -> str:

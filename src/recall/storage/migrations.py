@@ -16,7 +16,7 @@ from recall.storage import card_index, pick_counts, study_day_schema, sync_trigg
 from recall.storage.review_ids import review_uid
 from recall.storage.rows import REVIEW_BY_CARD, REVIEW_BY_TIME
 
-SCHEMA_VERSION = 16
+SCHEMA_VERSION = 17
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -329,6 +329,18 @@ def _exam_dates(connection: Connection) -> None:
     sync_triggers.recreate_deck_update_trigger(connection)
 
 
+def _anki_note_types(connection: Connection) -> None:
+    """Schema 17: Anki note types kept once each, which imported cards show their note through.
+
+    Cards stored before hold no note (their ``content`` has no ``anki``) and show their
+    stored sides as they did.
+    """
+    connection.exec_driver_sql(
+        "CREATE TABLE anki_note_type (key VARCHAR NOT NULL, content VARCHAR NOT NULL, "
+        "PRIMARY KEY (key))"
+    )
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -347,4 +359,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     13: _history_index,
     14: _kept_memory,
     15: _exam_dates,
+    16: _anki_note_types,
 }

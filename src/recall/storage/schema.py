@@ -76,6 +76,7 @@ EXPECTED = Expected(
             | {"reason", "uid", "set_stability", "set_difficulty"}
         ),
         "preference": frozenset({"key", "value"}),
+        "anki_note_type": frozenset({"key", "content"}),
         "preset": frozenset({"id", "name", "config"}),
         "deck_preset": frozenset({"deck_id", "preset_id"}),
         "sync_device": frozenset(

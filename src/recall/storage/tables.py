@@ -212,6 +212,19 @@ class Preference(SQLModel, table=True):
     value: str = Field(description="JSON object: option keys and values, or file hashes.")
 
 
+class AnkiNoteTypeRecord(SQLModel, table=True):
+    """An Anki note type (fields, templates, CSS) that imported cards show their note through.
+
+    A row never changes: its key is the SHA-256 of its content (``content.anki_note``), so
+    an edited note type is a new row and every computer holds the same rows (schema 17).
+    """
+
+    __tablename__ = "anki_note_type"
+
+    key: str = Field(primary_key=True, description="SHA-256 of ``content``, in hex.")
+    content: str = Field(description="The note type's canonical JSON.")
+
+
 class PresetRecord(SQLModel, table=True):
     """A deck preset; id 1 is the default preset every deck starts with."""
 

@@ -18,6 +18,7 @@ from recall.storage.verification import VerificationQueries
 if TYPE_CHECKING:
     from recall.storage.browsing import BrowsingQueries
     from recall.storage.follow_ups import FollowUpQueries
+    from recall.storage.note_types import NoteTypeQueries
     from recall.storage.statistics import StatisticsQueries
     from recall.storage.study_days import StudyDayQueries
     from recall.storage.sync_local import SyncLocalQueries
@@ -45,6 +46,7 @@ class Transaction:
         synced: Decks, cards and reviews named by their keys, as sync reads and writes them.
         verification: What check verified last, and the cards changed since.
         study_days: The answers counted by study day, kept for the statistics.
+        note_types: Anki note types by key.
     """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -130,6 +132,13 @@ class Transaction:
         from recall.storage.sync_local import SyncLocalQueries
 
         return SyncLocalQueries(self.sql)
+
+    @cached_property
+    def note_types(self) -> NoteTypeQueries:
+        """Anki note types by key, which imported cards show their note through."""
+        from recall.storage.note_types import NoteTypeQueries
+
+        return NoteTypeQueries(self.sql)
 
     @cached_property
     def sync_media(self) -> SyncMediaQueries:

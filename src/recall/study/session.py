@@ -19,6 +19,7 @@ from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers, chosen, exam
 from recall.scheduling.follow_ups import Standing
 from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
+from recall.study.anki_cards import ShownNotes
 from recall.study.balancing import balanced_answer
 from recall.study.custom import CustomQueue
 from recall.study.follow_ups import CardFollowUp, askable_before, card_follow_ups
@@ -85,6 +86,7 @@ class StudySession:
 
     def __post_init__(self) -> None:
         self._watched = self.database.watched()
+        self._notes = ShownNotes(self.database)
         with self.database.reading() as transaction:
             if self.custom is not None:
                 # No deck is studied: the row only names the session on the review screen.
@@ -600,7 +602,7 @@ class StudySession:
     def _show(self, row: CardRow, now: datetime, order: tuple[int, ...] = ()) -> StudyCard:
         """The card as shown now; ``order`` keeps the choices as an earlier showing had them
         (when the card still has as many), else they are shuffled anew."""
-        card = CARD_ADAPTER.validate_json(row.content)
+        card = self._notes.shown(row.id, row.content, CARD_ADAPTER.validate_json(row.content))
         if isinstance(card, ChoiceCard) and sorted(order) != list(range(len(card.choices))):
             order = ()
         if isinstance(card, ChoiceCard) and not order:

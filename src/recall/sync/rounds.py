@@ -29,7 +29,7 @@ from recall.core.progress import Cancelled, Progress, never_cancelled, no_progre
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage.times import to_micros
-from recall.sync import deletions, media, moves
+from recall.sync import deletions, media, moves, note_types
 from recall.sync import folder as sync_folder
 from recall.sync.clock import Clock
 from recall.sync.incoming import FileRead, collect, read_events
@@ -248,15 +248,9 @@ def _send(
                 # The files the cards refer to go first, so that a device reading the card
                 # can find them (those of the changes kept from an earlier round too).
                 waiting = (json.loads(text) for text in transaction.sync_state.pending())
-                media.send(
-                    transaction,
-                    database,
-                    base / device.id,
-                    itertools.chain(waiting if pending else (), out.fields),
-                    sent,
-                    notes,
-                    cancelled,
-                )
+                sending = list(itertools.chain(waiting if pending else (), out.fields))
+                media.send(transaction, database, base / device.id, sending, sent, notes, cancelled)
+                note_types.send(transaction, base / device.id)
                 written = sync_folder.write_file(
                     base,
                     device.id,
@@ -333,6 +327,7 @@ def _receive(
             incoming.events, replaying, cancelled
         )
         media.want(transaction, incoming.events, database)
+        notes += note_types.receive(transaction, base)
         if cancelled():
             raise CancelledError("sync stopped after sending; nothing was received")
         known = transaction.sync_state.files()

@@ -240,7 +240,8 @@ class BrowserActions(QObject):
 
         def work() -> int:
             deck = browse.selection_deck(database, ids, f"Selected cards ({len(ids)})")
-            return exporting.write_deck(deck, target, database.path.parent)
+            note_types = exporting.stored_note_types(database, deck.cards)
+            return exporting.write_deck(deck, target, database.path.parent, note_types)
 
         def done(cards: int) -> None:
             self._browser.status.setText(f"Wrote {cards} cards to {target}.")

@@ -1,7 +1,8 @@
 """The card editor: a choice card's question and choices, a basic card's sides, or a cloze text.
 
 Besides multiple choice and basic cards it writes reversed notes (a card each way), type-in
-cards and cloze notes (Ctrl+Shift+C wraps the selection in the next deletion); Markdown
+cards and cloze notes (Ctrl+Shift+C wraps the selection in the next deletion), and edits a
+card imported from Anki as its note's fields, one box each (``note_fields``); Markdown
 fields get bold, italic, list and code keys and buttons, and images and sounds. It checks
 the cards as the deck format does while the learner types, shows the format's message for
 each problem and the deck checker's teaching warnings, and previews the question as the
@@ -35,9 +36,13 @@ from recall.content import lint
 from recall.content.deck_format import MAX_CHOICES, MIN_CHOICES
 from recall.core.errors import RecallError
 from recall.ui.browser.markdown_box import FormatBar, MarkdownBox, wrap_selection
+from recall.ui.browser.note_fields import NoteFieldsEditor
 from recall.ui.feedback_panel import card_label
 from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.text import markdown_to_html
+
+ANKI_NOTE = "anki-note"
+"""The editor's kind for a card imported from Anki: its note's fields, one box each."""
 
 
 def _text_box(name: str, lines: int = 3) -> MarkdownBox:
@@ -91,6 +96,7 @@ class CardEditor(QWidget):
         self.back = _text_box("Back", 3)
         self.cloze = _text_box("Text with {{c1::deletions}} (Ctrl+Shift+C hides the selection)", 5)
         self.explanation = _text_box("Explanation (Markdown), shown after every answer", 5)
+        self.note_fields = NoteFieldsEditor()
         boxes = [self.question, self.front, self.back, self.cloze, self.explanation]
         self.format_bar = FormatBar(boxes, media_dir, self._on_media_refused)
         cloze_key = QShortcut(QKeySequence("Ctrl+Shift+C"), self.cloze, self._on_cloze)
@@ -122,6 +128,7 @@ class CardEditor(QWidget):
         self._form.addRow("Front", self.front)
         self._form.addRow("Back", self.back)
         self._form.addRow("Text", self.cloze)
+        self._form.addRow("Fields", self.note_fields)
         choices = QVBoxLayout()
         choices.addLayout(self._choices)
         add_row = QHBoxLayout()
@@ -157,6 +164,7 @@ class CardEditor(QWidget):
         for widget in (self.front, self.back):
             self._form.setRowVisible(widget, kind in ("basic", "reversed", "type"))
         self._form.setRowVisible(self.cloze, kind == "cloze")
+        self._form.setRowVisible(self.note_fields, kind == ANKI_NOTE)
         back = "Answer to type" if kind == "type" else "Back"
         self.back.setPlaceholderText(back)
         label = self._form.labelForField(self.back)
@@ -172,11 +180,17 @@ class CardEditor(QWidget):
         self._loading = True  # one check at the end, not one per field filled
         self.blockSignals(True)
         # An occlusion card's shapes are kept as they are: the editor changes its texts only.
-        keys = ("markup", "hints", "type_answer", "note", "occlusion")
+        keys = ("markup", "hints", "type_answer", "note", "occlusion", "anki")
         self._extra = {key: data[key] for key in keys if key in data}
         kind = str(data.get("type", "choice"))
         typed = str(data.get("type_answer", ""))
-        if kind == "basic" and typed and typed == str(data.get("back", "")).strip():
+        if kind == ANKI_NOTE:
+            kind = "basic"  # only a card that holds its note is edited as one
+        if kind == "basic" and isinstance(data.get("anki"), dict):
+            kind = ANKI_NOTE  # its note's fields are edited; its sides are rendered from them
+            self._extra.update(front=data.get("front", ""), back=data.get("back", ""))
+            self.note_fields.set_fields(dict(data["anki"].get("fields", {})))
+        elif kind == "basic" and typed and typed == str(data.get("back", "")).strip():
             kind = "type"  # the typed answer follows the back as it is edited
             del self._extra["type_answer"]
         self.set_kind(kind)
@@ -233,6 +247,9 @@ class CardEditor(QWidget):
         }
         if self._kind == "cloze":
             return {"type": "basic", **self._extra, "text": self.cloze.toPlainText(), **common}
+        if self._kind == ANKI_NOTE:
+            anki = {**self._extra["anki"], "fields": self.note_fields.fields()}
+            return {"type": "basic", **self._extra, "anki": anki, **common}
         if self._kind != "choice":
             typed = {"type_answer": self.back.toPlainText().strip()} if self._kind == "type" else {}
             return {
@@ -272,18 +289,26 @@ class CardEditor(QWidget):
         """Whether anything has been written that a closed window would lose (tags stay)."""
         boxes = (self.question, self.front, self.back, self.cloze, self.explanation)
         lines = [self.source, *(r.text for r in self._rows), *(r.why for r in self._rows)]
-        return any(box.toPlainText().strip() for box in boxes) or any(
-            line.text().strip() for line in lines
+        return (
+            any(box.toPlainText().strip() for box in boxes)
+            or any(line.text().strip() for line in lines)
+            or (self._kind == ANKI_NOTE and self.note_fields.has_text())
         )
 
     def focus_first(self) -> None:
         """Put the keyboard in the first field."""
+        boxes = list(self.note_fields.boxes.values())
+        if self._kind == ANKI_NOTE and boxes:
+            boxes[0].setFocus()
+            return
         first = {"choice": self.question, "cloze": self.cloze}.get(self._kind, self.front)
         first.setFocus()
 
     def _is_blank(self) -> bool:
         texts = [self.question, self.front, self.back, self.cloze]
         rows = [row.text.text() for row in self._rows]
+        if self._kind == ANKI_NOTE:
+            return False  # a note's sides are rendered: it is never blank while edited
         return not any(box.toPlainText().strip() for box in texts) and not any(
             text.strip() for text in rows
         )
@@ -296,6 +321,7 @@ class CardEditor(QWidget):
         for line in (self.source, self.tags):
             line.textChanged.connect(self._on_changed)
         self.shuffle.toggled.connect(self._on_changed)
+        self.note_fields.changed.connect(self._on_changed)
         self.add_choice_button.clicked.connect(self._on_add_choice)
 
     def _add_row(self) -> _ChoiceRow:
