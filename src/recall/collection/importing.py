@@ -39,6 +39,7 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
+from recall.importers._collector import collection_paused
 from recall.importers.recall_notes import fields_fingerprint
 from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow, NewCard, Transaction
@@ -238,7 +239,7 @@ def import_files(
             and nothing is written.
         ImportCancelledError: The learner stopped the import; nothing is written.
     """
-    with workspace.work_folder(database.path.parent, "import") as staging:
+    with collection_paused(), workspace.work_folder(database.path.parent, "import") as staging:
         packages: list[tuple[str, ImportedPackage]] = []
         errors: list[DeckError] = []
         for file in files:

@@ -26,6 +26,7 @@ from recall.content.card_limits import (
     html_nesting,
     length_problem,
     markdown_problem,
+    may_nest_markdown_deeply,
 )
 from recall.content.deck_problems import HugeNumber, describe, where
 from recall.content.occlusion import Occlusion, OcclusionShape
@@ -208,8 +209,11 @@ def card_limit_problems(card: ChoiceCard | BasicCard) -> list[str]:
     Returns:
         Each problem as ``field: what``; empty when the card is within the bounds.
     """
+    texts = _card_texts(card)
+    if _plainly_within_bounds(texts) and all(len(tag) <= MAX_NAME_CHARS for tag in card.tags):
+        return []
     problems = []
-    for field, text, markup in _card_texts(card):
+    for field, text, markup in texts:
         kept_whole = markup == "html" and field not in ("explanation", "source")
         problem = length_problem(text, MAX_HTML_SIDE_CHARS if kept_whole else MAX_FIELD_CHARS)
         if problem is None:
@@ -219,6 +223,15 @@ def card_limit_problems(card: ChoiceCard | BasicCard) -> list[str]:
     for position, tag in enumerate(card.tags):
         problems += _name_problems(f"tags[{position}]", tag)
     return problems
+
+
+def _plainly_within_bounds(texts: list[tuple[str, str, str]]) -> bool:
+    """Whether a card's Markdown texts are short and shallow, found with one search over
+    them all (a card's fields checked one by one cost most of an import's validation);
+    False sends the card through the field-by-field check, which names the field."""
+    if any(markup == "html" or len(text) > MAX_FIELD_CHARS for _field, text, markup in texts):
+        return False
+    return not may_nest_markdown_deeply("\n".join(text for _field, text, _markup in texts))
 
 
 def _name_problems(where: str, name: str) -> list[str]:
@@ -284,10 +297,12 @@ def parse_deck(data: bytes | str, source: str) -> Deck:
     Raises:
         DeckError: The text is not JSON or breaks the format; every problem is listed.
     """
-    raw = _decode_json(data, source)
+    text = decode_text(data, source) if isinstance(data, bytes) else data
+    raw = decode_json(text, source)
     if isinstance(raw, dict):
         _check_header(raw, source)
-    _check_text(raw, source)
+    if may_hold_half_characters(text):
+        _check_text(raw, source)
     try:
         deck = Deck.model_validate(raw)
     except ValidationError as error:
@@ -361,8 +376,12 @@ def _ordinal(number: int) -> str:
     return f"{number:,}{suffix}"
 
 
-def _decode_json(data: bytes | str, source: str) -> object:
-    text = decode_text(data, source) if isinstance(data, bytes) else data
+def decode_json(text: str, source: str) -> object:
+    """Parse deck JSON, refusing repeated keys and keeping over-long numbers in their place.
+
+    Raises:
+        DeckError: The text is not JSON, repeats a key or nests too deeply.
+    """
     try:
         return json.loads(text, object_pairs_hook=_reject_duplicate_keys, parse_int=_whole_number)
     except json.JSONDecodeError as error:
@@ -384,6 +403,14 @@ def _whole_number(digits: str) -> int | HugeNumber:
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+# Where JSON text can give half a character: one itself, or a \\uD800-\\uDFFF escape.
+_SURROGATE_SOURCE = re.compile(r"[\ud800-\udfff]|\\u[dD][89abcdefABCDEF]")
+
+
+def may_hold_half_characters(text: str) -> bool:
+    """Whether parsed ``text`` could hold a lone surrogate: one scan of the text, so the
+    parsed tree is walked only when it holds a surrogate escape (a pair is one too)."""
+    return _SURROGATE_SOURCE.search(text) is not None
 
 
 def _check_text(raw: object, source: str) -> None:
@@ -418,12 +445,15 @@ def _half(character: str) -> str:
 
 
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
+    result = dict(pairs)
+    if len(result) == len(pairs):  # the common case, without a Python loop over the keys
+        return result
+    seen: set[str] = set()
+    for key, _value in pairs:
+        if key in seen:
             raise _DuplicateKeyError(f"the key {key!r} appears twice in the same object")
-        result[key] = value
-    return result
+        seen.add(key)
+    raise AssertionError("a shorter dict has a repeated key")
 
 
 def _check_header(raw: dict[str, Any], source: str) -> None:
