@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -300,13 +300,13 @@ def parse_deck(data: bytes | str, source: str) -> Deck:
     text = decode_text(data, source) if isinstance(data, bytes) else data
     raw = decode_json(text, source)
     if isinstance(raw, dict):
-        _check_header(raw, source)
+        check_header(raw, source)
     if may_hold_half_characters(text):
         _check_text(raw, source)
     try:
         deck = Deck.model_validate(raw)
     except ValidationError as error:
-        problems = [describe(detail, raw, _FIELD_NAMES) for detail in error.errors()]
+        problems = [describe(detail, raw, FIELD_NAMES) for detail in error.errors()]
         raise DeckError(source, problems) from None
     problems = limit_problems(deck)
     if problems:
@@ -360,13 +360,15 @@ def decode_text(data: bytes, source: str) -> str:
         # Counted in the file without its byte order mark, as an editor shows it.
         line = body[: error.start].count(b"\n") + 1
         column = error.start - (body.rfind(b"\n", 0, error.start) + 1) + 1
-        raise DeckError(
-            source,
-            [
-                f"line {line}: not UTF-8 text (byte 0x{body[error.start]:02x}, the "
-                f"{_ordinal(column)} byte of the line); save it as UTF-8"
-            ],
-        ) from None
+        raise DeckError(source, [utf8_problem(body[error.start], line, column)]) from None
+
+
+def utf8_problem(byte: int, line: int, column: int) -> str:
+    """The problem of a ``byte`` that is not UTF-8, at a line and column (bytes, from 1)."""
+    return (
+        f"line {line}: not UTF-8 text (byte 0x{byte:02x}, the {_ordinal(column)} byte of "
+        "the line); save it as UTF-8"
+    )
 
 
 def _ordinal(number: int) -> str:
@@ -383,22 +385,23 @@ def decode_json(text: str, source: str) -> object:
         DeckError: The text is not JSON, repeats a key or nests too deeply.
     """
     try:
-        return json.loads(text, object_pairs_hook=_reject_duplicate_keys, parse_int=_whole_number)
+        return json.loads(text, object_pairs_hook=reject_duplicate_keys, parse_int=whole_number)
     except json.JSONDecodeError as error:
         raise DeckError(
             source, [f"line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})"]
         ) from None
-    except _DuplicateKeyError as error:
+    except DuplicateKeyError as error:
         raise DeckError(source, [str(error)]) from None
     except RecursionError:
         raise DeckError(source, ["the JSON is nested too deeply to be a deck"]) from None
 
 
-class _DuplicateKeyError(ValueError):
-    pass
+class DuplicateKeyError(ValueError):
+    """A key appears twice in one JSON object."""
 
 
-def _whole_number(digits: str) -> int | HugeNumber:
+def whole_number(digits: str) -> int | HugeNumber:
+    """A JSON whole number, or a ``HugeNumber`` in its place when it is too long to be one."""
     return int(digits) if len(digits) <= 20 else HugeNumber(digits)
 
 
@@ -420,21 +423,42 @@ def _check_text(raw: object, source: str) -> None:
     is written.
     """
     problems: list[str] = []
-    pending: list[tuple[object, list[int | str]]] = [(raw, [])]
-    while pending and len(problems) < 10:
+    half_character_problems(raw, lambda location: where(location, raw), problems)
+    if problems:
+        raise DeckError(source, problems)
+
+
+MAX_HALF_CHARACTER_PROBLEMS = 10
+
+
+def half_character_problems(
+    value: object,
+    place: Callable[[list[int | str]], str],
+    problems: list[str],
+    location: Sequence[int | str] = (),
+) -> None:
+    """Add to ``problems`` each text (or key) in ``value`` that holds half a character,
+    in the file's order, until there are ``MAX_HALF_CHARACTER_PROBLEMS``.
+
+    Args:
+        value: Parsed JSON.
+        place: Names a location (keys and indexes from the file's top) for a message.
+        problems: Where the problems go; problems already there count to the limit.
+        location: Where ``value`` is in the file.
+    """
+    pending: list[tuple[object, list[int | str]]] = [(value, list(location))]
+    while pending and len(problems) < MAX_HALF_CHARACTER_PROBLEMS:
         value, location = pending.pop()
         if isinstance(value, dict):
             for key in value:
                 if half := _SURROGATE.search(key):
-                    place = where([*location, printable(key)], raw)
-                    problems.append(f"{place}: the field name {_half(half.group(0))}")
+                    where_key = place([*location, printable(key)])
+                    problems.append(f"{where_key}: the field name {_half(half.group(0))}")
             pending += reversed([(item, [*location, key]) for key, item in value.items()])
         elif isinstance(value, list):
             pending += reversed([(item, [*location, i]) for i, item in enumerate(value)])
         elif isinstance(value, str) and (half := _SURROGATE.search(value)):
-            problems.append(f"{where(location, raw) or 'the file'}: {_half(half.group(0))}")
-    if problems:
-        raise DeckError(source, problems)
+            problems.append(f"{place(location) or 'the file'}: {_half(half.group(0))}")
 
 
 def _half(character: str) -> str:
@@ -444,19 +468,24 @@ def _half(character: str) -> str:
     )
 
 
-def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict (``object_pairs_hook``).
+
+    Raises:
+        DuplicateKeyError: A key appears twice.
+    """
     result = dict(pairs)
     if len(result) == len(pairs):  # the common case, without a Python loop over the keys
         return result
     seen: set[str] = set()
     for key, _value in pairs:
         if key in seen:
-            raise _DuplicateKeyError(f"the key {key!r} appears twice in the same object")
+            raise DuplicateKeyError(f"the key {key!r} appears twice in the same object")
         seen.add(key)
     raise AssertionError("a shorter dict has a repeated key")
 
 
-def _check_header(raw: dict[str, Any], source: str) -> None:
+def check_header(raw: dict[str, Any], source: str) -> None:
     """Refuse files that are not decks, or are from a newer Recall, before anything else."""
     if raw.get("format") != FORMAT_NAME:
         found = raw.get("format")
@@ -479,7 +508,7 @@ def _check_header(raw: dict[str, Any], source: str) -> None:
 
 
 # The fields each model knows, for suggesting a name when an unknown one is used.
-_FIELD_NAMES = {
+FIELD_NAMES = {
     "deck": set(Deck.model_fields),
     "choice": set(ChoiceCard.model_fields),
     "basic": set(BasicCard.model_fields),

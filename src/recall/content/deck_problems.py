@@ -32,19 +32,37 @@ def describe(detail: ErrorDetails, raw: object, field_names: Mapping[str, set[st
     return f"{place}: {what}" if place else what
 
 
+def describe_in_card(
+    detail: ErrorDetails, index: int, card: object, field_names: Mapping[str, set[str]]
+) -> str:
+    """``describe`` for a problem of ``cards[index]``, validated on its own (``detail``'s
+    location starts inside the card)."""
+    location = ["cards", index, *detail["loc"]]
+    place = card_where(index, card, location[2:])
+    return f"{place}: {_what(detail, location, field_names)}"
+
+
 def where(location: Sequence[int | str], raw: object) -> str:
     """``cards[3] (id 'x'): choices[1].text`` for a pydantic error location."""
-    steps = [step for step in location if step not in ("choice", "basic")]
-    prefix = ""
-    if len(steps) >= 2 and steps[0] == "cards" and isinstance(steps[1], int):
-        index = steps[1]
-        prefix = f"cards[{index}]"
+    if len(location) >= 2 and location[0] == "cards" and isinstance(location[1], int):
+        index = location[1]
         cards = raw.get("cards") if isinstance(raw, dict) else None
         card = cards[index] if isinstance(cards, list) and index < len(cards) else None
-        card_id = card.get("id") if isinstance(card, dict) else None
-        if isinstance(card_id, str) and card_id:
-            prefix += f" (id {card_id!r})"
-        steps = steps[2:]
+        return card_where(index, card, location[2:])
+    return _within(location, "")
+
+
+def card_where(index: int, card: object, location: Sequence[int | str]) -> str:
+    """``where`` for a ``location`` inside ``cards[index]``, whose parsed JSON is ``card``."""
+    prefix = f"cards[{index}]"
+    card_id = card.get("id") if isinstance(card, dict) else None
+    if isinstance(card_id, str) and card_id:
+        prefix += f" (id {card_id!r})"
+    return _within(location, prefix)
+
+
+def _within(location: Sequence[int | str], prefix: str) -> str:
+    steps = [step for step in location if step not in ("choice", "basic")]
     rest = "".join(_step(step) for step in steps)
     rest = rest.removeprefix(".")
     if prefix and rest:
