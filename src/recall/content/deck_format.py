@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import codecs
 import json
-import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -28,9 +27,15 @@ from recall.content.card_limits import (
     markdown_problem,
     may_nest_markdown_deeply,
 )
-from recall.content.deck_problems import HugeNumber, describe, where
+from recall.content.deck_problems import (
+    HugeNumber,
+    describe,
+    half_character_problems,
+    may_hold_half_characters,
+    where,
+)
 from recall.content.occlusion import Occlusion, OcclusionShape
-from recall.core.errors import DeckError, printable
+from recall.core.errors import DeckError
 
 FORMAT_NAME = "recall-deck"
 FORMAT_VERSION = 1
@@ -405,17 +410,6 @@ def whole_number(digits: str) -> int | HugeNumber:
     return int(digits) if len(digits) <= 20 else HugeNumber(digits)
 
 
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
-# Where JSON text can give half a character: one itself, or a \\uD800-\\uDFFF escape.
-_SURROGATE_SOURCE = re.compile(r"[\ud800-\udfff]|\\u[dD][89abcdefABCDEF]")
-
-
-def may_hold_half_characters(text: str) -> bool:
-    """Whether parsed ``text`` could hold a lone surrogate: one scan of the text, so the
-    parsed tree is walked only when it holds a surrogate escape (a pair is one too)."""
-    return _SURROGATE_SOURCE.search(text) is not None
-
-
 def _check_text(raw: object, source: str) -> None:
     """Refuse text that holds half a character (a lone ``\\ud800``-style escape).
 
@@ -426,46 +420,6 @@ def _check_text(raw: object, source: str) -> None:
     half_character_problems(raw, lambda location: where(location, raw), problems)
     if problems:
         raise DeckError(source, problems)
-
-
-MAX_HALF_CHARACTER_PROBLEMS = 10
-
-
-def half_character_problems(
-    value: object,
-    place: Callable[[list[int | str]], str],
-    problems: list[str],
-    location: Sequence[int | str] = (),
-) -> None:
-    """Add to ``problems`` each text (or key) in ``value`` that holds half a character,
-    in the file's order, until there are ``MAX_HALF_CHARACTER_PROBLEMS``.
-
-    Args:
-        value: Parsed JSON.
-        place: Names a location (keys and indexes from the file's top) for a message.
-        problems: Where the problems go; problems already there count to the limit.
-        location: Where ``value`` is in the file.
-    """
-    pending: list[tuple[object, list[int | str]]] = [(value, list(location))]
-    while pending and len(problems) < MAX_HALF_CHARACTER_PROBLEMS:
-        value, location = pending.pop()
-        if isinstance(value, dict):
-            for key in value:
-                if half := _SURROGATE.search(key):
-                    where_key = place([*location, printable(key)])
-                    problems.append(f"{where_key}: the field name {_half(half.group(0))}")
-            pending += reversed([(item, [*location, key]) for key, item in value.items()])
-        elif isinstance(value, list):
-            pending += reversed([(item, [*location, i]) for i, item in enumerate(value)])
-        elif isinstance(value, str) and (half := _SURROGATE.search(value)):
-            problems.append(f"{place(location) or 'the file'}: {_half(half.group(0))}")
-
-
-def _half(character: str) -> str:
-    return (
-        f"holds \\u{ord(character):04x}, half of a character (an unpaired UTF-16 surrogate "
-        "escape), which is not text; remove it or give the whole character"
-    )
 
 
 def reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

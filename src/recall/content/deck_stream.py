@@ -27,16 +27,20 @@ from recall.content.deck_format import (
     DuplicateKeyError,
     card_limit_problems,
     check_header,
-    half_character_problems,
     limit_problems,
-    may_hold_half_characters,
     parse_deck,
     reject_duplicate_keys,
     utf8_problem,
-    where,
     whole_number,
 )
-from recall.content.deck_problems import card_where, describe, describe_in_card
+from recall.content.deck_problems import (
+    card_where,
+    describe,
+    describe_in_card,
+    half_character_problems,
+    may_hold_half_characters,
+    where,
+)
 from recall.content.json_stream import JsonStream
 from recall.core.errors import DeckError, ImportCancelledError
 
@@ -101,7 +105,8 @@ class _DeckReader:
         self, file: BinaryIO, source: str, take: TakeCard, cancelled: Callable[[], bool]
     ) -> None:
         decoder = json.JSONDecoder(object_pairs_hook=reject_duplicate_keys, parse_int=whole_number)
-        self._stream = JsonStream(file, source, decoder.scan_once, utf8_problem)
+        scan: Callable[[str, int], tuple[object, int]] = decoder.scan_once  # type: ignore[attr-defined]
+        self._stream = JsonStream(file, source, scan, utf8_problem)
         self._source = source
         self._take = take
         self._cancelled = cancelled
@@ -250,7 +255,9 @@ class _DeckReader:
         """Refuse half characters as ``parse_deck`` does: the deck's keys, then its values
         in the file's order, the cards' where they stood."""
         problems: list[str] = []
-        half_character_problems({key: None for key, _ in pairs}, lambda loc: where(loc, raw), problems)
+        half_character_problems(
+            {key: None for key, _ in pairs}, lambda loc: where(loc, raw), problems
+        )
         for key, value in pairs:
             if value is _CARDS:
                 problems += self._halves

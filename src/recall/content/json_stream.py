@@ -25,6 +25,7 @@ PIECE_CHARS = 1 << 20
 """How much text is read from the file at a time."""
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 # A value that fails this close to the window's end may only be cut off by it.
 _TAIL = 8
 
@@ -106,7 +107,9 @@ class JsonStream:
     def skip(self) -> str:
         """Pass whitespace; the character after it, or "" at the end of the file."""
         while True:
-            self.pos = _WHITESPACE.match(self.text, self.pos).end()
+            spaces = _WHITESPACE.match(self.text, self.pos)
+            assert spaces is not None, "the pattern matches the empty string"
+            self.pos = spaces.end()
             if self.pos < len(self.text) or not self.fill():
                 return self.text[self.pos : self.pos + 1]
 
@@ -137,13 +140,13 @@ class JsonStream:
         """Parse the object key (a string) that starts at ``pos`` and move past it."""
         while True:
             try:
-                key, end = json.decoder.scanstring(self.text, self.pos + 1, True)
+                key, end = _scanstring(self.text, self.pos + 1, True)
             except json.JSONDecodeError as error:
                 if self._may_grow(error.pos, error.msg):
                     continue
                 raise self.invalid(error.msg, error.pos) from None
             self.pos = end
-            return key
+            return str(key)
 
     def invalid(self, message: str, pos: int) -> DeckError:
         """The error for bad JSON at ``pos`` of the window, once the rest of the file is

@@ -1,0 +1,56 @@
+"""A deck's checked cards kept in a file between reading and writing, not in memory.
+
+Every file of an import is read and checked before anything is written; a deck of a
+million cards held as card objects until then takes gigabytes. Its cards go to a spool
+file beside the import instead, one line each (id, type, stored JSON), and are read
+back from it, a batch at a time, when the deck is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+
+class CardSpool:
+    """The cards of one deck, in order, in a file of the import's work folder.
+
+    Attributes:
+        path: The spool file.
+        count: How many cards it holds.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.count = 0
+        self._file: BinaryIO | None = path.open("wb")
+
+    def add(self, key: str, kind: str, content: str) -> None:
+        """Append a card: its id, its type and its JSON as stored.
+
+        The JSON is one line (pydantic escapes every control character in strings),
+        and neither an id nor a type holds a tab.
+        """
+        assert self._file is not None, "the spool is closed"
+        self._file.write(f"{key}\t{kind}\t{content}\n".encode())
+        self.count += 1
+
+    def close(self) -> None:
+        """Finish writing; the cards can be read from then on."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def discard(self) -> None:
+        """Close and delete the spool file."""
+        self.close()
+        self.path.unlink(missing_ok=True)
+
+    def cards(self) -> Iterator[tuple[int, str, str, str]]:
+        """Each card as (position, id, type, JSON), in the file's order."""
+        self.close()
+        with self.path.open("rb") as file:
+            for position, line in enumerate(file):
+                key, kind, content = line.decode().rstrip("\n").split("\t", 2)
+                yield position, key, kind, content
