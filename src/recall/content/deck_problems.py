@@ -150,6 +150,8 @@ _SURROGATE_SOURCE = re.compile(r"[\ud800-\udfff]|\\u[dD][89abcdefABCDEF]")
 def may_hold_half_characters(text: str) -> bool:
     """Whether parsed ``text`` could hold a lone surrogate: one scan of the text, so the
     parsed tree is walked only when it holds a surrogate escape (a pair is one too)."""
+    if text.isascii() and "\\u" not in text:
+        return False  # the common case, two scans in C: no surrogate and no escape
     return _SURROGATE_SOURCE.search(text) is not None
 
 
