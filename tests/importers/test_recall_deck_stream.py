@@ -14,6 +14,7 @@ from recall.collection import importing, spooled_writing
 from recall.content import json_stream
 from recall.content.deck_format import load_deck
 from recall.core.errors import DeckErrors
+from recall.importers import card_spool
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from tests.conftest import DATA, Clock
@@ -87,8 +88,10 @@ _DRAWN = {("card", "seed"), ("replay_change", "mark"), ("sync_outbox", "at")}
 
 @pytest.fixture
 def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Read files 97 characters at a time and add cards 13 at a time."""
+    """Read files 97 characters at a time, spool cards to a file past the first few
+    thousand characters, and add them 13 at a time."""
     monkeypatch.setattr(json_stream, "PIECE_CHARS", 97)
+    monkeypatch.setattr(card_spool, "IN_MEMORY_CHARS", 5000)
     monkeypatch.setattr(spooled_writing, "BATCH_CARDS", 13)
 
 

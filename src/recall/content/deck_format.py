@@ -93,6 +93,8 @@ class ChoiceCard(_Model):
     def _check_choices(self) -> ChoiceCard:
         if not any(choice.correct for choice in self.choices):
             raise ValueError('no choice is marked "correct": true')
+        if len({choice.text for choice in self.choices}) == len(self.choices):
+            return self  # the common case, without a Python loop over the texts
         seen: set[str] = set()
         for index, choice in enumerate(self.choices):
             if choice.text in seen:
@@ -214,11 +216,10 @@ def card_limit_problems(card: ChoiceCard | BasicCard) -> list[str]:
     Returns:
         Each problem as ``field: what``; empty when the card is within the bounds.
     """
-    texts = _card_texts(card)
-    if _plainly_within_bounds(texts) and all(len(tag) <= MAX_NAME_CHARS for tag in card.tags):
+    if _plainly_within_bounds(card):
         return []
     problems = []
-    for field, text, markup in texts:
+    for field, text, markup in _card_texts(card):
         kept_whole = markup == "html" and field not in ("explanation", "source")
         problem = length_problem(text, MAX_HTML_SIDE_CHARS if kept_whole else MAX_FIELD_CHARS)
         if problem is None:
@@ -230,13 +231,27 @@ def card_limit_problems(card: ChoiceCard | BasicCard) -> list[str]:
     return problems
 
 
-def _plainly_within_bounds(texts: list[tuple[str, str, str]]) -> bool:
-    """Whether a card's Markdown texts are short and shallow, found with one search over
-    them all (a card's fields checked one by one cost most of an import's validation);
-    False sends the card through the field-by-field check, which names the field."""
-    if any(markup == "html" or len(text) > MAX_FIELD_CHARS for _field, text, markup in texts):
-        return False
-    return not may_nest_markdown_deeply("\n".join(text for _field, text, _markup in texts))
+def _plainly_within_bounds(card: ChoiceCard | BasicCard) -> bool:
+    """Whether a Markdown card's texts and tags are short and shallow, found with one
+    search over them all (a card's fields checked one by one cost most of an import's
+    validation); False sends the card through the field-by-field check, which names the
+    field."""
+    if isinstance(card, BasicCard):
+        if card.markup == "html":
+            return False
+        texts = [card.front, card.back, *card.hints, card.type_answer]
+    else:
+        texts = [
+            card.question,
+            *[c.text for c in card.choices],
+            *[c.why or "" for c in card.choices],
+        ]
+    texts += (card.explanation, card.source)
+    return (
+        max(map(len, texts)) <= MAX_FIELD_CHARS
+        and all(len(tag) <= MAX_NAME_CHARS for tag in card.tags)
+        and not may_nest_markdown_deeply("\n".join(texts))
+    )
 
 
 def _name_problems(where: str, name: str) -> list[str]:
