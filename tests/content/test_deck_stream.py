@@ -3,6 +3,7 @@ same problems in the same order, however the file is cut into pieces."""
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 
@@ -119,3 +120,32 @@ def test_a_deck_larger_than_a_whole_read_allows_is_streamed(
         load_deck(path)
     deck, count = stream_deck(path, lambda _index, _card: None)
     assert (deck.id, count) == ("tiny", 2)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("question", "- " * 17 + "deep"),
+        ("question", "  " + "> " * 17 + "deep"),
+        ("explanation", "1. " * 17 + "deep"),
+        ("question", "x" * 65_537),
+        ("explanation", "line\\n" + "* " * 17 + "deep"),
+        ("tags", ["t" * 501]),
+        ("markup", "html"),
+    ],
+)
+def test_a_card_past_the_bounds_is_refused_streamed_as_whole(
+    tmp_path: Path, field: str, value: object
+) -> None:
+    text = (DATA / "decks" / "tiny.json").read_text()
+    raw = json.loads(text)
+    card = raw["cards"][0] if field != "markup" else raw["cards"][1]
+    if field == "markup":
+        card.update(markup="html", front="<b>" * 101 + "deep")
+    else:
+        card[field] = value.replace("\\n", "\n") if isinstance(value, str) else value
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(raw))
+    whole, streamed = _whole(path), _streamed(path)
+    assert whole[0] == "refused"
+    assert streamed == whole

@@ -11,12 +11,14 @@ the whole file has been read, from what was kept.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
 from pydantic import ValidationError
 
+from recall.content.card_limits import MAX_FIELD_CHARS, MAX_MARKDOWN_NESTING, MAX_NAME_CHARS
 from recall.content.deck_format import (
     CARD_ADAPTER,
     FIELD_NAMES,
@@ -54,6 +56,22 @@ TakeCard = Callable[[int, ChoiceCard | BasicCard], None]
 # A card that passes every check, standing in for the cards while the deck's own fields
 # are validated.
 _STAND_IN = {"id": "x", "type": "basic", "front": "x", "back": "x"}
+
+
+# In a card's JSON: an escape (a newline, a surrogate...), a string opening with as many
+# marker or space characters as Markdown needs to nest too deep (a raw tab cannot be in
+# a JSON string), or the key that can make the card HTML.
+_NOT_PLAIN = re.compile(
+    r'[\\]|"[ >*+\-.)0-9]{' + str((MAX_MARKDOWN_NESTING + 2) // 2) + '}|"markup"'
+)
+
+
+def _plain_source(text: str) -> bool:
+    """Whether a card's JSON shows, without parsing, that the card is within the bounds
+    (``card_limit_problems``) but for its tags' length, and holds no half character: it
+    is no longer than a field may be, so no field is; no string in it has an escape, so
+    each is one line; none starts like deep Markdown; the card is not HTML."""
+    return len(text) <= MAX_FIELD_CHARS and _NOT_PLAIN.search(text) is None
 
 
 class _Streamed:
@@ -196,7 +214,8 @@ class _DeckReader:
 
     def _card(self, index: int, raw: object, text: str) -> None:
         """Check one card as the deck's validation would, and take it if all is well."""
-        if may_hold_half_characters(text):
+        plain = _plain_source(text)
+        if not plain and may_hold_half_characters(text):
             half_character_problems(
                 raw,
                 lambda location: card_where(index, raw, location[2:]),
@@ -217,7 +236,8 @@ class _DeckReader:
                 "be unique within a deck"
             )
         where_card = f"cards[{index}] (id {card.id!r})"
-        self._limits += [f"{where_card}: {problem}" for problem in card_limit_problems(card)]
+        if not plain or any(len(tag) > MAX_NAME_CHARS for tag in card.tags):
+            self._limits += [f"{where_card}: {problem}" for problem in card_limit_problems(card)]
         if not (self._halves or self._card_problems or self._limits or self._repeated_id):
             self._take(index, card)
 
