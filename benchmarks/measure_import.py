@@ -130,8 +130,9 @@ JSON_PEAK_GOAL_MB = 1024
 def measure_json_peak(deck_file: Path, cards: int, work: Path) -> Figure:
     """Peak memory of a process that imports a large Recall JSON deck and nothing else.
 
-    Measured once at 1,000,000 cards on the 2-core development machine: 152 MB peak
-    (VmHWM) in 88 s; reading the whole file and its models took 6.1 GB and 106 s.
+    Measured once at 1,000,000 cards (the 459 MB generated deck) on the shared 2-core
+    development machine at load 7-10: 190 MB peak (VmHWM) in 168 s; reading the whole
+    file and its models took 6.1 GB and 106 s.
     """
     with tempfile.TemporaryDirectory(dir=work) as name:
         result = subprocess.run(

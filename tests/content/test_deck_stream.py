@@ -149,3 +149,11 @@ def test_a_card_past_the_bounds_is_refused_streamed_as_whole(
     whole, streamed = _whole(path), _streamed(path)
     assert whole[0] == "refused"
     assert streamed == whole
+
+
+def test_a_file_past_the_streamed_bound_is_refused_unread(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("recall.content.deck_stream.MAX_STREAMED_DECK_BYTES", 10)
+    with pytest.raises(
+        DeckError, match=r"tiny\.json: the file is \d+ bytes; decks are limited to 1 GiB"
+    ):
+        stream_deck(DATA / "decks" / "tiny.json", lambda _index, _card: None)

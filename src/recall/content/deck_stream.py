@@ -47,7 +47,7 @@ from recall.content.json_stream import JsonStream
 from recall.core.errors import DeckError, ImportCancelledError
 
 MAX_STREAMED_DECK_BYTES = 1024**3
-"""The largest deck file an import reads (1 GiB: some four million cards)."""
+"""The largest deck file an import reads (1 GiB: some two million cards of a few sentences)."""
 
 CANCEL_CHECK_CARDS = 1000
 
