@@ -13,7 +13,7 @@ import pytest
 from recall.collection import importing, spooled_writing
 from recall.content import json_stream
 from recall.content.deck_format import load_deck
-from recall.core.errors import DeckErrors
+from recall.core.errors import DeckErrors, ImportCancelledError
 from recall.importers import card_spool
 from recall.scheduling import Schedulers
 from recall.storage import Database
@@ -182,5 +182,33 @@ def test_bad_input_at_the_end_of_a_large_file_is_refused_whole(
         opened.close()
     (error,) = caught.value.errors
     assert error.problems == [problem]
+    assert _dump(database) == before
+    assert not list(data.rglob("*.spool"))
+
+
+def test_an_import_cancelled_while_its_cards_are_read_writes_nothing(
+    tmp_path: Path, clock: Clock
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    database = data / "recall.sqlite3"
+    list(_imports(database, [DATA / "decks" / "tiny.json"], clock))
+    before = _dump(database)
+    deck = _write_deck(tmp_path / "deck.json", _cards(3000, 1))
+    asked: list[int] = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return True
+
+    opened = Database(database)
+    try:
+        with pytest.raises(ImportCancelledError):
+            importing.import_files(
+                opened, Schedulers(fuzz=False), [deck], clock(), cancelled=cancelled
+            )
+    finally:
+        opened.close()
+    assert asked == [1]  # at the first check, a thousand cards in
     assert _dump(database) == before
     assert not list(data.rglob("*.spool"))
