@@ -125,6 +125,7 @@ def test_streamed_import_stores_what_the_whole_deck_path_stores(
             database.close()
         clock.advance(hours=1)
     assert _dump(streamed) == _dump(whole)
+    assert not list(tmp_path.rglob("*.spool"))  # the spool goes with the import's folder
     assert [deck.added for deck in reports] == [200, 60, 2]
     assert reports[1].updated > 0
     assert reports[1].kept == 10
@@ -212,3 +213,28 @@ def test_an_import_cancelled_while_its_cards_are_read_writes_nothing(
     assert asked == [1]  # at the first check, a thousand cards in
     assert _dump(database) == before
     assert not list(data.rglob("*.spool"))
+
+
+def test_progress_is_told_as_the_cards_are_read_then_written(
+    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(json_stream, "PIECE_CHARS", 4096)
+    deck = _write_deck(tmp_path / "deck.json", _cards(3000, 1))
+    told: list[tuple[int, int]] = []
+    database = Database(tmp_path / "recall.sqlite3")
+    try:
+        importing.import_files(
+            database,
+            Schedulers(fuzz=False),
+            [deck],
+            clock(),
+            progress=lambda done, total: told.append((done, total)),
+        )
+    finally:
+        database.close()
+    size = deck.stat().st_size
+    read = [done for done, total in told if total == size]
+    assert len(read) == 3  # every thousand cards, in the file's bytes
+    assert read == sorted(read)
+    assert 0 < read[0] < size
+    assert told[-1] == (3000, 3000)

@@ -164,7 +164,7 @@ def read_file(
     if suffix in JSON_SUFFIXES:
         from recall.importers.recall_deck import read_recall_deck
 
-        return read_recall_deck(path, staging, cancelled)
+        return read_recall_deck(path, staging, progress, cancelled)
     if suffix in TEXT_SUFFIXES:
         from recall.importers.anki_text import read_anki_text
 

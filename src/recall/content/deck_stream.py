@@ -82,7 +82,10 @@ _CARDS = _Streamed()
 
 
 def stream_deck(
-    path: Path, take: TakeCard, cancelled: Callable[[], bool] = lambda: False
+    path: Path,
+    take: TakeCard,
+    cancelled: Callable[[], bool] = lambda: False,
+    progress: Callable[[int, int], object] = lambda _done, _total: None,
 ) -> tuple[Deck, int]:
     """Read and validate a deck file card by card.
 
@@ -91,6 +94,8 @@ def stream_deck(
         take: Called with each card's position and card, in order, while the file has
             shown no problem (once one is found the import cannot succeed).
         cancelled: Asked every ``CANCEL_CHECK_CARDS`` cards.
+        progress: Told every ``CANCEL_CHECK_CARDS`` cards how many of the file's bytes
+            are read, and of how many.
 
     Returns:
         The deck's own fields (its ``cards`` empty) and how many cards it has.
@@ -113,14 +118,20 @@ def stream_deck(
     except PermissionError:
         raise DeckError(source, ["permission denied"]) from None
     with file:
-        return _DeckReader(file, source, take, cancelled).read(path, size)
+        reader = _DeckReader(file, source, take, cancelled, lambda done: progress(done, size))
+        return reader.read(path, size)
 
 
 class _DeckReader:
     """One pass over a deck file, keeping what the file-wide checks need."""
 
     def __init__(
-        self, file: BinaryIO, source: str, take: TakeCard, cancelled: Callable[[], bool]
+        self,
+        file: BinaryIO,
+        source: str,
+        take: TakeCard,
+        cancelled: Callable[[], bool],
+        progress: Callable[[int], object],
     ) -> None:
         decoder = json.JSONDecoder(object_pairs_hook=reject_duplicate_keys, parse_int=whole_number)
         scan: Callable[[str, int], tuple[object, int]] = decoder.scan_once  # type: ignore[attr-defined]
@@ -128,6 +139,7 @@ class _DeckReader:
         self._source = source
         self._take = take
         self._cancelled = cancelled
+        self._progress = progress
         self._count = 0
         self._halves: list[str] = []
         self._card_problems: list[str] = []
@@ -202,8 +214,10 @@ class _DeckReader:
             card = stream.take()
             self._card(self._count, card, stream.text[stream.start : stream.pos])
             self._count += 1
-            if self._count % CANCEL_CHECK_CARDS == 0 and self._cancelled():
-                raise ImportCancelledError
+            if self._count % CANCEL_CHECK_CARDS == 0:
+                if self._cancelled():
+                    raise ImportCancelledError
+                self._progress(stream.bytes_read)
             found = stream.skip()
             stream.pos += 1
             if found == "]":

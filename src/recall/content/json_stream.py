@@ -73,6 +73,11 @@ class JsonStream:
         self._line_start = 0  # byte offset of the line being read
 
     @property
+    def bytes_read(self) -> int:
+        """How much of the file has been read so far, in bytes."""
+        return self._bytes_read
+
+    @property
     def at_end(self) -> bool:
         """Whether the whole file is in the window."""
         return self._at_end

@@ -22,7 +22,7 @@ from recall.content.deck_format import BasicCard, ChoiceCard
 from recall.content.deck_stream import stream_deck
 from recall.core import wording
 from recall.core.errors import DeckError
-from recall.core.progress import Cancelled, never_cancelled
+from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.importers import ImportedPackage, StagedMedia
 from recall.importers._media import MAX_SOUND_BYTES, MAX_VIDEO_BYTES
 from recall.importers._report import Tally
@@ -33,7 +33,10 @@ MAX_NAME_LENGTH = 200
 
 
 def read_recall_deck(
-    path: Path, staging: Path, cancelled: Cancelled = never_cancelled
+    path: Path,
+    staging: Path,
+    progress: Progress = no_progress,
+    cancelled: Cancelled = never_cancelled,
 ) -> ImportedPackage:
     """Read a Recall deck file card by card and stage the sounds its cards name.
 
@@ -44,6 +47,8 @@ def read_recall_deck(
         path: The deck's JSON file.
         staging: An existing folder inside the data directory; staged sounds and the
             spool of cards are left here for the caller.
+        progress: Told as the cards are read how many of the file's bytes are read, and
+            of how many.
         cancelled: Asked as the cards are read.
 
     Returns:
@@ -63,7 +68,7 @@ def read_recall_deck(
         spool.add(card.id, card.type, card.model_dump_json(exclude_defaults=True))
 
     try:
-        deck, _count = stream_deck(path, take, cancelled)
+        deck, _count = stream_deck(path, take, cancelled, progress)
         spool.close()
         if stager.problems:
             raise DeckError(str(path), stager.problems)
