@@ -131,8 +131,8 @@ def measure_json_peak(deck_file: Path, cards: int, work: Path) -> Figure:
     """Peak memory of a process that imports a large Recall JSON deck and nothing else.
 
     Measured once at 1,000,000 cards (the 459 MB generated deck) on the shared 2-core
-    development machine at load 7-10: 190 MB peak (VmHWM) in 168 s; reading the whole
-    file and its models took 6.1 GB and 106 s.
+    development machine at load 7.6: 278 MB peak (VmHWM), 59 s of CPU in 227 s wall;
+    reading the whole file and its models took 6.1 GB and 106 s.
     """
     with tempfile.TemporaryDirectory(dir=work) as name:
         result = subprocess.run(
