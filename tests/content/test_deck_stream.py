@@ -157,3 +157,18 @@ def test_a_file_past_the_streamed_bound_is_refused_unread(monkeypatch: pytest.Mo
         DeckError, match=r"tiny\.json: the file is \d+ bytes; decks are limited to 1 GiB"
     ):
         stream_deck(DATA / "decks" / "tiny.json", lambda _index, _card: None)
+
+
+def test_a_card_many_pieces_long_reads_the_same_streamed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(json_stream, "PIECE_CHARS", 97)
+    raw = json.loads((DATA / "decks" / "tiny.json").read_text())
+    raw["cards"][0]["explanation"] = "long " * 13_000
+    raw["cards"][1]["front"] = "unterminated"
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(raw))
+    assert _streamed(path) == _whole(path)
+    path.write_text(json.dumps(raw).replace('"unterminated"', '"unterminated'))
+    assert _streamed(path)[0] == "refused"
+    assert _streamed(path) == _whole(path)

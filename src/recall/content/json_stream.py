@@ -174,9 +174,18 @@ class JsonStream:
                 return
 
     def _may_grow(self, pos: int, message: str = "") -> bool:
-        """Whether a failure at ``pos`` may be the window's end, and more was read."""
-        cut = pos >= len(self.text) - _TAIL or message.startswith("Unterminated string")
-        return cut and self.fill()
+        """Whether a failure at ``pos`` may be the window's end, and more was read.
+
+        The text not yet taken at least doubles, so a value many pieces long is parsed
+        again a few times, not once per piece.
+        """
+        if pos < len(self.text) - _TAIL and not message.startswith("Unterminated string"):
+            return False
+        wanted = 2 * max(len(self.text) - self.pos, 1)
+        grew = False
+        while len(self.text) - self.pos < wanted and self.fill():
+            grew = True
+        return grew
 
     def _place(self, pos: int) -> tuple[int, int]:
         """The line and column (from 1) of the window's ``pos`` in the whole file."""
