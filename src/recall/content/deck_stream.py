@@ -2,10 +2,14 @@
 
 ``stream_deck`` reads the file a piece at a time (``json_stream``), validates each card on
 its own as it comes and hands it on, and keeps only what the file-wide checks need (each
-card's id and position, and the problems). It refuses exactly what ``parse_deck`` refuses,
-with the same messages in the same order: the checks that only run once others pass
-(the header before the cards, the unique ids once every card is valid) are decided when
-the whole file has been read, from what was kept.
+card's id and position, and the problems). It refuses what ``parse_deck`` refuses, with
+the same messages in the same order (tests/content/test_deck_stream.py holds it on every
+fixture and on damaged decks): the checks that only run once others pass (the header
+before the cards, the unique ids once every card is valid) are decided when the whole
+file has been read, from what was kept. Two corners differ: when both the deck's own
+fields and its cards hold half characters, the cards' are counted to the ten listed on
+their own; and a file over 64 MB that is not a JSON object is refused as such, without
+a whole read to say more.
 """
 
 from __future__ import annotations
