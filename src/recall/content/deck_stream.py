@@ -253,8 +253,8 @@ class _DeckReader:
                 f"cards[{index}] reuses the id {card.id!r} of cards[{first}]; card ids must "
                 "be unique within a deck"
             )
-        where_card = f"cards[{index}] (id {card.id!r})"
         if not plain or any(len(tag) > MAX_NAME_CHARS for tag in card.tags):
+            where_card = f"cards[{index}] (id {card.id!r})"
             self._limits += [f"{where_card}: {problem}" for problem in card_limit_problems(card)]
         if not (self._halves or self._card_problems or self._limits or self._repeated_id):
             self._take(index, card)
