@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import TypeVar
 
 from recall.changes import decks as deck_changes
-from recall.collection import deck_merging, imported_history, reimport, spooled_writing
+from recall.collection import deck_merging, imported_history, reimport
+from recall.collection._collector import collector_paused
 from recall.collection._imported_schedule import write_card_states
 from recall.collection.imported_presets import give_preset
+from recall.collection.spooled_writing import card_total, spool_for, write_spooled
 from recall.content import sound
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard, Deck
 from recall.core import wording
@@ -39,7 +41,6 @@ from recall.importers import (
     never_cancelled,
     no_progress,
 )
-from recall.importers._collector import collection_paused
 from recall.importers.recall_notes import fields_fingerprint
 from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow, NewCard, Transaction
@@ -239,7 +240,7 @@ def import_files(
             and nothing is written.
         ImportCancelledError: The learner stopped the import; nothing is written.
     """
-    with collection_paused(), workspace.work_folder(database.path.parent, "import") as staging:
+    with collector_paused(), workspace.work_folder(database.path.parent, "import") as staging:
         packages: list[tuple[str, ImportedPackage]] = []
         errors: list[DeckError] = []
         for file in files:
@@ -282,7 +283,7 @@ def _write(
 ) -> list[ImportReport]:
     media_dir = paths.media_dir(database.path.parent)
     placed: list[Path] = []
-    total = sum(spooled_writing.card_total(package) for _, package in packages)
+    total = sum(card_total(package) for _, package in packages)
     done = 0
     try:
         with database.transaction() as transaction:
@@ -295,9 +296,9 @@ def _write(
                     deck = target.deck
                     if cancelled():
                         raise ImportCancelledError
-                    spooled = spooled_writing.spool_for(package, target)
+                    spooled = spool_for(package, target)
                     if spooled is not None:
-                        written = spooled_writing.write_spooled(transaction, target, *spooled, now)
+                        written = write_spooled(transaction, target, *spooled, now)
                     else:
                         written = _write_deck(
                             transaction,
