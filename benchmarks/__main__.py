@@ -33,6 +33,7 @@ from benchmarks import (
     measure_history,
     measure_hostile,
     measure_import,
+    measure_json_peak,
     measure_math,
     measure_queue,
     measure_reschedule,
@@ -221,7 +222,7 @@ def _growth(plan: Plan, cache: Path, now: datetime, work: Path) -> list[Figure]:
         plan.stats_rounds,
     )
     _say(f"growth: peak memory of a JSON deck's import, {big.cards:,} cards ...")
-    json_peak = measure_import.measure_json_peak(big.deck_file, big.cards, folder)
+    json_peak = measure_json_peak.measure_json_peak(big.deck_file, big.cards, folder)
     return [*started[1:3], *history, *searches, *statistics, json_peak]
 
 
