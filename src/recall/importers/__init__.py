@@ -116,10 +116,10 @@ class ImportedPackage:
         changes: Schedule changes made by hand, by (deck id, card id), oldest first;
             replayed with the reviews, in time order.
         card_states: Suspension, burying and flags by (deck id, card id).
-        presets: The preset each deck used where it came from (Anki's deck options), by
-            deck id.
         spooled: For a deck read card by card (Recall's JSON deck), by deck id, its cards
             in a spool file; the deck in ``decks`` then has no cards of its own.
+        presets: The preset each deck used where it came from (Anki's deck options), by
+            deck id.
     """
 
     decks: list[Deck]
@@ -130,5 +130,5 @@ class ImportedPackage:
     exported: dict[tuple[str, str], str] = field(default_factory=dict)
     changes: dict[tuple[str, str], list[ImportedChange]] = field(default_factory=dict)
     card_states: dict[tuple[str, str], ImportedCardState] = field(default_factory=dict)
-    presets: dict[str, Preset] = field(default_factory=dict)
     spooled: dict[str, CardSpool] = field(default_factory=dict)
+    presets: dict[str, Preset] = field(default_factory=dict)
