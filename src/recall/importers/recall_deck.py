@@ -40,8 +40,9 @@ def read_recall_deck(
 ) -> ImportedPackage:
     """Read a Recall deck file card by card and stage the sounds its cards name.
 
-    Each card is checked as it is read, its sounds staged and its stored JSON written
-    to a spool file in ``staging``; no more than one card is held at a time.
+    Each card is checked as it is read, its sounds staged and its stored JSON put in a
+    spool (``card_spool``: in memory up to 64 MB of JSON, then a file in ``staging``);
+    no card's model outlives its check, and the file is never held whole.
 
     Args:
         path: The deck's JSON file.
