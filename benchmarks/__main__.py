@@ -7,7 +7,8 @@ runs everything on small collections with few repeats and checks that the genera
 collections are sound; CI runs it so the harness keeps working (its figures mean nothing).
 ``--million`` (``make bench`` passes it; CI never does) adds the growth to 1,000,000 cards:
 the check, the searches, the statistics and the cold start on a collection ten times the
-largest, generated once per anchor day (most of an hour) and cached like the others.
+largest, generated once per anchor day (most of an hour) and cached like the others, and
+the peak memory of importing its 1,000,000-card JSON deck.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from benchmarks import (
     measure_history,
     measure_hostile,
     measure_import,
+    measure_json_peak,
     measure_math,
     measure_queue,
     measure_reschedule,
@@ -219,7 +221,9 @@ def _growth(plan: Plan, cache: Path, now: datetime, work: Path) -> list[Figure]:
         folder,
         plan.stats_rounds,
     )
-    return [*started[1:3], *history, *searches, *statistics]
+    _say(f"growth: peak memory of a JSON deck's import, {big.cards:,} cards ...")
+    json_peak = measure_json_peak.measure_json_peak(big.deck_file, big.cards, folder)
+    return [*started[1:3], *history, *searches, *statistics, json_peak]
 
 
 def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = False) -> list[Figure]:

@@ -22,9 +22,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from recall.collection import importing
-from recall.content.deck_format import load_deck
 from recall.core.memory import NEW_CARD, CardState, MemoryState, Rating
-from recall.scheduling import Scheduler
+from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 
 NEVER_STUDIED = 0.08  # share of the cards never reviewed
@@ -161,7 +160,10 @@ def write_recall_database(path: Path, deck_file: Path, cards: int, anchor: datet
     """Import the deck, then write its simulated history in bulk; returns the review count."""
     database = Database(path)
     try:
-        importing.import_deck(database, load_deck(deck_file), anchor - timedelta(days=5 * 365))
+        # Read card by card: a deck past 64 MB is more than a whole read (load_deck) takes.
+        importing.import_files(
+            database, Schedulers(), [deck_file], anchor - timedelta(days=5 * 365)
+        )
         with database.transaction() as tx:
             deck = tx.decks.by_key(deck_key(cards))
             assert deck is not None

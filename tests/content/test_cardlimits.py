@@ -8,11 +8,13 @@ from hypothesis import strategies as st
 
 from recall.content.card_html import clean, sanitize
 from recall.content.card_limits import (
+    MAX_MARKDOWN_NESTING,
     MAX_NESTING,
     MAX_TABLE_NESTING,
     flatten_html,
     html_nesting,
     markdown_nesting,
+    may_nest_markdown_deeply,
 )
 
 DEEP = 200_000
@@ -108,3 +110,23 @@ def test_tag_soup_never_nests_past_a_small_multiple_of_the_bound(fragment: str) 
 )
 def test_markdown_nesting_counts_at_least_what_a_line_opens(markdown: str, depth: int) -> None:
     assert markdown_nesting(markdown) == depth
+
+
+_PREFIX_PIECES = st.sampled_from([" ", "\t", ">", "-", "*", "+", "1.", "12)", "x", "\n", "a b"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PREFIX_PIECES, max_size=60).map("".join))
+def test_the_quick_markdown_check_finds_every_text_nested_too_deep(text: str) -> None:
+    """A text the one-search check passes is never nested past the bound."""
+    if markdown_nesting(text) > MAX_MARKDOWN_NESTING:
+        assert may_nest_markdown_deeply(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["\t\t\t\t\t\t\t\t- x", "> " * 17 + "x", "- " * 17 + "x", "  " * 17 + "- x"]
+)
+def test_deep_markdown_is_found_by_the_quick_check(text: str) -> None:
+    assert markdown_nesting(text) > MAX_MARKDOWN_NESTING
+    assert may_nest_markdown_deeply(text)
+    assert may_nest_markdown_deeply("shallow\n" + text)

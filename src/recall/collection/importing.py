@@ -22,8 +22,10 @@ from typing import TypeVar
 
 from recall.changes import decks as deck_changes
 from recall.collection import deck_merging, imported_history, reimport
+from recall.collection._collector import collector_paused
 from recall.collection._imported_schedule import write_card_states
 from recall.collection.imported_presets import give_preset
+from recall.collection.spooled_writing import card_total, spool_for, write_spooled
 from recall.content import sound
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard, Deck
 from recall.core import wording
@@ -163,7 +165,7 @@ def read_file(
     if suffix in JSON_SUFFIXES:
         from recall.importers.recall_deck import read_recall_deck
 
-        return read_recall_deck(path, staging)
+        return read_recall_deck(path, staging, progress, cancelled)
     if suffix in TEXT_SUFFIXES:
         from recall.importers.anki_text import read_anki_text
 
@@ -238,7 +240,7 @@ def import_files(
             and nothing is written.
         ImportCancelledError: The learner stopped the import; nothing is written.
     """
-    with workspace.work_folder(database.path.parent, "import") as staging:
+    with collector_paused(), workspace.work_folder(database.path.parent, "import") as staging:
         packages: list[tuple[str, ImportedPackage]] = []
         errors: list[DeckError] = []
         for file in files:
@@ -281,7 +283,7 @@ def _write(
 ) -> list[ImportReport]:
     media_dir = paths.media_dir(database.path.parent)
     placed: list[Path] = []
-    total = sum(len(deck.cards) for _, package in packages for deck in package.decks)
+    total = sum(card_total(package) for _, package in packages)
     done = 0
     try:
         with database.transaction() as transaction:
@@ -296,16 +298,18 @@ def _write(
                     deck = target.deck
                     if cancelled():
                         raise ImportCancelledError
-                    report = _merged(
-                        _write_deck(
+                    spooled = spool_for(package, target)
+                    if spooled is not None:
+                        written = write_spooled(transaction, target, *spooled, now)
+                    else:
+                        written = _write_deck(
                             transaction,
                             deck,
                             now,
                             modified=package.modified,
                             exported=package.exported,
-                        ),
-                        target,
-                    )
+                        )
+                    report = _merged(written, target)
                     imported = package.presets.get(deck.id)
                     if imported is not None:
                         deck_row = transaction.decks.by_key(deck.id)
@@ -323,7 +327,7 @@ def _write(
                     )
                     write_card_states(transaction, deck, package.card_states)
                     decks.append(_with_reviews(report, reviews))
-                    done += len(deck.cards)
+                    done += spooled[0].count if spooled else len(deck.cards)
                     progress(done, total)
                 placed += _place_media(package, media_dir)
                 parents = deck_changes.add_parents(transaction, now)

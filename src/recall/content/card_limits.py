@@ -61,6 +61,9 @@ _MARKDOWN_PREFIX = re.compile(
     r"^(?:[ \t]*(?:>|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))*[ \t]*", re.MULTILINE
 )
 _LIST_MARKER = re.compile(r"[-*+]|\d{1,9}[.)]")
+# A line prefix shorter than this nests at most 16 levels: each character opens one level at
+# most, or two for a tab (four columns, two per level), so 17 levels take 9 characters.
+_DEEP_PREFIX = re.compile(r"\n[ \t>*+\-.)0-9]{" + str((MAX_MARKDOWN_NESTING + 2) // 2) + "}")
 
 
 @dataclass(frozen=True)
@@ -260,6 +263,16 @@ def markdown_problem(text: str) -> str | None:
             f"{MAX_MARKDOWN_NESTING})"
         )
     return None
+
+
+def may_nest_markdown_deeply(text: str) -> bool:
+    """Whether any line of ``text`` starts with enough marker and space characters to nest
+    Markdown past ``MAX_MARKDOWN_NESTING``: one regular expression search, so a batch of
+    texts joined by newlines is checked at once and ``markdown_nesting`` runs only on a
+    text this finds."""
+    # Each line's start is after a newline; starting with a newline, not "^", lets the
+    # search skip from newline to newline.
+    return _DEEP_PREFIX.search("\n" + text) is not None
 
 
 def markdown_nesting(text: str) -> int:

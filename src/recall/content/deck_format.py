@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import codecs
 import json
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -27,10 +26,17 @@ from recall.content.card_limits import (
     html_nesting,
     length_problem,
     markdown_problem,
+    may_nest_markdown_deeply,
 )
-from recall.content.deck_problems import HugeNumber, describe, where
+from recall.content.deck_problems import (
+    HugeNumber,
+    describe,
+    half_character_problems,
+    may_hold_half_characters,
+    where,
+)
 from recall.content.occlusion import Occlusion, OcclusionShape
-from recall.core.errors import DeckError, printable
+from recall.core.errors import DeckError
 
 FORMAT_NAME = "recall-deck"
 FORMAT_VERSION = 1
@@ -88,6 +94,8 @@ class ChoiceCard(_Model):
     def _check_choices(self) -> ChoiceCard:
         if not any(choice.correct for choice in self.choices):
             raise ValueError('no choice is marked "correct": true')
+        if len({choice.text for choice in self.choices}) == len(self.choices):
+            return self  # the common case, without a Python loop over the texts
         seen: set[str] = set()
         for index, choice in enumerate(self.choices):
             if choice.text in seen:
@@ -217,6 +225,8 @@ def card_limit_problems(card: ChoiceCard | BasicCard) -> list[str]:
     Returns:
         Each problem as ``field: what``; empty when the card is within the bounds.
     """
+    if _plainly_within_bounds(card):
+        return []
     problems = []
     for field, text, markup in _card_texts(card):
         kept_whole = markup == "html" and field not in ("explanation", "source")
@@ -228,6 +238,29 @@ def card_limit_problems(card: ChoiceCard | BasicCard) -> list[str]:
     for position, tag in enumerate(card.tags):
         problems += _name_problems(f"tags[{position}]", tag)
     return problems
+
+
+def _plainly_within_bounds(card: ChoiceCard | BasicCard) -> bool:
+    """Whether a Markdown card's texts and tags are short and shallow, found with one
+    search over them all (a card's fields checked one by one cost most of an import's
+    validation); False sends the card through the field-by-field check, which names the
+    field."""
+    if isinstance(card, BasicCard):
+        if card.markup == "html":
+            return False
+        texts = [card.front, card.back, *card.hints, card.type_answer]
+    else:
+        texts = [
+            card.question,
+            *[c.text for c in card.choices],
+            *[c.why or "" for c in card.choices],
+        ]
+    texts += (card.explanation, card.source)
+    return (
+        max(map(len, texts)) <= MAX_FIELD_CHARS
+        and all(len(tag) <= MAX_NAME_CHARS for tag in card.tags)
+        and not may_nest_markdown_deeply("\n".join(texts))
+    )
 
 
 def _name_problems(where: str, name: str) -> list[str]:
@@ -293,14 +326,16 @@ def parse_deck(data: bytes | str, source: str) -> Deck:
     Raises:
         DeckError: The text is not JSON or breaks the format; every problem is listed.
     """
-    raw = _decode_json(data, source)
+    text = decode_text(data, source) if isinstance(data, bytes) else data
+    raw = decode_json(text, source)
     if isinstance(raw, dict):
-        _check_header(raw, source)
-    _check_text(raw, source)
+        check_header(raw, source)
+    if may_hold_half_characters(text):
+        _check_text(raw, source)
     try:
         deck = Deck.model_validate(raw)
     except ValidationError as error:
-        problems = [describe(detail, raw, _FIELD_NAMES) for detail in error.errors()]
+        problems = [describe(detail, raw, FIELD_NAMES) for detail in error.errors()]
         raise DeckError(source, problems) from None
     problems = limit_problems(deck)
     if problems:
@@ -354,13 +389,15 @@ def decode_text(data: bytes, source: str) -> str:
         # Counted in the file without its byte order mark, as an editor shows it.
         line = body[: error.start].count(b"\n") + 1
         column = error.start - (body.rfind(b"\n", 0, error.start) + 1) + 1
-        raise DeckError(
-            source,
-            [
-                f"line {line}: not UTF-8 text (byte 0x{body[error.start]:02x}, the "
-                f"{_ordinal(column)} byte of the line); save it as UTF-8"
-            ],
-        ) from None
+        raise DeckError(source, [utf8_problem(body[error.start], line, column)]) from None
+
+
+def utf8_problem(byte: int, line: int, column: int) -> str:
+    """The problem of a ``byte`` that is not UTF-8, at a line and column (bytes, from 1)."""
+    return (
+        f"line {line}: not UTF-8 text (byte 0x{byte:02x}, the {_ordinal(column)} byte of "
+        "the line); save it as UTF-8"
+    )
 
 
 def _ordinal(number: int) -> str:
@@ -370,29 +407,31 @@ def _ordinal(number: int) -> str:
     return f"{number:,}{suffix}"
 
 
-def _decode_json(data: bytes | str, source: str) -> object:
-    text = decode_text(data, source) if isinstance(data, bytes) else data
+def decode_json(text: str, source: str) -> object:
+    """Parse deck JSON, refusing repeated keys and keeping over-long numbers in their place.
+
+    Raises:
+        DeckError: The text is not JSON, repeats a key or nests too deeply.
+    """
     try:
-        return json.loads(text, object_pairs_hook=_reject_duplicate_keys, parse_int=_whole_number)
+        return json.loads(text, object_pairs_hook=reject_duplicate_keys, parse_int=whole_number)
     except json.JSONDecodeError as error:
         raise DeckError(
             source, [f"line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})"]
         ) from None
-    except _DuplicateKeyError as error:
+    except DuplicateKeyError as error:
         raise DeckError(source, [str(error)]) from None
     except RecursionError:
         raise DeckError(source, ["the JSON is nested too deeply to be a deck"]) from None
 
 
-class _DuplicateKeyError(ValueError):
-    pass
+class DuplicateKeyError(ValueError):
+    """A key appears twice in one JSON object."""
 
 
-def _whole_number(digits: str) -> int | HugeNumber:
+def whole_number(digits: str) -> int | HugeNumber:
+    """A JSON whole number, or a ``HugeNumber`` in its place when it is too long to be one."""
     return int(digits) if len(digits) <= 20 else HugeNumber(digits)
-
-
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def _check_text(raw: object, source: str) -> None:
@@ -402,40 +441,29 @@ def _check_text(raw: object, source: str) -> None:
     is written.
     """
     problems: list[str] = []
-    pending: list[tuple[object, list[int | str]]] = [(raw, [])]
-    while pending and len(problems) < 10:
-        value, location = pending.pop()
-        if isinstance(value, dict):
-            for key in value:
-                if half := _SURROGATE.search(key):
-                    place = where([*location, printable(key)], raw)
-                    problems.append(f"{place}: the field name {_half(half.group(0))}")
-            pending += reversed([(item, [*location, key]) for key, item in value.items()])
-        elif isinstance(value, list):
-            pending += reversed([(item, [*location, i]) for i, item in enumerate(value)])
-        elif isinstance(value, str) and (half := _SURROGATE.search(value)):
-            problems.append(f"{where(location, raw) or 'the file'}: {_half(half.group(0))}")
+    half_character_problems(raw, lambda location: where(location, raw), problems)
     if problems:
         raise DeckError(source, problems)
 
 
-def _half(character: str) -> str:
-    return (
-        f"holds \\u{ord(character):04x}, half of a character (an unpaired UTF-16 surrogate "
-        "escape), which is not text; remove it or give the whole character"
-    )
+def reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict (``object_pairs_hook``).
+
+    Raises:
+        DuplicateKeyError: A key appears twice.
+    """
+    result = dict(pairs)
+    if len(result) == len(pairs):  # the common case, without a Python loop over the keys
+        return result
+    seen: set[str] = set()
+    for key, _value in pairs:
+        if key in seen:
+            raise DuplicateKeyError(f"the key {key!r} appears twice in the same object")
+        seen.add(key)
+    raise AssertionError("a shorter dict has a repeated key")
 
 
-def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _DuplicateKeyError(f"the key {key!r} appears twice in the same object")
-        result[key] = value
-    return result
-
-
-def _check_header(raw: dict[str, Any], source: str) -> None:
+def check_header(raw: dict[str, Any], source: str) -> None:
     """Refuse files that are not decks, or are from a newer Recall, before anything else."""
     if raw.get("format") != FORMAT_NAME:
         found = raw.get("format")
@@ -458,7 +486,7 @@ def _check_header(raw: dict[str, Any], source: str) -> None:
 
 
 # The fields each model knows, for suggesting a name when an unknown one is used.
-_FIELD_NAMES = {
+FIELD_NAMES = {
     "deck": set(Deck.model_fields),
     "choice": set(ChoiceCard.model_fields),
     "basic": set(BasicCard.model_fields),

@@ -4,7 +4,8 @@ and what, from pydantic's validation errors."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 
 from pydantic_core import ErrorDetails
 
@@ -32,19 +33,37 @@ def describe(detail: ErrorDetails, raw: object, field_names: Mapping[str, set[st
     return f"{place}: {what}" if place else what
 
 
+def describe_in_card(
+    detail: ErrorDetails, index: int, card: object, field_names: Mapping[str, set[str]]
+) -> str:
+    """``describe`` for a problem of ``cards[index]``, validated on its own (``detail``'s
+    location starts inside the card)."""
+    location = ["cards", index, *detail["loc"]]
+    place = card_where(index, card, location[2:])
+    return f"{place}: {_what(detail, location, field_names)}"
+
+
 def where(location: Sequence[int | str], raw: object) -> str:
     """``cards[3] (id 'x'): choices[1].text`` for a pydantic error location."""
-    steps = [step for step in location if step not in ("choice", "basic")]
-    prefix = ""
-    if len(steps) >= 2 and steps[0] == "cards" and isinstance(steps[1], int):
-        index = steps[1]
-        prefix = f"cards[{index}]"
+    if len(location) >= 2 and location[0] == "cards" and isinstance(location[1], int):
+        index = location[1]
         cards = raw.get("cards") if isinstance(raw, dict) else None
         card = cards[index] if isinstance(cards, list) and index < len(cards) else None
-        card_id = card.get("id") if isinstance(card, dict) else None
-        if isinstance(card_id, str) and card_id:
-            prefix += f" (id {card_id!r})"
-        steps = steps[2:]
+        return card_where(index, card, location[2:])
+    return _within(location, "")
+
+
+def card_where(index: int, card: object, location: Sequence[int | str]) -> str:
+    """``where`` for a ``location`` inside ``cards[index]``, whose parsed JSON is ``card``."""
+    prefix = f"cards[{index}]"
+    card_id = card.get("id") if isinstance(card, dict) else None
+    if isinstance(card_id, str) and card_id:
+        prefix += f" (id {card_id!r})"
+    return _within(location, prefix)
+
+
+def _within(location: Sequence[int | str], prefix: str) -> str:
+    steps = [step for step in location if step not in ("choice", "basic")]
     rest = "".join(_step(step) for step in steps)
     rest = rest.removeprefix(".")
     if prefix and rest:
@@ -121,3 +140,56 @@ def _model_at(location: Sequence[int | str]) -> str:
     if parents and parents[-1] in ("choice", "basic"):
         return parents[-1]
     return "deck"
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# Where JSON text can give half a character: one itself, or a \\uD800-\\uDFFF escape.
+_SURROGATE_SOURCE = re.compile(r"[\ud800-\udfff]|\\u[dD][89abcdefABCDEF]")
+
+
+def may_hold_half_characters(text: str) -> bool:
+    """Whether parsed ``text`` could hold a lone surrogate: one scan of the text, so the
+    parsed tree is walked only when it holds a surrogate escape (a pair is one too)."""
+    if text.isascii() and "\\u" not in text:
+        return False  # the common case, two scans in C: no surrogate and no escape
+    return _SURROGATE_SOURCE.search(text) is not None
+
+
+MAX_HALF_CHARACTER_PROBLEMS = 10
+
+
+def half_character_problems(
+    value: object,
+    place: Callable[[list[int | str]], str],
+    problems: list[str],
+    location: Sequence[int | str] = (),
+) -> None:
+    """Add to ``problems`` each text (or key) in ``value`` that holds half a character,
+    in the file's order, until there are ``MAX_HALF_CHARACTER_PROBLEMS``.
+
+    Args:
+        value: Parsed JSON.
+        place: Names a location (keys and indexes from the file's top) for a message.
+        problems: Where the problems go; problems already there count to the limit.
+        location: Where ``value`` is in the file.
+    """
+    pending: list[tuple[object, list[int | str]]] = [(value, list(location))]
+    while pending and len(problems) < MAX_HALF_CHARACTER_PROBLEMS:
+        value, location = pending.pop()
+        if isinstance(value, dict):
+            for key in value:
+                if half := _SURROGATE.search(key):
+                    where_key = place([*location, printable(key)])
+                    problems.append(f"{where_key}: the field name {_half(half.group(0))}")
+            pending += reversed([(item, [*location, key]) for key, item in value.items()])
+        elif isinstance(value, list):
+            pending += reversed([(item, [*location, i]) for i, item in enumerate(value)])
+        elif isinstance(value, str) and (half := _SURROGATE.search(value)):
+            problems.append(f"{place(location) or 'the file'}: {_half(half.group(0))}")
+
+
+def _half(character: str) -> str:
+    return (
+        f"holds \\u{ord(character):04x}, half of a character (an unpaired UTF-16 surrogate "
+        "escape), which is not text; remove it or give the whole character"
+    )

@@ -14,6 +14,7 @@ from recall.content.deck_format import Deck
 from recall.core.memory import Rating, ReviewKind
 from recall.core.presets import Preset
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
+from recall.importers.card_spool import CardSpool
 
 __all__ = [
     "Cancelled",
@@ -115,6 +116,8 @@ class ImportedPackage:
         changes: Schedule changes made by hand, by (deck id, card id), oldest first;
             replayed with the reviews, in time order.
         card_states: Suspension, burying and flags by (deck id, card id).
+        spooled: For a deck read card by card (Recall's JSON deck), by deck id, its cards
+            in a spool file; the deck in ``decks`` then has no cards of its own.
         presets: The preset each deck used where it came from (Anki's deck options), by
             deck id.
         note_types: The Anki note types the cards show their note through, as canonical
@@ -129,5 +132,6 @@ class ImportedPackage:
     exported: dict[tuple[str, str], str] = field(default_factory=dict)
     changes: dict[tuple[str, str], list[ImportedChange]] = field(default_factory=dict)
     card_states: dict[tuple[str, str], ImportedCardState] = field(default_factory=dict)
+    spooled: dict[str, CardSpool] = field(default_factory=dict)
     presets: dict[str, Preset] = field(default_factory=dict)
     note_types: dict[str, str] = field(default_factory=dict)

@@ -9,56 +9,86 @@ already a stored media name (what Recall's own JSON export writes) is kept as it
 
 from __future__ import annotations
 
+import os
 import stat
+import tempfile
 from functools import partial
 from pathlib import Path, PurePath
 
 from pydantic import ValidationError
 
 from recall.content import card_html, sound
-from recall.content.deck_format import BasicCard, ChoiceCard, load_deck
+from recall.content.deck_format import BasicCard, ChoiceCard
+from recall.content.deck_stream import stream_deck
 from recall.core import wording
 from recall.core.errors import DeckError
+from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.importers import ImportedPackage, StagedMedia
 from recall.importers._media import MAX_SOUND_BYTES, MAX_VIDEO_BYTES
 from recall.importers._report import Tally
+from recall.importers.card_spool import CardSpool
 
 MEDIA_FOLDER = "media"
 MAX_NAME_LENGTH = 200
 
 
-def read_recall_deck(path: Path, staging: Path) -> ImportedPackage:
-    """Read a Recall deck file and stage the sounds its cards name.
+def read_recall_deck(
+    path: Path,
+    staging: Path,
+    progress: Progress = no_progress,
+    cancelled: Cancelled = never_cancelled,
+) -> ImportedPackage:
+    """Read a Recall deck file card by card and stage the sounds its cards name.
+
+    Each card is checked as it is read, its sounds staged and its stored JSON put in a
+    spool (``card_spool``: in memory up to 64 MB of JSON, then a file in ``staging``);
+    no card's model outlives its check, and the file is never held whole.
 
     Args:
         path: The deck's JSON file.
-        staging: An existing folder inside the data directory; staged sounds are left here
-            for the caller to move into the media folder.
+        staging: An existing folder inside the data directory; staged sounds and the
+            spool of cards are left here for the caller.
+        progress: Told as the cards are read how many of the file's bytes are read, and
+            of how many.
+        cancelled: Asked as the cards are read.
 
     Returns:
-        The deck with its sound references rewritten, the staged files, and a note on
-        any sound that was not found.
+        The deck's own fields, its cards spooled (``ImportedPackage.spooled``), the
+        staged files, and a note on any sound that was not found.
 
     Raises:
         DeckError: The deck is invalid, or a sound name is not a plain file name of a kind
             Recall knows, or a sound file is too large or cannot be read.
+        ImportCancelledError: ``cancelled()`` became true.
     """
-    deck = load_deck(path)
     stager = _SoundStager(path, staging)
+    spool = CardSpool(_spool_path(staging))
+
+    def take(_position: int, card: ChoiceCard | BasicCard) -> None:
+        card = stager.card(card)
+        spool.add(card.id, card.type, card.model_dump_json(exclude_defaults=True))
+
     try:
-        cards = [stager.card(card) for card in deck.cards]
+        deck, _count = stream_deck(path, take, cancelled, progress)
+        spool.close()
+        if stager.problems:
+            raise DeckError(str(path), stager.problems)
     except BaseException:
+        spool.discard()
         for staged in stager.media:
             staged.path.unlink(missing_ok=True)
         raise
-    if stager.problems:
-        raise DeckError(str(path), stager.problems)
     notes = stager.missing.line(
         f"{wording.count(stager.missing.count, 'sound')} not found next to the deck and left out"
     )
-    return ImportedPackage(
-        decks=[deck.model_copy(update={"cards": cards})], media=stager.media, notes=notes
-    )
+    return ImportedPackage(decks=[deck], media=stager.media, notes=notes, spooled={deck.id: spool})
+
+
+def _spool_path(staging: Path) -> Path:
+    """A new file in ``staging`` for a deck's cards."""
+    handle, name = tempfile.mkstemp(prefix="cards-", suffix=".spool", dir=staging)
+    os.close(handle)
+    return Path(name)
 
 
 class _SoundStager:

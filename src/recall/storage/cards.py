@@ -98,20 +98,40 @@ class CardQueries:
         Returns:
             How many cards were added.
         """
+        return self.add_in_batches(deck_id, [cards], now, draw)
+
+    def add_in_batches(
+        self,
+        deck_id: int,
+        batches: Iterable[Iterable[NewCard]],
+        now: datetime,
+        draw: Callable[[], int] = random_seed,
+    ) -> int:
+        """``add``, a batch of cards in memory at a time: the rows are those one ``add`` of
+        every card writes, in the same order (a large deck's cards are read from a file
+        batch by batch rather than held all at once).
+
+        Returns:
+            How many cards were added.
+        """
         stamp = to_micros(now)
-        added = list(cards)
-        if not added:
+        count = 0
+        for batch in batches:
+            added = list(batch)
+            if not added:
+                continue
+            seeds = self._new_seeds([card.seed for card in added], draw)
+            self._sql.run_many(
+                "INSERT INTO card (deck_id, key, position, kind, content, added_at, "
+                "updated_at, seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    (deck_id, card.key, card.position, card.kind, card.content, stamp, stamp, s)
+                    for card, s in zip(added, seeds, strict=True)
+                ),
+            )
+            count += len(added)
+        if not count:
             return 0
-        seeds = self._new_seeds([card.seed for card in added], draw)
-        rows = [
-            (deck_id, card.key, card.position, card.kind, card.content, stamp, stamp, seed)
-            for card, seed in zip(added, seeds, strict=True)
-        ]
-        self._sql.run_many(
-            "INSERT INTO card (deck_id, key, position, kind, content, added_at, updated_at, "
-            "seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
         # Every card gets its memory row with it, so the deck's cards without one are these.
         self._sql.run(
             "INSERT INTO card_memory (card_id, deck_id, state) SELECT card.id, card.deck_id, ? "
@@ -119,7 +139,7 @@ class CardQueries:
             "(SELECT 1 FROM card_memory WHERE card_memory.card_id = card.id)",
             (int(CardState.NEW), deck_id),
         )
-        return len(rows)
+        return count
 
     def taken_seeds(self, seeds: Iterable[int]) -> set[int]:
         """Those of ``seeds`` some card has."""
