@@ -15,6 +15,7 @@ from typing import Any
 from recall.core.memory import CardState, MemoryState, ReviewKind
 from recall.storage.records import DeckRow
 from recall.storage.review_ids import card_keys, free_uid
+from recall.storage.search_sql import Condition, source
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
 
@@ -60,19 +61,22 @@ class BrowsingQueries:
         self._sql = sql
         self._rows = sql.rows
 
-    def search(
-        self, where: str, parameters: Sequence[Any], order: str, order_parameters: Sequence[Any]
-    ) -> list[int]:
-        """Ids of the cards matching a compiled search, in the order given (SQL from search_sql)."""
+    def search(self, condition: Condition, order: Condition) -> list[int]:
+        """Ids of the cards matching a compiled search, in the order given (from search_sql):
+        read from the tables the two need alone (``search_sql.source``)."""
         rows = self._rows(
-            f"SELECT card.id {FROM} WHERE {where} ORDER BY {order}, card.id",
-            [*parameters, *order_parameters],
+            f"SELECT card_memory.card_id FROM {source(condition, order)} "
+            f"WHERE {condition.sql} ORDER BY {order.sql}, card_memory.card_id",
+            [*condition.parameters, *order.parameters],
         )
         return [row[0] for row in rows]
 
-    def count(self, where: str, parameters: Sequence[Any]) -> int:
+    def count(self, condition: Condition) -> int:
         """How many cards match a compiled search."""
-        ((count,),) = self._rows(f"SELECT count(*) {FROM} WHERE {where}", parameters)
+        ((count,),) = self._rows(
+            f"SELECT count(*) FROM {source(condition)} WHERE {condition.sql}",
+            condition.parameters,
+        )
         return int(count)
 
     def rows(self, card_ids: Sequence[int]) -> list[BrowseRow]:

@@ -16,7 +16,7 @@ from recall.storage import card_index, pick_counts, study_day_schema, sync_trigg
 from recall.storage.review_ids import review_uid
 from recall.storage.rows import REVIEW_BY_CARD, REVIEW_BY_TIME
 
-SCHEMA_VERSION = 16
+SCHEMA_VERSION = 17
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -329,6 +329,16 @@ def _exam_dates(connection: Connection) -> None:
     sync_triggers.recreate_deck_update_trigger(connection)
 
 
+def _card_positions(connection: Connection) -> None:
+    """Schema 17: cards' positions are indexed by card id, for searches sorted by due.
+
+    Every search sorted by due orders new cards by their position in the deck; read from
+    the card's row, that read the wide row (content and search text) of every match. The
+    index holds only the id and the position. Nothing stored changes.
+    """
+    connection.exec_driver_sql("CREATE INDEX ix_card_position ON card (id, position)")
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -347,4 +357,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     13: _history_index,
     14: _kept_memory,
     15: _exam_dates,
+    16: _card_positions,
 }

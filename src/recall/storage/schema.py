@@ -107,6 +107,7 @@ EXPECTED = Expected(
     indexes={
         "ix_card_deck_id": "card",
         "ix_card_deck_position": "card",
+        "ix_card_position": "card",
         "ix_card_seed": "card",
         "ix_card_memory_state_due": "card_memory",
         "ix_card_memory_deck_queue": "card_memory",

@@ -64,6 +64,9 @@ class Card(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("deck_id", "key"),
         Index("ix_card_deck_position", "deck_id", "position"),
+        # A card's position by its id, so a search sorted by due reads it from this narrow
+        # index instead of the wide row with the card's content and search text (schema 17).
+        Index("ix_card_position", "id", "position"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
