@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from recall.collection import importing
-from recall.content.deck_format import load_deck
+from recall.content.deck_format import parse_deck
 from recall.core.memory import NEW_CARD, CardState, MemoryState, Rating
 from recall.scheduling import Scheduler
 from recall.storage import Database
@@ -161,7 +161,10 @@ def write_recall_database(path: Path, deck_file: Path, cards: int, anchor: datet
     """Import the deck, then write its simulated history in bulk; returns the review count."""
     database = Database(path)
     try:
-        importing.import_deck(database, load_deck(deck_file), anchor - timedelta(days=5 * 365))
+        # Parsed from its bytes: the million-card deck (about 460 MB) is past the size a
+        # deck file opened by a user may have, which ``load_deck`` holds to.
+        parsed = parse_deck(deck_file.read_bytes(), str(deck_file))
+        importing.import_deck(database, parsed, anchor - timedelta(days=5 * 365))
         with database.transaction() as tx:
             deck = tx.decks.by_key(deck_key(cards))
             assert deck is not None
