@@ -330,13 +330,20 @@ def _exam_dates(connection: Connection) -> None:
 
 
 def _card_positions(connection: Connection) -> None:
-    """Schema 17: cards' positions are indexed by card id, for searches sorted by due.
+    """Schema 17: each card's position is kept beside its schedule, for searches by due.
 
     Every search sorted by due orders new cards by their position in the deck; read from
     the card's row, that read the wide row (content and search text) of every match. The
-    index holds only the id and the position. Nothing stored changes.
+    schedule row gets a copy, filled here, and a trigger on ``card`` keeps it equal.
     """
-    connection.exec_driver_sql("CREATE INDEX ix_card_position ON card (id, position)")
+    from recall.storage.schema import POSITION_TRIGGER
+
+    connection.exec_driver_sql("ALTER TABLE card_memory ADD COLUMN position INTEGER")
+    connection.exec_driver_sql(
+        "UPDATE card_memory SET position = "
+        "(SELECT position FROM card WHERE card.id = card_memory.card_id)"
+    )
+    connection.exec_driver_sql(POSITION_TRIGGER)
 
 
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one

@@ -5,8 +5,8 @@ columns (a card's texts, flag and times; a deck's name), and looks into ``card_t
 ``review`` through subqueries; a card is named by ``card_memory.card_id`` and its deck by
 ``card_memory.deck_id`` (kept equal to the card's, which ``recall check`` verifies).
 ``source`` gives the FROM clause a condition and its sort need: a search on the schedules
-reads their narrow rows, and the sort by due reads a card's position from the covering
-index ``ix_card_position``, never the wide card row with its content and search text.
+reads their narrow rows alone, the sort by due a card's position kept beside its schedule
+(schema 17), never the wide card row with its content and search text.
 Every value from the query travels as a parameter; the SQL text holds only fixed pieces.
 
 SQLite's parser gives up on SQL nested more than about 30 parentheses deep, so the tree is
@@ -90,10 +90,9 @@ class Condition:
 
 
 TRUE = Condition("1", ())
-# A read of the card's own row beyond its position, and of its deck's row: the SQL text
+# A read of the card's own row, and of its deck's row: the SQL text
 # holds only this module's fixed pieces, so the column references name the tables read.
-_CARD_ROW = re.compile(r"\bcard\.(?!position\b)")
-_CARD_POSITION = re.compile(r"\bcard\.position\b")
+_CARD_ROW = re.compile(r"\bcard\.")
 _DECK_ROW = re.compile(r"\bdeck\.")
 
 
@@ -355,7 +354,7 @@ def sort_sql(column: str, descending: bool, context: SearchContext) -> Condition
             expression = f"coalesce(card_memory.due, {-_NO_DUE}) DESC"
         else:
             expression = f"coalesce(card_memory.due, {_NO_DUE})"
-        expression += ", card.position"
+        expression += ", card_memory.position"
     elif column == "interval":
         expression = interval_days_sql()
     elif column == "stability":
@@ -393,8 +392,7 @@ def source(*conditions: Condition) -> str:
     """The FROM clause (without the word) that a search's condition and sort read.
 
     Every search reads ``card_memory``; ``card`` is joined only when a term reads the
-    card's row, and otherwise, for the sort by due, read from the index of positions
-    alone; ``deck`` is joined only when a term reads the deck's name.
+    card's row (its texts, flag or times), ``deck`` only when the sort reads a deck's name.
     """
     text = " ".join(condition.sql for condition in conditions)
     tables = "card_memory"
@@ -402,8 +400,6 @@ def source(*conditions: Condition) -> str:
         # Read along the cards' table, as their texts are: looking each row up from the
         # schedules' order would read the wide rows in no order.
         tables = "card JOIN card_memory ON card_memory.card_id = card.id"
-    elif _CARD_POSITION.search(text):
-        tables += " JOIN card INDEXED BY ix_card_position ON card.id = card_memory.card_id"
     if _DECK_ROW.search(text):
         tables += " JOIN deck ON deck.id = card_memory.deck_id"
     return tables

@@ -64,9 +64,6 @@ class Card(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("deck_id", "key"),
         Index("ix_card_deck_position", "deck_id", "position"),
-        # A card's position by its id, so a search sorted by due reads it from this narrow
-        # index instead of the wide row with the card's content and search text (schema 17).
-        Index("ix_card_position", "id", "position"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -143,6 +140,13 @@ class CardMemory(SQLModel, table=True):
     )
     buried_until: datetime | None = Field(
         default=None, sa_type=UtcDateTime, description="Kept out of study until this time."
+    )
+    position: int | None = Field(
+        default=None,
+        description=(
+            "The card's position, kept equal to card.position (a trigger follows its changes; "
+            "schema 17), so searches sorted by due never read the wide card row."
+        ),
     )
 
 
