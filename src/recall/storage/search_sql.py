@@ -2,8 +2,9 @@
 
 The condition reads ``card_memory``, and ``card`` and ``deck`` only where a term needs their
 columns (a card's texts, flag and times; a deck's name), and looks into ``card_tag`` and
-``review`` through subqueries; a card is named by ``card_memory.card_id`` and its deck by
-``card_memory.deck_id`` (kept equal to the card's, which ``recall check`` verifies).
+``review`` through subqueries; a card is named by ``card_memory.card_id`` and the sort by
+deck name reads the deck of ``card_memory.deck_id`` (kept equal to the card's, which
+``recall check`` verifies).
 ``source`` gives the FROM clause a condition and its sort need: a search on the schedules
 reads their narrow rows alone, the sort by due a card's position kept beside its schedule
 (schema 17), never the wide card row with its content and search text.
@@ -174,9 +175,13 @@ class _Compiler:
         if isinstance(node, Text):
             return _text(node)
         if isinstance(node, InDeck):
+            # The deck's cards from the card table's index by deck (which holds their ids),
+            # so they are looked up in id order: through the schedules' index by deck they
+            # came in queue order, each row looked up apart.
             return (
-                "card_memory.deck_id IN (SELECT id FROM deck WHERE name LIKE ? ESCAPE '\\' "
-                "OR name LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\')",
+                "card_memory.card_id IN (SELECT id FROM card WHERE deck_id IN (SELECT id FROM "
+                "deck WHERE name LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\' "
+                "OR key LIKE ? ESCAPE '\\'))",
                 [node.pattern, node.pattern + "::%", node.pattern],
             )
         if isinstance(node, Tagged):
