@@ -109,15 +109,15 @@ ANALYSIS = {
     ),
     "Search ": (
         "Every search reads the schedules (card_memory) alone, joins the card's row only for "
-        "a term on its texts, flag or times and the deck's only for the deck-name sort, and "
-        "sorts by due on one key (a new card's missing due as a time past every other) with "
-        "new cards' positions read from a narrow index by card id (schema 17). What remains "
-        "at 90,000 matches (prop:ivl>=10): the sort of the matches (about half), the walk of "
-        "the schedules with the interval worked out per row (about a third) and a look-up of "
-        "each position; for rated:7, the cards answered in the period read from the index "
-        "by time and a look-up of each card's schedule and position. What would close it: "
-        "the interval stored with the schedule, as Anki stores it, and the position kept in "
-        "card_memory (about 6% at 90,000 matches, measured)."
+        "a term on its texts, flag or times and the deck's only for the deck-name sort, finds "
+        "a deck's cards through the card table's index by deck, and sorts by due on one key "
+        "(a new card's missing due as a time past every other), with each card's position "
+        "kept beside its schedule (schema 17). What remains at 90,000 matches "
+        "(prop:ivl>=10): the sort of the matches (about half) and the walk of the schedules "
+        "with the interval worked out per row (about a third); for rated:7, the cards "
+        "answered in the period read from the index by time and a look-up of each card's "
+        "schedule. What would close it: the interval stored with the schedule, as Anki "
+        "stores it. The machine's load swings these figures by 30% between runs."
     ),
     "Window frozen during": (
         "The operation runs on the task runner's worker thread; a gap on the window's thread "
