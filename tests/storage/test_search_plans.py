@@ -170,7 +170,7 @@ def test_a_search_on_schedules_never_reads_the_card_row(
     plan = _plan(database, query)
     # The deck's cards come from the card table's index by deck, which holds their ids.
     reads = [step for step in plan.split(" | ") if re.match(r"(SCAN|SEARCH) card\b", step)]
-    assert all("COVERING INDEX ix_card_deck_position" in step for step in reads), plan
+    assert all("COVERING INDEX ix_card_deck_" in step for step in reads), plan
     assert bool(reads) == query.startswith("deck:"), plan
     # The deck table is read only by the subquery that finds the decks a name matches.
     assert not re.search(r"SEARCH deck USING INTEGER PRIMARY KEY", plan), plan

@@ -63,13 +63,20 @@ class BrowsingQueries:
 
     def search(self, condition: Condition, order: Condition) -> list[int]:
         """Ids of the cards matching a compiled search, in the order given (from search_sql):
-        read from the tables the two need alone (``search_sql.source``)."""
-        rows = self._rows(
-            f"SELECT card_memory.card_id FROM {source(condition, order)} "
-            f"WHERE {condition.sql} ORDER BY {order.sql}, card_memory.card_id",
+        read from the tables the two need alone (``search_sql.source``).
+
+        The ids come as one JSON array built in the sorted order (SQLite keeps a subquery's
+        ORDER BY under an aggregate whose result depends on it, as ``json_group_array``'s
+        does): a row object per match cost about a third of a search of 90,000 cards.
+        """
+        ((found,),) = self._rows(
+            "SELECT json_group_array(card_id) FROM (SELECT card_memory.card_id AS card_id "
+            f"FROM {source(condition, order)} WHERE {condition.sql} "
+            f"ORDER BY {order.sql}, card_memory.card_id)",
             [*condition.parameters, *order.parameters],
         )
-        return [row[0] for row in rows]
+        ids: list[int] = json.loads(found)
+        return ids
 
     def count(self, condition: Condition) -> int:
         """How many cards match a compiled search."""
