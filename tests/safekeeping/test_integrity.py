@@ -86,8 +86,33 @@ def test_a_schedule_row_naming_the_wrong_deck_is_found_and_placed(
     assert report.misplaced == 2
     assert any("2 cards have a schedule row that names another deck" in p for p in report.problems)
     changes = repair.repair(bundled, Schedulers(), report, clock()).changes
-    assert changes == ["gave 2 schedule rows their card's deck"]
+    assert changes == ["gave 2 schedule rows their card's deck and position"]
     assert integrity.check(bundled, scheduler(), clock()).healthy
+
+
+def test_a_schedule_row_with_another_position_is_found_and_placed(
+    bundled: Database, clock: Clock
+) -> None:
+    connection = sqlite3.connect(bundled.path)
+    connection.execute("UPDATE card_memory SET position = position + 7 WHERE card_id IN (3, 4)")
+    connection.commit()
+    connection.close()
+    report = integrity.check(bundled, scheduler(), clock())
+    assert report.misplaced == 2
+    assert any(
+        "2 cards have a schedule row that names another deck or position" in p
+        for p in report.problems
+    )
+    changes = repair.repair(bundled, Schedulers(), report, clock()).changes
+    assert changes == ["gave 2 schedule rows their card's deck and position"]
+    assert integrity.check(bundled, scheduler(), clock()).healthy
+    connection = sqlite3.connect(bundled.path)
+    apart = connection.execute(
+        "SELECT count(*) FROM card JOIN card_memory ON card_id = card.id "
+        "WHERE card_memory.position IS NOT card.position"
+    ).fetchone()
+    connection.close()
+    assert apart == (0,)
 
 
 def test_a_repair_replays_the_answers_given_while_the_check_ran(

@@ -46,7 +46,10 @@ def seeds_by_key(path: Path) -> dict[tuple[str, str], tuple[int, int]]:
 def schedules(path: Path) -> dict[int, tuple[object, ...]]:
     connection = sqlite3.connect(path)
     try:
-        rows = connection.execute("SELECT * FROM card_memory ORDER BY card_id").fetchall()
+        rows = connection.execute(
+            "SELECT card_id, deck_id, state, step, stability, difficulty, due, last_review, "
+            "suspended, buried_until FROM card_memory ORDER BY card_id"
+        ).fetchall()
     finally:
         connection.close()
     return {row[0]: row for row in rows}

@@ -82,9 +82,7 @@ class Finder:
         condition = search_sql.compile_query(search.parse(query), context)
         order = search_sql.sort_sql(sort, descending, context)
         with self._database.reading() as transaction:
-            ids = transaction.browsing.search(
-                condition.sql, condition.parameters, order.sql, order.parameters
-            )
+            ids = transaction.browsing.search(condition, order)
         return SearchResult(query, tuple(ids), sort, descending)
 
     def rows(self, card_ids: Sequence[int]) -> list[BrowseRow]:

@@ -180,7 +180,7 @@ def _check(
             problems.append(
                 f"{wording.count(len(misplaced), 'card')} "
                 f"{wording.word(len(misplaced), 'has', 'have')} a schedule row that names "
-                "another deck "
+                "another deck or position than the card "
                 f"(first: card {misplaced[0]})"
             )
         # Reviews of missing cards are what SQLite's foreign-key check reports as "review

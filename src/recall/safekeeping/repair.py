@@ -72,7 +72,9 @@ def _rebuild(database: Database, report: CheckReport, schedulers: Schedulers) ->
     with database.transaction() as transaction:
         if report.misplaced:
             placed = transaction.checks.place_schedules()
-            changes.append(f"gave {wording.count(placed, 'schedule row')} their card's deck")
+            changes.append(
+                f"gave {wording.count(placed, 'schedule row')} their card's deck and position"
+            )
         decks = transaction.decks.keys()
         presets = transaction.options.deck_presets()
         stale: dict[int, MemoryState] = {}

@@ -169,11 +169,8 @@ def read_schedules(
     """The schedules' figures, read in a transaction the caller holds (deck fields empty)."""
     curve = Scheduler().forgetting_curve()
     forecast = read_forecast(queries, local, now, today, ahead, settings, zone, deck_ids)
-    counts = queries.card_counts(deck_ids)
-    memory = {
-        what: queries.distribution(what, now, curve, deck_ids)
-        for what in ("interval", "stability", "difficulty", "retrievability")
-    }
+    walked = queries.schedules(now, curve, deck_ids)
+    counts = walked.kinds
     return Schedules(
         deck_key=None,
         deck_name="",
@@ -188,13 +185,11 @@ def read_schedules(
             suspended=counts.get(-2, 0),
         ),
         distributions=Distributions(
-            interval=_histogram(memory["interval"], _day_edges),
-            stability=_histogram(memory["stability"], _day_edges),
-            difficulty=_histogram(memory["difficulty"], lambda _top: _steps(1.0, 10.0, 0.5)),
-            retrievability=_histogram(
-                memory["retrievability"], lambda _top: _steps(0.0, 1.0, 0.05)
-            ),
-            known=memory["retrievability"].total,
+            interval=_histogram(walked.interval, _day_edges),
+            stability=_histogram(walked.stability, _day_edges),
+            difficulty=_histogram(walked.difficulty, lambda _top: _steps(1.0, 10.0, 0.5)),
+            retrievability=_histogram(walked.retrievability, lambda _top: _steps(0.0, 1.0, 0.05)),
+            known=walked.retrievability.total,
         ),
     )
 

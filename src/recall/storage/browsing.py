@@ -15,6 +15,7 @@ from typing import Any
 from recall.core.memory import CardState, MemoryState, ReviewKind
 from recall.storage.records import DeckRow
 from recall.storage.review_ids import card_keys, free_uid
+from recall.storage.search_sql import Condition, source
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
 
@@ -60,19 +61,29 @@ class BrowsingQueries:
         self._sql = sql
         self._rows = sql.rows
 
-    def search(
-        self, where: str, parameters: Sequence[Any], order: str, order_parameters: Sequence[Any]
-    ) -> list[int]:
-        """Ids of the cards matching a compiled search, in the order given (SQL from search_sql)."""
-        rows = self._rows(
-            f"SELECT card.id {FROM} WHERE {where} ORDER BY {order}, card.id",
-            [*parameters, *order_parameters],
-        )
-        return [row[0] for row in rows]
+    def search(self, condition: Condition, order: Condition) -> list[int]:
+        """Ids of the cards matching a compiled search, in the order given (from search_sql):
+        read from the tables the two need alone (``search_sql.source``).
 
-    def count(self, where: str, parameters: Sequence[Any]) -> int:
+        The ids come as one JSON array built in the sorted order (SQLite keeps a subquery's
+        ORDER BY under an aggregate whose result depends on it, as ``json_group_array``'s
+        does): a row object per match cost about a third of a search of 90,000 cards.
+        """
+        ((found,),) = self._rows(
+            "SELECT json_group_array(card_id) FROM (SELECT card_memory.card_id AS card_id "
+            f"FROM {source(condition, order)} WHERE {condition.sql} "
+            f"ORDER BY {order.sql}, card_memory.card_id)",
+            [*condition.parameters, *order.parameters],
+        )
+        ids: list[int] = json.loads(found)
+        return ids
+
+    def count(self, condition: Condition) -> int:
         """How many cards match a compiled search."""
-        ((count,),) = self._rows(f"SELECT count(*) {FROM} WHERE {where}", parameters)
+        ((count,),) = self._rows(
+            f"SELECT count(*) FROM {source(condition)} WHERE {condition.sql}",
+            condition.parameters,
+        )
         return int(count)
 
     def rows(self, card_ids: Sequence[int]) -> list[BrowseRow]:

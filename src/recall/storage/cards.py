@@ -134,9 +134,9 @@ class CardQueries:
             return 0
         # Every card gets its memory row with it, so the deck's cards without one are these.
         self._sql.run(
-            "INSERT INTO card_memory (card_id, deck_id, state) SELECT card.id, card.deck_id, ? "
-            "FROM card WHERE card.deck_id = ? AND NOT EXISTS "
-            "(SELECT 1 FROM card_memory WHERE card_memory.card_id = card.id)",
+            "INSERT INTO card_memory (card_id, deck_id, state, position) "
+            "SELECT card.id, card.deck_id, ?, card.position FROM card WHERE card.deck_id = ? "
+            "AND NOT EXISTS (SELECT 1 FROM card_memory WHERE card_memory.card_id = card.id)",
             (int(CardState.NEW), deck_id),
         )
         return count

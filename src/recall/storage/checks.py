@@ -15,20 +15,24 @@ class CheckQueries:
         self._sql = sql
 
     def misplaced_schedules(self) -> list[int]:
-        """Cards whose schedule row names another deck than the card (none, when healthy)."""
+        """Cards whose schedule row names another deck or position than the card (none,
+        when healthy: searches read both there)."""
         rows = self._sql.rows(
             "SELECT card.id FROM card JOIN card_memory ON card_memory.card_id = card.id "
-            "WHERE card_memory.deck_id IS NOT card.deck_id ORDER BY card.id"
+            "WHERE card_memory.deck_id IS NOT card.deck_id "
+            "OR card_memory.position IS NOT card.position ORDER BY card.id"
         )
         return [int(row[0]) for row in rows]
 
     def place_schedules(self) -> int:
-        """Give every schedule row its card's deck; returns how many rows changed."""
+        """Give every schedule row its card's deck and position; returns how many rows
+        changed."""
         before = self._sql.changes()
         self._sql.run(
-            "UPDATE card_memory SET deck_id = (SELECT deck_id FROM card WHERE card.id = "
-            "card_memory.card_id) WHERE deck_id IS NOT (SELECT deck_id FROM card WHERE "
-            "card.id = card_memory.card_id)"
+            "UPDATE card_memory SET deck_id = card.deck_id, position = card.position "
+            "FROM card WHERE card.id = card_memory.card_id "
+            "AND (card_memory.deck_id IS NOT card.deck_id "
+            "OR card_memory.position IS NOT card.position)"
         )
         return self._sql.changes() - before
 

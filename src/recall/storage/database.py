@@ -36,7 +36,7 @@ from recall.storage.presence import (
     traces_of_database,
     write_marker,
 )
-from recall.storage.schema import APPEND_ONLY_TRIGGER, schema_problems
+from recall.storage.schema import APPEND_ONLY_TRIGGER, POSITION_TRIGGER, schema_problems
 from recall.storage.sql import StatementError
 from recall.storage.transaction import Transaction
 from recall.storage.watched import WatchedConnection
@@ -241,6 +241,7 @@ class Database:
                     return
                 SQLModel.metadata.create_all(connection)
                 connection.exec_driver_sql(APPEND_ONLY_TRIGGER)
+                connection.exec_driver_sql(POSITION_TRIGGER)
                 card_index.create_triggers(connection)
                 verification.create(connection, tables=False)
                 study_day_schema.create_triggers(connection)

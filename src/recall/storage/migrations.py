@@ -16,7 +16,7 @@ from recall.storage import card_index, pick_counts, study_day_schema, sync_trigg
 from recall.storage.review_ids import review_uid
 from recall.storage.rows import REVIEW_BY_CARD, REVIEW_BY_TIME
 
-SCHEMA_VERSION = 17
+SCHEMA_VERSION = 18
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -341,6 +341,23 @@ def _anki_note_types(connection: Connection) -> None:
     )
 
 
+def _card_positions(connection: Connection) -> None:
+    """Schema 18: each card's position is kept beside its schedule, for searches by due.
+
+    Every search sorted by due orders new cards by their position in the deck; read from
+    the card's row, that read the wide row (content and search text) of every match. The
+    schedule row gets a copy, filled here, and a trigger on ``card`` keeps it equal.
+    """
+    from recall.storage.schema import POSITION_TRIGGER
+
+    connection.exec_driver_sql("ALTER TABLE card_memory ADD COLUMN position INTEGER")
+    connection.exec_driver_sql(
+        "UPDATE card_memory SET position = "
+        "(SELECT position FROM card WHERE card.id = card_memory.card_id)"
+    )
+    connection.exec_driver_sql(POSITION_TRIGGER)
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -360,4 +377,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     14: _kept_memory,
     15: _exam_dates,
     16: _anki_note_types,
+    17: _card_positions,
 }

@@ -30,6 +30,17 @@ END
 """
 
 
+# A card's position copied beside its schedule (schema 18), so searches sorted by due read
+# it there: every change of it, by whoever writes through SQLite, follows. Rows are inserted
+# with it.
+POSITION_TRIGGER = """
+CREATE TRIGGER card_position_kept AFTER UPDATE OF position ON card
+BEGIN
+    UPDATE card_memory SET position = NEW.position WHERE card_id = NEW.id;
+END
+"""
+
+
 def _collapse(sql: str) -> str:
     return re.sub(r"\s+", " ", sql).strip()
 
@@ -62,7 +73,7 @@ EXPECTED = Expected(
         ),
         "card_memory": frozenset(
             {"card_id", "deck_id", "state", "step", "stability", "difficulty", "due"}
-            | {"last_review", "suspended", "buried_until"}
+            | {"last_review", "suspended", "buried_until", "position"}
         ),
         "card_tag": frozenset({"card_id", "tag"}),
         "review": frozenset(
@@ -128,6 +139,7 @@ EXPECTED = Expected(
         _trigger_name(sql): _collapse(sql)
         for sql in (
             APPEND_ONLY_TRIGGER,
+            POSITION_TRIGGER,
             *card_index.TRIGGERS,
             *study_day_schema.TRIGGERS,
             *pick_counts.TRIGGERS,

@@ -1,7 +1,13 @@
 """A parsed search turned into an SQL condition with parameters, for storage to run.
 
-The condition reads the tables ``card``, ``card_memory`` (joined on the card) and ``deck``
-(joined on the card's deck) and looks into ``card_tag`` and ``review`` through subqueries.
+The condition reads ``card_memory``, and ``card`` and ``deck`` only where a term needs their
+columns (a card's texts, flag and times; a deck's name), and looks into ``card_tag`` and
+``review`` through subqueries; a card is named by ``card_memory.card_id`` and the sort by
+deck name reads the deck of ``card_memory.deck_id`` (kept equal to the card's, which
+``recall check`` verifies).
+``source`` gives the FROM clause a condition and its sort need: a search on the schedules
+reads their narrow rows alone, the sort by due a card's position kept beside its schedule
+(schema 18), never the wide card row with its content and search text.
 Every value from the query travels as a parameter; the SQL text holds only fixed pieces.
 
 SQLite's parser gives up on SQL nested more than about 30 parentheses deep, so the tree is
@@ -13,6 +19,7 @@ alternate.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -36,6 +43,8 @@ _DAY_MICROS = 86_400_000_000
 _REVIEWED = f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"
 _ANSWER = int(ReviewKind.ANSWER)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# Past any time a datetime can hold in microseconds (year 9999 is about 2.5e17).
+_NO_DUE = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +91,10 @@ class Condition:
 
 
 TRUE = Condition("1", ())
+# A read of the card's own row, and of its deck's row: the SQL text
+# holds only this module's fixed pieces, so the column references name the tables read.
+_CARD_ROW = re.compile(r"\bcard\.")
+_DECK_ROW = re.compile(r"\bdeck\.")
 
 
 def compile_query(node: Node | None, context: SearchContext) -> Condition:
@@ -112,14 +125,15 @@ def retrievability_sql(now_parameter: str = "?") -> str:
 def reps_sql() -> str:
     """How many times a card was answered, as SQL."""
     return (
-        f"(SELECT count(*) FROM review WHERE review.card_id = card.id AND review.kind = {_ANSWER})"
+        "(SELECT count(*) FROM review WHERE review.card_id = card_memory.card_id "
+        f"AND review.kind = {_ANSWER})"
     )
 
 
 def lapses_sql() -> str:
     """How many times a card in review was answered wrong (forgotten), as SQL."""
     return (
-        "(SELECT count(*) FROM review WHERE review.card_id = card.id "
+        "(SELECT count(*) FROM review WHERE review.card_id = card_memory.card_id "
         f"AND review.kind = {_ANSWER} AND review.rating = 1 "
         f"AND review.state_before = {int(CardState.REVIEW)})"
     )
@@ -161,16 +175,24 @@ class _Compiler:
         if isinstance(node, Text):
             return _text(node)
         if isinstance(node, InDeck):
+            # The deck's cards from the card table's index by deck (which holds their ids),
+            # so they are looked up in id order: through the schedules' index by deck they
+            # came in queue order, each row looked up apart.
             return (
-                "card.deck_id IN (SELECT id FROM deck WHERE name LIKE ? ESCAPE '\\' "
-                "OR name LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\')",
+                "card_memory.card_id IN (SELECT id FROM card WHERE deck_id IN (SELECT id FROM "
+                "deck WHERE name LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\' "
+                "OR key LIKE ? ESCAPE '\\'))",
                 [node.pattern, node.pattern + "::%", node.pattern],
             )
         if isinstance(node, Tagged):
             if node.pattern.lower() == "none":
-                return "NOT EXISTS (SELECT 1 FROM card_tag WHERE card_tag.card_id = card.id)", []
+                return (
+                    "NOT EXISTS (SELECT 1 FROM card_tag "
+                    "WHERE card_tag.card_id = card_memory.card_id)",
+                    [],
+                )
             return (
-                "card.id IN (SELECT card_id FROM card_tag WHERE tag LIKE ? ESCAPE '\\' "
+                "card_memory.card_id IN (SELECT card_id FROM card_tag WHERE tag LIKE ? ESCAPE '\\' "
                 "OR tag LIKE ? ESCAPE '\\')",
                 [node.pattern, node.pattern + "::%"],
             )
@@ -181,7 +203,7 @@ class _Compiler:
         if isinstance(node, CardIds):
             # One parameter however many ids: a selection of thousands stays under SQLite's
             # limit on parameters.
-            return "card.id IN (SELECT value FROM json_each(?))", [json.dumps(node.ids)]
+            return "card_memory.card_id IN (SELECT value FROM json_each(?))", [json.dumps(node.ids)]
         if isinstance(node, Prop):
             return self._prop(node)
         return self._days(node)
@@ -212,7 +234,7 @@ class _Compiler:
         if value == "buried":
             return "coalesce(card_memory.buried_until, 0) > ?", [now]
         assert value == "leech"
-        return "card.id IN (SELECT card_id FROM card_tag WHERE tag = 'leech')", []
+        return "card_memory.card_id IN (SELECT card_id FROM card_tag WHERE tag = 'leech')", []
 
     def _prop(self, node: Prop) -> tuple[str, list[object]]:
         context = self._context
@@ -256,7 +278,7 @@ class _Compiler:
         elif node.rating is not None:
             condition += " AND review.rating = ?"
             parameters.append(node.rating)
-        return f"card.id IN (SELECT card_id FROM review WHERE {condition})", parameters
+        return f"card_memory.card_id IN (SELECT card_id FROM review WHERE {condition})", parameters
 
 
 def _flattened(node: Node, negated: bool) -> _Term | _Group:
@@ -329,10 +351,15 @@ def sort_sql(column: str, descending: bool, context: SearchContext) -> Condition
     elif column == "deck":
         expression = "deck.name COLLATE NOCASE"
     elif column == "due":
-        # New cards after the scheduled ones, in deck order, as Anki sorts them.
-        expression = "card_memory.due IS NULL, card_memory.due"
-        expression += " DESC" if descending else ""
-        expression += ", card.position"
+        # New cards after the scheduled ones, in deck order, as Anki sorts them. A new
+        # card's missing due sorts as a time past every real one (before every one, going
+        # down): one key that tells nearly all cards apart, which sorts 90,000 matches in
+        # about half the time of a first key (due IS NULL) equal for nearly all of them.
+        if descending:
+            expression = f"coalesce(card_memory.due, {-_NO_DUE}) DESC"
+        else:
+            expression = f"coalesce(card_memory.due, {_NO_DUE})"
+        expression += ", card_memory.position"
     elif column == "interval":
         expression = interval_days_sql()
     elif column == "stability":
@@ -346,13 +373,13 @@ def sort_sql(column: str, descending: bool, context: SearchContext) -> Condition
         expression = lapses_sql()
     elif column == "last_answer":
         expression = (
-            "(SELECT correct FROM review WHERE review.card_id = card.id "
+            "(SELECT correct FROM review WHERE review.card_id = card_memory.card_id "
             f"AND review.kind = {_ANSWER} ORDER BY review.id DESC LIMIT 1)"
         )
     elif column == "tags":
         expression = (
             "(SELECT group_concat(tag, ' ') FROM (SELECT tag FROM card_tag "
-            "WHERE card_tag.card_id = card.id ORDER BY tag)) COLLATE NOCASE"
+            "WHERE card_tag.card_id = card_memory.card_id ORDER BY tag)) COLLATE NOCASE"
         )
     elif column == "added":
         expression = "card.added_at"
@@ -364,3 +391,20 @@ def sort_sql(column: str, descending: bool, context: SearchContext) -> Condition
         return Condition(expression, parameters)
     direction = " DESC" if descending else ""
     return Condition(f"({expression}) IS NULL, {expression}{direction}", parameters * 2)
+
+
+def source(*conditions: Condition) -> str:
+    """The FROM clause (without the word) that a search's condition and sort read.
+
+    Every search reads ``card_memory``; ``card`` is joined only when a term reads the
+    card's row (its texts, flag or times), ``deck`` only when the sort reads a deck's name.
+    """
+    text = " ".join(condition.sql for condition in conditions)
+    tables = "card_memory"
+    if _CARD_ROW.search(text):
+        # Read along the cards' table, as their texts are: looking each row up from the
+        # schedules' order would read the wide rows in no order.
+        tables = "card JOIN card_memory ON card_memory.card_id = card.id"
+    if _DECK_ROW.search(text):
+        tables += " JOIN deck ON deck.id = card_memory.deck_id"
+    return tables

@@ -10,7 +10,6 @@ expression, so a review's study day is ``(time + offset - rollover) / day`` coun
 from __future__ import annotations
 
 import math
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -116,6 +115,22 @@ class ValueCounts:
 
 
 @dataclass(frozen=True, slots=True)
+class ScheduleCounts:
+    """What one walk of the schedules counts: cards by kind, and four histograms.
+
+    Attributes:
+        kinds: Cards by kind (see ``StatisticsQueries.schedules``); kinds without a card
+            are left out.
+    """
+
+    kinds: dict[int, int]
+    interval: ValueCounts
+    stability: ValueCounts
+    difficulty: ValueCounts
+    retrievability: ValueCounts
+
+
+@dataclass(frozen=True, slots=True)
 class PickedOption:
     """A wrong option picked on a card, with how often and when last."""
 
@@ -183,20 +198,6 @@ class StatisticsQueries:
         )
         return int(count)
 
-    def card_counts(self, deck_ids: Sequence[int] | None = None) -> dict[int, int]:
-        """Cards by kind now: -2 for suspended, -1 for new, else the ``KIND_*`` numbers (by
-        scheduled interval)."""
-        where = "" if deck_ids is None else f"WHERE deck_id IN ({_ids(deck_ids)})"
-        sql = f"""
-            SELECT CASE WHEN suspended THEN -2 WHEN state = {int(CardState.NEW)} THEN -1
-                WHEN state = {int(CardState.LEARNING)} THEN {KIND_LEARNING}
-                WHEN state = {int(CardState.RELEARNING)} THEN {KIND_RELEARNING}
-                WHEN due - last_review < {MATURE_DAYS * DAY_US} THEN {KIND_YOUNG}
-                ELSE {KIND_MATURE} END, count(*)
-            FROM {self._schedules(deck_ids)} {where} GROUP BY 1
-        """
-        return {int(kind): int(count) for kind, count in self._rows(sql, ())}
-
     def due_by_day(
         self,
         local: LocalTime,
@@ -224,55 +225,75 @@ class StatisticsQueries:
         )
         return int(count)
 
-    def distribution(
-        self,
-        what: str,
-        now: datetime,
-        curve: tuple[float, float],
-        deck_ids: Sequence[int] | None = None,
-    ) -> ValueCounts:
-        """How studied cards spread over one measure of memory now.
+    def schedules(
+        self, now: datetime, curve: tuple[float, float], deck_ids: Sequence[int] | None = None
+    ) -> ScheduleCounts:
+        """Cards by kind now, and how studied cards spread over four measures of memory, in
+        one walk of the schedules.
 
-        Args:
-            what: ``"interval"`` (days, rounded), ``"stability"`` (days, rounded),
-                ``"difficulty"`` (1-10, to a tenth) or ``"retrievability"`` (0-1, to 1%).
-            now: The moment retrievability is taken at.
-            curve: FSRS's forgetting curve as ``(decay, factor)``: retrievability is
-                ``(1 + factor * days / stability) ** decay`` (decay is negative).
-            deck_ids: Only these decks' cards.
-
-        Returns:
-            Counts per rounded value, the exact average, and the sum (for retrievability:
-            the number of cards expected to be remembered now).
+        The kinds: -2 for suspended, -1 for new, else the ``KIND_*`` numbers (by scheduled
+        interval). The measures, of the studied cards (not new, stability above 0):
+        interval (days, rounded), stability (days, rounded), difficulty (1-10, to a tenth)
+        and retrievability now (0-1, to 1%), which is ``(1 + factor * days / stability) **
+        decay`` with whole days since the last review, as fsrs counts them, and ``curve``
+        FSRS's ``(decay, factor)``. Each value is worked out with SQLite's arithmetic and its
+        ``round`` (half away from zero), as the four grouped walks that this one replaced
+        did in SQL: one read of each row and no sort, instead of five walks each sorting
+        every row by its group.
         """
         decay, factor = curve
-        # Whole days since the last review, as fsrs counts them.
-        elapsed = f"(max({to_micros(now)} - last_review, 0) / {DAY_US})"
-        expressions = {
-            "interval": (f"(due - last_review) / {float(DAY_US)}", 1.0),
-            "stability": ("stability", 1.0),
-            "difficulty": ("difficulty", 10.0),
-            "retrievability": (
-                f"pow(1.0 + {float(factor)} * {elapsed} / stability, {float(decay)})",
-                100.0,
-            ),
-        }
-        expression, scale = expressions[what]
-        self._ensure_pow()
-        deck = "" if deck_ids is None else f"AND deck_id IN ({_ids(deck_ids)})"
-        sql = f"""
-            WITH v AS (SELECT {expression} AS x FROM {self._schedules(deck_ids)}
-                WHERE state <> {int(CardState.NEW)} AND stability > 0 {deck})
-            SELECT round(x * {scale}) AS bucket, count(*), sum(x) FROM v
-            WHERE x IS NOT NULL GROUP BY 1 ORDER BY 1
-        """
-        rows = self._rows(sql, ())
-        cards = sum(int(n) for _, n, _ in rows)
-        total = sum(float(s) for _, _, s in rows)
-        return ValueCounts(
-            counts=tuple((float(b) / scale, int(n)) for b, n, _ in rows),
-            average=total / cards if cards else None,
-            total=total,
+        where = "" if deck_ids is None else f"WHERE deck_id IN ({_ids(deck_ids)})"
+        rows = self._rows(
+            "SELECT suspended, state, due - last_review, stability, difficulty, last_review "
+            f"FROM {self._schedules(deck_ids)} {where}",
+            (),
+        )
+        kinds = dict.fromkeys((-2, -1, KIND_LEARNING, KIND_RELEARNING, KIND_YOUNG, KIND_MATURE), 0)
+        buckets: tuple[dict[float, list[float]], ...] = ({}, {}, {}, {})
+        interval, stability, difficulty, retrievability = buckets
+        mature, day, moment = MATURE_DAYS * DAY_US, float(DAY_US), to_micros(now) or 0
+        new, learning = int(CardState.NEW), int(CardState.LEARNING)
+        relearning = int(CardState.RELEARNING)
+        power = math.pow
+        for suspended, state, span, stable, hard, last in rows:
+            if suspended:
+                kinds[-2] += 1
+            elif state == new:
+                kinds[-1] += 1
+            elif state == learning:
+                kinds[KIND_LEARNING] += 1
+            elif state == relearning:
+                kinds[KIND_RELEARNING] += 1
+            elif span is not None and span < mature:
+                kinds[KIND_YOUNG] += 1
+            else:
+                kinds[KIND_MATURE] += 1
+            if state == new or stable is None or not stable > 0:
+                continue
+            if span is not None:
+                _add(interval, span / day, 1.0)
+            _add(stability, stable, 1.0)
+            if hard is not None:
+                _add(difficulty, hard, 10.0)
+            if last is not None:
+                elapsed = moment - last
+                _add(
+                    retrievability,
+                    power(1.0 + factor * (elapsed // DAY_US if elapsed > 0 else 0) / stable, decay),
+                    100.0,
+                )
+        counted = (
+            _value_counts(interval, 1.0),
+            _value_counts(stability, 1.0),
+            _value_counts(difficulty, 10.0),
+            _value_counts(retrievability, 100.0),
+        )
+        return ScheduleCounts(
+            kinds={kind: count for kind, count in kinds.items() if count},
+            interval=counted[0],
+            stability=counted[1],
+            difficulty=counted[2],
+            retrievability=counted[3],
         )
 
     def wrong_picks(
@@ -329,19 +350,29 @@ class StatisticsQueries:
         """
         return [(str(text), int(n), _moment(last)) for text, n, last in self._rows(sql, (card_id,))]
 
-    def _ensure_pow(self) -> None:
-        """Give SQLite ``pow`` when it was built without its math functions."""
-        connection = self._sql.connection
-        try:
-            connection.execute("SELECT pow(2.0, 0.5)")
-        except sqlite3.OperationalError:
-            connection.create_function("pow", 2, _pow, deterministic=True)
+
+def _add(buckets: dict[float, list[float]], value: float, scale: float) -> None:
+    """Count a value in the bucket of ``round(value * scale)``, adding it to the bucket's sum."""
+    scaled = value * scale
+    # SQLite's round: half away from zero.
+    key = float(int(scaled + 0.5)) if scaled >= 0 else -float(int(-scaled + 0.5))
+    found = buckets.get(key)
+    if found is None:
+        buckets[key] = [1.0, value]
+    else:
+        found[0] += 1.0
+        found[1] += value
 
 
-def _pow(base: float | None, exponent: float | None) -> float | None:
-    if base is None or exponent is None:
-        return None
-    return math.pow(base, exponent)
+def _value_counts(buckets: dict[float, list[float]], scale: float) -> ValueCounts:
+    ordered = sorted(buckets.items())
+    cards = sum(int(count) for _, (count, _) in ordered)
+    total = sum(bucket_sum for _, (_, bucket_sum) in ordered)
+    return ValueCounts(
+        counts=tuple((key / scale, int(count)) for key, (count, _) in ordered),
+        average=total / cards if cards else None,
+        total=total,
+    )
 
 
 def _ids(deck_ids: Sequence[int]) -> str:

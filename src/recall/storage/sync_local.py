@@ -177,9 +177,16 @@ class SyncLocalQueries:
             ),
         )
         self._sql.run(
-            "INSERT INTO card_memory (card_id, deck_id, state, suspended, buried_until) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (card_id, deck_id, int(CardState.NEW), columns["suspended"], columns["buried_until"]),
+            "INSERT INTO card_memory (card_id, deck_id, state, suspended, buried_until, "
+            "position) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                card_id,
+                deck_id,
+                int(CardState.NEW),
+                columns["suspended"],
+                columns["buried_until"],
+                columns["position"],
+            ),
         )
         return card_id
 

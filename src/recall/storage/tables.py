@@ -141,6 +141,13 @@ class CardMemory(SQLModel, table=True):
     buried_until: datetime | None = Field(
         default=None, sa_type=UtcDateTime, description="Kept out of study until this time."
     )
+    position: int | None = Field(
+        default=None,
+        description=(
+            "The card's position, kept equal to card.position (a trigger follows its changes; "
+            "schema 18), so searches sorted by due never read the wide card row."
+        ),
+    )
 
 
 class CardTag(SQLModel, table=True):

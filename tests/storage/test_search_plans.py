@@ -1,0 +1,224 @@
+"""Searches read only the tables they need, and find what the join of every table finds.
+
+A search reads the schedules alone, joins the card's row only for a term on its texts,
+flag or times, and reads new cards' positions for the sort by due beside their schedules
+(kept equal to the card's by a trigger: the reference below reads the card's own).
+Each query here must give the same ids in the same order as the join of card, schedule and
+deck that searches ran before, on a collection with new, learning, review, suspended and
+buried cards over nested decks, with cards due at the same instant so the position decides.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from recall.collection import browse
+from recall.content import search
+from recall.core.preferences import Preferences
+from recall.scheduling import Scheduler
+from recall.storage import Database, search_sql
+from tests.conftest import ZONE
+from tests.helpers.collection import generate
+
+NOW = datetime(2026, 3, 10, 9, 30, tzinfo=UTC)
+QUERIES = (
+    "",
+    "deck:Spanish",
+    "deck:Math::*",
+    "-deck:Mathematics",
+    "is:due",
+    "is:new",
+    "is:learn",
+    "is:review",
+    "is:suspended",
+    "is:buried",
+    "is:leech",
+    "tag:verb",
+    "tag:none",
+    "prop:ivl>=10",
+    "prop:due<=3",
+    "prop:reps>2",
+    "prop:lapses>=1",
+    "prop:stability>5",
+    "prop:retrievability<0.9",
+    "rated:7",
+    "rated:30:1",
+    "missed:30",
+    "flag:1",
+    "added:400",
+    "edited:100",
+    "apple",
+    "back:*a*",
+    "(is:due or tag:verb) -rated:7",
+    "deck:Spanish (prop:ivl>=3 or is:new) -is:suspended",
+)
+# What every search joined before it read the tables it needs alone.
+_EVERY_TABLE = (
+    "card JOIN card_memory ON card_memory.card_id = card.id JOIN deck ON deck.id = card.deck_id"
+)
+
+
+@pytest.fixture(scope="module")
+def finder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Database, browse.Finder]]:
+    path = tmp_path_factory.mktemp("plans") / "recall.sqlite3"
+    database = Database(path)
+    generate(database, Scheduler(fuzz=True), NOW)
+    connection = sqlite3.connect(path)
+    # Cards due at the same instant (as a due date set on many cards at once leaves them):
+    # the sort by due orders them by their position in the deck, then by id.
+    with connection:
+        connection.execute(
+            "UPDATE card_memory SET due = (SELECT min(due) FROM card_memory WHERE state = 2) "
+            "WHERE state = 2 AND card_id % 5 = 0"
+        )
+    connection.close()
+    yield database, browse.Finder(database, Scheduler(), Preferences(), ZONE)
+    database.close()
+
+
+def _before(
+    database: Database, finder: browse.Finder, query: str, sort: str, descending: bool
+) -> list[int]:
+    context = finder.context(NOW)
+    condition = search_sql.compile_query(search.parse(query), context)
+    order = search_sql.sort_sql(sort, descending, context)
+    if sort == "due":  # as it was written before
+        direction = " DESC" if descending else ""
+        order = search_sql.Condition(
+            f"card_memory.due IS NULL, card_memory.due{direction}, card.position", ()
+        )
+    connection = sqlite3.connect(database.path)
+    try:
+        rows = connection.execute(
+            f"SELECT card.id FROM {_EVERY_TABLE} WHERE {condition.sql} "
+            f"ORDER BY {order.sql}, card.id",
+            [*condition.parameters, *order.parameters],
+        ).fetchall()
+    finally:
+        connection.close()
+    return [row[0] for row in rows]
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_each_search_finds_what_the_join_of_every_table_found(
+    finder: tuple[Database, browse.Finder], query: str
+) -> None:
+    database, found = finder
+    for sort in ("due", "deck", "stability", "question"):
+        for descending in (False, True):
+            ids = list(found.find(query, NOW, sort, descending).card_ids)
+            assert ids == _before(database, found, query, sort, descending), (sort, descending)
+
+
+def test_the_collection_holds_every_kind_of_card(finder: tuple[Database, browse.Finder]) -> None:
+    _, found = finder
+    for query in ("is:new", "is:learn", "is:review", "is:suspended", "is:buried", "is:due"):
+        assert found.find(query, NOW).card_ids, query
+    decks = {row.deck_name for row in found.rows(found.find("", NOW).card_ids)}
+    assert len(decks) == 6
+
+
+def test_cards_due_at_one_instant_come_in_deck_order(
+    finder: tuple[Database, browse.Finder],
+) -> None:
+    database, found = finder
+    ids = list(found.find("is:review", NOW).card_ids)
+    connection = sqlite3.connect(database.path)
+    try:
+        keys = {
+            card_id: (due, position, card_id)
+            for card_id, due, position in connection.execute(
+                "SELECT card.id, due, card.position FROM card JOIN card_memory ON card_id = card.id"
+            )
+        }
+    finally:
+        connection.close()
+    assert ids == sorted(ids, key=keys.__getitem__)
+    dues = [keys[card_id][0] for card_id in ids]
+    assert len(dues) - len(set(dues)) >= 5  # ties the position decides
+
+
+def _plan(database: Database, query: str, sort: str = "due") -> str:
+    connection = sqlite3.connect(database.path)
+    finder = browse.Finder(database, Scheduler(), Preferences(), ZONE)
+    context = finder.context(NOW)
+    condition = search_sql.compile_query(search.parse(query), context)
+    order = search_sql.sort_sql(sort, False, context)
+    try:
+        rows = connection.execute(
+            f"EXPLAIN QUERY PLAN SELECT card_memory.card_id FROM "
+            f"{search_sql.source(condition, order)} WHERE {condition.sql} "
+            f"ORDER BY {order.sql}, card_memory.card_id",
+            [*condition.parameters, *order.parameters],
+        ).fetchall()
+    finally:
+        connection.close()
+    return " | ".join(str(row[3]) for row in rows)
+
+
+@pytest.mark.parametrize("query", ["", "deck:Spanish", "prop:ivl>=10", "rated:7", "is:due"])
+def test_a_search_on_schedules_never_reads_the_card_row(
+    finder: tuple[Database, browse.Finder], query: str
+) -> None:
+    database, _ = finder
+    plan = _plan(database, query)
+    # The deck's cards come from the card table's index by deck, which holds their ids.
+    reads = [step for step in plan.split(" | ") if re.match(r"(SCAN|SEARCH) card\b", step)]
+    assert all("COVERING INDEX ix_card_deck_" in step for step in reads), plan
+    assert bool(reads) == query.startswith("deck:"), plan
+    # The deck table is read only by the subquery that finds the decks a name matches.
+    assert not re.search(r"SEARCH deck USING INTEGER PRIMARY KEY", plan), plan
+
+
+def test_a_search_on_texts_reads_the_card_row(finder: tuple[Database, browse.Finder]) -> None:
+    database, _ = finder
+    assert re.search(r"(SCAN|SEARCH) card\b", _plan(database, "apple"))
+    assert "deck" in search_sql.source(search_sql.sort_sql("deck", False, _context(database)))
+
+
+def _context(database: Database) -> search_sql.SearchContext:
+    return browse.Finder(database, Scheduler(), Preferences(), ZONE).context(NOW)
+
+
+def _positions_apart(database: Database) -> list[tuple[int, int, int | None]]:
+    connection = sqlite3.connect(database.path)
+    try:
+        return connection.execute(
+            "SELECT card.id, card.position, card_memory.position FROM card "
+            "JOIN card_memory ON card_memory.card_id = card.id "
+            "WHERE card_memory.position IS NOT card.position"
+        ).fetchall()
+    finally:
+        connection.close()
+
+
+def test_each_card_position_stays_beside_its_schedule(tmp_path: Path) -> None:
+    database = Database(tmp_path / "recall.sqlite3")
+    try:
+        generate(database, Scheduler(fuzz=True), NOW)  # imported: inserted with it
+        assert _positions_apart(database) == []
+        with database.transaction() as transaction:
+            deck = transaction.decks.by_key("spanish")
+            assert deck is not None
+            cards = transaction.cards.of_deck(deck.id)
+            transaction.cards.set_positions(
+                (card.id, len(cards) - index) for index, card in enumerate(cards)
+            )
+            columns = dict(next(iter(transaction.sync_local.all_cards()))[2])
+            columns["position"] = 777
+            added = transaction.sync_local.add_card(deck.id, "from-sync", columns, NOW)
+        connection = sqlite3.connect(database.path)
+        with connection:  # a change through SQLite by another program is followed too
+            connection.execute("UPDATE card SET position = position + 1000 WHERE id % 3 = 0")
+        connection.close()
+        assert _positions_apart(database) == []
+        with database.reading() as transaction:
+            assert transaction.cards.get(added).position == 777
+    finally:
+        database.close()
