@@ -193,18 +193,18 @@ def test_after_every_answer_the_kept_queue_is_the_one_the_rules_give(
         correct = rng.random() < 0.7
         shown = answer(session, clock, correct=correct, seconds=rng.randint(2, 90))
         assert before is not None
-        if session._today is before:
-            kept.append(shown.memory.state)  # applied in memory, the queue not read again
-        else:
-            # Read again only after an answer that may start, end or free a follow-up.
-            asked = shown.follow_up is not None or shown.card_id in before.follow_up_cards
-            assert asked or not correct
+        # Every answer is applied in memory, the queue not read again: follow-up answers
+        # and answers of cards with follow-ups too (their follow-ups worked out again).
+        assert session._today is before
+        if shown.follow_up is not None or shown.card_id in before.follow_up_cards:
             follow_ups += 1
-    # Every other answer was applied in memory, new, learning and review cards alike; the
-    # queue was read again only when the clock moved on past the end of a day.
+        else:
+            kept.append(shown.memory.state)
+    # The queue was read again only when the clock moved on past the end of a day or a
+    # follow-up came due; the reference above held it equal to the rules after each answer.
     assert len(kept) + follow_ups == session.summary(clock()).sitting_answered
-    assert len(kept) > 200
-    assert follow_ups > 0
+    assert len(kept) > 100
+    assert follow_ups > 20
     assert set(kept) >= {CardState.NEW, CardState.LEARNING, CardState.REVIEW}
 
 

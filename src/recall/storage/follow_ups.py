@@ -60,13 +60,20 @@ class FollowUpQueries:
             if ids is not None:
                 where.append(f"{column} IN ({', '.join('?' * len(ids)) or 'NULL'})")
                 parameters += ids
+        # A few cards (an answer's): each looked up in the counts by its id; else the
+        # counts' cards listed once, from the index by times.
+        picked = (
+            "EXISTS (SELECT 1 FROM wrong_pick_count WHERE wrong_pick_count.card_id = card.id "
+            "AND wrong_pick_count.times >= 2)"
+            if card_ids is not None
+            else "card.id IN (SELECT card_id FROM wrong_pick_count WHERE times >= 2)"
+        )
         rows = self._sql.rows(
             "SELECT card.id, card.deck_id, card.key, card.seed, card.content, card_memory.state, "
             "CASE WHEN card_memory.suspended THEN NULL "
             "ELSE coalesce(card_memory.buried_until, 0) END "
             "FROM card JOIN card_memory ON card_memory.card_id = card.id "
-            "WHERE card.id IN (SELECT card_id FROM wrong_pick_count WHERE times >= 2) "
-            f"AND {' AND '.join(where)} ORDER BY card.id",
+            f"WHERE {picked} AND {' AND '.join(where)} ORDER BY card.id",
             tuple(parameters),
         )
         cards = [

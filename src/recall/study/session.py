@@ -356,6 +356,14 @@ class StudySession:
                     leech = card_changes.mark_leech(
                         transaction, shown.card_id, policy, answer.answered_at
                     )
+            # The answer may start, end or free a follow-up: the card's history decides.
+            changed = (
+                self._follow_ups_of(transaction, shown.card_id)
+                if today is not None
+                and leech is None
+                and (shown.card_id in today.follow_up_cards or answer.earlier_picks)
+                else None
+            )
         if self.custom is not None:
             self.custom.answered(shown.card_id, rating, after.state)
         elif today is not None and leech is None:
@@ -363,9 +371,8 @@ class StudySession:
                 shown.card_id, stored.position, before.state, after, card.note, answer.answered_at
             )
             today.stamp = stamp.after_own_commit()
-            if shown.card_id in today.follow_up_cards or answer.earlier_picks:
-                # The answer may start, end or free a follow-up: the history decides.
-                today.valid_until = min(today.valid_until, answer.answered_at)
+            if changed is not None:
+                today.follow_ups_changed(shown.card_id, changed, answer.answered_at)
         else:
             self._today = None  # changed elsewhere, or a leech was marked: read it again
         recorded = Recorded(
@@ -409,19 +416,24 @@ class StudySession:
         shown = answer.card
         assert shown.follow_up is not None
         with self._watched.transaction() as transaction:
-            self._check_deck(transaction)
+            stamp = self._watched.stamp(transaction)
+            today = self._today if self._today is not None and self._today.stamp == stamp else None
+            if today is None:
+                self._check_deck(transaction)
             stored = self._check_card(transaction, shown)
             asked = self._active_follow_up(transaction, shown.card_id)
             if asked is None or asked.option != shown.follow_up.option:
                 raise DatabaseChangedError(_CHANGED)
             review = _new_review(answer, rating, picked, stored.memory.state, ReviewKind.FOLLOW_UP)
             review_id = transaction.history.add(review)
-            after = next(
-                item.follow_up.memory
-                for item in self._follow_ups_of(transaction, shown.card_id)
-                if item.option == asked.option
-            )
-        self._today = None  # which follow-up the card asks next is the history's to say
+            # Which follow-up the card asks next is its history's to say.
+            changed = self._follow_ups_of(transaction, shown.card_id)
+            after = next(item.follow_up.memory for item in changed if item.option == asked.option)
+        if today is not None:
+            today.follow_up_answered(shown.card_id, changed, answer.answered_at)
+            today.stamp = stamp.after_own_commit()
+        else:
+            self._today = None  # changed elsewhere: read it again
         recorded = Recorded(
             review_id=review_id,
             card_id=shown.card_id,
@@ -577,9 +589,7 @@ class StudySession:
         day = self._study_day(now)
         today = read_today(transaction.queue, stamp, self.deck_ids, self.preset, day, now)
         every = card_follow_ups(transaction, self.schedulers, self._presets, self.deck_ids)
-        active = frozenset(
-            item.card_id for item in every if item.follow_up.standing is Standing.ACTIVE
-        )
+        active = {item.card_id for item in every if item.follow_up.standing is Standing.ACTIVE}
         today.add_follow_ups(askable_before(every, day[1], now), active, now)
         self._today = today
         return today
