@@ -120,6 +120,10 @@ class Today:
             return None
         return first
 
+    def asks(self, card_id: int, option: str) -> bool:
+        """Whether a follow-up of the card on ``option`` is one that may be asked today."""
+        return any(item.option == option for item in self._askable_of.get(card_id, ()))
+
     def add_follow_ups(self, items: Sequence[CardFollowUp], cards: set[int], now: datetime) -> None:
         """Keep the askable follow-ups due before the end of the day: those due now to
         show, and the time the next of the others comes due, when the queue is read again.

@@ -278,14 +278,18 @@ class StudySession(Answering):
             if today is None:
                 self._check_deck(transaction)
             stored = self._check_card(transaction, shown)
-            asked = self._active_follow_up(transaction, shown.card_id)
-            if asked is None or asked.option != shown.follow_up.option:
-                raise DatabaseChangedError(_CHANGED)
+            option = shown.follow_up.option
+            # The follow-up shown is still the card's active one: as the queue kept since
+            # this session's last write says, or else as the card's history says.
+            if today is None or not today.asks(shown.card_id, option):
+                asked = self._active_follow_up(transaction, shown.card_id)
+                if asked is None or asked.option != option:
+                    raise DatabaseChangedError(_CHANGED)
             review = new_review(answer, rating, picked, stored.memory.state, ReviewKind.FOLLOW_UP)
             review_id = transaction.history.add(review)
             # Which follow-up the card asks next is its history's to say.
             changed = self._follow_ups_of(transaction, shown.card_id)
-            after = next(item.follow_up.memory for item in changed if item.option == asked.option)
+            after = next(item.follow_up.memory for item in changed if item.option == option)
         if today is not None:
             today.follow_up_answered(shown.card_id, changed, answer.answered_at)
             today.stamp = stamp.after_own_commit()
