@@ -29,6 +29,7 @@ from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.storage import queue as queue_module
+from recall.storage.review_ids import review_uid
 from recall.storage.times import to_micros
 from recall.study.follow_ups import card_follow_ups
 from recall.study.session import StudySession
@@ -387,3 +388,36 @@ def test_the_study_day_rollover_is_seen(
     clock.advance(hours=18, minutes=1)
     assert session.counts(clock()).new == 2
     assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
+
+
+def test_every_answers_id_is_made_from_its_cards_keys_as_stored(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    """The keys an answer's id is made from come from the session's own reads when its
+    queue holds: the ids are those made from the stored deck and card keys, follow-up
+    answers included."""
+    use_preset(bundled, new_per_day=15, reviews_per_day=50)
+    deck = forty_cards(bundled, clock())
+    session = session_for(bundled, schedulers, deck)
+    rng = random.Random(3)
+    follow_ups = 0
+    for _ in range(200):
+        if session.next_card(clock()) is None:
+            clock.advance(hours=9)
+            continue
+        shown = answer(session, clock, correct=rng.random() < 0.6, seconds=5)
+        follow_ups += shown.follow_up is not None
+    assert follow_ups > 0
+    connection = sqlite3.connect(bundled.path)
+    try:
+        rows = connection.execute(
+            "SELECT review.uid, deck.key, card.key, review.reviewed_at, review.kind, "
+            "review.rating FROM review JOIN card ON card.id = review.card_id "
+            "JOIN deck ON deck.id = card.deck_id WHERE deck.key = ?",
+            (deck,),
+        ).fetchall()
+    finally:
+        connection.close()
+    assert len(rows) == session.summary(clock()).sitting_answered
+    for uid, deck_key, card_key, micros, kind, rating in rows:
+        assert uid == review_uid(deck_key, card_key, micros, kind, rating)

@@ -80,6 +80,7 @@ class StudySession(Answering):
     _card_decks: dict[int, int] = field(default_factory=dict, init=False)
     _recorded: list[Recorded] = field(default_factory=list, init=False)
     _today: Today | None = field(default=None, init=False)
+    _deck_keys: dict[int, str] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self._watched = self.database.watched()
@@ -102,6 +103,7 @@ class StudySession(Answering):
         self.scheduler = self.schedulers.for_deck(self._presets, self.deck.id)
         # Studying a deck studies its subdecks too, deck by deck in name order for new cards.
         decks = transaction.browsing.decks()
+        self._deck_keys = {row.id: row.key for row in decks}
         self._exams = exam.exam_dates_in_tree(decks, transaction.decks.exam_dates())
         if self.custom is not None:
             self.deck_ids = tuple(row.id for row in decks)
@@ -212,7 +214,7 @@ class StudySession(Answering):
             chosen_due = balanced if capped is None else capped
             after = chosen(after, chosen_due)
             review = new_review(answer, rating, picked, before.state, chosen_due=chosen_due)
-            review_id = transaction.history.add(review)
+            review_id = transaction.history.add(review, self._keys(today, stored))
             if before.last_review is not None and answer.answered_at <= before.last_review:
                 # The clock went back (or stood still: reviews of one instant go by their
                 # ids): the schedule is the replay of the history in time order, as
@@ -286,7 +288,7 @@ class StudySession(Answering):
                 if asked is None or asked.option != option:
                     raise DatabaseChangedError(_CHANGED)
             review = new_review(answer, rating, picked, stored.memory.state, ReviewKind.FOLLOW_UP)
-            review_id = transaction.history.add(review)
+            review_id = transaction.history.add(review, self._keys(today, stored))
             # Which follow-up the card asks next is its history's to say.
             changed = self._follow_ups_of(transaction, shown.card_id)
             after = next(item.follow_up.memory for item in changed if item.option == option)
@@ -298,6 +300,12 @@ class StudySession(Answering):
         recorded = recorded_answer(answer, review_id, review, after, now)
         self._recorded.append(recorded)
         return recorded
+
+    def _keys(self, today: Today | None, card: CardRow) -> tuple[str, str] | None:
+        """The card's deck key and card key as this transaction reads them, when the
+        queue kept holds (the decks read with it are as stored); else None."""
+        deck_key = self._deck_keys.get(card.deck_id) if today is not None else None
+        return None if deck_key is None else (deck_key, card.key)
 
     def _follow_ups_of(self, transaction: Transaction, card_id: int) -> list[CardFollowUp]:
         return card_follow_ups(transaction, self.schedulers, self._presets, card_ids=[card_id])
