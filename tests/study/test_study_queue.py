@@ -27,6 +27,7 @@ from recall.core.errors import DatabaseChangedError
 from recall.core.memory import CardState
 from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
+from recall.scheduling.follow_ups import follow_ups
 from recall.storage import Database
 from recall.storage import queue as queue_module
 from recall.storage.review_ids import review_uid
@@ -421,3 +422,56 @@ def test_every_answers_id_is_made_from_its_cards_keys_as_stored(
     assert len(rows) == session.summary(clock()).sitting_answered
     for uid, deck_key, card_key, micros, kind, rating in rows:
         assert uid == review_uid(deck_key, card_key, micros, kind, rating)
+
+
+def test_follow_ups_read_from_the_entries_that_make_them_equal_those_of_every_entry(
+    bundled: Database, clock: Clock
+) -> None:
+    """The follow-ups read for the queue come from a card's follow-up answers, wrong
+    answers with picks and last answer only: the same as from its whole history, read in
+    plain SQL, whether its latest answer picked the option or not."""
+    schedulers = Schedulers(fuzz=False)
+    use_preset(bundled, new_per_day=40, reviews_per_day=200)
+    deck = forty_cards(bundled, clock())
+    session = session_for(bundled, schedulers, deck)
+    rng = random.Random(11)
+    for _ in range(400):
+        if session.next_card(clock()) is None:
+            clock.advance(hours=20)
+            continue
+        answer(session, clock, correct=rng.random() < 0.5, seconds=rng.randint(2, 30))
+    with bundled.reading() as transaction:
+        presets = transaction.options.deck_presets()
+        read = card_follow_ups(transaction, schedulers, presets)
+    connection = sqlite3.connect(bundled.path)
+    try:
+        cards = connection.execute(
+            "SELECT card.id, card.seed, card.deck_id FROM card JOIN deck "
+            "ON deck.id = card.deck_id WHERE deck.key = ?",
+            (deck,),
+        ).fetchall()
+        expected = []
+        for card_id, seed, deck_id in cards:
+            history = [
+                (
+                    moment,
+                    kind,
+                    rating,
+                    None if picked is None else tuple(json.loads(picked)),
+                    bool(right),
+                )
+                for moment, kind, rating, picked, right in connection.execute(
+                    "SELECT reviewed_at, kind, rating, picked, correct FROM review "
+                    "WHERE card_id = ? ORDER BY reviewed_at, uid",
+                    (card_id,),
+                )
+            ]
+            scheduler = schedulers.for_deck(presets, deck_id)
+            expected += [
+                (card_id, item) for item in follow_ups(history, {"wrong"}, scheduler, seed)
+            ]
+    finally:
+        connection.close()
+    assert [(item.card_id, item.follow_up) for item in read] == expected
+    assert any(item.follow_up.picked_lately for item in read)
+    assert any(not item.follow_up.picked_lately for item in read)
