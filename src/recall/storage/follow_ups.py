@@ -13,21 +13,24 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from recall.core.memory import CardState, ReviewKind
-from recall.storage.rows import REVIEW_ORDER
+from recall.storage.rows import FOLLOW_UP_ENTRIES, REVIEW_ORDER
 from recall.storage.sql import Sql
 
 _CHUNK = 500
 # The kinds of entry that answer a card: an answer, a cram answer, a follow-up answer.
 _ANSWERS = (int(ReviewKind.ANSWER), int(ReviewKind.CRAM), int(ReviewKind.FOLLOW_UP))
-# The entries follow-ups are made from: follow-up answers and wrong answers with picks.
-_MAKES = (
-    f"(review.kind = {int(ReviewKind.FOLLOW_UP)} OR (review.kind IN "
-    f"({int(ReviewKind.ANSWER)}, {int(ReviewKind.CRAM)}) AND NOT review.correct "
-    "AND review.picked IS NOT NULL))"
-)
 # A history entry as follow-ups read it: time (microseconds), kind, rating, the picked
 # options' texts and whether it was right.
 PickRow = tuple[int, int, int, tuple[str, ...] | None, bool]
+
+
+# The entries follow-ups are made from, of the cards whose ids fill ``marks``: one search
+# of the partial index that holds them and covers what is read.
+ENTRIES_OF = (
+    "SELECT review.id, review.card_id, review.reviewed_at, review.kind, review.rating, "
+    "review.picked, review.correct FROM review WHERE review.card_id IN ({marks}) "
+    f"AND ({FOLLOW_UP_ENTRIES}) ORDER BY review.card_id, {REVIEW_ORDER}"
+)
 
 
 class PickedCard(NamedTuple):
@@ -115,11 +118,7 @@ class FollowUpQueries:
         for start in range(0, len(ids), _CHUNK):
             chunk = ids[start : start + _CHUNK]
             for review_id, card_id, moment, kind, rating, picked, correct in self._sql.rows(
-                "SELECT review.id, review.card_id, review.reviewed_at, review.kind, "
-                "review.rating, review.picked, review.correct FROM review "
-                f"WHERE review.card_id IN ({', '.join('?' * len(chunk))}) AND {_MAKES} "
-                f"ORDER BY review.card_id, {REVIEW_ORDER}",
-                tuple(chunk),
+                ENTRIES_OF.format(marks=", ".join("?" * len(chunk))), tuple(chunk)
             ):
                 by_id[card_id].history.append(
                     (
