@@ -9,6 +9,7 @@ at the ``synchronous`` setting Anki's connection uses, so both pay the same dura
 from __future__ import annotations
 
 import random
+import shutil
 import sqlite3
 import statistics
 import time
@@ -153,6 +154,9 @@ def measure_answers(
     rounds: int,
 ) -> list[Figure]:
     """Answer up to ``rounds`` cards with each answerer in turns; the figures for the docs."""
+    # Counted on a copy made before the timed answers, which may leave nothing due today.
+    counted_copy = work / "recall-counted.sqlite3"
+    shutil.copyfile(recall_database, counted_copy)
     collection = anki_peer.open_collection(anki_collection, cards)
     synchronous = anki_peer.synchronous_setting(collection)
     assert synchronous in ("FULL", "NORMAL"), f"Anki runs with synchronous={synchronous}"
@@ -220,11 +224,16 @@ def measure_answers(
             tail=True,
         ),
     ]
-    statements, pages = _what_an_answer_writes(recall_database, deck_key, synchronous)
+    written = _what_an_answer_writes(counted_copy, deck_key, synchronous)
     counted = (
-        f"Per answer, counted over {_COUNTED_ANSWERS} more answers after the timed ones: "
-        f"{statements:g} SQL statements run by Recall (SQLite's trace: each trigger a "
-        f"statement sets off counts once more), {pages:g} WAL pages written by its commits"
+        f"Per answer, counted over {_COUNTED_ANSWERS} untimed answers on a copy of the "
+        "collection as the timed ones found it (medians; SQLite's trace counts each trigger "
+        "a statement sets off once more): "
+        + "; ".join(
+            f"{kind} ({answers}): {statements:g} SQL statements run by Recall, "
+            f"{pages:g} WAL pages written by its commits"
+            for kind, (answers, statements, pages) in written.items()
+        )
     )
     figures[0] = _with_goal(
         Figure(**{**figures[0].__dict__, "notes": [*figures[0].notes, counted]}),
@@ -236,42 +245,56 @@ def measure_answers(
 _COUNTED_ANSWERS = 20
 
 
-def _what_an_answer_writes(path: Path, deck_key: str, synchronous: str) -> tuple[float, float]:
-    """Medians per answer: the statements Recall runs and the WAL pages its commits write.
+def _what_an_answer_writes(
+    path: Path, deck_key: str, synchronous: str
+) -> dict[str, tuple[int, float, float]]:
+    """By kind of answer (a card's own, a follow-up's): how many were counted, and the
+    medians of the statements Recall runs and of the WAL pages its commits write.
 
-    Untimed: the WAL is emptied before each answer, so SQLite's count of its frames
-    afterwards is the answer's alone."""
+    Untimed. The WAL is left to grow (no checkpoint on these connections), so what an
+    answer adds to its file is the answer's alone: a checkpoint by another connection
+    would change what the session's ``PRAGMA data_version`` says, and it would read
+    today's queue again at every answer."""
     statements = [0]
 
     def count(_statement: str) -> None:
         statements[0] += 1
 
     def trace(connection: sqlite3.Connection) -> None:
+        connection.execute("PRAGMA wal_autocheckpoint = 0")
         connection.set_trace_callback(count)
 
     answerer = RecallAnswerer(path, deck_key, synchronous)  # type: ignore[arg-type]
     answerer.database._connections.hooks.append(trace)
     answerer.database._connections.close()
     answerer.database.watched().close()
-    side = sqlite3.connect(path, isolation_level=None)
-    per_answer: list[tuple[int, int]] = []
+    wal = path.with_name(path.name + "-wal")
+    with sqlite3.connect(path) as side:
+        (page_size,) = side.execute("PRAGMA page_size").fetchone()
+    side.close()
+    frame = page_size + 24  # a WAL frame: its header and the page
+    per_answer: dict[str, list[tuple[int, int]]] = {}
     try:
+        answerer.step()  # the first reads today's queue again on the connections opened anew
         for _ in range(_COUNTED_ANSWERS):
-            side.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            before = wal.stat().st_size
             statements[0] = 0
-            if answerer.step() is None:
+            shown = answerer.shown
+            if answerer.step() is None or shown is None:
                 break
-            _busy, frames, _done = side.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            per_answer.append((statements[0], frames))
+            frames = (wal.stat().st_size - before) // frame
+            kind = "card answers" if shown.follow_up is None else "follow-up answers"
+            per_answer.setdefault(kind, []).append((statements[0], frames))
     finally:
-        side.close()
         answerer.close()
-    if not per_answer:
-        return 0.0, 0.0
-    return (
-        float(statistics.median(count for count, _ in per_answer)),
-        float(statistics.median(frames for _, frames in per_answer)),
-    )
+    return {
+        kind: (
+            len(counts),
+            float(statistics.median(count for count, _ in counts)),
+            float(statistics.median(frames for _, frames in counts)),
+        )
+        for kind, counts in sorted(per_answer.items())
+    }
 
 
 def _with_goal(figure: Figure, met: bool) -> Figure:

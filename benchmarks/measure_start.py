@@ -40,7 +40,9 @@ def launch(arguments: list[str]) -> Launch:
     environment = {
         **os.environ,
         "QT_QPA_PLATFORM": "offscreen",
-        "PYTHONPATH": str(BENCHMARKS.parent),
+        # This checkout's own code first: an editable install in the environment may be
+        # another checkout's.
+        "PYTHONPATH": os.pathsep.join((str(BENCHMARKS.parent / "src"), str(BENCHMARKS.parent))),
     }
     started = time.perf_counter()
     result = subprocess.run(

@@ -223,3 +223,45 @@ def test_an_answers_chosen_due_date_replaces_the_fuzz_draw_only_in_review() -> N
     # An answer that leaves the card learning has no chosen day: its step stands.
     learning = [PastReview(START, Rating.AGAIN, ReviewKind.ANSWER, START + timedelta(days=9))]
     assert scheduler.replay(7, learning) == scheduler.replay(7, [PastReview(START, Rating.AGAIN)])
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(
+    preset=presets,
+    card_id=st.integers(min_value=1, max_value=10**9),
+    steps=st.lists(entries, min_size=0, max_size=20),
+    rating=st.sampled_from(list(Rating)),
+    gap=gaps,
+    fuzz=st.booleans(),
+    days=study_days,
+)
+def test_one_answer_on_integers_equals_py_fsrs_review_card(
+    preset: Preset,
+    card_id: int,
+    steps: list[tuple[Any, ...]],
+    rating: Rating,
+    gap: timedelta,
+    fuzz: bool,
+    days: StudyDays,
+) -> None:
+    """An answer from any schedule a history leads to (learning, review, relearning, kept
+    from another app, due dates set by hand, forgotten): the same schedule and fuzz range,
+    to the bit, as py-fsrs's ``review_card`` gives, before and after each entry."""
+    scheduler = Scheduler(preset, fuzz=fuzz, days=days)
+    history = _history(steps)
+    memory = NEW_CARD
+    moments = [past.reviewed_at for past in history[1:]]
+    moments.append((history[-1].reviewed_at if history else START) + gap)
+    for past, moment in zip([None, *history], [START, *moments], strict=False):
+        if past is not None:
+            memory = scheduler.apply(card_id, memory, past)
+        for answered_at in (moment, moment + gap / 3):
+            fast = scheduler.review(card_id, memory, rating, answered_at)
+            assert _same(fast, scheduler.review_by_steps(card_id, memory, rating, answered_at))
+            ranged, bounds = scheduler.review_in_range(card_id, memory, rating, answered_at)
+            slow, slow_bounds = scheduler.review_in_range_by_steps(
+                card_id, memory, rating, answered_at
+            )
+            assert _same(ranged, slow)
+            assert bounds == slow_bounds

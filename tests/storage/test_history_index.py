@@ -6,7 +6,9 @@ import sqlite3
 from pathlib import Path
 
 from recall.storage import Database
+from recall.storage.follow_ups import ENTRIES_OF
 from recall.storage.history import EVERY_HISTORY
+from recall.storage.rows import FOLLOW_UP_ENTRIES
 from tests.conftest import DATA, Clock, answer_cards
 from tests.storage.test_migrations import copy_fixture
 
@@ -83,3 +85,49 @@ def test_schema_13_upgraded_trades_the_index_by_card_and_time_for_the_covering_o
     after = sqlite3.connect(path)
     assert after.execute(EVERY_HISTORY).fetchall() == rows
     after.close()
+
+
+def test_the_entries_follow_ups_are_made_from_are_one_search_of_their_index(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    """On a new database and on one upgraded from schema 16: the follow-ups' read of some
+    cards' entries searches the partial index that holds them alone, never the table."""
+    answer_cards(bundled, clock, 5)
+    old = tmp_path / "old"
+    old.mkdir()
+    upgraded = Database(copy_fixture(old, DATA / "schema-16.sqlite3"))
+    upgraded.close()
+    query = ENTRIES_OF.format(marks="1, 2, 3")
+    for path in (bundled.path, upgraded.path):
+        plan = _plan(path, query)
+        assert plan == [
+            "SEARCH review USING COVERING INDEX ix_review_follow_up_entries (card_id=?)"
+        ], plan
+    assert (
+        _indexes(upgraded.path)["ix_review_follow_up_entries"]
+        == (_indexes(bundled.path)["ix_review_follow_up_entries"])
+    )
+
+
+def test_the_follow_up_index_holds_exactly_follow_up_answers_and_wrong_picks(
+    bundled: Database, clock: Clock
+) -> None:
+    answer_cards(bundled, clock, 30)
+    connection = sqlite3.connect(bundled.path)
+    try:
+        indexed = connection.execute(
+            "SELECT id FROM review INDEXED BY ix_review_follow_up_entries "
+            f"WHERE card_id > 0 AND ({FOLLOW_UP_ENTRIES}) ORDER BY id"
+        ).fetchall()
+        every = connection.execute(
+            "SELECT id, kind, correct, picked FROM review NOT INDEXED ORDER BY id"
+        ).fetchall()
+    finally:
+        connection.close()
+    expected = [
+        (row_id,)
+        for row_id, kind, correct, picked in every
+        if kind == 5 or (kind in (0, 3) and not correct and picked is not None)
+    ]
+    assert 0 < len(expected) < len(every)
+    assert indexed == expected

@@ -27,8 +27,10 @@ from recall.core.errors import DatabaseChangedError
 from recall.core.memory import CardState
 from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
+from recall.scheduling.follow_ups import follow_ups
 from recall.storage import Database
 from recall.storage import queue as queue_module
+from recall.storage.review_ids import review_uid
 from recall.storage.times import to_micros
 from recall.study.follow_ups import card_follow_ups
 from recall.study.session import StudySession
@@ -193,18 +195,18 @@ def test_after_every_answer_the_kept_queue_is_the_one_the_rules_give(
         correct = rng.random() < 0.7
         shown = answer(session, clock, correct=correct, seconds=rng.randint(2, 90))
         assert before is not None
-        if session._today is before:
-            kept.append(shown.memory.state)  # applied in memory, the queue not read again
-        else:
-            # Read again only after an answer that may start, end or free a follow-up.
-            asked = shown.follow_up is not None or shown.card_id in before.follow_up_cards
-            assert asked or not correct
+        # Every answer is applied in memory, the queue not read again: follow-up answers
+        # and answers of cards with follow-ups too (their follow-ups worked out again).
+        assert session._today is before
+        if shown.follow_up is not None or shown.card_id in before.follow_up_cards:
             follow_ups += 1
-    # Every other answer was applied in memory, new, learning and review cards alike; the
-    # queue was read again only when the clock moved on past the end of a day.
+        else:
+            kept.append(shown.memory.state)
+    # The queue was read again only when the clock moved on past the end of a day or a
+    # follow-up came due; the reference above held it equal to the rules after each answer.
     assert len(kept) + follow_ups == session.summary(clock()).sitting_answered
-    assert len(kept) > 200
-    assert follow_ups > 0
+    assert len(kept) > 100
+    assert follow_ups > 20
     assert set(kept) >= {CardState.NEW, CardState.LEARNING, CardState.REVIEW}
 
 
@@ -387,3 +389,89 @@ def test_the_study_day_rollover_is_seen(
     clock.advance(hours=18, minutes=1)
     assert session.counts(clock()).new == 2
     assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
+
+
+def test_every_answers_id_is_made_from_its_cards_keys_as_stored(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    """The keys an answer's id is made from come from the session's own reads when its
+    queue holds: the ids are those made from the stored deck and card keys, follow-up
+    answers included."""
+    use_preset(bundled, new_per_day=15, reviews_per_day=50)
+    deck = forty_cards(bundled, clock())
+    session = session_for(bundled, schedulers, deck)
+    rng = random.Random(3)
+    follow_ups = 0
+    for _ in range(200):
+        if session.next_card(clock()) is None:
+            clock.advance(hours=9)
+            continue
+        shown = answer(session, clock, correct=rng.random() < 0.6, seconds=5)
+        follow_ups += shown.follow_up is not None
+    assert follow_ups > 0
+    connection = sqlite3.connect(bundled.path)
+    try:
+        rows = connection.execute(
+            "SELECT review.uid, deck.key, card.key, review.reviewed_at, review.kind, "
+            "review.rating FROM review JOIN card ON card.id = review.card_id "
+            "JOIN deck ON deck.id = card.deck_id WHERE deck.key = ?",
+            (deck,),
+        ).fetchall()
+    finally:
+        connection.close()
+    assert len(rows) == session.summary(clock()).sitting_answered
+    for uid, deck_key, card_key, micros, kind, rating in rows:
+        assert uid == review_uid(deck_key, card_key, micros, kind, rating)
+
+
+def test_follow_ups_read_from_the_entries_that_make_them_equal_those_of_every_entry(
+    bundled: Database, clock: Clock
+) -> None:
+    """The follow-ups read for the queue come from a card's follow-up answers, wrong
+    answers with picks and last answer only: the same as from its whole history, read in
+    plain SQL, whether its latest answer picked the option or not."""
+    schedulers = Schedulers(fuzz=False)
+    use_preset(bundled, new_per_day=40, reviews_per_day=200)
+    deck = forty_cards(bundled, clock())
+    session = session_for(bundled, schedulers, deck)
+    rng = random.Random(11)
+    for _ in range(400):
+        if session.next_card(clock()) is None:
+            clock.advance(hours=20)
+            continue
+        answer(session, clock, correct=rng.random() < 0.5, seconds=rng.randint(2, 30))
+    with bundled.reading() as transaction:
+        presets = transaction.options.deck_presets()
+        read = card_follow_ups(transaction, schedulers, presets)
+    connection = sqlite3.connect(bundled.path)
+    try:
+        cards = connection.execute(
+            "SELECT card.id, card.seed, card.deck_id FROM card JOIN deck "
+            "ON deck.id = card.deck_id WHERE deck.key = ?",
+            (deck,),
+        ).fetchall()
+        expected = []
+        for card_id, seed, deck_id in cards:
+            history = [
+                (
+                    moment,
+                    kind,
+                    rating,
+                    None if picked is None else tuple(json.loads(picked)),
+                    bool(right),
+                )
+                for moment, kind, rating, picked, right in connection.execute(
+                    "SELECT reviewed_at, kind, rating, picked, correct FROM review "
+                    "WHERE card_id = ? ORDER BY reviewed_at, uid",
+                    (card_id,),
+                )
+            ]
+            scheduler = schedulers.for_deck(presets, deck_id)
+            expected += [
+                (card_id, item) for item in follow_ups(history, {"wrong"}, scheduler, seed)
+            ]
+    finally:
+        connection.close()
+    assert [(item.card_id, item.follow_up) for item in read] == expected
+    assert any(item.follow_up.picked_lately for item in read)
+    assert any(not item.follow_up.picked_lately for item in read)

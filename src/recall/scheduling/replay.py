@@ -9,6 +9,9 @@ equal to ``Scheduler.replay_by_steps`` (py-fsrs's ``review_card`` one entry at a
 over random presets and histories, fuzz, forgets and due dates set by hand included, so
 an fsrs upgrade that changes a formula cannot go unnoticed.
 
+``Replayer.review`` is one such step from a stored schedule: what an answer in the study
+session is scheduled by (``Scheduler.review``), tested against py-fsrs the same way.
+
 Only the last answer's interval is fuzzed: py-fsrs never reads a card's due date when it
 reviews it, so the fuzz of earlier answers cannot change the result.
 """
@@ -116,15 +119,62 @@ class Replayer:
     ) -> RawMemory:
         """The schedule a card's history gives, as ``Scheduler.replay`` gives it.
 
-        Written for speed: py-fsrs's helpers are inlined, and ``min``/``max`` are spelled
-        as comparisons that pick the same operand they would.
-
         Args:
             seed: The card's seed (``CardRow.seed``, not its id); it seeds the last
                 interval's fuzz.
             history: The card's entries in the order they happened.
             states: When given, the card's state just before each entry is appended to it
                 (0 for a new card), as the review log records it.
+        """
+        memory, fuzz_days = self._run(history, states, NEW)
+        if self._fuzz and fuzz_days:
+            return self.fuzzed(seed, memory, fuzz_days)
+        return memory
+
+    def review(self, memory: RawMemory, rating: int, moment: int) -> tuple[RawMemory, int]:
+        """One answer from a stored schedule, as ``Scheduler.review`` gives it before fuzz.
+
+        Args:
+            memory: The schedule before the answer, as ``card_memory`` holds it.
+            rating: The rating, 1 to 4.
+            moment: When it was answered (microseconds).
+
+        Returns:
+            The schedule after it, its due date unfuzzed, and the interval in days that
+            fuzz would spread (``fuzzed``); 0 when the answer leaves the card learning.
+        """
+        return self._run(((0, moment, rating, 0, None, None, None),), None, memory)
+
+    def fuzzed(self, seed: int, memory: RawMemory, days: int) -> RawMemory:
+        """The schedule with its interval of ``days`` whole days from its last review
+        fuzzed, the draw seeded by the card's seed and that review's time."""
+        state, step, stability, difficulty, _due, last = memory
+        assert last is not None, "a fuzzed interval follows an answer"
+        due = last + self._fuzzed(days, seed, last) * _DAY
+        return (state, step, stability, difficulty, due, last)
+
+    def fuzz_bounds(self, days: int) -> tuple[int, int] | None:
+        """The shortest and longest interval (days) the fuzz draw of ``days`` chooses from;
+        None when such an interval is not fuzzed."""
+        if days < 2.5:
+            return None
+        # Summed in the same order as ever, so every stored interval replays to the bit.
+        total = 0.0
+        for start, end, share in _FUZZ_RANGES:
+            total += share * max(min(float(days), end) - start, 0.0)
+        spread = 1.0 + total
+        shortest = max(2, round(days - spread))
+        longest = min(round(days + spread), self._maximum_interval)
+        return min(shortest, longest), longest
+
+    def _run(
+        self, history: Sequence[RawEntry], states: list[int] | None, start: RawMemory
+    ) -> tuple[RawMemory, int]:
+        """The schedule after ``history`` applied from ``start``, unfuzzed, and the last
+        answer's interval in days when it left the card in review (else 0).
+
+        Written for speed: py-fsrs's helpers are inlined, and ``min``/``max`` are spelled
+        as comparisons that pick the same operand they would.
         """
         w = self._w
         w9, w11, w12, w13, w14, w10, w19 = w[9], w[11], w[12], w[13], w[14], w[10], w[19]
@@ -139,15 +189,15 @@ class Replayer:
         # cache of hourly offsets read here directly: one look-up per review.
         offsets, offset_of_hour = self._days.hourly_offsets()
         e = math.e
-        new = True
-        state = _LEARNING
-        step: int | None = 0
-        stability: float | None = None
-        difficulty: float | None = None
-        last: int | None = None
-        due: int | None = None
+        new = start[0] == 0
+        state = _LEARNING if new else start[0]
+        step: int | None = 0 if new else start[1]
+        stability: float | None = None if new else start[2]
+        difficulty: float | None = None if new else start[3]
+        due: int | None = None if new else start[4]
+        last: int | None = None if new else start[5]
         fuzz_days = 0  # the last answer's interval in days when it left the card in review
-        last_day = 0  # the study day of ``last``
+        last_day = 0 if last is None else self._days.day_number(last)  # the study day of ``last``
         for _card, moment, rating, kind, set_due, kept_stability, kept_difficulty in history:
             if states is not None:
                 states.append(0 if new else state)
@@ -293,10 +343,8 @@ class Replayer:
                 due, fuzz_days = set_due, 0
             last, last_day = moment, day
         if new:
-            return NEW
-        if self._fuzz and fuzz_days and last is not None:
-            due = last + self._fuzzed(fuzz_days, seed, last) * _DAY
-        return (state, step, stability, difficulty, due, last)
+            return NEW, 0
+        return (state, step, stability, difficulty, due, last), fuzz_days
 
     def _good_days(
         self,
@@ -342,16 +390,10 @@ class Replayer:
         return int(min(max(days, 1), self._maximum_interval))
 
     def _fuzzed(self, days: int, seed: int, moment: int) -> int:
-        if days < 2.5:
+        bounds = self.fuzz_bounds(days)
+        if bounds is None:
             return days
-        # Summed in the same order as ever, so every stored interval replays to the bit.
-        total = 0.0
-        for start, end, share in _FUZZ_RANGES:
-            total += share * max(min(float(days), end) - start, 0.0)
-        spread = 1.0 + total
-        shortest = max(2, round(days - spread))
-        longest = min(round(days + spread), self._maximum_interval)
-        shortest = min(shortest, longest)
+        shortest, longest = bounds
         # The seed as ``Scheduler`` writes it, from the review's ``datetime.timestamp()``.
         return fuzz_draw(f"{seed}:{round(moment / 10**6 * 1_000_000)}", shortest, longest)
 

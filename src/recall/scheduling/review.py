@@ -149,6 +149,10 @@ class Scheduler:
     def review(self, seed: int, memory: MemoryState, rating: Rating, now: datetime) -> MemoryState:
         """The card's memory state after a review.
 
+        Worked out by ``Replayer`` on integers, as a replay is, without py-fsrs's card copy
+        and ``datetime`` arithmetic; a property test holds it equal to ``review_by_steps``
+        (py-fsrs's ``review_card``) from every kind of schedule.
+
         Args:
             seed: The card's seed (``CardRow.seed``, the same on every computer); it seeds
                 the interval fuzz, so a replay anywhere gives the same due dates.
@@ -160,7 +164,10 @@ class Scheduler:
             ValueError: ``now`` is not aware UTC.
         """
         _require_utc(now)
-        return _memory(self._step(seed, _to_fsrs(seed, memory, now), rating, now))
+        after, days = self._replayer.review(_raw_memory(memory), int(rating), _micros(now))
+        if self._fuzz and days:
+            after = self._replayer.fuzzed(seed, after, days)
+        return memory_of(after)
 
     def review_in_range(
         self, seed: int, memory: MemoryState, rating: Rating, now: datetime
@@ -174,6 +181,28 @@ class Scheduler:
         Raises:
             ValueError: ``now`` is not aware UTC.
         """
+        _require_utc(now)
+        after, days = self._replayer.review(_raw_memory(memory), int(rating), _micros(now))
+        if not self._fuzz or not days:
+            return memory_of(after), None
+        bounds = self._replayer.fuzz_bounds(days)
+        after = self._replayer.fuzzed(seed, after, days)
+        if bounds is None or bounds[0] == bounds[1]:
+            return memory_of(after), None
+        return memory_of(after), FuzzRange(days, *bounds)
+
+    def review_by_steps(
+        self, seed: int, memory: MemoryState, rating: Rating, now: datetime
+    ) -> MemoryState:
+        """``review`` through py-fsrs's own ``review_card`` (slow): the reference ``review``
+        is tested against, as ``replay_by_steps`` is ``replay``'s."""
+        _require_utc(now)
+        return _memory(self._step(seed, _to_fsrs(seed, memory, now), rating, now))
+
+    def review_in_range_by_steps(
+        self, seed: int, memory: MemoryState, rating: Rating, now: datetime
+    ) -> tuple[MemoryState, FuzzRange | None]:
+        """``review_in_range`` through py-fsrs's own ``review_card``: its reference."""
         _require_utc(now)
         after = self._unfuzzed(_to_fsrs(seed, memory, now), rating, now)
         if not self._fuzz or after.state != fsrs.State.Review:
@@ -433,6 +462,18 @@ def _memory(card: fsrs.Card) -> MemoryState:
         difficulty=card.difficulty,
         due=card.due,
         last_review=card.last_review,
+    )
+
+
+def _raw_memory(memory: MemoryState) -> RawMemory:
+    """A schedule as ``card_memory`` stores it (``memory_of`` turned round)."""
+    return (
+        int(memory.state),
+        memory.step,
+        memory.stability,
+        memory.difficulty,
+        None if memory.due is None else _micros(memory.due),
+        None if memory.last_review is None else _micros(memory.last_review),
     )
 
 

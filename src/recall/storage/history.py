@@ -65,9 +65,16 @@ class HistoryQueries:
     def __init__(self, sql: Sql) -> None:
         self._sql = sql
 
-    def add(self, review: NewReview) -> int:
-        """Append a review and return its id."""
-        keys = card_keys(self._sql, [review.card_id])[review.card_id]
+    def add(self, review: NewReview, keys: tuple[str, str] | None = None) -> int:
+        """Append a review and return its id.
+
+        Args:
+            review: The review.
+            keys: Its card's deck key and card key, when the caller read them in this
+                transaction (else they are read here): what its id is made from.
+        """
+        if keys is None:
+            keys = card_keys(self._sql, [review.card_id])[review.card_id]
         micros = to_micros(review.reviewed_at)
         assert micros is not None
         uid = free_uid(self._sql, keys, micros, int(review.kind), int(review.rating))

@@ -14,9 +14,14 @@ if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file d
 
 from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers, verification
 from recall.storage.review_ids import review_uid
-from recall.storage.rows import REVIEW_BY_CARD, REVIEW_BY_TIME
+from recall.storage.rows import (
+    FOLLOW_UP_ENTRIES,
+    REVIEW_BY_CARD,
+    REVIEW_BY_TIME,
+    REVIEW_FOLLOW_UP_ENTRIES,
+)
 
-SCHEMA_VERSION = 18
+SCHEMA_VERSION = 19
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -358,6 +363,21 @@ def _card_positions(connection: Connection) -> None:
     connection.exec_driver_sql(POSITION_TRIGGER)
 
 
+def _follow_up_entries(connection: Connection) -> None:
+    """Schema 19: the entries follow-ups are made from have an index of their own.
+
+    The queue and the deck list work out every picked card's follow-ups from its follow-up
+    answers and its wrong answers with picks; read along the index by card, each of a
+    card's entries was a look-up of the table's row to see whether it was one of those
+    (1.5 s for a 100,000-card collection's 11,608 picked cards). The partial index holds
+    those entries alone, with what the follow-ups read. Nothing stored changes.
+    """
+    columns = ", ".join(REVIEW_FOLLOW_UP_ENTRIES)
+    connection.exec_driver_sql(
+        f"CREATE INDEX ix_review_follow_up_entries ON review ({columns}) WHERE {FOLLOW_UP_ENTRIES}"
+    )
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -378,4 +398,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     15: _exam_dates,
     16: _anki_note_types,
     17: _card_positions,
+    18: _follow_up_entries,
 }

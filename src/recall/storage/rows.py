@@ -51,6 +51,12 @@ REVIEW_BY_CARD = (
     "set_stability",
     "set_difficulty",
 )
+# The entries follow-ups on misconceptions are made from (schema 19 on): follow-up answers
+# (kind 5) and wrong answers and cram answers with picks. Review's partial index on them
+# covers what the follow-ups read, so the queue and the deck list read every card's such
+# entries as one search of a small index, never the table's rows.
+FOLLOW_UP_ENTRIES = "kind = 5 OR (kind IN (0, 3) AND NOT correct AND picked IS NOT NULL)"
+REVIEW_FOLLOW_UP_ENTRIES = ("card_id", "reviewed_at", "uid", "kind", "rating", "correct", "picked")
 REVIEWED_STATES = (
     f"({int(CardState.LEARNING)}, {int(CardState.REVIEW)}, {int(CardState.RELEARNING)})"
 )

@@ -127,6 +127,7 @@ EXPECTED = Expected(
         "ix_card_tag_tag": "card_tag",
         "ix_review_card_history": "review",
         "ix_review_reviewed_at": "review",
+        "ix_review_follow_up_entries": "review",
         "ix_set_aside_review_card_id": "set_aside_review",
         "ix_deck_preset_preset_id": "deck_preset",
         "ix_wrong_pick_count_rank": "wrong_pick_count",

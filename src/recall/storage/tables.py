@@ -20,7 +20,12 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, SQLModel
 
-from recall.storage.rows import REVIEW_BY_CARD, REVIEW_BY_TIME
+from recall.storage.rows import (
+    FOLLOW_UP_ENTRIES,
+    REVIEW_BY_CARD,
+    REVIEW_BY_TIME,
+    REVIEW_FOLLOW_UP_ENTRIES,
+)
 from recall.storage.times import from_micros, to_micros
 
 NOCASE_TEXT = String(collation="NOCASE")
@@ -165,10 +170,16 @@ class Review(SQLModel, table=True):
 
     # A card's reviews, in the order they are replayed; it serves lookups by card alone too,
     # and covers what the replay reads (schema 14). The one by time covers what the review
-    # log reads (schema 9). Either way SQLite never looks a row up.
+    # log reads (schema 9). Either way SQLite never looks a row up. The entries follow-ups
+    # are made from have one of their own, which covers what they read (schema 19).
     __table_args__ = (
         Index("ix_review_card_history", *REVIEW_BY_CARD),
         Index("ix_review_reviewed_at", *REVIEW_BY_TIME),
+        Index(
+            "ix_review_follow_up_entries",
+            *REVIEW_FOLLOW_UP_ENTRIES,
+            sqlite_where=text(FOLLOW_UP_ENTRIES),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -15,9 +15,10 @@ would; anything else makes it read again:
 
 Follow-ups on misconceptions (``follow_ups``) due now come among the review cards, in
 order of their due times, within the day's review limit: a follow-up answer counts as a
-review. After one is answered, or a card with one is answered, the queue is read again
-(the history decides which follow-up a card asks next); it is read again too when a
-follow-up due later today comes due.
+review. After one is answered, or a card with one is answered, the card's follow-ups are
+worked out again from its history and put in place of those kept (``follow_ups_changed``),
+as reading the queue again would find them; it is read again when a follow-up due later
+today comes due.
 
 Cards of one note (siblings) are not shown back to back: once one is answered, the
 preset's sibling burying keeps its new and review siblings out of today's queue. Nothing
@@ -34,9 +35,10 @@ from datetime import datetime, timedelta
 
 from recall.core.memory import CardState, MemoryState
 from recall.core.presets import Preset
+from recall.scheduling.follow_ups import Standing
 from recall.storage.queue import Queued, QueueQueries
 from recall.storage.watched import Stamp
-from recall.study.follow_ups import CardFollowUp
+from recall.study.follow_ups import CardFollowUp, askable_before
 
 _LEARNING = (CardState.LEARNING, CardState.RELEARNING)
 
@@ -61,11 +63,13 @@ class Today:
         notes: The note of each card of ``reviews`` and ``new`` that has one.
         bury_new: An answer buries its new siblings until the next study day.
         bury_reviews: An answer buries its review siblings until the next study day.
-        follow_ups: The follow-ups due now, soonest due first.
-        follow_up_cards: The cards with a follow-up asked today, due or not: answering
-            one reads the queue again.
-        follow_ups_later: The follow-ups that come due later today: they count as review
-            cards left today, as learning cards due later today count.
+        follow_up_cards: The cards with an active follow-up, asked today or not:
+            answering one works its follow-ups out again.
+        askable: The follow-ups that may be asked today, soonest due first (by card
+            after that). Those due at ``follow_ups_at`` may be shown; the others come due
+            later today, when the queue is read again. All count as review cards left
+            today, as learning cards due later today count.
+        follow_ups_at: When the follow-ups were last found due.
     """
 
     stamp: Stamp
@@ -81,9 +85,10 @@ class Today:
     notes: dict[int, str] = field(default_factory=dict)
     bury_new: bool = False
     bury_reviews: bool = False
-    follow_ups: list[CardFollowUp] = field(default_factory=list)
-    follow_up_cards: frozenset[int] = frozenset()
-    follow_ups_later: int = 0
+    follow_up_cards: set[int] = field(default_factory=set)
+    askable: list[CardFollowUp] = field(default_factory=list)
+    follow_ups_at: datetime | None = None
+    _askable_of: dict[int, list[CardFollowUp]] = field(default_factory=dict)
 
     def holds(self, stamp: Stamp, now: datetime) -> bool:
         """Whether this is still today's queue for the database at ``stamp`` at ``now``."""
@@ -104,18 +109,22 @@ class Today:
     def next_follow_up(self, now: datetime) -> CardFollowUp | None:
         """The follow-up to show now instead of ``next_card``'s card, if any: after the due
         learning cards, among the review cards by due time, within the review limit."""
-        if not self.follow_ups or self.reviews_left <= 0:
+        if not self.askable or self.reviews_left <= 0:
             return None
+        first = self.askable[0]
+        if self.follow_ups_at is None or _order(first)[0] > self.follow_ups_at:
+            return None  # due later today: the queue is read again then
         if self.learning and self.learning[0].due < now:
             return None
-        first = self.follow_ups[0]
-        if self.reviews and self.reviews[0].due < (first.due or now):
+        if self.reviews and self.reviews[0].due < _order(first)[0]:
             return None
         return first
 
-    def add_follow_ups(
-        self, items: Sequence[CardFollowUp], cards: frozenset[int], now: datetime
-    ) -> None:
+    def asks(self, card_id: int, option: str) -> bool:
+        """Whether a follow-up of the card on ``option`` is one that may be asked today."""
+        return any(item.option == option for item in self._askable_of.get(card_id, ()))
+
+    def add_follow_ups(self, items: Sequence[CardFollowUp], cards: set[int], now: datetime) -> None:
         """Keep the askable follow-ups due before the end of the day: those due now to
         show, and the time the next of the others comes due, when the queue is read again.
 
@@ -124,19 +133,69 @@ class Today:
             cards: The cards with an active follow-up, askable or not.
             now: The time the queue is read at.
         """
-        self.follow_up_cards = cards
-        self.follow_ups = [item for item in items if item.due is not None and item.due <= now]
-        later = [item.due for item in items if item.due is not None and item.due > now]
-        self.follow_ups_later = len(later)
-        if later:
-            self.valid_until = min(self.valid_until, min(later))
+        self.follow_up_cards = set(cards)
+        self.askable = list(items)
+        self._askable_of = {}
+        for item in items:
+            self._askable_of.setdefault(item.card_id, []).append(item)
+        self._due_from(now)
+
+    def follow_ups_changed(
+        self, card_id: int, items: Sequence[CardFollowUp], now: datetime
+    ) -> None:
+        """Put a card's follow-ups, as its history gives them after an answer, in place of
+        those kept, as reading the queue again at ``now`` would find them.
+
+        The other cards' follow-ups stay as they were read: only an answer changes a
+        card's follow-ups (each answered card's are put in place), and one that comes due
+        or whose card comes back from burying ends what is kept (``valid_until``). Each
+        is found and placed by bisection, so an answer costs no walk of the others.
+
+        Args:
+            card_id: The answered card.
+            items: Its follow-ups (active, waiting and faded), worked out from its history.
+            now: When it was answered.
+        """
+        self.follow_up_cards.discard(card_id)
+        if any(item.follow_up.standing is Standing.ACTIVE for item in items):
+            self.follow_up_cards.add(card_id)
+        askable = self.askable
+        for old in self._askable_of.pop(card_id, ()):
+            index = bisect.bisect_left(askable, _order(old), key=_order)
+            while askable[index] is not old:
+                index += 1
+            del askable[index]
+        mine = askable_before(items, self.end_of_day, now)
+        for item in mine:
+            # After those of the same time and card: one card's follow-ups keep the order
+            # its history gives them, as the queue's sort does when it is read.
+            bisect.insort_right(askable, item, key=_order)
+        if mine:
+            self._askable_of[card_id] = mine
+        self._due_from(now)
+
+    def follow_up_answered(
+        self, card_id: int, items: Sequence[CardFollowUp], now: datetime
+    ) -> None:
+        """Apply a recorded follow-up answer: it counts towards the review limit, and the
+        card's follow-ups are as its history now gives them (``follow_ups_changed``)."""
+        self.reviews_left = max(0, self.reviews_left - 1)
+        self._set_reviews(self.reviews)
+        self.follow_ups_changed(card_id, items, now)
+
+    def _due_from(self, now: datetime) -> None:
+        """Those due at ``now`` may be shown; what is kept holds until the next comes due."""
+        self.follow_ups_at = now
+        later = bisect.bisect_right(self.askable, now, key=lambda item: _order(item)[0])
+        if later < len(self.askable):
+            self.valid_until = min(self.valid_until, _order(self.askable[later])[0])
 
     def counts(self) -> tuple[int, int, int]:
         """New, learning and review cards left today (learning cards due today count in full);
         follow-ups due today count as review cards, within the review limit."""
         learning = bisect.bisect_left(self.learning, self.end_of_day, key=lambda queued: queued.due)
         reviews = len(self.reviews)
-        follow_ups = len(self.follow_ups) + self.follow_ups_later
+        follow_ups = len(self.askable)
         if follow_ups:
             reviews = min(self.reviews_left, reviews + follow_ups)
         return len(self.new), learning, reviews
@@ -265,3 +324,10 @@ def read_today(
         bury_new=bury_new,
         bury_reviews=bury_reviews,
     )
+
+
+def _order(item: CardFollowUp) -> tuple[datetime, int]:
+    """Where a follow-up comes among those that may be asked: by due time, then card."""
+    due = item.due
+    assert due is not None, "a follow-up that may be asked is due"
+    return due, item.card_id

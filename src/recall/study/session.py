@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
 from recall.changes import cards as card_changes
-from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard
-from recall.core import days, deck_tree, grading, type_answer
+from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
+from recall.core import days, deck_tree
 from recall.core.errors import DatabaseChangedError, UnknownDeckError
 from recall.core.memory import CardState, Rating, ReviewKind
 from recall.core.preferences import Preferences
@@ -18,33 +17,32 @@ from recall.core.presets import DeckPresets, Preset, leech_policy
 from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers, chosen, exam
 from recall.scheduling.follow_ups import Standing
-from recall.storage import CardRow, Database, DeckRow, NewReview, Transaction
+from recall.storage import CardRow, Database, DeckRow, Transaction
 from recall.study.anki_cards import ShownNotes
+from recall.study.answering import Answering
 from recall.study.balancing import balanced_answer
 from recall.study.custom import CustomQueue
 from recall.study.follow_ups import CardFollowUp, askable_before, card_follow_ups
 from recall.study.queue import Today, read_today
-from recall.study.recall_prompt import asked_as_recall, recall_answer, typed_option
+from recall.study.recall_prompt import asked_as_recall
+from recall.study.recording import new_review, picked_texts, recorded_answer
 from recall.study.values import (
     Answer,
-    EarlierPick,
     FollowUpShown,
     QueueCounts,
     Recorded,
     StudyCard,
     Summary,
-    elapsed_ms,
 )
 
-_TIMING_WINDOW = 50
 _CHANGED = (
     "the database changed while this deck was open (was a backup restored from the command "
     "line?); nothing was recorded. Open the deck again from the deck list"
-)  # right answers the typical answer time is taken from
+)
 
 
 @dataclass
-class StudySession:
+class StudySession(Answering):
     """One sitting with one deck.
 
     The studied deck's preset sets the day's limits, order and shuffle, and each card is
@@ -83,6 +81,7 @@ class StudySession:
     _card_decks: dict[int, int] = field(default_factory=dict, init=False)
     _recorded: list[Recorded] = field(default_factory=list, init=False)
     _today: Today | None = field(default=None, init=False)
+    _deck_keys: dict[int, str] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self._watched = self.database.watched()
@@ -106,6 +105,7 @@ class StudySession:
         self.scheduler = self.schedulers.for_deck(self._presets, self.deck.id)
         # Studying a deck studies its subdecks too, deck by deck in name order for new cards.
         decks = transaction.browsing.decks()
+        self._deck_keys = {row.id: row.key for row in decks}
         self._exams = exam.exam_dates_in_tree(decks, transaction.decks.exam_dates())
         if self.custom is not None:
             self.deck_ids = tuple(row.id for row in decks)
@@ -169,128 +169,6 @@ class StudySession:
         new, learning, review = today.counts()
         return QueueCounts(new=new, learning=learning, review=review)
 
-    def answer_choice(self, shown: StudyCard, picked: Collection[int], now: datetime) -> Answer:
-        """Grade picked options (indexes into ``card.choices``) of a choice card.
-
-        On a card asked as type-in whose choices the learner asked for, a right choice
-        proposes at most Hard (``grading.with_choices_shown``).
-        """
-        card = shown.card
-        if not isinstance(card, ChoiceCard):
-            raise TypeError("answer_choice needs a choice card")
-        if not picked or any(not 0 <= index < len(card.choices) for index in picked):
-            raise ValueError(f"picked options {sorted(picked)} do not fit the card")
-        correct = grading.is_correct(picked, card.correct_indexes)
-        typical, earlier = self._typical_and_earlier(shown, picked)
-        preferences = self.preferences
-        proposed = grading.propose_rating(
-            correct,
-            elapsed_ms(shown.shown_at, now),
-            typical,
-            preferences.slow_answer_factor,
-            preferences.fast_answer_factor,
-        )
-        if shown.choices_asked:
-            proposed = grading.with_choices_shown(proposed)
-        return Answer(
-            card=shown,
-            picked=frozenset(picked),
-            correct=correct,
-            proposed=proposed,
-            intervals=self._preview(shown, now),
-            answered_at=now,
-            earlier_picks=earlier,
-        )
-
-    def answer_typed(self, shown: StudyCard, typed: str, now: datetime) -> Answer:
-        """Grade what was typed on a type-in card, or on a choice card asked as type-in.
-
-        Right is Good (Hard or Easy by time, as for choices), one slip from right is Hard,
-        anything else Again (``grading.propose_typed_rating``). Nothing typed on a type-in
-        card reveals it as a basic card. On a choice card asked as type-in the answer is
-        the right option's text, case aside, and a typed option counts as picking it.
-        """
-        card = shown.card
-        picked: frozenset[int] = frozenset()
-        if isinstance(card, ChoiceCard) and shown.as_recall:
-            comparison = type_answer.compare(recall_answer(card), typed, ignore_case=True)
-            option = typed_option(card, typed)
-            picked = frozenset() if option is None else frozenset({option})
-        elif isinstance(card, BasicCard) and card.type_answer:
-            if not typed.strip():
-                return self.reveal(shown, now)
-            comparison = type_answer.compare(card.type_answer, typed)
-        else:
-            raise TypeError("answer_typed needs a type-in card or a card asked as type-in")
-        typical, earlier = self._typical_and_earlier(shown, picked)
-        preferences = self.preferences
-        proposed = grading.propose_typed_rating(
-            comparison.correct,
-            comparison.one_slip,
-            elapsed_ms(shown.shown_at, now),
-            typical,
-            preferences.slow_answer_factor,
-            preferences.fast_answer_factor,
-        )
-        return Answer(
-            card=shown,
-            picked=picked,
-            correct=comparison.correct,
-            proposed=proposed,
-            intervals=self._preview(shown, now),
-            answered_at=now,
-            earlier_picks=earlier,
-            typed=comparison,
-        )
-
-    def show_choices(self, shown: StudyCard) -> StudyCard:
-        """The card asked as type-in, shown with its choices after all ("Show choices").
-
-        Its time runs on from when it appeared; a right choice proposes at most Hard.
-
-        Raises:
-            ValueError: The card was not asked as type-in.
-        """
-        if not shown.as_recall:
-            raise ValueError("only a card asked as type-in can fall back to its choices")
-        return dataclasses.replace(shown, as_recall=False, choices_asked=True)
-
-    def _typical_and_earlier(
-        self, shown: StudyCard, picked: Collection[int]
-    ) -> tuple[float | None, tuple[EarlierPick, ...]]:
-        """The deck's typical right-answer time (None when not graded by time or too few
-        answers), and the wrong options picked now that earlier reviews picked too."""
-        card = shown.card
-        wrong: set[str] = set()
-        if isinstance(card, ChoiceCard):
-            wrong = {card.choices[index].text for index in picked} - {
-                card.choices[index].text for index in card.correct_indexes
-            }
-        preferences = self.preferences
-        with self.database.reading() as transaction:
-            durations = transaction.queue.recent_correct_durations(self.deck_ids, _TIMING_WINDOW)
-            earlier = transaction.statistics.option_picks(shown.card_id) if wrong else []
-        typical = None
-        if preferences.answer_time_grading:
-            typical = grading.typical_duration(durations, preferences.timing_sample_size)
-        picks = tuple(
-            EarlierPick(choice=text, times=times, last=last)
-            for text, times, last in earlier
-            if text in wrong
-        )
-        return typical, picks
-
-    def reveal(self, shown: StudyCard, now: datetime) -> Answer:
-        """Show a basic card's back; the learner rates it, Good proposed."""
-        return Answer(
-            card=shown,
-            picked=frozenset(),
-            correct=None,
-            proposed=Rating.GOOD,
-            intervals=self._preview(shown, now),
-            answered_at=now,
-        )
-
     def record(self, answer: Answer, rating: Rating, now: datetime) -> Recorded:
         """Store the answer with the chosen rating and reschedule the card, in one transaction.
 
@@ -308,12 +186,7 @@ class StudySession:
         """
         shown = answer.card
         card = shown.card
-        # A choice card asked as type-in picked nothing when what was typed is no option.
-        picked = (
-            tuple(card.choices[index].text for index in sorted(answer.picked))
-            if isinstance(card, ChoiceCard) and (answer.picked or answer.typed is None)
-            else None
-        )
+        picked = picked_texts(answer)
         if self.custom is not None and self.custom.cram:
             return self._record_cram(answer, rating, picked, now)
         if shown.follow_up is not None:
@@ -342,8 +215,8 @@ class StudySession:
             )
             chosen_due = balanced if capped is None else capped
             after = chosen(after, chosen_due)
-            review = _new_review(answer, rating, picked, before.state, chosen_due=chosen_due)
-            review_id = transaction.history.add(review)
+            review = new_review(answer, rating, picked, before.state, chosen_due=chosen_due)
+            review_id = transaction.history.add(review, self._keys(today, stored))
             if before.last_review is not None and answer.answered_at <= before.last_review:
                 # The clock went back (or stood still: reviews of one instant go by their
                 # ids): the schedule is the replay of the history in time order, as
@@ -358,6 +231,14 @@ class StudySession:
                     leech = card_changes.mark_leech(
                         transaction, shown.card_id, policy, answer.answered_at
                     )
+            # The answer may start, end or free a follow-up: the card's history decides.
+            changed = (
+                self._follow_ups_of(transaction, shown.card_id)
+                if today is not None
+                and leech is None
+                and (shown.card_id in today.follow_up_cards or answer.earlier_picks)
+                else None
+            )
         if self.custom is not None:
             self.custom.answered(shown.card_id, rating, after.state)
         elif today is not None and leech is None:
@@ -365,20 +246,11 @@ class StudySession:
                 shown.card_id, stored.position, before.state, after, card.note, answer.answered_at
             )
             today.stamp = stamp.after_own_commit()
-            if shown.card_id in today.follow_up_cards or answer.earlier_picks:
-                # The answer may start, end or free a follow-up: the history decides.
-                today.valid_until = min(today.valid_until, answer.answered_at)
+            if changed is not None:
+                today.follow_ups_changed(shown.card_id, changed, answer.answered_at)
         else:
             self._today = None  # changed elsewhere, or a leech was marked: read it again
-        recorded = Recorded(
-            review_id=review_id,
-            card_id=shown.card_id,
-            correct=review.correct,
-            time_spent=max(timedelta(0), now - shown.shown_at),
-            memory=after,
-            leech=leech,
-            order=shown.order,
-        )
+        recorded = recorded_answer(answer, review_id, review, after, now, leech=leech)
         self._recorded.append(recorded)
         return recorded
 
@@ -390,16 +262,10 @@ class StudySession:
         shown = answer.card
         with self.database.transaction() as transaction:
             stored = self._check_card(transaction, shown)
-            review = _new_review(answer, rating, picked, stored.memory.state, ReviewKind.CRAM)
+            review = new_review(answer, rating, picked, stored.memory.state, ReviewKind.CRAM)
             review_id = transaction.history.add(review)
         self.custom.answered(shown.card_id, rating, stored.memory.state)
-        recorded = Recorded(
-            review_id=review_id,
-            card_id=shown.card_id,
-            correct=review.correct,
-            time_spent=max(timedelta(0), now - shown.shown_at),
-            memory=stored.memory,
-        )
+        recorded = recorded_answer(answer, review_id, review, stored.memory, now, order=())
         self._recorded.append(recorded)
         return recorded
 
@@ -411,30 +277,37 @@ class StudySession:
         shown = answer.card
         assert shown.follow_up is not None
         with self._watched.transaction() as transaction:
-            self._check_deck(transaction)
+            stamp = self._watched.stamp(transaction)
+            today = self._today if self._today is not None and self._today.stamp == stamp else None
+            if today is None:
+                self._check_deck(transaction)
             stored = self._check_card(transaction, shown)
-            asked = self._active_follow_up(transaction, shown.card_id)
-            if asked is None or asked.option != shown.follow_up.option:
-                raise DatabaseChangedError(_CHANGED)
-            review = _new_review(answer, rating, picked, stored.memory.state, ReviewKind.FOLLOW_UP)
-            review_id = transaction.history.add(review)
-            after = next(
-                item.follow_up.memory
-                for item in self._follow_ups_of(transaction, shown.card_id)
-                if item.option == asked.option
-            )
-        self._today = None  # which follow-up the card asks next is the history's to say
-        recorded = Recorded(
-            review_id=review_id,
-            card_id=shown.card_id,
-            correct=review.correct,
-            time_spent=max(timedelta(0), now - shown.shown_at),
-            memory=after,
-            order=shown.order,
-            follow_up=shown.follow_up,
-        )
+            option = shown.follow_up.option
+            # The follow-up shown is still the card's active one: as the queue kept since
+            # this session's last write says, or else as the card's history says.
+            if today is None or not today.asks(shown.card_id, option):
+                asked = self._active_follow_up(transaction, shown.card_id)
+                if asked is None or asked.option != option:
+                    raise DatabaseChangedError(_CHANGED)
+            review = new_review(answer, rating, picked, stored.memory.state, ReviewKind.FOLLOW_UP)
+            review_id = transaction.history.add(review, self._keys(today, stored))
+            # Which follow-up the card asks next is its history's to say.
+            changed = self._follow_ups_of(transaction, shown.card_id)
+            after = next(item.follow_up.memory for item in changed if item.option == option)
+        if today is not None:
+            today.follow_up_answered(shown.card_id, changed, answer.answered_at)
+            today.stamp = stamp.after_own_commit()
+        else:
+            self._today = None  # changed elsewhere: read it again
+        recorded = recorded_answer(answer, review_id, review, after, now)
         self._recorded.append(recorded)
         return recorded
+
+    def _keys(self, today: Today | None, card: CardRow) -> tuple[str, str] | None:
+        """The card's deck key and card key as this transaction reads them, when the
+        queue kept holds (the decks read with it are as stored); else None."""
+        deck_key = self._deck_keys.get(card.deck_id) if today is not None else None
+        return None if deck_key is None else (deck_key, card.key)
 
     def _follow_ups_of(self, transaction: Transaction, card_id: int) -> list[CardFollowUp]:
         return card_follow_ups(transaction, self.schedulers, self._presets, card_ids=[card_id])
@@ -557,7 +430,8 @@ class StudySession:
     def _study_day(self, now: datetime) -> tuple[datetime, datetime]:
         return days.study_day(now, self.preferences.day_rollover_hour, self.zone)
 
-    def _preview(self, shown: StudyCard, now: datetime) -> dict[Rating, timedelta]:
+    def preview(self, shown: StudyCard, now: datetime) -> dict[Rating, timedelta]:
+        """The intervals each rating would give the card shown, answered at ``now``."""
         deck_id = self._card_decks.get(shown.card_id, self.deck.id)
         return self._scheduler_of(deck_id).preview(shown.seed, shown.memory, now)
 
@@ -579,9 +453,7 @@ class StudySession:
         day = self._study_day(now)
         today = read_today(transaction.queue, stamp, self.deck_ids, self.preset, day, now)
         every = card_follow_ups(transaction, self.schedulers, self._presets, self.deck_ids)
-        active = frozenset(
-            item.card_id for item in every if item.follow_up.standing is Standing.ACTIVE
-        )
+        active = {item.card_id for item in every if item.follow_up.standing is Standing.ACTIVE}
         today.add_follow_ups(askable_before(every, day[1], now), active, now)
         self._today = today
         return today
@@ -621,26 +493,3 @@ class StudySession:
             shown_at=now,
             as_recall=asked_as_recall(card, row.memory, threshold),
         )
-
-
-def _new_review(
-    answer: Answer,
-    rating: Rating,
-    picked: tuple[str, ...] | None,
-    state_before: CardState,
-    kind: ReviewKind = ReviewKind.ANSWER,
-    chosen_due: datetime | None = None,
-) -> NewReview:
-    """The history entry of a graded answer: an answer, a cram answer or a follow-up's."""
-    review = NewReview.rated(
-        card_id=answer.card.card_id,
-        reviewed_at=answer.answered_at,
-        rating=rating,
-        duration_ms=answer.duration_ms,
-        state_before=state_before,
-        picked=picked,
-        correct=answer.correct,
-        proposed=answer.proposed,
-        chosen_due=chosen_due,
-    )
-    return review if kind is ReviewKind.ANSWER else dataclasses.replace(review, kind=kind)
