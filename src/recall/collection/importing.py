@@ -22,6 +22,7 @@ from typing import TypeVar
 
 from recall.changes import decks as deck_changes
 from recall.collection import deck_merging, imported_history, reimport
+from recall.collection._collector import collector_paused
 from recall.collection._imported_schedule import write_card_states
 from recall.collection.imported_presets import give_preset
 from recall.content import sound
@@ -238,7 +239,7 @@ def import_files(
             and nothing is written.
         ImportCancelledError: The learner stopped the import; nothing is written.
     """
-    with workspace.work_folder(database.path.parent, "import") as staging:
+    with collector_paused(), workspace.work_folder(database.path.parent, "import") as staging:
         packages: list[tuple[str, ImportedPackage]] = []
         errors: list[DeckError] = []
         for file in files:
