@@ -18,6 +18,7 @@ from recall.core.progress import Cancelled, never_cancelled
 from recall.importers import ImportedChange, ImportedReview
 from recall.scheduling import PastReview, Scheduler, Schedulers
 from recall.storage import NewReview, Transaction
+from recall.storage.browsing import NewEntry
 
 CANCEL_CHECK_CARDS = 200  # replaying a card's history is slow enough to check this often
 SAME_MOMENT_MS = 8  # a review this little after a stored one of the card is that review
@@ -58,6 +59,7 @@ def write_history(
     keys = transaction.cards.keys(deck_row.id)
     stored = {card.id: history for card, history in transaction.history.per_card(deck_row.id)}
     rows: list[NewReview] = []
+    entries: list[NewEntry] = []
     memories: dict[int, MemoryState] = {}
     for count, (card_key, history) in enumerate(incoming.items(), 1):
         if count % CANCEL_CHECK_CARDS == 0:
@@ -102,7 +104,7 @@ def write_history(
                 kept = None
                 if review.stability is not None and review.difficulty is not None:
                     kept = (review.stability, review.difficulty)
-                transaction.browsing.add_entry(card_id, kind, at, state, due, kept)
+                entries.append((card_id, kind, at, state, due, kept))
                 continue
             rows.append(
                 NewReview.rated(
@@ -114,6 +116,7 @@ def write_history(
                 )
             )
         memories[card_id] = memory
+    transaction.browsing.add_entries(entries)  # before the answers, as one by one
     transaction.history.add_many(rows)
     transaction.cards.set_memories(memories.items())
     return len(rows)

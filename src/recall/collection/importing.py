@@ -300,6 +300,9 @@ def _write(
             for source, read in packages:
                 targets = deck_merging.deck_targets(transaction, read)
                 package = deck_merging.retargeted(read, targets)
+                # Once per file, not once per deck: each deck's write picks its own cards.
+                history = _until(package.reviews, now + FUTURE_TOLERANCE)
+                changes = _until(package.changes, now + FUTURE_TOLERANCE)
                 decks = []
                 for target in targets:
                     deck = target.deck
@@ -320,7 +323,6 @@ def _write(
                         deck_row = transaction.decks.by_key(deck.id)
                         assert deck_row is not None
                         give_preset(transaction, deck_row.id, imported)
-                    history = _until(package.reviews, now + FUTURE_TOLERANCE)
                     reviews = imported_history.write_history(
                         transaction,
                         schedulers,
@@ -328,7 +330,7 @@ def _write(
                         history,
                         cancelled,
                         functools.partial(_replayed, progress, done, len(deck.cards), total),
-                        _until(package.changes, now + FUTURE_TOLERANCE),
+                        changes,
                     )
                     write_card_states(transaction, deck, package.card_states)
                     decks.append(_with_reviews(report, reviews))
