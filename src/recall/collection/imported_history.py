@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from operator import attrgetter
 
 from recall.collection._imported_schedule import as_past, imported_entries
 from recall.content.deck_format import Deck
@@ -22,6 +23,9 @@ from recall.storage.browsing import NewEntry
 
 CANCEL_CHECK_CARDS = 200  # replaying a card's history is slow enough to check this often
 SAME_MOMENT_MS = 8  # a review this little after a stored one of the card is that review
+
+
+_moment = attrgetter("reviewed_at")
 
 
 def _milliseconds(moment: datetime) -> int:
@@ -83,14 +87,15 @@ def write_history(
             (
                 review
                 for review in history
-                if not seen.intersection(
+                if not seen  # a card without stored history: every entry is new
+                or not seen.intersection(
                     range(
                         _milliseconds(review.reviewed_at) - SAME_MOMENT_MS,
                         _milliseconds(review.reviewed_at) + 1,
                     )
                 )
             ),
-            key=lambda item: item.reviewed_at,
+            key=_moment,
         )
         new = _without_restated(scheduler, seed, past, new)
         if not new:
