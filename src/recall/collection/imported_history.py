@@ -97,11 +97,11 @@ def write_history(
             ),
             key=_moment,
         )
-        new = _without_restated(scheduler, seed, past, new)
         if not new:
             continue
-        merged = sorted([*past, *map(as_past, new)], key=lambda item: item.reviewed_at)
-        states, memory = scheduler.replay_with_states(seed, merged)
+        new, states, memory = replayed_entries(scheduler, seed, past, new)
+        if not new:
+            continue
         for review in new:
             if isinstance(review, ImportedChange):
                 state = int(states[review.reviewed_at])
@@ -135,35 +135,58 @@ _SAME_STABILITY = 0.5e-4 + 1e-9
 _SAME_DIFFICULTY = 0.5e-3 + 1e-9
 
 
-def _without_restated(
-    scheduler: Scheduler,
-    seed: int,
-    past: list[PastReview],
-    new: list[ImportedReview | ImportedChange],
-) -> list[ImportedReview | ImportedChange]:
-    """``new`` less the changes that only restate where the history already leaves the card
+Entries = list[ImportedReview | ImportedChange]
+_APPLIED_ON_TOP = frozenset({ReviewKind.SET_DUE, ReviewKind.MEMORY})
+
+
+def replayed_entries(
+    scheduler: Scheduler, seed: int, past: list[PastReview], new: Entries
+) -> tuple[Entries, dict[datetime, CardState], MemoryState]:
+    """The entries of ``new`` to store, the card's state before each entry, and the schedule
+    its whole history (``past`` and those entries) leaves.
+
+    ``new`` loses the changes that only restate where the history already leaves the card
     (a review card due on that day, a new card new), so a card back from another app gains
-    no entry for being where it was."""
+    no entry for being where it was. The history without them is replayed once; the one
+    restating change an import usually adds (Anki's due day or memory state, after every
+    review) is applied on top of that replay (``Scheduler.apply``, which the replay equals
+    step by step) instead of replaying everything again with it.
+    """
     restating = [entry for entry in new if isinstance(entry, ImportedChange) and entry.restates]
-    if not restating:
-        return new
     kept = [entry for entry in new if entry not in restating]
-    merged = sorted([*past, *map(as_past, kept)], key=lambda item: item.reviewed_at)
-    memory = scheduler.replay(seed, merged)
-    for change in restating:
-        if change.kind == ReviewKind.FORGET:
-            needed = memory.state != CardState.NEW
-        else:
-            needed = (
-                change.set_due is None
-                or memory.due is None
-                or memory.state != CardState.REVIEW
-                or abs(memory.due - change.set_due) >= _SAME_DAY
-                or (change.kind == ReviewKind.MEMORY and not _same_memory(memory, change))
-            )
-        if needed:
-            kept.append(change)
-    return sorted(kept, key=lambda entry: entry.reviewed_at)
+    merged = sorted([*past, *map(as_past, kept)], key=_moment)
+    states, memory = scheduler.replay_with_states(seed, merged)
+    if not restating:
+        return new, states, memory
+    needed = [change for change in restating if _needed(change, memory)]
+    if not needed:
+        return sorted(kept, key=_moment), states, memory
+    (change, *more) = needed
+    if (
+        not more
+        and change.kind in _APPLIED_ON_TOP
+        and memory.state is not CardState.NEW
+        and (not merged or merged[-1].reviewed_at < change.reviewed_at)
+    ):
+        states[change.reviewed_at] = memory.state
+        return [*kept, change], states, scheduler.apply(seed, memory, as_past(change))
+    entries = sorted([*kept, *needed], key=_moment)
+    merged = sorted([*past, *map(as_past, entries)], key=_moment)
+    states, memory = scheduler.replay_with_states(seed, merged)
+    return entries, states, memory
+
+
+def _needed(change: ImportedChange, memory: MemoryState) -> bool:
+    """Whether a restating change moves the card from where ``memory`` leaves it."""
+    if change.kind == ReviewKind.FORGET:
+        return memory.state != CardState.NEW
+    return (
+        change.set_due is None
+        or memory.due is None
+        or memory.state != CardState.REVIEW
+        or abs(memory.due - change.set_due) >= _SAME_DAY
+        or (change.kind == ReviewKind.MEMORY and not _same_memory(memory, change))
+    )
 
 
 def _same_memory(memory: MemoryState, change: ImportedChange) -> bool:
