@@ -1,8 +1,9 @@
 """Many rows added at once: the per-row insert triggers lifted, their work done per set.
 
 Every card, schedule and review added fires triggers that derive the search text and tags,
-note the card for ``recall check``, mark the study-day counts stale and queue a sync event;
-for an import of ten thousand cards those were a quarter of its time. Inside
+note the card for ``recall check``, mark the study-day counts stale, count a wrong answer's
+picks and queue a sync event; for an import of ten thousand cards those were a quarter of
+its time. Inside
 ``triggers_lifted`` the unconditional ones are dropped and, when the block ends, the same
 work is done by one statement per trigger over every row added in the block (the rows past
 the highest ids there were when it began), built from the triggers' own SQL; then the
@@ -12,7 +13,8 @@ no other connection ever sees the triggers gone, and a failed block rolls back w
 The rows come out as the triggers would have written them; only the order of the
 ``sync_outbox`` rows differs (each set's rows after the others of the block) and the random
 marks in ``replay_change``. Nothing read inside the block may depend on what the lifted
-triggers write (search text, tags, sync outbox, replay notes, study-day staleness).
+triggers write (search text, tags, sync outbox, replay notes, study-day staleness, counts
+of wrong picks).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from recall.storage import card_index, study_day_schema, sync_triggers, verification
+from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers, verification
 from recall.storage.sql import Sql
 
 
@@ -63,6 +65,11 @@ _LIFTED: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         "study_days_answer_added",
         _named(study_day_schema.TRIGGERS, "study_days_answer_added"),
         ((study_day_schema.ANSWERS_ADDED, _REVIEW),),
+    ),
+    (
+        "wrong_picks_added",
+        _named(pick_counts.TRIGGERS, "wrong_picks_added"),
+        ((pick_counts.PICKS_ADDED, _REVIEW),),
     ),
     (
         "sync_review_insert",
