@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from recall.collection import importing
+from recall.core.errors import ImportCancelledError
 from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database
@@ -138,3 +139,49 @@ def test_history_arriving_for_cards_already_there_stores_the_same_rows(
     assert by_rows["review"]
     assert by_rows["replay_change"]
     assert bulk == by_rows
+
+
+def test_a_bulk_import_stopped_halfway_leaves_the_database_as_it_was(
+    anki_packages: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(card_storage, "secrets", _Seeds())
+    (tmp_path / "made").mkdir()
+    first = build_package(tmp_path / "made")
+    database = Database(tmp_path / "recall.sqlite3")
+    try:
+        importing.import_files(database, Schedulers(), [first], NOW, bulk=True)
+        before = _dump(tmp_path / "recall.sqlite3")
+        asked: list[int] = []
+        copy = tmp_path / "copy.sqlite3"
+        counting = Database(copy)
+        try:  # how often the import asks, so it can be stopped at its last question
+            importing.import_files(
+                counting,
+                Schedulers(),
+                [anki_packages["latest"]],
+                NOW,
+                bulk=True,
+                cancelled=lambda: bool(asked.append(1)),
+            )
+        finally:
+            counting.close()
+        questions, asked = len(asked), []
+
+        def cancelled() -> bool:
+            asked.append(1)
+            return len(asked) == questions  # every row written, the transaction not ended
+
+        with pytest.raises(ImportCancelledError):
+            importing.import_files(
+                database,
+                Schedulers(),
+                [anki_packages["latest"]],
+                NOW,
+                cancelled=cancelled,
+                bulk=True,
+            )
+        assert _dump(tmp_path / "recall.sqlite3") == before
+        importing.import_files(database, Schedulers(), [anki_packages["latest"]], NOW, bulk=True)
+        assert integrity.check(database, Schedulers(), NOW).healthy
+    finally:
+        database.close()

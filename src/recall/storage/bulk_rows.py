@@ -19,12 +19,13 @@ of wrong picks).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers, verification
-from recall.storage.sql import Sql
+from recall.storage.sql import Sql, StatementError
 
 
 def _named(triggers: tuple[str, ...], name: str) -> str:
@@ -84,7 +85,8 @@ def triggers_lifted(sql: Sql) -> Iterator[None]:
     """Add rows without the per-row insert triggers; their work is done per set at the end.
 
     Call it inside a write transaction. When the block raises, the triggers are created
-    again and the exception goes on (the caller's transaction then rolls everything back).
+    again where SQLite still can and the exception goes on: the caller's transaction must
+    then roll back (``Database.transaction`` does), which restores them whatever happened.
     """
     before = {
         _CARD: int(sql.value("SELECT coalesce(max(id), 0) FROM card")),
@@ -94,9 +96,18 @@ def triggers_lifted(sql: Sql) -> Iterator[None]:
         sql.run(f"DROP TRIGGER {name}")
     try:
         yield
-        for _, _, statements in _LIFTED:
-            for statement, table in statements:
-                sql.run(statement, (before[table],))
-    finally:
-        for _, trigger, _ in _LIFTED:
-            sql.run(trigger)
+    except BaseException:
+        # The rollback that follows restores the triggers in any case; an error recreating
+        # them here (SQLite interrupted, the disk full) must not hide the one that stopped.
+        with contextlib.suppress(StatementError):
+            _recreate(sql)
+        raise
+    for _, _, statements in _LIFTED:
+        for statement, table in statements:
+            sql.run(statement, (before[table],))
+    _recreate(sql)
+
+
+def _recreate(sql: Sql) -> None:
+    for _, trigger, _ in _LIFTED:
+        sql.run(trigger)
