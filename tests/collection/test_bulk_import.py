@@ -152,6 +152,11 @@ def test_a_bulk_import_stopped_halfway_leaves_the_database_as_it_was(
         importing.import_files(database, Schedulers(), [first], NOW, bulk=True)
         before = _dump(tmp_path / "recall.sqlite3")
         asked: list[int] = []
+
+        def counted() -> bool:
+            asked.append(1)
+            return False
+
         copy = tmp_path / "copy.sqlite3"
         counting = Database(copy)
         try:  # how often the import asks, so it can be stopped at its last question
@@ -161,7 +166,7 @@ def test_a_bulk_import_stopped_halfway_leaves_the_database_as_it_was(
                 [anki_packages["latest"]],
                 NOW,
                 bulk=True,
-                cancelled=lambda: bool(asked.append(1)),
+                cancelled=counted,
             )
         finally:
             counting.close()
