@@ -4,6 +4,7 @@ for ``recall check`` and the study-day counts' state."""
 
 from __future__ import annotations
 
+import gc
 import random
 import shutil
 import sqlite3
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from recall.collection import importing
+from recall.collection._bulk_import import collector_paused
 from recall.core.errors import ImportCancelledError
 from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
@@ -190,3 +192,19 @@ def test_a_bulk_import_stopped_halfway_leaves_the_database_as_it_was(
         assert integrity.check(database, Schedulers(), NOW).healthy
     finally:
         database.close()
+
+
+def test_the_collector_runs_again_once_the_last_import_ends() -> None:
+    assert gc.isenabled()
+    with collector_paused():
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # paused by someone else before: left paused
+    finally:
+        gc.enable()

@@ -10,7 +10,6 @@ Images are moved into the media folder inside the same all-or-nothing step.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import shutil
@@ -23,7 +22,7 @@ from typing import TypeVar
 
 from recall.changes import decks as deck_changes
 from recall.collection import deck_merging, imported_history, reimport
-from recall.collection._collector import collector_paused
+from recall.collection._bulk_import import BULK_FROM_CARDS, collector_paused, rows_written
 from recall.collection._imported_schedule import write_card_states
 from recall.collection.imported_presets import give_preset
 from recall.content import sound
@@ -44,7 +43,6 @@ from recall.importers import (
 from recall.importers.recall_notes import fields_fingerprint
 from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow, NewCard, Transaction
-from recall.storage.bulk_rows import triggers_lifted
 
 JSON_SUFFIXES = frozenset({".json"})
 TEXT_SUFFIXES = frozenset({".txt", ".csv", ".tsv"})
@@ -61,7 +59,6 @@ SUPPORTED_SUFFIXES = (
     | QTI_PACKAGE_SUFFIXES
 )
 Entry = TypeVar("Entry", ImportedReview, ImportedChange)
-BULK_FROM_CARDS = 500  # from this many cards an import writes its rows set-wise (bulk_rows)
 
 
 @dataclass(frozen=True)
@@ -295,7 +292,7 @@ def _write(
         bulk = total >= BULK_FROM_CARDS
     done = 0
     try:
-        with database.transaction() as transaction, _rows_written(transaction, bulk):
+        with database.transaction() as transaction, rows_written(transaction, bulk):
             reports = []
             for source, read in packages:
                 targets = deck_merging.deck_targets(transaction, read)
@@ -357,11 +354,6 @@ def _write(
             path.unlink(missing_ok=True)
         raise
     return reports
-
-
-def _rows_written(transaction: Transaction, bulk: bool) -> contextlib.AbstractContextManager[None]:
-    """Set-wise trigger work for a bulk import (``bulk_rows``), else the triggers per row."""
-    return triggers_lifted(transaction.sql) if bulk else contextlib.nullcontext()
 
 
 def _until(
