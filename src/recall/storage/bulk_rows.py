@@ -3,12 +3,12 @@
 Every card, schedule and review added fires triggers that derive the search text and tags,
 note the card for ``recall check``, mark the study-day counts stale, count a wrong answer's
 picks and queue a sync event; for an import of ten thousand cards those were a quarter of
-its time. Inside
-``triggers_lifted`` the unconditional ones are dropped and, when the block ends, the same
-work is done by one statement per trigger over every row added in the block (the rows past
-the highest ids there were when it began), built from the triggers' own SQL; then the
-triggers are created again from that SQL. It all happens inside the caller's transaction, so
-no other connection ever sees the triggers gone, and a failed block rolls back with the rest.
+its time. Inside ``triggers_lifted`` these insert triggers are dropped and, when the block
+ends, the same work is done by one statement per trigger over every row added in the block
+(the rows past the highest ids there were when it began), built from the triggers' own SQL;
+then the triggers are created again from that SQL. It all happens inside the caller's
+transaction, so no other connection ever sees the triggers gone, and a failed block rolls
+back with the rest. Updates and deletes inside the block still fire their own triggers.
 
 The rows come out as the triggers would have written them; only the order of the
 ``sync_outbox`` rows differs (each set's rows after the others of the block) and the random
