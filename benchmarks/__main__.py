@@ -96,6 +96,7 @@ FULL = Plan(
     sync_media_rounds=21,
 )
 MILLION = 1_000_000
+LONG_HISTORY_PER_NOTE = 114  # tenths of a review per card: 114,000 reviews for 10,000 notes
 SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3, 2)
 
 
@@ -237,6 +238,9 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
             _check(collections)
     package = prepare.apkg(plan.apkg_notes, cache)
     with_history = anki_packages.packages(plan.apkg_notes, cache)
+    long_history = anki_packages.packages(
+        plan.apkg_notes, cache, reviews=plan.apkg_notes * LONG_HISTORY_PER_NOTE // 10
+    )["latest"]
     json_deck = prepare.collections(plan.json_cards, cache, now, _say).deck_file
     largest = made[-1]
     figures: list[Figure] = []
@@ -298,6 +302,20 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
                     ),
                 )
             )
+        long_reviews = plan.apkg_notes * LONG_HISTORY_PER_NOTE // 10
+        figures.append(
+            measure_import.measure_apkg(
+                long_history,
+                plan.apkg_notes,
+                work,
+                plan.import_rounds,
+                kind=f"today's format, {long_reviews:,} reviews",
+                made_by=(
+                    f"Basic notes with {LONG_HISTORY_PER_NOTE / 10:.1f} reviews per card, "
+                    "exported by Anki itself with its default options"
+                ),
+            )
+        )
         figures.append(
             measure_import.measure_json(json_deck, plan.json_cards, work, plan.json_rounds)
         )

@@ -1,9 +1,10 @@
 """Packages exported by Anki itself, with a full review history, in both package formats.
 
 A collection of Basic notes (the same texts as the genanki package) gets three reviews per
-card in its revlog and the cards' review state, then Anki exports its deck twice: with its
-default options (``collection.anki21b``, zstd, protobuf media list) and with "Support
-older Anki versions" (``collection.anki21``). Both files are kept in the cache.
+card in its revlog (or a given number in all, for the long-history package) and the cards'
+review state, then Anki exports its deck twice: with its default options
+(``collection.anki21b``, zstd, protobuf media list) and with "Support older Anki versions"
+(``collection.anki21``). Both files are kept in the cache.
 """
 
 from __future__ import annotations
@@ -23,12 +24,17 @@ _FIRST_REVIEW_MS = 1_700_000_000_000
 _EASES = (3, 3, 4)
 
 
-def packages(notes: int, folder: Path) -> dict[str, Path]:
-    """The ``latest`` and ``legacy`` packages of ``notes`` notes with history, made once."""
-    made = {
-        "latest": folder / f"anki-{notes}-history.apkg",
-        "legacy": folder / f"anki-{notes}-history-legacy.apkg",
-    }
+def packages(notes: int, folder: Path, reviews: int | None = None) -> dict[str, Path]:
+    """The ``latest`` and ``legacy`` packages of ``notes`` notes with history, made once.
+
+    Args:
+        notes: How many Basic notes (one card each).
+        folder: The cache folder.
+        reviews: How many revlog rows in all, spread evenly over the cards (the first cards
+            one more); three per card when None.
+    """
+    name = f"anki-{notes}-history" + (f"-{reviews}" if reviews is not None else "")
+    made = {"latest": folder / f"{name}.apkg", "legacy": folder / f"{name}-legacy.apkg"}
     if all(path.exists() for path in made.values()):
         return made
     home = folder / f"anki-export-{notes}"
@@ -53,10 +59,13 @@ def packages(notes: int, folder: Path) -> dict[str, Path]:
         db = collection.db
         assert db is not None
         card_ids = db.list("SELECT id FROM cards ORDER BY id")
+        each, more = divmod(reviews, len(card_ids)) if reviews is not None else (3, 0)
         rows = [
             (_FIRST_REVIEW_MS + position * 1000 + step * 3 * _DAY_MS, card, ease, step)
             for position, card in enumerate(card_ids)
-            for step, ease in enumerate(_EASES)
+            for step, ease in enumerate(
+                _EASES[step % len(_EASES)] for step in range(each + (position < more))
+            )
         ]
         db.executemany(
             "INSERT INTO revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type)"

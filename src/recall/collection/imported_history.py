@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from operator import attrgetter
 
 from recall.collection._imported_schedule import as_past, imported_entries
 from recall.content.deck_format import Deck
@@ -18,9 +19,13 @@ from recall.core.progress import Cancelled, never_cancelled
 from recall.importers import ImportedChange, ImportedReview
 from recall.scheduling import PastReview, Scheduler, Schedulers
 from recall.storage import NewReview, Transaction
+from recall.storage.browsing import NewEntry
 
 CANCEL_CHECK_CARDS = 200  # replaying a card's history is slow enough to check this often
 SAME_MOMENT_MS = 8  # a review this little after a stored one of the card is that review
+
+
+_moment = attrgetter("reviewed_at")
 
 
 def _milliseconds(moment: datetime) -> int:
@@ -58,6 +63,7 @@ def write_history(
     keys = transaction.cards.keys(deck_row.id)
     stored = {card.id: history for card, history in transaction.history.per_card(deck_row.id)}
     rows: list[NewReview] = []
+    entries: list[NewEntry] = []
     memories: dict[int, MemoryState] = {}
     for count, (card_key, history) in enumerate(incoming.items(), 1):
         if count % CANCEL_CHECK_CARDS == 0:
@@ -81,20 +87,21 @@ def write_history(
             (
                 review
                 for review in history
-                if not seen.intersection(
+                if not seen  # a card without stored history: every entry is new
+                or not seen.intersection(
                     range(
                         _milliseconds(review.reviewed_at) - SAME_MOMENT_MS,
                         _milliseconds(review.reviewed_at) + 1,
                     )
                 )
             ),
-            key=lambda item: item.reviewed_at,
+            key=_moment,
         )
-        new = _without_restated(scheduler, seed, past, new)
         if not new:
             continue
-        merged = sorted([*past, *map(as_past, new)], key=lambda item: item.reviewed_at)
-        states, memory = scheduler.replay_with_states(seed, merged)
+        new, states, memory = replayed_entries(scheduler, seed, past, new)
+        if not new:
+            continue
         for review in new:
             if isinstance(review, ImportedChange):
                 state = int(states[review.reviewed_at])
@@ -102,7 +109,7 @@ def write_history(
                 kept = None
                 if review.stability is not None and review.difficulty is not None:
                     kept = (review.stability, review.difficulty)
-                transaction.browsing.add_entry(card_id, kind, at, state, due, kept)
+                entries.append((card_id, kind, at, state, due, kept))
                 continue
             rows.append(
                 NewReview.rated(
@@ -114,6 +121,7 @@ def write_history(
                 )
             )
         memories[card_id] = memory
+    transaction.browsing.add_entries(entries)  # before the answers, as one by one
     transaction.history.add_many(rows)
     transaction.cards.set_memories(memories.items())
     return len(rows)
@@ -127,35 +135,58 @@ _SAME_STABILITY = 0.5e-4 + 1e-9
 _SAME_DIFFICULTY = 0.5e-3 + 1e-9
 
 
-def _without_restated(
-    scheduler: Scheduler,
-    seed: int,
-    past: list[PastReview],
-    new: list[ImportedReview | ImportedChange],
-) -> list[ImportedReview | ImportedChange]:
-    """``new`` less the changes that only restate where the history already leaves the card
+Entries = list[ImportedReview | ImportedChange]
+_APPLIED_ON_TOP = frozenset({ReviewKind.SET_DUE, ReviewKind.MEMORY})
+
+
+def replayed_entries(
+    scheduler: Scheduler, seed: int, past: list[PastReview], new: Entries
+) -> tuple[Entries, dict[datetime, CardState], MemoryState]:
+    """The entries of ``new`` to store, the card's state before each entry, and the schedule
+    its whole history (``past`` and those entries) leaves.
+
+    ``new`` loses the changes that only restate where the history already leaves the card
     (a review card due on that day, a new card new), so a card back from another app gains
-    no entry for being where it was."""
+    no entry for being where it was. The history without them is replayed once; the one
+    restating change an import usually adds (Anki's due day or memory state, after every
+    review) is applied on top of that replay (``Scheduler.apply``, which the replay equals
+    step by step) instead of replaying everything again with it.
+    """
     restating = [entry for entry in new if isinstance(entry, ImportedChange) and entry.restates]
-    if not restating:
-        return new
     kept = [entry for entry in new if entry not in restating]
-    merged = sorted([*past, *map(as_past, kept)], key=lambda item: item.reviewed_at)
-    memory = scheduler.replay(seed, merged)
-    for change in restating:
-        if change.kind == ReviewKind.FORGET:
-            needed = memory.state != CardState.NEW
-        else:
-            needed = (
-                change.set_due is None
-                or memory.due is None
-                or memory.state != CardState.REVIEW
-                or abs(memory.due - change.set_due) >= _SAME_DAY
-                or (change.kind == ReviewKind.MEMORY and not _same_memory(memory, change))
-            )
-        if needed:
-            kept.append(change)
-    return sorted(kept, key=lambda entry: entry.reviewed_at)
+    merged = sorted([*past, *map(as_past, kept)], key=_moment)
+    states, memory = scheduler.replay_with_states(seed, merged)
+    if not restating:
+        return new, states, memory
+    needed = [change for change in restating if _needed(change, memory)]
+    if not needed:
+        return sorted(kept, key=_moment), states, memory
+    (change, *more) = needed
+    if (
+        not more
+        and change.kind in _APPLIED_ON_TOP
+        and memory.state is not CardState.NEW
+        and (not merged or merged[-1].reviewed_at < change.reviewed_at)
+    ):
+        states[change.reviewed_at] = memory.state
+        return [*kept, change], states, scheduler.apply(seed, memory, as_past(change))
+    entries = sorted([*kept, *needed], key=_moment)
+    merged = sorted([*past, *map(as_past, entries)], key=_moment)
+    states, memory = scheduler.replay_with_states(seed, merged)
+    return entries, states, memory
+
+
+def _needed(change: ImportedChange, memory: MemoryState) -> bool:
+    """Whether a restating change moves the card from where ``memory`` leaves it."""
+    if change.kind == ReviewKind.FORGET:
+        return memory.state != CardState.NEW
+    return (
+        change.set_due is None
+        or memory.due is None
+        or memory.state != CardState.REVIEW
+        or abs(memory.due - change.set_due) >= _SAME_DAY
+        or (change.kind == ReviewKind.MEMORY and not _same_memory(memory, change))
+    )
 
 
 def _same_memory(memory: MemoryState, change: ImportedChange) -> bool:

@@ -22,6 +22,7 @@ from typing import TypeVar
 
 from recall.changes import decks as deck_changes
 from recall.collection import deck_merging, imported_history, reimport
+from recall.collection._bulk_import import BULK_FROM_CARDS, rows_written
 from recall.collection._collector import collector_paused
 from recall.collection._imported_schedule import write_card_states
 from recall.collection.imported_presets import give_preset
@@ -223,6 +224,7 @@ def import_files(
     now: datetime,
     progress: Progress = no_progress,
     cancelled: Cancelled = never_cancelled,
+    bulk: bool | None = None,
 ) -> list[ImportReport]:
     """Import files together: each is read and checked first, then all are written at once.
 
@@ -234,6 +236,9 @@ def import_files(
         now: The import's time, aware UTC.
         progress: Called with (done, total) as files are read and cards written.
         cancelled: Checked as the work goes; once true the import stops, writing nothing.
+        bulk: Write the rows with the per-row insert triggers lifted and their work done
+            once per set (``storage.bulk_rows``): the same rows, faster. None: from
+            ``BULK_FROM_CARDS`` cards on; False: row by row, as every other write.
 
     Raises:
         DeckErrors: At least one file is invalid; every bad file's problems are listed
@@ -253,7 +258,7 @@ def import_files(
                 errors.append(DeckError(str(file), [f"cannot be read ({error.strerror or error})"]))
         if errors:
             raise DeckErrors(errors)
-        return _write(database, schedulers, packages, now, progress, cancelled)
+        return _write(database, schedulers, packages, now, progress, cancelled, bulk)
 
 
 def import_deck(
@@ -280,19 +285,25 @@ def _write(
     now: datetime,
     progress: Progress,
     cancelled: Cancelled,
+    bulk: bool | None = None,
 ) -> list[ImportReport]:
     media_dir = paths.media_dir(database.path.parent)
     placed: list[Path] = []
     total = sum(card_total(package) for _, package in packages)
+    if bulk is None:
+        bulk = total >= BULK_FROM_CARDS
     done = 0
     try:
-        with database.transaction() as transaction:
+        with database.transaction() as transaction, rows_written(transaction, bulk):
             reports = []
             for source, read in packages:
                 targets = deck_merging.deck_targets(transaction, read)
                 package = deck_merging.retargeted(read, targets)
                 for key, content in read.note_types.items():
                     transaction.note_types.add(key, content)
+                # Once per file, not once per deck: each deck's write picks its own cards.
+                history = _until(package.reviews, now + FUTURE_TOLERANCE)
+                changes = _until(package.changes, now + FUTURE_TOLERANCE)
                 decks = []
                 for target in targets:
                     deck = target.deck
@@ -315,7 +326,6 @@ def _write(
                         deck_row = transaction.decks.by_key(deck.id)
                         assert deck_row is not None
                         give_preset(transaction, deck_row.id, imported)
-                    history = _until(package.reviews, now + FUTURE_TOLERANCE)
                     reviews = imported_history.write_history(
                         transaction,
                         schedulers,
@@ -323,7 +333,7 @@ def _write(
                         history,
                         cancelled,
                         functools.partial(_replayed, progress, done, len(deck.cards), total),
-                        _until(package.changes, now + FUTURE_TOLERANCE),
+                        changes,
                     )
                     write_card_states(transaction, deck, package.card_states)
                     decks.append(_with_reviews(report, reviews))

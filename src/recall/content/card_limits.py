@@ -100,6 +100,17 @@ def html_nesting(fragment: str) -> Nesting:
     return _scan(fragment, MAX_NESTING, MAX_TABLE_NESTING).nesting
 
 
+def html_nesting_problem(fragment: str) -> str | None:
+    """``html_nesting(fragment).problem()``, without the scan when too few tags are there to
+    pass the bounds (each element and table the scan counts starts with a ``<``)."""
+    markup = fragment.count("<")
+    if markup <= MAX_NESTING and (
+        markup <= MAX_TABLE_NESTING or fragment.lower().count("<table") <= MAX_TABLE_NESTING
+    ):
+        return None
+    return html_nesting(fragment).problem()
+
+
 @dataclass(frozen=True)
 class Flattened:
     """HTML with the elements nested past the bounds taken out (their text stays).

@@ -23,7 +23,7 @@ from recall.content.card_limits import (
     MAX_FIELD_CHARS,
     MAX_HTML_SIDE_CHARS,
     MAX_NAME_CHARS,
-    html_nesting,
+    html_nesting_problem,
     length_problem,
     markdown_problem,
     may_nest_markdown_deeply,
@@ -232,7 +232,7 @@ def card_limit_problems(card: ChoiceCard | BasicCard) -> list[str]:
         kept_whole = markup == "html" and field not in ("explanation", "source")
         problem = length_problem(text, MAX_HTML_SIDE_CHARS if kept_whole else MAX_FIELD_CHARS)
         if problem is None:
-            problem = html_nesting(text).problem() if markup == "html" else markdown_problem(text)
+            problem = html_nesting_problem(text) if markup == "html" else markdown_problem(text)
         if problem is not None:
             problems.append(f"{field}: {problem}")
     for position, tag in enumerate(card.tags):

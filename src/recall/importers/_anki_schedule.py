@@ -116,6 +116,7 @@ def read_schedule(
         reviews: The imported reviews by (deck id, card id), oldest first.
     """
     days = anki_days(collection)
+    middles: dict[int, datetime] = {}  # by due day: most cards share theirs with others
     changes: dict[tuple[str, str], list[ImportedChange]] = {}
     latest: dict[int, int] = {}
     for card_id, imported in keys.items():
@@ -155,7 +156,9 @@ def read_schedule(
             continue
         if kind == _REVIEW_TYPE and abs(due) <= _LONGEST_DAYS:
             memory = memory_state(row[8])
-            entry = ImportedChange(moment, ReviewKind.SET_DUE, days.middle(due), restates=True)
+            if due not in middles:
+                middles[due] = days.middle(due)
+            entry = ImportedChange(moment, ReviewKind.SET_DUE, middles[due], restates=True)
             if memory is not None:
                 entry = dataclasses.replace(
                     entry, kind=ReviewKind.MEMORY, stability=memory[0], difficulty=memory[1]

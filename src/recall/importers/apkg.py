@@ -78,6 +78,7 @@ CRAM_KIND = 3  # a review in a filtered deck
 REVIEW_KINDS = frozenset({0, 1, 2})  # learning, review, relearning
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ANKI_DEFAULT_PRESET = 1  # the preset of a deck that names none
+_RATINGS = {int(rating): rating for rating in Rating}  # Anki's ease 1-4 (looked up per row)
 
 
 def read_apkg(
@@ -550,7 +551,7 @@ class _PackageReader:
             else:
                 duration = min(max(review.time_ms, 0), MAX_DURATION_MS)
                 reviews.setdefault(key, []).append(
-                    ImportedReview(moment, Rating(review.ease), duration)
+                    ImportedReview(moment, _RATINGS[review.ease], duration)
                 )
         parts = [
             wording.count(manual, "manual or rescheduling entry", "manual or rescheduling entries"),

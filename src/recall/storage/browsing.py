@@ -14,10 +14,18 @@ from typing import Any
 
 from recall.core.memory import CardState, MemoryState, ReviewKind
 from recall.storage.records import DeckRow
-from recall.storage.review_ids import card_keys, free_uid
+from recall.storage.review_ids import batch_uids, card_keys, free_uid
 from recall.storage.search_sql import Condition, source
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
+
+_ENTRY_INSERT = (
+    "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, "
+    "picked, correct, kind, set_due, set_stability, set_difficulty, uid) "
+    "VALUES (?, ?, 0, 0, ?, NULL, 0, ?, ?, ?, ?, ?)"
+)
+NewEntry = tuple[int, ReviewKind, datetime, int, datetime | None, tuple[float, float] | None]
+"""A schedule change to append: card id, kind, time, state before, due date, memory state."""
 
 FROM = (
     "FROM card JOIN card_memory ON card_memory.card_id = card.id "
@@ -273,11 +281,22 @@ class BrowsingQueries:
         uid = free_uid(self._sql, card_keys(self._sql, [card_id])[card_id], micros, int(kind), 0)
         stability, difficulty = memory or (None, None)
         return self._sql.run(
-            "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, "
-            "picked, correct, kind, set_due, set_stability, set_difficulty, uid) "
-            "VALUES (?, ?, 0, 0, ?, NULL, 0, ?, ?, ?, ?, ?)",
+            _ENTRY_INSERT,
             (card_id, micros, state_before, int(kind), to_micros(due), stability, difficulty, uid),
         )
+
+    def add_entries(self, entries: Sequence[NewEntry]) -> None:
+        """``add_entry`` for each of ``entries`` (its arguments in order), in one batch."""
+        rows = []
+        for card_id, kind, at, state_before, due, memory in entries:
+            micros = to_micros(at)
+            assert micros is not None
+            stability, difficulty = memory or (None, None)
+            rows.append(
+                (card_id, micros, state_before, int(kind), to_micros(due), stability, difficulty)
+            )
+        uids = batch_uids(self._sql, [(row[0], row[1], row[3], 0) for row in rows])
+        self._many(_ENTRY_INSERT, [(*row, uid) for row, uid in zip(rows, uids, strict=True)])
 
     def delete_reviews(self, review_ids: Sequence[int]) -> None:
         """Remove history entries (undo of a forget or set due date)."""

@@ -56,6 +56,16 @@ END
 )
 
 
+SEARCH_TEXT_ADDED = f"UPDATE card SET search_text = {_texts('content')} WHERE id > ?"
+"""``card_index_insert``'s search text for every card past an id at once."""
+TAGS_ADDED = (
+    _tags("card.id", "card.content")
+    .replace("FROM json_each", "FROM card, json_each")
+    .replace("WHERE trim", "WHERE card.id > ? AND trim")
+)
+"""``card_index_insert``'s tags for every card past an id at once."""
+
+
 def create_triggers(connection: Connection) -> None:
     """Create the triggers that keep ``search_text`` and ``card_tag`` from each card's content."""
     for trigger in TRIGGERS:

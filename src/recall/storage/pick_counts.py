@@ -51,6 +51,16 @@ END
 """,
 )
 
+PICKS_ADDED = f"""
+    INSERT INTO wrong_pick_count (card_id, choice, times, last_at)
+    SELECT review.card_id, p.value, count(*), max(review.reviewed_at)
+    FROM review, json_each(review.picked) AS p
+    WHERE review.id > ? AND {_COUNTED.format(row="review")} GROUP BY 1, 2
+    ON CONFLICT (card_id, choice) DO UPDATE
+    SET times = times + excluded.times, last_at = max(last_at, excluded.last_at)
+"""
+"""``wrong_picks_added`` for every review past an id at once."""
+
 COUNTING = f"""
     SELECT review.card_id, p.value, count(*), max(review.reviewed_at)
     FROM review, json_each(review.picked) AS p

@@ -17,20 +17,20 @@ NEVER = -(2**62)
 
 _STALE = (
     "UPDATE study_day_state SET stale_from = min(coalesce(stale_from, {time}), {time}), "
-    "changes = changes + 1 WHERE {time} IS NOT NULL"
+    "changes = changes + {count} WHERE {time} IS NOT NULL"
 )
 
 TRIGGERS = (
     f"""
 CREATE TRIGGER study_days_answer_added AFTER INSERT ON review WHEN NEW.kind = {ANSWER}
 BEGIN
-    {_STALE.format(time="NEW.reviewed_at")};
+    {_STALE.format(time="NEW.reviewed_at", count=1)};
 END
 """,
     f"""
 CREATE TRIGGER study_days_answer_removed AFTER DELETE ON review WHEN OLD.kind = {ANSWER}
 BEGIN
-    {_STALE.format(time="OLD.reviewed_at")};
+    {_STALE.format(time="OLD.reviewed_at", count=1)};
 END
 """,
     f"""
@@ -41,12 +41,19 @@ BEGIN
         _STALE.format(
             time=(
                 f"(SELECT min(reviewed_at) FROM review WHERE card_id = NEW.id AND kind = {ANSWER})"
-            )
+            ),
+            count=1,
         )
     };
 END
 """,
 )
+
+ANSWERS_ADDED = _STALE.format(
+    time=f"(SELECT min(reviewed_at) FROM review WHERE id > ?1 AND kind = {ANSWER})",
+    count=f"(SELECT count(*) FROM review WHERE id > ?1 AND kind = {ANSWER})",
+)
+"""``study_days_answer_added`` for every review past an id (``?1``) at once."""
 
 TABLES = (
     "CREATE TABLE study_day_count (deck_id INTEGER NOT NULL, day INTEGER NOT NULL, "

@@ -19,13 +19,31 @@ _LOUD = "WHEN NOT EXISTS (SELECT 1 FROM sync_quiet)"
 _OLD_CARD = "json_array((SELECT key FROM deck WHERE id = OLD.deck_id), OLD.key)"
 
 
+_OUTBOX = "INSERT INTO sync_outbox (kind, row_id, detail, at)"
+
+
 def _trigger(name: str, event: str, kind: str, row: str, detail: str) -> str:
     return f"""
 CREATE TRIGGER {name} AFTER {event} {_LOUD}
 BEGIN
-    INSERT INTO sync_outbox (kind, row_id, detail, at) VALUES ('{kind}', {row}, {detail}, {_NOW});
+    {_OUTBOX} VALUES ('{kind}', {row}, {detail}, {_NOW});
 END
 """
+
+
+def _added(kind: str, table: str, detail: str) -> str:
+    """What the insert trigger of ``table`` writes, for every row past an id (the one
+    parameter) at once, in id order."""
+    return (
+        f"{_OUTBOX} SELECT '{kind}', NEW.id, {detail}, {_NOW} FROM {table} AS NEW "
+        "WHERE NEW.id > ? AND NOT EXISTS (SELECT 1 FROM sync_quiet) ORDER BY NEW.id"
+    )
+
+
+CARDS_ADDED = _added("card", "card", "NULL")
+"""``sync_card_insert`` for every card past an id: a bulk import's cards, with it lifted."""
+REVIEWS_ADDED = _added("review", "review", "NEW.uid")
+"""``sync_review_insert`` for every review past an id."""
 
 
 DECK_UPDATE = _trigger(

@@ -27,6 +27,12 @@ def _note(card: str) -> str:
     return f"INSERT OR REPLACE INTO replay_change (card_id, mark) VALUES ({card}, random());"
 
 
+_NOTE_EACH = (
+    "INSERT OR REPLACE INTO replay_change (card_id, mark) SELECT {card}, random() FROM {rows}"
+)
+# ``replay_review_added`` and ``replay_schedule_added`` for every row past an id at once.
+REVIEWS_ADDED = _NOTE_EACH.format(card="card_id", rows="review WHERE id > ? GROUP BY card_id")
+SCHEDULES_ADDED = _NOTE_EACH.format(card="card_id", rows="card_memory WHERE card_id > ?")
 _BUMP = "UPDATE replay_verified SET generation = generation + 1;"
 # A card moved to another deck (another preset) or given another seed (the fuzz's) replays
 # differently. Schema 10 added the seed; before, this trigger was ``replay_card_moved``.

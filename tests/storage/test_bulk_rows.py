@@ -1,0 +1,112 @@
+"""Rows added with the per-row insert triggers lifted come out as the triggers write them."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from recall.core.memory import CardState, Rating
+from recall.storage import Database, NewCard, NewReview
+from recall.storage.bulk_rows import triggers_lifted
+
+NOW = datetime(2026, 2, 1, 8, tzinfo=UTC)
+CONTENT = (
+    '{"id": "%s", "type": "choice", "question": "Q %s", "tags": ["a", " b ", ""], '
+    '"choices": [{"text": "x", "correct": true, "why": "w"}, {"text": "y"}]}'
+)
+# What differs whatever the path: the outbox's order and SQLite's clock, a random mark.
+DUMPS = {
+    "card": "SELECT id, key, content, search_text, seed FROM card",
+    "card_tag": "SELECT card_id, tag FROM card_tag",
+    "card_memory": "SELECT * FROM card_memory",
+    "review": "SELECT * FROM review",
+    "wrong_pick_count": "SELECT * FROM wrong_pick_count",
+    "replay_change": "SELECT card_id FROM replay_change",
+    "study_day_state": "SELECT * FROM study_day_state",
+    "sync_outbox": "SELECT kind, row_id, detail FROM sync_outbox",
+    "triggers": "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'",
+}
+
+
+def _written(path: Path, lifted: bool) -> dict[str, list[tuple[object, ...]]]:
+    database = Database(path)
+    try:
+        with database.transaction() as transaction:
+            deck = transaction.decks.add("deck", "Deck", "", NOW)
+            first = [NewCard(f"c{i}", i, "choice", CONTENT % (i, i), seed=i + 1) for i in range(3)]
+            transaction.cards.add(deck.id, first, NOW)  # before the block, triggers firing
+            transaction.history.add_many(
+                [NewReview.rated(1, NOW, Rating.AGAIN, 1000, CardState.NEW, ("y",), False)]
+            )
+            transaction.sql.run("DELETE FROM replay_change")  # as a check verifying them does
+        with (
+            database.transaction() as transaction,
+            triggers_lifted(transaction.sql) if lifted else contextlib.nullcontext(),
+        ):
+            more = [NewCard(f"d{i}", i, "choice", CONTENT % (i, i), seed=i + 9) for i in range(4)]
+            transaction.cards.add(deck.id, more, NOW)
+            transaction.history.add_many(
+                [
+                    NewReview.rated(
+                        card_id,
+                        NOW + timedelta(hours=hours),
+                        rating,
+                        2000,
+                        CardState.NEW,
+                        picked,
+                        correct,
+                    )
+                    for card_id, hours, rating, picked, correct in (
+                        (1, 2, Rating.AGAIN, ("y", "y"), False),
+                        (2, 3, Rating.GOOD, ("x",), True),
+                        (5, 1, Rating.AGAIN, ("y", "x"), False),
+                        (5, 9, Rating.HARD, None, None),
+                    )
+                ]
+            )
+    finally:
+        database.close()
+    connection = sqlite3.connect(path)
+    try:
+        return {
+            name: sorted(connection.execute(query).fetchall(), key=repr)
+            for name, query in DUMPS.items()
+        }
+    finally:
+        connection.close()
+
+
+def test_rows_added_with_the_triggers_lifted_are_the_rows_the_triggers_write(
+    tmp_path: Path,
+) -> None:
+    by_rows = _written(tmp_path / "rows.sqlite3", lifted=False)
+    lifted = _written(tmp_path / "lifted.sqlite3", lifted=True)
+    assert by_rows["wrong_pick_count"]
+    assert by_rows["card_tag"]
+    assert lifted == by_rows
+
+
+def test_a_failed_block_leaves_the_triggers_and_rows_as_they_were(tmp_path: Path) -> None:
+    database = Database(tmp_path / "recall.sqlite3")
+    try:
+        with database.reading() as transaction:
+            triggers = transaction.sql.rows(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
+            )
+        try:
+            with database.transaction() as transaction, triggers_lifted(transaction.sql):
+                deck = transaction.decks.add("deck", "Deck", "", NOW)
+                transaction.cards.add(deck.id, [NewCard("c", 0, "choice", CONTENT % (0, 0))], NOW)
+                raise RuntimeError("stop")
+        except RuntimeError:
+            pass
+        with database.reading() as transaction:
+            assert (
+                transaction.sql.rows("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+                == triggers
+            )
+            assert transaction.sql.value("SELECT count(*) FROM card") == 0
+    finally:
+        database.close()
