@@ -1,0 +1,149 @@
+"""Cards an earlier Recall imported from Anki without their note gain it when the package is
+imported again: fields, template number and note type, with the schedule, history and what
+the learner changed left as they were, and no card added."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from recall.changes.cards import Changes
+from recall.collection import importing
+from recall.content.deck_format import CARD_ADAPTER, BasicCard
+from recall.core.memory import Rating
+from recall.core.preferences import Preferences
+from recall.safekeeping import integrity
+from recall.scheduling import Schedulers
+from recall.storage import Database, NewCard
+from recall.study.session import StudySession
+from tests.conftest import ZONE, Clock
+from tests.helpers.anki_notes import make_note_package
+from tests.helpers.anki_templates import plain
+
+
+def _cards(database: Database) -> dict[str, tuple[int, BasicCard]]:
+    """Every stored card by its key: (row id, card)."""
+    cards = {}
+    with database.reading() as transaction:
+        for deck in transaction.browsing.decks():
+            for row in transaction.cards.of_deck(deck.id):
+                card = CARD_ADAPTER.validate_json(row.content)
+                assert isinstance(card, BasicCard)
+                cards[row.key] = (row.id, card)
+    return cards
+
+
+def _strip_notes(database: Database, now: datetime) -> None:
+    """Store every card as an earlier Recall did: its rendered sides alone, no note, and
+    no note type kept."""
+    with database.transaction() as transaction:
+        transaction.sql.run("DELETE FROM anki_note_type")
+        for deck in transaction.browsing.decks():
+            for row in transaction.cards.of_deck(deck.id):
+                card = CARD_ADAPTER.validate_json(row.content)
+                stripped = card.model_copy(update={"anki": None})
+                content = stripped.model_dump_json(exclude_defaults=True)
+                assert '"anki"' not in content
+                transaction.cards.update(
+                    row.id, NewCard(row.key, row.position, row.kind, content), now
+                )
+
+
+def _study(database: Database, card_id: int, deck_key: str, now: datetime) -> None:
+    session = StudySession(database, Schedulers(fuzz=False), deck_key, random.Random(1), ZONE)
+    shown = session.show(card_id, now)
+    answer = session.reveal(shown, now + timedelta(seconds=4))
+    session.record(answer, Rating.GOOD, now + timedelta(seconds=4))
+
+
+def _schedules(database: Database) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """Every review row and every memory row, as stored."""
+    with database.reading() as transaction:
+        reviews = transaction.sql.rows("SELECT * FROM review ORDER BY id")
+        memories = transaction.sql.rows("SELECT * FROM card_memory ORDER BY card_id")
+    return [tuple(row) for row in reviews], [tuple(row) for row in memories]
+
+
+def _deck_key(database: Database, card_id: int) -> str:
+    with database.reading() as transaction:
+        deck_id = transaction.cards.get(card_id).deck_id
+        (key,) = [deck.key for deck in transaction.browsing.decks() if deck.id == deck_id]
+    return key
+
+
+def test_reimporting_gives_cards_their_note_and_keeps_their_schedule(
+    database: Database, tmp_path: Path, clock: Clock
+) -> None:
+    package = make_note_package(tmp_path)
+    importing.import_files(database, Schedulers(fuzz=False), [package], clock())
+    imported = _cards(database)
+    assert len(imported) == 4
+    _strip_notes(database, clock.advance(minutes=1))
+    studied_id = next(card_id for card_id, card in imported.values() if plain(card.front) == "dog")
+    _study(database, studied_id, _deck_key(database, studied_id), clock.advance(hours=1))
+    before = _schedules(database)
+    assert len(before[0]) == 1
+
+    (report,) = importing.import_files(
+        database, Schedulers(fuzz=False), [package], clock.advance(hours=1)
+    )
+
+    (deck,) = [deck for deck in report.decks if deck.updated or deck.unchanged]
+    assert (deck.added, deck.updated, deck.noted, deck.newer_kept) == (0, 4, 4, 0)
+    assert "4 given their Anki note" in deck.describe()
+    after = _cards(database)
+    assert set(after) == set(imported)
+    for key, (card_id, card) in after.items():
+        assert card.anki is not None
+        assert card == imported[key][1]
+        assert card_id == imported[key][0]
+    with database.reading() as transaction:
+        for _, card in after.values():
+            assert card.anki is not None
+            assert transaction.note_types.content(card.anki.note_type) is not None
+    assert _schedules(database) == before
+    assert integrity.check(database, Schedulers(fuzz=False), clock()).healthy
+
+    # Once noted, the same package again changes nothing.
+    (again,) = importing.import_files(
+        database, Schedulers(fuzz=False), [package], clock.advance(hours=1)
+    )
+    assert sum(deck.updated + deck.noted + deck.added for deck in again.decks) == 0
+    assert _cards(database) == after
+
+
+def test_a_card_the_learner_changed_keeps_what_they_did(
+    database: Database, tmp_path: Path, clock: Clock
+) -> None:
+    package = make_note_package(tmp_path)
+    importing.import_files(database, Schedulers(fuzz=False), [package], clock())
+    _strip_notes(database, clock.advance(minutes=1))
+    by_front = {
+        plain(card.front): (key, card_id) for key, (card_id, card) in _cards(database).items()
+    }
+    tagged_key, tagged_id = by_front["chien"]
+    rewritten_key, rewritten_id = by_front["dog"]
+    changes = Changes(database, Schedulers(fuzz=False), Preferences())
+    changes.tag([tagged_id], clock.advance(minutes=1), add=["mine"])
+    rewritten = _cards(database)[rewritten_key][1]
+    with database.transaction() as transaction:
+        edited = rewritten.model_copy(update={"front": "<b>dog</b> (in French?)"})
+        transaction.browsing.set_content(
+            [(rewritten_id, edited.model_dump_json(exclude_defaults=True))], clock()
+        )
+
+    (report,) = importing.import_files(
+        database, Schedulers(fuzz=False), [package], clock.advance(hours=1)
+    )
+
+    cards = _cards(database)
+    tagged = cards[tagged_key][1]
+    assert tagged.anki is not None  # its sides are the note's: it gains the note
+    assert tagged.tags == ["animals", "mine"]
+    kept = cards[rewritten_key][1]
+    assert kept.anki is None  # the note would show its sides instead of the learner's
+    assert kept.front == "<b>dog</b> (in French?)"
+    (deck,) = [deck for deck in report.decks if deck.updated or deck.unchanged]
+    assert (deck.added, deck.noted, deck.kept_sides) == (0, 3, 1)
+    assert "1 card changed here kept its own sides without its Anki note" in deck.describe()
