@@ -6,11 +6,16 @@ siblings, found by the note's guid and note type), renders each card's sides fro
 (``importers.anki_notes``) so search, the browser and the statistics read the new text,
 and records the whole as one change that undo takes back and sync carries as it carries
 any card's edit.
+
+Anki's tags are the note's, so a tag change on one card of a note is made on each card of
+the note (``note_cards``), and each is rendered again (``rendered_again``: a template may
+show ``{{Tags}}``).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from recall.content.anki_note import AnkiNoteType, NoteTypeError, parse_note_type
@@ -67,20 +72,91 @@ def note_edits(transaction: Transaction, card_id: int, card: BasicCard) -> list[
     out = []
     for edited_id, edited in edits:
         assert edited.anki is not None
-        sides = renderer.sides(edited.anki, note_type, list(edited.tags))
-        if sides is None:
+        rendered = _rendered(renderer, edited, note_type)
+        if rendered is None:
             raise NoteEditError([_EMPTY_FRONT.format(ord=edited.anki.ord + 1)])
-        rendered = edited.model_copy(
-            update={
-                "front": sides.front,
-                "back": sides.back,
-                "hints": list(sides.hints),
-                "type_answer": sides.type_answer,
-            }
-        )
-        checked = CARD_ADAPTER.validate_python(_data(rendered))  # as a deck file would hold it
-        out.append((edited_id, checked.model_dump_json(exclude_defaults=True)))
+        out.append((edited_id, rendered))
     return out
+
+
+def note_cards(transaction: Transaction, card_ids: Sequence[int]) -> list[int]:
+    """The cards given, then every other card of the Anki notes among them (the same guid
+    and note type), each once.
+
+    The siblings are found in one pass over the cards, however many notes are given.
+    """
+    ids = list(dict.fromkeys(card_ids))
+    rows = transaction.browsing.values("card", ("content",), ids)
+    notes = {note for note in (_note_of(content) for _, content in rows) if note is not None}
+    if not notes:
+        return ids
+    seen = set(ids)
+    for sibling_id, content in transaction.note_types.cards_of_notes(guid for guid, _ in notes):
+        if sibling_id not in seen and _note_of(content) in notes:
+            seen.add(sibling_id)
+            ids.append(sibling_id)
+    return ids
+
+
+def rendered_again(
+    transaction: Transaction, contents: Iterable[tuple[int, str]]
+) -> list[tuple[int, str]]:
+    """Each card's (id, content) with its sides rendered again from its Anki note.
+
+    A card without a note, or whose note type this database lacks or cannot read, or that
+    would show nothing on its front, keeps its stored sides: the review shows it as before.
+    """
+    renderer: NoteCardRenderer | None = None
+    note_types: dict[str, AnkiNoteType | None] = {}
+    out = []
+    for card_id, content in contents:
+        card = CARD_ADAPTER.validate_json(content) if _note_of(content) else None
+        if not isinstance(card, BasicCard) or card.anki is None:
+            out.append((card_id, content))
+            continue
+        key = card.anki.note_type
+        if key not in note_types:
+            try:
+                note_types[key] = _note_type(transaction, key)
+            except NoteEditError:
+                note_types[key] = None
+        note_type = note_types[key]
+        renderer = renderer or NoteCardRenderer()
+        rendered = None if note_type is None else _rendered(renderer, card, note_type)
+        out.append((card_id, content if rendered is None else rendered))
+    return out
+
+
+def _note_of(content: str) -> tuple[str, str] | None:
+    """The (guid, note type key) of the Anki note a stored card is, if it names one."""
+    if '"anki":' not in content:  # quotes inside a card's text are escaped in its JSON
+        return None
+    origin = json.loads(content).get("anki")
+    if not isinstance(origin, dict):
+        return None
+    guid, key = origin.get("guid"), origin.get("note_type")
+    if isinstance(guid, str) and guid and isinstance(key, str):
+        return guid, key
+    return None
+
+
+def _rendered(renderer: NoteCardRenderer, card: BasicCard, note_type: AnkiNoteType) -> str | None:
+    """The card's content with its sides rendered from its note, checked as a deck file's
+    card is; None when its front would show nothing."""
+    assert card.anki is not None
+    sides = renderer.sides(card.anki, note_type, list(card.tags))
+    if sides is None:
+        return None
+    rendered = card.model_copy(
+        update={
+            "front": sides.front,
+            "back": sides.back,
+            "hints": list(sides.hints),
+            "type_answer": sides.type_answer,
+        }
+    )
+    checked = CARD_ADAPTER.validate_python(_data(rendered))  # as a deck file would hold it
+    return checked.model_dump_json(exclude_defaults=True)
 
 
 def _data(card: BasicCard) -> dict[str, Any]:
