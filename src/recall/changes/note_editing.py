@@ -69,10 +69,11 @@ def note_edits(transaction: Transaction, card_id: int, card: BasicCard) -> list[
             edits.append(
                 (sibling_id, sibling.model_copy(update={"anki": fields, "tags": card.tags}))
             )
+    decks = _deck_names(transaction, [edited_id for edited_id, _ in edits])
     out = []
     for edited_id, edited in edits:
         assert edited.anki is not None
-        rendered = _rendered(renderer, edited, note_type)
+        rendered = _rendered(renderer, edited, note_type, decks.get(edited_id))
         if rendered is None:
             raise NoteEditError([_EMPTY_FRONT.format(ord=edited.anki.ord + 1)])
         out.append((edited_id, rendered))
@@ -108,6 +109,8 @@ def rendered_again(
     """
     renderer: NoteCardRenderer | None = None
     note_types: dict[str, AnkiNoteType | None] = {}
+    contents = list(contents)
+    decks = _deck_names(transaction, [card_id for card_id, _ in contents])
     out = []
     for card_id, content in contents:
         card = CARD_ADAPTER.validate_json(content) if _note_of(content) else None
@@ -122,7 +125,8 @@ def rendered_again(
                 note_types[key] = None
         note_type = note_types[key]
         renderer = renderer or NoteCardRenderer()
-        rendered = None if note_type is None else _rendered(renderer, card, note_type)
+        deck = decks.get(card_id)
+        rendered = None if note_type is None else _rendered(renderer, card, note_type, deck)
         out.append((card_id, content if rendered is None else rendered))
     return out
 
@@ -140,11 +144,20 @@ def _note_of(content: str) -> tuple[str, str] | None:
     return None
 
 
-def _rendered(renderer: NoteCardRenderer, card: BasicCard, note_type: AnkiNoteType) -> str | None:
-    """The card's content with its sides rendered from its note, checked as a deck file's
-    card is; None when its front would show nothing."""
+def _deck_names(transaction: Transaction, card_ids: Sequence[int]) -> dict[int, str]:
+    """The name of each card's deck, by card id (``{{Deck}}`` shows it)."""
+    rows = transaction.browsing.values("card", ("deck_id",), card_ids)
+    names = {deck_id: transaction.decks.get(deck_id).name for deck_id in {row[1] for row in rows}}
+    return {card_id: names[deck_id] for card_id, deck_id in rows}
+
+
+def _rendered(
+    renderer: NoteCardRenderer, card: BasicCard, note_type: AnkiNoteType, deck: str | None
+) -> str | None:
+    """The card's content with its sides rendered from its note in its deck, checked as a
+    deck file's card is; None when its front would show nothing."""
     assert card.anki is not None
-    sides = renderer.sides(card.anki, note_type, list(card.tags))
+    sides = renderer.sides(card.anki, note_type, list(card.tags), deck)
     if sides is None:
         return None
     rendered = card.model_copy(
