@@ -5,8 +5,13 @@ the learner changed left as they were, and no card added."""
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from anki.collection import Collection, DeckIdLimit, ExportAnkiPackageOptions
+
+# isort: split
+from anki.decks import DeckId
 
 from recall.changes.cards import Changes
 from recall.collection import importing
@@ -147,3 +152,66 @@ def test_a_card_the_learner_changed_keeps_what_they_did(
     (deck,) = [deck for deck in report.decks if deck.updated or deck.unchanged]
     assert (deck.added, deck.noted, deck.kept_sides) == (0, 3, 1)
     assert "1 card changed here kept its own sides without its Anki note" in deck.describe()
+
+
+def _studied_package(folder: Path) -> tuple[Path, datetime]:
+    """A package of two reversible notes, three cards answered in Anki, exported with their
+    scheduling; and the time of its last answer."""
+    home = folder / "anki-studied"
+    home.mkdir()
+    collection = Collection(str(home / "collection.anki2"))
+    try:
+        deck_id = DeckId(collection.decks.id("Words") or 0)
+        basic = collection.models.by_name("Basic (and reversed card)")
+        assert basic is not None
+        for front, back in (("chien", "dog"), ("chat", "cat")):
+            note = collection.new_note(basic)
+            note["Front"], note["Back"] = front, back
+            collection.add_note(note, deck_id)
+        collection.decks.select(deck_id)
+        for _ in range(3):
+            card = collection.sched.getCard()
+            assert card is not None
+            collection.sched.answerCard(card, 3)
+        assert collection.db is not None
+        last = collection.db.scalar("SELECT max(id) FROM revlog")
+        path = folder / "studied.apkg"
+        options = ExportAnkiPackageOptions(
+            with_scheduling=True, with_deck_configs=True, with_media=True, legacy=False
+        )
+        collection.export_anki_package(
+            out_path=str(path), options=options, limit=DeckIdLimit(deck_id)
+        )
+    finally:
+        collection.close()
+    return path, datetime.fromtimestamp(last / 1000, UTC)
+
+
+def test_a_package_with_its_scheduling_gives_the_note_and_leaves_recalls_schedule(
+    database: Database, tmp_path: Path
+) -> None:
+    package, answered = _studied_package(tmp_path)
+    now = answered + timedelta(minutes=5)
+    importing.import_files(database, Schedulers(fuzz=False), [package], now)
+    _strip_notes(database, now)
+    with database.reading() as transaction:
+        (deck,) = [d for d in transaction.browsing.decks() if transaction.cards.of_deck(d.id)]
+    later = now + timedelta(days=3)
+    session = StudySession(database, Schedulers(fuzz=False), deck.key, random.Random(1), ZONE)
+    for _ in range(3):  # studied in Recall since: its schedule is no longer the package's
+        shown = session.next_card(later)
+        assert shown is not None
+        answer = session.reveal(shown, later + timedelta(seconds=5))
+        session.record(answer, Rating.GOOD, later + timedelta(seconds=6))
+    before = _schedules(database)
+    assert len(before[0]) == 6
+
+    (report,) = importing.import_files(
+        database, Schedulers(fuzz=False), [package], later + timedelta(minutes=1)
+    )
+
+    (deck_report,) = report.decks
+    assert (deck_report.added, deck_report.noted, deck_report.reviews) == (0, 4, 0)
+    assert all(card.anki is not None for _, card in _cards(database).values())
+    assert _schedules(database) == before
+    assert integrity.check(database, Schedulers(fuzz=False), later + timedelta(minutes=2)).healthy
