@@ -18,7 +18,7 @@ from recall.scheduling import Schedulers
 from recall.storage import Database
 from tests.conftest import Clock
 from tests.helpers.anki_notes import make_note_package
-from tests.helpers.anki_templates import plain
+from tests.helpers.anki_templates import make_template_packages, plain
 
 
 def _cards(database: Database) -> dict[int, BasicCard]:
@@ -150,3 +150,21 @@ def test_a_leech_tags_its_note_and_only_it_is_suspended(
     with database.transaction() as transaction:
         restore(transaction, undo)
     assert _cards(database) == before
+
+
+def test_a_tag_change_renders_again_a_card_whose_template_shows_its_tags(
+    database: Database, tmp_path: Path, clock: Clock
+) -> None:
+    (tmp_path / "made").mkdir()
+    _, paths = make_template_packages(tmp_path / "made")
+    importing.import_files(database, Schedulers(fuzz=False), [paths["latest"]], clock())
+    cards = _cards(database)
+    (special,) = [i for i, card in cards.items() if plain(card.front).startswith("Bonjour")]
+    assert plain(cards[special].back).endswith("[french greeting]")
+    changes = Changes(database, Schedulers(fuzz=False), Preferences())
+
+    changes.tag([special], clock(), add=["polite"])
+
+    assert plain(_cards(database)[special].back).endswith("[french greeting polite]")
+    changes.undo()
+    assert _cards(database) == cards

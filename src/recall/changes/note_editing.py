@@ -21,7 +21,7 @@ from typing import Any
 from recall.content.anki_note import AnkiNoteType, NoteTypeError, parse_note_type
 from recall.content.deck_format import CARD_ADAPTER, BasicCard
 from recall.core.errors import RecallError
-from recall.importers.anki_notes import NoteCardRenderer
+from recall.importers.anki_notes import NoteCardRenderer, template_mentions
 from recall.storage import Transaction
 
 _EMPTY_FRONT = (
@@ -100,43 +100,57 @@ def note_cards(transaction: Transaction, card_ids: Sequence[int]) -> list[int]:
 
 
 def rendered_again(
-    transaction: Transaction, contents: Iterable[tuple[int, str]]
+    transaction: Transaction, contents: Iterable[tuple[int, str]], word: str = "tags"
 ) -> list[tuple[int, str]]:
-    """Each card's (id, content) with its sides rendered again from its Anki note.
+    """Each card's (id, content) with its sides rendered again from its Anki note, when its
+    template holds ``word`` (``importers.anki_notes.template_mentions``: a tag change
+    renders only the cards whose template may show ``{{Tags}}``).
 
     A card without a note, or whose note type this database lacks or cannot read, or that
     would show nothing on its front, keeps its stored sides: the review shows it as before.
     """
-    renderer: NoteCardRenderer | None = None
     note_types: dict[str, AnkiNoteType | None] = {}
     contents = list(contents)
-    decks = _deck_names(transaction, [card_id for card_id, _ in contents])
-    out = []
-    for card_id, content in contents:
-        card = CARD_ADAPTER.validate_json(content) if _note_of(content) else None
-        if not isinstance(card, BasicCard) or card.anki is None:
-            out.append((card_id, content))
+    wanted = []
+    for number, (_, content) in enumerate(contents):
+        origin = _origin_of(content)
+        key, ord_ = (None, 0) if origin is None else (origin.get("note_type"), origin.get("ord"))
+        if not isinstance(key, str) or not isinstance(ord_, int):
             continue
-        key = card.anki.note_type
         if key not in note_types:
             try:
                 note_types[key] = _note_type(transaction, key)
             except NoteEditError:
                 note_types[key] = None
         note_type = note_types[key]
-        renderer = renderer or NoteCardRenderer()
-        deck = decks.get(card_id)
-        rendered = None if note_type is None else _rendered(renderer, card, note_type, deck)
-        out.append((card_id, content if rendered is None else rendered))
+        if note_type is not None and template_mentions(note_type, ord_, word):
+            wanted.append((number, note_type))
+    if not wanted:
+        return contents
+    renderer = NoteCardRenderer()
+    decks = _deck_names(transaction, [contents[number][0] for number, _ in wanted])
+    out = list(contents)
+    for number, note_type in wanted:
+        card_id, content = contents[number]
+        card = CARD_ADAPTER.validate_json(content)
+        if isinstance(card, BasicCard) and card.anki is not None:
+            rendered = _rendered(renderer, card, note_type, decks.get(card_id))
+            out[number] = (card_id, content if rendered is None else rendered)
     return out
+
+
+def _origin_of(content: str) -> dict[str, Any] | None:
+    """The ``anki`` object of a stored card, if it has one (read without the card's model)."""
+    if '"anki":' not in content:  # quotes inside a card's text are escaped in its JSON
+        return None
+    origin = json.loads(content).get("anki")
+    return origin if isinstance(origin, dict) else None
 
 
 def _note_of(content: str) -> tuple[str, str] | None:
     """The (guid, note type key) of the Anki note a stored card is, if it names one."""
-    if '"anki":' not in content:  # quotes inside a card's text are escaped in its JSON
-        return None
-    origin = json.loads(content).get("anki")
-    if not isinstance(origin, dict):
+    origin = _origin_of(content)
+    if origin is None:
         return None
     guid, key = origin.get("guid"), origin.get("note_type")
     if isinstance(guid, str) and guid and isinstance(key, str):

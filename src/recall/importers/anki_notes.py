@@ -114,13 +114,14 @@ def clean_side(fragment: str, media: dict[str, str]) -> str:
     return card_html.sanitize(drawn, resolve)
 
 
-def names_deck(note_type: AnkiNoteType, ord_: int) -> bool:
-    """Whether the template a card of this number shows may name its deck (``{{Deck}}``,
-    ``{{Subdeck}}``): the caller then gives ``NoteCardRenderer.sides`` the deck's name."""
+def template_mentions(note_type: AnkiNoteType, ord_: int, word: str) -> bool:
+    """Whether the template a card of this number shows holds ``word`` (lower case) in any
+    case: whether it may show the card's deck (``"deck"``: ``{{Deck}}``, ``{{Subdeck}}``) or
+    tags (``"tags"``), so that a caller renders again only a card whose text can change."""
     template = note_type.template(ord_)
     if template is None:
         return False
-    return "deck" in template.qfmt.lower() or "deck" in template.afmt.lower()
+    return word in template.qfmt.lower() or word in template.afmt.lower()
 
 
 class NoteCardRenderer:

@@ -72,9 +72,9 @@ class ShownNotes:
         note_type = None if deck_id is None else self._note_type(origin.note_type)
         if deck_id is None or note_type is None:
             return None
-        from recall.importers.anki_notes import names_deck
+        from recall.importers.anki_notes import template_mentions
 
-        if not names_deck(note_type, origin.ord):
+        if not template_mentions(note_type, origin.ord, "deck"):
             return None
         with self._database.reading() as transaction:
             try:
