@@ -22,7 +22,7 @@ from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database, NewCard
 from recall.study.session import StudySession
-from tests.conftest import ZONE, Clock
+from tests.conftest import ZONE
 from tests.helpers.anki_notes import make_note_package
 from tests.helpers.anki_templates import plain
 
@@ -77,21 +77,30 @@ def _deck_key(database: Database, card_id: int) -> str:
     return key
 
 
+def _package_time(package: Path, folder: Path) -> datetime:
+    """When the package's notes last changed in Anki (its latest note modification time)."""
+    staging = folder / "read"
+    staging.mkdir()
+    return max(importing.read_file(package, staging).modified.values())
+
+
 def test_reimporting_gives_cards_their_note_and_keeps_their_schedule(
-    database: Database, tmp_path: Path, clock: Clock
+    database: Database, tmp_path: Path
 ) -> None:
     package = make_note_package(tmp_path)
-    importing.import_files(database, Schedulers(fuzz=False), [package], clock())
+    # Imported after it was made: Recall's copy is newer than the package's notes.
+    now = _package_time(package, tmp_path) + timedelta(minutes=1)
+    importing.import_files(database, Schedulers(fuzz=False), [package], now)
     imported = _cards(database)
     assert len(imported) == 4
-    _strip_notes(database, clock.advance(minutes=1))
+    _strip_notes(database, now + timedelta(minutes=1))
     studied_id = next(card_id for card_id, card in imported.values() if plain(card.front) == "dog")
-    _study(database, studied_id, _deck_key(database, studied_id), clock.advance(hours=1))
+    _study(database, studied_id, _deck_key(database, studied_id), now + timedelta(hours=1))
     before = _schedules(database)
     assert len(before[0]) == 1
 
     (report,) = importing.import_files(
-        database, Schedulers(fuzz=False), [package], clock.advance(hours=1)
+        database, Schedulers(fuzz=False), [package], now + timedelta(hours=2)
     )
 
     (deck,) = [deck for deck in report.decks if deck.updated or deck.unchanged]
@@ -108,38 +117,38 @@ def test_reimporting_gives_cards_their_note_and_keeps_their_schedule(
             assert card.anki is not None
             assert transaction.note_types.content(card.anki.note_type) is not None
     assert _schedules(database) == before
-    assert integrity.check(database, Schedulers(fuzz=False), clock()).healthy
+    assert integrity.check(database, Schedulers(fuzz=False), now + timedelta(hours=2)).healthy
 
     # Once noted, the same package again changes nothing.
     (again,) = importing.import_files(
-        database, Schedulers(fuzz=False), [package], clock.advance(hours=1)
+        database, Schedulers(fuzz=False), [package], now + timedelta(hours=3)
     )
     assert sum(deck.updated + deck.noted + deck.added for deck in again.decks) == 0
     assert _cards(database) == after
 
 
-def test_a_card_the_learner_changed_keeps_what_they_did(
-    database: Database, tmp_path: Path, clock: Clock
-) -> None:
+def test_a_card_the_learner_changed_keeps_what_they_did(database: Database, tmp_path: Path) -> None:
     package = make_note_package(tmp_path)
-    importing.import_files(database, Schedulers(fuzz=False), [package], clock())
-    _strip_notes(database, clock.advance(minutes=1))
+    now = _package_time(package, tmp_path) + timedelta(minutes=1)  # imported after it was made
+    importing.import_files(database, Schedulers(fuzz=False), [package], now)
+    _strip_notes(database, now)
     by_front = {
         plain(card.front): (key, card_id) for key, (card_id, card) in _cards(database).items()
     }
     tagged_key, tagged_id = by_front["chien"]
     rewritten_key, rewritten_id = by_front["dog"]
     changes = Changes(database, Schedulers(fuzz=False), Preferences())
-    changes.tag([tagged_id], clock.advance(minutes=1), add=["mine"])
+    changes.tag([tagged_id], now + timedelta(minutes=1), add=["mine"])
     rewritten = _cards(database)[rewritten_key][1]
     with database.transaction() as transaction:
         edited = rewritten.model_copy(update={"front": "<b>dog</b> (in French?)"})
         transaction.browsing.set_content(
-            [(rewritten_id, edited.model_dump_json(exclude_defaults=True))], clock()
+            [(rewritten_id, edited.model_dump_json(exclude_defaults=True))],
+            now + timedelta(minutes=2),
         )
 
     (report,) = importing.import_files(
-        database, Schedulers(fuzz=False), [package], clock.advance(hours=1)
+        database, Schedulers(fuzz=False), [package], now + timedelta(hours=1)
     )
 
     cards = _cards(database)
@@ -152,6 +161,71 @@ def test_a_card_the_learner_changed_keeps_what_they_did(
     (deck,) = [deck for deck in report.decks if deck.updated or deck.unchanged]
     assert (deck.added, deck.noted, deck.kept_sides) == (0, 3, 1)
     assert "1 card changed here kept its own sides without its Anki note" in deck.describe()
+
+
+def _two_exports(folder: Path) -> tuple[Path, Path, datetime]:
+    """One reversible note exported, then changed in Anki a day later and exported again;
+    and the first export's note time."""
+    home = folder / "anki-twice"
+    home.mkdir()
+    collection = Collection(str(home / "collection.anki2"))
+    try:
+        deck_id = DeckId(collection.decks.id("Words") or 0)
+        basic = collection.models.by_name("Basic (and reversed card)")
+        assert basic is not None
+        note = collection.new_note(basic)
+        note["Front"], note["Back"] = "chien", "dog"
+        collection.add_note(note, deck_id)
+        options = ExportAnkiPackageOptions(
+            with_scheduling=False, with_deck_configs=False, with_media=False, legacy=False
+        )
+        first, second = folder / "first.apkg", folder / "second.apkg"
+        collection.export_anki_package(
+            out_path=str(first), options=options, limit=DeckIdLimit(deck_id)
+        )
+        note["Back"] = "hound"
+        collection.update_note(note)
+        assert collection.db is not None
+        collection.db.execute("UPDATE notes SET mod = mod + 86400")  # changed a day later
+        collection.export_anki_package(
+            out_path=str(second), options=options, limit=DeckIdLimit(deck_id)
+        )
+        made = collection.db.scalar("SELECT mod FROM notes") - 86400
+    finally:
+        collection.close()
+    return first, second, datetime.fromtimestamp(made, UTC)
+
+
+def test_a_newer_export_replaces_a_changed_card_and_gives_it_its_note(
+    database: Database, tmp_path: Path
+) -> None:
+    first, second, made = _two_exports(tmp_path)
+    now = made + timedelta(minutes=1)
+    importing.import_files(database, Schedulers(fuzz=False), [first], now)
+    _strip_notes(database, now)
+    by_front = {
+        plain(card.front): (key, card_id) for key, (card_id, card) in _cards(database).items()
+    }
+    key, card_id = by_front["dog"]
+    card = _cards(database)[key][1]
+    with database.transaction() as transaction:
+        edited = card.model_copy(update={"front": "dog?", "tags": ["mine"]})
+        transaction.browsing.set_content(
+            [(card_id, edited.model_dump_json(exclude_defaults=True))], now
+        )
+
+    (report,) = importing.import_files(
+        database, Schedulers(fuzz=False), [second], made + timedelta(days=2)
+    )
+
+    cards = _cards(database)
+    changed = cards[key][1]
+    assert changed.anki is not None  # Anki's copy is newer: it replaces the learner's
+    assert plain(changed.front) == "hound"
+    assert changed.tags == ["mine"]
+    assert {plain(c.front) for _, c in cards.values()} == {"chien", "hound"}
+    (deck,) = report.decks
+    assert (deck.added, deck.updated, deck.noted, deck.kept_sides) == (0, 2, 2, 0)
 
 
 def _studied_package(folder: Path) -> tuple[Path, datetime]:

@@ -3,10 +3,11 @@
 A card an earlier Recall imported from Anki holds only its rendered sides, not the note it
 came from (``BasicCard.anki``). Importing the package again (or a newer export of the same
 collection) gives such a card its note whatever the times say: Recall's copy cannot be newer
-about a note it never had. A card the learner never changed takes the file's copy; one they
-changed keeps everything of theirs and gains the note only when its sides are what the note
-renders, since a card with a note shows its sides rendered from it and sides edited in Recall
-would be lost; otherwise it keeps its sides and goes on without its note.
+about a note it never had. A card the learner never changed takes the file's copy; so does
+one they changed when the file's copy is newer, as any newer copy replaces it (their tags
+kept). Otherwise a card they changed keeps everything of theirs and gains the note only
+when its sides are what the note renders (a card with a note shows its sides rendered from
+it, so sides edited in Recall would be lost); else it keeps its sides without its note.
 """
 
 from __future__ import annotations
@@ -61,14 +62,15 @@ def compare(
     A card is changed only when its content differs, never for a newer time alone.
     """
     updated_at, edited = mark if mark is not None else (None, False)
+    file_newer = changed_at is None or updated_at is None or changed_at > updated_at
     gaining = _gaining_note(stored, card)
     if gaining is not None:
-        return _with_note(*gaining, edited)
+        return _with_note(*gaining, edited, file_newer)
     content = _with_learner_tags(card, stored.content if edited else None)
     same = stored.kind == card.type and content == stored.content
     if same:
         return Outcome(None)
-    if changed_at is not None and updated_at is not None and changed_at <= updated_at:
+    if not file_newer:
         return Outcome(None, newer_kept=True)
     return Outcome(content)
 
@@ -91,16 +93,21 @@ def _gaining_note(
     return stored_card, card
 
 
-def _with_note(stored: BasicCard, card: BasicCard, edited: bool) -> Outcome:
+def _with_note(stored: BasicCard, card: BasicCard, edited: bool, file_newer: bool) -> Outcome:
     """How a stored card without its Anki note takes the file's note.
 
     Args:
         stored: The stored card, which has no note.
         card: The file's card, which has one.
         edited: Whether the learner changed the stored card in Recall.
+        file_newer: Whether the file's copy changed after Recall's (or either time is
+            unknown): it then replaces the card as any newer copy does, the learner's tags
+            kept.
     """
     if not edited:
         return Outcome(card.model_dump_json(exclude_defaults=True), gained_note=True)
+    if file_newer:
+        return Outcome(_with_learner_tags(card, stored.model_dump_json()), gained_note=True)
     if _sides(stored) != _sides(card):
         return Outcome(None, kept_sides=True)
     update = {"anki": card.anki, "note": stored.note or card.note}
