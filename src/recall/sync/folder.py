@@ -316,12 +316,12 @@ def header(line: bytes) -> dict[str, Any]:
     return loaded if isinstance(loaded, dict) else {}
 
 
-def header_problem(header: dict[str, Any], known: int = FORMAT) -> str | None:
+def header_problem(header: dict[str, Any], known: int | None = None) -> str | None:
     """Why a file with this header is not read by a Recall that reads formats up to
-    ``known`` (this one's unless given), or None when it is."""
+    ``known`` (this one's, ``FORMAT``, unless given), or None when it is."""
     version = header.get("recall_sync")
     if not isinstance(version, int):
         return "is not a Recall sync file"
-    if version > known:
+    if version > (FORMAT if known is None else known):
         return f"was written by a newer Recall (format {version}); update Recall to read it"
     return None
