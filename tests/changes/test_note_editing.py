@@ -168,3 +168,19 @@ def test_a_tag_change_renders_again_a_card_whose_template_shows_its_tags(
     assert plain(_cards(database)[special].back).endswith("[french greeting polite]")
     changes.undo()
     assert _cards(database) == cards
+
+
+def test_tags_saved_on_a_card_whose_note_type_is_missing_reach_its_note(
+    database: Database, imported: dict[str, int], clock: Clock
+) -> None:
+    forward, reverse = imported["chien"], imported["dog"]
+    with database.transaction() as transaction:
+        transaction.sql.run("DELETE FROM anki_note_type")
+    before = _cards(database)
+    data = card_data(before[forward].model_dump_json(exclude_defaults=True))
+    data["tags"] = ["french"]
+    change = edit_card(database, forward, data, clock())
+    assert set(change.card_ids) == {forward, reverse}
+    after = _cards(database)
+    assert after[reverse] == before[reverse].model_copy(update={"tags": ["french"]})
+    assert after[forward].tags == ["french"]

@@ -197,10 +197,13 @@ def edit_card(database: Database, card_id: int, data: dict[str, Any], now: datet
         edited = json.loads(content)
         if noted and any(edited.get(part) != stored.get(part) for part in ("anki", "tags")):
             # An Anki note's fields and tags: every card of the note takes them, rendered again.
-            from recall.changes.note_editing import note_edits  # renders with the importer's
+            from recall.changes import note_editing  # renders with the importer's
 
             assert isinstance(card, BasicCard)
-            contents = note_edits(transaction, card_id, card)
+            if edited.get("anki") != stored.get("anki"):
+                contents = note_editing.note_edits(transaction, card_id, card)
+            else:
+                contents = note_editing.note_tags(transaction, card_id, content)
             before = browsing.values(
                 "card", ("content", "updated_at", "edited", "key"), [i for i, _ in contents]
             )

@@ -80,6 +80,22 @@ def note_edits(transaction: Transaction, card_id: int, card: BasicCard) -> list[
     return out
 
 
+def note_tags(transaction: Transaction, card_id: int, content: str) -> list[tuple[int, str]]:
+    """The (id, content) each card of a note takes when the editor saves new tags alone on
+    one of them: that card as saved, and every other card of its note with those tags, each
+    rendered again if its template may show them (a note type this database lacks is no
+    hindrance: the sides stay as stored)."""
+    tags = json.loads(content).get("tags", [])
+    siblings = [sibling for sibling in note_cards(transaction, [card_id]) if sibling != card_id]
+    out = [(card_id, content)]
+    for sibling_id, sibling in transaction.browsing.values("card", ("content",), siblings):
+        data = json.loads(sibling)
+        if data.get("tags", []) != tags:
+            retagged = CARD_ADAPTER.validate_python({**data, "tags": tags})
+            out.append((sibling_id, retagged.model_dump_json(exclude_defaults=True)))
+    return rendered_again(transaction, out)
+
+
 def note_cards(transaction: Transaction, card_ids: Sequence[int]) -> list[int]:
     """The cards given, then every other card of the Anki notes among them (the same guid
     and note type), each once.
