@@ -160,9 +160,9 @@ def _read(base: Path, device: str, key: str, notes: list[str]) -> bytes | None:
 
 
 def file_format(transaction: Transaction) -> int:
-    """The format this device's next event file is written in: ``FORMAT`` once its
+    """The format this device's next event file is written in: ``FORMAT`` when its
     collection holds an Anki note type or a card naming one (its cards may carry their
-    note; a note type is never removed, so every later file is of that format too), else
-    ``FORMAT_WITHOUT_NOTES``."""
+    note; a note type is never removed, so once one is stored every later file is of that
+    format too), else ``FORMAT_WITHOUT_NOTES``."""
     queries = transaction.note_types
     return FORMAT if queries.stored_keys() or queries.missing() else FORMAT_WITHOUT_NOTES
