@@ -8,6 +8,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from anki.collection import Collection, DeckIdLimit, ExportAnkiPackageOptions
 
 # isort: split
@@ -24,7 +25,7 @@ from recall.storage import Database, NewCard
 from recall.study.session import StudySession
 from tests.conftest import ZONE
 from tests.helpers.anki_notes import make_note_package
-from tests.helpers.anki_templates import plain
+from tests.helpers.anki_templates import make_template_packages, plain
 
 
 def _cards(database: Database) -> dict[str, tuple[int, BasicCard]]:
@@ -289,3 +290,26 @@ def test_a_package_with_its_scheduling_gives_the_note_and_leaves_recalls_schedul
     assert all(card.anki is not None for _, card in _cards(database).values())
     assert _schedules(database) == before
     assert integrity.check(database, Schedulers(fuzz=False), later + timedelta(minutes=2)).healthy
+
+
+@pytest.mark.parametrize("layout", ["latest", "legacy"])
+def test_every_stock_and_custom_note_type_gains_its_note_in_both_layouts(
+    database: Database, tmp_path: Path, layout: str
+) -> None:
+    (tmp_path / "made").mkdir()
+    _, paths = make_template_packages(tmp_path / "made")
+    package = paths[layout]
+    now = _package_time(package, tmp_path) + timedelta(minutes=1)
+    importing.import_files(database, Schedulers(fuzz=False), [package], now)
+    imported = _cards(database)
+    noted = {key for key, (_, card) in imported.items() if card.anki is not None}
+    assert len(noted) > 20
+    _strip_notes(database, now)
+
+    (report,) = importing.import_files(
+        database, Schedulers(fuzz=False), [package], now + timedelta(hours=1)
+    )
+
+    assert sum(deck.noted for deck in report.decks) == len(noted)
+    assert sum(deck.added for deck in report.decks) == 0
+    assert _cards(database) == imported
