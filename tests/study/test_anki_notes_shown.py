@@ -7,16 +7,20 @@ import random
 import shutil
 from pathlib import Path
 
+from recall.changes import decks
+from recall.changes.cards import Changes
+from recall.changes.editing import card_data, edit_card
 from recall.collection import importing
 from recall.content.anki_note import AnkiNoteType, note_type_json, note_type_key, parse_note_type
 from recall.content.deck_format import CARD_ADAPTER, BasicCard
+from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.study.anki_cards import ShownNotes
 from recall.study.session import StudySession
 from tests.conftest import ZONE, Clock
 from tests.helpers.anki_notes import make_note_package
-from tests.helpers.anki_templates import plain
+from tests.helpers.anki_templates import make_template_packages, plain
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -203,3 +207,65 @@ def test_a_migrated_database_keeps_its_cards_and_shows_imported_notes(
         }
     finally:
         database.close()
+
+
+def _special_card(database: Database, tmp_path: Path, clock: Clock) -> tuple[int, BasicCard]:
+    """The card of the note type whose front shows ``{{Deck}} / {{Subdeck}}``."""
+    (tmp_path / "made").mkdir()
+    _, paths = make_template_packages(tmp_path / "made")
+    importing.import_files(database, Schedulers(fuzz=False), [paths["latest"]], clock())
+    with database.reading() as transaction:
+        for deck in transaction.browsing.decks():
+            for row in transaction.cards.of_deck(deck.id):
+                card = CARD_ADAPTER.validate_json(row.content)
+                if isinstance(card, BasicCard) and plain(card.front).startswith("Bonjour"):
+                    return row.id, card
+    raise AssertionError("no card shows the deck")
+
+
+def _deck_id(database: Database, name: str) -> int:
+    with database.reading() as transaction:
+        (deck_id,) = [deck.id for deck in transaction.browsing.decks() if deck.name == name]
+    return deck_id
+
+
+def test_the_deck_a_template_names_is_the_cards_recall_deck_now(
+    database: Database, tmp_path: Path, clock: Clock
+) -> None:
+    card_id, stored = _special_card(database, tmp_path, clock)
+    imported = "Bonjour Languages::French / French / Only card / Special fields"
+    assert plain(stored.front) == imported
+    assert plain(_shown(database, card_id, clock).front) == imported
+
+    french = _deck_id(database, "Languages::French")
+    decks.rename_deck(database, french, "Langues::Français", clock())
+    renamed = "Bonjour Langues::Français / Français / Only card / Special fields"
+    assert plain(_shown(database, card_id, clock).front) == renamed
+
+    decks.new_deck(database, "Elsewhere::Mine", clock())
+    with database.reading() as transaction:
+        mine = transaction.decks.get(_deck_id(database, "Elsewhere::Mine"))
+    Changes(database, Schedulers(fuzz=False), Preferences()).move([card_id], mine)
+    moved = "Bonjour Elsewhere::Mine / Mine / Only card / Special fields"
+    assert plain(_shown(database, card_id, clock).front) == moved
+
+    # A session that showed the card before the move shows it in its new deck too.
+    with database.reading() as transaction:
+        row = transaction.cards.get(card_id)
+    notes = ShownNotes(database)
+    first = notes.shown(row.id, row.content, CARD_ADAPTER.validate_json(row.content), row.deck_id)
+    assert isinstance(first, BasicCard)
+    assert plain(first.front) == moved
+    decks.rename_deck(database, mine.id, "Elsewhere::Ours", clock())
+    again = notes.shown(row.id, row.content, CARD_ADAPTER.validate_json(row.content), row.deck_id)
+    assert isinstance(again, BasicCard)
+    assert plain(again.front) == "Bonjour Elsewhere::Ours / Ours / Only card / Special fields"
+
+    # Editing the note stores its sides rendered in the card's deck now.
+    data = card_data(row.content)
+    data["anki"]["fields"]["Front"] = "Salut"
+    edit_card(database, card_id, data, clock())
+    with database.reading() as transaction:
+        edited = CARD_ADAPTER.validate_json(transaction.cards.get(card_id).content)
+    assert isinstance(edited, BasicCard)
+    assert plain(edited.front) == "Salut Elsewhere::Ours / Ours / Only card / Special fields"

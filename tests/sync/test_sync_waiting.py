@@ -197,16 +197,17 @@ def test_a_file_of_a_newer_format_is_read_whole_after_an_update(
     importing.import_deck(laptop.database, parse_deck(TINY, "tiny.json"), START)
     laptop.sync(START)
     desktop.sync(START)
-    rename = _rename(_after_all(laptop), "Format 2")
-    _write(shared, STRANGER, "000001-cccccccc.jsonl", [_header(2), rename])
+    newer = sync_events.FORMAT + 1
+    rename = _rename(_after_all(laptop), "Format next")
+    _write(shared, STRANGER, "000001-cccccccc.jsonl", [_header(newer), rename])
     for _ in range(2):
         notes = "\n".join(desktop.sync(START).notes)
-        assert "newer Recall (format 2)" in notes
+        assert f"newer Recall (format {newer})" in notes
         assert _deck_name(desktop, "tiny") == "Tiny deck"
-    monkeypatch.setattr(sync_folder, "FORMAT", 2)  # the Recall that knows format 2
+    monkeypatch.setattr(sync_folder, "FORMAT", newer)  # the Recall that knows that format
     report = desktop.sync(START)
     assert report.received["deck"] == 1
-    assert _deck_name(desktop, "tiny") == "Format 2"
+    assert _deck_name(desktop, "tiny") == "Format next"
 
 
 # 3. A sync folder this computer cannot write

@@ -439,3 +439,40 @@ def test_ctrl_z_on_the_review_screen_brings_a_buried_card_back(
     qtbot.keyClick(review, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert _column(bundled, "SELECT count(*) FROM review") == [0]
     assert _column(bundled, "SELECT count(*) FROM card_memory WHERE buried_until") == [0]
+
+
+def test_tagging_one_card_of_an_anki_note_shows_on_every_card_of_it(
+    qtbot: QtBot,
+    bundled: Database,
+    make_window: WindowFactory,
+    prompts: FakePrompts,
+    tmp_path: Path,
+    clock: Clock,
+) -> None:
+    from tests.helpers.anki_notes import make_note_package
+
+    importing.import_files(bundled, Schedulers(fuzz=False), [make_note_package(tmp_path)], clock())
+    window = make_window()
+    browser = window.collection.browse()
+    browser.wait()
+    try:
+        search(qtbot, browser, "tag:animals")
+        assert browser.model.rowCount() == 2  # the note's two cards
+        browser.table.selectRow(0)
+        assert len(browser.selected_ids()) == 1
+        prompts.texts = ["french"]
+        qtbot.keyClick(
+            browser.table,
+            Qt.Key.Key_A,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+        )
+        browser.wait()
+        assert "Change the tags of 2 cards" in browser.status.text()
+        rows = [browser.model.row_value(row) for row in range(browser.model.rowCount())]
+        assert [row.tags for row in rows] == [("animals", "french")] * 2
+        qtbot.keyClick(browser.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        browser.wait()
+        rows = [browser.model.row_value(row) for row in range(browser.model.rowCount())]
+        assert [row.tags for row in rows] == [("animals",)] * 2
+    finally:
+        browser.close()

@@ -109,6 +109,12 @@ def with_tags(content: str, add: Iterable[str] = (), remove: Iterable[str] = ())
     return CARD_ADAPTER.validate_python(data).model_dump_json(exclude_defaults=True)
 
 
+def _lacks(content: str, tag: str) -> bool:
+    """Whether a stored card lacks a tag (by case)."""
+    tags = json.loads(content).get("tags", [])
+    return tag.casefold() not in {str(other).casefold() for other in tags}
+
+
 def check_tags(tags: Iterable[str]) -> list[str]:
     """Tags as given, each checked to be one word.
 
@@ -128,13 +134,21 @@ def mark_leech(
 ) -> Restore:
     """Tag a card ``leech`` and, unless its deck's preset says tag only, suspend it.
 
+    A card from an Anki note tags its note, as Anki does: every card of the note takes the
+    tag; only the leech is suspended.
+
     Returns:
         What undoing the answer that made it a leech must put back.
     """
+    from recall.changes import note_editing  # loads the renderer when first needed
+
     browsing = transaction.browsing
-    content = browsing.values("card", ("content", "updated_at", "edited"), [card_id])
+    targets = note_editing.note_cards(transaction, [card_id])
+    before = browsing.values("card", ("content", "updated_at", "edited"), targets)
+    content = [row for row in before if row[0] == card_id or _lacks(row[1], LEECH_TAG)]
     suspended = browsing.values("card_memory", ("suspended",), [card_id])
-    browsing.set_content([(card_id, with_tags(content[0][1], add=[LEECH_TAG]))], now)
+    tagged = [(row[0], with_tags(row[1], add=[LEECH_TAG])) for row in content]
+    browsing.set_content(note_editing.rendered_again(transaction, tagged), now)
     if policy.leech_action == "suspend":
         browsing.set_suspended([card_id], True)
     return Restore(
@@ -282,16 +296,24 @@ class Changes:
         add: Iterable[str] = (),
         remove: Iterable[str] = (),
     ) -> Change:
-        """Add and remove tags; ``changed`` counts cards whose tags changed."""
+        """Add and remove tags; ``changed`` counts cards whose tags changed.
+
+        Anki's tags are the note's: a card from an Anki note changes with every card of its
+        note, each rendered again (``note_editing``).
+        """
         adding, removing = check_tags(add), check_tags(remove)
         with self._database.transaction() as transaction:
+            from recall.changes import note_editing  # loads the renderer when first needed
+
             browsing = transaction.browsing
-            before = browsing.values("card", ("content", "updated_at", "edited"), card_ids)
+            targets = note_editing.note_cards(transaction, card_ids)
+            before = browsing.values("card", ("content", "updated_at", "edited"), targets)
             changes = []
             for row in before:
                 content = with_tags(row[1], adding, removing)
                 if json.loads(content).get("tags", []) != json.loads(row[1]).get("tags", []):
                     changes.append((row[0], content))
+            changes = note_editing.rendered_again(transaction, changes)
             browsing.set_content(changes, now)
         changed = {card_id for card_id, _ in changes}
         kept = tuple(row for row in before if row[0] in changed)

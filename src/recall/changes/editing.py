@@ -194,12 +194,16 @@ def edit_card(database: Database, card_id: int, data: dict[str, Any], now: datet
         if content == before[0][1]:
             return Change("Edit a card", 0, Restore(), (card_id,))
         noted = isinstance(card, BasicCard) and card.anki is not None
-        if noted and json.loads(content).get("anki") != stored.get("anki"):
-            # An Anki note's fields: every card of the note takes them, rendered again.
-            from recall.changes.note_editing import note_edits  # renders with the importer's
+        edited = json.loads(content)
+        if noted and any(edited.get(part) != stored.get(part) for part in ("anki", "tags")):
+            # An Anki note's fields and tags: every card of the note takes them, rendered again.
+            from recall.changes import note_editing  # renders with the importer's
 
             assert isinstance(card, BasicCard)
-            contents = note_edits(transaction, card_id, card)
+            if edited.get("anki") != stored.get("anki"):
+                contents = note_editing.note_edits(transaction, card_id, card)
+            else:
+                contents = note_editing.note_tags(transaction, card_id, content)
             before = browsing.values(
                 "card", ("content", "updated_at", "edited", "key"), [i for i, _ in contents]
             )

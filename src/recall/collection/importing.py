@@ -75,6 +75,10 @@ class DeckReport:
         merged_from: The file's decks of this deck's name that went into it (Anki merges
             decks of one name), by their ids in the file.
         merged_into_existing: Whether they went into a deck already in the collection.
+        noted: Cards an earlier Recall imported without their Anki note that now have it
+            (counted in ``updated`` too).
+        kept_sides: Cards imported without their Anki note that stay without it: the
+            learner changed them and their sides are not what the note renders.
     """
 
     deck_key: str
@@ -88,6 +92,8 @@ class DeckReport:
     newer_kept: int = 0
     merged_from: tuple[str, ...] = ()
     merged_into_existing: bool = False
+    noted: int = 0
+    kept_sides: int = 0
 
     def describe(self, with_key: bool = True) -> str:
         """One line for the terminal (with the deck's id, which commands take) or the
@@ -101,6 +107,7 @@ class DeckReport:
         counts = f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged cards"
         if self.newer_kept:
             counts += f", {self.newer_kept} changed here since kept"
+        counts += reimport.note_counts(self.noted, self.kept_sides)
         if self.reviews:
             counts += f", {wording.count(self.reviews, 'review')}"
         if self.kept:
@@ -457,7 +464,7 @@ def _write_deck(
     changed_at = modified or {}
     to_add: list[NewCard] = []
     moved: list[tuple[int, int]] = []
-    updated = unchanged = newer_kept = 0
+    updated = unchanged = newer_kept = noted = kept_sides = 0
     for position, card in enumerate(deck.cards):
         stored = known.get(card.id)
         if card.id in edited:
@@ -474,6 +481,7 @@ def _write_deck(
         outcome = reimport.compare(
             stored, card, marks.get(card.id), changed_at.get((deck.id, card.id))
         )
+        kept_sides += outcome.kept_sides
         if outcome.content is None:
             newer_kept += outcome.newer_kept
             unchanged += not outcome.newer_kept
@@ -484,6 +492,7 @@ def _write_deck(
             stored.id, NewCard(card.id, position, card.type, outcome.content), now
         )
         updated += 1
+        noted += outcome.gained_note
     transaction.cards.set_positions(moved)
     added = transaction.cards.add(deck_row.id, to_add, now)
     file_keys = {card.id for card in deck.cards}
@@ -496,6 +505,8 @@ def _write_deck(
         unchanged=unchanged,
         kept=sum(1 for key in known if key not in file_keys),
         newer_kept=newer_kept,
+        noted=noted,
+        kept_sides=kept_sides,
     )
 
 

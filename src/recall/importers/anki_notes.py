@@ -114,6 +114,16 @@ def clean_side(fragment: str, media: dict[str, str]) -> str:
     return card_html.sanitize(drawn, resolve)
 
 
+def template_mentions(note_type: AnkiNoteType, ord_: int, word: str) -> bool:
+    """Whether the template a card of this number shows holds ``word`` (lower case) in any
+    case: whether it may show the card's deck (``"deck"``: ``{{Deck}}``, ``{{Subdeck}}``) or
+    tags (``"tags"``), so that a caller renders again only a card whose text can change."""
+    template = note_type.template(ord_)
+    if template is None:
+        return False
+    return word in template.qfmt.lower() or word in template.afmt.lower()
+
+
 class NoteCardRenderer:
     """Renders stored Anki cards, parsing each note type's templates and CSS once."""
 
@@ -124,11 +134,23 @@ class NoteCardRenderer:
         self._types: dict[str, NoteType] = {}
 
     def sides(
-        self, origin: AnkiOrigin, note_type: AnkiNoteType, tags: list[str]
+        self,
+        origin: AnkiOrigin,
+        note_type: AnkiNoteType,
+        tags: list[str],
+        deck: str | None = None,
     ) -> NoteSides | None:
         """The card's sides from its note now, or None when they cannot be shown so (Anki
         makes no such card from the note, or a side is past what a card keeps): the caller
-        then shows the stored sides."""
+        then shows the stored sides.
+
+        Args:
+            origin: The card's note.
+            note_type: Its note type.
+            tags: The card's tags (``{{Tags}}``).
+            deck: The name of the deck the card is in now (``{{Deck}}``, ``{{Subdeck}}``);
+                None shows the Anki deck it was imported from.
+        """
         key = origin.note_type
         if key not in self._type_ids:
             self._type_ids[key] = len(self._type_ids) + 1
@@ -142,7 +164,7 @@ class NoteCardRenderer:
             tags=tuple(tags),
             guid=origin.guid,
         )
-        self._decks[0] = origin.deck
+        self._decks[0] = origin.deck if deck is None else deck
         card = AnkiCard(origin.card, 0, 0, origin.ord, False, 0, False)
         try:
             rendered = self._renderer.sides(card, note, package_type)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from recall.storage.sql import Sql
 
@@ -38,6 +39,19 @@ class NoteTypeQueries:
             "SELECT id, content FROM card WHERE kind = 'basic' AND instr(content, ?) > 0 "
             "ORDER BY id",
             (needle,),
+        )
+        return [(int(row[0]), str(row[1])) for row in rows]
+
+    def cards_of_notes(self, guids: Iterable[str]) -> list[tuple[int, str]]:
+        """(id, content) of every card whose Anki note has one of these guids, in one pass
+        over the cards (ordered by id)."""
+        wanted = json.dumps(sorted(set(guids)), ensure_ascii=False)
+        rows = self._sql.rows(
+            "SELECT id, content FROM card WHERE kind = 'basic' "
+            "AND instr(content, '\"guid\":') > 0 "
+            "AND json_extract(content, '$.anki.guid') IN (SELECT value FROM json_each(?)) "
+            "ORDER BY id",
+            (wanted,),
         )
         return [(int(row[0]), str(row[1])) for row in rows]
 

@@ -3,15 +3,18 @@
 A card imported from Anki names its note and note type (``BasicCard.anki``); its question,
 answer, hints and type-in answer are rendered from them each time the card's content is
 new to this session (``importers.anki_notes``), and kept per card and content, so a card
-shown again costs a dictionary look-up. A card without a note, or whose note type this
-database lacks or cannot read, shows its stored sides, as every card did before.
+shown again costs a dictionary look-up. A template that names the deck (``{{Deck}}``,
+``{{Subdeck}}``) shows the Recall deck the card is in now, its name read when the card is
+shown, so a card whose deck was renamed or that moved to another is rendered again. A card
+without a note, or whose note type this database lacks or cannot read, shows its stored
+sides, as every card did before.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from recall.content.anki_note import AnkiNoteType, NoteTypeError, parse_note_type
+from recall.content.anki_note import AnkiNoteType, AnkiOrigin, NoteTypeError, parse_note_type
 from recall.content.deck_format import BasicCard, ChoiceCard
 from recall.storage import Database
 
@@ -33,10 +36,14 @@ class ShownNotes:
         self._database = database
         self._renderer: NoteCardRenderer | None = None  # loaded with the first Anki card
         self._note_types: dict[str, AnkiNoteType | None] = {}
-        self._shown: dict[int, tuple[str, BasicCard]] = {}
+        self._shown: dict[int, tuple[tuple[str, str | None], BasicCard]] = {}
 
     def shown(
-        self, card_id: int, content: str, card: ChoiceCard | BasicCard
+        self,
+        card_id: int,
+        content: str,
+        card: ChoiceCard | BasicCard,
+        deck_id: int | None = None,
     ) -> ChoiceCard | BasicCard:
         """The card as it shows now: an Anki card rendered from its note, any other as it is.
 
@@ -45,19 +52,37 @@ class ShownNotes:
             content: Its stored JSON (what ``card`` was read from): a changed note is new
                 content, rendered again.
             card: The card read from ``content``.
+            deck_id: The deck the card is in, whose name ``{{Deck}}`` shows; None shows the
+                Anki deck it was imported from.
         """
         if not isinstance(card, BasicCard) or card.anki is None:
             return card
+        deck = self._deck_name(card.anki, deck_id)
         kept = self._shown.get(card_id)
-        if kept is not None and kept[0] == content:
+        if kept is not None and kept[0] == (content, deck):
             return kept[1]
-        result = self._rendered(card)
+        result = self._rendered(card, deck)
         if len(self._shown) >= MAX_KEPT:
             del self._shown[next(iter(self._shown))]
-        self._shown[card_id] = (content, result)
+        self._shown[card_id] = ((content, deck), result)
         return result
 
-    def _rendered(self, card: BasicCard) -> BasicCard:
+    def _deck_name(self, origin: AnkiOrigin, deck_id: int | None) -> str | None:
+        """The name of the card's deck when its template names it, else None."""
+        note_type = None if deck_id is None else self._note_type(origin.note_type)
+        if deck_id is None or note_type is None:
+            return None
+        from recall.importers.anki_notes import template_mentions
+
+        if not template_mentions(note_type, origin.ord, "deck"):
+            return None
+        with self._database.reading() as transaction:
+            try:
+                return transaction.decks.get(deck_id).name
+            except LookupError:
+                return None  # deleted meanwhile: the session says so on the next answer
+
+    def _rendered(self, card: BasicCard, deck: str | None) -> BasicCard:
         assert card.anki is not None
         note_type = self._note_type(card.anki.note_type)
         if note_type is None:
@@ -66,7 +91,7 @@ class ShownNotes:
             from recall.importers.anki_notes import NoteCardRenderer
 
             self._renderer = NoteCardRenderer()
-        sides = self._renderer.sides(card.anki, note_type, list(card.tags))
+        sides = self._renderer.sides(card.anki, note_type, list(card.tags), deck)
         if sides is None:
             return card
         return card.model_copy(

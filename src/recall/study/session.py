@@ -474,7 +474,8 @@ class StudySession(Answering):
     def _show(self, row: CardRow, now: datetime, order: tuple[int, ...] = ()) -> StudyCard:
         """The card as shown now; ``order`` keeps the choices as an earlier showing had them
         (when the card still has as many), else they are shuffled anew."""
-        card = self._notes.shown(row.id, row.content, CARD_ADAPTER.validate_json(row.content))
+        card = CARD_ADAPTER.validate_json(row.content)
+        card = self._notes.shown(row.id, row.content, card, row.deck_id)
         if isinstance(card, ChoiceCard) and sorted(order) != list(range(len(card.choices))):
             order = ()
         if isinstance(card, ChoiceCard) and not order:

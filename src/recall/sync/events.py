@@ -16,7 +16,12 @@ from recall.storage.cards import SEED_LIMIT
 from recall.sync import validation
 from recall.sync.validation import BoundsError
 
-FORMAT = 1
+FORMAT = 2
+"""The newest format this Recall reads and writes. Format 2: a card may carry the Anki note
+it is (``content.anki``), which a Recall reading only format 1 cannot show."""
+FORMAT_WITHOUT_NOTES = 1
+"""The format of a file written while the collection holds no Anki note type (so no card
+with a note), which a Recall from before format 2 reads."""
 FIELD_TYPES = ("preset", "deck", "card")
 TYPES = frozenset({*FIELD_TYPES, "review", "unreview"})
 DEFAULT_PRESET = "default"

@@ -107,11 +107,17 @@ def new_device_id() -> str:
 
 
 def write_file(
-    base: Path, device: str, number: int, header: dict[str, Any], events: Iterable[dict[str, Any]]
+    base: Path,
+    device: str,
+    number: int,
+    header: dict[str, Any],
+    events: Iterable[dict[str, Any]],
+    version: int = FORMAT,
 ) -> Written | None:
     """Write events as this device's next file: temporary name, flush, rename.
 
-    Returns None (and writes nothing) when there are no events.
+    Returns None (and writes nothing) when there are no events. ``version`` is the format
+    the header names: the oldest that can read every event the file may hold.
 
     Raises:
         SyncFolderError: The file cannot be written (``SyncWriteError``), or this
@@ -124,7 +130,7 @@ def write_file(
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with temporary.open("xb") as out:
-            out.write(json.dumps({"recall_sync": FORMAT, **header}).encode() + b"\n")
+            out.write(json.dumps({"recall_sync": version, **header}).encode() + b"\n")
             for event in events:
                 out.write(encode(event))
                 count += 1
@@ -310,11 +316,12 @@ def header(line: bytes) -> dict[str, Any]:
     return loaded if isinstance(loaded, dict) else {}
 
 
-def header_problem(header: dict[str, Any]) -> str | None:
-    """Why a file with this header is not read, or None when it is."""
+def header_problem(header: dict[str, Any], known: int | None = None) -> str | None:
+    """Why a file with this header is not read by a Recall that reads formats up to
+    ``known`` (this one's, ``FORMAT``, unless given), or None when it is."""
     version = header.get("recall_sync")
     if not isinstance(version, int):
         return "is not a Recall sync file"
-    if version > FORMAT:
+    if version > (FORMAT if known is None else known):
         return f"was written by a newer Recall (format {version}); update Recall to read it"
     return None

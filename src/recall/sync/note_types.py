@@ -11,6 +11,12 @@ at each round, for every note type its cards name and it lacks in every device's
 only when it is a note type Recall can read whose content hashes to its key. Anything else
 is refused with a note naming the device and why; the cards meanwhile show their stored
 sides.
+
+A Recall from before cards kept their note cannot show a card that holds one: a device
+whose collection holds a note type (or a card naming one) writes its event files in
+format 2 (``file_format``), which such a Recall skips whole with a note saying to update,
+keeping the file to read once it is updated; a collection without one writes format 1,
+which every Recall reads.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from recall.host.files import fsync_folder
 from recall.storage import Transaction
 from recall.sync import folder as sync_folder
 from recall.sync import safe_files
+from recall.sync.events import FORMAT, FORMAT_WITHOUT_NOTES
 from recall.sync.folder import SyncWriteError
 
 FOLDER = "notetypes"  # beside a device's event files and its media/
@@ -150,3 +157,12 @@ def _read(base: Path, device: str, key: str, notes: list[str]) -> bytes | None:
     except OSError as error:
         notes.append(f"a note type from {device[:8]} cannot be read ({error.strerror or error})")
     return None
+
+
+def file_format(transaction: Transaction) -> int:
+    """The format this device's next event file is written in: ``FORMAT`` when its
+    collection holds an Anki note type or a card naming one (its cards may carry their
+    note; a note type is never removed, so once one is stored every later file is of that
+    format too), else ``FORMAT_WITHOUT_NOTES``."""
+    queries = transaction.note_types
+    return FORMAT if queries.stored_keys() or queries.missing() else FORMAT_WITHOUT_NOTES

@@ -257,6 +257,7 @@ def _send(
                     device.next_file,
                     {"device": device.id, "name": device.name, "written": micros},
                     events(),
+                    note_types.file_format(transaction),
                 )
         except sync_folder.SyncWriteError as error:
             # Stamped all the same and kept here, so that receiving can go on: merging

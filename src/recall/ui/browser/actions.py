@@ -288,7 +288,7 @@ class BrowserActions(QObject):
         change = self._run(lambda: work(ids))
         if change is not None:
             self._browser.status.setText(f"{change.label}. Ctrl+Z undoes it.")
-            self.changed.emit(ids)
+            self.changed.emit(sorted({*ids, *change.card_ids}))  # a note's other cards too
         self.update_undo()
 
     def _run(self, work: Callable[[], Change]) -> Change | None:

@@ -238,7 +238,7 @@ class BrowserWindow(QMainWindow):
             self.status.setText("Saved.")
             self.card_actions.update_undo()
         self.save_button.setEnabled(False)
-        self.model.reload([self._editing])
+        self.model.reload([self._editing, *change.card_ids])  # a note's other cards too
         self.refresh_sidebar()
         self.cards_changed.emit()
         return True
