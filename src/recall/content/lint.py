@@ -20,6 +20,7 @@ from pathlib import Path
 from recall.content.deck_format import BasicCard, ChoiceCard, Deck, load_deck
 from recall.core import wording
 from recall.core.errors import DeckError, RecallError
+from recall.core.i18n import mark
 
 NEAR_DUPLICATE_RATIO = 0.9
 """Options whose normalised texts are at least this alike (difflib's ratio) are near-duplicates."""
@@ -42,9 +43,11 @@ CODES: dict[str, str] = {
 """Every warning code with a one-line meaning, for ``--accept`` and the documentation."""
 
 HISTORY_CODES: dict[str, str] = {
-    "never-picked": "a wrong option that no answer picked",
-    "maybe-miskeyed": "a wrong option picked more often when the card was known than when not",
-    "too-easy": "a card answered right at first sight and while learning",
+    "never-picked": mark("a wrong option that no answer picked"),
+    "maybe-miskeyed": mark(
+        "a wrong option picked more often when the card was known than when not"
+    ),
+    "too-easy": mark("a card answered right at first sight and while learning"),
 }
 """The codes of warnings a deck's review history earns (``recall lint --history``, from the
 item analysis in ``stats``); ``--accept`` takes them too."""
