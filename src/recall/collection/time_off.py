@@ -22,6 +22,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from recall.changes.cards import Change, ChangeError, Changes
 from recall.collection.browse import BrowseRow, Finder
 from recall.core import wording
+from recall.core.i18n import tr, trn
 from recall.core.memory import CardState, MemoryState
 from recall.core.presets import DeckPresets
 from recall.scheduling import Scheduler, Schedulers
@@ -206,15 +207,52 @@ class _SchedulerOf:
 
 
 def describe(moves: Sequence[Move], verb: str) -> str:
-    """A one-line account of a plan: how many cards, and over which days."""
+    """A one-line account of a plan: how many cards, and over which days.
+
+    Args:
+        moves: The plan.
+        verb: What the plan does: "postpone", "advance" or "spread the time away of".
+    """
+    if verb == "postpone":
+        none = tr("No cards to postpone.")
+        one_day = trn(
+            "Postpone {count} card: due {day}.", "Postpone {count} cards: due {day}.", len(moves)
+        )
+        days = trn(
+            "Postpone {count} card: due from {first} to {last}.",
+            "Postpone {count} cards: due from {first} to {last}.",
+            len(moves),
+        )
+    elif verb == "advance":
+        none = tr("No cards to advance.")
+        one_day = trn(
+            "Advance {count} card: due {day}.", "Advance {count} cards: due {day}.", len(moves)
+        )
+        days = trn(
+            "Advance {count} card: due from {first} to {last}.",
+            "Advance {count} cards: due from {first} to {last}.",
+            len(moves),
+        )
+    else:
+        none = tr("No cards to spread the time away of.")
+        one_day = trn(
+            "Spread the time away of {count} card: due {day}.",
+            "Spread the time away of {count} cards: due {day}.",
+            len(moves),
+        )
+        days = trn(
+            "Spread the time away of {count} card: due from {first} to {last}.",
+            "Spread the time away of {count} cards: due from {first} to {last}.",
+            len(moves),
+        )
     if not moves:
-        return f"No cards to {verb}."
-    earliest = min(move.due_after for move in moves)
-    latest = max(move.due_after for move in moves)
-    cards = wording.count(len(moves), "card")
-    if earliest.date() == latest.date():
-        return f"{verb.capitalize()} {cards}: due {earliest.date()}."
-    return f"{verb.capitalize()} {cards}: due from {earliest.date()} to {latest.date()}."
+        return none
+    earliest = min(move.due_after for move in moves).date()
+    latest = max(move.due_after for move in moves).date()
+    count = wording.number(len(moves))
+    if earliest == latest:
+        return one_day.format(count=count, day=earliest)
+    return days.format(count=count, first=earliest, last=latest)
 
 
 def _scoped(search: str, condition: str) -> str:
