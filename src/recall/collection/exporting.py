@@ -17,6 +17,7 @@ from recall.collection.anki_package import StudiedCard
 from recall.content.deck_format import CARD_ADAPTER, Card, Deck, deck_json_parts, dump_deck
 from recall.core import deck_tree
 from recall.core.errors import RecallError, UnknownDeckError
+from recall.core.i18n import tr
 from recall.core.memory import NEW_CARD
 from recall.host import paths, workspace
 from recall.host.files import OutputError, output_file
@@ -124,7 +125,7 @@ def _stream_json(database: Database, deck_key: str, target: Path) -> int:
         except OutputError as error:
             raise ExportError(str(error)) from None
         except OSError as error:
-            raise ExportError(f"cannot write {target}: {error.strerror}") from None
+            raise ExportError(_cannot_write(target, error.strerror)) from None
     return written
 
 
@@ -138,7 +139,7 @@ def _write_gift(deck: Deck, target: Path) -> int:
     except OutputError as error:
         raise ExportError(str(error)) from None
     except OSError as error:
-        raise ExportError(f"cannot write {target}: {error.strerror}") from None
+        raise ExportError(_cannot_write(target, error.strerror)) from None
     return len(deck.cards)
 
 
@@ -150,10 +151,13 @@ def check_suffix(target: Path) -> None:
     """
     suffix = target.suffix.lower()
     if suffix not in EXPORT_SUFFIXES:
-        raise ExportError(
-            f"{target}: Recall exports decks as .json, .apkg, .colpkg or .gift, "
-            f"not {suffix or 'this'}"
-        )
+        if suffix:
+            refused = tr(
+                "{file}: Recall exports decks as .json, .apkg, .colpkg or .gift, not {suffix}"
+            )
+        else:
+            refused = tr("{file}: Recall exports decks as .json, .apkg, .colpkg or .gift, not this")
+        raise ExportError(refused.format(file=target, suffix=suffix))
 
 
 def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
@@ -181,7 +185,7 @@ def write_deck(deck: Deck, target: Path, data_dir: Path) -> int:
         except OutputError as error:
             raise ExportError(str(error)) from None
         except OSError as error:
-            raise ExportError(f"cannot write {target}: {error.strerror}") from None
+            raise ExportError(_cannot_write(target, error.strerror)) from None
         return len(deck.cards)
     cards = [
         StudiedCard(deck.id, deck.name, card, NEW_CARD, False, None, 0, position, ())
@@ -258,10 +262,12 @@ def _write_package(
     except OutputError as error:
         raise ExportError(str(error)) from None
     except OSError as error:
-        raise ExportError(f"cannot write {target}: {error.strerror}") from None
+        raise ExportError(_cannot_write(target, error.strerror)) from None
     except sqlite3.Error as error:  # the package's collection, built in the scratch folder
         raise ExportError(
-            f"cannot write {target}: building its collection failed ({error})"
+            tr("cannot write {file}: building its collection failed ({error})").format(
+                file=target, error=error
+            )
         ) from None
 
 
@@ -272,3 +278,7 @@ def _zip_package(built: tuple[Path, list[Path]], stream: BinaryIO) -> None:
         package.writestr("media", json.dumps({str(i): p.name for i, p in enumerate(files)}))
         for index, path in enumerate(files):
             package.write(path, str(index))
+
+
+def _cannot_write(target: Path, reason: str | None) -> str:
+    return tr("cannot write {file}: {reason}").format(file=target, reason=reason)

@@ -91,7 +91,7 @@ class TimeOff:
             TimeOffError: ``days`` is not 1 to 3650, or ``count`` is negative.
             SearchError: The search cannot be understood.
         """
-        _check_days(days, "postpone by")
+        _check_days(days, tr("cannot postpone by {days} days: give 1 to {most} days"))
         rows = self._due_cards(_scoped(search, "is:due"), now)
         schedulers = self._scheduler_of()
         scored = []
@@ -116,7 +116,9 @@ class TimeOff:
             TimeOffError: ``within_days`` is not 1 to 3650, or ``count`` is negative.
             SearchError: The search cannot be understood.
         """
-        _check_days(within_days, "advance cards due within")
+        _check_days(
+            within_days, tr("cannot advance cards due within {days} days: give 1 to {most} days")
+        )
         rows = self._due_cards(_scoped(search, f"prop:due>0 prop:due<={within_days}"), now)
         schedulers = self._scheduler_of()
         scored = []
@@ -140,11 +142,19 @@ class TimeOff:
         """
         today = self._study_date(now)
         if leave < today:
-            raise TimeOffError(f"time away from {leave} to {back}: {leave} has passed already")
+            raise TimeOffError(
+                tr("time away from {leave} to {back}: {leave} has passed already").format(
+                    leave=leave, back=back
+                )
+            )
         if back < leave:
-            raise TimeOffError(f"time away from {leave} to {back}: the return is before leaving")
+            raise TimeOffError(
+                tr("time away from {leave} to {back}: the return is before leaving").format(
+                    leave=leave, back=back
+                )
+            )
         span = (back - leave).days + 1
-        _check_days(span, "be away for")
+        _check_days(span, tr("cannot be away for {days} days: give 1 to {most} days"))
         first = (leave - today).days
         last = (back - today).days
         lower = "" if first == 0 else f"prop:due>={first}"
@@ -260,14 +270,17 @@ def _scoped(search: str, condition: str) -> str:
     return f"({search}) {condition}" if search else condition
 
 
-def _check_days(days: int, what: str) -> None:
+def _check_days(days: int, refusal: str) -> None:
+    """Refuse a number of days out of range with ``refusal`` (``{days}``, ``{most}``)."""
     if not 1 <= days <= _LONGEST:
-        raise TimeOffError(f"cannot {what} {days} days: give 1 to {_LONGEST} days")
+        raise TimeOffError(refusal.format(days=days, most=_LONGEST))
 
 
 def _first(moves: list[Move], count: int | None) -> list[Move]:
     if count is None:
         return moves
     if count < 0:
-        raise TimeOffError(f"cannot move {count} cards: give a count of 0 or more")
+        raise TimeOffError(
+            tr("cannot move {count} cards: give a count of 0 or more").format(count=count)
+        )
     return moves[:count]

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from recall.core import i18n
+from recall.core.i18n import mark
 from recall.core.memory import CardState, Rating
 
 
@@ -39,17 +41,17 @@ class SessionKind(StrEnum):
     @property
     def label(self) -> str:
         """The kind as the window names it."""
-        return _LABELS[self]
+        return i18n.tr(_LABELS[self])
 
 
 _LABELS = {
-    SessionKind.CRAM: "Cram a search",
-    SessionKind.SEARCH: "Study a search, answers rescheduled",
-    SessionKind.PREVIEW: "Preview cards due soon",
-    SessionKind.FORGOTTEN: "Review cards forgotten today",
-    SessionKind.NEW: "New cards from a tag",
-    SessionKind.EXTRA: "A deck beyond today's limits",
-    SessionKind.TIMED: "A session of N minutes",
+    SessionKind.CRAM: mark("Cram a search"),
+    SessionKind.SEARCH: mark("Study a search, answers rescheduled"),
+    SessionKind.PREVIEW: mark("Preview cards due soon"),
+    SessionKind.FORGOTTEN: mark("Review cards forgotten today"),
+    SessionKind.NEW: mark("New cards from a tag"),
+    SessionKind.EXTRA: mark("A deck beyond today's limits"),
+    SessionKind.TIMED: mark("A session of N minutes"),
 }
 
 
