@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from recall.core import fields
-from recall.core.i18n import tr
+from recall.core.i18n import tr, trp
 from recall.core.preferences import Preferences
 from recall.ui.plain_text import plain_label, plain_tooltip
 
@@ -62,7 +62,7 @@ class ApiSection(QGroupBox):
         layout = QFormLayout(self)
         layout.addRow(self.enabled)
         layout.addRow(tr("Port"), self.port)
-        layout.addRow(tr("Key"), key_row)
+        layout.addRow(trp("local API", "Key"), key_row)
         layout.addRow(tr("Web origins"), self.origins)
         note = plain_label(
             tr("Listens on 127.0.0.1 only; AnkiConnect's actions work. See docs/api.md.")

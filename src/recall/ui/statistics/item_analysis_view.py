@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from recall.core import i18n
-from recall.core.i18n import mark, tr, trn
+from recall.core.i18n import mark, tr, trn, trp
 from recall.core.wording import percent
 from recall.stats.item_analysis import FLAGS, CardAnalysis, ItemAnalysis, OptionAnalysis
 from recall.ui.override_errors import reports_errors
@@ -25,6 +25,7 @@ CARDS_SHOWN = 100
 """Answered cards listed, flagged first; ``recall stats --json`` has them all."""
 ROWS_WITHOUT_SCROLLING = 16
 _TEXT_COLUMNS = (1, 2, 5)
+_KEY_COLUMN = 2
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 
 
@@ -44,7 +45,7 @@ class ItemAnalysisModel(RowsModel[OptionRow]):
     HEADERS = (
         mark("Card"),
         mark("Option"),
-        mark("Key"),
+        "Key",  # translated with its context: an answer key, not a keyboard's key
         mark("Picked"),
         mark("Discrimination"),
         mark("Flag"),
@@ -82,6 +83,8 @@ class ItemAnalysisModel(RowsModel[OptionRow]):
         if role == Qt.ItemDataRole.TextAlignmentRole and section in _TEXT_COLUMNS:
             return _LEFT
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            if section == _KEY_COLUMN:
+                return trp("answer key", "Key")
             return i18n.tr(self.HEADERS[section])
         return super().headerData(section, orientation, role)
 
