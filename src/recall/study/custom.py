@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from recall.core import i18n
 from recall.core.i18n import mark
 from recall.core.memory import CardState, Rating
 
@@ -40,8 +39,8 @@ class SessionKind(StrEnum):
 
     @property
     def label(self) -> str:
-        """The kind as the window names it."""
-        return i18n.tr(_LABELS[self])
+        """The kind as the window names it (in English; ``i18n.tr`` translates it)."""
+        return _LABELS[self]
 
 
 _LABELS = {
