@@ -15,7 +15,7 @@ from typing import Any
 from recall.core import fields
 from recall.core.days import StudyDays
 from recall.core.fields import OptionError, option
-from recall.core.i18n import mark
+from recall.core.i18n import mark, tr
 
 DEFAULT_PRESET_ID = 1
 PARAMETER_COUNT = 21  # FSRS-6's parameters; scheduling checks fsrs agrees
@@ -249,18 +249,22 @@ class Preset:
             return
         if len(self.parameters) != PARAMETER_COUNT:
             raise OptionError(
-                f"parameters: FSRS needs {PARAMETER_COUNT} numbers, got {len(self.parameters)}"
+                tr("parameters: FSRS needs {count} numbers, got {got}").format(
+                    count=PARAMETER_COUNT, got=len(self.parameters)
+                )
             )
         # Checked here, every preset made (typed, fitted, stored, synced) is one fsrs accepts.
         problems = [
-            f"w{index} = {value:g}, FSRS takes {low:g} to {high:g}"
+            tr("w{index} = {value}, FSRS takes {low} to {high}").format(
+                index=index, value=f"{value:g}", low=f"{low:g}", high=f"{high:g}"
+            )
             for index, (value, (low, high)) in enumerate(
                 zip(self.parameters, PARAMETER_BOUNDS, strict=True)
             )
             if not low <= value <= high
         ]
         if problems:
-            raise OptionError(f"parameters: {'; '.join(problems)}")
+            raise OptionError(tr("parameters: {problems}").format(problems="; ".join(problems)))
 
     def new_limit(self, now: datetime) -> int:
         """New cards a deck may introduce in the study day ``now`` falls in."""
@@ -351,7 +355,9 @@ def parse_changes(assignments: list[str]) -> dict[str, Any]:
     for assignment in assignments:
         key, sep, text = assignment.partition("=")
         if not sep:
-            raise OptionError(f"{assignment!r}: expected KEY=VALUE, as new_per_day=10")
+            raise OptionError(
+                tr("{text}: expected KEY=VALUE, as new_per_day=10").format(text=repr(assignment))
+            )
         item = fields.info(Preset, key.strip())
         changes[item.key] = fields.parse(item, text)
     if changes.get("parameters"):

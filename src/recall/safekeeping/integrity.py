@@ -7,6 +7,7 @@ from datetime import datetime
 
 from recall.core import wording
 from recall.core.errors import CancelledError
+from recall.core.i18n import tr
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import (
@@ -157,7 +158,7 @@ def _check(
             replayed += 1
             if replayed % _PROGRESS_EVERY == 0:
                 if cancelled():
-                    raise CancelledError("the check was stopped; nothing was changed")
+                    raise CancelledError(tr("the check was stopped; nothing was changed"))
                 progress(replayed, todo)
             scheduler = replayers.get(deck_id)
             if scheduler is None:

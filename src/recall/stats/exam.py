@@ -224,11 +224,15 @@ def forecast(
         ExamDateError: The exam day has passed, or the target is not a share.
     """
     if not 0 < target <= 1:
-        raise ExamDateError(f"the target {target:g} is not a share above 0 and at most 1")
+        raise ExamDateError(
+            tr("the target {target} is not a share above 0 and at most 1").format(
+                target=f"{target:g}"
+            )
+        )
     name, cards, days = exam_cards(database, schedulers, deck_key)
     days_left = exam.day_number(exam_day) - days.day_of(now)
     if days_left < 0:
-        raise ExamDateError(f"the exam day {exam_day.isoformat()} has passed")
+        raise ExamDateError(tr("the exam day {day} has passed").format(day=exam_day.isoformat()))
     at = exam.exam_moment(exam_day, days)
     share, share_studied = exam_simulation.share_remembered(cards, at)
     studied = sum(card.memory.state is not CardState.NEW for card in cards)

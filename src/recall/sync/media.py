@@ -31,6 +31,7 @@ from typing import Any
 from recall.content import card_html, sound
 from recall.core import wording
 from recall.core.errors import CancelledError
+from recall.core.i18n import tr
 from recall.core.progress import Cancelled, Progress, no_progress
 from recall.host import paths
 from recall.host.files import fsync_folder
@@ -187,7 +188,7 @@ def _write(
             if os.path.lexists(target / name):
                 continue  # written before: its bytes never change
             if cancelled():
-                raise CancelledError("sync stopped; nothing was changed")
+                raise CancelledError(tr("sync stopped; nothing was changed"))
             try:
                 descriptor = os.open(
                     held / name,
