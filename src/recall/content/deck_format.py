@@ -30,6 +30,7 @@ from recall.content.card_limits import (
 from recall.content.deck_problems import HugeNumber, describe, where
 from recall.content.occlusion import Occlusion, OcclusionShape
 from recall.core.errors import DeckError, printable
+from recall.core.i18n import tr
 
 FORMAT_NAME = "recall-deck"
 FORMAT_VERSION = 1
@@ -263,14 +264,17 @@ def load_deck(path: Path) -> Deck:
     try:
         size = path.stat().st_size
         if size > MAX_DECK_BYTES:
-            raise DeckError(str(path), [f"the file is {size} bytes; decks are limited to 64 MB"])
+            raise DeckError(
+                str(path),
+                [tr("the file is {size} bytes; decks are limited to 64 MB").format(size=size)],
+            )
         data = path.read_bytes()
     except FileNotFoundError:
-        raise DeckError(str(path), ["no such file"]) from None
+        raise DeckError(str(path), [tr("no such file")]) from None
     except IsADirectoryError:
-        raise DeckError(str(path), ["is a folder, not a deck file"]) from None
+        raise DeckError(str(path), [tr("is a folder, not a deck file")]) from None
     except PermissionError:
-        raise DeckError(str(path), ["permission denied"]) from None
+        raise DeckError(str(path), [tr("permission denied")]) from None
     return parse_deck(data, str(path))
 
 
@@ -348,17 +352,23 @@ def decode_text(data: bytes, source: str) -> str:
         raise DeckError(
             source,
             [
-                f"line {line}: not UTF-8 text (byte 0x{body[error.start]:02x}, the "
-                f"{_ordinal(column)} byte of the line); save it as UTF-8"
+                tr(
+                    "line {line}: not UTF-8 text (byte 0x{byte}, the {ordinal} byte of the "
+                    "line); save it as UTF-8"
+                ).format(line=line, byte=f"{body[error.start]:02x}", ordinal=_ordinal(column))
             ],
         ) from None
 
 
 def _ordinal(number: int) -> str:
-    suffix = (
-        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    )
-    return f"{number:,}{suffix}"
+    shown = f"{number:,}"
+    if 10 <= number % 100 <= 20 or number % 10 not in (1, 2, 3):
+        return tr("{number}th").format(number=shown)
+    if number % 10 == 1:
+        return tr("{number}st").format(number=shown)
+    if number % 10 == 2:
+        return tr("{number}nd").format(number=shown)
+    return tr("{number}rd").format(number=shown)
 
 
 def _decode_json(data: bytes | str, source: str) -> object:
@@ -367,12 +377,17 @@ def _decode_json(data: bytes | str, source: str) -> object:
         return json.loads(text, object_pairs_hook=_reject_duplicate_keys, parse_int=_whole_number)
     except json.JSONDecodeError as error:
         raise DeckError(
-            source, [f"line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})"]
+            source,
+            [
+                tr("line {line}, column {column}: not valid JSON ({reason})").format(
+                    line=error.lineno, column=error.colno, reason=error.msg
+                )
+            ],
         ) from None
     except _DuplicateKeyError as error:
         raise DeckError(source, [str(error)]) from None
     except RecursionError:
-        raise DeckError(source, ["the JSON is nested too deeply to be a deck"]) from None
+        raise DeckError(source, [tr("the JSON is nested too deeply to be a deck")]) from None
 
 
 class _DuplicateKeyError(ValueError):
@@ -400,28 +415,35 @@ def _check_text(raw: object, source: str) -> None:
             for key in value:
                 if half := _SURROGATE.search(key):
                     place = where([*location, printable(key)], raw)
-                    problems.append(f"{place}: the field name {_half(half.group(0))}")
+                    problems.append(
+                        tr("{place}: the field name {problem}").format(
+                            place=place, problem=_half(half.group(0))
+                        )
+                    )
             pending += reversed([(item, [*location, key]) for key, item in value.items()])
         elif isinstance(value, list):
             pending += reversed([(item, [*location, i]) for i, item in enumerate(value)])
         elif isinstance(value, str) and (half := _SURROGATE.search(value)):
-            problems.append(f"{where(location, raw) or 'the file'}: {_half(half.group(0))}")
+            place = where(location, raw) or tr("the file")
+            problems.append(f"{place}: {_half(half.group(0))}")
     if problems:
         raise DeckError(source, problems)
 
 
 def _half(character: str) -> str:
-    return (
-        f"holds \\u{ord(character):04x}, half of a character (an unpaired UTF-16 surrogate "
-        "escape), which is not text; remove it or give the whole character"
-    )
+    return tr(
+        "holds \\u{code}, half of a character (an unpaired UTF-16 surrogate escape), which is "
+        "not text; remove it or give the whole character"
+    ).format(code=f"{ord(character):04x}")
 
 
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise _DuplicateKeyError(f"the key {key!r} appears twice in the same object")
+            raise _DuplicateKeyError(
+                tr("the key {key} appears twice in the same object").format(key=repr(key))
+            )
         result[key] = value
     return result
 
@@ -430,20 +452,26 @@ def _check_header(raw: dict[str, Any], source: str) -> None:
     """Refuse files that are not decks, or are from a newer Recall, before anything else."""
     if raw.get("format") != FORMAT_NAME:
         found = raw.get("format")
-        what = "has no 'format' field" if found is None else f"has format {found!r}"
-        raise DeckError(
-            source, [f"format: not a Recall deck (it {what}; expected {FORMAT_NAME!r})"]
-        )
+        if found is None:
+            problem = tr("format: not a Recall deck (it has no 'format' field; expected {name})")
+        else:
+            problem = tr("format: not a Recall deck (it has format {found}; expected {name})")
+        raise DeckError(source, [problem.format(found=repr(found), name=repr(FORMAT_NAME))])
     version = raw.get("version")
     if "version" in raw and type(version) is not int:
         # Checked here because Literal[1] compares by equality: true and 1.0 would pass.
-        raise DeckError(source, [f"version: must be the whole number {FORMAT_VERSION}"])
+        raise DeckError(
+            source,
+            [tr("version: must be the whole number {version}").format(version=FORMAT_VERSION)],
+        )
     if isinstance(version, int) and version > FORMAT_VERSION:
         raise DeckError(
             source,
             [
-                f"version: made for a newer Recall (deck format version {version}; "
-                f"this Recall reads version {FORMAT_VERSION}). Update Recall to open it."
+                tr(
+                    "version: made for a newer Recall (deck format version {version}; this "
+                    "Recall reads version {readable}). Update Recall to open it."
+                ).format(version=version, readable=FORMAT_VERSION)
             ],
         )
 
