@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from recall.core.errors import DeckError, ImportCancelledError
+from recall.core.i18n import mark
 from recall.importers import Cancelled, _collection_guard, never_cancelled
 from recall.importers._collection_guard import bound, check_schema
 
-NEWER_ANKI_ADVICE = (
+NEWER_ANKI_ADVICE = mark(
     'in Anki, export the deck again with "Support older Anki versions" checked, then import '
     "that file"
 )
