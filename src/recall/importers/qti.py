@@ -22,6 +22,7 @@ from urllib.parse import unquote
 from recall.content import card_html
 from recall.core import wording
 from recall.core.errors import DeckError, ImportCancelledError
+from recall.core.i18n import mark
 from recall.importers import Cancelled, ImportedPackage, StagedMedia, never_cancelled
 from recall.importers._qti_item import Skipped, item_question
 from recall.importers._question_bank import BankBuilder, file_deck_name
@@ -78,7 +79,7 @@ def read_qti(path: Path, staging: Path, cancelled: Cancelled = never_cancelled) 
     source = str(path)
     if path.suffix.lower() == ".zip":
         return _read_package(path, staging, source, cancelled)
-    data = read_bounded(path, MAX_XML_BYTES, "a QTI item may be")
+    data = read_bounded(path, MAX_XML_BYTES, mark("a QTI item may be"))
     root = _item_root(data, source, "")
     images = _Images(source, staging, None)
     builder = BankBuilder(source, file_deck_name(path), images.resolve)
