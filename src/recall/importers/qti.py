@@ -118,7 +118,7 @@ def _add(builder: BankBuilder, images: _Images, root: XmlNode, member: str) -> N
 
 def _read_package(path: Path, staging: Path, source: str, cancelled: Cancelled) -> ImportedPackage:
     with SafeZip.open(
-        path, source, MAX_ENTRIES, MAX_TOTAL_BYTES, "a QTI content package"
+        path, source, MAX_ENTRIES, MAX_TOTAL_BYTES, mark("a QTI content package")
     ) as archive:
         names = archive.names()
         for name in names:
