@@ -85,13 +85,13 @@ _CHOICE_PARTS = {
     "correct": mark("Choice {number} is correct"),
 }
 _PATH = re.compile(r"^([a-z_]+)(?:\[(\d+)\])?(?:\.([a-z_]+))?: ")
-_NO_CORRECT = 'no choice is marked "correct": true'
+_NO_CORRECT = mark('no choice is marked "correct": true')  # as the deck format words it
 
 
 def _labelled(problem: str) -> str:
     """A problem about a card field named by the editor's label ("choices[1].text" is
     "Choice 2", "tags[0]" is "Tags, tag 1")."""
-    if problem == _NO_CORRECT:
+    if problem == i18n.tr(_NO_CORRECT):
         return tr('no choice is marked correct: tick "Correct" beside the right one')
     match = _PATH.match(problem)
     if match is None or match.group(1) not in _LABELS:

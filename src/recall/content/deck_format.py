@@ -87,11 +87,15 @@ class ChoiceCard(_Model):
     @model_validator(mode="after")
     def _check_choices(self) -> ChoiceCard:
         if not any(choice.correct for choice in self.choices):
-            raise ValueError('no choice is marked "correct": true')
+            raise ValueError(tr('no choice is marked "correct": true'))
         seen: set[str] = set()
         for index, choice in enumerate(self.choices):
             if choice.text in seen:
-                raise ValueError(f"choices[{index}] repeats the text {choice.text!r}")
+                raise ValueError(
+                    tr("choices[{index}] repeats the text {text}").format(
+                        index=index, text=repr(choice.text)
+                    )
+                )
             seen.add(choice.text)
         return self
 
@@ -177,8 +181,10 @@ class Deck(_Model):
         for index, card in enumerate(self.cards):
             if card.id in first_seen:
                 raise ValueError(
-                    f"cards[{index}] reuses the id {card.id!r} of cards[{first_seen[card.id]}];"
-                    " card ids must be unique within a deck"
+                    tr(
+                        "cards[{index}] reuses the id {id} of cards[{first}]; card ids must be "
+                        "unique within a deck"
+                    ).format(index=index, id=repr(card.id), first=first_seen[card.id])
                 )
             first_seen[card.id] = index
         return self
