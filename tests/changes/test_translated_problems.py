@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from recall.changes.editing import CardError, check_card
@@ -15,16 +17,19 @@ GERMAN: Translations = {
     "must not be empty": "darf nicht leer sein",
     "Choice {number}": "Antwort {number}",
 }
-NONE_RIGHT = {
+NONE_RIGHT: dict[str, Any] = {
     "id": "q",
     "type": "choice",
     "question": "Two plus two?",
     "choices": [{"text": "4"}, {"text": "5"}],
 }
-EMPTY_CHOICE = {**NONE_RIGHT, "choices": [{"text": "4", "correct": True}, {"text": ""}]}
+EMPTY_CHOICE: dict[str, Any] = {
+    **NONE_RIGHT,
+    "choices": [{"text": "4", "correct": True}, {"text": ""}],
+}
 
 
-def problems(card: dict[str, object]) -> list[str]:
+def problems(card: dict[str, Any]) -> list[str]:
     with pytest.raises(CardError) as raised:
         check_card(card)
     return raised.value.problems
