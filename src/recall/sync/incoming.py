@@ -240,22 +240,29 @@ def _hold_far_ahead(transaction: Transaction, incoming: Incoming, now: datetime)
     incoming.events = released + kept
     if released:
         incoming.notes.append(
-            f"{wording.count(len(released), 'change')} held because "
-            f"{wording.word(len(released), 'it was', 'they were')} stamped more than a year "
-            f"ahead of this computer's clock {wording.word(len(released), 'was', 'were')} "
-            "merged: its clock has come within a year of "
-            f"{wording.word(len(released), 'it', 'them')}"
+            trn(
+                "{count} change held because it was stamped more than a year ahead of this "
+                "computer's clock was merged: its clock has come within a year of it",
+                "{count} changes held because they were stamped more than a year ahead of this "
+                "computer's clock were merged: its clock has come within a year of them",
+                len(released),
+            ).format(count=wording.number(len(released)))
         )
     count, earliest = transaction.sync_state.held_changes()
     if count:
         first = _merge_day(earliest)
-        incoming.notes.append(
-            f"{wording.count(count, 'change')} stamped more than a year ahead of this computer's "
-            "clock (is it set right? or was another computer's?) "
-            f"{wording.word(count, 'is', 'are')} held, not merged, until this computer's clock "
-            "is within a year of "
-            f"{wording.word(count, 'it', 'them')}" + (f" (the first on {first})" if first else "")
-        )
+        note = trn(
+            "{count} change stamped more than a year ahead of this computer's clock (is it set "
+            "right? or was another computer's?) is held, not merged, until this computer's clock "
+            "is within a year of it",
+            "{count} changes stamped more than a year ahead of this computer's clock (is it set "
+            "right? or was another computer's?) are held, not merged, until this computer's "
+            "clock is within a year of them",
+            count,
+        ).format(count=wording.number(count))
+        if first:
+            note += " " + tr("(the first on {day})").format(day=first)
+        incoming.notes.append(note)
 
 
 def _merge_day(stamp: int | None) -> str | None:

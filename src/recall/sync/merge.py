@@ -230,8 +230,10 @@ class Merger:
                 columns["content"]
             ):
                 self.merged.notes.append(
-                    f"card {deck_key}/{card_key}: what another computer sent is not a card "
-                    "Recall can show; left as it was"
+                    tr(
+                        "card {card}: what another computer sent is not a card Recall can show; "
+                        "left as it was"
+                    ).format(card=f"{deck_key}/{card_key}")
                 )
                 continue
             if found is None:
