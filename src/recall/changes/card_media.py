@@ -10,6 +10,7 @@ from pathlib import Path
 
 from recall.content.card_html import SOUND_SUFFIXES, media_name
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 from recall.host.files import OutputError, output_file
 
 # As an import allows for one image or sound.
@@ -41,11 +42,16 @@ def store_media(media_dir: Path, data: bytes, original_name: str) -> str:
     suffix = Path(name).suffix
     if suffix not in IMAGE_SUFFIXES | SOUND_SUFFIXES:
         kinds = ", ".join(sorted(IMAGE_SUFFIXES | SOUND_SUFFIXES))
-        raise MediaError(f"{original_name}: not an image or sound Recall can show ({kinds})")
+        raise MediaError(
+            tr("{file}: not an image or sound Recall can show ({kinds})").format(
+                file=original_name, kinds=kinds
+            )
+        )
     if len(data) > MAX_MEDIA_BYTES:
         raise MediaError(
-            f"{original_name}: larger than {MAX_MEDIA_BYTES // 1024**2} MiB, the most a "
-            "card's image or sound may be"
+            tr("{file}: larger than {size} MiB, the most a card's image or sound may be").format(
+                file=original_name, size=MAX_MEDIA_BYTES // 1024**2
+            )
         )
     target = media_dir / name
     if target.is_file():
@@ -55,10 +61,17 @@ def store_media(media_dir: Path, data: bytes, original_name: str) -> str:
         with output_file(target) as stream:
             stream.write(data)
     except OSError as error:
-        where = f"cannot copy {original_name} into {media_dir}"
-        raise MediaError(f"{where}: {error.strerror}") from None
+        raise MediaError(
+            tr("cannot copy {file} into {folder}: {reason}").format(
+                file=original_name, folder=media_dir, reason=error.strerror
+            )
+        ) from None
     except OutputError as error:
-        raise MediaError(f"cannot copy {original_name} into the media folder: {error}") from None
+        raise MediaError(
+            tr("cannot copy {file} into the media folder: {error}").format(
+                file=original_name, error=error
+            )
+        ) from None
     return name
 
 
@@ -72,7 +85,9 @@ def store_media_file(media_dir: Path, path: Path) -> str:
         with path.open("rb") as stream:
             data = stream.read(MAX_MEDIA_BYTES + 1)  # one byte over says it is too large
     except OSError as error:
-        raise MediaError(f"cannot read {path}: {error.strerror}") from None
+        raise MediaError(
+            tr("cannot read {path}: {reason}").format(path=path, reason=error.strerror)
+        ) from None
     return store_media(media_dir, data, path.name)
 
 

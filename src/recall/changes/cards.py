@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
-from recall.core import days, wording
+from recall.core import days, i18n, wording
 from recall.core.errors import RecallError
+from recall.core.i18n import mark, tr, trn
 from recall.core.memory import NEW_CARD, CardState, ReviewKind
 from recall.core.preferences import Preferences
 from recall.core.presets import LeechPolicy
@@ -28,6 +29,17 @@ from recall.storage import Database, DeckRow, Transaction
 
 LEECH_TAG = "leech"
 FLAG_NAMES = ("no flag", "red", "orange", "green", "blue", "pink", "turquoise", "purple")
+# The flags' names as a change's label says them ("Flag red: 3 cards").
+FLAG_WORDS = (
+    mark("no flag"),
+    mark("red"),
+    mark("orange"),
+    mark("green"),
+    mark("blue"),
+    mark("pink"),
+    mark("turquoise"),
+    mark("purple"),
+)
 Values = tuple[str, tuple[str, ...], tuple[tuple[Any, ...], ...]]
 
 
@@ -124,7 +136,9 @@ def check_tags(tags: Iterable[str]) -> list[str]:
     checked = []
     for tag in tags:
         if not tag or re.search(r"\s", tag):
-            raise ChangeError(f"the tag {tag!r} is not one word; tags cannot hold spaces")
+            raise ChangeError(
+                tr("the tag {tag} is not one word; tags cannot hold spaces").format(tag=repr(tag))
+            )
         checked.append(tag)
     return checked
 
@@ -169,12 +183,18 @@ def parse_due(spec: str) -> tuple[int, int]:
     match = re.fullmatch(r"\s*(\d{1,5})\s*(?:-\s*(\d{1,5})\s*)?", spec)
     if match is None:
         raise ChangeError(
-            f"{spec!r} is not a due date: give days from today, like 0 (today), 3, or 3-7"
+            tr("{spec} is not a due date: give days from today, like 0 (today), 3, or 3-7").format(
+                spec=repr(spec)
+            )
         )
     low = int(match.group(1))
     high = int(match.group(2)) if match.group(2) else low
     if high < low:
-        raise ChangeError(f"{spec!r}: the range must go from fewer to more days, like 3-7")
+        raise ChangeError(
+            tr("{spec}: the range must go from fewer to more days, like 3-7").format(
+                spec=repr(spec)
+            )
+        )
     return low, high
 
 
@@ -237,7 +257,6 @@ class Changes:
 
     def suspend(self, card_ids: Sequence[int], suspended: bool = True) -> Change:
         """Suspend (or unsuspend) cards; ``changed`` counts those that were not already."""
-        verb = "Suspend" if suspended else "Unsuspend"
         with self._database.transaction() as transaction:
             browsing = transaction.browsing
             before = browsing.values("card_memory", ("suspended",), card_ids)
@@ -246,7 +265,11 @@ class Changes:
         kept = tuple(row for row in before if row[0] in set(targets))
         return self.push(
             Change(
-                f"{verb} {wording.count(len(targets), 'card')}",
+                (
+                    trn("Suspend {count} card", "Suspend {count} cards", len(targets))
+                    if suspended
+                    else trn("Unsuspend {count} card", "Unsuspend {count} cards", len(targets))
+                ).format(count=wording.number(len(targets))),
                 len(targets),
                 Restore(values=(("card_memory", ("suspended",), kept),)),
                 tuple(targets),
@@ -262,7 +285,9 @@ class Changes:
             browsing.set_buried(card_ids, until)
         return self.push(
             Change(
-                f"Bury {wording.count(len(before), 'card')}",
+                trn("Bury {count} card", "Bury {count} cards", len(before)).format(
+                    count=wording.number(len(before))
+                ),
                 len(before),
                 Restore(values=(("card_memory", ("buried_until",), tuple(before)),)),
                 tuple(card_ids),
@@ -272,17 +297,25 @@ class Changes:
     def flag(self, card_ids: Sequence[int], flag: int) -> Change:
         """Give cards a flag, 1-7, or take it away with 0."""
         if not 0 <= flag < len(FLAG_NAMES):
-            raise ChangeError(f"there is no flag {flag}; flags are 1 to 7, and 0 for none")
+            raise ChangeError(
+                tr("there is no flag {flag}; flags are 1 to 7, and 0 for none").format(flag=flag)
+            )
         with self._database.transaction() as transaction:
             browsing = transaction.browsing
             before = browsing.values("card", ("flag",), card_ids)
             targets = [row[0] for row in before if row[1] != flag]
             browsing.set_flag(targets, flag)
         kept = tuple(row for row in before if row[0] in set(targets))
-        label = "Remove the flag of" if flag == 0 else f"Flag {FLAG_NAMES[flag]}:"
+        count = len(targets)
+        if flag == 0:
+            label = trn(
+                "Remove the flag of {count} card", "Remove the flag of {count} cards", count
+            )
+        else:
+            label = trn("Flag {flag}: {count} card", "Flag {flag}: {count} cards", count)
         return self.push(
             Change(
-                f"{label} {wording.count(len(targets), 'card')}",
+                label.format(flag=i18n.tr(FLAG_WORDS[flag]), count=wording.number(count)),
                 len(targets),
                 Restore(values=(("card", ("flag",), kept),)),
                 tuple(targets),
@@ -319,7 +352,11 @@ class Changes:
         kept = tuple(row for row in before if row[0] in changed)
         return self.push(
             Change(
-                f"Change the tags of {wording.count(len(changed), 'card')}",
+                trn(
+                    "Change the tags of {count} card",
+                    "Change the tags of {count} cards",
+                    len(changed),
+                ).format(count=wording.number(len(changed))),
                 len(changed),
                 Restore(values=(("card", ("content", "updated_at", "edited"), kept),)),
                 tuple(changed),
@@ -352,7 +389,9 @@ class Changes:
         moved = {card_id for card_id, _ in moves}
         return self.push(
             Change(
-                f"Move {wording.count(len(moved), 'card')} to {deck.name}",
+                trn(
+                    "Move {count} card to {deck}", "Move {count} cards to {deck}", len(moved)
+                ).format(count=wording.number(len(moved)), deck=deck.name),
                 len(moved),
                 Restore(
                     values=(
@@ -386,7 +425,9 @@ class Changes:
                 transaction.cards.set_memory(card_id, NEW_CARD)
         return self.push(
             Change(
-                f"Forget {wording.count(len(entries), 'card')}",
+                trn("Forget {count} card", "Forget {count} cards", len(entries)).format(
+                    count=wording.number(len(entries))
+                ),
                 len(entries),
                 Restore(entries=tuple(entries), replay=tuple(forgotten)),
                 tuple(forgotten),
@@ -429,7 +470,7 @@ class Changes:
                 transaction.cards.set_memory(card_id, after)
         return self.push(
             Change(
-                f"{label} {wording.count(len(entries), 'card')}",
+                _due_label(label, len(entries)),
                 len(entries),
                 Restore(entries=tuple(entries), replay=card_ids),
                 card_ids,
@@ -451,8 +492,14 @@ class Changes:
         count = len(dumped["card"])
         return self.push(
             Change(
-                f"Delete {wording.count(count, 'card')} and "
-                f"{wording.count(len(dumped['review']), 'review')}",
+                tr("Delete {cards} and {reviews}").format(
+                    cards=trn("{count} card", "{count} cards", count).format(
+                        count=wording.number(count)
+                    ),
+                    reviews=trn("{count} review", "{count} reviews", len(dumped["review"])).format(
+                        count=wording.number(len(dumped["review"]))
+                    ),
+                ),
                 count,
                 Restore(cards=dumped),
                 tuple(card_ids),
@@ -466,3 +513,21 @@ class Changes:
             return now
         later = now + timedelta(days=offset)
         return days.study_day(later, self._settings.day_rollover_hour, self._zone)[0]
+
+
+def _due_label(label: str, count: int) -> str:
+    """The label of a change of due dates: ``label`` names it before its card count."""
+    shown = wording.number(count)
+    if label == "Set the due date of":
+        return trn(
+            "Set the due date of {count} card", "Set the due date of {count} cards", count
+        ).format(count=shown)
+    if label == "Postpone":
+        return trn("Postpone {count} card", "Postpone {count} cards", count).format(count=shown)
+    if label == "Advance":
+        return trn("Advance {count} card", "Advance {count} cards", count).format(count=shown)
+    if label == "Spread the time away of":
+        return trn(
+            "Spread the time away of {count} card", "Spread the time away of {count} cards", count
+        ).format(count=shown)
+    return f"{label} {wording.count(count, 'card')}"

@@ -9,6 +9,7 @@ from datetime import datetime
 from recall.changes.cards import Change, Restore
 from recall.core import deck_tree, wording
 from recall.core.errors import RecallError
+from recall.core.i18n import tr, trn
 from recall.storage import Database, DeckRow, Transaction
 
 
@@ -33,14 +34,16 @@ def check_name(name: str, decks: list[DeckRow], but: set[int] | None = None) -> 
     """
     steps = deck_tree.parts(name)
     if not name.strip():
-        raise DeckNameError("a deck needs a name")
+        raise DeckNameError(tr("a deck needs a name"))
     if any(not step for step in steps):
-        raise DeckNameError(f"{name!r} has an empty step between '::'")
+        raise DeckNameError(tr("{name} has an empty step between '::'").format(name=repr(name)))
     normal = deck_tree.SEPARATOR.join(steps)
     skip = but or set()
     for deck in decks:
         if deck.id not in skip and deck.name.casefold() == normal.casefold():
-            raise DeckNameError(f"there is already a deck named {deck.name!r}")
+            raise DeckNameError(
+                tr("there is already a deck named {name}").format(name=repr(deck.name))
+            )
     return normal
 
 
@@ -101,7 +104,9 @@ def new_deck(database: Database, name: str, now: datetime, description: str = ""
             taken.add(key)
             text = description if depth == len(steps) else ""
             added.append(transaction.decks.add(key, step_name, text, now).id)
-    return Change(f"Add the deck {normal}", len(added), Restore(added_decks=tuple(added)))
+    return Change(
+        tr("Add the deck {deck}").format(deck=normal), len(added), Restore(added_decks=tuple(added))
+    )
 
 
 def rename_deck(database: Database, deck_id: int, name: str, now: datetime) -> Change:
@@ -115,11 +120,11 @@ def rename_deck(database: Database, deck_id: int, name: str, now: datetime) -> C
         decks = browsing.decks()
         deck = next((row for row in decks if row.id == deck_id), None)
         if deck is None:
-            raise RecallError("that deck no longer exists")
+            raise RecallError(tr("that deck no longer exists"))
         moving = deck_tree.subtree(decks, deck)
         normal = check_name(name, decks, {row.id for row in moving})
         if deck_tree.is_inside(normal, deck.name) and normal.casefold() != deck.name.casefold():
-            raise DeckNameError(f"{deck.name!r} cannot move inside itself")
+            raise DeckNameError(tr("{name} cannot move inside itself").format(name=repr(deck.name)))
         before = browsing.values(
             "deck", ("name", "description", "updated_at"), [r.id for r in moving]
         )
@@ -128,7 +133,7 @@ def rename_deck(database: Database, deck_id: int, name: str, now: datetime) -> C
             browsing.set_deck(row.id, renamed, row.description, now)
         parents = tuple(row.id for row in add_parents(transaction, now))  # A of A::B
     return Change(
-        f"Rename {deck.name} to {normal}",
+        tr("Rename {deck} to {name}").format(deck=deck.name, name=normal),
         len(moving),
         Restore(
             values=(("deck", ("name", "description", "updated_at"), tuple(before)),),
@@ -145,7 +150,7 @@ def describe_deck(database: Database, deck_id: int, description: str, now: datet
         deck = transaction.decks.get(deck_id)
         browsing.set_deck(deck_id, deck.name, description.strip(), now)
     return Change(
-        f"Describe {deck.name}",
+        tr("Describe {deck}").format(deck=deck.name),
         1,
         Restore(values=(("deck", ("name", "description", "updated_at"), tuple(before)),)),
     )
@@ -179,9 +184,14 @@ def delete_deck(database: Database, deck_id: int, now: datetime) -> Change:
         deck_rows = browsing.deck_rows(ids)
         browsing.delete_cards(card_ids)
         browsing.delete_decks(ids)
-    label = (
-        f"Delete {deck.name} ({wording.count(len(ids), 'deck')}, "
-        f"{wording.count(len(dumped['card']), 'card')}, "
-        f"{wording.count(len(dumped['review']), 'review')})"
+    label = tr("Delete {deck} ({decks}, {cards}, {reviews})").format(
+        deck=deck.name,
+        decks=trn("{count} deck", "{count} decks", len(ids)).format(count=wording.number(len(ids))),
+        cards=trn("{count} card", "{count} cards", len(dumped["card"])).format(
+            count=wording.number(len(dumped["card"]))
+        ),
+        reviews=trn("{count} review", "{count} reviews", len(dumped["review"])).format(
+            count=wording.number(len(dumped["review"]))
+        ),
     )
     return Change(label, len(dumped["card"]), Restore(decks=tuple(deck_rows), cards=dumped))

@@ -23,7 +23,9 @@ from recall.content.deck_format import (
     ChoiceCard,
     parse_deck,
 )
+from recall.core import i18n
 from recall.core.errors import DeckError, RecallError
+from recall.core.i18n import mark, tr, trn
 from recall.storage import Database, DeckRow, NewCard
 
 
@@ -67,26 +69,30 @@ def _local(problem: str) -> str:
 
 # A field of a card as the editor labels it (the editor's rows and check boxes).
 _LABELS = {
-    "question": "Question",
-    "front": "Front",
-    "back": "Back",
-    "explanation": "Explanation",
-    "source": "Source",
-    "tags": "Tags",
-    "choices": "Choices",
-    "shuffle": "Shuffle",
-    "markup": "Markup",
+    "question": mark("Question"),
+    "front": mark("Front"),
+    "back": mark("Back"),
+    "explanation": mark("Explanation"),
+    "source": mark("Source"),
+    "tags": mark("Tags"),
+    "choices": mark("Choices"),
+    "shuffle": mark("Shuffle"),
+    "markup": mark("Markup"),
 }
-_CHOICE_PARTS = {"text": "Choice {n}", "why": "Why choice {n}", "correct": "Choice {n} is correct"}
+_CHOICE_PARTS = {
+    "text": mark("Choice {number}"),
+    "why": mark("Why choice {number}"),
+    "correct": mark("Choice {number} is correct"),
+}
 _PATH = re.compile(r"^([a-z_]+)(?:\[(\d+)\])?(?:\.([a-z_]+))?: ")
-_NO_CORRECT = 'no choice is marked "correct": true'
+_NO_CORRECT = mark('no choice is marked "correct": true')  # as the deck format words it
 
 
 def _labelled(problem: str) -> str:
     """A problem about a card field named by the editor's label ("choices[1].text" is
     "Choice 2", "tags[0]" is "Tags, tag 1")."""
-    if problem == _NO_CORRECT:
-        return 'no choice is marked correct: tick "Correct" beside the right one'
+    if problem == i18n.tr(_NO_CORRECT):
+        return tr('no choice is marked correct: tick "Correct" beside the right one')
     match = _PATH.match(problem)
     if match is None or match.group(1) not in _LABELS:
         return problem
@@ -94,11 +100,13 @@ def _labelled(problem: str) -> str:
     what = problem[match.end() :]
     if field == "choices" and index is not None:
         number = int(index) + 1
-        label = _CHOICE_PARTS.get(part or "text", "Choice {n}").format(n=number)
+        label = i18n.tr(_CHOICE_PARTS.get(part or "text", _CHOICE_PARTS["text"])).format(
+            number=number
+        )
     elif field == "tags" and index is not None:
-        label = f"Tags, tag {int(index) + 1}"
+        label = tr("Tags, tag {number}").format(number=int(index) + 1)
     else:
-        label = _LABELS[field]
+        label = i18n.tr(_LABELS[field])
     return f"{label}: {what}"
 
 
@@ -167,8 +175,11 @@ def add_cards(
             card_id = browsing.card_id(deck.id, key)
             assert card_id is not None
             card_ids.append(card_id)
-    count = "a card" if len(card_ids) == 1 else f"{len(card_ids)} cards"
-    label = f"Add {count} to {deck.name}"
+    if len(card_ids) == 1:
+        label = tr("Add a card to {deck}").format(deck=deck.name)
+    else:
+        label = trn("Add {count} card to {deck}", "Add {count} cards to {deck}", len(card_ids))
+        label = label.format(count=len(card_ids), deck=deck.name)
     change = Change(label, len(card_ids), Restore(added_cards=tuple(card_ids)), tuple(card_ids))
     return change, card_ids
 
@@ -186,13 +197,13 @@ def edit_card(database: Database, card_id: int, data: dict[str, Any], now: datet
         browsing = transaction.browsing
         before = browsing.values("card", ("content", "updated_at", "edited", "key"), [card_id])
         if not before:
-            raise RecallError(f"card {card_id} no longer exists")
+            raise RecallError(tr("card {card} no longer exists").format(card=card_id))
         key = before[0][4]
         stored = json.loads(before[0][1])
         card = check_card({**data, "id": key, "type": stored["type"]})
         content = card.model_dump_json(exclude_defaults=True)
         if content == before[0][1]:
-            return Change("Edit a card", 0, Restore(), (card_id,))
+            return Change(tr("Edit a card"), 0, Restore(), (card_id,))
         noted = isinstance(card, BasicCard) and card.anki is not None
         edited = json.loads(content)
         if noted and any(edited.get(part) != stored.get(part) for part in ("anki", "tags")):
@@ -211,7 +222,13 @@ def edit_card(database: Database, card_id: int, data: dict[str, Any], now: datet
             contents = [(card_id, content)]
         browsing.set_content(contents, now)
     rows = tuple(row[:4] for row in before)
-    label = "Edit a card" if len(rows) == 1 else f"Edit a note's {len(rows)} cards"
+    label = (
+        tr("Edit a card")
+        if len(rows) == 1
+        else trn("Edit a note's {count} card", "Edit a note's {count} cards", len(rows)).format(
+            count=len(rows)
+        )
+    )
     return Change(
         label,
         len(rows),

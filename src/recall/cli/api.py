@@ -7,6 +7,8 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
+from recall.core.i18n import tr
+
 if TYPE_CHECKING:
     from recall.cli.shared import Commands
 
@@ -15,29 +17,33 @@ def add_commands(commands: Commands) -> None:
     """Add `api` to the command line's subcommands."""
     api = commands.add_parser(
         "api",
-        help="the local API for tools that write cards (docs/api.md)",
-        description="An AnkiConnect-compatible JSON server on 127.0.0.1 (docs/api.md).",
+        help=tr("the local API for tools that write cards (docs/api.md)"),
+        description=tr("An AnkiConnect-compatible JSON server on 127.0.0.1 (docs/api.md)."),
     )
-    actions = api.add_subparsers(title="actions", metavar="ACTION", required=True)
+    actions = api.add_subparsers(title=tr("actions"), metavar="ACTION", required=True)
     serve = actions.add_parser(
         "serve",
-        help="serve the local API until Ctrl+C, printing its address and key",
-        description="Serve the local API on 127.0.0.1 without the window (guiBrowse is "
-        "refused). A key is made and stored if there is none yet; the window's "
-        "Preferences > Local API shows the same key.",
+        help=tr("serve the local API until Ctrl+C, printing its address and key"),
+        description=tr(
+            "Serve the local API on 127.0.0.1 without the window (guiBrowse is "
+            "refused). A key is made and stored if there is none yet; the window's "
+            "Preferences > Local API shows the same key."
+        ),
     )
     serve.add_argument(
         "--port",
         type=_port,
         metavar="N",
-        help="the port to listen on (default: the preference, 8765; 0 picks a free one)",
+        help=tr("the port to listen on (default: the preference, 8765; 0 picks a free one)"),
     )
     serve.set_defaults(handler=_serve)
 
 
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port from 0 to 65535")
+        raise argparse.ArgumentTypeError(
+            tr("{text} is not a port from 0 to 65535").format(text=repr(text))
+        )
     return int(text)
 
 
@@ -52,8 +58,8 @@ def _serve(args: argparse.Namespace) -> int:
         server.start()
         try:
             server.ready.wait()
-            say(f"Serving the local API on {server.url} (Ctrl+C stops it)")
-            say(f"Key: {preferences.api_key}")
+            say(tr("Serving the local API on {url} (Ctrl+C stops it)").format(url=server.url))
+            say(tr("Key: {key}").format(key=preferences.api_key))
             sys.stdout.flush()
             threading.Event().wait()  # until Ctrl+C
         finally:

@@ -6,8 +6,9 @@ import argparse
 from typing import TYPE_CHECKING
 
 from recall.cli.shared import now, open_database, print_json, print_table
-from recall.core import wording
+from recall.core import i18n, wording
 from recall.core.errors import RecallError
+from recall.core.i18n import mark, tr, trn
 
 if TYPE_CHECKING:
     from recall.changes.cards import Changes
@@ -15,28 +16,36 @@ if TYPE_CHECKING:
     from recall.collection.browse import Finder
     from recall.storage import Database
 
-QUERY_HELP = "a search, as in the browser (docs/search.md); quote it for the shell"
+QUERY_HELP = mark("a search, as in the browser (docs/search.md); quote it for the shell")
+# A card's state in the table (``browse.STATE_NAMES``, and suspended).
+STATES = {
+    "new": mark("new"),
+    "learning": mark("learning"),
+    "review": mark("review"),
+    "relearning": mark("relearning"),
+    "suspended": mark("suspended"),
+}
 
 
 def add_commands(commands: Commands) -> None:
     """Add the card commands to the command line's subcommands."""
-    search = commands.add_parser("search", help="list the cards a search finds")
-    search.add_argument("query", metavar="QUERY", help=QUERY_HELP)
-    search.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    search = commands.add_parser("search", help=tr("list the cards a search finds"))
+    search.add_argument("query", metavar="QUERY", help=i18n.tr(QUERY_HELP))
+    search.add_argument("--json", action="store_true", help=tr("print JSON instead of a table"))
     search.set_defaults(handler=_search)
 
-    suspend = commands.add_parser("suspend", help="suspend the cards a search finds")
-    suspend.add_argument("query", metavar="QUERY", help=QUERY_HELP)
+    suspend = commands.add_parser("suspend", help=tr("suspend the cards a search finds"))
+    suspend.add_argument("query", metavar="QUERY", help=i18n.tr(QUERY_HELP))
     suspend.set_defaults(handler=_suspend, suspended=True)
 
-    unsuspend = commands.add_parser("unsuspend", help="unsuspend the cards a search finds")
-    unsuspend.add_argument("query", metavar="QUERY", help=QUERY_HELP)
+    unsuspend = commands.add_parser("unsuspend", help=tr("unsuspend the cards a search finds"))
+    unsuspend.add_argument("query", metavar="QUERY", help=i18n.tr(QUERY_HELP))
     unsuspend.set_defaults(handler=_suspend, suspended=False)
 
-    tag = commands.add_parser("tag", help="add or remove tags of the cards a search finds")
-    tag.add_argument("query", metavar="QUERY", help=QUERY_HELP)
-    tag.add_argument("--add", action="append", default=[], metavar="TAG", help="add TAG")
-    tag.add_argument("--remove", action="append", default=[], metavar="TAG", help="remove TAG")
+    tag = commands.add_parser("tag", help=tr("add or remove tags of the cards a search finds"))
+    tag.add_argument("query", metavar="QUERY", help=i18n.tr(QUERY_HELP))
+    tag.add_argument("--add", action="append", default=[], metavar="TAG", help=tr("add TAG"))
+    tag.add_argument("--remove", action="append", default=[], metavar="TAG", help=tr("remove TAG"))
     tag.set_defaults(handler=_tag)
 
 
@@ -65,19 +74,22 @@ def _search(args: argparse.Namespace) -> int:
         print_json([browse.to_json(row) for row in rows])
         return 0
     print_table(
-        ("ID", "DECK", "STATE", "DUE", "QUESTION"),
+        (tr("ID"), tr("DECK"), tr("STATE"), tr("DUE"), tr("QUESTION")),
         [
             (
                 str(row.id),  # an id to type back, not a quantity: no separators
                 row.deck_name,
-                "suspended" if row.suspended else browse.STATE_NAMES[row.memory.state],
+                i18n.tr(
+                    STATES["suspended" if row.suspended else browse.STATE_NAMES[row.memory.state]]
+                ),
                 row.memory.due.astimezone().strftime("%Y-%m-%d") if row.memory.due else "-",
                 browse.question(row),
             )
             for row in rows
         ],
     )
-    print(wording.count(len(rows), "card"), flush=True)
+    listed = trn("{count} card", "{count} cards", len(rows)).format(count=wording.number(len(rows)))
+    print(listed, flush=True)
     return 0
 
 
@@ -89,14 +101,17 @@ def _suspend(args: argparse.Namespace) -> int:
         change = changes.suspend(found.card_ids, args.suspended)
     finally:
         database.close()
-    verb = "suspended" if args.suspended else "unsuspended"
-    print(f"{verb} {change.changed} of {len(found.card_ids)} matching cards")
+    if args.suspended:
+        done = tr("suspended {changed} of {count} matching cards")
+    else:
+        done = tr("unsuspended {changed} of {count} matching cards")
+    print(done.format(changed=change.changed, count=len(found.card_ids)))
     return 0
 
 
 def _tag(args: argparse.Namespace) -> int:
     if not args.add and not args.remove:
-        raise RecallError("say which tags to change: --add TAG and/or --remove TAG")
+        raise RecallError(tr("say which tags to change: --add TAG and/or --remove TAG"))
     database = open_database(args)
     try:
         finder, changes = _tools(database)
@@ -105,5 +120,9 @@ def _tag(args: argparse.Namespace) -> int:
         change = changes.tag(found.card_ids, moment, add=args.add, remove=args.remove)
     finally:
         database.close()
-    print(f"changed the tags of {change.changed} of {len(found.card_ids)} matching cards")
+    print(
+        tr("changed the tags of {changed} of {count} matching cards").format(
+            changed=change.changed, count=len(found.card_ids)
+        )
+    )
     return 0

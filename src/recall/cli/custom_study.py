@@ -6,6 +6,8 @@ import argparse
 from typing import TYPE_CHECKING
 
 from recall.cli.shared import now, open_database, print_table
+from recall.core import i18n
+from recall.core.i18n import mark, tr, trn
 
 if TYPE_CHECKING:
     from recall.cli.shared import Commands
@@ -14,36 +16,38 @@ if TYPE_CHECKING:
 # The kinds of ``study.custom.SessionKind``, named here so that starting the command line
 # loads no study code.
 _KINDS = ("cram", "search", "preview", "forgotten", "new", "extra", "timed")
-_LIST_HELP = "print the cards the session would show, in order (you study them in the window)"
+_LIST_HELP = mark("print the cards the session would show, in order (you study them in the window)")
 
 
 def add_commands(commands: Commands) -> None:
     """Add ``cram`` and ``custom`` to the command line's subcommands."""
     cram = commands.add_parser(
-        "cram", help="the cards a cram session of a search shows; cram answers move no due date"
+        "cram", help=tr("the cards a cram session of a search shows; cram answers move no due date")
     )
-    cram.add_argument("search", metavar="SEARCH", help="the search (docs/search.md)")
-    cram.add_argument("--limit", type=int, default=100, metavar="N", help="at most N cards")
-    cram.add_argument("--list", action="store_true", required=True, help=_LIST_HELP)
+    cram.add_argument("search", metavar="SEARCH", help=tr("the search (docs/search.md)"))
+    cram.add_argument("--limit", type=int, default=100, metavar="N", help=tr("at most N cards"))
+    cram.add_argument("--list", action="store_true", required=True, help=i18n.tr(_LIST_HELP))
     cram.set_defaults(handler=_cram)
 
     custom = commands.add_parser(
-        "custom", help="the cards a custom study session shows: preview, forgotten, new, ..."
+        "custom", help=tr("the cards a custom study session shows: preview, forgotten, new, ...")
     )
     custom.add_argument(
         "kind",
         choices=_KINDS,
-        help="preview (due soon), forgotten (Again today), new (from a tag), extra (a deck "
-        "beyond its limits), timed (most to gain first), cram, search (a search's cards, "
-        "answers rescheduled)",
+        help=tr(
+            "preview (due soon), forgotten (Again today), new (from a tag), extra (a deck "
+            "beyond its limits), timed (most to gain first), cram, search (a search's cards, "
+            "answers rescheduled)"
+        ),
     )
-    custom.add_argument("--search", default="", metavar="QUERY", help="only cards it finds")
-    custom.add_argument("--days", type=int, default=1, help="preview: days ahead (default 1)")
-    custom.add_argument("--tag", default="", help="new: the tag")
-    custom.add_argument("--deck", default="", help="extra: the deck's name or id")
-    custom.add_argument("--minutes", type=int, default=20, help="timed: minutes (default 20)")
-    custom.add_argument("--limit", type=int, default=100, metavar="N", help="at most N cards")
-    custom.add_argument("--list", action="store_true", required=True, help=_LIST_HELP)
+    custom.add_argument("--search", default="", metavar="QUERY", help=tr("only cards it finds"))
+    custom.add_argument("--days", type=int, default=1, help=tr("preview: days ahead (default 1)"))
+    custom.add_argument("--tag", default="", help=tr("new: the tag"))
+    custom.add_argument("--deck", default="", help=tr("extra: the deck's name or id"))
+    custom.add_argument("--minutes", type=int, default=20, help=tr("timed: minutes (default 20)"))
+    custom.add_argument("--limit", type=int, default=100, metavar="N", help=tr("at most N cards"))
+    custom.add_argument("--list", action="store_true", required=True, help=i18n.tr(_LIST_HELP))
     custom.set_defaults(handler=_custom)
 
 
@@ -87,19 +91,33 @@ def _list(args: argparse.Namespace, request: SessionRequest) -> int:
         database.close()
     if rows:
         print_table(
-            ("ID", "DECK", "DUE", "QUESTION"),
+            (tr("ID"), tr("DECK"), tr("DUE"), tr("QUESTION")),
             [
                 (
                     str(row.id),
                     row.deck_name,
-                    "new" if row.memory.due is None else f"{row.memory.due.astimezone():%Y-%m-%d}",
+                    tr("new")
+                    if row.memory.due is None
+                    else f"{row.memory.due.astimezone():%Y-%m-%d}",
                     browse.question(row)[:60],
                 )
                 for row in rows
             ],
         )
     count = len(rows)
-    what = "card" if count == 1 else "cards"
-    after = " Answers move no due date." if queue.cram else ""
-    print(f"{queue.title}: {count} {what}.{after} Study them in the window: Tools > Custom Study.")
+    if queue.cram:
+        line = trn(
+            "{session}: {count} card. Answers move no due date. Study them in the window: "
+            "Tools > Custom Study.",
+            "{session}: {count} cards. Answers move no due date. Study them in the window: "
+            "Tools > Custom Study.",
+            count,
+        )
+    else:
+        line = trn(
+            "{session}: {count} card. Study them in the window: Tools > Custom Study.",
+            "{session}: {count} cards. Study them in the window: Tools > Custom Study.",
+            count,
+        )
+    print(line.format(session=queue.title, count=count))
     return 0

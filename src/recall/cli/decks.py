@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from recall.cli.shared import ProgressLine, now, open_database, print_json, print_table, say
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -20,34 +21,40 @@ if TYPE_CHECKING:
 
 def add_commands(commands: Commands) -> None:
     """Add the deck commands to the command line's subcommands."""
-    decks = commands.add_parser("decks", help="list decks with their new, due and total cards")
-    decks.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    decks = commands.add_parser("decks", help=tr("list decks with their new, due and total cards"))
+    decks.add_argument("--json", action="store_true", help=tr("print JSON instead of a table"))
     decks.set_defaults(handler=_list_decks)
 
     add = commands.add_parser(
         "import",
-        help="import decks: Recall JSON, Anki text/CSV exports, Anki .apkg packages, Moodle "
-        "GIFT (.gift) and Moodle XML (.xml) question banks, QTI 2.1 items (.xml) and content "
-        "packages (.zip)",
+        help=tr(
+            "import decks: Recall JSON, Anki text/CSV exports, Anki .apkg packages, Moodle "
+            "GIFT (.gift) and Moodle XML (.xml) question banks, QTI 2.1 items (.xml) and content "
+            "packages (.zip)"
+        ),
     )
     add.add_argument("files", nargs="+", type=Path, metavar="FILE")
     add.set_defaults(handler=_import)
 
     export_deck = commands.add_parser(
         "export",
-        help="write a deck to Recall JSON (.json), an Anki package (.apkg) or Moodle GIFT (.gift)",
+        help=tr(
+            "write a deck to Recall JSON (.json), an Anki package (.apkg) or Moodle GIFT (.gift)"
+        ),
     )
     export_deck.add_argument("deck", metavar="DECK_ID")
     export_deck.add_argument("file", metavar="FILE")
     export_deck.set_defaults(handler=_export_deck)
 
-    schema = commands.add_parser("schema", help="print the JSON Schema of the deck format")
+    schema = commands.add_parser("schema", help=tr("print the JSON Schema of the deck format"))
     schema.set_defaults(handler=print_schema)
 
     lint = commands.add_parser(
         "lint",
-        help="check deck files: format errors as import reports them, and teaching warnings; "
-        "exits 0 when clean, 1 on errors, 2 on warnings only",
+        help=tr(
+            "check deck files: format errors as import reports them, and teaching warnings; "
+            "exits 0 when clean, 1 on errors, 2 on warnings only"
+        ),
     )
     lint.add_argument("files", nargs="+", type=Path, metavar="FILE.json")
     lint.add_argument(
@@ -55,16 +62,20 @@ def add_commands(commands: Commands) -> None:
         action="append",
         default=[],
         metavar="CODE[:CARD]",
-        help="a warning the author has accepted (every one of that code, or one card's); "
-        "still printed, it no longer makes the exit status 2 (repeatable)",
+        help=tr(
+            "a warning the author has accepted (every one of that code, or one card's); "
+            "still printed, it no longer makes the exit status 2 (repeatable)"
+        ),
     )
     lint.add_argument(
         "--history",
         action="store_true",
-        help="also warn from the database's review history of each deck: wrong options never "
-        "picked, maybe mis-keyed, questions right at first sight (see docs/statistics.md)",
+        help=tr(
+            "also warn from the database's review history of each deck: wrong options never "
+            "picked, maybe mis-keyed, questions right at first sight (see docs/statistics.md)"
+        ),
     )
-    lint.add_argument("--json", action="store_true", help="print JSON instead of lines")
+    lint.add_argument("--json", action="store_true", help=tr("print JSON instead of lines"))
     lint.set_defaults(handler=_lint)
 
 
@@ -95,7 +106,7 @@ def _list_decks(args: argparse.Namespace) -> int:
         return 0
     # The table shows the tree: each deck indented under its parent, counts summed up it.
     print_table(
-        ("ID", "NAME", "NEW", "DUE", "TOTAL"),
+        (tr("ID"), tr("NAME"), tr("NEW"), tr("DUE"), tr("TOTAL")),
         [
             (row.key, "  " * row.depth + row.label, row.new, row.due, row.total)
             for row in deck_list.deck_tree_rows(overviews)
@@ -109,7 +120,7 @@ def _import(args: argparse.Namespace) -> int:
     from recall.scheduling import Schedulers
 
     database = open_database(args)
-    progress = ProgressLine("importing") if sys.stderr.isatty() else None
+    progress = ProgressLine(tr("importing")) if sys.stderr.isatty() else None
     try:
         reports = importing.import_files(
             database,
@@ -132,17 +143,24 @@ def _export_deck(args: argparse.Namespace) -> int:
     from recall.collection import exporting
 
     if not args.file:
-        raise RecallError("export: no file name given; name a .json, .apkg or .gift file")
+        raise RecallError(tr("export: no file name given; name a .json, .apkg or .gift file"))
     if Path(args.file).is_dir():
         raise RecallError(
-            f"export: {args.file} is a folder; name a .json, .apkg or .gift file in it"
+            tr("export: {file} is a folder; name a .json, .apkg or .gift file in it").format(
+                file=args.file
+            )
         )
     database = open_database(args)
     try:
         cards = exporting.export_deck(database, args.deck, Path(args.file))
     finally:
         database.close()
-    say(f"wrote {cards} cards of {args.deck} to {args.file}", to_stderr=True)
+    say(
+        tr("wrote {count} cards of {deck} to {file}").format(
+            count=cards, deck=args.deck, file=args.file
+        ),
+        to_stderr=True,
+    )
     return 0
 
 
@@ -174,7 +192,10 @@ def _history_warnings(database: Database) -> Callable[[str], list[LintWarning]]:
         with database.reading() as transaction:
             stored = transaction.decks.by_key(deck_key) is not None
         if not stored:
-            say(f"deck {deck_key} is not in the database: no history to check", to_stderr=True)
+            say(
+                tr("deck {deck} is not in the database: no history to check").format(deck=deck_key),
+                to_stderr=True,
+            )
             return []
         return item_analysis.warnings(item_analysis.item_analysis(database, deck_key), deck_key)
 

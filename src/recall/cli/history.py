@@ -21,6 +21,7 @@ from recall.cli.shared import (
 )
 from recall.core import wording
 from recall.core.errors import RecallError
+from recall.core.i18n import tr, trn
 from recall.host import paths
 
 if TYPE_CHECKING:
@@ -31,62 +32,70 @@ if TYPE_CHECKING:
 def add_commands(commands: Commands) -> None:
     """Add the history, statistics and backup commands to the command line's subcommands."""
     export = commands.add_parser(
-        "export-reviews", help="write the review history as an FSRS review-log CSV"
+        "export-reviews", help=tr("write the review history as an FSRS review-log CSV")
     )
-    export.add_argument("file", metavar="FILE.csv", help="where to write ('-' for stdout)")
-    export.add_argument("--deck", metavar="DECK_ID", help="only this deck's reviews")
+    export.add_argument("file", metavar="FILE.csv", help=tr("where to write ('-' for stdout)"))
+    export.add_argument("--deck", metavar="DECK_ID", help=tr("only this deck's reviews"))
     export.set_defaults(handler=_export_reviews)
 
     statistics = commands.add_parser(
-        "stats", help="print statistics: today, streak, forecast, retention, misconceptions"
+        "stats", help=tr("print statistics: today, streak, forecast, retention, misconceptions")
     )
-    statistics.add_argument("--deck", metavar="DECK_ID", help="only this deck")
+    statistics.add_argument("--deck", metavar="DECK_ID", help=tr("only this deck"))
     statistics.add_argument(
         "--days",
         type=_positive_days,
         metavar="N",
-        help="the period: the last N study days, today included (default: all time)",
+        help=tr("the period: the last N study days, today included (default: all time)"),
     )
-    statistics.add_argument("--json", action="store_true", help="print JSON for scripts")
+    statistics.add_argument("--json", action="store_true", help=tr("print JSON for scripts"))
     statistics.set_defaults(handler=_print_stats)
 
-    backup = commands.add_parser("backup", help="back up the database now")
+    backup = commands.add_parser("backup", help=tr("back up the database now"))
     backup.set_defaults(handler=_backup)
 
-    listing = commands.add_parser("backups", help="list backups with date, size, cards, reviews")
+    listing = commands.add_parser(
+        "backups", help=tr("list backups with date, size, cards, reviews")
+    )
     listing.set_defaults(handler=_list_backups)
 
     restore = commands.add_parser(
         "restore",
-        help="restore a backup (the current database is backed up first)",
-        description="Restore a backup. The file is checked first (one from an older Recall "
-        "is copied beside the database and upgraded there); the database as it is is backed "
-        "up; a database that is damaged or missing "
-        "is kept aside as recall.sqlite3.damaged-<time>. Refused while a window has the "
-        "data folder open (use its File > Backups).",
+        help=tr("restore a backup (the current database is backed up first)"),
+        description=tr(
+            "Restore a backup. The file is checked first (one from an older Recall "
+            "is copied beside the database and upgraded there); the database as it is is backed "
+            "up; a database that is damaged or missing "
+            "is kept aside as recall.sqlite3.damaged-<time>. Refused while a window has the "
+            "data folder open (use its File > Backups)."
+        ),
     )
     restore.add_argument("file", type=Path, metavar="FILE", nargs="?")
     restore.add_argument(
         "--empty",
         action="store_true",
-        help="where the database is missing, start an empty one on purpose (Recall never "
-        "does this by itself where a database existed)",
+        help=tr(
+            "where the database is missing, start an empty one on purpose (Recall never "
+            "does this by itself where a database existed)"
+        ),
     )
     restore.set_defaults(handler=_restore)
 
     check = commands.add_parser(
-        "check", help="check the database and every card's schedule against its history"
+        "check", help=tr("check the database and every card's schedule against its history")
     )
     check.add_argument(
         "--repair",
         action="store_true",
-        help="rebuild schedules from history (after a backup) and say what changed",
+        help=tr("rebuild schedules from history (after a backup) and say what changed"),
     )
     check.add_argument(
         "--full",
         action="store_true",
-        help="replay every card and run SQLite's full integrity check (by default, once "
-        "everything was verified, only cards changed since are replayed)",
+        help=tr(
+            "replay every card and run SQLite's full integrity check (by default, once "
+            "everything was verified, only cards changed since are replayed)"
+        ),
     )
     check.set_defaults(handler=_check)
 
@@ -96,7 +105,7 @@ def _export_reviews(args: argparse.Namespace) -> int:
 
     if not args.file.strip():
         raise RecallError(
-            "export-reviews: no file name given; name a .csv file, or - for the terminal"
+            tr("export-reviews: no file name given; name a .csv file, or - for the terminal")
         )
     database = open_database(args)
     try:
@@ -106,7 +115,7 @@ def _export_reviews(args: argparse.Namespace) -> int:
         written = review_log.write_review_log(database, Path(args.file), args.deck)
     finally:
         database.close()
-    say(f"wrote {written} reviews to {args.file}", to_stderr=True)
+    say(tr("wrote {count} reviews to {file}").format(count=written, file=args.file), to_stderr=True)
     return 0
 
 
@@ -117,7 +126,7 @@ def _positive_days(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(
-            f"expected a whole number of days (1 or more), got {text!r}"
+            tr("expected a whole number of days (1 or more), got {text}").format(text=repr(text))
         )
     return value
 
@@ -163,10 +172,10 @@ def _list_backups(args: argparse.Namespace) -> int:
 
     found = backups.list_backups(paths.backup_dir(paths.data_dir(args.data_dir)))
     if not found:
-        print("no backups yet (`recall backup` makes one)", file=sys.stderr)
+        print(tr("no backups yet (`recall backup` makes one)"), file=sys.stderr)
         return 0
     print_table(
-        ("DATE", "SIZE", "DECKS", "CARDS", "REVIEWS", "FILE"),
+        (tr("DATE"), tr("SIZE"), tr("DECKS"), tr("CARDS"), tr("REVIEWS"), tr("FILE")),
         [
             (
                 f"{backup.made_at.astimezone():%Y-%m-%d %H:%M:%S}",
@@ -189,23 +198,31 @@ def _restore(args: argparse.Namespace) -> int:
 
     data_dir = paths.data_dir(args.data_dir)
     if args.empty == (args.file is not None):
-        raise RecallError("name the backup FILE to restore, or --empty (not both)")
+        raise RecallError(tr("name the backup FILE to restore, or --empty (not both)"))
     if args.empty:
-        print(f"started an empty database at {recovery.start_empty(data_dir)}")
+        print(tr("started an empty database at {path}").format(path=recovery.start_empty(data_dir)))
         return 0
     done = recovery.restore_folder(data_dir, args.file, Schedulers(), now(), lock_wait_ms(args))
     if done.report is not None:
         restored = done.report.restored
-        print(f"saved the database as it was to {done.report.safety_copy}")
+        print(tr("saved the database as it was to {path}").format(path=done.report.safety_copy))
         print(
-            f"restored {args.file} ({restored.cards} cards, {restored.reviews} reviews, "
-            f"made {restored.made_at.astimezone():%Y-%m-%d %H:%M})"
+            tr("restored {file} ({cards} cards, {reviews} reviews, made {made})").format(
+                file=args.file,
+                cards=restored.cards,
+                reviews=restored.reviews,
+                made=f"{restored.made_at.astimezone():%Y-%m-%d %H:%M}",
+            )
         )
     elif done.set_aside is not None:
-        print(f"the database could not be used ({done.reason}); it is kept as {done.set_aside}")
-        print(f"restored {args.file} in its place")
+        print(
+            tr("the database could not be used ({reason}); it is kept as {path}").format(
+                reason=done.reason, path=done.set_aside
+            )
+        )
+        print(tr("restored {file} in its place").format(file=args.file))
     else:
-        print(f"restored {args.file} as the missing database")
+        print(tr("restored {file} as the missing database").format(file=args.file))
     return _print_check(done.check)
 
 
@@ -224,10 +241,10 @@ def _check(args: argparse.Namespace) -> int:
                 point_at_newest_backup(backups.list_backups(backups.backup_folder(database)))
             return status
         if not upkeep.can_repair(report):
-            print("nothing that --repair can rebuild:", file=sys.stderr)
+            print(tr("nothing that --repair can rebuild:"), file=sys.stderr)
             return _print_check(report)
         repaired = upkeep.repair(database, schedulers, report, now())
-        print(f"saved the database as it was to {repaired.backup}")
+        print(tr("saved the database as it was to {path}").format(path=repaired.backup))
         for change in repaired.changes:
             say(change)
         return _print_check(repaired.after)
@@ -237,17 +254,31 @@ def _check(args: argparse.Namespace) -> int:
 
 def _print_check(report: CheckReport) -> int:
     if report.healthy:
-        print(f"healthy: {report.cards} cards and {report.reviews} reviews checked")
+        print(
+            tr("healthy: {cards} cards and {reviews} reviews checked").format(
+                cards=report.cards, reviews=report.reviews
+            )
+        )
         if not report.schedules_replayed:
-            print("(the file and its schema; `recall check` also replays every schedule)")
+            print(tr("(the file and its schema; `recall check` also replays every schedule)"))
         elif report.replayed < report.cards:
             print(
-                f"({wording.count(report.replayed, 'card')} changed since the last check that "
-                f"verified every card {wording.word(report.replayed, 'was', 'were')} replayed; "
-                "--full replays them all)"
+                trn(
+                    "({count} card changed since the last check that verified every card was "
+                    "replayed; --full replays them all)",
+                    "({count} cards changed since the last check that verified every card were "
+                    "replayed; --full replays them all)",
+                    report.replayed,
+                ).format(count=wording.number(report.replayed))
             )
         return 0
     for problem in report.problems:
-        say(f"problem: {problem}", to_stderr=True)
-    print(f"{wording.count(len(report.problems), 'problem')} found", file=sys.stderr)
+        say(tr("problem: {problem}").format(problem=problem), to_stderr=True)
+    found = len(report.problems)
+    print(
+        trn("{count} problem found", "{count} problems found", found).format(
+            count=wording.number(found)
+        ),
+        file=sys.stderr,
+    )
     return 1

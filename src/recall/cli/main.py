@@ -30,6 +30,7 @@ from recall.cli import time_off as cli_time_off
 from recall.cli.shared import point_at_newest_backup, say
 from recall.core import i18n
 from recall.core.errors import DeckErrors, RecallError
+from recall.core.i18n import tr
 from recall.host import paths
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.self_test:
         if args.handler is not _open_window:
-            parser.error("--self-test takes no command")
+            parser.error(tr("--self-test takes no command"))
         args.handler = _self_test
     if args.handler is not cli_decks.print_schema:
         _note_set_aside(paths.data_dir(args.data_dir))
@@ -97,37 +98,45 @@ def _silence_stdout() -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recall",
-        description="Spaced-repetition quizzes. With no command, opens the window.",
+        description=tr("Spaced-repetition quizzes. With no command, opens the window."),
     )
     parser.add_argument("--version", action="version", version=f"Recall {__version__}")
     parser.add_argument(
         "--data-dir",
         metavar="DIR",
-        help=f"the folder holding Recall's database (default: ${paths.DATA_DIR_VARIABLE} if "
-        "set, else the platform's user data folder)",
+        help=tr(
+            "the folder holding Recall's database (default: ${variable} if set, else the "
+            "platform's user data folder)"
+        ).format(variable=paths.DATA_DIR_VARIABLE),
     )
     parser.add_argument(
         "--lock-wait",
         metavar="SECONDS",
         type=_seconds,
-        help="how long a command waits for another program holding the database before it "
-        "gives up with 'in use' (default: 10)",
+        help=tr(
+            "how long a command waits for another program holding the database before it "
+            "gives up with 'in use' (default: 10)"
+        ),
     )
     parser.add_argument(
         "--self-test",
         action="store_true",
-        help="open the window (offscreen when there is no display), study one card by keyboard "
-        "in a new temporary data folder (or --data-dir), check the review was stored, quit; "
-        "exits 0 if all went well, else 1",
+        help=tr(
+            "open the window (offscreen when there is no display), study one card by keyboard "
+            "in a new temporary data folder (or --data-dir), check the review was stored, quit; "
+            "exits 0 if all went well, else 1"
+        ),
     )
     parser.add_argument(
         "--minimized",
         action="store_true",
-        help="open the window in the tray (minimised when the desktop has no tray): how "
-        "Recall starts when you log in",
+        help=tr(
+            "open the window in the tray (minimised when the desktop has no tray): how "
+            "Recall starts when you log in"
+        ),
     )
     parser.set_defaults(handler=_open_window)
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    commands = parser.add_subparsers(title=tr("commands"), metavar="COMMAND")
     for add_commands in COMMAND_GROUPS:
         add_commands(commands)
     return parser
@@ -139,7 +148,9 @@ def _seconds(text: str) -> float:
     except ValueError:
         seconds = -1.0
     if not 0 <= seconds <= 3600:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to 3600")
+        raise argparse.ArgumentTypeError(
+            tr("{text} is not a number of seconds from 0 to 3600").format(text=repr(text))
+        )
     return seconds
 
 
@@ -170,7 +181,7 @@ def _note_set_aside(data_dir: Path) -> None:
 
     files = recovery.set_aside_files(data_dir)
     if files:
-        print(f"note: {recovery.set_aside_notice(files)}", file=sys.stderr)
+        print(tr("note: {notice}").format(notice=recovery.set_aside_notice(files)), file=sys.stderr)
 
 
 def _explain_failure(error: RecallError, data_dir: Path) -> None:

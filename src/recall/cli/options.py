@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from recall.cli.shared import now, open_database, print_json, say
 from recall.core import fields, wording
+from recall.core.i18n import tr, trn
 from recall.core.presets import Preset
 
 if TYPE_CHECKING:
@@ -23,11 +24,13 @@ def add_commands(commands: Commands) -> None:
     """Add `options` and `optimize` to the command line's subcommands."""
     options = commands.add_parser(
         "options",
-        help="show or change a deck's preset (new_per_day, desired_retention, ...)",
-        description="Without DECK_ID, list the presets and their decks. With it, show the "
-        "deck's preset; --set changes it for every deck sharing it, rescheduling their cards "
-        "from history when steps, retention, maximum interval or parameters change (after a "
-        "backup).",
+        help=tr("show or change a deck's preset (new_per_day, desired_retention, ...)"),
+        description=tr(
+            "Without DECK_ID, list the presets and their decks. With it, show the "
+            "deck's preset; --set changes it for every deck sharing it, rescheduling their cards "
+            "from history when steps, retention, maximum interval or parameters change (after a "
+            "backup)."
+        ),
     )
     options.add_argument("deck", nargs="?", metavar="DECK_ID")
     options.add_argument(
@@ -35,32 +38,38 @@ def add_commands(commands: Commands) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="change an option, e.g. new_per_day=10, learning_steps='1m 10m', "
-        "desired_retention=0.85 (repeatable)",
+        help=tr(
+            "change an option, e.g. new_per_day=10, learning_steps='1m 10m', "
+            "desired_retention=0.85 (repeatable)"
+        ),
     )
     options.add_argument(
         "--preset",
         metavar="NAME",
-        help="give the deck this preset; a new name makes a copy of its current one",
+        help=tr("give the deck this preset; a new name makes a copy of its current one"),
     )
-    options.add_argument("--json", action="store_true", help="print JSON")
+    options.add_argument("--json", action="store_true", help=tr("print JSON"))
     options.set_defaults(handler=_options)
 
     optimize = commands.add_parser(
         "optimize",
-        help="fit FSRS parameters to your review history and say whether they fit better",
-        description="Fit the FSRS parameters of a deck's preset (the default preset without "
-        "--deck) to the review history of every deck using it, with fsrs-rs-python, and "
-        "compare the fit with the current parameters on the same reviews.",
+        help=tr("fit FSRS parameters to your review history and say whether they fit better"),
+        description=tr(
+            "Fit the FSRS parameters of a deck's preset (the default preset without "
+            "--deck) to the review history of every deck using it, with fsrs-rs-python, and "
+            "compare the fit with the current parameters on the same reviews."
+        ),
     )
-    optimize.add_argument("--deck", metavar="DECK_ID", help="fit the preset this deck uses")
+    optimize.add_argument("--deck", metavar="DECK_ID", help=tr("fit the preset this deck uses"))
     optimize.add_argument(
         "--apply",
         action="store_true",
-        help="store the fitted parameters if they fit better, rescheduling from history "
-        "after a backup",
+        help=tr(
+            "store the fitted parameters if they fit better, rescheduling from history "
+            "after a backup"
+        ),
     )
-    optimize.add_argument("--json", action="store_true", help="print JSON")
+    optimize.add_argument("--json", action="store_true", help=tr("print JSON"))
     optimize.set_defaults(handler=_optimize)
 
 
@@ -70,7 +79,7 @@ def _options(args: argparse.Namespace) -> int:
     from recall.scheduling import Schedulers
 
     if args.deck is None and (args.set or args.preset):
-        raise fields.OptionError("--set and --preset need a DECK_ID (see `recall decks`)")
+        raise fields.OptionError(tr("--set and --preset need a DECK_ID (see `recall decks`)"))
     changes = presets.parse_changes(args.set)
     database = open_database(args)
     try:
@@ -86,16 +95,21 @@ def _options(args: argparse.Namespace) -> int:
                 database, schedulers, current.preset_id, changes, now()
             )
             shared = len(current.sharing)
+            described = _described(change.presets_after[current.preset_id], changes)
+            if shared > 1:
+                note = tr("changed preset {preset} (shared by {count} decks): {changes}")
+            else:
+                note = tr("changed preset {preset}: {changes}")
             notes.append(
-                f"changed preset {current.preset.name!r}"
-                + (f" (shared by {shared} decks)" if shared > 1 else "")
-                + ": "
-                + _described(change.presets_after[current.preset_id], changes)
+                note.format(preset=repr(current.preset.name), count=shared, changes=described)
             )
             if change.rescheduled:
                 notes.append(
-                    f"rescheduled {wording.count(change.rescheduled, 'card')} from their history "
-                    f"(backup first: {change.backup})"
+                    trn(
+                        "rescheduled {count} card from their history (backup first: {backup})",
+                        "rescheduled {count} cards from their history (backup first: {backup})",
+                        change.rescheduled,
+                    ).format(count=wording.number(change.rescheduled), backup=change.backup)
                 )
         shown = deck_options.deck_options(database, args.deck)
     finally:
@@ -107,21 +121,26 @@ def _options(args: argparse.Namespace) -> int:
         print_json(_preset_json(shown))
         return 0
     say(
-        f"deck {shown.deck.key} ({shown.deck.name}) uses preset {preset.name!r}, "
-        f"shared by: {', '.join(shown.sharing)}"
+        tr("deck {key} ({deck}) uses preset {preset}, shared by: {decks}").format(
+            key=shown.deck.key,
+            deck=shown.deck.name,
+            preset=repr(preset.name),
+            decks=", ".join(shown.sharing),
+        )
     )
     items = [item for item in fields.describe(Preset) if item.editable]
     width = max(len(item.key) for item in items)
     for item in items:
         value = fields.format_value(getattr(preset, item.key), item)
         if item.key == "parameters" and not preset.parameters:
-            value = "FSRS defaults"
+            value = tr("FSRS defaults")
         extra = item.key.startswith("extra_") and getattr(preset, item.key)
         if extra and preset.extra_until is not None:
-            value += f" (today only, until {preset.extra_until.astimezone():%Y-%m-%d %H:%M})"
+            until = f"{preset.extra_until.astimezone():%Y-%m-%d %H:%M}"
+            value += " " + tr("(today only, until {time})").format(time=until)
         say(f"  {item.key.ljust(width)}  {value}")
     for warning in preset.warnings():
-        say(f"warning: {warning}", to_stderr=True)
+        say(tr("warning: {warning}").format(warning=warning), to_stderr=True)
     return 0
 
 
@@ -141,12 +160,17 @@ def _choose_preset(database: Database, schedulers: Any, deck_key: str, name: str
         made = ""
     except deck_options.PresetError:
         preset_id = deck_options.add_preset(database, name, current.preset)
-        made = f" (a new preset, copied from {current.preset.name!r})"
+        made = " " + tr("(a new preset, copied from {preset})").format(
+            preset=repr(current.preset.name)
+        )
     change = deck_options.use_preset(database, schedulers, [current.deck.id], preset_id, now())
-    rescheduled = (
-        f"; {wording.count(change.rescheduled, 'card')} rescheduled" if change.rescheduled else ""
-    )
-    return f"deck {deck_key} now uses preset {name!r}{made}{rescheduled}"
+    line = tr("deck {deck} now uses preset {preset}").format(deck=deck_key, preset=repr(name))
+    if change.rescheduled:
+        rescheduled = trn(
+            "{count} card rescheduled", "{count} cards rescheduled", change.rescheduled
+        )
+        return f"{line}{made}; {rescheduled.format(count=wording.number(change.rescheduled))}"
+    return f"{line}{made}"
 
 
 def _list_presets(database: Database, as_json: bool) -> int:
@@ -165,7 +189,7 @@ def _list_presets(database: Database, as_json: bool) -> int:
         print_json(rows)
         return 0
     for row in rows:
-        say(f"{row['name']}: {', '.join(row['decks']) or '(no decks)'}")
+        say(f"{row['name']}: {', '.join(row['decks']) or tr('(no decks)')}")
     return 0
 
 
@@ -204,5 +228,5 @@ def _optimize(args: argparse.Namespace) -> int:
     for line in report.words().split("\n"):
         say(line)
     if report.result.better and not report.applied:
-        print("run again with --apply to use them", file=sys.stderr)
+        print(tr("run again with --apply to use them"), file=sys.stderr)
     return 0

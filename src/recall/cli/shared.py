@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeAlias
 
+from recall.core.i18n import tr
 from recall.host import paths
 
 if TYPE_CHECKING:
@@ -151,7 +152,8 @@ def point_at_newest_backup(found: list[Backup]) -> None:
     if found:
         newest = found[0]
         print(
-            f"newest backup: {newest.path} ({newest.made_at.astimezone():%Y-%m-%d %H:%M}); "
-            f"`recall restore {newest.path}` brings it back",
+            tr("newest backup: {path} ({made}); `recall restore {path}` brings it back").format(
+                path=newest.path, made=f"{newest.made_at.astimezone():%Y-%m-%d %H:%M}"
+            ),
             file=sys.stderr,
         )

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from recall.core.i18n import tr
 from recall.host import paths
 
 if TYPE_CHECKING:
@@ -16,12 +17,14 @@ def add_commands(commands: Commands) -> None:
     """Add `sync` to the command line's subcommands."""
     sync = commands.add_parser(
         "sync",
-        help="sync through a folder a file-sync tool shares (Syncthing, Dropbox, ...)",
-        description="Write this device's changes to the sync folder and merge the other "
-        "devices' (docs/sync.md). The folder and name are remembered for next time.",
+        help=tr("sync through a folder a file-sync tool shares (Syncthing, Dropbox, ...)"),
+        description=tr(
+            "Write this device's changes to the sync folder and merge the other "
+            "devices' (docs/sync.md). The folder and name are remembered for next time."
+        ),
     )
-    sync.add_argument("--folder", metavar="DIR", help="the shared sync folder")
-    sync.add_argument("--name", metavar="NAME", help="this device's name, as others see it")
+    sync.add_argument("--folder", metavar="DIR", help=tr("the shared sync folder"))
+    sync.add_argument("--name", metavar="NAME", help=tr("this device's name, as others see it"))
     sync.set_defaults(handler=_sync)
 
 
@@ -31,7 +34,7 @@ def _sync(args: argparse.Namespace) -> int:
 
     folder = None if args.folder is None else paths.named_folder(args.folder, "--folder")
     database = open_database(args)
-    progress = ProgressLine("syncing") if sys.stderr.isatty() else None
+    progress = ProgressLine(tr("syncing")) if sys.stderr.isatty() else None
     try:
         report = sync(
             database,

@@ -7,6 +7,8 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from recall.cli.shared import now, open_database, print_table
+from recall.core import i18n
+from recall.core.i18n import mark, tr
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -18,44 +20,52 @@ if TYPE_CHECKING:
 
     Plan = Callable[[TimeOff, datetime], list[Move]]
 
-SEARCH_HELP = "only cards this search finds (docs/search.md), e.g. 'deck:French'"
+SEARCH_HELP = mark("only cards this search finds (docs/search.md), e.g. 'deck:French'")
 
 
 def add_commands(commands: Commands) -> None:
     """Add the time-off commands to the command line's subcommands."""
     postpone = commands.add_parser(
         "postpone",
-        help="move review cards due today some days later, those that lose least first",
+        help=tr("move review cards due today some days later, those that lose least first"),
     )
-    postpone.add_argument("--days", type=int, default=1, help="days to move them by (default 1)")
-    postpone.add_argument("--count", type=int, metavar="N", help="only the N that lose least")
+    postpone.add_argument(
+        "--days", type=int, default=1, help=tr("days to move them by (default 1)")
+    )
+    postpone.add_argument("--count", type=int, metavar="N", help=tr("only the N that lose least"))
     _common(postpone)
     postpone.set_defaults(handler=_postpone)
 
     advance = commands.add_parser(
-        "advance", help="make cards due in the coming days due today, before a trip"
+        "advance", help=tr("make cards due in the coming days due today, before a trip")
     )
     advance.add_argument(
-        "--within", type=int, default=7, metavar="DAYS", help="cards due within DAYS (default 7)"
+        "--within",
+        type=int,
+        default=7,
+        metavar="DAYS",
+        help=tr("cards due within DAYS (default 7)"),
     )
-    advance.add_argument("--count", type=int, metavar="N", help="only the N that cost least")
+    advance.add_argument("--count", type=int, metavar="N", help=tr("only the N that cost least"))
     _common(advance)
     advance.set_defaults(handler=_advance)
 
     away = commands.add_parser(
         "away",
-        help="spread the reviews due while you are away over as many days after you are back",
+        help=tr("spread the reviews due while you are away over as many days after you are back"),
     )
-    away.add_argument("leave", type=_date, metavar="FROM", help="the first day away, YYYY-MM-DD")
-    away.add_argument("back", type=_date, metavar="TO", help="the last day away, YYYY-MM-DD")
+    away.add_argument(
+        "leave", type=_date, metavar="FROM", help=tr("the first day away, YYYY-MM-DD")
+    )
+    away.add_argument("back", type=_date, metavar="TO", help=tr("the last day away, YYYY-MM-DD"))
     _common(away)
     away.set_defaults(handler=_away)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--search", default="", metavar="QUERY", help=SEARCH_HELP)
+    parser.add_argument("--search", default="", metavar="QUERY", help=i18n.tr(SEARCH_HELP))
     parser.add_argument(
-        "--dry-run", action="store_true", help="list the cards and their new due days only"
+        "--dry-run", action="store_true", help=tr("list the cards and their new due days only")
     )
 
 
@@ -63,7 +73,9 @@ def _date(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2026-07-14") from None
+        raise argparse.ArgumentTypeError(
+            tr("{text} is not a date like 2026-07-14").format(text=repr(text))
+        ) from None
 
 
 def _postpone(args: argparse.Namespace) -> int:
@@ -100,20 +112,22 @@ def _run(args: argparse.Namespace, verb: str, plan: Plan) -> int:
         moves = plan(off, moment)
         if args.dry_run or not moves:
             _print(moves)
-            print(time_off.describe(moves, verb) + (" Nothing changed (--dry-run)." * bool(moves)))
+            unchanged = " " + tr("Nothing changed (--dry-run).") if moves else ""
+            print(time_off.describe(moves, verb) + unchanged)
             return 0
         change = off.make(moves, moment, verb.capitalize())
     finally:
         database.close()
     _print(moves)
-    print(f"{time_off.describe(moves, verb)} Undo it in the window; each card's history holds it.")
+    undo = tr("Undo it in the window; each card's history holds it.")
+    print(f"{time_off.describe(moves, verb)} {undo}")
     return 0 if change.changed == len(moves) else 1
 
 
 def _print(moves: list[Move]) -> None:
     if moves:
         print_table(
-            ("ID", "DUE BEFORE", "DUE NOW", "RECALL"),
+            (tr("ID"), tr("DUE BEFORE"), tr("DUE NOW"), tr("RECALL")),
             [
                 (
                     str(move.card_id),

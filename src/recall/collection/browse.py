@@ -12,6 +12,7 @@ from recall.content.deck_format import CARD_ADAPTER, Deck
 from recall.content.plain_text import plain_text
 from recall.core import days
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 from recall.core.memory import CardState
 from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler
@@ -113,7 +114,7 @@ def selection_deck(
         RecallError: No card was chosen.
     """
     if not card_ids:
-        raise RecallError("select the cards to export first")
+        raise RecallError(tr("select the cards to export first"))
     with database.reading() as transaction:
         rows = transaction.browsing.rows(card_ids)
     cards = []
@@ -134,7 +135,7 @@ def question(row: BrowseRow) -> str:
     markup = "html" if content.get("markup") == "html" else "markdown"
     text = plain_text(str(content.get("question") or content.get("front") or ""), markup)
     if not text.strip() and content.get("occlusion"):
-        return "(image occlusion)"  # an occlusion card without a header: its image asks
+        return tr("(image occlusion)")  # an occlusion card without a header: its image asks
     return text
 
 

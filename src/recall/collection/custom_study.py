@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from recall.collection.browse import BrowseRow, Finder
 from recall.content.search import card_ids_term
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 from recall.core.memory import CardState
 from recall.scheduling import Schedulers
 from recall.storage import Database
@@ -71,7 +72,11 @@ class CustomStudy:
             SearchError: The search cannot be understood.
         """
         if not 1 <= request.limit <= _MOST_CARDS:
-            raise CustomStudyError(f"cannot study {request.limit} cards: give 1 to {_MOST_CARDS}")
+            raise CustomStudyError(
+                tr("cannot study {count} cards: give 1 to {most}").format(
+                    count=request.limit, most=_MOST_CARDS
+                )
+            )
         rows = self._rows(request, now)
         title = self._title(request)
         return CustomQueue(
@@ -93,13 +98,18 @@ class CustomStudy:
             if request.card_ids:
                 return self._chosen(request.card_ids, search, now)[:limit]
             if not search.strip():
-                what = "cram" if kind is SessionKind.CRAM else "studying a search"
-                raise CustomStudyError(f"{what} needs a search, e.g. 'deck:French tag:verbs'")
+                if kind is SessionKind.CRAM:
+                    raise CustomStudyError(tr("cram needs a search, e.g. 'deck:French tag:verbs'"))
+                raise CustomStudyError(
+                    tr("studying a search needs a search, e.g. 'deck:French tag:verbs'")
+                )
             return self._found(search, now)[:limit]
         if kind is SessionKind.PREVIEW:
             if not 1 <= request.days <= _LONGEST:
                 raise CustomStudyError(
-                    f"cannot preview {request.days} days ahead: give 1 to {_LONGEST} days"
+                    tr("cannot preview {days} days ahead: give 1 to {most} days").format(
+                        days=request.days, most=_LONGEST
+                    )
                 )
             found = self._found(_scoped(search, f"prop:due>0 prop:due<={request.days}"), now)
             return [row for row in found if row.memory.state is CardState.REVIEW][:limit]
@@ -108,12 +118,14 @@ class CustomStudy:
         if kind is SessionKind.NEW:
             tag = request.tag.strip()
             if not tag:
-                raise CustomStudyError("new cards from a tag need a tag, e.g. 'verbs'")
+                raise CustomStudyError(tr("new cards from a tag need a tag, e.g. 'verbs'"))
             return self._found(_scoped(search, f"is:new tag:{_quoted(tag)}"), now, "added")[:limit]
         if kind is SessionKind.EXTRA:
             deck = request.deck.strip()
             if not deck:
-                raise CustomStudyError("studying a deck beyond its limits needs the deck's name")
+                raise CustomStudyError(
+                    tr("studying a deck beyond its limits needs the deck's name")
+                )
             scope = _scoped(search, f"deck:{_quoted(deck)}")
             due = self._found(_scoped(scope, "is:due"), now)[:limit]
             new = self._found(_scoped(scope, "is:new"), now, "added")[:limit]
@@ -123,7 +135,9 @@ class CustomStudy:
     def _timed(self, request: SessionRequest, now: datetime) -> list[BrowseRow]:
         if not 1 <= request.minutes <= 24 * 60:
             raise CustomStudyError(
-                f"cannot study for {request.minutes} minutes: give 1 to {24 * 60} minutes"
+                tr("cannot study for {minutes} minutes: give 1 to {most} minutes").format(
+                    minutes=request.minutes, most=24 * 60
+                )
             )
         with self._database.reading() as transaction:
             presets = transaction.options.deck_presets()
@@ -156,21 +170,29 @@ class CustomStudy:
 
     def _title(self, request: SessionRequest) -> str:
         kind = request.kind
+        search = request.search.strip()
         if kind in (SessionKind.CRAM, SessionKind.SEARCH):
-            verb = "Cram" if kind is SessionKind.CRAM else "Study"
-            if request.card_ids:
-                narrowed = request.search.strip()
-                return f"{verb}: selected cards" + (f", {narrowed}" if narrowed else "")
-            return f"{verb}: {request.search.strip()}"
+            cram = kind is SessionKind.CRAM
+            if request.card_ids and search:
+                title = (
+                    tr("Cram: selected cards, {search}")
+                    if cram
+                    else tr("Study: selected cards, {search}")
+                )
+            elif request.card_ids:
+                title = tr("Cram: selected cards") if cram else tr("Study: selected cards")
+            else:
+                title = tr("Cram: {search}") if cram else tr("Study: {search}")
+            return title.format(search=search)
         if kind is SessionKind.PREVIEW:
-            return f"Preview: due within {request.days} days"
+            return tr("Preview: due within {days} days").format(days=request.days)
         if kind is SessionKind.FORGOTTEN:
-            return "Forgotten today"
+            return tr("Forgotten today")
         if kind is SessionKind.NEW:
-            return f"New cards tagged {request.tag.strip()}"
+            return tr("New cards tagged {tag}").format(tag=request.tag.strip())
         if kind is SessionKind.EXTRA:
-            return f"{request.deck.strip()}: beyond today's limits"
-        return f"{request.minutes} minutes: most to gain first"
+            return tr("{deck}: beyond today's limits").format(deck=request.deck.strip())
+        return tr("{minutes} minutes: most to gain first").format(minutes=request.minutes)
 
 
 def _studiable(rows: Sequence[BrowseRow], now: datetime) -> list[BrowseRow]:

@@ -25,6 +25,7 @@ from recall.content.deck_format import (
 )
 from recall.core import deck_tree
 from recall.core.errors import RecallError, UnknownDeckError
+from recall.core.i18n import tr
 from recall.core.memory import NEW_CARD
 from recall.host import paths, workspace
 from recall.host.files import OutputError, output_file
@@ -133,7 +134,7 @@ def _stream_json(database: Database, deck_key: str, target: Path) -> int:
         except OutputError as error:
             raise ExportError(str(error)) from None
         except OSError as error:
-            raise ExportError(f"cannot write {target}: {error.strerror}") from None
+            raise ExportError(_cannot_write(target, error.strerror)) from None
     return written
 
 
@@ -147,7 +148,7 @@ def _write_gift(deck: Deck, target: Path) -> int:
     except OutputError as error:
         raise ExportError(str(error)) from None
     except OSError as error:
-        raise ExportError(f"cannot write {target}: {error.strerror}") from None
+        raise ExportError(_cannot_write(target, error.strerror)) from None
     return len(deck.cards)
 
 
@@ -159,10 +160,13 @@ def check_suffix(target: Path) -> None:
     """
     suffix = target.suffix.lower()
     if suffix not in EXPORT_SUFFIXES:
-        raise ExportError(
-            f"{target}: Recall exports decks as .json, .apkg, .colpkg or .gift, "
-            f"not {suffix or 'this'}"
-        )
+        if suffix:
+            refused = tr(
+                "{file}: Recall exports decks as .json, .apkg, .colpkg or .gift, not {suffix}"
+            )
+        else:
+            refused = tr("{file}: Recall exports decks as .json, .apkg, .colpkg or .gift, not this")
+        raise ExportError(refused.format(file=target, suffix=suffix))
 
 
 def write_deck(
@@ -196,7 +200,7 @@ def write_deck(
         except OutputError as error:
             raise ExportError(str(error)) from None
         except OSError as error:
-            raise ExportError(f"cannot write {target}: {error.strerror}") from None
+            raise ExportError(_cannot_write(target, error.strerror)) from None
         return len(deck.cards)
     cards = [
         StudiedCard(deck.id, deck.name, card, NEW_CARD, False, None, 0, position, ())
@@ -290,10 +294,12 @@ def _write_package(
     except OutputError as error:
         raise ExportError(str(error)) from None
     except OSError as error:
-        raise ExportError(f"cannot write {target}: {error.strerror}") from None
+        raise ExportError(_cannot_write(target, error.strerror)) from None
     except sqlite3.Error as error:  # the package's collection, built in the scratch folder
         raise ExportError(
-            f"cannot write {target}: building its collection failed ({error})"
+            tr("cannot write {file}: building its collection failed ({error})").format(
+                file=target, error=error
+            )
         ) from None
 
 
@@ -304,3 +310,7 @@ def _zip_package(built: tuple[Path, list[Path]], stream: BinaryIO) -> None:
         package.writestr("media", json.dumps({str(i): p.name for i, p in enumerate(files)}))
         for index, path in enumerate(files):
             package.write(path, str(index))
+
+
+def _cannot_write(target: Path, reason: str | None) -> str:
+    return tr("cannot write {file}: {reason}").format(file=target, reason=reason)

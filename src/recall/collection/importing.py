@@ -31,6 +31,7 @@ from recall.content import sound
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard, Deck
 from recall.core import wording
 from recall.core.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
+from recall.core.i18n import tr, trn
 from recall.core.memory import FUTURE_TOLERANCE
 from recall.host import paths, workspace
 from recall.importers import (
@@ -98,22 +99,33 @@ class DeckReport:
     def describe(self, with_key: bool = True) -> str:
         """One line for the terminal (with the deck's id, which commands take) or the
         window (``with_key`` False: the deck's name alone, as the deck list shows it)."""
-        verb = "added deck" if self.new_deck else "updated deck"
-        if self.merged_from:
-            into = "the existing deck" if self.merged_into_existing else "the deck"
-            merged = f" ({', '.join(self.merged_from)})" if with_key else ""
-            verb = f"merged deck {self.deck_name!r}{merged} into {into}"
         # "added", not "new": an imported card may come with its history, no new card then.
-        counts = f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged cards"
+        counts = tr("{added} added, {updated} updated, {unchanged} unchanged cards").format(
+            added=self.added, updated=self.updated, unchanged=self.unchanged
+        )
         if self.newer_kept:
-            counts += f", {self.newer_kept} changed here since kept"
+            counts += tr(", {count} changed here since kept").format(count=self.newer_kept)
         counts += reimport.note_counts(self.noted, self.kept_sides)
         if self.reviews:
-            counts += f", {wording.count(self.reviews, 'review')}"
+            counts += ", " + trn("{count} review", "{count} reviews", self.reviews).format(
+                count=wording.number(self.reviews)
+            )
         if self.kept:
-            counts += f"; {self.kept} kept that the file no longer lists"
+            counts += tr("; {count} kept that the file no longer lists").format(count=self.kept)
         key = f" ({self.deck_key})" if with_key else ""
-        return f"{verb} {self.deck_name!r}{key}: {counts}"
+        name = repr(self.deck_name)
+        if self.merged_from:
+            merged = f" ({', '.join(self.merged_from)})" if with_key else ""
+            if self.merged_into_existing:
+                line = tr("merged deck {deck}{merged} into the existing deck {deck}{key}: {counts}")
+            else:
+                line = tr("merged deck {deck}{merged} into the deck {deck}{key}: {counts}")
+            return line.format(deck=name, merged=merged, key=key, counts=counts)
+        if self.new_deck:
+            line = tr("added deck {deck}{key}: {counts}")
+        else:
+            line = tr("updated deck {deck}{key}: {counts}")
+        return line.format(deck=name, key=key, counts=counts)
 
 
 @dataclass(frozen=True)
@@ -141,18 +153,19 @@ class ImportReport:
             with_keys: Name each deck's id too, as the terminal shows it (commands take it).
         """
         lines = [deck.describe(with_keys) for deck in self.decks]
-        kept = [
-            wording.count(count, noun)
-            for count, noun in (
-                (self.media, "image"),
-                (self.sounds, "sound"),
-                (self.videos, "video"),
-            )
-            if count
-        ]
+        kept = []
+        if self.media:
+            images = trn("{count} image", "{count} images", self.media)
+            kept.append(images.format(count=wording.number(self.media)))
+        if self.sounds:
+            sounds = trn("{count} sound", "{count} sounds", self.sounds)
+            kept.append(sounds.format(count=wording.number(self.sounds)))
+        if self.videos:
+            videos = trn("{count} video", "{count} videos", self.videos)
+            kept.append(videos.format(count=wording.number(self.videos)))
         if kept:
             lines.append(", ".join(kept))
-        lines += [f"note: {note}" for note in self.notes]
+        lines += [tr("note: {notice}").format(notice=note) for note in self.notes]
         return [f"{self.source}: {line}" for line in lines] if with_source else lines
 
 
@@ -196,9 +209,11 @@ def read_file(
         return read_moodle_xml(path, staging)
     known = ", ".join(sorted(SUPPORTED_SUFFIXES))
     if not suffix:
-        problem = f"the name has no file type; Recall reads {known} files"
+        problem = tr("the name has no file type; Recall reads {known} files").format(known=known)
     else:
-        problem = f"Recall cannot import {printable(suffix)} files (it reads {known})"
+        problem = tr("Recall cannot import {suffix} files (it reads {known})").format(
+            suffix=printable(suffix), known=known
+        )
     raise DeckError(str(path), [problem])
 
 
@@ -212,16 +227,24 @@ def _check_is_a_file(path: Path) -> None:
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        raise DeckError(str(path), ["no such file"]) from None
+        raise DeckError(str(path), [tr("no such file")]) from None
     except OSError as error:
-        raise DeckError(str(path), [f"cannot be read ({error.strerror or error})"]) from None
+        raise DeckError(str(path), [_unreadable(error)]) from None
     if stat.S_ISDIR(mode):
         raise DeckError(
             str(path),
-            [f"is a folder; import the files inside it instead (Recall reads {known} files)"],
+            [
+                tr(
+                    "is a folder; import the files inside it instead (Recall reads {known} files)"
+                ).format(known=known)
+            ],
         )
     if not stat.S_ISREG(mode):
-        raise DeckError(str(path), ["is not a regular file (a device, pipe or socket)"])
+        raise DeckError(str(path), [tr("is not a regular file (a device, pipe or socket)")])
+
+
+def _unreadable(error: OSError) -> str:
+    return tr("cannot be read ({reason})").format(reason=error.strerror or error)
 
 
 def import_files(
@@ -262,7 +285,7 @@ def import_files(
             except DeckError as error:
                 errors.append(error)
             except OSError as error:
-                errors.append(DeckError(str(file), [f"cannot be read ({error.strerror or error})"]))
+                errors.append(DeckError(str(file), [_unreadable(error)]))
         if errors:
             raise DeckErrors(errors)
         return _write(database, schedulers, packages, now, progress, cancelled, bulk)
@@ -390,10 +413,15 @@ def _future_note(package: ImportedPackage, now: datetime) -> list[str]:
     if not future:
         return []
     return [
-        f"{wording.count(len(future), 'review')} dated after now (the latest "
-        f"{max(future):%Y-%m-%d %H:%M} UTC) {wording.word(len(future), 'was', 'were')} left "
-        "out: the clock of the machine that made them was probably wrong. The file "
-        "is unchanged; import it again once that time has passed to bring them in"
+        trn(
+            "{count} review dated after now (the latest {latest} UTC) was left out: the clock "
+            "of the machine that made them was probably wrong. The file is unchanged; import it "
+            "again once that time has passed to bring them in",
+            "{count} reviews dated after now (the latest {latest} UTC) were left out: the clock "
+            "of the machine that made them was probably wrong. The file is unchanged; import it "
+            "again once that time has passed to bring them in",
+            len(future),
+        ).format(count=wording.number(len(future)), latest=f"{max(future):%Y-%m-%d %H:%M}")
     ]
 
 
@@ -413,7 +441,9 @@ def _merged(report: DeckReport, target: deck_merging.DeckTarget) -> DeckReport:
 
 def _parent_notes(parents: list[DeckRow]) -> list[str]:
     return [
-        f"added the deck {deck.name!r} ({deck.key}) to hold its subdecks, as Anki has it"
+        tr("added the deck {deck} ({key}) to hold its subdecks, as Anki has it").format(
+            deck=repr(deck.name), key=deck.key
+        )
         for deck in parents
     ]
 
@@ -434,7 +464,9 @@ def _place_media(package: ImportedPackage, media_dir: Path) -> list[Path]:
             shutil.move(item.path, target)
         except OSError as error:
             raise RecallError(
-                f"cannot copy {item.name} into {media_dir}: {error.strerror}"
+                tr("cannot copy {file} into {folder}: {reason}").format(
+                    file=item.name, folder=media_dir, reason=error.strerror
+                )
             ) from None
         placed.append(target)
     return placed

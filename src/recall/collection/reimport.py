@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard
 from recall.core import wording
+from recall.core.i18n import trn
 from recall.storage import CardKey
 
 
@@ -151,11 +152,13 @@ def note_counts(noted: int, kept_sides: int) -> str:
     own sides without it ("" when none)."""
     words = ""
     if noted:
-        words += f", {noted} given {wording.word(noted, 'its', 'their')} Anki note"
+        words += trn(
+            ", {count} given its Anki note", ", {count} given their Anki note", noted
+        ).format(count=wording.number(noted))
     if kept_sides:
-        words += (
-            f", {wording.count(kept_sides, 'card')} changed here kept "
-            f"{wording.word(kept_sides, 'its', 'their')} own sides without "
-            f"{wording.word(kept_sides, 'its', 'their')} Anki note"
-        )
+        words += trn(
+            ", {count} card changed here kept its own sides without its Anki note",
+            ", {count} cards changed here kept their own sides without their Anki note",
+            kept_sides,
+        ).format(count=wording.number(kept_sides))
     return words

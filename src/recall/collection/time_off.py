@@ -22,6 +22,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from recall.changes.cards import Change, ChangeError, Changes
 from recall.collection.browse import BrowseRow, Finder
 from recall.core import wording
+from recall.core.i18n import tr, trn
 from recall.core.memory import CardState, MemoryState
 from recall.core.presets import DeckPresets
 from recall.scheduling import Scheduler, Schedulers
@@ -90,7 +91,7 @@ class TimeOff:
             TimeOffError: ``days`` is not 1 to 3650, or ``count`` is negative.
             SearchError: The search cannot be understood.
         """
-        _check_days(days, "postpone by")
+        _check_days(days, tr("cannot postpone by {days} days: give 1 to {most} days"))
         rows = self._due_cards(_scoped(search, "is:due"), now)
         schedulers = self._scheduler_of()
         scored = []
@@ -115,7 +116,9 @@ class TimeOff:
             TimeOffError: ``within_days`` is not 1 to 3650, or ``count`` is negative.
             SearchError: The search cannot be understood.
         """
-        _check_days(within_days, "advance cards due within")
+        _check_days(
+            within_days, tr("cannot advance cards due within {days} days: give 1 to {most} days")
+        )
         rows = self._due_cards(_scoped(search, f"prop:due>0 prop:due<={within_days}"), now)
         schedulers = self._scheduler_of()
         scored = []
@@ -139,11 +142,19 @@ class TimeOff:
         """
         today = self._study_date(now)
         if leave < today:
-            raise TimeOffError(f"time away from {leave} to {back}: {leave} has passed already")
+            raise TimeOffError(
+                tr("time away from {leave} to {back}: {leave} has passed already").format(
+                    leave=leave, back=back
+                )
+            )
         if back < leave:
-            raise TimeOffError(f"time away from {leave} to {back}: the return is before leaving")
+            raise TimeOffError(
+                tr("time away from {leave} to {back}: the return is before leaving").format(
+                    leave=leave, back=back
+                )
+            )
         span = (back - leave).days + 1
-        _check_days(span, "be away for")
+        _check_days(span, tr("cannot be away for {days} days: give 1 to {most} days"))
         first = (leave - today).days
         last = (back - today).days
         lower = "" if first == 0 else f"prop:due>={first}"
@@ -206,15 +217,52 @@ class _SchedulerOf:
 
 
 def describe(moves: Sequence[Move], verb: str) -> str:
-    """A one-line account of a plan: how many cards, and over which days."""
+    """A one-line account of a plan: how many cards, and over which days.
+
+    Args:
+        moves: The plan.
+        verb: What the plan does: "postpone", "advance" or "spread the time away of".
+    """
+    if verb == "postpone":
+        none = tr("No cards to postpone.")
+        one_day = trn(
+            "Postpone {count} card: due {day}.", "Postpone {count} cards: due {day}.", len(moves)
+        )
+        days = trn(
+            "Postpone {count} card: due from {first} to {last}.",
+            "Postpone {count} cards: due from {first} to {last}.",
+            len(moves),
+        )
+    elif verb == "advance":
+        none = tr("No cards to advance.")
+        one_day = trn(
+            "Advance {count} card: due {day}.", "Advance {count} cards: due {day}.", len(moves)
+        )
+        days = trn(
+            "Advance {count} card: due from {first} to {last}.",
+            "Advance {count} cards: due from {first} to {last}.",
+            len(moves),
+        )
+    else:
+        none = tr("No cards to spread the time away of.")
+        one_day = trn(
+            "Spread the time away of {count} card: due {day}.",
+            "Spread the time away of {count} cards: due {day}.",
+            len(moves),
+        )
+        days = trn(
+            "Spread the time away of {count} card: due from {first} to {last}.",
+            "Spread the time away of {count} cards: due from {first} to {last}.",
+            len(moves),
+        )
     if not moves:
-        return f"No cards to {verb}."
-    earliest = min(move.due_after for move in moves)
-    latest = max(move.due_after for move in moves)
-    cards = wording.count(len(moves), "card")
-    if earliest.date() == latest.date():
-        return f"{verb.capitalize()} {cards}: due {earliest.date()}."
-    return f"{verb.capitalize()} {cards}: due from {earliest.date()} to {latest.date()}."
+        return none
+    earliest = min(move.due_after for move in moves).date()
+    latest = max(move.due_after for move in moves).date()
+    count = wording.number(len(moves))
+    if earliest == latest:
+        return one_day.format(count=count, day=earliest)
+    return days.format(count=count, first=earliest, last=latest)
 
 
 def _scoped(search: str, condition: str) -> str:
@@ -222,14 +270,17 @@ def _scoped(search: str, condition: str) -> str:
     return f"({search}) {condition}" if search else condition
 
 
-def _check_days(days: int, what: str) -> None:
+def _check_days(days: int, refusal: str) -> None:
+    """Refuse a number of days out of range with ``refusal`` (``{days}``, ``{most}``)."""
     if not 1 <= days <= _LONGEST:
-        raise TimeOffError(f"cannot {what} {days} days: give 1 to {_LONGEST} days")
+        raise TimeOffError(refusal.format(days=days, most=_LONGEST))
 
 
 def _first(moves: list[Move], count: int | None) -> list[Move]:
     if count is None:
         return moves
     if count < 0:
-        raise TimeOffError(f"cannot move {count} cards: give a count of 0 or more")
+        raise TimeOffError(
+            tr("cannot move {count} cards: give a count of 0 or more").format(count=count)
+        )
     return moves[:count]

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from recall.core.i18n import tr
+
 MAX_FIELD_CHARS = 65_536
 """A card's question, answer, choice, explanation or source, in characters, as stored."""
 
@@ -76,15 +78,14 @@ class Nesting:
     def problem(self) -> str | None:
         """What is over the bounds, as a predicate (``the front ...``), or None."""
         if self.tables > MAX_TABLE_NESTING:
-            return (
-                f"has tables nested {self.tables:,} deep (cards show at most "
-                f"{MAX_TABLE_NESTING} tables inside one another)"
-            )
+            return tr(
+                "has tables nested {depth} deep (cards show at most {most} tables inside one "
+                "another)"
+            ).format(depth=f"{self.tables:,}", most=MAX_TABLE_NESTING)
         if self.depth > MAX_NESTING:
-            return (
-                f"nests its formatting {self.depth:,} levels deep (cards show at most "
-                f"{MAX_NESTING})"
-            )
+            return tr(
+                "nests its formatting {depth} levels deep (cards show at most {most})"
+            ).format(depth=f"{self.depth:,}", most=MAX_NESTING)
         return None
 
 
@@ -92,7 +93,9 @@ def length_problem(text: str, limit: int = MAX_FIELD_CHARS) -> str | None:
     """``is 61,234,567 characters long (cards hold at most 65,536 per field)``, or None."""
     if len(text) <= limit:
         return None
-    return f"is {len(text):,} characters long (cards hold at most {limit:,} per field)"
+    return tr("is {count} characters long (cards hold at most {most} per field)").format(
+        count=f"{len(text):,}", most=f"{limit:,}"
+    )
 
 
 def html_nesting(fragment: str) -> Nesting:
@@ -269,9 +272,8 @@ def markdown_problem(text: str) -> str | None:
         return too_long
     depth = markdown_nesting(text)
     if depth > MAX_MARKDOWN_NESTING:
-        return (
-            f"nests lists or quotes {depth:,} levels deep (cards show at most "
-            f"{MAX_MARKDOWN_NESTING})"
+        return tr("nests lists or quotes {depth} levels deep (cards show at most {most})").format(
+            depth=f"{depth:,}", most=MAX_MARKDOWN_NESTING
         )
     return None
 

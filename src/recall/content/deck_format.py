@@ -37,6 +37,7 @@ from recall.content.deck_problems import (
 )
 from recall.content.occlusion import Occlusion, OcclusionShape
 from recall.core.errors import DeckError
+from recall.core.i18n import tr
 
 FORMAT_NAME = "recall-deck"
 FORMAT_VERSION = 1
@@ -93,13 +94,17 @@ class ChoiceCard(_Model):
     @model_validator(mode="after")
     def _check_choices(self) -> ChoiceCard:
         if not any(choice.correct for choice in self.choices):
-            raise ValueError('no choice is marked "correct": true')
+            raise ValueError(tr('no choice is marked "correct": true'))
         if len({choice.text for choice in self.choices}) == len(self.choices):
             return self  # the common case, without a Python loop over the texts
         seen: set[str] = set()
         for index, choice in enumerate(self.choices):
             if choice.text in seen:
-                raise ValueError(f"choices[{index}] repeats the text {choice.text!r}")
+                raise ValueError(
+                    tr("choices[{index}] repeats the text {text}").format(
+                        index=index, text=repr(choice.text)
+                    )
+                )
             seen.add(choice.text)
         return self
 
@@ -193,8 +198,10 @@ class Deck(_Model):
         for index, card in enumerate(self.cards):
             if card.id in first_seen:
                 raise ValueError(
-                    f"cards[{index}] reuses the id {card.id!r} of cards[{first_seen[card.id]}];"
-                    " card ids must be unique within a deck"
+                    tr(
+                        "cards[{index}] reuses the id {id} of cards[{first}]; card ids must be "
+                        "unique within a deck"
+                    ).format(index=index, id=repr(card.id), first=first_seen[card.id])
                 )
             first_seen[card.id] = index
         return self
@@ -305,14 +312,17 @@ def load_deck(path: Path) -> Deck:
     try:
         size = path.stat().st_size
         if size > MAX_DECK_BYTES:
-            raise DeckError(str(path), [f"the file is {size} bytes; decks are limited to 64 MB"])
+            raise DeckError(
+                str(path),
+                [tr("the file is {size} bytes; decks are limited to 64 MB").format(size=size)],
+            )
         data = path.read_bytes()
     except FileNotFoundError:
-        raise DeckError(str(path), ["no such file"]) from None
+        raise DeckError(str(path), [tr("no such file")]) from None
     except IsADirectoryError:
-        raise DeckError(str(path), ["is a folder, not a deck file"]) from None
+        raise DeckError(str(path), [tr("is a folder, not a deck file")]) from None
     except PermissionError:
-        raise DeckError(str(path), ["permission denied"]) from None
+        raise DeckError(str(path), [tr("permission denied")]) from None
     return parse_deck(data, str(path))
 
 
@@ -394,17 +404,21 @@ def decode_text(data: bytes, source: str) -> str:
 
 def utf8_problem(byte: int, line: int, column: int) -> str:
     """The problem of a ``byte`` that is not UTF-8, at a line and column (bytes, from 1)."""
-    return (
-        f"line {line}: not UTF-8 text (byte 0x{byte:02x}, the {_ordinal(column)} byte of "
-        "the line); save it as UTF-8"
-    )
+    return tr(
+        "line {line}: not UTF-8 text (byte 0x{byte}, the {ordinal} byte of the "
+        "line); save it as UTF-8"
+    ).format(line=line, byte=f"{byte:02x}", ordinal=_ordinal(column))
 
 
 def _ordinal(number: int) -> str:
-    suffix = (
-        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    )
-    return f"{number:,}{suffix}"
+    shown = f"{number:,}"
+    if 10 <= number % 100 <= 20 or number % 10 not in (1, 2, 3):
+        return tr("{number}th").format(number=shown)
+    if number % 10 == 1:
+        return tr("{number}st").format(number=shown)
+    if number % 10 == 2:
+        return tr("{number}nd").format(number=shown)
+    return tr("{number}rd").format(number=shown)
 
 
 def decode_json(text: str, source: str) -> object:
@@ -417,12 +431,17 @@ def decode_json(text: str, source: str) -> object:
         return json.loads(text, object_pairs_hook=reject_duplicate_keys, parse_int=whole_number)
     except json.JSONDecodeError as error:
         raise DeckError(
-            source, [f"line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})"]
+            source,
+            [
+                tr("line {line}, column {column}: not valid JSON ({reason})").format(
+                    line=error.lineno, column=error.colno, reason=error.msg
+                )
+            ],
         ) from None
     except DuplicateKeyError as error:
         raise DeckError(source, [str(error)]) from None
     except RecursionError:
-        raise DeckError(source, ["the JSON is nested too deeply to be a deck"]) from None
+        raise DeckError(source, [tr("the JSON is nested too deeply to be a deck")]) from None
 
 
 class DuplicateKeyError(ValueError):
@@ -458,7 +477,9 @@ def reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: set[str] = set()
     for key, _value in pairs:
         if key in seen:
-            raise DuplicateKeyError(f"the key {key!r} appears twice in the same object")
+            raise DuplicateKeyError(
+                tr("the key {key} appears twice in the same object").format(key=repr(key))
+            )
         seen.add(key)
     raise AssertionError("a shorter dict has a repeated key")
 
@@ -467,20 +488,26 @@ def check_header(raw: dict[str, Any], source: str) -> None:
     """Refuse files that are not decks, or are from a newer Recall, before anything else."""
     if raw.get("format") != FORMAT_NAME:
         found = raw.get("format")
-        what = "has no 'format' field" if found is None else f"has format {found!r}"
-        raise DeckError(
-            source, [f"format: not a Recall deck (it {what}; expected {FORMAT_NAME!r})"]
-        )
+        if found is None:
+            problem = tr("format: not a Recall deck (it has no 'format' field; expected {name})")
+        else:
+            problem = tr("format: not a Recall deck (it has format {found}; expected {name})")
+        raise DeckError(source, [problem.format(found=repr(found), name=repr(FORMAT_NAME))])
     version = raw.get("version")
     if "version" in raw and type(version) is not int:
         # Checked here because Literal[1] compares by equality: true and 1.0 would pass.
-        raise DeckError(source, [f"version: must be the whole number {FORMAT_VERSION}"])
+        raise DeckError(
+            source,
+            [tr("version: must be the whole number {version}").format(version=FORMAT_VERSION)],
+        )
     if isinstance(version, int) and version > FORMAT_VERSION:
         raise DeckError(
             source,
             [
-                f"version: made for a newer Recall (deck format version {version}; "
-                f"this Recall reads version {FORMAT_VERSION}). Update Recall to open it."
+                tr(
+                    "version: made for a newer Recall (deck format version {version}; this "
+                    "Recall reads version {readable}). Update Recall to open it."
+                ).format(version=version, readable=FORMAT_VERSION)
             ],
         )
 

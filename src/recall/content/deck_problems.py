@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pydantic_core import ErrorDetails
 
 from recall.core.errors import printable
+from recall.core.i18n import tr
 
 
 class HugeNumber:
@@ -22,7 +23,7 @@ class HugeNumber:
         self.digits = len(digits.lstrip("-"))
 
     def __repr__(self) -> str:
-        return f"a number of {self.digits:,} digits"
+        return tr("a number of {count} digits").format(count=f"{self.digits:,}")
 
 
 def describe(detail: ErrorDetails, raw: object, field_names: Mapping[str, set[str]]) -> str:
@@ -84,45 +85,52 @@ def _what(
     kind = detail["type"]
     context = detail.get("ctx") or {}
     if kind == "missing":
-        return "missing (this field is required)"
+        return tr("missing (this field is required)")
     if kind == "extra_forbidden":
         name = str(location[-1]) if location else ""
         known = field_names[_model_at(location)]
         hint = difflib.get_close_matches(name, sorted(known), n=1)
-        suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
-        return f"unknown field, not part of the deck format{suggestion}"
+        if hint:
+            return tr("unknown field, not part of the deck format; did you mean {name}?").format(
+                name=repr(hint[0])
+            )
+        return tr("unknown field, not part of the deck format")
     if kind in ("string_type", "str_type"):
         found = detail.get("input")
-        return (
-            f"must be text (found {found!r})" if isinstance(found, HugeNumber) else "must be text"
-        )
+        if isinstance(found, HugeNumber):
+            return tr("must be text (found {found})").format(found=repr(found))
+        return tr("must be text")
     if kind == "bool_type" or kind == "bool_parsing":
-        return "must be true or false"
+        return tr("must be true or false")
     if kind == "list_type":
-        return "must be a list"
+        return tr("must be a list")
     if kind in ("model_type", "dict_type", "model_attributes_type"):
-        return "must be an object ({...})"
+        return tr("must be an object ({{...}})").format()
     if kind == "string_too_short":
-        return "must not be empty"
+        return tr("must not be empty")
     if kind == "string_pattern_mismatch":
         if context.get("pattern") == r"\S":
-            return "must not be empty"
+            return tr("must not be empty")
         if len(location) >= 2 and location[-2] == "tags":
-            return "a tag is one word, without spaces"
-        return (
+            return tr("a tag is one word, without spaces")
+        return tr(
             "must be lowercase letters, digits, '.', '_' or '-', starting with a letter or "
             "digit (like 'my-deck-2')"
         )
     if kind == "too_short":
-        return f"needs at least {context.get('min_length')} (found {context.get('actual_length')})"
+        return tr("needs at least {least} (found {found})").format(
+            least=context.get("min_length"), found=context.get("actual_length")
+        )
     if kind == "too_long":
-        return f"allows at most {context.get('max_length')} (found {context.get('actual_length')})"
+        return tr("allows at most {most} (found {found})").format(
+            most=context.get("max_length"), found=context.get("actual_length")
+        )
     if kind == "literal_error":
-        return f"must be {context.get('expected')}"
+        return tr("must be {expected}").format(expected=context.get("expected"))
     if kind == "union_tag_invalid":
-        return '\'type\' must be "choice" or "basic"'
+        return tr('\'type\' must be "choice" or "basic"')
     if kind == "union_tag_not_found":
-        return 'missing \'type\' ("choice" or "basic")'
+        return tr('missing \'type\' ("choice" or "basic")')
     if kind == "value_error":
         return str(detail["msg"]).removeprefix("Value error, ")
     return str(detail["msg"])
@@ -180,16 +188,20 @@ def half_character_problems(
             for key in value:
                 if half := _SURROGATE.search(key):
                     where_key = place([*location, printable(key)])
-                    problems.append(f"{where_key}: the field name {_half(half.group(0))}")
+                    problems.append(
+                        tr("{place}: the field name {problem}").format(
+                            place=where_key, problem=_half(half.group(0))
+                        )
+                    )
             pending += reversed([(item, [*location, key]) for key, item in value.items()])
         elif isinstance(value, list):
             pending += reversed([(item, [*location, i]) for i, item in enumerate(value)])
         elif isinstance(value, str) and (half := _SURROGATE.search(value)):
-            problems.append(f"{place(location) or 'the file'}: {_half(half.group(0))}")
+            problems.append(f"{place(location) or tr('the file')}: {_half(half.group(0))}")
 
 
 def _half(character: str) -> str:
-    return (
-        f"holds \\u{ord(character):04x}, half of a character (an unpaired UTF-16 surrogate "
-        "escape), which is not text; remove it or give the whole character"
-    )
+    return tr(
+        "holds \\u{code}, half of a character (an unpaired UTF-16 surrogate escape), which is "
+        "not text; remove it or give the whole character"
+    ).format(code=f"{ord(character):04x}")

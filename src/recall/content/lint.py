@@ -20,6 +20,7 @@ from pathlib import Path
 from recall.content.deck_format import BasicCard, ChoiceCard, Deck, load_deck
 from recall.core import wording
 from recall.core.errors import DeckError, RecallError
+from recall.core.i18n import mark, tr, trn
 
 NEAR_DUPLICATE_RATIO = 0.9
 """Options whose normalised texts are at least this alike (difflib's ratio) are near-duplicates."""
@@ -42,9 +43,11 @@ CODES: dict[str, str] = {
 """Every warning code with a one-line meaning, for ``--accept`` and the documentation."""
 
 HISTORY_CODES: dict[str, str] = {
-    "never-picked": "a wrong option that no answer picked",
-    "maybe-miskeyed": "a wrong option picked more often when the card was known than when not",
-    "too-easy": "a card answered right at first sight and while learning",
+    "never-picked": mark("a wrong option that no answer picked"),
+    "maybe-miskeyed": mark(
+        "a wrong option picked more often when the card was known than when not"
+    ),
+    "too-easy": mark("a card answered right at first sight and while learning"),
 }
 """The codes of warnings a deck's review history earns (``recall lint --history``, from the
 item analysis in ``stats``); ``--accept`` takes them too."""
@@ -113,14 +116,16 @@ def lint_file(path: Path) -> LintReport:
     """Check a Recall JSON deck file: its format errors, or else its teaching warnings."""
     if path.suffix.lower() != ".json":
         return LintReport(
-            str(path), errors=["not a Recall deck file (.json); lint checks only those"]
+            str(path), errors=[tr("not a Recall deck file (.json); lint checks only those")]
         )
     try:
         deck = load_deck(path)
     except DeckError as error:
         return LintReport(str(path), errors=list(error.problems))
     except OSError as error:
-        return LintReport(str(path), errors=[f"cannot be read ({error.strerror})"])
+        return LintReport(
+            str(path), errors=[tr("cannot be read ({reason})").format(reason=error.strerror)]
+        )
     return LintReport(str(path), deck.id, warnings=lint_deck(deck))
 
 
@@ -151,8 +156,10 @@ def lint_card(card: ChoiceCard | BasicCard) -> list[LintWarning]:
                     "missing-why",
                     card,
                     f"choices[{index}].why",
-                    f"the wrong option {_quote(choice.text)} has no 'why': say why it is wrong, "
-                    "since a learner who picks it sees this note",
+                    tr(
+                        "the wrong option {option} has no 'why': say why it is wrong, since a "
+                        "learner who picks it sees this note"
+                    ).format(option=_quote(choice.text)),
                 )
             )
     if not card.explanation.strip():
@@ -161,7 +168,7 @@ def lint_card(card: ChoiceCard | BasicCard) -> list[LintWarning]:
                 "missing-explanation",
                 card,
                 "explanation",
-                "no explanation: say why the right option is right, shown after every answer",
+                tr("no explanation: say why the right option is right, shown after every answer"),
             )
         )
     return warnings + _missing_source(card)
@@ -219,13 +226,20 @@ class LintRun:
         for report in self.reports:
             lines += [f"{report.source}: {problem}" for problem in report.errors]
             for warning in report.warnings:
-                where = f"card {warning.card_id}" if warning.card_id else f"deck {report.deck_id}"
-                mark = ", accepted" if warning in self.accepted else ""
+                if warning.card_id:
+                    where = tr("card {card}").format(card=warning.card_id)
+                else:
+                    where = tr("deck {deck}").format(deck=report.deck_id)
+                code = warning.code
+                if warning in self.accepted:
+                    code = tr("{code}, accepted").format(code=code)
                 lines.append(
-                    f"{report.source}: {where}: {warning.field}: {warning.message} "
-                    f"[{warning.code}{mark}]"
+                    f"{report.source}: {where}: {warning.field}: {warning.message} [{code}]"
                 )
-        lines += [f"--accept {entry}: matched no warning; drop it" for entry in self.unmatched]
+        lines += [
+            tr("--accept {entry}: matched no warning; drop it").format(entry=entry)
+            for entry in self.unmatched
+        ]
         return lines
 
     def summary(self) -> str:
@@ -233,11 +247,18 @@ class LintRun:
         files = len(self.reports)
         errors = sum(len(report.errors) for report in self.reports)
         warnings = sum(len(report.warnings) for report in self.reports) - len(self.accepted)
-        text = (
-            f"{wording.count(files, 'file')} checked: "
-            f"{wording.count(errors, 'error')}, {wording.count(warnings, 'warning')}"
+        text = tr("{files} checked: {errors}, {warnings}").format(
+            files=trn("{count} file", "{count} files", files).format(count=wording.number(files)),
+            errors=trn("{count} error", "{count} errors", errors).format(
+                count=wording.number(errors)
+            ),
+            warnings=trn("{count} warning", "{count} warnings", warnings).format(
+                count=wording.number(warnings)
+            ),
         )
-        return text + (f" ({len(self.accepted)} accepted)" if self.accepted else "")
+        if self.accepted:
+            text += " " + tr("({count} accepted)").format(count=len(self.accepted))
+        return text
 
     def as_json(self) -> dict[str, object]:
         """The same findings as plain values, for scripts."""
@@ -285,8 +306,9 @@ def lint_files(
         code = entry.split(":", 1)[0]
         if code not in CODES and code not in HISTORY_CODES:
             raise RecallError(
-                f"--accept {entry}: there is no warning code {code!r} "
-                f"(codes: {', '.join([*CODES, *HISTORY_CODES])})"
+                tr("--accept {entry}: there is no warning code {code} (codes: {codes})").format(
+                    entry=entry, code=repr(code), codes=", ".join([*CODES, *HISTORY_CODES])
+                )
             )
     reports = [lint_file(path) for path in paths]
     if history is not None:
@@ -305,7 +327,7 @@ def _warn(code: str, card: ChoiceCard | BasicCard, where: str, message: str) -> 
 def _missing_source(card: ChoiceCard | BasicCard) -> list[LintWarning]:
     if card.source.strip():
         return []
-    return [_warn("missing-source", card, "source", "no source: say where a reader can check")]
+    return [_warn("missing-source", card, "source", tr("no source: say where a reader can check"))]
 
 
 def _quote(text: str, limit: int = 40) -> str:
@@ -323,24 +345,23 @@ def _duplicate_choices(card: ChoiceCard) -> list[LintWarning]:
     texts = [_normalised(choice.text) for choice in card.choices]
     for later in range(len(texts)):
         for earlier in range(later):
+            earlier_text = _quote(card.choices[earlier].text)
             if texts[later] == texts[earlier]:
-                code, how = "duplicate-choice", "repeats"
-                detail = "apart from case, spacing or punctuation"
+                code = "duplicate-choice"
+                message = tr(
+                    "repeats choices[{earlier}] {option} apart from case, spacing or punctuation; "
+                    "make each option a distinct idea"
+                ).format(earlier=earlier, option=earlier_text)
             else:
                 ratio = difflib.SequenceMatcher(None, texts[earlier], texts[later]).ratio()
                 if ratio < NEAR_DUPLICATE_RATIO:
                     continue
-                code, how = "near-duplicate-choice", "nearly repeats"
-                detail = f"({round(ratio * 100)}% alike)"
-            warnings.append(
-                _warn(
-                    code,
-                    card,
-                    f"choices[{later}].text",
-                    f"{how} choices[{earlier}] {_quote(card.choices[earlier].text)} {detail}; "
-                    "make each option a distinct idea",
-                )
-            )
+                code = "near-duplicate-choice"
+                message = tr(
+                    "nearly repeats choices[{earlier}] {option} ({alike}% alike); make each "
+                    "option a distinct idea"
+                ).format(earlier=earlier, option=earlier_text, alike=round(ratio * 100))
+            warnings.append(_warn(code, card, f"choices[{later}].text", message))
             break
     return warnings
 
@@ -359,8 +380,10 @@ def _above_options(card: ChoiceCard) -> list[LintWarning]:
                 code,
                 card,
                 f"choices[{index}].text",
-                f"{_quote(found[0])} points at other options, but Recall shuffles them: "
-                "name what it means, or make the card 'select all that apply'",
+                tr(
+                    "{option} points at other options, but Recall shuffles them: name what it "
+                    "means, or make the card 'select all that apply'"
+                ).format(option=_quote(found[0])),
             )
         )
     return warnings
@@ -390,8 +413,11 @@ def _give_away(card: ChoiceCard) -> list[LintWarning]:
             "give-away",
             card,
             "question",
-            f"repeats {listed} from the right option, which no wrong option uses: a learner can "
-            "match the word instead of knowing the answer; reword, or use it in a wrong option too",
+            tr(
+                "repeats {words} from the right option, which no wrong option uses: a learner can "
+                "match the word instead of knowing the answer; reword, or use it in a wrong option "
+                "too"
+            ).format(words=listed),
         )
     ]
 
@@ -407,9 +433,11 @@ def _longest_is_correct(cards: Sequence[ChoiceCard]) -> list[LintWarning]:
             "correct-longest",
             None,
             "cards",
-            f"the right option is the longest in {len(longest_right)} of {len(cards)} choice "
-            f"cards ({', '.join(longest_right)}): learners who pick the longest option score "
-            "well without knowing; lengthen wrong options or tighten right ones",
+            tr(
+                "the right option is the longest in {count} of {cards} choice cards ({ids}): "
+                "learners who pick the longest option score well without knowing; lengthen wrong "
+                "options or tighten right ones"
+            ).format(count=len(longest_right), cards=len(cards), ids=", ".join(longest_right)),
         )
     ]
 
@@ -434,7 +462,10 @@ def _same_position(cards: Sequence[ChoiceCard]) -> list[LintWarning]:
             "same-position",
             None,
             "cards",
-            f"the right option is choices[{position}] in all {len(single)} single-answer cards: "
-            "Recall shuffles options, but other tools and printed copies may not; vary the order",
+            tr(
+                "the right option is choices[{position}] in all {count} single-answer cards: "
+                "Recall shuffles options, but other tools and printed copies may not; vary the "
+                "order"
+            ).format(position=position, count=len(single)),
         )
     ]

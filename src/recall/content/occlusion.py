@@ -19,6 +19,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from recall.content.card_html import is_image_name
+from recall.core import i18n
+from recall.core.i18n import mark, tr
 
 MAX_SHAPES = 500
 """Shapes one card may hold (Anki notes rarely pass a hundred)."""
@@ -40,7 +42,11 @@ SHAPE_KINDS = ("rect", "ellipse", "polygon", "text")
 
 def _coordinate(value: float, what: str) -> float:
     if not math.isfinite(value) or not LOWEST <= value <= HIGHEST:
-        raise ValueError(f"{what} is {value!r}; coordinates lie between {LOWEST} and {HIGHEST}")
+        raise ValueError(
+            tr("{what} is {value}; coordinates lie between {low} and {high}").format(
+                what=i18n.tr(what), value=repr(value), low=LOWEST, high=HIGHEST
+            )
+        )
     return value
 
 
@@ -74,13 +80,17 @@ class OcclusionShape(BaseModel):
     @field_validator("left", "top", "width", "height")
     @classmethod
     def _check_coordinate(cls, value: float) -> float:
-        return _coordinate(value, "the coordinate")
+        return _coordinate(value, mark("the coordinate"))
 
     @field_validator("angle")
     @classmethod
     def _check_angle(cls, value: float) -> float:
         if not math.isfinite(value) or abs(value) > 360:
-            raise ValueError(f"the angle is {value!r}; it lies between -360 and 360 degrees")
+            raise ValueError(
+                tr("the angle is {value}; it lies between -360 and 360 degrees").format(
+                    value=repr(value)
+                )
+            )
         return value
 
     @field_validator("points")
@@ -88,16 +98,20 @@ class OcclusionShape(BaseModel):
     def _check_points(cls, value: list[list[float]]) -> list[list[float]]:
         for point in value:
             if len(point) != 2:
-                raise ValueError(f"a point is [x, y], not {len(point)} numbers")
-            _coordinate(point[0], "a point's x")
-            _coordinate(point[1], "a point's y")
+                raise ValueError(
+                    tr("a point is [x, y], not {count} numbers").format(count=len(point))
+                )
+            _coordinate(point[0], mark("a point's x"))
+            _coordinate(point[1], mark("a point's y"))
         return value
 
     @field_validator("font_size", "scale")
     @classmethod
     def _check_size(cls, value: float) -> float:
         if not math.isfinite(value) or not 0 < value <= 10:
-            raise ValueError(f"the size is {value!r}; it lies above 0 and at most 10")
+            raise ValueError(
+                tr("the size is {value}; it lies above 0 and at most 10").format(value=repr(value))
+            )
         return value
 
     @field_validator("ordinals")
@@ -105,17 +119,23 @@ class OcclusionShape(BaseModel):
     def _check_ordinals(cls, value: list[int]) -> list[int]:
         for number in value:
             if not 1 <= number <= MAX_ORDINAL:
-                raise ValueError(f"the cloze number {number} is not between 1 and {MAX_ORDINAL}")
+                raise ValueError(
+                    tr("the cloze number {number} is not between 1 and {most}").format(
+                        number=number, most=MAX_ORDINAL
+                    )
+                )
         return value
 
     @model_validator(mode="after")
     def _check_kind(self) -> OcclusionShape:
         if self.kind == "polygon" and len(self.points) < 3:
-            raise ValueError("a polygon needs at least 3 points")
+            raise ValueError(tr("a polygon needs at least 3 points"))
         if self.kind in ("rect", "ellipse") and (self.width <= 0 or self.height <= 0):
-            raise ValueError(f"a {self.kind} needs a width and a height above 0")
+            raise ValueError(
+                tr("a {kind} needs a width and a height above 0").format(kind=self.kind)
+            )
         if self.kind == "text" and not self.text.strip():
-            raise ValueError("a text shape needs its text")
+            raise ValueError(tr("a text shape needs its text"))
         return self
 
 
@@ -149,7 +169,11 @@ class Occlusion(BaseModel):
     @classmethod
     def _check_image(cls, value: str | None) -> str | None:
         if value is not None and not is_image_name(value):
-            raise ValueError(f"the image {value!r} is not a stored media name of an image")
+            raise ValueError(
+                tr("the image {name} is not a stored media name of an image").format(
+                    name=repr(value)
+                )
+            )
         return value
 
     @model_validator(mode="after")
@@ -157,7 +181,9 @@ class Occlusion(BaseModel):
         if self.question_mask is not None:
             return self  # the mask image shows what is asked
         if not any(self.asked in shape.ordinals for shape in self.shapes):
-            raise ValueError(f"no shape belongs to the asked cloze number {self.asked}")
+            raise ValueError(
+                tr("no shape belongs to the asked cloze number {number}").format(number=self.asked)
+            )
         return self
 
     def is_asked(self, shape: OcclusionShape) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 
 TEXT_FIELDS = ("question", "front", "back", "choice")
 IS_VALUES = ("new", "learn", "review", "due", "suspended", "buried", "leech")
@@ -40,7 +41,13 @@ class SearchError(RecallError):
 
     def __init__(self, message: str, column: int, hint: str = "") -> None:
         self.column = column
-        super().__init__(f"{message} at column {column}" + (f"; {hint}" if hint else ""))
+        if hint:
+            text = tr("{problem} at column {column}; {hint}").format(
+                problem=message, column=column, hint=hint
+            )
+        else:
+            text = tr("{problem} at column {column}").format(problem=message, column=column)
+        super().__init__(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,19 +186,24 @@ def quote(value: str) -> str:
 def _check_text(query: str) -> None:
     if len(query) > MAX_LENGTH:
         raise SearchError(
-            f"the search is {len(query):,} characters long; at most {MAX_LENGTH:,} are read",
+            tr("the search is {count} characters long; at most {most} are read").format(
+                count=f"{len(query):,}", most=f"{MAX_LENGTH:,}"
+            ),
             MAX_LENGTH + 1,
         )
     surrogate = re.search("[\ud800-\udfff]", query)
     if surrogate is not None:
         # A command line's bytes that are not UTF-8 arrive as U+DC80-U+DCFF (surrogateescape).
         point = ord(surrogate.group())
-        what = (
-            f"the byte 0x{point - 0xDC00:02x}, which is not UTF-8 text"
-            if 0xDC80 <= point <= 0xDCFF
-            else f"U+{point:04X}, half of a character pair and not text by itself"
-        )
-        raise SearchError(f"the search holds {what}", surrogate.start() + 1)
+        if 0xDC80 <= point <= 0xDCFF:
+            what = tr("the search holds the byte 0x{byte}, which is not UTF-8 text").format(
+                byte=f"{point - 0xDC00:02x}"
+            )
+        else:
+            what = tr(
+                "the search holds U+{code}, half of a character pair and not text by itself"
+            ).format(code=f"{point:04X}")
+        raise SearchError(what, surrogate.start() + 1)
 
 
 def _tokenize(query: str) -> list[_Token]:
@@ -212,7 +224,7 @@ def _tokenize(query: str) -> list[_Token]:
             index += 1
         elif char == "-" and (index + 1 == length or not query[index + 1].isspace()):
             if index + 1 == length:
-                raise SearchError("'-' needs a search after it", column)
+                raise SearchError(tr("'-' needs a search after it"), column)
             tokens.append(_Token("not", column))
             index += 1
         else:
@@ -224,7 +236,9 @@ def _tokenize(query: str) -> list[_Token]:
                 terms += 1
                 if terms > MAX_TERMS:
                     raise SearchError(
-                        f"the search has more than {MAX_TERMS} terms; this is term {MAX_TERMS + 1}",
+                        tr("the search has more than {most} terms; this is term {term}").format(
+                            most=MAX_TERMS, term=MAX_TERMS + 1
+                        ),
                         column,
                     )
                 tokens.append(token)
@@ -255,12 +269,12 @@ def _read_term(query: str, start: int) -> tuple[_Token, int]:
                 parts.append(query[end])
                 end += 1
             if end >= len(query):
-                raise SearchError('this quote is never closed (add a closing ")', index + 1)
+                raise SearchError(tr('this quote is never closed (add a closing ")'), index + 1)
             index = end + 1
             continue
         if char == "\\":
             if index + 1 == len(query):
-                raise SearchError("'\\' at the end escapes nothing", index + 1)
+                raise SearchError(tr("'\\' at the end escapes nothing"), index + 1)
             parts.append(query[index : index + 2])
             index += 2
             continue
@@ -288,7 +302,7 @@ class _Parser:
         if self._position < len(self._tokens):
             token = self._tokens[self._position]
             assert token.kind == "close"
-            raise SearchError("')' closes nothing", token.column)
+            raise SearchError(tr("')' closes nothing"), token.column)
         return node
 
     def _peek(self) -> _Token | None:
@@ -300,7 +314,7 @@ class _Parser:
             self._position += 1
             following = self._peek()
             if following is None or following.kind in ("close", "or", "and"):
-                raise SearchError("'or' needs a search on each side", token.column)
+                raise SearchError(tr("'or' needs a search on each side"), token.column)
             operands.append(self._and())
         return operands[0] if len(operands) == 1 else Or(tuple(operands))
 
@@ -311,15 +325,15 @@ class _Parser:
                 self._position += 1
                 following = self._peek()
                 if not operands or following is None or following.kind in ("close", "or", "and"):
-                    raise SearchError("'and' needs a search on each side", token.column)
+                    raise SearchError(tr("'and' needs a search on each side"), token.column)
                 continue
             operands.append(self._unary())
         if not operands:
             token = self._peek()
             column = token.column if token is not None else self._end_column
             if token is not None and token.kind == "or":
-                raise SearchError("'or' needs a search on each side", column)
-            raise SearchError("a search was expected", column)
+                raise SearchError(tr("'or' needs a search on each side"), column)
+            raise SearchError(tr("a search was expected"), column)
         return operands[0] if len(operands) == 1 else And(tuple(operands))
 
     def _unary(self) -> Node:
@@ -329,7 +343,7 @@ class _Parser:
             self._position += 1
             following = self._peek()
             if following is None or following.kind in ("close", "or", "and"):
-                raise SearchError("'-' needs a search after it", token.column)
+                raise SearchError(tr("'-' needs a search after it"), token.column)
             negated = not negated
             token = following
         node = self._atom(token)
@@ -340,15 +354,18 @@ class _Parser:
             self._position += 1
             following = self._peek()
             if following is not None and following.kind == "close":
-                raise SearchError("'()' holds no search", token.column)
+                raise SearchError(tr("'()' holds no search"), token.column)
             if self._depth == MAX_DEPTH:
-                raise SearchError(f"parentheses nest more than {MAX_DEPTH} deep here", token.column)
+                raise SearchError(
+                    tr("parentheses nest more than {most} deep here").format(most=MAX_DEPTH),
+                    token.column,
+                )
             self._depth += 1
             node = self._or()
             self._depth -= 1
             closing = self._peek()
             if closing is None or closing.kind != "close":
-                raise SearchError("this '(' is never closed", token.column)
+                raise SearchError(tr("this '(' is never closed"), token.column)
             self._position += 1
             return node
         self._position += 1
@@ -360,7 +377,7 @@ def _term(token: _Token) -> Node:
     match = re.match(r"([A-Za-z]+):", text)
     if match is None:
         if not _unescaped(text).strip():
-            raise SearchError('"" holds nothing to search for', token.column)
+            raise SearchError(tr('"" holds nothing to search for'), token.column)
         return Text(pattern="%" + _like(text) + "%")
     field = match.group(1).lower()
     value = text[match.end() :]
@@ -369,12 +386,14 @@ def _term(token: _Token) -> Node:
         return Text(pattern="%" + _like(text) + "%")
     if field not in FIELDS:
         raise SearchError(
-            f"unknown search field '{match.group(1)}'",
+            tr("unknown search field '{field}'").format(field=match.group(1)),
             token.column,
-            f"expected one of {', '.join(FIELDS)} (put text with a colon in quotes)",
+            tr("expected one of {values} (put text with a colon in quotes)").format(
+                values=", ".join(FIELDS)
+            ),
         )
     if not value:
-        raise SearchError(f"'{field}:' needs a value after it", token.column)
+        raise SearchError(tr("'{field}:' needs a value after it").format(field=field), token.column)
     if field in TEXT_FIELDS:
         return Text(pattern=_like(value), field=field)
     if field == "deck":
@@ -385,15 +404,18 @@ def _term(token: _Token) -> Node:
     if field == "is":
         if plain not in IS_VALUES:
             raise SearchError(
-                f"unknown `is:` value '{plain}'",
+                tr("unknown `is:` value '{value}'").format(value=plain),
                 value_column,
-                f"expected one of {', '.join(IS_VALUES)}",
+                _one_of(IS_VALUES),
             )
         return Is(plain)
     if field == "flag":
         if not re.fullmatch(r"[0-7]", plain):
             raise SearchError(
-                f"'flag:{plain}' is not a flag; use 1 to 7, or 0 for no flag", value_column
+                tr("'flag:{value}' is not a flag; use 1 to 7, or 0 for no flag").format(
+                    value=plain
+                ),
+                value_column,
             )
         return Flag(int(plain))
     if field == "prop":
@@ -407,13 +429,15 @@ def _prop(text: str, column: int) -> Prop:
     match = re.fullmatch(r"([a-z]+)(<=|>=|!=|=|<|>)(.*)", text)
     if match is None:
         raise SearchError(
-            f"'prop:{text}' needs a property, a comparison and a number, like prop:ivl>=10",
+            tr(
+                "'prop:{value}' needs a property, a comparison and a number, like prop:ivl>=10"
+            ).format(value=text),
             column,
         )
     name, comparison, number = match.groups()
     if name not in PROPERTIES:
         raise SearchError(
-            f"unknown property '{name}'", column, f"expected one of {', '.join(PROPERTIES)}"
+            tr("unknown property '{name}'").format(name=name), column, _one_of(PROPERTIES)
         )
     try:
         value = float(number)
@@ -421,7 +445,8 @@ def _prop(text: str, column: int) -> Prop:
         value = float("nan")
     if value != value or value in (float("inf"), float("-inf")):
         raise SearchError(
-            f"'{number}' is not a number (in prop:{text})", column + len(name) + len(comparison)
+            tr("'{number}' is not a number (in prop:{value})").format(number=number, value=text),
+            column + len(name) + len(comparison),
         )
     return Prop(name, comparison, value)  # type: ignore[arg-type]
 
@@ -434,7 +459,10 @@ def card_ids_term(card_ids: Sequence[int]) -> str:
 def _card_ids(text: str, column: int) -> CardIds:
     if not re.fullmatch(r"\d{1,18}(,\d{1,18})*", text):
         raise SearchError(
-            f"'cid:{text}' needs card ids separated by commas, like cid:12,40", column
+            tr("'cid:{value}' needs card ids separated by commas, like cid:12,40").format(
+                value=text
+            ),
+            column,
         )
     return CardIds(tuple(dict.fromkeys(int(part) for part in text.split(","))))
 
@@ -444,15 +472,25 @@ def _days(field: str, text: str, column: int) -> Days:
     allowed = 2 if field == "rated" else 1
     example = f"{field}:7" + (" or rated:7:1" if field == "rated" else "")
     if len(parts) > allowed or not re.fullmatch(r"\d{1,6}", parts[0]):
-        raise SearchError(f"'{field}:{text}' needs a number of days, like {example}", column)
+        raise SearchError(
+            tr("'{field}:{value}' needs a number of days, like {example}").format(
+                field=field, value=text, example=example
+            ),
+            column,
+        )
     days = int(parts[0])
     if not 1 <= days <= MAX_DAYS:
-        raise SearchError(f"'{field}:' takes 1 to {MAX_DAYS} days, not {days}", column)
+        raise SearchError(
+            tr("'{field}:' takes 1 to {most} days, not {days}").format(
+                field=field, most=MAX_DAYS, days=days
+            ),
+            column,
+        )
     rating = None
     if len(parts) == 2:
         if not re.fullmatch(r"[1-4]", parts[1]):
             raise SearchError(
-                f"'{parts[1]}' is not a rating; use 1 (again) to 4 (easy)",
+                tr("'{rating}' is not a rating; use 1 (again) to 4 (easy)").format(rating=parts[1]),
                 column + len(parts[0]) + 1,
             )
         rating = int(parts[1])
@@ -482,3 +520,7 @@ def _like(text: str) -> str:
 
 def _unescaped(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
+
+
+def _one_of(values: Sequence[str]) -> str:
+    return tr("expected one of {values}").format(values=", ".join(values))

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from pathlib import Path
 
+from recall.core.i18n import tr
+
 
 def next_rollover(now: datetime, hour: int, zone: tzinfo | None = None) -> datetime:
     """The first moment of the next study day.
@@ -193,7 +195,7 @@ def zone_problem(name: str) -> str | None:
     try:
         _zone_info(name)
     except (ValueError, zoneinfo.ZoneInfoNotFoundError):
-        return f"{name!r} is not a time zone name such as Europe/Berlin"
+        return tr("{name} is not a time zone name such as Europe/Berlin").format(name=repr(name))
     return None
 
 

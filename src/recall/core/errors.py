@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from recall.core.i18n import tr
+
 
 def printable(text: str) -> str:
     """Text as it can be printed and stored: bytes that are not UTF-8 (a file name's, kept
@@ -58,21 +60,23 @@ class UnknownDeckError(RecallError):
 
     def __init__(self, deck_id: str) -> None:
         self.deck_id = deck_id
-        super().__init__(f"there is no deck with id {deck_id!r} (see `recall decks`)")
+        super().__init__(
+            tr("there is no deck with id {deck} (see `recall decks`)").format(deck=repr(deck_id))
+        )
 
 
 class CancelledError(RecallError):
     """The learner stopped a long operation before it finished; nothing was changed."""
 
-    def __init__(self, message: str = "cancelled; nothing was changed") -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(tr("cancelled; nothing was changed") if message is None else message)
 
 
 class ImportCancelledError(CancelledError):
     """The learner stopped an import; nothing was imported."""
 
     def __init__(self) -> None:
-        super().__init__("the import was cancelled; nothing was imported")
+        super().__init__(tr("the import was cancelled; nothing was imported"))
 
 
 class DatabaseChangedError(RecallError):

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import Any, TypeVar
 
+from recall.core import i18n
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 
 T = TypeVar("T")
 
@@ -80,7 +82,8 @@ def option(
 
 
 def describe(cls: type[Any]) -> list[OptionInfo]:
-    """Every option of a dataclass, in declaration order."""
+    """Every option of a dataclass, in declaration order, its label, help and warning in the
+    learner's language (declared with ``mark``)."""
     hints = typing.get_type_hints(cls)
     infos = []
     for item in dataclasses.fields(cls):
@@ -88,15 +91,15 @@ def describe(cls: type[Any]) -> list[OptionInfo]:
         infos.append(
             OptionInfo(
                 key=item.name,
-                label=meta.get("label", item.name),
-                help=meta.get("help", ""),
+                label=i18n.tr(meta.get("label", item.name)),
+                help=i18n.tr(meta["help"]) if meta.get("help") else "",
                 kind=_kind(hints[item.name], bool(meta.get("choices"))),
                 default=item.default,
                 low=meta.get("low"),
                 high=meta.get("high"),
                 choices=meta.get("choices", ()),
                 warn_above=meta.get("warn_above"),
-                warning=meta.get("warning", ""),
+                warning=i18n.tr(meta["warning"]) if meta.get("warning") else "",
                 editable=meta.get("editable", True),
             )
         )
@@ -113,49 +116,62 @@ def info(cls: type[Any], key: str) -> OptionInfo:
         if item.key == key and item.editable:
             return item
     keys = ", ".join(item.key for item in describe(cls) if item.editable)
-    raise OptionError(f"there is no option {key!r}; the options are: {keys}")
+    raise OptionError(
+        tr("there is no option {key}; the options are: {keys}").format(key=repr(key), keys=keys)
+    )
 
 
 def checked(value: Any, item: OptionInfo) -> Any:
     """``value`` if the option can take it, else an ``OptionError`` saying why."""
     if item.kind == "bool":
         if not isinstance(value, bool):
-            raise OptionError(f"{item.label}: expected on or off, got {value!r}")
+            raise OptionError(_expected_on_or_off(item, repr(value)))
         return value
     if item.kind == "choice":
         if value not in item.choices:
-            raise OptionError(f"{item.label}: {value!r} is not one of {', '.join(item.choices)}")
+            raise OptionError(
+                tr("{option}: {value} is not one of {choices}").format(
+                    option=item.label, value=repr(value), choices=", ".join(item.choices)
+                )
+            )
         return value
     if item.kind in ("int", "float"):
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise OptionError(f"{item.label}: expected a number, got {value!r}")
+            raise OptionError(_expected(item, "float", repr(value)))
         if item.kind == "int" and value != int(value):
-            raise OptionError(f"{item.label}: expected a whole number, got {value}")
+            raise OptionError(_expected(item, "int", str(value)))
         if not math.isfinite(value):
-            raise OptionError(f"{item.label}: expected a number, got {value}")
+            raise OptionError(_expected(item, "float", str(value)))
         _within(item, value)
         return int(value) if item.kind == "int" else float(value)
     if item.kind == "steps":
         steps = tuple(value)
         for step in steps:
             if not isinstance(step, timedelta) or step <= timedelta(0):
-                raise OptionError(f"{item.label}: every step must be longer than 0, got {step}")
+                raise OptionError(_step_not_positive(item.label, str(step)))
             if step > LONGEST_STEP:
-                raise OptionError(
-                    f"{item.label}: {format_steps([step])} is longer than "
-                    f"{format_steps([LONGEST_STEP])}, the longest step"
-                )
+                raise OptionError(_step_too_long(item.label, format_steps([step])))
         if item.high is not None and len(steps) > item.high:
-            raise OptionError(f"{item.label}: at most {item.high:g} steps, got {len(steps)}")
+            raise OptionError(
+                tr("{option}: at most {most} steps, got {count}").format(
+                    option=item.label, most=f"{item.high:g}", count=len(steps)
+                )
+            )
         return steps
     if item.kind == "daytime":
         if value is not None and (not isinstance(value, time) or value.tzinfo is not None):
-            raise OptionError(f"{item.key}: expected a time of day such as 09:30, got {value!r}")
+            raise OptionError(
+                tr("{option}: expected a time of day such as 09:30, got {value}").format(
+                    option=item.key, value=repr(value)
+                )
+            )
         return None if value is None else value.replace(second=0, microsecond=0)
     if item.kind == "numbers":
         numbers = tuple(float(number) for number in value)
         if not all(math.isfinite(number) for number in numbers):
-            raise OptionError(f"{item.label}: every value must be a finite number")
+            raise OptionError(
+                tr("{option}: every value must be a finite number").format(option=item.label)
+            )
         return numbers
     return value
 
@@ -163,7 +179,9 @@ def checked(value: Any, item: OptionInfo) -> Any:
 def warning(value: Any, item: OptionInfo) -> str:
     """The option's warning when ``value`` is in its warning range, else ''."""
     if item.warn_above is not None and isinstance(value, int | float) and value > item.warn_above:
-        return f"{item.label} {value:g}: {item.warning}"
+        return tr("{option} {value}: {warning}").format(
+            option=item.label, value=f"{value:g}", warning=item.warning
+        )
     return ""
 
 
@@ -180,13 +198,12 @@ def parse(item: OptionInfo, text: str) -> Any:
             return True
         if lowered in ("off", "no", "false", "0"):
             return False
-        raise OptionError(f"{item.label}: expected on or off, got {text!r}")
+        raise OptionError(_expected_on_or_off(item, repr(text)))
     if item.kind in ("int", "float"):
         try:
             number = int(text) if item.kind == "int" else float(text)
         except ValueError:
-            what = "a whole number" if item.kind == "int" else "a number"
-            raise OptionError(f"{item.label}: expected {what}, got {text!r}") from None
+            raise OptionError(_expected(item, item.kind, repr(text))) from None
         return checked(number, item)
     if item.kind == "steps":
         return checked(parse_steps(text, item.label), item)
@@ -197,7 +214,11 @@ def parse(item: OptionInfo, text: str) -> Any:
         try:
             return checked(tuple(float(part) for part in parts), item)
         except ValueError:
-            raise OptionError(f"{item.label}: expected numbers, got {text!r}") from None
+            raise OptionError(
+                tr("{option}: expected numbers, got {value}").format(
+                    option=item.label, value=repr(text)
+                )
+            ) from None
     return checked(text, item)
 
 
@@ -212,15 +233,15 @@ def parse_steps(text: str, key: str = "Steps") -> tuple[timedelta, ...]:
         match = _STEP.match(part.lower())
         if match is None:
             raise OptionError(
-                f"{key}: {part!r} is not a step (write them like 1m 10m 1h 1d; s m h d)"
+                tr(
+                    "{option}: {value} is not a step (write them like 1m 10m 1h 1d; s m h d)"
+                ).format(option=key, value=repr(part))
             )
         seconds = float(match.group(1)) * _UNITS[match.group(2) or "m"]
         if seconds <= 0:
-            raise OptionError(f"{key}: every step must be longer than 0, got {part!r}")
+            raise OptionError(_step_not_positive(key, repr(part)))
         if not seconds <= LONGEST_STEP.total_seconds():  # also true of an overflow to inf
-            raise OptionError(
-                f"{key}: {part!r} is longer than {format_steps([LONGEST_STEP])}, the longest step"
-            )
+            raise OptionError(_step_too_long(key, repr(part)))
         steps.append(timedelta(seconds=round(seconds)))
     return tuple(steps)
 
@@ -236,7 +257,11 @@ def parse_daytime(text: str, key: str = "time") -> time | None:
         return None
     match = re.fullmatch(r"(\d{1,2}):(\d{2})", text)
     if match is None or int(match.group(1)) > 23 or int(match.group(2)) > 59:
-        raise OptionError(f"{key}: {text!r} is not a time of day (write it like 09:30, or off)")
+        raise OptionError(
+            tr("{option}: {value} is not a time of day (write it like 09:30, or off)").format(
+                option=key, value=repr(text)
+            )
+        )
     return time(int(match.group(1)), int(match.group(2)))
 
 
@@ -339,7 +364,9 @@ def loaded(value: Any, item: OptionInfo) -> Any:
         raise
     except (TypeError, ValueError, OverflowError) as error:
         raise OptionError(
-            f"{item.label}: {value!r:.80} is not a value it takes ({error})"
+            tr("{option}: {value} is not a value it takes ({error})").format(
+                option=item.label, value=f"{value!r:.80}", error=error
+            )
         ) from None
 
 
@@ -369,15 +396,43 @@ def _loaded(value: Any, item: OptionInfo) -> Any:
 def _within(item: OptionInfo, value: float) -> None:
     low, high = item.low, item.high
     if (low is not None and value < low) or (high is not None and value > high):
-        raise OptionError(f"{item.label}: {value:g} is outside {_range(item)}")
+        raise OptionError(
+            tr("{option}: {value} is outside {range}").format(
+                option=item.label, value=f"{value:g}", range=_range(item)
+            )
+        )
 
 
 def _range(item: OptionInfo) -> str:
     if item.low is not None and item.high is not None:
         return f"{item.low:g}-{item.high:g}"
     if item.low is not None:
-        return f"at least {item.low:g}"
-    return f"at most {item.high:g}"
+        return tr("at least {low}").format(low=f"{item.low:g}")
+    return tr("at most {high}").format(high=f"{item.high:g}")
+
+
+def _expected_on_or_off(item: OptionInfo, got: str) -> str:
+    return tr("{option}: expected on or off, got {value}").format(option=item.label, value=got)
+
+
+def _expected(item: OptionInfo, kind: str, got: str) -> str:
+    if kind == "int":
+        message = tr("{option}: expected a whole number, got {value}")
+    else:
+        message = tr("{option}: expected a number, got {value}")
+    return message.format(option=item.label, value=got)
+
+
+def _step_not_positive(option: str, got: str) -> str:
+    return tr("{option}: every step must be longer than 0, got {value}").format(
+        option=option, value=got
+    )
+
+
+def _step_too_long(option: str, step: str) -> str:
+    return tr("{option}: {value} is longer than {longest}, the longest step").format(
+        option=option, value=step, longest=format_steps([LONGEST_STEP])
+    )
 
 
 def _kind(hint: Any, has_choices: bool) -> str:

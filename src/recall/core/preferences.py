@@ -25,7 +25,7 @@ class Preferences:
     """How Recall looks and behaves for this learner, whatever the deck."""
 
     theme: str = option(
-        "system", "Theme", "Light, dark, or follow the system's scheme.", choices=THEMES
+        "system", mark("Theme"), mark("Light, dark, or follow the system's scheme."), choices=THEMES
     )
     language: str = option(
         "system",
@@ -34,115 +34,127 @@ class Preferences:
         choices=LANGUAGES,
     )
     day_rollover_hour: int = option(
-        4, "Next day starts at", "Local hour at which a new study day begins.", low=0, high=23
+        4,
+        mark("Next day starts at"),
+        mark("Local hour at which a new study day begins."),
+        low=0,
+        high=23,
     )
     time_zone: str = option(
         "",
-        "Time zone",
-        "The zone study days are counted in, as Europe/Berlin; set from this computer's "
-        "when the library is first opened.",
+        mark("Time zone"),
+        mark(
+            "The zone study days are counted in, as Europe/Berlin; set from this computer's "
+            "when the library is first opened."
+        ),
     )
     learn_ahead_minutes: int = option(
         20,
-        "Learn ahead limit (minutes)",
-        "How early a learning card may be shown when nothing else is left.",
+        mark("Learn ahead limit (minutes)"),
+        mark("How early a learning card may be shown when nothing else is left."),
         low=0,
         high=1440,
     )
     answer_time_grading: bool = option(
         True,
-        "Grade by answer time",
-        "Propose Hard for a slow right answer and Easy for a fast one.",
+        mark("Grade by answer time"),
+        mark("Propose Hard for a slow right answer and Easy for a fast one."),
     )
     slow_answer_factor: float = option(
         2.0,
-        "Slow answer (times typical)",
-        "A right answer this many times slower than typical is rated Hard.",
+        mark("Slow answer (times typical)"),
+        mark("A right answer this many times slower than typical is rated Hard."),
         low=1.0,
         high=10.0,
     )
     fast_answer_factor: float = option(
         0.5,
-        "Fast answer (share of typical)",
-        "A right answer this many times faster than typical is rated Easy.",
+        mark("Fast answer (share of typical)"),
+        mark("A right answer this many times faster than typical is rated Easy."),
         low=0.05,
         high=1.0,
     )
     timing_sample_size: int = option(
         5,
-        "Answers before timing counts",
-        "Right answers a deck needs before timing can change a rating.",
+        mark("Answers before timing counts"),
+        mark("Right answers a deck needs before timing can change a rating."),
         low=1,
         high=1000,
     )
     show_next_intervals: bool = option(
         True,
-        "Show next intervals on rating buttons",
-        "Each rating button says when the card would come back.",
+        mark("Show next intervals on rating buttons"),
+        mark("Each rating button says when the card would come back."),
     )
     play_sounds_automatically: bool = option(
         True,
-        "Play sounds automatically",
-        "Play a card's sounds when it is shown, the answer's when revealed.",
+        mark("Play sounds automatically"),
+        mark("Play a card's sounds when it is shown, the answer's when revealed."),
     )
     skip_question_sounds_on_replay: bool = option(
         False,
-        "Skip the question's sounds when replaying the answer",
-        "When the answer's sounds are replayed, leave the question's out.",
+        mark("Skip the question's sounds when replaying the answer"),
+        mark("When the answer's sounds are replayed, leave the question's out."),
     )
     text_size: int = option(
-        100, "Text size (%)", "Size of all text, as a share of the usual size.", low=60, high=250
+        100,
+        mark("Text size (%)"),
+        mark("Size of all text, as a share of the usual size."),
+        low=60,
+        high=250,
     )
     backup_interval_minutes: int = option(
         30,
-        "Back up every (minutes)",
-        "How often the open window backs up the database if it changed.",
+        mark("Back up every (minutes)"),
+        mark("How often the open window backs up the database if it changed."),
         low=5,
         high=1440,
     )
     reminder_time: time | None = option(  # noqa: RUF009 (option() is dataclasses.field)
         None,
-        "Daily reminder at",
-        "Local time (like 09:30) of one reminder a day when cards are due; off for none.",
+        mark("Daily reminder at"),
+        mark("Local time (like 09:30) of one reminder a day when cards are due; off for none."),
     )
     minimize_to_tray: bool = option(
         False,
-        "Minimise to the tray",
-        "A minimised window leaves the taskbar and waits in the tray (when there is one).",
+        mark("Minimise to the tray"),
+        mark("A minimised window leaves the taskbar and waits in the tray (when there is one)."),
     )
     start_with_session: bool = option(
         False,
-        "Start when you log in",
-        "Open Recall in the tray (or minimised) each time you log in to the desktop.",
+        mark("Start when you log in"),
+        mark("Open Recall in the tray (or minimised) each time you log in to the desktop."),
     )
 
     # The local API for tools that write questions (docs/api.md). The preferences dialog
     # has a section of its own for them: the key is generated, never typed.
     api_enabled: bool = option(
         False,
-        "Local API",
-        "Let programs on this computer add and find cards through a server on 127.0.0.1.",
+        mark("Local API"),
+        mark("Let programs on this computer add and find cards through a server on 127.0.0.1."),
         editable=False,
     )
     api_port: int = option(
         8765,
-        "Local API port",
-        "The port the local API listens on; 8765 is the one AnkiConnect uses.",
+        mark("Local API port"),
+        mark("The port the local API listens on; 8765 is the one AnkiConnect uses."),
         low=1024,
         high=65535,
         editable=False,
     )
     api_key: str = option(
         "",
-        "Local API key",
-        "The key every request must carry; made when the API is first turned on.",
+        mark("Local API key"),
+        mark("The key every request must carry; made when the API is first turned on."),
         editable=False,
     )
     api_origins: str = option(
         "",
-        "Local API web origins",
-        "Web pages or extensions (like chrome-extension://abc) allowed to call the API, "
-        "separated by spaces; none by default.",
+        mark("Local API web origins"),
+        mark(
+            "Web pages or extensions (like chrome-extension://abc) allowed to call the API, "
+            "separated by spaces; none by default."
+        ),
         editable=False,
     )
 

@@ -15,6 +15,7 @@ from typing import Any
 from recall.core import fields
 from recall.core.days import StudyDays
 from recall.core.fields import OptionError, option
+from recall.core.i18n import mark, tr
 
 DEFAULT_PRESET_ID = 1
 PARAMETER_COUNT = 21  # FSRS-6's parameters; scheduling checks fsrs agrees
@@ -46,7 +47,7 @@ NEW_CARD_ORDERS = ("deck", "random")
 # How much of its share of reviews a weekday gets from load balancing, as Anki's Easy Days.
 EASY_DAY_LOADS = ("normal", "reduced", "minimum")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-RETENTION_WARNING = (
+RETENTION_WARNING = mark(
     "above 0.97 the workload grows steeply for little more memory (see the simulator)"
 )
 
@@ -55,46 +56,54 @@ RETENTION_WARNING = (
 class Preset:
     """A set of deck options that any number of decks share."""
 
-    name: str = option("Default", "Name", "What the preset is called.", editable=False)
+    name: str = option("Default", mark("Name"), mark("What the preset is called."), editable=False)
     new_per_day: int = option(
-        20, "New cards/day", "New cards introduced per deck per study day.", low=0, high=9999
+        20,
+        mark("New cards/day"),
+        mark("New cards introduced per deck per study day."),
+        low=0,
+        high=9999,
     )
     reviews_per_day: int = option(
-        200, "Maximum reviews/day", "Review cards shown per deck per study day.", low=0, high=99999
+        200,
+        mark("Maximum reviews/day"),
+        mark("Review cards shown per deck per study day."),
+        low=0,
+        high=99999,
     )
     extra_new_today: int = option(
         0,
-        "Extra new cards today",
-        "More new cards for today only; gone when the next study day starts.",
+        mark("Extra new cards today"),
+        mark("More new cards for today only; gone when the next study day starts."),
         low=0,
         high=9999,
     )
     extra_reviews_today: int = option(
         0,
-        "Extra reviews today",
-        "More reviews for today only; gone when the next study day starts.",
+        mark("Extra reviews today"),
+        mark("More reviews for today only; gone when the next study day starts."),
         low=0,
         high=99999,
     )
     extra_until: datetime | None = option(  # noqa: RUF009 (option() is dataclasses.field)
-        None, "Extras end", "When today's extra cards stop counting.", editable=False
+        None, mark("Extras end"), mark("When today's extra cards stop counting."), editable=False
     )
     learning_steps: tuple[timedelta, ...] = option(
         (timedelta(minutes=1), timedelta(minutes=10)),
-        "Learning steps",
-        "Delays before a new card is seen again the same day.",
+        mark("Learning steps"),
+        mark("Delays before a new card is seen again the same day."),
         high=10,
     )
     relearning_steps: tuple[timedelta, ...] = option(
         (timedelta(minutes=10),),
-        "Relearning steps",
-        "Delays before a forgotten card is seen again the same day.",
+        mark("Relearning steps"),
+        mark("Delays before a forgotten card is seen again the same day."),
         high=10,
     )
     desired_retention: float = option(
         0.9,
-        "Desired retention",
-        "Chance of remembering a card when it comes due.",
+        mark("Desired retention"),
+        mark("Chance of remembering a card when it comes due."),
         low=0.70,
         high=0.99,
         warn_above=0.97,
@@ -102,113 +111,137 @@ class Preset:
     )
     maximum_interval: int = option(
         36500,
-        "Maximum interval (days)",
-        "Longest gap between two reviews of a card.",
+        mark("Maximum interval (days)"),
+        mark("Longest gap between two reviews of a card."),
         low=1,
         high=36500,
     )
     leech_threshold: int = option(
-        8, "Leech threshold", "Lapses after which a card is a leech.", low=1, high=99
+        8, mark("Leech threshold"), mark("Lapses after which a card is a leech."), low=1, high=99
     )
     leech_action: str = option(
         "suspend",
-        "Leech action",
-        "What happens to a leech: suspended, or only tagged 'leech'.",
+        mark("Leech action"),
+        mark("What happens to a leech: suspended, or only tagged 'leech'."),
         choices=LEECH_ACTIONS,
     )
     bury_new_siblings: bool = option(
         True,
-        "Bury new siblings",
-        "A new card waits for the next study day once another card of its note was studied.",
+        mark("Bury new siblings"),
+        mark("A new card waits for the next study day once another card of its note was studied."),
     )
     bury_review_siblings: bool = option(
         True,
-        "Bury review siblings",
-        "A review card waits for the next study day once another card of its note was studied.",
+        mark("Bury review siblings"),
+        mark(
+            "A review card waits for the next study day once another card of its note was studied."
+        ),
     )
     new_card_order: str = option(
         "deck",
-        "New card order",
-        "New cards in the deck file's order, or in random order.",
+        mark("New card order"),
+        mark("New cards in the deck file's order, or in random order."),
         choices=NEW_CARD_ORDERS,
     )
     shuffle_choices: bool = option(
-        True, "Shuffle choices", "Show a choice card's options in a new order each time."
+        True,
+        mark("Shuffle choices"),
+        mark("Show a choice card's options in a new order each time."),
     )
     load_balancing: bool = option(
         True,
-        "Load balancing",
-        "Pick each review's day inside its fuzz range (one to three days for the shortest "
-        "intervals) by how many cards are already due then, so the days even out.",
+        mark("Load balancing"),
+        mark(
+            "Pick each review's day inside its fuzz range (one to three days for the shortest "
+            "intervals) by how many cards are already due then, so the days even out."
+        ),
     )
     easy_monday: str = option(
         "normal",
-        "Easy Days: Monday",
-        "Reviews on Mondays: a normal share, reduced (about half) or minimum "
-        "(only when no other day in a card's range is possible).",
+        mark("Easy Days: Monday"),
+        mark(
+            "Reviews on Mondays: a normal share, reduced (about half) or minimum "
+            "(only when no other day in a card's range is possible)."
+        ),
         choices=EASY_DAY_LOADS,
     )
     easy_tuesday: str = option(
         "normal",
-        "Easy Days: Tuesday",
-        "Reviews on Tuesdays: a normal share, reduced (about half) or minimum "
-        "(only when no other day in a card's range is possible).",
+        mark("Easy Days: Tuesday"),
+        mark(
+            "Reviews on Tuesdays: a normal share, reduced (about half) or minimum "
+            "(only when no other day in a card's range is possible)."
+        ),
         choices=EASY_DAY_LOADS,
     )
     easy_wednesday: str = option(
         "normal",
-        "Easy Days: Wednesday",
-        "Reviews on Wednesdays: a normal share, reduced (about half) or minimum "
-        "(only when no other day in a card's range is possible).",
+        mark("Easy Days: Wednesday"),
+        mark(
+            "Reviews on Wednesdays: a normal share, reduced (about half) or minimum "
+            "(only when no other day in a card's range is possible)."
+        ),
         choices=EASY_DAY_LOADS,
     )
     easy_thursday: str = option(
         "normal",
-        "Easy Days: Thursday",
-        "Reviews on Thursdays: a normal share, reduced (about half) or minimum "
-        "(only when no other day in a card's range is possible).",
+        mark("Easy Days: Thursday"),
+        mark(
+            "Reviews on Thursdays: a normal share, reduced (about half) or minimum "
+            "(only when no other day in a card's range is possible)."
+        ),
         choices=EASY_DAY_LOADS,
     )
     easy_friday: str = option(
         "normal",
-        "Easy Days: Friday",
-        "Reviews on Fridays: a normal share, reduced (about half) or minimum "
-        "(only when no other day in a card's range is possible).",
+        mark("Easy Days: Friday"),
+        mark(
+            "Reviews on Fridays: a normal share, reduced (about half) or minimum "
+            "(only when no other day in a card's range is possible)."
+        ),
         choices=EASY_DAY_LOADS,
     )
     easy_saturday: str = option(
         "normal",
-        "Easy Days: Saturday",
-        "Reviews on Saturdays: a normal share, reduced (about half) or minimum "
-        "(only when no other day in a card's range is possible).",
+        mark("Easy Days: Saturday"),
+        mark(
+            "Reviews on Saturdays: a normal share, reduced (about half) or minimum "
+            "(only when no other day in a card's range is possible)."
+        ),
         choices=EASY_DAY_LOADS,
     )
     easy_sunday: str = option(
         "normal",
-        "Easy Days: Sunday",
-        "Reviews on Sundays: a normal share, reduced (about half) or minimum "
-        "(only when no other day in a card's range is possible).",
+        mark("Easy Days: Sunday"),
+        mark(
+            "Reviews on Sundays: a normal share, reduced (about half) or minimum "
+            "(only when no other day in a card's range is possible)."
+        ),
         choices=EASY_DAY_LOADS,
     )
     type_in_from_stability: int = option(
         0,
-        "Type-in from stability (days)",
-        "A single-answer choice card whose memory stability has reached this many days is "
-        "asked as type-in: you type the right option's text. 0 never.",
+        mark("Type-in from stability (days)"),
+        mark(
+            "A single-answer choice card whose memory stability has reached this many days is "
+            "asked as type-in: you type the right option's text. 0 never."
+        ),
         low=0,
         high=36500,
     )
     parameters: tuple[float, ...] = option(
         (),
-        "FSRS parameters",
-        "The 21 numbers of the memory model; empty means FSRS's defaults.",
+        mark("FSRS parameters"),
+        mark("The 21 numbers of the memory model; empty means FSRS's defaults."),
     )
     guess_correction: bool = option(
         False,
-        "Guess correction",
-        "The parameters were fitted counting a right pick on a choice card with k options "
-        "as recall or a 1-in-k guess; Optimize turns it on only where that predicts later "
-        "reviews better.",
+        mark("Guess correction"),
+        mark(
+            "The parameters were fitted counting a right pick on a choice card with k options "
+            "as recall or a 1-in-k guess; Optimize turns it on only where that predicts later "
+            "reviews better."
+        ),
     )
 
     def __post_init__(self) -> None:
@@ -216,18 +249,22 @@ class Preset:
             return
         if len(self.parameters) != PARAMETER_COUNT:
             raise OptionError(
-                f"parameters: FSRS needs {PARAMETER_COUNT} numbers, got {len(self.parameters)}"
+                tr("parameters: FSRS needs {count} numbers, got {got}").format(
+                    count=PARAMETER_COUNT, got=len(self.parameters)
+                )
             )
         # Checked here, every preset made (typed, fitted, stored, synced) is one fsrs accepts.
         problems = [
-            f"w{index} = {value:g}, FSRS takes {low:g} to {high:g}"
+            tr("w{index} = {value}, FSRS takes {low} to {high}").format(
+                index=index, value=f"{value:g}", low=f"{low:g}", high=f"{high:g}"
+            )
             for index, (value, (low, high)) in enumerate(
                 zip(self.parameters, PARAMETER_BOUNDS, strict=True)
             )
             if not low <= value <= high
         ]
         if problems:
-            raise OptionError(f"parameters: {'; '.join(problems)}")
+            raise OptionError(tr("parameters: {problems}").format(problems="; ".join(problems)))
 
     def new_limit(self, now: datetime) -> int:
         """New cards a deck may introduce in the study day ``now`` falls in."""
@@ -318,7 +355,9 @@ def parse_changes(assignments: list[str]) -> dict[str, Any]:
     for assignment in assignments:
         key, sep, text = assignment.partition("=")
         if not sep:
-            raise OptionError(f"{assignment!r}: expected KEY=VALUE, as new_per_day=10")
+            raise OptionError(
+                tr("{text}: expected KEY=VALUE, as new_per_day=10").format(text=repr(assignment))
+            )
         item = fields.info(Preset, key.strip())
         changes[item.key] = fields.parse(item, text)
     if changes.get("parameters"):

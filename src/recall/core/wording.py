@@ -1,9 +1,17 @@
-"""How Recall words numbers for people: counts with their nouns, time spent, shares, days."""
+"""How Recall words numbers for people: counts with their nouns, time spent, shares, days.
+
+Units, shares and dates are translated (``recall.core.i18n``); ``count`` and ``word`` give
+English plurals for text not shown translated (logs, reports for developers), while a
+message for the learner says its count with ``trn`` and ``number``.
+"""
 
 from __future__ import annotations
 
 import math
 from datetime import date
+
+from recall.core import i18n
+from recall.core.i18n import mark, tr, trp
 
 # Time spent past this many days is a broken clock or a corrupt row, not study: it is shown
 # as a bound instead of a figure nobody can read.
@@ -13,6 +21,34 @@ _SECOND = 1000
 _MINUTE = 60 * _SECOND
 _HOUR = 60 * _MINUTE
 _DAY = 24 * _HOUR
+_MONTHS = (
+    mark("January"),
+    mark("February"),
+    mark("March"),
+    mark("April"),
+    mark("May"),
+    mark("June"),
+    mark("July"),
+    mark("August"),
+    mark("September"),
+    mark("October"),
+    mark("November"),
+    mark("December"),
+)
+_SHORT_MONTHS = (
+    mark("Jan"),
+    mark("Feb"),
+    mark("Mar"),
+    mark("Apr"),
+    mark("May"),
+    mark("Jun"),
+    mark("Jul"),
+    mark("Aug"),
+    mark("Sep"),
+    mark("Oct"),
+    mark("Nov"),
+    mark("Dec"),
+)
 
 
 def _nearest(value: float) -> int:
@@ -48,7 +84,13 @@ def count(n: float, singular: str, plural: str | None = None) -> str:
     Returns:
         The count and the noun that agrees with it.
     """
-    return f"{_nearest(n):,} {word(n, singular, plural)}"
+    return f"{number(n)} {word(n, singular, plural)}"
+
+
+def number(n: float) -> str:
+    """A count as a message shows it: rounded to a whole number, with thousands separators
+    ("1,204"), for ``trn("{count} card", "{count} cards", n).format(count=number(n))``."""
+    return f"{_nearest(n):,}"
 
 
 def duration(milliseconds: float) -> str:
@@ -67,16 +109,16 @@ def duration(milliseconds: float) -> str:
     if math.isnan(milliseconds):
         return "-"
     if milliseconds > DAYS_SHOWN * _DAY:
-        return f"over {DAYS_SHOWN:,} d"
+        return tr("over {days} d").format(days=f"{DAYS_SHOWN:,}")
     seconds = _nearest(max(milliseconds, 0) / _SECOND)
     if seconds < 60:
-        return f"{seconds} s"
+        return f"{seconds} {trp('unit', 's')}"
     if seconds < 60 * 60:
-        return _two(*divmod(seconds, 60), "min", "s")
+        return _two(*divmod(seconds, 60), trp("unit", "min"), trp("unit", "s"))
     minutes = _nearest(seconds / 60)
     if minutes < 24 * 60:
-        return _two(*divmod(minutes, 60), "h", "min")
-    return _two(*divmod(_nearest(minutes / 60), 24), "d", "h")
+        return _two(*divmod(minutes, 60), trp("unit", "h"), trp("unit", "min"))
+    return _two(*divmod(_nearest(minutes / 60), 24), trp("unit", "d"), trp("unit", "h"))
 
 
 def _two(large: int, small: int, large_unit: str, small_unit: str) -> str:
@@ -86,14 +128,16 @@ def _two(large: int, small: int, large_unit: str, small_unit: str) -> str:
 def percent(share: float | None) -> str:
     """A share as a whole percentage ("38%", halves up), or "-" when there was nothing to
     divide."""
-    return "-" if share is None else f"{_nearest(share * 100)}%"
+    return "-" if share is None else tr("{percent}%").format(percent=_nearest(share * 100))
 
 
 def short_day(day: date) -> str:
     """A day within the year, as charts and notes name it: "5 Mar"."""
-    return f"{day.day} {day:%b}"
+    return tr("{day} {month}").format(day=day.day, month=i18n.tr(_SHORT_MONTHS[day.month - 1]))
 
 
 def long_day(day: date) -> str:
     """A day with its year, as the window names dates further off: "5 March 2025"."""
-    return f"{day.day} {day:%B %Y}"
+    return tr("{day} {month} {year}").format(
+        day=day.day, month=i18n.tr(_MONTHS[day.month - 1]), year=day.year
+    )

@@ -31,6 +31,7 @@ from types import ModuleType
 from typing import Protocol
 
 from recall.content.sound import MAX_SECONDS, MAX_SOUND_BYTES
+from recall.core.i18n import tr
 from recall.host import sound_decoder
 from recall.host.sound_decoder import DecoderProcess, UnplayableError
 
@@ -284,9 +285,9 @@ def _refusal(path: Path) -> str:
     except OSError:
         size = None
     if size is None:
-        return "the file is missing"
+        return tr("the file is missing")
     if size > MAX_SOUND_BYTES:
-        return f"it is larger than {MAX_SOUND_BYTES // 1024**2} MiB"
+        return tr("it is larger than {size} MiB").format(size=MAX_SOUND_BYTES // 1024**2)
     return ""
 
 

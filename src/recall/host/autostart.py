@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 
 ENTRY_NAME = "recall.desktop"
 MINIMIZED_ARGUMENT = "--minimized"
@@ -93,7 +94,9 @@ def enable(command: Sequence[str] | None = None, environ: Mapping[str, str] | No
         scratch.replace(path)  # a login in between never reads half a file
     except OSError as error:
         raise AutostartError(
-            f"cannot write the autostart entry {path}: {error.strerror or error}"
+            tr("cannot write the autostart entry {path}: {reason}").format(
+                path=path, reason=error.strerror or error
+            )
         ) from None
     return path
 
@@ -109,7 +112,9 @@ def disable(environ: Mapping[str, str] | None = None) -> None:
         path.unlink(missing_ok=True)
     except OSError as error:
         raise AutostartError(
-            f"cannot remove the autostart entry {path}: {error.strerror or error}"
+            tr("cannot remove the autostart entry {path}: {reason}").format(
+                path=path, reason=error.strerror or error
+            )
         ) from None
 
 
@@ -124,9 +129,11 @@ def set_enabled(
     """
     if enabled and system.startswith(("win", "darwin")):
         raise AutostartError(
-            "Recall starts with the session through the XDG autostart folder of Linux "
-            "desktops; on Windows put a shortcut with --minimized in shell:startup, on macOS "
-            "add Recall to System Settings > General > Login Items"
+            tr(
+                "Recall starts with the session through the XDG autostart folder of Linux "
+                "desktops; on Windows put a shortcut with --minimized in shell:startup, on macOS "
+                "add Recall to System Settings > General > Login Items"
+            )
         )
     if enabled:
         enable(environ=environ)
@@ -152,4 +159,4 @@ def exec_arguments(text: str) -> list[str]:
     for line in text.splitlines():
         if line.startswith("Exec="):
             return [part.replace("%%", "%") for part in shlex.split(line[len("Exec=") :])]
-    raise AutostartError("the autostart entry has no Exec line")
+    raise AutostartError(tr("the autostart entry has no Exec line"))

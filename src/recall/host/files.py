@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, BinaryIO, TypeVar
 
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 
 Result = TypeVar("Result")
 
@@ -59,15 +60,17 @@ def output_file(target: Path) -> Iterator[BinaryIO]:
             regular file is then left as it was and no temporary file remains.
     """
     if not str(target).strip():
-        raise OutputError("no file name was given")
+        raise OutputError(tr("no file name was given"))
     try:
         status = target.stat()  # follows symlinks
     except FileNotFoundError:
         status = None
     except OSError as error:
-        raise OutputError(f"cannot write {target}: {error.strerror}") from None
+        raise OutputError(_cannot_write(target, error.strerror)) from None
     if status is not None and stat.S_ISDIR(status.st_mode):
-        raise OutputError(f"cannot write {target}: it is a folder; name a file in it")
+        raise OutputError(
+            tr("cannot write {file}: it is a folder; name a file in it").format(file=target)
+        )
     if status is not None and not stat.S_ISREG(status.st_mode):
         with _straight_through(target) as stream:
             yield stream
@@ -83,13 +86,13 @@ def _straight_through(target: Path) -> Iterator[BinaryIO]:
     try:
         stream = target.open("wb")
     except OSError as error:
-        raise OutputError(f"cannot write {target}: {error.strerror}") from None
+        raise OutputError(_cannot_write(target, error.strerror)) from None
     with stream:
         try:
             yield stream
             stream.flush()
         except OSError as error:
-            raise OutputError(f"cannot write {target}: {error.strerror}") from None
+            raise OutputError(_cannot_write(target, error.strerror)) from None
 
 
 @contextmanager
@@ -100,7 +103,11 @@ def _atomic(target: Path, real: Path, mode: int | None) -> Iterator[BinaryIO]:
         descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as error:
         where = folder if error.filename == str(partial) else target
-        raise OutputError(f"cannot write {target}: {error.strerror} ({where})") from None
+        raise OutputError(
+            tr("cannot write {file}: {reason} ({where})").format(
+                file=target, reason=error.strerror, where=where
+            )
+        ) from None
     try:
         with os.fdopen(descriptor, "wb") as stream:
             yield stream
@@ -112,7 +119,7 @@ def _atomic(target: Path, real: Path, mode: int | None) -> Iterator[BinaryIO]:
     except OSError as error:
         with suppress(OSError):
             partial.unlink()
-        raise OutputError(f"cannot write {target}: {error.strerror}") from None
+        raise OutputError(_cannot_write(target, error.strerror)) from None
     except BaseException:
         with suppress(OSError):
             partial.unlink()
@@ -129,3 +136,7 @@ def fsync_folder(folder: Path) -> None:
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
+
+
+def _cannot_write(target: Path, reason: str | None) -> str:
+    return tr("cannot write {file}: {reason}").format(file=target, reason=reason)

@@ -10,6 +10,7 @@ from pathlib import Path
 import platformdirs
 
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 
 APP_NAME = "Recall"
 DATA_DIR_VARIABLE = "RECALL_DATA_DIR"
@@ -51,7 +52,9 @@ def named_folder(text: str, what: str) -> Path:
     """
     if not text.strip():
         raise RecallError(
-            f"{what}: {text!r} names no folder; give its path (. for the current folder)"
+            tr("{option}: {text} names no folder; give its path (. for the current folder)").format(
+                option=what, text=repr(text)
+            )
         )
     return Path(text)
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from recall.content.speech import Speech
+from recall.core.i18n import tr
 
 LINUX_ENGINES = ("spd-say", "espeak-ng", "espeak")
 NORMAL_WORDS_PER_MINUTE = 175  # espeak's and say's normal pace
@@ -88,10 +89,10 @@ def missing_engine_line(platform: str | None = None) -> str:
     """The line a card shows when no engine is found, saying what to install."""
     platform = sys.platform if platform is None else platform
     if platform.startswith("win"):
-        return "Speech: no speech engine found (Windows PowerShell is needed)"
+        return tr("Speech: no speech engine found (Windows PowerShell is needed)")
     if platform == "darwin":
-        return "Speech: no speech engine found (the say command is missing)"
-    return "Speech: no speech engine found (install espeak-ng or speech-dispatcher)"
+        return tr("Speech: no speech engine found (the say command is missing)")
+    return tr("Speech: no speech engine found (install espeak-ng or speech-dispatcher)")
 
 
 def command(engine: Engine, speech: Speech) -> SpeechCommand:
@@ -215,7 +216,9 @@ class Speaker:
                     creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0),
                 )
             except OSError as error:
-                return f"Speech: {engine.name} could not be started ({error.strerror or error})"
+                return tr("Speech: {engine} could not be started ({reason})").format(
+                    engine=engine.name, reason=error.strerror or error
+                )
         process = job.process
         try:
             _, errors = process.communicate(timeout=LONGEST_SECONDS)
@@ -227,4 +230,6 @@ class Speaker:
             return None
         said = errors.decode("utf-8", "replace").strip().splitlines()
         detail = f": {said[-1][:200]}" if said else ""
-        return f"Speech: {engine.name} failed (exit status {process.returncode}{detail})"
+        return tr("Speech: {engine} failed (exit status {status}{detail})").format(
+            engine=engine.name, status=process.returncode, detail=detail
+        )

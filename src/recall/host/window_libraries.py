@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from contextlib import suppress
 from pathlib import Path
 
+from recall.core.i18n import tr
+
 # Each shared library, with the Debian/Ubuntu package that provides it.
 X11_LIBRARIES: dict[str, str] = {
     "libxcb.so.1": "libxcb1",
@@ -98,7 +100,7 @@ def problem(libraries: Mapping[str, str] = X11_LIBRARIES) -> str | None:
     if not absent:
         return None
     packages = " ".join(sorted(set(absent.values())))
-    return (
-        "Recall's window needs X11 libraries that are not installed: "
-        f"{', '.join(absent)}.\nInstall them (Debian/Ubuntu): sudo apt-get install {packages}"
-    )
+    return tr(
+        "Recall's window needs X11 libraries that are not installed: {libraries}.\nInstall "
+        "them (Debian/Ubuntu): sudo apt-get install {packages}"
+    ).format(libraries=", ".join(absent), packages=packages)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from recall.core import wording
+from recall.core.i18n import tr, trn
 from recall.core.memory import ReviewKind, memory_in_bounds
 from recall.importers import ImportedCardState, ImportedChange, ImportedReview
 from recall.importers._collection import Collection
@@ -186,20 +187,31 @@ def _notes(kept: dict[str, int]) -> list[str]:
     lines = []
     if kept["due"]:
         lines.append(
-            f"{wording.count(kept['due'], 'review card')} due on the day Anki has "
-            f"{wording.word(kept['due'], 'it', 'them')} due"
+            trn(
+                "{count} review card due on the day Anki has it due",
+                "{count} review cards due on the day Anki has them due",
+                kept["due"],
+            ).format(count=wording.number(kept["due"]))
         )
     if kept["memory"]:
         lines.append(
-            f"{wording.count(kept['memory'], 'review card')} with the FSRS memory state "
-            "(stability, difficulty) Anki has for "
-            f"{wording.word(kept['memory'], 'it', 'them')}"
+            trn(
+                "{count} review card with the FSRS memory state (stability, difficulty) Anki has "
+                "for it",
+                "{count} review cards with the FSRS memory state (stability, difficulty) Anki has "
+                "for them",
+                kept["memory"],
+            ).format(count=wording.number(kept["memory"]))
         )
-    held = [
-        f"{count} {word}" for word, count in kept.items() if word not in ("due", "memory") and count
-    ]
+    held = []
+    if kept["suspended"]:
+        held.append(tr("{count} suspended").format(count=kept["suspended"]))
+    if kept["buried"]:
+        held.append(tr("{count} buried").format(count=kept["buried"]))
+    if kept["flagged"]:
+        held.append(tr("{count} flagged").format(count=kept["flagged"]))
     if held:
-        lines.append(f"kept as in Anki: {', '.join(held)}")
+        lines.append(tr("kept as in Anki: {kept}").format(kept=", ".join(held)))
     return lines
 
 

@@ -19,8 +19,9 @@ from recall.content.card_limits import (
     length_problem,
 )
 from recall.content.deck_format import BasicCard, ChoiceCard, Deck, limit_problems
-from recall.core import wording
+from recall.core import i18n, wording
 from recall.core.errors import DeckError
+from recall.core.i18n import mark, tr, trn
 from recall.importers._report import Tally
 
 _TAG = re.compile(r"<[^>]*>")
@@ -92,6 +93,20 @@ def make_deck(
     return deck
 
 
+# The sides a card's field is named by in the report ("the front is ... long").
+_SIDES = {
+    "front": mark("the front"),
+    "back": mark("the back"),
+    "question": mark("the question"),
+    "answer": mark("the answer"),
+}
+
+
+def _side(side: str) -> str:
+    """A side as the report names it: "the front"."""
+    return i18n.tr(_SIDES[side]) if side in _SIDES else tr("the {side}").format(side=side)
+
+
 class FieldTooLargeError(Exception):
     """A field larger than a card may hold; the message says where and by how much."""
 
@@ -114,7 +129,11 @@ class CardBounds:
         kept = [tag for tag in tags if len(tag) <= MAX_NAME_CHARS]
         for tag in tags:
             if len(tag) > MAX_NAME_CHARS:
-                self.long_tags.add(f"{where}: {tag[:20]}... ({len(tag):,} characters)")
+                self.long_tags.add(
+                    tr("{where}: {tag}... ({count} characters)").format(
+                        where=where, tag=tag[:20], count=f"{len(tag):,}"
+                    )
+                )
         return kept
 
     def check_source(self, where: str, side: str, fragment: str) -> None:
@@ -125,8 +144,15 @@ class CardBounds:
         """
         if len(fragment) > MAX_SOURCE_FIELD_CHARS:
             raise FieldTooLargeError(
-                f"{where}: the {side} is {len(fragment):,} characters long (cards hold at "
-                f"most {MAX_FIELD_CHARS:,} per field)"
+                tr(
+                    "{where}: {side} is {count} characters long (cards hold at most {most} per "
+                    "field)"
+                ).format(
+                    where=where,
+                    side=_side(side),
+                    count=f"{len(fragment):,}",
+                    most=f"{MAX_FIELD_CHARS:,}",
+                )
             )
 
     def check_length(self, where: str, side: str, text: str) -> None:
@@ -137,7 +163,7 @@ class CardBounds:
         """
         problem = length_problem(text)
         if problem is not None:
-            raise FieldTooLargeError(f"{where}: the {side} {problem}")
+            raise FieldTooLargeError(_side_problem(where, side, problem))
 
     def check_side(self, where: str, side: str, text: str) -> None:
         """Refuse an HTML side longer than a card keeps (``MAX_HTML_SIDE_CHARS``).
@@ -147,7 +173,7 @@ class CardBounds:
         """
         problem = length_problem(text, MAX_HTML_SIDE_CHARS)
         if problem is not None:
-            raise FieldTooLargeError(f"{where}: the {side} {problem}")
+            raise FieldTooLargeError(_side_problem(where, side, problem))
 
     def cleaned(
         self,
@@ -174,7 +200,7 @@ class CardBounds:
             text, too_deep = flattened.html, flattened.nesting if flattened.dropped else None
         self.check_length(where, side, text)
         if too_deep is not None:
-            self.flattened.add(f"{where}: the {side} {too_deep.problem()}")
+            self.flattened.add(_side_problem(where, side, too_deep.problem() or ""))
         return text
 
     def refuse(self, error: FieldTooLargeError) -> None:
@@ -183,16 +209,43 @@ class CardBounds:
 
     def lines(self) -> list[str]:
         """The report's lines on what was left out or cut."""
-        refused = wording.count(self.refused.count, self._unit)
-        flattened = wording.count(self.flattened.count, "field")
-        return (
-            self.refused.line(f"{refused} left out for holding more than a card may")
-            + self.flattened.line(
-                f"{flattened} kept without the formatting nested past the bounds (the text "
-                "is all there)"
+        count = self.refused.count
+        if self._unit == "row":
+            refused = trn(
+                "{count} row left out for holding more than a card may",
+                "{count} rows left out for holding more than a card may",
+                count,
             )
+        elif self._unit == "card":
+            refused = trn(
+                "{count} card left out for holding more than a card may",
+                "{count} cards left out for holding more than a card may",
+                count,
+            )
+        else:
+            unit = wording.word(count, self._unit)
+            refused = f"{{count}} {unit} left out for holding more than a card may"
+        flattened = trn(
+            "{count} field kept without the formatting nested past the bounds (the text is all "
+            "there)",
+            "{count} fields kept without the formatting nested past the bounds (the text is all "
+            "there)",
+            self.flattened.count,
+        )
+        long_tags = trn(
+            "{count} tag left out for being longer than {most} characters",
+            "{count} tags left out for being longer than {most} characters",
+            self.long_tags.count,
+        )
+        return (
+            self.refused.line(refused.format(count=wording.number(count)))
+            + self.flattened.line(flattened.format(count=wording.number(self.flattened.count)))
             + self.long_tags.line(
-                f"{wording.count(self.long_tags.count, 'tag')} left out for being longer than "
-                f"{MAX_NAME_CHARS} characters"
+                long_tags.format(count=wording.number(self.long_tags.count), most=MAX_NAME_CHARS)
             )
         )
+
+
+def _side_problem(where: str, side: str, problem: str) -> str:
+    """``where: the front is ... long``: what is wrong with one side of a card."""
+    return tr("{where}: {side} {problem}").format(where=where, side=_side(side), problem=problem)

@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from recall.core.errors import DeckError, ImportCancelledError
+from recall.core.i18n import mark, tr
 from recall.importers import Cancelled, _collection_guard, never_cancelled
 from recall.importers._collection_guard import bound, check_schema
 
-NEWER_ANKI_ADVICE = (
+NEWER_ANKI_ADVICE = mark(
     'in Anki, export the deck again with "Support older Anki versions" checked, then import '
     "that file"
 )
@@ -191,7 +192,9 @@ class Collection:
         if self._typed("notes", ("id", "mid", "mod"), ("flds", "tags", "guid")):
             for note_id, type_id, fields, tags, mod, guid in rows:
                 if note_id in notes:
-                    raise self.error(f"note {note_id}: appears twice in the notes table")
+                    raise self.error(
+                        tr("note {note}: appears twice in the notes table").format(note=note_id)
+                    )
                 notes[note_id] = AnkiNote(
                     note_id, type_id, tuple(fields.split("\x1f")), tuple(tags.split()), mod, guid
                 )
@@ -200,7 +203,9 @@ class Collection:
             note_id = _number(row[0], "notes: an id", self)
             where = f"note {note_id}"
             if note_id in notes:
-                raise self.error(f"{where}: appears twice in the notes table")
+                raise self.error(
+                    tr("note {note}: appears twice in the notes table").format(note=note_id)
+                )
             notes[note_id] = AnkiNote(
                 id=note_id,
                 type_id=_number(row[1], f"{where}: mid", self),
@@ -222,7 +227,9 @@ class Collection:
             card_id = row[0] if typed else _number(row[0], "cards: an id", self)
             where = f"card {card_id}"
             if card_id in seen:
-                raise self.error(f"{where}: appears twice in the cards table")
+                raise self.error(
+                    tr("card {card}: appears twice in the cards table").format(card=card_id)
+                )
             seen.add(card_id)
             values = row[1:] if typed else [_number(v, f"{where}: a column", self) for v in row[1:]]
             note_id, deck_id, ord_, kind, queue, due, home_deck, home_due = values
@@ -264,7 +271,7 @@ class Collection:
     def _col_json(self, column: str) -> dict[str, Any]:
         rows = self.rows(f"SELECT {column} FROM col LIMIT 1")
         if not rows:
-            raise self.error("col: the collection has no settings row")
+            raise self.error(tr("col: the collection has no settings row"))
         where = f"col.{column}"
         text = _text(rows[0][0], where, self)
         if not text.strip():
@@ -272,11 +279,15 @@ class Collection:
         try:
             value = json.loads(text)
         except RecursionError:
-            raise self.error(f"{where}: nested too deeply") from None
+            raise self.error(tr("{where}: nested too deeply").format(where=where)) from None
         except ValueError as error:
             if "digits" in str(error):  # past Python's limit on converting numbers
-                raise self.error(f"{where}: a number has more than 4,300 digits") from None
-            raise self.error(f"{where}: not valid JSON ({str(error)[:80]})") from None
+                raise self.error(
+                    tr("{where}: a number has more than 4,300 digits").format(where=where)
+                ) from None
+            raise self.error(
+                tr("{where}: not valid JSON ({reason})").format(where=where, reason=str(error)[:80])
+            ) from None
         return _mapping(value, where, self)
 
     def _typed(self, table: str, integers: tuple[str, ...], texts: tuple[str, ...]) -> bool:
@@ -304,20 +315,27 @@ class Collection:
     def _unreadable(self, error: sqlite3.Error) -> Exception:
         if isinstance(error, sqlite3.OperationalError) and str(error) == "interrupted":
             return self._stopped()
-        return self.error(f"not an Anki collection Recall can read ({error})")
+        return self.error(
+            tr("not an Anki collection Recall can read ({error})").format(error=error)
+        )
 
     def _stopped(self) -> Exception:
         """Why SQLite was interrupted: the learner's Cancel, or the step budget ran out."""
         if self._cancelled():
             return ImportCancelledError()
         return self.error(
-            "reading the collection takes far more work than any Anki collection needs; "
-            "refusing a file made to be slow"
+            tr(
+                "reading the collection takes far more work than any Anki collection needs; "
+                "refusing a file made to be slow"
+            )
         )
 
     def error(self, what: str) -> DeckError:
         """A DeckError naming the package, then this collection's zip entry and ``what``."""
-        return DeckError(self._source, [f"zip entry {self._entry!r}: {what}"])
+        return DeckError(
+            self._source,
+            [tr("zip entry {name}: {problem}").format(name=repr(self._entry), problem=what)],
+        )
 
 
 @contextmanager
@@ -344,7 +362,14 @@ def open_collection(
     try:
         connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as error:
-        raise DeckError(source, [f"zip entry {entry!r}: cannot be opened ({error})"]) from None
+        raise DeckError(
+            source,
+            [
+                tr("zip entry {name}: cannot be opened ({error})").format(
+                    name=repr(entry), error=error
+                )
+            ],
+        ) from None
     with closing(connection):
         collection = Collection(connection, entry, source, cancelled)
         bound(connection, path.stat().st_size, cancelled)
@@ -357,22 +382,30 @@ def open_collection(
             raise collection._unreadable(error) from None
         if result != ["ok"]:
             lines = [line for row in result for line in str(row).splitlines()]
-            found = next((line for line in lines if not line.startswith("***")), "no answer")
-            raise collection.error(f"the collection is damaged (SQLite's quick_check: {found})")
+            found = next((line for line in lines if not line.startswith("***")), tr("no answer"))
+            raise collection.error(
+                tr("the collection is damaged (SQLite's quick_check: {answer})").format(
+                    answer=found
+                )
+            )
         check_schema(collection)
         yield collection
 
 
 def _mapping(value: object, where: str, collection: Collection) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise collection.error(f"{where}: not what Anki writes there (expected an object)")
+        raise collection.error(
+            tr("{where}: not what Anki writes there (expected an object)").format(where=where)
+        )
     return value
 
 
 def _list(model: dict[str, Any], key: str, collection: Collection) -> list[Any]:
     value = model.get(key, [])
     if not isinstance(value, list):
-        raise collection.error(f"{key}: not what Anki writes there (expected a list)")
+        raise collection.error(
+            tr("{where}: not what Anki writes there (expected a list)").format(where=key)
+        )
     return value
 
 
@@ -384,7 +417,9 @@ def _number(value: object, where: str, collection: Collection) -> int:
             pass
     elif isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise collection.error(f"{where}: {value!r:.40} is not a whole number")
+    raise collection.error(
+        tr("{where}: {value} is not a whole number").format(where=where, value=f"{value!r:.40}")
+    )
 
 
 def _text(value: object, where: str, collection: Collection) -> str:
@@ -395,4 +430,6 @@ def _text(value: object, where: str, collection: Collection) -> str:
             pass
     elif isinstance(value, str):
         return value
-    raise collection.error(f"{where}: {value!r:.40} is not text")
+    raise collection.error(
+        tr("{where}: {value} is not text").format(where=where, value=f"{value!r:.40}")
+    )

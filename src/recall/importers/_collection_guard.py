@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
+from recall.core.i18n import tr
 from recall.importers import Cancelled
 
 if TYPE_CHECKING:
@@ -76,23 +77,38 @@ def check_schema(collection: Collection) -> None:
         shown = repr(str(name)[:60])
         if kind in ("view", "trigger"):
             raise collection.error(
-                f"the collection defines a {kind} ({shown}); Anki's collections have none, "
-                "so Recall does not read this file"
+                (
+                    tr(
+                        "the collection defines a view ({name}); Anki's collections have none, so "
+                        "Recall does not read this file"
+                    )
+                    if kind == "view"
+                    else tr(
+                        "the collection defines a trigger ({name}); Anki's collections have none, "
+                        "so Recall does not read this file"
+                    )
+                ).format(name=shown)
             )
         if kind == "table" and str(sql).lstrip().upper().startswith("CREATE VIRTUAL"):
             raise collection.error(
-                f"the collection defines a virtual table ({shown}); Anki's collections have "
-                "none, so Recall does not read this file"
+                tr(
+                    "the collection defines a virtual table ({name}); Anki's collections have "
+                    "none, so Recall does not read this file"
+                ).format(name=shown)
             )
     tables = {str(name) for kind, name, _ in found if kind == "table"}
     for name in (*LEGACY_TABLES, *CURRENT_TABLES):
         if name not in tables:
             if name in LEGACY_TABLES:
-                raise collection.error(f"not an Anki collection (it has no {name!r} table)")
+                raise collection.error(
+                    tr("not an Anki collection (it has no {table} table)").format(table=repr(name))
+                )
             continue
         for column in collection.rows(f"PRAGMA table_xinfo({name})"):
             if column[-1] not in (0, 1):  # 2 and 3: generated columns
                 raise collection.error(
-                    f"table {name!r} computes column {str(column[1])[:40]!r}; Anki's tables "
-                    "compute nothing, so Recall does not read this file"
+                    tr(
+                        "table {table} computes column {column}; Anki's tables compute nothing, so "
+                        "Recall does not read this file"
+                    ).format(table=repr(name), column=repr(str(column[1])[:40]))
                 )

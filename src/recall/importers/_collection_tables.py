@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from recall.core.i18n import tr
 from recall.importers import _protobuf
 from recall.importers._collection import AnkiDeck, Collection, NoteType
 
@@ -100,21 +101,27 @@ def _read(
     number: int,
 ) -> T:
     if not isinstance(blob, bytes):
-        raise collection.error(f"{where}: the settings are not a blob")
+        raise collection.error(tr("{where}: the settings are not a blob").format(where=where))
     try:
         return reader(blob, number)
     except _protobuf.ProtobufError as error:
-        what = f"{where}: the settings are not what Anki writes ({error})"
+        what = tr("{where}: the settings are not what Anki writes ({error})").format(
+            where=where, error=error
+        )
         raise collection.error(what) from None
 
 
 def _whole(value: object, where: str, collection: Collection) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise collection.error(f"{where}: {value!r:.40} is not a whole number")
+    raise collection.error(
+        tr("{where}: {value} is not a whole number").format(where=where, value=f"{value!r:.40}")
+    )
 
 
 def _string(value: object, where: str, collection: Collection) -> str:
     if isinstance(value, str):
         return value
-    raise collection.error(f"{where}: {value!r:.40} is not text")
+    raise collection.error(
+        tr("{where}: {value} is not text").format(where=where, value=f"{value!r:.40}")
+    )

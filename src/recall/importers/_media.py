@@ -12,6 +12,7 @@ from recall.content import card_html, math, sound, speech
 from recall.content.anki_note import media_key
 from recall.core import wording
 from recall.core.errors import DeckError
+from recall.core.i18n import tr, trn
 from recall.importers import StagedMedia
 from recall.importers._package import PackageMedia
 from recall.importers._report import Tally
@@ -132,9 +133,17 @@ class MediaStager:
         What was kept is counted from ``media`` by the import report.
         """
         left, sounds_left = self.left_out, self.sounds_left_out
-        lines = left.line(f"{wording.count(left.count, 'image')} left out")
+        lines = left.line(
+            trn("{count} image left out", "{count} images left out", left.count).format(
+                count=wording.number(left.count)
+            )
+        )
         lines += sounds_left.line(
-            f"{wording.count(sounds_left.count, 'sound or video', 'sounds or videos')} left out"
+            trn(
+                "{count} sound or video left out",
+                "{count} sounds or videos left out",
+                sounds_left.count,
+            ).format(count=wording.number(sounds_left.count))
         )
         return lines
 
@@ -144,19 +153,23 @@ class MediaStager:
         return self._named(note_id, source, self._stored_sounds[source])
 
     def _stage_sound(self, source: str, note_id: int) -> str | None:
-        where = f"{_shown(source)} in note {note_id}"
+        where = tr("{file} in note {note}").format(file=_shown(source), note=note_id)
         name = source if source in self._files else unquote(source)
         kind = sound.kind_of(name)
         if name not in self._files and _REMOTE.match(source):
             self.sounds_left_out.add(
-                f"{where} (not in the package: Recall plays only packaged files)"
+                tr("{where} (not in the package: Recall plays only packaged files)").format(
+                    where=where
+                )
             )
             return None
         if kind is None:
-            self.sounds_left_out.add(f"{where} (not a kind of sound or video Recall knows)")
+            self.sounds_left_out.add(
+                tr("{where} (not a kind of sound or video Recall knows)").format(where=where)
+            )
             return None
         if not self._files.present(name):
-            self.sounds_left_out.add(f"{where} (missing from the package)")
+            self.sounds_left_out.add(_missing(where))
             return None
         limit = self._max_sound_bytes if kind is sound.MediaKind.SOUND else self._max_video_bytes
         return self._keep(name, self._files.read(name, limit))
@@ -191,51 +204,59 @@ class MediaStager:
     def _stage(self, source: str, note_id: int) -> str | None:
         if source[:5].lower() == "data:":
             return self._stage_data(source, note_id)
-        where = f"{_shown(source)} in note {note_id}"
+        where = tr("{file} in note {note}").format(file=_shown(source), note=note_id)
         name = source if source in self._files else unquote(source)
         listed = name in self._files
         if not listed and _REMOTE.match(source):
-            self.left_out.add(f"{where} (not in the package: Recall shows only packaged images)")
+            self.left_out.add(
+                tr("{where} (not in the package: Recall shows only packaged images)").format(
+                    where=where
+                )
+            )
             return None
         if PurePosixPath(name).suffix.lower() not in card_html.IMAGE_SUFFIXES:
-            self.left_out.add(f"{where} (not a kind of image Recall shows)")
+            self.left_out.add(_not_an_image(where))
             return None
         if not self._files.present(name):
-            self.left_out.add(f"{where} (missing from the package)")
+            self.left_out.add(_missing(where))
             return None
         data = self._files.read(name, self._max_image_bytes)
         problem = svg_problem(data) if name.lower().endswith(".svg") else None
         if problem is not None:
-            self.left_out.add(f"{where} ({problem})")
+            self.left_out.add(_because(where, problem))
             return None
         return self._keep(name, data)
 
     def _stage_data(self, source: str, note_id: int) -> str | None:
         """An image written into the field itself (a ``data:`` URL): decoded within the
         image bound, its bytes checked to be the kind it says, staged as any image."""
-        where = f"an image written into note {note_id}"
+        where = tr("an image written into note {note}").format(note=note_id)
         found = _DATA_URL.match(source[:64])
         if found is None:
-            self.left_out.add(f"{where} (not a kind of image Recall shows)")
+            self.left_out.add(_not_an_image(where))
             return None
         payload = source[found.end() :]
         if len(payload) > self._max_image_bytes * 4 // 3 + 4:
-            self.left_out.add(f"{where} (larger than {self._max_image_bytes // 2**20} MiB)")
+            self.left_out.add(
+                tr("{where} (larger than {size} MiB)").format(
+                    where=where, size=self._max_image_bytes // 2**20
+                )
+            )
             return None
         try:
             data = base64.b64decode("".join(payload.split()), validate=True)
         except (binascii.Error, ValueError):
-            self.left_out.add(f"{where} (its base64 is damaged)")
+            self.left_out.add(tr("{where} (its base64 is damaged)").format(where=where))
             return None
         kind = found.group(1).lower()
         suffix, magic = _DATA_KINDS[kind]
         problem = svg_problem(data) if suffix == ".svg" else None
         if problem is None and not any(data.startswith(m) for m in magic):
-            problem = f"its bytes are not a {suffix[1:].upper()} image"
+            problem = tr("its bytes are not a {kind} image").format(kind=suffix[1:].upper())
         if problem is None and suffix == ".webp" and data[8:12] != b"WEBP":
-            problem = "its bytes are not a WEBP image"
+            problem = tr("its bytes are not a {kind} image").format(kind="WEBP")
         if problem is not None:
-            self.left_out.add(f"{where} ({problem})")
+            self.left_out.add(_because(where, problem))
             return None
         return self._keep(f"image{suffix}", data)
 
@@ -260,5 +281,22 @@ class MediaStager:
             pass  # an earlier file of the same import staged the same image
         except OSError as error:
             raise DeckError(
-                self._source, [f"cannot stage a media file in {self._staging} ({error.strerror})"]
+                self._source,
+                [
+                    tr("cannot stage a media file in {folder} ({reason})").format(
+                        folder=self._staging, reason=error.strerror
+                    )
+                ],
             ) from None
+
+
+def _missing(where: str) -> str:
+    return tr("{where} (missing from the package)").format(where=where)
+
+
+def _not_an_image(where: str) -> str:
+    return tr("{where} (not a kind of image Recall shows)").format(where=where)
+
+
+def _because(where: str, problem: str) -> str:
+    return tr("{where} ({problem})").format(where=where, problem=problem)

@@ -16,8 +16,9 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from recall.core import wording
+from recall.core import i18n, wording
 from recall.core.errors import DeckError
+from recall.core.i18n import tr, trn
 from recall.importers import _protobuf
 from recall.importers._collection import NEWER_ANKI_ADVICE
 from recall.importers._zip import SafeZip
@@ -92,18 +93,28 @@ class PackageMedia:
         else:
             data = self._archive.read(found.entry, limit)
         if found.size is not None and len(data) != found.size:
-            raise self._mismatch(found, name, f"holds {len(data):,} bytes, not {found.size:,}")
+            raise self._mismatch(
+                found,
+                name,
+                tr("holds {count} bytes, not {size}").format(
+                    count=f"{len(data):,}", size=f"{found.size:,}"
+                ),
+            )
         if found.sha1 is not None and hashlib.sha1(data, usedforsecurity=False).digest() != (
             found.sha1
         ):
-            raise self._mismatch(found, name, "does not have the SHA-1 the media list gives")
+            raise self._mismatch(found, name, tr("does not have the SHA-1 the media list gives"))
         return data
 
     def _mismatch(self, found: MediaFile, name: str, what: str) -> DeckError:
         shown = name if len(name) <= 60 else name[:57] + "..."
         return DeckError(
             self._source,
-            [f"zip entry {found.entry!r} (media file {shown!r}) {what}; the package is damaged"],
+            [
+                tr(
+                    "zip entry {entry} (media file {name}) {problem}; the package is damaged"
+                ).format(entry=repr(found.entry), name=repr(shown), problem=what)
+            ],
         )
 
 
@@ -123,20 +134,34 @@ def read_layout(archive: SafeZip, source: str) -> Layout:
             version = _protobuf.last_int(data, _META_VERSION)
         except _protobuf.ProtobufError as error:
             raise DeckError(
-                source, [f"zip entry {META_ENTRY!r}: not what Anki writes there ({error})"]
+                source,
+                [
+                    tr("zip entry {entry}: not what Anki writes there ({error})").format(
+                        entry=repr(META_ENTRY), error=error
+                    )
+                ],
             ) from None
         if version not in VERSIONS:
             raise DeckError(
                 source,
                 [
-                    f"zip entry {META_ENTRY!r}: made by a newer Anki (package version "
-                    f"{version}) than Recall can read; {NEWER_ANKI_ADVICE}"
+                    tr(
+                        "zip entry {entry}: made by a newer Anki (package version {version}) than "
+                        "Recall can read; {advice}"
+                    ).format(
+                        entry=repr(META_ENTRY), version=version, advice=i18n.tr(NEWER_ANKI_ADVICE)
+                    )
                 ],
             )
         entry, zstd = VERSIONS[version]
         if not archive.has(entry):
             raise DeckError(
-                source, [f"the package says it holds {entry!r}, but it has no such entry"]
+                source,
+                [
+                    tr("the package says it holds {entry}, but it has no such entry").format(
+                        entry=repr(entry)
+                    )
+                ],
             )
         return Layout(entry, zstd, version)
     for version in (3, 2, 1):
@@ -144,10 +169,14 @@ def read_layout(archive: SafeZip, source: str) -> Layout:
         if archive.has(entry):
             return Layout(entry, zstd, version)
     names = archive.names()
-    listing = ", ".join(repr(name) for name in names[:10]) or "nothing"
+    listing = ", ".join(repr(name) for name in names[:10]) or tr("nothing")
     if len(names) > 10:
-        listing += f" and {len(names) - 10} more entries"
-    raise DeckError(source, [f"no Anki collection inside (the zip holds {listing})"])
+        listing = tr("{entries} and {count} more entries").format(
+            entries=listing, count=len(names) - 10
+        )
+    raise DeckError(
+        source, [tr("no Anki collection inside (the zip holds {entries})").format(entries=listing)]
+    )
 
 
 def read_media(archive: SafeZip, layout: Layout, source: str, limit: int) -> PackageMedia:
@@ -158,7 +187,7 @@ def read_media(archive: SafeZip, layout: Layout, source: str, limit: int) -> Pac
     """
     if not archive.has(MEDIA_ENTRY):
         return PackageMedia(archive, {}, source)
-    where = f"zip entry {MEDIA_ENTRY!r}"
+    where = tr("zip entry {entry}").format(entry=repr(MEDIA_ENTRY))
     if layout.zstd:
         files = _media_entries(archive.read_zstd(MEDIA_ENTRY, limit), where, source)
     else:
@@ -169,7 +198,13 @@ def read_media(archive: SafeZip, layout: Layout, source: str, limit: int) -> Pac
 def _too_many(count: int, where: str, source: str) -> DeckError:
     return DeckError(
         source,
-        [f"{where}: lists {wording.count(count, 'media file')} (at most {MAX_MEDIA_FILES:,})"],
+        [
+            trn(
+                "{where}: lists {count} media file (at most {most})",
+                "{where}: lists {count} media files (at most {most})",
+                count,
+            ).format(where=where, count=wording.number(count), most=f"{MAX_MEDIA_FILES:,}")
+        ],
     )
 
 
@@ -178,16 +213,22 @@ def _media_json(data: bytes, where: str, source: str) -> dict[str, MediaFile]:
     try:
         listing = json.loads(data.decode("utf-8")) if data.strip() else {}
     except RecursionError:
-        raise DeckError(source, [f"{where}: nested too deeply"]) from None
+        raise DeckError(source, [tr("{where}: nested too deeply").format(where=where)]) from None
     except ValueError as error:  # bad UTF-8 or JSON, or a number past Python's digit limit
         if "digits" in str(error):
-            raise DeckError(source, [f"{where}: a number has more than 4,300 digits"]) from None
+            raise DeckError(
+                source, [tr("{where}: a number has more than 4,300 digits").format(where=where)]
+            ) from None
         raise DeckError(
             source,
-            [f"{where}: the media list is in a format Recall cannot read; {NEWER_ANKI_ADVICE}"],
+            [
+                tr("{where}: the media list is in a format Recall cannot read; {advice}").format(
+                    where=where, advice=i18n.tr(NEWER_ANKI_ADVICE)
+                )
+            ],
         ) from None
     if not isinstance(listing, dict) or not all(isinstance(v, str) for v in listing.values()):
-        raise DeckError(source, [f"{where}: not the media list Anki writes"])
+        raise DeckError(source, [tr("{where}: not the media list Anki writes").format(where=where)])
     if len(listing) > MAX_MEDIA_FILES:
         raise _too_many(len(listing), where, source)
     files: dict[str, MediaFile] = {}
@@ -209,15 +250,34 @@ def _media_entries(data: bytes, where: str, source: str) -> dict[str, MediaFile]
                 raise _too_many(index + 1, where, source)
             message = item.value
             if not isinstance(message, bytes):
-                raise DeckError(source, [f"{where}: entry {index} is not what Anki writes"])
+                raise DeckError(
+                    source,
+                    [
+                        tr("{where}: entry {index} is not what Anki writes").format(
+                            where=where, index=index
+                        )
+                    ],
+                )
             name = _protobuf.last_text(message, _MEDIA_NAME)
             size = _protobuf.last_int(message, _MEDIA_SIZE)
             sha1 = _protobuf.last_bytes(message, _MEDIA_SHA1)
             if not name or sha1 is None or len(sha1) != _SHA1_BYTES:
                 raise DeckError(
-                    source, [f"{where}: entry {index} is not what Anki writes (name, SHA-1)"]
+                    source,
+                    [
+                        tr("{where}: entry {index} is not what Anki writes (name, SHA-1)").format(
+                            where=where, index=index
+                        )
+                    ],
                 )
             files.setdefault(name, MediaFile(str(index), zstd=True, size=size, sha1=sha1))
     except _protobuf.ProtobufError as error:
-        raise DeckError(source, [f"{where}: not the media list Anki writes ({error})"]) from None
+        raise DeckError(
+            source,
+            [
+                tr("{where}: not the media list Anki writes ({error})").format(
+                    where=where, error=error
+                )
+            ],
+        ) from None
     return files

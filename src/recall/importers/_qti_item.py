@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from recall.core.i18n import tr
 from recall.importers._question_bank import NO_TEXT, Answer, Question, Rich
 from recall.importers._xml_tree import XmlNode
 
@@ -52,32 +53,44 @@ def item_question(root: XmlNode, file: str, image_seen: ImageLine) -> Question |
             problem with the image can name where it is.
     """
     identifier = root.attributes.get("identifier", "")[:60]
-    label = f"item {identifier!r}" if identifier else "an item without an identifier"
+    if identifier:
+        label = tr("item {identifier}").format(identifier=repr(identifier))
+    else:
+        label = tr("an item without an identifier")
 
     def skipped(why: str, line: int = root.line) -> Skipped:
-        return Skipped(line, f"{label}: {why}")
+        return Skipped(line, tr("{item}: {reason}").format(item=label, reason=why))
 
     nodes = root.walk()
     template = next((node for node in nodes if node.local in _TEMPLATES), None)
     if template is not None:
         return skipped(
-            f"uses templates (<{template.local}>), whose values Recall cannot fill in",
+            tr("uses templates (<{template}>), whose values Recall cannot fill in").format(
+                template=template.local
+            ),
             template.line,
         )
     body = root.child("itemBody")
     if body is None:
-        return skipped("it has no <itemBody>")
+        return skipped(tr("it has no <itemBody>"))
     interactions = [node for node in body.walk() if node.local.endswith("Interaction")]
     if not interactions:
-        return skipped("it asks nothing (no interaction)")
+        return skipped(tr("it asks nothing (no interaction)"))
     if len(interactions) > 1:
         kinds = ", ".join(sorted({_name(node) for node in interactions}))
-        return skipped(f"it has {len(interactions)} interactions ({kinds}); a card asks one")
+        return skipped(
+            tr("it has {count} interactions ({kinds}); a card asks one").format(
+                count=len(interactions), kinds=kinds
+            )
+        )
     interaction = interactions[0]
     if interaction.local not in _SUPPORTED:
         name = _name(interaction)
-        article = "an" if name[:1] in ("a", "e", "i", "o", "u") else "a"
-        return skipped(f"{article} {name} interaction, which Recall cannot ask")
+        if name[:1] in ("a", "e", "i", "o", "u"):
+            unasked = tr("an {kind} interaction, which Recall cannot ask")
+        else:
+            unasked = tr("a {kind} interaction, which Recall cannot ask")
+        return skipped(unasked.format(kind=name))
     response = interaction.attributes.get("responseIdentifier", "")
     declaration = next(
         (
@@ -88,7 +101,11 @@ def item_question(root: XmlNode, file: str, image_seen: ImageLine) -> Question |
         None,
     )
     if declaration is None:
-        return skipped(f"no <responseDeclaration> for its response {response[:40]!r}")
+        return skipped(
+            tr("no <responseDeclaration> for its response {response}").format(
+                response=repr(response[:40])
+            )
+        )
     correct = _correct_values(declaration)
     writer = _Writer(image_seen)
     if interaction.local == "textEntryInteraction":

@@ -32,8 +32,9 @@ from recall.content.deck_format import (
     ChoiceCard,
     Deck,
 )
-from recall.core import deck_tree, wording
+from recall.core import deck_tree, i18n, wording
 from recall.core.errors import DeckError, printable
+from recall.core.i18n import mark, tr, trn
 from recall.importers import ImportedPackage, StagedMedia
 from recall.importers._cards import CardBounds, FieldTooLargeError, is_blank, make_deck
 from recall.importers._html_text import has_image, html_to_markdown, html_to_text
@@ -47,6 +48,15 @@ MAX_ANSWERS = 1_000
 """Answers (or matching pairs) one question may hold."""
 _CATEGORY_ROOT = re.compile(r"^\$[a-z0-9]*\$/")
 _EPSILON = 1e-6
+
+# Where in a question an image was, as the report says it.
+_PARTS = {
+    "question": mark("in the question"),
+    "answer": mark("in the answer"),
+    "feedback": mark("in the feedback"),
+    "general feedback": mark("in the general feedback"),
+    "item": mark("in the item"),
+}
 
 
 @dataclass(frozen=True)
@@ -136,7 +146,9 @@ class Question:
     @property
     def where(self) -> str:
         """Where the question starts, for messages: ``line 12`` or ``items/q1.xml line 12``."""
-        return f"{self.file} line {self.line}" if self.file else f"line {self.line}"
+        if self.file:
+            return tr("{file} line {line}").format(file=self.file, line=self.line)
+        return tr("line {line}").format(line=self.line)
 
 
 def file_deck_name(path: Path) -> str:
@@ -214,7 +226,11 @@ class BankBuilder:
 
     def skip(self, line: int, what: str, file: str = "") -> None:
         """Count a question that gives no card, saying why (and in which file of a package)."""
-        self._skipped.add(f"{file} line {line} ({what})" if file else f"line {line} ({what})")
+        if file:
+            skipped = tr("{file} line {line} ({reason})").format(file=file, line=line, reason=what)
+        else:
+            skipped = tr("line {line} ({reason})").format(line=line, reason=what)
+        self._skipped.add(skipped)
 
     def _skip(self, question: Question, what: str) -> None:
         self.skip(question.line, what, question.file)
@@ -229,10 +245,14 @@ class BankBuilder:
         if self._questions > MAX_QUESTIONS:
             raise DeckError(
                 self._source,
-                [f"{question.where}: more than {MAX_QUESTIONS:,} questions; split the file"],
+                [
+                    tr("{where}: more than {most} questions; split the file").format(
+                        where=question.where, most=f"{MAX_QUESTIONS:,}"
+                    )
+                ],
             )
         if len(question.answers) > MAX_ANSWERS or len(question.pairs) > MAX_ANSWERS:
-            self._skip(question, f"more than {MAX_ANSWERS:,} answers")
+            self._skip(question, tr("more than {most} answers").format(most=f"{MAX_ANSWERS:,}"))
             return
         deck = self._current
         base = _slug_id("q", question.name or question.text.plain())
@@ -253,7 +273,7 @@ class BankBuilder:
     def _card(self, card_id: str, question: Question) -> BasicCard | ChoiceCard | None:
         where = question.where
         if question.text.is_blank():
-            self._skip(question, "its question text is blank")
+            self._skip(question, tr("its question text is blank"))
             return None
         if question.kind in ("multichoice", "truefalse"):
             return self._choice(card_id, question, where)
@@ -263,7 +283,10 @@ class BankBuilder:
 
     def _markdown(self, where: str, part: str, text: Rich) -> str:
         if text.format == "html" and has_image(text.text):
-            self._images_dropped.add(f"{where}: in the {part}")
+            inside = (
+                i18n.tr(_PARTS[part]) if part in _PARTS else tr("in the {part}").format(part=part)
+            )
+            self._images_dropped.add(tr("{where}: {part}").format(where=where, part=inside))
         markdown = text.markdown()
         self._bounds.check_length(where, part, markdown)
         return markdown
@@ -276,7 +299,7 @@ class BankBuilder:
     ) -> BasicCard | ChoiceCard | None:
         answers = [answer for answer in question.answers if not answer.text.is_blank()]
         if not any(answer.fraction > _EPSILON for answer in answers):
-            self._skip(question, "no answer is marked right")
+            self._skip(question, tr("no answer is marked right"))
             return None
         single = question.single
         if single is None:
@@ -294,9 +317,11 @@ class BankBuilder:
         )
         problem = ""
         if shows_image:
-            problem = "it shows images, and choice cards show text only"
+            problem = tr("it shows images, and choice cards show text only")
         elif not MIN_CHOICES <= len(answers) <= MAX_CHOICES:
-            problem = f"it has {len(answers)} answers (choice cards hold 2 to 10)"
+            problem = tr("it has {count} answers (choice cards hold 2 to 10)").format(
+                count=len(answers)
+            )
         if not problem:
             try:
                 return ChoiceCard(
@@ -337,7 +362,7 @@ class BankBuilder:
             if answer.fraction > _EPSILON and answer.text.plain() != "*"
         ]
         if not accepted:
-            self._skip(question, "no answer is accepted")
+            self._skip(question, tr("no answer is accepted"))
             return None
         best = max(answer.fraction for answer in accepted)
         markdown = question.text.format == "markdown" and all(
@@ -368,7 +393,7 @@ class BankBuilder:
     def _matching(self, card_id: str, question: Question, where: str) -> BasicCard | None:
         pairs = [(item, match) for item, match in question.pairs if not item.is_blank()]
         if not pairs:
-            self._skip(question, "a matching question without items")
+            self._skip(question, tr("a matching question without items"))
             return None
         extra = [match for item, match in question.pairs if item.is_blank()]
         matches = [html.escape(match.plain()) for _, match in question.pairs]
@@ -439,19 +464,35 @@ class BankBuilder:
         ]
         if not decks:
             first = self._skipped.examples[:1] or self._bounds.refused.examples[:1]
-            reason = f", the first being {first[0]}" if first else ""
-            raise DeckError(
-                self._source,
-                [f"no cards to import: the file holds no question Recall asks{reason}"],
-            )
+            if first:
+                problem = tr(
+                    "no cards to import: the file holds no question Recall asks, the first being "
+                    "{first}"
+                ).format(first=first[0])
+            else:
+                problem = tr("no cards to import: the file holds no question Recall asks")
+            raise DeckError(self._source, [problem])
         notes = list(notes)
-        notes += self._skipped.line(f"{wording.count(self._skipped.count, 'question')} skipped")
+        notes += self._skipped.line(
+            trn(
+                "{count} question skipped", "{count} questions skipped", self._skipped.count
+            ).format(count=wording.number(self._skipped.count))
+        )
         notes += self._as_basic.line(
-            f"{wording.count(self._as_basic.count, 'choice question')} imported as basic cards"
+            trn(
+                "{count} choice question imported as basic cards",
+                "{count} choice questions imported as basic cards",
+                self._as_basic.count,
+            ).format(count=wording.number(self._as_basic.count))
         )
         notes += self._images_dropped.line(
-            f"{wording.count(self._images_dropped.count, 'image')} left out of feedback and "
-            "choice text (choice cards and explanations show text only)"
+            trn(
+                "{count} image left out of feedback and choice text (choice cards and "
+                "explanations show text only)",
+                "{count} images left out of feedback and choice text (choice cards and "
+                "explanations show text only)",
+                self._images_dropped.count,
+            ).format(count=wording.number(self._images_dropped.count))
         )
         notes += self._bounds.lines()
         return ImportedPackage(decks=decks, media=media, notes=notes)

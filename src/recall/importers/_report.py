@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from recall.core.i18n import tr
+
 EXAMPLES = 10
 
 
@@ -10,7 +12,7 @@ def byte_size(count: int) -> str:
     for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
         if count >= scale and count % scale == 0:
             return f"{count // scale} {unit}"
-    return f"{count:,} bytes"
+    return tr("{count} bytes").format(count=f"{count:,}")
 
 
 class Tally:
@@ -31,5 +33,5 @@ class Tally:
         if not self.count:
             return []
         more = self.count - len(self.examples)
-        rest = f"; and {more} more" if more else ""
+        rest = tr("; and {count} more").format(count=more) if more else ""
         return [f"{summary}: {'; '.join(self.examples)}{rest}"]

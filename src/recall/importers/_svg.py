@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from recall.core.i18n import tr
+
 MAX_SVG_BYTES = 1024**2
 MAX_DEPTH = 64
 _FORBIDDEN = re.compile(r"<!DOCTYPE|<!ENTITY|<script\b|<foreignObject\b|@import", re.IGNORECASE)
@@ -21,13 +23,13 @@ _TAG = re.compile(r"<(/?)([A-Za-z][^\s/>]*)[^>]*?(/?)>")
 def svg_problem(data: bytes) -> str | None:
     """Why an SVG will not be shown, or None when it is safe to show."""
     if len(data) > MAX_SVG_BYTES:
-        return f"an SVG of {len(data):,} bytes (at most 1 MiB)"
+        return tr("an SVG of {count} bytes (at most 1 MiB)").format(count=f"{len(data):,}")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return "an SVG that is not UTF-8 text"
     if "<svg" not in text:
-        return "not an SVG image"
+        return tr("not an SVG image")
     if _FORBIDDEN.search(text):
         return "an SVG with a DTD, entities, scripts or imports"
     references = [match.group(2).strip() for match in _REFERENCE.finditer(text)]
@@ -41,5 +43,5 @@ def svg_problem(data: bytes) -> str | None:
         elif not self_closing:
             depth += 1
             if depth > MAX_DEPTH:
-                return f"an SVG nested more than {MAX_DEPTH} deep"
+                return tr("an SVG nested more than {most} deep").format(most=MAX_DEPTH)
     return None

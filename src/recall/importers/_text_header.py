@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from recall.content.card_limits import MAX_NAME_CHARS, MAX_SOURCE_FIELD_CHARS
 from recall.core.errors import DeckError
+from recall.core.i18n import tr
 
 SEPARATORS = {
     "comma": ",",
@@ -36,7 +37,9 @@ def quoted(value: str, limit: int = 40) -> str:
     """A value quoted for a message, cut short when long (a header line may hold megabytes)."""
     if len(value) <= limit:
         return repr(value)
-    return f"{value[:limit]!r}... ({len(value):,} characters)"
+    return tr("{text}... ({count} characters)").format(
+        text=repr(value[:limit]), count=f"{len(value):,}"
+    )
 
 
 @dataclass
@@ -79,7 +82,7 @@ def read_header(lines: list[str], source: str) -> Header:
             continue
         problem = _apply(header, key, raw)
         if problem:
-            problems.append(f"line {index + 1}: {problem}")
+            problems.append(tr("line {line}: {problem}").format(line=index + 1, problem=problem))
     if problems:
         raise DeckError(source, problems)
     return header
@@ -95,17 +98,23 @@ def _apply(header: Header, key: str, raw: str) -> str | None:
             header.separator = raw
         else:
             names = ", ".join(name.capitalize() for name in SEPARATORS)
-            return f"'#separator:' must be {names} or one character (found {quoted(raw)})"
+            return tr("'#separator:' must be {names} or one character (found {found})").format(
+                names=names, found=quoted(raw)
+            )
     elif key == "html":
         if value.casefold() not in ("true", "false"):
-            return f"'#html:' must be true or false (found {quoted(value)})"
+            return tr("'#html:' must be true or false (found {found})").format(found=quoted(value))
         header.html = value.casefold() == "true"
     elif key == "deck" and len(value) > MAX_NAME_CHARS:
-        return f"'#deck:' names a deck of {len(value):,} characters (at most {MAX_NAME_CHARS})"
+        return tr("'#deck:' names a deck of {count} characters (at most {most})").format(
+            count=f"{len(value):,}", most=MAX_NAME_CHARS
+        )
     elif key == "tags" and (
         long := next((w for w in value.split() if len(w) > MAX_NAME_CHARS), "")
     ):
-        return f"'#tags:' holds a tag of {len(long):,} characters (at most {MAX_NAME_CHARS})"
+        return tr("'#tags:' holds a tag of {count} characters (at most {most})").format(
+            count=f"{len(long):,}", most=MAX_NAME_CHARS
+        )
     elif key in ("tags", "deck", "notetype"):
         setattr(header, key, value)
     elif key == "columns":
@@ -117,11 +126,15 @@ def _apply(header: Header, key: str, raw: str) -> str | None:
 
 def _apply_role(header: Header, role: str, value: str) -> str | None:
     if not value.isdecimal() or len(value) > MAX_COLUMN_DIGITS or int(value) < 1:
-        return f"'#{role} column:' must be a column number from 1 (found {quoted(value)})"
+        return tr("'#{role} column:' must be a column number from 1 (found {found})").format(
+            role=role, found=quoted(value)
+        )
     column = int(value) - 1
     for other, taken in header.role_columns.items():
         if taken == column and other != role:
-            return f"'#{role} column:' names column {value}, which is already the {other} column"
+            return tr(
+                "'#{role} column:' names column {column}, which is already the {other} column"
+            ).format(role=role, column=value, other=other)
     header.role_columns[role] = column
     return None
 

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.parsers import expat
 
+from recall.core import i18n
 from recall.core.errors import DeckError
+from recall.core.i18n import tr
 from recall.importers._report import byte_size
 
 
@@ -60,16 +62,25 @@ def read_bounded(path: Path, limit: int, what: str) -> bytes:
 
     Raises:
         DeckError: It cannot be read, or it is larger than ``limit`` (``what`` words the
-            bound: "Moodle XML imports take").
+            bound, marked for translation: "Moodle XML imports take").
     """
     source = str(path)
     try:
         with path.open("rb") as handle:
             data = handle.read(limit + 1)
     except OSError as error:
-        raise DeckError(source, [f"cannot be read ({error.strerror or error})"]) from None
+        raise DeckError(
+            source, [tr("cannot be read ({reason})").format(reason=error.strerror or error)]
+        ) from None
     if len(data) > limit:
-        raise DeckError(source, [f"the file is larger than {what} ({byte_size(limit)})"])
+        raise DeckError(
+            source,
+            [
+                tr("the file is larger than {what} ({limit})").format(
+                    what=i18n.tr(what), limit=byte_size(limit)
+                )
+            ],
+        )
     return data
 
 
@@ -111,8 +122,9 @@ def parse_xml(
         nonlocal count
         count += 1
         if count > max_elements or len(stack) >= max_depth:
-            what = "elements" if count > max_elements else "levels of nesting"
-            raise _RefusedError(f"more {what} than a question bank has")
+            if count > max_elements:
+                raise _RefusedError(tr("more elements than a question bank has"))
+            raise _RefusedError(tr("more levels of nesting than a question bank has"))
         node = XmlNode(tag, attributes, parser.CurrentLineNumber)
         if stack:
             stack[-1].children.append(node)
@@ -131,12 +143,16 @@ def parse_xml(
 
     def doctype(*_args: object) -> None:
         raise _RefusedError(
-            f"a document type declaration (<!DOCTYPE>) is not read; {writer} never writes one"
+            tr(
+                "a document type declaration (<!DOCTYPE>) is not read; {writer} never writes one"
+            ).format(writer=writer)
         )
 
     def entity(*_args: object) -> None:
         raise _RefusedError(
-            f"an entity declaration (<!ENTITY>) is not read; {writer} never writes one"
+            tr("an entity declaration (<!ENTITY>) is not read; {writer} never writes one").format(
+                writer=writer
+            )
         )
 
     parser.StartElementHandler = start
@@ -149,15 +165,26 @@ def parse_xml(
         parser.Parse(data, True)
     except _RefusedError as error:
         line, column = parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
-        raise DeckError(source, [f"{where}line {line}, column {column}: {error}"]) from None
+        raise DeckError(
+            source,
+            [
+                tr("{where}line {line}, column {column}: {problem}").format(
+                    where=where, line=line, column=column, problem=error
+                )
+            ],
+        ) from None
     except expat.ExpatError as error:
         message = expat.errors.messages.get(error.code, str(error)) if error.code else str(error)
         raise DeckError(
             source,
-            [f"{where}line {error.lineno}, column {error.offset + 1}: not XML ({message})"],
+            [
+                tr("{where}line {line}, column {column}: not XML ({reason})").format(
+                    where=where, line=error.lineno, column=error.offset + 1, reason=message
+                )
+            ],
         ) from None
     if not roots:  # pragma: no cover (expat refuses a document without an element)
-        raise DeckError(source, [f"{where}line 1: no element"])
+        raise DeckError(source, [tr("{where}line 1: no element").format(where=where)])
     return roots[0]
 
 

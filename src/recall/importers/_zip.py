@@ -18,7 +18,9 @@ from typing import IO, BinaryIO
 
 import zstandard
 
+from recall.core import i18n
 from recall.core.errors import DeckError, ImportCancelledError
+from recall.core.i18n import mark, tr
 from recall.importers._report import byte_size
 
 CHUNK_BYTES = 1024 * 1024
@@ -77,11 +79,12 @@ class SafeZip:
         source: str,
         max_entries: int,
         max_total_bytes: int,
-        kind: str = "an Anki package",
+        kind: str = mark("an Anki package"),
     ) -> SafeZip:
         """Open ``path`` as a zip after checking how many entries it claims.
 
-        ``kind`` names what the zip should be, for the message when it is no zip at all.
+        ``kind`` names what the zip should be (marked for translation), for the message when
+        it is no zip at all.
 
         Raises:
             DeckError: The file cannot be read, is not a zip, is cut short, or holds too
@@ -92,7 +95,9 @@ class SafeZip:
                 start = file.read(4)
                 declared = _declared_entry_count(file)
         except OSError as error:
-            raise DeckError(source, [f"cannot be read ({error.strerror or error})"]) from None
+            raise DeckError(
+                source, [tr("cannot be read ({reason})").format(reason=error.strerror or error)]
+            ) from None
         if declared is not None and declared > max_entries:
             raise DeckError(source, [_too_many(declared, max_entries)])
         try:
@@ -101,9 +106,16 @@ class SafeZip:
             if start == b"PK\x03\x04":
                 raise DeckError(
                     source,
-                    [f"the package is cut short or damaged; download or export it again ({error})"],
+                    [
+                        tr(
+                            "the package is cut short or damaged; download or export it again "
+                            "({error})"
+                        ).format(error=error)
+                    ],
                 ) from None
-            raise DeckError(source, [f"not {kind} (not a zip file)"]) from None
+            raise DeckError(
+                source, [tr("not {kind} (not a zip file)").format(kind=i18n.tr(kind))]
+            ) from None
         count = len(archive.infolist())
         if count > max_entries:
             archive.close()
@@ -169,7 +181,12 @@ class SafeZip:
         """
         info = self._archive.getinfo(name)
         if info.file_size > (self._max_total_bytes if zstd else limit):
-            raise self._error(name, f"unpacks to {byte_size(info.file_size)}; {_bomb(limit)}")
+            raise self._error(
+                name,
+                tr("unpacks to {size}; {refusal}").format(
+                    size=byte_size(info.file_size), refusal=_bomb(limit)
+                ),
+            )
         count = 0
         with self._unpacking(name):
             stream = self._archive.open(info)
@@ -183,7 +200,9 @@ class SafeZip:
                     return
                 count += len(chunk)
                 if count > limit:
-                    raise self._error(name, f"unpacks to more than {_bomb(limit)}")
+                    raise self._error(
+                        name, tr("unpacks to more than {refusal}").format(refusal=_bomb(limit))
+                    )
                 if zstd:
                     self._count(name, len(chunk))
                 sink(chunk)
@@ -206,8 +225,9 @@ class SafeZip:
         if self._unpacked > self._max_total_bytes:
             raise self._error(
                 name,
-                "the package unpacks to more than "
-                f"{byte_size(self._max_total_bytes)} in all; refusing a possible zip bomb",
+                tr(
+                    "the package unpacks to more than {size} in all; refusing a possible zip bomb"
+                ).format(size=byte_size(self._max_total_bytes)),
             )
 
     @contextmanager
@@ -217,23 +237,26 @@ class SafeZip:
             yield
         except NotImplementedError:
             raise self._error(
-                name, "packed with a compression method Recall cannot unpack"
+                name, tr("packed with a compression method Recall cannot unpack")
             ) from None
         except RuntimeError:  # zipfile's word for an encrypted entry
             raise self._error(
-                name, "is encrypted; export the package again without a password"
+                name, tr("is encrypted; export the package again without a password")
             ) from None
         except zstandard.ZstdError as error:
             raise self._error(
-                name, f"cannot be decompressed, the package is damaged ({error})"
+                name,
+                tr("cannot be decompressed, the package is damaged ({error})").format(error=error),
             ) from None
         except _UNPACK_ERRORS as error:
             raise self._error(
-                name, f"cannot be unpacked, the package is damaged ({error})"
+                name, tr("cannot be unpacked, the package is damaged ({error})").format(error=error)
             ) from None
 
     def _error(self, name: str, what: str) -> DeckError:
-        return DeckError(self._source, [f"zip entry {name!r}: {what}"])
+        return DeckError(
+            self._source, [tr("zip entry {name}: {problem}").format(name=repr(name), problem=what)]
+        )
 
 
 class _Counted:
@@ -278,8 +301,12 @@ def _zstd_chunks(source: _Counted) -> Iterator[bytes]:
 
 
 def _bomb(limit: int) -> str:
-    return f"{byte_size(limit)} (the limit for this entry); refusing a possible zip bomb"
+    return tr("{size} (the limit for this entry); refusing a possible zip bomb").format(
+        size=byte_size(limit)
+    )
 
 
 def _too_many(count: int, limit: int) -> str:
-    return f"the zip holds {count} entries (at most {limit}); refusing a possible zip bomb"
+    return tr(
+        "the zip holds {count} entries (at most {most}); refusing a possible zip bomb"
+    ).format(count=count, most=limit)

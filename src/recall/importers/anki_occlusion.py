@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from recall.content.card_html import is_image_name
 from recall.content.deck_format import BasicCard
 from recall.content.occlusion import MAX_SHAPES, SHAPE_KINDS, Occlusion, OcclusionShape
+from recall.core.i18n import tr
 from recall.importers._collection import NoteType
 from recall.importers._html_text import html_to_text
 
@@ -100,7 +101,9 @@ def parse_occlusions(text: str) -> ParsedOcclusion:
     parsed = ParsedOcclusion()
     for index, match in enumerate(_SHAPE.finditer(text), start=1):
         if index > MAX_FIELD_SHAPES:
-            parsed.problems.append(f"shapes after the {MAX_FIELD_SHAPES:,}th left out")
+            parsed.problems.append(
+                tr("shapes after the {most}th left out").format(most=f"{MAX_FIELD_SHAPES:,}")
+            )
             break
         ordinals = sorted({int(number) for number in match.group(1).split(",")} - {0})
         body = match.group(2)
@@ -114,10 +117,18 @@ def parse_occlusions(text: str) -> ParsedOcclusion:
         try:
             shape = _shape(kind, properties, ordinals)
         except (ValueError, ValidationError) as error:
-            parsed.problems.append(f"shape {index} ({kind[:20]!r}): {_reason(error)}")
+            parsed.problems.append(
+                tr("shape {index} ({kind}): {problem}").format(
+                    index=index, kind=repr(kind[:20]), problem=_reason(error)
+                )
+            )
             continue
         if len(parsed.shapes) >= MAX_SHAPES:
-            parsed.problems.append(f"shape {index}: more than {MAX_SHAPES} shapes in one note")
+            parsed.problems.append(
+                tr("shape {index}: more than {most} shapes in one note").format(
+                    index=index, most=MAX_SHAPES
+                )
+            )
             continue
         parsed.shapes.append(shape)
     return parsed
@@ -139,15 +150,19 @@ def _number(properties: dict[str, str], name: str, default: float) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"{name}={text[:20]!r} is not a number") from None
+        raise ValueError(
+            tr("{name}={value} is not a number").format(name=name, value=repr(text[:20]))
+        ) from None
     if not math.isfinite(value):
-        raise ValueError(f"{name}={text[:20]!r} is not a finite number")
+        raise ValueError(
+            tr("{name}={value} is not a finite number").format(name=name, value=repr(text[:20]))
+        )
     return value
 
 
 def _shape(kind: str, properties: dict[str, str], ordinals: list[int]) -> OcclusionShape:
     if kind not in SHAPE_KINDS:
-        raise ValueError("not a shape Anki draws (rect, ellipse, polygon or text)")
+        raise ValueError(tr("not a shape Anki draws (rect, ellipse, polygon or text)"))
     left, top = _number(properties, "left", 0.0), _number(properties, "top", 0.0)
     steps = _number(properties, "angle", 0.0) % _ANGLE_STEPS
     angle = steps / _ANGLE_STEPS * 360
@@ -196,12 +211,14 @@ def _points(properties: dict[str, str]) -> list[list[float]]:
     """A polygon's corners; Anki keeps them in place and ``left``/``top`` at their corner."""
     pairs = properties.get("points", "").split()
     if len(pairs) > 1000:
-        raise ValueError(f"{len(pairs):,} points is more than a polygon may have")
+        raise ValueError(
+            tr("{count} points is more than a polygon may have").format(count=f"{len(pairs):,}")
+        )
     points = []
     for pair in pairs:
         x, comma, y = pair.partition(",")
         if not comma:
-            raise ValueError(f"the point {pair[:20]!r} is not x,y")
+            raise ValueError(tr("the point {point} is not x,y").format(point=repr(pair[:20])))
         points.append([_number({"x": x}, "x", 0.0), _number({"y": y}, "y", 0.0)])
     return points
 

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from recall.content.card_limits import MAX_SOURCE_FIELD_CHARS
 from recall.content.deck_format import BasicCard
 from recall.core import wording
+from recall.core.i18n import tr, trn
 from recall.importers._cards import CardBounds, FieldTooLargeError
 from recall.importers._collection import AnkiCard, AnkiNote
 from recall.importers._report import Tally
@@ -54,25 +55,31 @@ class OcclusionNotes:
             return note.fields[index] if index is not None and index < len(note.fields) else ""
 
         if any(len(text) > MAX_SOURCE_FIELD_CHARS for text in note.fields):
-            self._bounds.refuse(
-                FieldTooLargeError(
-                    f"{where}: a field is longer than {MAX_SOURCE_FIELD_CHARS:,} characters"
-                )
-            )
+            self._bounds.refuse(FieldTooLargeError(_field_too_long(where)))
             return None
         if self._note is None or self._note[0] != note.id:  # the note's cards come together
             parsed = parse_occlusions(field(fields.occlusion))
             for problem in parsed.problems:
-                self._problems.add(f"note {note.id}: {problem}")
+                self._problems.add(
+                    tr("note {note}: {problem}").format(note=note.id, problem=problem)
+                )
             image = stored_image(self._clean(field(fields.image), note.id))
             self._note = (note.id, parsed, image)
         _, parsed, image = self._note
         number = card.ord + 1
         if image is None:
-            self._skipped.add(f"{where}: its image occlusion note has no image Recall can show")
+            self._skipped.add(
+                tr("{where}: its image occlusion note has no image Recall can show").format(
+                    where=where
+                )
+            )
             return None
         if number not in parsed.ordinals:
-            self._skipped.add(f"{where}: the note has no occlusion shape c{number}")
+            self._skipped.add(
+                tr("{where}: the note has no occlusion shape c{number}").format(
+                    where=where, number=number
+                )
+            )
             return None
         header, back_extra, comments = (
             self._clean(field(index), note.id)
@@ -106,11 +113,7 @@ class OcclusionNotes:
             return "<br>".join(part for part in cleaned if part.strip())
 
         if any(len(text) > MAX_SOURCE_FIELD_CHARS for text in note.fields):
-            self._bounds.refuse(
-                FieldTooLargeError(
-                    f"{where}: a field is longer than {MAX_SOURCE_FIELD_CHARS:,} characters"
-                )
-            )
+            self._bounds.refuse(FieldTooLargeError(_field_too_long(where)))
             return None
         image, question_mask, answer_mask = (
             stored_image(self._clean(note.fields[index], note.id))
@@ -120,8 +123,10 @@ class OcclusionNotes:
         )
         if image is None or question_mask is None:
             self._skipped.add(
-                f"{where}: its Image Occlusion Enhanced note lacks an image or a mask "
-                "Recall can show"
+                tr(
+                    "{where}: its Image Occlusion Enhanced note lacks an image or a mask Recall "
+                    "can show"
+                ).format(where=where)
             )
             return None
         front, back = joined(fields.front), joined(fields.back)
@@ -147,10 +152,23 @@ class OcclusionNotes:
         lines = []
         if self._cards:
             lines.append(
-                f"{wording.count(self._cards, 'image occlusion card')} shown with their masks "
-                "drawn over the image"
+                trn(
+                    "{count} image occlusion card shown with their masks drawn over the image",
+                    "{count} image occlusion cards shown with their masks drawn over the image",
+                    self._cards,
+                ).format(count=wording.number(self._cards))
             )
         count = self._problems.count
         return lines + self._problems.line(
-            f"{wording.count(count, 'occlusion shape')} left out (not drawn)"
+            trn(
+                "{count} occlusion shape left out (not drawn)",
+                "{count} occlusion shapes left out (not drawn)",
+                count,
+            ).format(count=wording.number(count))
         )
+
+
+def _field_too_long(where: str) -> str:
+    return tr("{where}: a field is longer than {most} characters").format(
+        where=where, most=f"{MAX_SOURCE_FIELD_CHARS:,}"
+    )

@@ -20,6 +20,7 @@ from recall.content.card_limits import (
 from recall.content.deck_format import BasicCard, decode_text
 from recall.core import wording
 from recall.core.errors import DeckError, ImportCancelledError, printable
+from recall.core.i18n import tr, trn
 from recall.importers import Cancelled, ImportedPackage, Progress, never_cancelled, no_progress
 from recall.importers._cards import (
     CardBounds,
@@ -98,8 +99,9 @@ def read_anki_text(
     notes = []
     if header.separator is None and records:
         notes.append(
-            f"no '#separator:' line: the separator {SEPARATOR_NAMES[separator]} was guessed "
-            f"from line {records[0][0]}"
+            tr(
+                "no '#separator:' line: the separator {separator} was guessed from line {line}"
+            ).format(separator=SEPARATOR_NAMES[separator], line=records[0][0])
         )
     return builder.package(notes)
 
@@ -120,10 +122,14 @@ def _read_lines(path: Path, source: str) -> list[str]:
         if len(data) > MAX_TEXT_BYTES:
             size = max(path.stat().st_size, len(data))
             limit = byte_size(MAX_TEXT_BYTES)
-            problem = f"the file is {byte_size(size)}; text imports are limited to {limit}"
+            problem = tr("the file is {size}; text imports are limited to {limit}").format(
+                size=byte_size(size), limit=limit
+            )
             raise DeckError(source, [problem])
     except OSError as error:
-        raise DeckError(source, [f"cannot be read ({error.strerror or error})"]) from None
+        raise DeckError(
+            source, [tr("cannot be read ({reason})").format(reason=error.strerror or error)]
+        ) from None
     text = decode_text(data, source)
     del data  # a large file is held once at a time, not as bytes and text together
     if "\x00" in text:
@@ -171,19 +177,21 @@ def _records(
     except csv.Error as error:
         message = str(error)
         if "unexpected end of data" in message:
-            where, what = position.record, "a quoted field starting on this line never closes"
+            where, what = position.record, tr("a quoted field starting on this line never closes")
         elif "field larger than field limit" in message:
             where = position.line
-            what = (
-                f"a field is longer than {MAX_SOURCE_FIELD_CHARS:,} characters (cards hold at "
-                f"most {MAX_FIELD_CHARS:,} per field); shorten it or leave it out"
-            )
+            what = tr(
+                "a field is longer than {longest} characters (cards hold at most {most} per "
+                "field); shorten it or leave it out"
+            ).format(longest=f"{MAX_SOURCE_FIELD_CHARS:,}", most=f"{MAX_FIELD_CHARS:,}")
         elif "expected after" in message:
-            what = 'text follows a closing quote (inside quotes, write a quote as "")'
+            what = tr('text follows a closing quote (inside quotes, write a quote as "")')
             where = position.line
         else:
             where, what = position.line, message
-        raise DeckError(source, [f"line {where}: {what}"]) from None
+        raise DeckError(
+            source, [tr("line {line}: {problem}").format(line=where, problem=what)]
+        ) from None
     return records
 
 
@@ -249,15 +257,19 @@ class _Builder:
         try:
             self._add(line, row)
         except _RowSkippedError as error:
-            self._skipped.add(f"line {line} ({error})")
+            self._skipped.add(tr("line {line} ({reason})").format(line=line, reason=error))
         except FieldTooLargeError as error:
             self._bounds.refuse(error)
 
     def _add(self, line: int, row: list[str]) -> None:
         if len(row) > MAX_COLUMNS:
-            raise _RowSkippedError(f"{len(row):,} columns; a row may have {MAX_COLUMNS:,}")
+            raise _RowSkippedError(
+                tr("{count} columns; a row may have {most}").format(
+                    count=f"{len(row):,}", most=f"{MAX_COLUMNS:,}"
+                )
+            )
         content = [cell for index, cell in enumerate(row) if index not in self._roles.values()]
-        where = f"line {line}"
+        where = tr("line {line}").format(line=line)
         for index, cell in enumerate(content):
             self._bounds.check_source(where, "front" if index == 0 else "back", cell)
         if self._header.html:
@@ -270,7 +282,9 @@ class _Builder:
         name = self._cell(row, "deck").strip() or self._default_deck
         if len(name) > MAX_NAME_CHARS:
             raise _RowSkippedError(
-                f"a deck name of {len(name):,} characters; names hold at most {MAX_NAME_CHARS}"
+                tr("a deck name of {count} characters; names hold at most {most}").format(
+                    count=f"{len(name):,}", most=MAX_NAME_CHARS
+                )
             )
         cleaned_front = self._clean(where, "front", front)
         key = _key("g", guid) if guid else _key("f", cleaned_front)
@@ -286,13 +300,17 @@ class _Builder:
             raise DeckError(
                 self._source,
                 [
-                    f"line {line}: the cards up to here hold {self._text:,} characters of text, "
-                    f"more than one import may make ({MAX_CARD_TEXT:,}); split the file"
+                    tr(
+                        "line {line}: the cards up to here hold {count} characters of text, more "
+                        "than one import may make ({most}); split the file"
+                    ).format(line=line, count=f"{self._text:,}", most=f"{MAX_CARD_TEXT:,}")
                 ],
             )
         deck = self._decks.setdefault(deck_id_for(name), _Deck(name))
         if key in deck.rows:
-            self._merged.add(f"line {line} repeats line {deck.lines[key]}")
+            self._merged.add(
+                tr("line {line} repeats line {earlier}").format(line=line, earlier=deck.lines[key])
+            )
         else:
             deck.lines[key] = line
         deck.rows[key] = cards
@@ -322,30 +340,36 @@ class _Builder:
     def _basic_card(
         self, line: int, key: str, front: str, backs: list[str], tags: list[str]
     ) -> list[BasicCard]:
-        back = self._back(f"line {line}", backs)
-        if is_blank(front) or is_blank(back):
-            raise _RowSkippedError(f"the {'front' if is_blank(front) else 'back'} is blank")
+        back = self._back(tr("line {line}").format(line=line), backs)
+        if is_blank(front):
+            raise _RowSkippedError(tr("the front is blank"))
+        if is_blank(back):
+            raise _RowSkippedError(tr("the back is blank"))
         return [html_card(self._source, key, front, back, tags)]
 
     def _cloze_cards(
         self, line: int, key: str, cloze: ClozeText, backs: list[str], tags: list[str]
     ) -> list[BasicCard]:
         if not cloze.numbers:
-            raise _RowSkippedError("a cloze row without a cloze deletion")
+            raise _RowSkippedError(tr("a cloze row without a cloze deletion"))
         if len(cloze.numbers) > MAX_CLOZE_CARDS:
             raise _RowSkippedError(
-                f"{len(cloze.numbers):,} cloze numbers; a note gives at most "
-                f"{MAX_CLOZE_CARDS} cards"
+                tr("{count} cloze numbers; a note gives at most {most} cards").format(
+                    count=f"{len(cloze.numbers):,}", most=MAX_CLOZE_CARDS
+                )
             )
         cards = []
         for number in cloze.numbers:
-            where = f"line {line}, cloze c{number}"
+            where = tr("line {line}, cloze c{number}").format(line=line, number=number)
             question, answer = cloze.faces(number)
             front = self._clean(where, "front", question)
             back = self._back(where, backs, first=self._clean(where, "back", answer))
             if is_blank(front) or is_blank(back):
-                what = "front" if is_blank(front) else "back"
-                self._skipped.add(f"line {line} (the {what} of cloze c{number} is blank)")
+                if is_blank(front):
+                    blank = tr("line {line} (the front of cloze c{number} is blank)")
+                else:
+                    blank = tr("line {line} (the back of cloze c{number} is blank)")
+                self._skipped.add(blank.format(line=line, number=number))
                 continue
             cards.append(html_card(self._source, f"{key}-c{number}", front, back, tags))
         return cards
@@ -358,27 +382,40 @@ class _Builder:
         """
         if not self._decks:
             first = self._skipped.examples[:1] or self._bounds.refused.examples[:1]
-            reason = (
-                f"every row was skipped, the first being {first[0]}"
-                if first
-                else "the file has no rows"
-            )
-            raise DeckError(self._source, [f"no cards to import: {reason}", *notes])
+            if first:
+                problem = tr(
+                    "no cards to import: every row was skipped, the first being {first}"
+                ).format(first=first[0])
+            else:
+                problem = tr("no cards to import: the file has no rows")
+            raise DeckError(self._source, [problem, *notes])
         decks = [
             make_deck(
                 self._source, deck_id, deck.name, [c for cs in deck.rows.values() for c in cs]
             )
             for deck_id, deck in self._decks.items()
         ]
-        notes += self._skipped.line(f"{wording.count(self._skipped.count, 'row')} skipped")
+        notes += self._skipped.line(
+            trn("{count} row skipped", "{count} rows skipped", self._skipped.count).format(
+                count=wording.number(self._skipped.count)
+            )
+        )
         notes += self._bounds.lines()
         notes += self._merged.line(
-            f"{wording.count(self._merged.count, 'row')} gave the same card as an earlier row "
-            "(same guid, or the same front without one) in the same deck, so the later row was "
-            "kept"
+            trn(
+                "{count} row gave the same card as an earlier row (same guid, or the same front "
+                "without one) in the same deck, so the later row was kept",
+                "{count} rows gave the same card as an earlier row (same guid, or the same front "
+                "without one) in the same deck, so the later row was kept",
+                self._merged.count,
+            ).format(count=wording.number(self._merged.count))
         )
         if self._images:
             notes.append(
-                f"{wording.count(self._images, 'image')} left out (a text file carries no images)"
+                trn(
+                    "{count} image left out (a text file carries no images)",
+                    "{count} images left out (a text file carries no images)",
+                    self._images,
+                ).format(count=wording.number(self._images))
             )
         return ImportedPackage(decks=decks, notes=notes)

@@ -10,8 +10,9 @@ from pathlib import Path
 from recall.content import speech
 from recall.content.card_limits import MAX_SOURCE_FIELD_CHARS
 from recall.content.deck_format import BasicCard, ChoiceCard, Deck, card_limit_problems
-from recall.core import wording
+from recall.core import i18n, wording
 from recall.core.errors import DeckError, ImportCancelledError
+from recall.core.i18n import tr, trn
 from recall.core.memory import LONGEST_ANSWER_MS, Rating
 from recall.importers import (
     Cancelled,
@@ -151,11 +152,11 @@ def _copy_collection(
     archive: SafeZip, layout: Layout, staging: Path, source: str, cancelled: Cancelled
 ) -> Path:
     """Unpack the collection (decompressing it if zstd) into a generated name in ``staging``."""
-    failure = f"cannot copy the collection into {staging}"
+    failure = tr("cannot copy the collection into {folder} ({reason})")
     try:
         descriptor, name = tempfile.mkstemp(prefix=".collection-", suffix=".anki2", dir=staging)
     except OSError as error:
-        raise DeckError(source, [f"{failure} ({error.strerror})"]) from None
+        raise DeckError(source, [failure.format(folder=staging, reason=error.strerror)]) from None
     copy = Path(name)
     try:
         with os.fdopen(descriptor, "wb") as file:
@@ -164,7 +165,7 @@ def _copy_collection(
             )
     except OSError as error:
         copy.unlink(missing_ok=True)
-        raise DeckError(source, [f"{failure} ({error.strerror})"]) from None
+        raise DeckError(source, [failure.format(folder=staging, reason=error.strerror)]) from None
     except BaseException:
         copy.unlink(missing_ok=True)
         raise
@@ -234,8 +235,10 @@ class _PackageReader:
         first_field = next(iter(notes.values())).fields[0] if notes else ""
         if len(notes) == 1 and PLACEHOLDER_TEXT in first_field.lower():
             raise self._collection.error(
-                "made by a newer Anki (the collection inside only asks to update Anki); "
-                + NEWER_ANKI_ADVICE
+                tr(
+                    "made by a newer Anki (the collection inside only asks to update Anki); "
+                    "{advice}"
+                ).format(advice=i18n.tr(NEWER_ANKI_ADVICE))
             )
         cards = self._collection.cards()
         self._total = len(cards) + self._collection.review_count()
@@ -270,13 +273,22 @@ class _PackageReader:
         schedule = read_schedule(self._collection, keys, reviews)
         self._progress(self._total, self._total)
         notes_lines = self._choice_lines()
-        notes_lines += self._skipped.line(f"{wording.count(self._skipped.count, 'card')} skipped")
+        notes_lines += self._skipped.line(
+            trn("{count} card skipped", "{count} cards skipped", self._skipped.count).format(
+                count=wording.number(self._skipped.count)
+            )
+        )
         notes_lines += self._render_lines() + self._occlusions.report_lines()
         notes_lines += self._bounds.lines()
         if self._audio_video:
             notes_lines.append(
-                f"{wording.count(self._audio_video, 'audio/video reference')} in multiple-choice "
-                "notes left out (Recall plays sounds on the other cards)"
+                trn(
+                    "{count} audio/video reference in multiple-choice notes left out (Recall "
+                    "plays sounds on the other cards)",
+                    "{count} audio/video references in multiple-choice notes left out (Recall "
+                    "plays sounds on the other cards)",
+                    self._audio_video,
+                ).format(count=wording.number(self._audio_video))
             )
         notes_lines += self._stager.report_lines() + schedule.notes
         media = list(self._stager.media)
@@ -319,18 +331,26 @@ class _PackageReader:
         """Report lines on the notes that became choice cards and those that could not."""
         lines = []
         for label, count in sorted(self._choice_notes.items()):
-            became = wording.word(count, "became a choice card", "became choice cards")
-            line = f"{wording.count(count, f'{label} note')} {became}"
+            line = trn(
+                "{count} {note_type} note became a choice card",
+                "{count} {note_type} notes became choice cards",
+                count,
+            ).format(count=wording.number(count), note_type=label)
             if label == "anki-mc AllInOne" and self._kprim:
-                line += (
-                    f'; {wording.count(self._kprim, "kprim question")} became "select all that '
-                    'apply", the true statements being the right choices'
-                )
+                line += "; " + trn(
+                    '{count} kprim question became "select all that apply", the true statements '
+                    "being the right choices",
+                    '{count} kprim questions became "select all that apply", the true statements '
+                    "being the right choices",
+                    self._kprim,
+                ).format(count=wording.number(self._kprim))
             lines.append(line)
-        summary = (
-            f"{wording.count(self._not_choices.count, 'multiple-choice note')} imported as basic"
-        )
-        return lines + self._not_choices.line(f"{summary} cards")
+        summary = trn(
+            "{count} multiple-choice note imported as basic cards",
+            "{count} multiple-choice notes imported as basic cards",
+            self._not_choices.count,
+        ).format(count=wording.number(self._not_choices.count))
+        return lines + self._not_choices.line(summary)
 
     def _choice(
         self, card: AnkiCard, note: AnkiNote, note_type: NoteType
@@ -467,32 +487,54 @@ class _PackageReader:
     def _render_lines(self) -> list[str]:
         """Report lines on the cards Anki itself would not show and on what is not played."""
         lines = self._empty_fronts.line(
-            f"{wording.count(self._empty_fronts.count, 'card')} left out because Anki shows "
-            "nothing on their front (their template names only empty fields)"
+            trn(
+                "{count} card left out because Anki shows nothing on their front (their "
+                "template names only empty fields)",
+                "{count} cards left out because Anki shows nothing on their front (their "
+                "template names only empty fields)",
+                self._empty_fronts.count,
+            ).format(count=wording.number(self._empty_fronts.count))
         )
         lines += self._template_problems.line(
-            f"{wording.count(self._template_problems.count, 'card')} showing a problem in their "
-            "note type's template instead of their text, as in Anki"
+            trn(
+                "{count} card showing a problem in their note type's template instead of their "
+                "text, as in Anki",
+                "{count} cards showing a problem in their note type's template instead of their "
+                "text, as in Anki",
+                self._template_problems.count,
+            ).format(count=wording.number(self._template_problems.count))
         )
         if self._styled:
             styled = sorted(self._styled.items())[:10]
-            names = ", ".join(
-                f"{name!r} ({wording.count(count, 'card')})" for name, count in styled
-            )
+            names = ", ".join(f"{name!r} ({_cards(count)})" for name, count in styled)
             lines.append(
-                f"part of the styling (CSS) of {wording.count(len(self._styled), 'note type')} "
-                "is not applied (Recall shows colours, fonts, sizes and alignment; not layout, "
-                f"borders or positions): {names}"
+                trn(
+                    "part of the styling (CSS) of {count} note type is not applied (Recall shows "
+                    "colours, fonts, sizes and alignment; not layout, borders or positions): "
+                    "{names}",
+                    "part of the styling (CSS) of {count} note types is not applied (Recall "
+                    "shows colours, fonts, sizes and alignment; not layout, borders or "
+                    "positions): {names}",
+                    len(self._styled),
+                ).format(count=wording.number(len(self._styled)), names=names)
             )
         if self._scripted:
             lines.append(
-                f"{wording.count(self._scripted, 'card')} with a script in Anki shown without it "
-                "(Recall runs no scripts)"
+                trn(
+                    "{count} card with a script in Anki shown without it (Recall runs no scripts)",
+                    "{count} cards with a script in Anki shown without it (Recall runs no scripts)",
+                    self._scripted,
+                ).format(count=wording.number(self._scripted))
             )
         if self._speech:
             lines.append(
-                f"{wording.count(self._speech, 'text-to-speech field')} ({{{{tts}}}}) read "
-                "aloud with the system's speech engine"
+                trn(
+                    "{count} text-to-speech field ({{{{tts}}}}) read aloud with the system's "
+                    "speech engine",
+                    "{count} text-to-speech fields ({{{{tts}}}}) read aloud with the system's "
+                    "speech engine",
+                    self._speech,
+                ).format(count=wording.number(self._speech))
             )
         return lines
 
@@ -503,12 +545,12 @@ class _PackageReader:
     ) -> list[Deck]:
         """One deck per Anki deck with cards, by name; studied cards first, then new ones."""
         if not by_deck:
-            reason = (
-                f"every card was skipped, the first being {self._skipped.examples[0]}"
-                if self._skipped.count
-                else "the package holds no cards"
-            )
-            raise DeckError(self._source, [f"no cards to import: {reason}"])
+            if self._skipped.count:
+                problem = tr("no cards to import: every card was skipped, the first being {first}")
+            else:
+                problem = tr("no cards to import: the package holds no cards")
+            first = self._skipped.examples[0] if self._skipped.examples else ""
+            raise DeckError(self._source, [problem.format(first=first)])
         empty = AnkiDeck("", "")
         anki_ids = self._deck_ids
         named = {
@@ -554,14 +596,33 @@ class _PackageReader:
                     ImportedReview(moment, _RATINGS[review.ease], duration)
                 )
         parts = [
-            wording.count(manual, "manual or rescheduling entry", "manual or rescheduling entries"),
-            wording.count(cram, "cram (filtered deck) review"),
-            wording.count(unreadable, "unreadable entry", "unreadable entries"),
-            wording.count(not_imported, "entry of a skipped card", "entries of skipped cards"),
+            trn(
+                "{count} manual or rescheduling entry",
+                "{count} manual or rescheduling entries",
+                manual,
+            ).format(count=wording.number(manual)),
+            trn(
+                "{count} cram (filtered deck) review", "{count} cram (filtered deck) reviews", cram
+            ).format(count=wording.number(cram)),
+            trn("{count} unreadable entry", "{count} unreadable entries", unreadable).format(
+                count=wording.number(unreadable)
+            ),
+            trn(
+                "{count} entry of a skipped card", "{count} entries of skipped cards", not_imported
+            ).format(count=wording.number(not_imported)),
         ]
         counts = (manual, cram, unreadable, not_imported)
         shown = [part for part, count in zip(parts, counts, strict=True) if count]
         if not shown:
             return reviews, []
-        total = wording.count(sum(counts), "review history entry", "review history entries")
-        return reviews, [f"{total} left out of the replay: {', '.join(shown)}"]
+        total = sum(counts)
+        left_out = trn(
+            "{count} review history entry left out of the replay: {parts}",
+            "{count} review history entries left out of the replay: {parts}",
+            total,
+        ).format(count=wording.number(total), parts=", ".join(shown))
+        return reviews, [left_out]
+
+
+def _cards(count: int) -> str:
+    return trn("{count} card", "{count} cards", count).format(count=wording.number(count))

@@ -20,6 +20,7 @@ from pathlib import Path
 from recall.content.deck_format import decode_text
 from recall.core import wording
 from recall.core.errors import DeckError
+from recall.core.i18n import tr, trn
 from recall.importers import ImportedPackage
 from recall.importers._question_bank import (
     NO_TEXT,
@@ -53,7 +54,8 @@ class _Where:
 
     def __call__(self, offset: int) -> str:
         line = self.line(offset)
-        return f"line {line}, column {offset - self.starts[line - 1] + 1}"
+        column = offset - self.starts[line - 1] + 1
+        return tr("line {line}, column {column}").format(line=line, column=column)
 
 
 @dataclass(frozen=True)
@@ -122,10 +124,17 @@ def read_gift(path: Path) -> ImportedPackage:
         with path.open("rb") as handle:
             data = handle.read(MAX_TEXT_BYTES + 1)
     except OSError as error:
-        raise DeckError(source, [f"cannot be read ({error.strerror or error})"]) from None
+        raise DeckError(
+            source, [tr("cannot be read ({reason})").format(reason=error.strerror or error)]
+        ) from None
     if len(data) > MAX_TEXT_BYTES:
         raise DeckError(
-            source, [f"the file is larger than GIFT imports take ({byte_size(MAX_TEXT_BYTES)})"]
+            source,
+            [
+                tr("the file is larger than GIFT imports take ({limit})").format(
+                    limit=byte_size(MAX_TEXT_BYTES)
+                )
+            ],
         )
     text = decode_text(data, source).replace("\x00", "")
     builder = BankBuilder(source, file_deck_name(path), lambda _name: None)
@@ -134,8 +143,13 @@ def read_gift(path: Path) -> ImportedPackage:
         parser.block(start, end)
     notes = []
     if parser.essays:
-        essays = wording.count(parser.essays, "essay question")
-        notes.append(f"{essays} skipped: Recall has no card for written answers")
+        notes.append(
+            trn(
+                "{count} essay question skipped: Recall has no card for written answers",
+                "{count} essay questions skipped: Recall has no card for written answers",
+                parser.essays,
+            ).format(count=wording.number(parser.essays))
+        )
     return builder.package([], notes)
 
 
@@ -174,7 +188,10 @@ class _Parser:
         self.essays = 0
 
     def _fail(self, offset: int, what: str) -> DeckError:
-        return DeckError(self._source, [f"{self._where(offset)}: {what}"])
+        return DeckError(
+            self._source,
+            [tr("{where}: {problem}").format(where=self._where(offset), problem=what)],
+        )
 
     def block(self, start: int, end: int) -> None:
         span = _hide_escapes(self._text, start, end).strip()
@@ -193,14 +210,17 @@ class _Parser:
         if span.text.startswith("::"):
             close = span.find("::", 2)
             if close < 0:
-                raise self._fail(span.at(0), "the name opened with :: is never closed by ::")
+                raise self._fail(span.at(0), tr("the name opened with :: is never closed by ::"))
             name = span[2:close].shown().strip()
             span = span[close + 2 :]
         opening = span.find("{")
         if opening < 0:
             raise self._fail(
                 span.at(0),
-                "a question without answers: put them between { and } (write \\{ for a brace)",
+                tr(
+                    "a question without answers: put them between {{ and }} (write \\{{ for a "
+                    "brace)"
+                ).format(),
             )
         closing = span.find("}", opening)
         if closing < 0:
@@ -213,7 +233,7 @@ class _Parser:
             raise self._fail(span.at(stray), "a } before the answers (write \\} for a brace)")
         after = span[closing + 1 :].strip()
         if after.find("{") >= 0:
-            raise self._fail(after.at(after.find("{")), "a question holds one set of answers")
+            raise self._fail(after.at(after.find("{")), tr("a question holds one set of answers"))
         before = span[:opening]
         fmt, text_span = _format(before, "moodle")
         text = text_span.shown().strip()
@@ -259,9 +279,9 @@ class _Parser:
         """The answers, each with its marker (``=`` or ``~``)."""
         starts = [index for index, char in enumerate(body.text) if char in "=~"]
         if not starts:
-            raise self._fail(body.at(0), "no answer starts with = or ~")
+            raise self._fail(body.at(0), tr("no answer starts with = or ~"))
         if body[: starts[0]].strip().text:
-            raise self._fail(body.at(0), "text before the first answer (start it with = or ~)")
+            raise self._fail(body.at(0), tr("text before the first answer (start it with = or ~)"))
         pieces = []
         for index, begin in enumerate(starts):
             stop = starts[index + 1] if index + 1 < len(starts) else len(body.text)
@@ -276,11 +296,13 @@ class _Parser:
             weight = float(match.group(1))
         except ValueError:
             raise self._fail(
-                span.at(match.start(1) - 1), f"the weight %{match.group(1)[:20]}% is not a number"
+                span.at(match.start(1) - 1),
+                tr("the weight %{weight}% is not a number").format(weight=match.group(1)[:20]),
             ) from None
         if not -100 <= weight <= 100:
             raise self._fail(
-                span.at(match.start(1) - 1), f"the weight {weight:g}% is not between -100 and 100"
+                span.at(match.start(1) - 1),
+                tr("the weight {weight}% is not between -100 and 100").format(weight=f"{weight:g}"),
             )
         return weight, span[match.end() :]
 
@@ -301,10 +323,10 @@ class _Parser:
         pairs = []
         for marker, piece in self._pieces(body):
             if marker != "=":
-                raise self._fail(piece.at(0) - 1, "a matching question's pairs start with =")
+                raise self._fail(piece.at(0) - 1, tr("a matching question's pairs start with ="))
             arrow = piece.find("->")
             if arrow < 0:
-                raise self._fail(piece.at(0), "this pair has no -> between item and match")
+                raise self._fail(piece.at(0), tr("this pair has no -> between item and match"))
             pairs.append(
                 (
                     self._rich(piece[:arrow], self._fmt),
@@ -369,7 +391,10 @@ class _Parser:
             return float(text.strip())
         except ValueError:
             raise self._fail(
-                value.at(0), f"{text.strip()[:30]!r} is not a number (numerical answer)"
+                value.at(0),
+                tr("{text} is not a number (numerical answer)").format(
+                    text=repr(text.strip()[:30])
+                ),
             ) from None
 
 

@@ -16,8 +16,9 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from recall.content import card_html
-from recall.core import wording
+from recall.core import i18n, wording
 from recall.core.errors import DeckError
+from recall.core.i18n import mark, tr, trn
 from recall.importers import ImportedPackage, StagedMedia
 from recall.importers._question_bank import (
     NO_TEXT,
@@ -47,18 +48,18 @@ _KINDS: dict[str, Kind] = {
     "matching": "matching",
 }
 _SKIPPED = {
-    "essay": "an essay: Recall has no card for written answers",
-    "description": "a description, not a question",
-    "cloze": "an embedded-answers (cloze) question",
-    "multianswer": "an embedded-answers (cloze) question",
-    "calculated": "a calculated question",
-    "calculatedsimple": "a calculated question",
-    "calculatedmulti": "a calculated question",
-    "ddwtos": "a drag-and-drop question",
-    "ddimageortext": "a drag-and-drop question",
-    "ddmarker": "a drag-and-drop question",
-    "gapselect": "a select-missing-words question",
-    "randomsamatch": "a random matching question",
+    "essay": mark("an essay: Recall has no card for written answers"),
+    "description": mark("a description, not a question"),
+    "cloze": mark("an embedded-answers (cloze) question"),
+    "multianswer": mark("an embedded-answers (cloze) question"),
+    "calculated": mark("a calculated question"),
+    "calculatedsimple": mark("a calculated question"),
+    "calculatedmulti": mark("a calculated question"),
+    "ddwtos": mark("a drag-and-drop question"),
+    "ddimageortext": mark("a drag-and-drop question"),
+    "ddmarker": mark("a drag-and-drop question"),
+    "gapselect": mark("a select-missing-words question"),
+    "randomsamatch": mark("a random matching question"),
 }
 
 
@@ -71,8 +72,14 @@ def _parse(data: bytes, source: str) -> _Node:
     """
     root = parse_xml(data, source, "Moodle", max_elements=MAX_ELEMENTS, max_depth=MAX_DEPTH)
     if root.tag != "quiz":
-        raise DeckError(source, [f"line 1: not a Moodle XML file (its root is <{root.tag[:40]}>, "
-                                 "not <quiz>)"])  # fmt: skip
+        raise DeckError(
+            source,
+            [
+                tr("line 1: not a Moodle XML file (its root is <{root}>, not <quiz>)").format(
+                    root=root.tag[:40]
+                )
+            ],
+        )
     return root
 
 
@@ -90,7 +97,7 @@ def read_moodle_xml(path: Path, staging: Path) -> ImportedPackage:
             question Recall asks; each problem names its line.
     """
     source = str(path)
-    data = read_bounded(path, MAX_XML_BYTES, "Moodle XML imports take")
+    data = read_bounded(path, MAX_XML_BYTES, mark("Moodle XML imports take"))
     root = _parse(data, source)
     del data
     images = _Images(source, staging)
@@ -106,16 +113,23 @@ def read_moodle_xml(path: Path, staging: Path) -> ImportedPackage:
                 builder.category((text or category).text, description)
             continue
         if kind not in _KINDS:
-            what = _SKIPPED.get(kind, f"of type {kind[:40]!r}, which Recall cannot ask")
+            if kind in _SKIPPED:
+                what = i18n.tr(_SKIPPED[kind])
+            else:
+                what = tr("of type {kind}, which Recall cannot ask").format(kind=repr(kind[:40]))
             builder.skip(node.line, what)
             continue
         images.files = _files(node)
         builder.add(_question(node, _KINDS[kind]))
         if images.failure is not None:
             raise images.failure
-    return builder.package(images.media, images.left_out.line(
-        f"{wording.count(images.left_out.count, 'embedded file')} left out"
-    ))  # fmt: skip
+    left_out = trn(
+        "{count} embedded file left out", "{count} embedded files left out", images.left_out.count
+    )
+    return builder.package(
+        images.media,
+        images.left_out.line(left_out.format(count=wording.number(images.left_out.count))),
+    )
 
 
 def _text(node: _Node | None) -> str:
@@ -229,28 +243,44 @@ class _Images:
         name = unquote(reference[len(PLUGINFILE) :])
         found = self.files.get(name)
         if found is None:
-            self.left_out.add(f"{name[:60]!r} (not in the file)")
+            self.left_out.add(tr("{name} (not in the file)").format(name=repr(name[:60])))
             return None
         line, encoded = found
         if PurePosixPath(name).suffix.lower() not in card_html.IMAGE_SUFFIXES:
-            self.left_out.add(f"{name[:60]!r} at line {line} (not a kind of image Recall shows)")
+            self.left_out.add(
+                tr("{name} at line {line} (not a kind of image Recall shows)").format(
+                    name=repr(name[:60]), line=line
+                )
+            )
             return None
         compact = "".join(encoded.split())
         if len(compact) // 4 * 3 > MAX_IMAGE_BYTES:
             raise DeckError(
                 self._source,
-                [f"line {line}: the image {name[:60]!r} is larger than "
-                 f"{byte_size(MAX_IMAGE_BYTES)}"],
-            )  # fmt: skip
+                [
+                    tr("line {line}: the image {name} is larger than {limit}").format(
+                        line=line, name=repr(name[:60]), limit=byte_size(MAX_IMAGE_BYTES)
+                    )
+                ],
+            )
         try:
             data = base64.b64decode(compact, validate=True)
         except (binascii.Error, ValueError):
             raise DeckError(
-                self._source, [f"line {line}: the image {name[:60]!r} is not valid base64"]
+                self._source,
+                [
+                    tr("line {line}: the image {name} is not valid base64").format(
+                        line=line, name=repr(name[:60])
+                    )
+                ],
             ) from None
         problem = svg_problem(data) if name.lower().endswith(".svg") else None
         if problem is not None:
-            self.left_out.add(f"{name[:60]!r} at line {line} ({problem})")
+            self.left_out.add(
+                tr("{name} at line {line} ({problem})").format(
+                    name=repr(name[:60]), line=line, problem=problem
+                )
+            )
             return None
         stored = card_html.media_name(data, name)
         if stored not in self._staged:
@@ -259,7 +289,12 @@ class _Images:
                 target.write_bytes(data)
             except OSError as error:
                 raise DeckError(
-                    self._source, [f"cannot stage an image in {self._staging} ({error.strerror})"]
+                    self._source,
+                    [
+                        tr("cannot stage an image in {folder} ({reason})").format(
+                            folder=self._staging, reason=error.strerror
+                        )
+                    ],
                 ) from None
             self._staged.add(stored)
             self.media.append(StagedMedia(name=stored, path=target))

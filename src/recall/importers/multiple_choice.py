@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from recall.content.deck_format import MAX_CHOICES, MIN_CHOICES, Choice, ChoiceCard
+from recall.core.i18n import tr
 from recall.importers._html_text import has_image, html_to_markdown, html_to_text
 
 ANKI_MC = "anki-mc AllInOne"
@@ -126,12 +127,15 @@ def convert(
 
     shown = [field(layout.question), field(layout.title), *map(field, layout.options)]
     if any(has_image(text) for text in shown):
-        return Conversion(None, "it shows images, and choice cards show text only")
+        return Conversion(None, tr("it shows images, and choice cards show text only"))
     options = [(i, html_to_markdown(field(index))) for i, index in enumerate(layout.options)]
     if layout.label == ANKI_MC:
         kind_text = html_to_text(field(layout.kind)).strip()
         if kind_text not in ("0", "1", "2"):
-            return Conversion(None, f"its question type {kind_text[:20]!r} is not 0, 1 or 2")
+            return Conversion(
+                None,
+                tr("its question type {kind} is not 0, 1 or 2").format(kind=repr(kind_text[:20])),
+            )
         kind = int(kind_text)
         right, problem = _flags(html_to_text(field(layout.answers)), options)
     else:
@@ -143,11 +147,13 @@ def convert(
     why = {i: whys[i] for i in range(len(whys)) if whys[i]}
     choices = [(text, i in right, why.get(i)) for i, text in options if text]
     if not any(correct for _, correct, _ in choices):
-        return Conversion(None, "no choice is marked right")
+        return Conversion(None, tr("no choice is marked right"))
     if kind == SINGLE and sum(correct for _, correct, _ in choices) > 1:
-        return Conversion(None, "a single-choice question marks several choices right")
+        return Conversion(None, tr("a single-choice question marks several choices right"))
     if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
-        return Conversion(None, f"it has {len(choices)} choices (Recall needs 2 to 10)")
+        return Conversion(
+            None, tr("it has {count} choices (Recall needs 2 to 10)").format(count=len(choices))
+        )
     question = html_to_markdown(field(layout.question))
     title = html_to_markdown(field(layout.title))
     if title:
@@ -191,11 +197,15 @@ def _flags(answers: str, options: list[tuple[int, str]]) -> tuple[set[int], str]
     """anki-mc's answers: ``1`` or ``0`` per choice, in order, for the choices it has."""
     flags = answers.split()
     if any(flag not in ("0", "1") for flag in flags):
-        return set(), f"its answers {answers[:30]!r} are not 1s and 0s"
+        return set(), tr("its answers {answers} are not 1s and 0s").format(
+            answers=repr(answers[:30])
+        )
     filled = [i for i, text in options if text]
     last = max(filled, default=-1)
     if len(flags) not in (len(filled), last + 1):
-        return set(), f"it gives {len(flags)} answers for {len(filled)} choices"
+        return set(), tr("it gives {count} answers for {choices} choices").format(
+            count=len(flags), choices=len(filled)
+        )
     positions = filled if len(flags) == len(filled) else list(range(last + 1))
     return {position for position, flag in zip(positions, flags, strict=True) if flag == "1"}, ""
 
@@ -207,6 +217,8 @@ def _letters(answers: str, options: list[tuple[int, str]]) -> tuple[set[int], st
     for letter in letters:
         position = _LETTERS.find(letter) if len(letter) == 1 else -1
         if position < 0 or position >= len(options) or not options[position][1]:
-            return set(), f"its answer {letter[:10]!r} names no choice it has"
+            return set(), tr("its answer {answer} names no choice it has").format(
+                answer=repr(letter[:10])
+            )
         right.add(position)
     return right, ""

@@ -22,6 +22,7 @@ from urllib.parse import unquote
 from recall.content import card_html
 from recall.core import wording
 from recall.core.errors import DeckError, ImportCancelledError
+from recall.core.i18n import mark, tr, trn
 from recall.importers import Cancelled, ImportedPackage, StagedMedia, never_cancelled
 from recall.importers._qti_item import Skipped, item_question
 from recall.importers._question_bank import BankBuilder, file_deck_name
@@ -78,7 +79,7 @@ def read_qti(path: Path, staging: Path, cancelled: Cancelled = never_cancelled) 
     source = str(path)
     if path.suffix.lower() == ".zip":
         return _read_package(path, staging, source, cancelled)
-    data = read_bounded(path, MAX_XML_BYTES, "a QTI item may be")
+    data = read_bounded(path, MAX_XML_BYTES, mark("a QTI item may be"))
     root = _item_root(data, source, "")
     images = _Images(source, staging, None)
     builder = BankBuilder(source, file_deck_name(path), images.resolve)
@@ -89,10 +90,14 @@ def read_qti(path: Path, staging: Path, cancelled: Cancelled = never_cancelled) 
 def _item_root(data: bytes, source: str, member: str) -> XmlNode:
     root = _parse(data, source, member)
     if root.local != "assessmentItem":
-        where = f"{member} line 1" if member else "line 1"
+        where = _line(member, 1)
         raise DeckError(
             source,
-            [f"{where}: not a QTI item (its root is <{root.tag[:40]}>, not <assessmentItem>)"],
+            [
+                tr("{where}: not a QTI item (its root is <{root}>, not <assessmentItem>)").format(
+                    where=where, root=root.tag[:40]
+                )
+            ],
         )
     return root
 
@@ -117,22 +122,30 @@ def _add(builder: BankBuilder, images: _Images, root: XmlNode, member: str) -> N
 
 def _read_package(path: Path, staging: Path, source: str, cancelled: Cancelled) -> ImportedPackage:
     with SafeZip.open(
-        path, source, MAX_ENTRIES, MAX_TOTAL_BYTES, "a QTI content package"
+        path, source, MAX_ENTRIES, MAX_TOTAL_BYTES, mark("a QTI content package")
     ) as archive:
         names = archive.names()
         for name in names:
             if _outside(name):
                 raise DeckError(
                     source,
-                    [f"zip entry {name[:80]!r}: its name leads outside the package; "
-                     "refusing the package"],
-                )  # fmt: skip
+                    [
+                        tr(
+                            "zip entry {name}: its name leads outside the package; refusing the "
+                            "package"
+                        ).format(name=repr(name[:80]))
+                    ],
+                )
         if not archive.has(MANIFEST):
             raise DeckError(
                 source,
-                [f"no {MANIFEST} at the top of the zip: not a QTI content package (export "
-                 "the items again as an IMS content package)"],
-            )  # fmt: skip
+                [
+                    tr(
+                        "no {manifest} at the top of the zip: not a QTI content package (export "
+                        "the items again as an IMS content package)"
+                    ).format(manifest=MANIFEST)
+                ],
+            )
         manifest = _parse(archive.read(MANIFEST, MAX_XML_BYTES), source, MANIFEST)
         items, tests = _listed_items(manifest, source, archive)
         images = _Images(source, staging, archive)
@@ -145,9 +158,13 @@ def _read_package(path: Path, staging: Path, source: str, cancelled: Cancelled) 
         notes = images.notes()
         if tests:
             notes.append(
-                f"{wording.count(tests, 'assessment test')} not read (the order and "
-                "sections of a test have no place in a deck); the items the manifest lists "
-                "are imported"
+                trn(
+                    "{count} assessment test not read (the order and sections of a test have no "
+                    "place in a deck); the items the manifest lists are imported",
+                    "{count} assessment tests not read (the order and sections of a test have no "
+                    "place in a deck); the items the manifest lists are imported",
+                    tests,
+                ).format(count=wording.number(tests))
             )
         return builder.package(images.media, notes)
 
@@ -181,26 +198,42 @@ def _listed_items(manifest: XmlNode, source: str, archive: SafeZip) -> tuple[lis
             if not href:
                 found = resource.child("file")
                 href = found.attributes.get("href", "") if found is not None else ""
-            where = f"{MANIFEST} line {resource.line}"
+            where = _line(MANIFEST, resource.line)
             if not href:
-                raise DeckError(source, [f"{where}: the item resource names no file (href)"])
+                raise DeckError(
+                    source,
+                    [tr("{where}: the item resource names no file (href)").format(where=where)],
+                )
             member = _joined(base + resource.attributes.get("xml:base", ""), href)
             if member is None:
                 raise DeckError(
                     source,
-                    [f"{where}: the item {href[:80]!r} leads outside the package; "
-                     "refusing the package"],
-                )  # fmt: skip
+                    [
+                        tr(
+                            "{where}: the item {name} leads outside the package; refusing the "
+                            "package"
+                        ).format(where=where, name=repr(href[:80]))
+                    ],
+                )
             if not archive.has(member):
                 raise DeckError(
-                    source, [f"{where}: lists the item {href[:80]!r}, which the zip lacks"]
+                    source,
+                    [
+                        tr("{where}: lists the item {name}, which the zip lacks").format(
+                            where=where, name=repr(href[:80])
+                        )
+                    ],
                 )
             if member not in items:
                 items.append(member)
     if not items:
         raise DeckError(
             source,
-            [f"{MANIFEST}: lists no QTI item (a resource of type imsqti_item_xmlv2p1)"],
+            [
+                tr("{manifest}: lists no QTI item (a resource of type imsqti_item_xmlv2p1)").format(
+                    manifest=MANIFEST
+                )
+            ],
         )
     return items, tests
 
@@ -242,7 +275,11 @@ class _Images:
 
     def notes(self) -> list[str]:
         """The report's note on the images left out, if any were."""
-        return self._left_out.line(f"{wording.count(self._left_out.count, 'image')} left out")
+        return self._left_out.line(
+            trn("{count} image left out", "{count} images left out", self._left_out.count).format(
+                count=wording.number(self._left_out.count)
+            )
+        )
 
     def resolve(self, reference: str) -> str | None:
         """The stored name of the image ``reference`` names, or None to drop it.
@@ -260,25 +297,37 @@ class _Images:
 
     def _where(self, reference: str) -> str:
         line = self._lines.get(reference)
-        place = f"{self._item} line {line}" if self._item else f"line {line}"
-        return place if line is not None else (self._item or "the item")
+        if line is None:
+            return self._item or tr("the item")
+        return _line(self._item, line)
 
     def _stage(self, reference: str) -> str | None:
         where = self._where(reference)
         shown = repr(reference[:60])
         if _REMOTE.match(reference):
-            self._left_out.add(f"{shown} at {where} (not in the package: Recall shows only "
-                               "packaged images)")  # fmt: skip
+            self._left_out.add(
+                tr(
+                    "{image} at {where} (not in the package: Recall shows only packaged images)"
+                ).format(image=shown, where=where)
+            )
             return None
         if self._archive is None:
-            self._left_out.add(f"{shown} at {where} (a lone item file holds no images; "
-                               "import its content package)")  # fmt: skip
+            self._left_out.add(
+                tr(
+                    "{image} at {where} (a lone item file holds no images; import its content "
+                    "package)"
+                ).format(image=shown, where=where)
+            )
             return None
         name = _joined(posixpath.dirname(self._item), reference)
         if name is None:
             raise DeckError(
                 self._source,
-                [f"{where}: the image {shown} leads outside the package; refusing the package"],
+                [
+                    tr(
+                        "{where}: the image {image} leads outside the package; refusing the package"
+                    ).format(where=where, image=shown)
+                ],
             )
         if name in self._stored:
             return self._stored[name]
@@ -289,15 +338,25 @@ class _Images:
     def _read(self, name: str, shown: str, where: str) -> str | None:
         assert self._archive is not None
         if PurePosixPath(name).suffix.lower() not in card_html.IMAGE_SUFFIXES:
-            self._left_out.add(f"{shown} at {where} (not a kind of image Recall shows)")
+            self._left_out.add(
+                tr("{image} at {where} (not a kind of image Recall shows)").format(
+                    image=shown, where=where
+                )
+            )
             return None
         if not self._archive.has(name):
-            self._left_out.add(f"{shown} at {where} (missing from the package)")
+            self._left_out.add(
+                tr("{image} at {where} (missing from the package)").format(image=shown, where=where)
+            )
             return None
         data = self._archive.read(name, MAX_IMAGE_BYTES)
         problem = svg_problem(data) if name.lower().endswith(".svg") else None
         if problem is not None:
-            self._left_out.add(f"{shown} at {where} ({problem})")
+            self._left_out.add(
+                tr("{image} at {where} ({problem})").format(
+                    image=shown, where=where, problem=problem
+                )
+            )
             return None
         stored = card_html.media_name(data, name)
         target = self._staging / stored
@@ -306,8 +365,20 @@ class _Images:
                 target.write_bytes(data)
             except OSError as error:
                 raise DeckError(
-                    self._source, [f"cannot stage an image in {self._staging} ({error.strerror})"]
+                    self._source,
+                    [
+                        tr("cannot stage an image in {folder} ({reason})").format(
+                            folder=self._staging, reason=error.strerror
+                        )
+                    ],
                 ) from None
         if all(item.name != stored for item in self.media):
             self.media.append(StagedMedia(name=stored, path=target))
         return stored
+
+
+def _line(member: str, line: int) -> str:
+    """``items/q1.xml line 12``, or ``line 12`` for a lone file."""
+    if member:
+        return tr("{file} line {line}").format(file=member, line=line)
+    return tr("line {line}").format(line=line)

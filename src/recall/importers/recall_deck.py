@@ -22,6 +22,7 @@ from recall.content.deck_format import BasicCard, ChoiceCard
 from recall.content.deck_stream import stream_deck
 from recall.core import wording
 from recall.core.errors import DeckError
+from recall.core.i18n import tr, trn
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.importers import ImportedPackage, StagedMedia
 from recall.importers._media import MAX_SOUND_BYTES, MAX_VIDEO_BYTES
@@ -79,7 +80,11 @@ def read_recall_deck(
             staged.path.unlink(missing_ok=True)
         raise
     notes = stager.missing.line(
-        f"{wording.count(stager.missing.count, 'sound')} not found next to the deck and left out"
+        trn(
+            "{count} sound not found next to the deck and left out",
+            "{count} sounds not found next to the deck and left out",
+            stager.missing.count,
+        ).format(count=wording.number(stager.missing.count))
     )
     return ImportedPackage(decks=[deck], media=stager.media, notes=notes, spooled={deck.id: spool})
 
@@ -113,7 +118,7 @@ class _SoundStager:
             text: str = getattr(card, field)
             if "[sound:" not in text:
                 continue
-            where = f"card {card.id!r}, {field}"
+            where = tr("card {card}, {field}").format(card=repr(card.id), field=field)
             rewritten = sound.replace_references(text, partial(self._resolve, where=where))
             if rewritten != text:
                 update[field] = rewritten
@@ -124,7 +129,9 @@ class _SoundStager:
         except ValidationError as error:
             for detail in error.errors():
                 self.problems.append(
-                    f"card {card.id!r}: {detail['msg']} once its sounds are left out"
+                    tr("card {card}: {problem} once its sounds are left out").format(
+                        card=repr(card.id), problem=detail["msg"]
+                    )
                 )
             return card
 
@@ -139,12 +146,18 @@ class _SoundStager:
             found = self._find(name)
             return self._copy(found, name, kind, where) if found else name
         if not _plain_name(name):
-            self.problems.append(f"{where}: sound {name[:80]!r} must be a plain file name")
+            self.problems.append(
+                tr("{where}: sound {name} must be a plain file name").format(
+                    where=where, name=repr(name[:80])
+                )
+            )
             return None
         if kind is None:
             known = ", ".join(sorted(sound.PLAYABLE_SUFFIXES | sound.EXTERNAL_SUFFIXES))
             self.problems.append(
-                f"{where}: {name!r} is not a sound or video Recall knows ({known})"
+                tr("{where}: {name} is not a sound or video Recall knows ({known})").format(
+                    where=where, name=repr(name), known=known
+                )
             )
             return None
         found = self._find(name)
@@ -170,10 +183,18 @@ class _SoundStager:
             with found.open("rb") as file:
                 data = file.read(limit + 1)
         except OSError as error:
-            self.problems.append(f"{where}: cannot read {found} ({error.strerror})")
+            self.problems.append(
+                tr("{where}: cannot read {file} ({reason})").format(
+                    where=where, file=found, reason=error.strerror
+                )
+            )
             return None
         if len(data) > limit:
-            self.problems.append(f"{where}: {name!r} is larger than {limit // 1024**2} MiB")
+            self.problems.append(
+                tr("{where}: {name} is larger than {size} MiB").format(
+                    where=where, name=repr(name), size=limit // 1024**2
+                )
+            )
             return None
         stored = card_html.media_name(data, name)
         target = self._staging / stored
@@ -182,7 +203,12 @@ class _SoundStager:
                 target.write_bytes(data)
             except OSError as error:
                 raise DeckError(
-                    self._source, [f"cannot stage {name!r} in {self._staging} ({error.strerror})"]
+                    self._source,
+                    [
+                        tr("cannot stage {name} in {folder} ({reason})").format(
+                            name=repr(name), folder=self._staging, reason=error.strerror
+                        )
+                    ],
                 ) from None
             self.media.append(StagedMedia(name=stored, path=target))
         return stored

@@ -18,6 +18,7 @@ from typing import Any
 
 from recall.core import days, presets, wording
 from recall.core.errors import CancelledError, RecallError, UnknownDeckError
+from recall.core.i18n import tr, trn
 from recall.core.memory import MemoryState, ReviewKind
 from recall.core.preferences import Preferences
 from recall.core.presets import DEFAULT_PRESET_ID, DeckPresets, LeechPolicy, Preset, with_changes
@@ -87,15 +88,25 @@ class OptionsChange:
         names = ", ".join(sorted({preset.name for preset in self.presets_after.values()}))
         parts = []
         if names:
-            parts.append(f"saved preset {names}")
+            parts.append(tr("saved preset {presets}").format(presets=names))
         moved = [d for d, preset in self.decks_after.items() if self.decks_before[d] != preset]
         if moved:
-            parts.append(f"{wording.count(len(moved), 'deck')} given another preset")
+            parts.append(
+                trn(
+                    "{count} deck given another preset",
+                    "{count} decks given another preset",
+                    len(moved),
+                ).format(count=wording.number(len(moved)))
+            )
         if self.rescheduled:
             parts.append(
-                f"{wording.count(self.rescheduled, 'card')} rescheduled from their history"
+                trn(
+                    "{count} card rescheduled from their history",
+                    "{count} cards rescheduled from their history",
+                    self.rescheduled,
+                ).format(count=wording.number(self.rescheduled))
             )
-        return "; ".join(parts) or "nothing changed"
+        return "; ".join(parts) or tr("nothing changed")
 
 
 def preferences(database: Database) -> Preferences:
@@ -120,10 +131,13 @@ def save_preferences(database: Database, chosen: Preferences, now: datetime) -> 
 
 def moved_note(moved: int) -> str:
     """What a replay of every schedule on new study days did, in words."""
-    return (
+    return trn(
         "Every schedule was replayed on the new study days (a backup was made first): "
-        f"{wording.count(moved, 'schedule')} moved."
-    )
+        "{count} schedule moved.",
+        "Every schedule was replayed on the new study days (a backup was made first): "
+        "{count} schedules moved.",
+        moved,
+    ).format(count=wording.number(moved))
 
 
 def leech_policy(database: Database, deck_id: int) -> LeechPolicy:
@@ -190,7 +204,7 @@ def delete_preset(
         PresetNameError: The default preset cannot be deleted.
     """
     if preset_id == DEFAULT_PRESET_ID:
-        raise PresetNameError("the default preset cannot be deleted")
+        raise PresetNameError(tr("the default preset cannot be deleted"))
     with database.reading() as transaction:
         book = transaction.options.deck_presets()
     moved = {deck: DEFAULT_PRESET_ID for deck, chosen in book.decks.items() if chosen == preset_id}
@@ -337,10 +351,10 @@ def apply(
                 done += 1
                 if done % 500 == 0:
                     if cancelled():
-                        raise CancelledError("the options change was stopped; nothing changed")
+                        raise CancelledError(tr("the options change was stopped; nothing changed"))
                     progress(done, total)
             if cancelled():
-                raise CancelledError("the options change was stopped; nothing changed")
+                raise CancelledError(tr("the options change was stopped; nothing changed"))
             transaction.cards.set_memories(changed)
             rescheduled += len(changed)
         progress(total, total)
@@ -379,4 +393,8 @@ def find_preset(book: Mapping[int, Preset], name_or_id: str) -> int:
         if preset.name == name_or_id or str(preset_id) == name_or_id:
             return preset_id
     names = ", ".join(repr(preset.name) for preset in book.values())
-    raise PresetError(f"there is no preset {name_or_id!r}; the presets are: {names}")
+    raise PresetError(
+        tr("there is no preset {preset}; the presets are: {presets}").format(
+            preset=repr(name_or_id), presets=names
+        )
+    )

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from recall.core.days import StudyDays
+from recall.core.i18n import tr
 from recall.core.memory import CardState, ReviewKind
 from recall.options import deck_options
 from recall.scheduling import Schedulers, guessing, parameter_health
@@ -51,36 +52,53 @@ class OptimizeReport:
         fit's)."""
         return self.guesses is not None and self.guesses.adopted
 
-    def words(self) -> str:
-        """The outcome in one or two sentences."""
+    def words(self, in_window: bool = False) -> str:
+        """The outcome in one or two sentences.
+
+        Args:
+            in_window: Say how the deck options window applies a better fit not yet
+                applied (Use Fitted, then Save).
+        """
         result = self.result
         if result.before is None or result.after is None:
-            return (
-                f"Nothing to fit yet in preset {self.preset_name!r}: no card has a review on a "
-                "later day than its first. Keep studying; the parameters stay as they are."
-            )
+            return tr(
+                "Nothing to fit yet in preset {preset}: no card has a review on a later day "
+                "than its first. Keep studying; the parameters stay as they are."
+            ).format(preset=repr(self.preset_name))
+        figures = {"reviews": f"{result.reviews:,}", "cards": f"{result.cards:,}"}
         if result.kept_defaults:
-            return (
-                f"Only {result.reviews:,} reviews of {result.cards:,} cards to learn from: "
-                "fsrs-rs-python leaves out outliers and then keeps FSRS's default parameters "
-                "when too few reviews remain. Your current parameters stay."
-            )
-        head = (
-            f"Fitted to {result.reviews:,} reviews of {result.cards:,} cards: log loss "
-            f"{result.before.log_loss:.3f} -> {result.after.log_loss:.3f}"
-        )
+            return tr(
+                "Only {reviews} reviews of {cards} cards to learn from: fsrs-rs-python leaves "
+                "out outliers and then keeps FSRS's default parameters when too few reviews "
+                "remain. Your current parameters stay."
+            ).format(**figures)
+        figures["before"] = f"{result.before.log_loss:.3f}"
+        figures["after"] = f"{result.after.log_loss:.3f}"
         if not result.better:
-            text = f"{head}; your current parameters already fit best, kept."
+            text = tr(
+                "Fitted to {reviews} reviews of {cards} cards: log loss {before} -> {after}; "
+                "your current parameters already fit best, kept."
+            ).format(**figures)
         elif self.applied:
             moved = self.change.rescheduled if self.change else 0
-            text = f"{head}, applied ({moved:,} cards rescheduled from their history)."
+            text = tr(
+                "Fitted to {reviews} reviews of {cards} cards: log loss {before} -> {after}, "
+                "applied ({moved} cards rescheduled from their history)."
+            ).format(**figures, moved=f"{moved:,}")
+        elif in_window:
+            text = tr(
+                "Fitted to {reviews} reviews of {cards} cards: log loss {before} -> {after}: a "
+                "better fit. Use Fitted, then Save, to apply them."
+            ).format(**figures)
         else:
-            text = f"{head}: a better fit, not applied yet."
+            text = tr(
+                "Fitted to {reviews} reviews of {cards} cards: log loss {before} -> {after}: a "
+                "better fit, not applied yet."
+            ).format(**figures)
         if result.reviews < FEW_REVIEWS:
-            text += (
-                f" Only {result.reviews:,} reviews: a fit on so few can change a lot as you "
-                "study more."
-            )
+            text += " " + tr(
+                "Only {reviews} reviews: a fit on so few can change a lot as you study more."
+            ).format(reviews=figures["reviews"])
         if self.guesses is not None:
             text += " " + self.guesses.words()
         if self.health is not None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from recall.core.i18n import tr
 from recall.core.memory import CardState
 from recall.core.presets import DeckPresets, Preset
 from recall.scheduling.simulate import Habits, Workload, default_habits, simulate
@@ -79,35 +80,53 @@ class Simulation:
     def suggestion_words(self, current: float) -> str:
         """The suggestion and its reason in plain sentences, beside the current retention."""
         if self.basis is Basis.TOO_LITTLE:
-            return (
-                f"Suggested: desired retention {self.suggested:.2f}, the default, kept: "
-                f"{self.cards:,} cards and {self.reviews_measured:,} reviews of yours are too "
-                f"few to tell what suits you (a suggestion needs at least {MIN_CARDS} cards and "
-                f"{MIN_REVIEWS} reviews)."
+            return tr(
+                "Suggested: desired retention {retention}, the default, kept: {cards} cards and "
+                "{reviews} reviews of yours are too few to tell what suits you (a suggestion "
+                "needs at least {least_cards} cards and {least_reviews} reviews)."
+            ).format(
+                retention=f"{self.suggested:.2f}",
+                cards=f"{self.cards:,}",
+                reviews=f"{self.reviews_measured:,}",
+                least_cards=MIN_CARDS,
+                least_reviews=MIN_REVIEWS,
             )
         best, now = self.at(self.suggested), self.at(current)
         if self.basis is Basis.UNREACHED:
-            words = (
-                f"Suggested: desired retention {self.suggested:.2f}. No retention up to "
-                f"{HIGHEST_SUGGESTION:.2f} keeps {KNOWLEDGE_FLOOR:.0%} of your cards remembered "
-                f"after a year (the daily limits hold reviews back); this one keeps the most."
+            words = tr(
+                "Suggested: desired retention {retention}. No retention up to {highest} keeps "
+                "{floor} of your cards remembered after a year (the daily limits hold reviews "
+                "back); this one keeps the most."
+            ).format(
+                retention=f"{self.suggested:.2f}",
+                highest=f"{HIGHEST_SUGGESTION:.2f}",
+                floor=f"{KNOWLEDGE_FLOOR:.0%}",
             )
         else:
-            words = (
-                f"Suggested: desired retention {self.suggested:.2f}. Of the retentions that keep "
-                f"at least {KNOWLEDGE_FLOOR:.0%} of your cards remembered after a year, it gives "
-                f"the most knowledge per minute: {per_minute(best):.2f} cards remembered per "
-                f"minute of study ({best.remembered_at_end:,.0f} cards for "
-                f"{sum(best.minutes_per_day):,.0f} min over the year, about "
-                f"{_few(best.average_minutes)} min a day), against {per_minute(now):.2f} at "
-                f"your {current:.2f} ({now.remembered_at_end:,.0f} cards for "
-                f"{sum(now.minutes_per_day):,.0f} min)."
+            words = tr(
+                "Suggested: desired retention {retention}. Of the retentions that keep at least "
+                "{floor} of your cards remembered after a year, it gives the most knowledge per "
+                "minute: {per_minute} cards remembered per minute of study ({remembered} cards "
+                "for {minutes} min over the year, about {daily} min a day), against "
+                "{now_per_minute} at your {current} ({now_remembered} cards for {now_minutes} "
+                "min)."
+            ).format(
+                retention=f"{self.suggested:.2f}",
+                floor=f"{KNOWLEDGE_FLOOR:.0%}",
+                per_minute=f"{per_minute(best):.2f}",
+                remembered=f"{best.remembered_at_end:,.0f}",
+                minutes=f"{sum(best.minutes_per_day):,.0f}",
+                daily=_few(best.average_minutes),
+                now_per_minute=f"{per_minute(now):.2f}",
+                current=f"{current:.2f}",
+                now_remembered=f"{now.remembered_at_end:,.0f}",
+                now_minutes=f"{sum(now.minutes_per_day):,.0f}",
             )
             if self._floor_binds():
-                words += (
-                    f" Lower retentions cost less per card remembered but leave fewer than "
-                    f"{KNOWLEDGE_FLOOR:.0%} remembered."
-                )
+                words += " " + tr(
+                    "Lower retentions cost less per card remembered but leave fewer than {floor} "
+                    "remembered."
+                ).format(floor=f"{KNOWLEDGE_FLOOR:.0%}")
         if self.basis is Basis.EDGE or (
             self.basis is Basis.UNREACHED and self.suggested >= HIGHEST_SUGGESTION
         ):
@@ -255,15 +274,15 @@ def suggestion(workloads: list[Workload], cards: int, reviews: int) -> tuple[flo
 
 def _edge_words(retention: float) -> str:
     if retention <= LOWEST_SUGGESTION + 1e-9:
-        return (
-            f"The best lies at the edge of what was simulated: {retention:.2f} is the lowest "
-            f"retention searched, and a lower one might do better still, at a higher share "
-            f"of forgotten cards."
-        )
-    return (
-        f"The best lies at the edge of what was simulated: {retention:.2f} is the highest "
-        f"retention searched, as above it the workload climbs steeply for little more memory."
-    )
+        return tr(
+            "The best lies at the edge of what was simulated: {retention} is the lowest "
+            "retention searched, and a lower one might do better still, at a higher share of "
+            "forgotten cards."
+        ).format(retention=f"{retention:.2f}")
+    return tr(
+        "The best lies at the edge of what was simulated: {retention} is the highest retention "
+        "searched, as above it the workload climbs steeply for little more memory."
+    ).format(retention=f"{retention:.2f}")
 
 
 def _few(value: float) -> str:

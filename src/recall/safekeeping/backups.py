@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from recall.core import i18n
 from recall.core.errors import RecallError
+from recall.core.i18n import mark, tr
 from recall.host import paths
 from recall.safekeeping.integrity import CheckReport, check
 from recall.scheduling import Schedulers
@@ -70,8 +72,11 @@ class Backup:
         match = _NOTE.search(self.path.name)
         if match is None:
             return ""
-        words = match.group(1).removeprefix("before-").replace("-", " ")
-        return f"Before {words}"
+        note = match.group(1)
+        if note in _NOTES:
+            return i18n.tr(_NOTES[note])
+        words = note.removeprefix("before-").replace("-", " ")
+        return tr("Before {what}").format(what=words)
 
     @property
     def size_text(self) -> str:
@@ -85,6 +90,15 @@ class Backup:
 
 # The note ``make_backup`` adds after the time: "recall-20260115-090000-000000-before-restore".
 _NOTE = re.compile(r"^recall-\d{8}-\d{6}-\d{6}-(before-[a-z-]+)\.sqlite3$")
+# The notes Recall writes, as the backups list says them.
+_NOTES = {
+    "before-delete": mark("Before delete"),
+    "before-new-options": mark("Before new options"),
+    "before-repair": mark("Before repair"),
+    "before-replay": mark("Before replay"),
+    "before-restore": mark("Before restore"),
+    "before-sync-delete": mark("Before sync delete"),
+}
 
 
 @dataclass(frozen=True)
@@ -118,7 +132,9 @@ def make_backup(database: Database, now: datetime, note: str = "") -> Path:
     try:
         copy_database(database.path, target)
     except RecallError as error:
-        raise BackupError(f"cannot write a backup into {folder}: {error}") from None
+        raise BackupError(
+            tr("cannot write a backup into {folder}: {error}").format(folder=folder, error=error)
+        ) from None
     thin(folder, now, made=target)
     return target
 
@@ -253,7 +269,7 @@ def restore(
         except RecallError as error:
             if isinstance(error, BackupError):
                 raise
-            raise BackupError(_nothing_changed(f"cannot restore: {error}")) from None
+            raise BackupError(_nothing_changed(_cannot_restore(error))) from None
         safety = made[0]
         chosen = _describe(backup_file)
     else:
@@ -267,7 +283,7 @@ def restore(
         try:
             restoring.overwrite(staged, database.path, database.busy_timeout_ms)
         except StorageError as error:
-            raise BackupError(_nothing_changed(f"cannot restore: {error}")) from None
+            raise BackupError(_nothing_changed(_cannot_restore(error))) from None
     database.bring_up_to_date()
     # The file's integrity, foreign keys and schema were checked on the snapshot that went
     # in; its schedules were checked when the backup was made. What remains are the
@@ -281,7 +297,7 @@ def _before_restore(database: Database, now: datetime) -> Path:
     try:
         return make_backup(database, now, "before-restore")
     except BackupError as error:
-        message = f"{error}; the restore needs that backup first"
+        message = tr("{error}; the restore needs that backup first").format(error=error)
         raise BackupError(_nothing_changed(message)) from None
 
 
@@ -312,12 +328,14 @@ def replace_damaged(
             or the backup is not healthy, or a copy could not be written; nothing changed.
     """
     if not backup_file.is_file():
-        raise BackupError(f"{backup_file}: no such file; nothing was changed")
+        raise BackupError(_no_such_file(backup_file))
     problem = restoring.diagnose(database_path, busy_timeout_ms)
     if problem is None:
         raise BackupError(
-            f"{database_path} opens normally, so it is not set aside; `recall restore` "
-            "(or File > Backups) restores into it after backing it up"
+            tr(
+                "{path} opens normally, so it is not set aside; `recall restore` (or File > "
+                "Backups) restores into it after backing it up"
+            ).format(path=database_path)
         )
     if not is_unusable(problem):
         raise BackupError(_nothing_changed(str(problem)))
@@ -331,25 +349,37 @@ def replace_damaged(
 
 def _stage(backup_file: Path, database_path: Path) -> Path:
     if not backup_file.is_file():
-        raise BackupError(f"{backup_file}: no such file; nothing was changed")
+        raise BackupError(_no_such_file(backup_file))
     try:
         return restoring.stage(backup_file, database_path)
     except RecallError as error:
-        raise BackupError(_nothing_changed(f"cannot restore: {error}")) from None
+        raise BackupError(_nothing_changed(_cannot_restore(error))) from None
 
 
 def _nothing_changed(message: str) -> str:
     message = message.rstrip(". ")
-    if message.lower().endswith("nothing was changed"):
+    if message.lower().endswith(tr("nothing was changed").lower()):
         return message
-    return f"{message}; nothing was changed"
+    return tr("{problem}; nothing was changed").format(problem=message)
+
+
+def _cannot_restore(error: RecallError) -> str:
+    return tr("cannot restore: {error}").format(error=error)
+
+
+def _no_such_file(path: Path) -> str:
+    return tr("{path}: no such file; nothing was changed").format(path=path)
 
 
 def _describe(path: Path) -> Backup:
     try:
         counted = contents(path)
     except RecallError as error:
-        raise BackupError(_nothing_changed(f"{path} cannot be restored: {error}")) from None
+        raise BackupError(
+            _nothing_changed(
+                tr("{path} cannot be restored: {error}").format(path=path, error=error)
+            )
+        ) from None
     made_at = _time_of(path.name) or datetime.fromtimestamp(path.stat().st_mtime, UTC)
     return Backup(path, made_at, path.stat().st_size, counted.decks, counted.cards, counted.reviews)
 

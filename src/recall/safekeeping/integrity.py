@@ -7,6 +7,7 @@ from datetime import datetime
 
 from recall.core import wording
 from recall.core.errors import CancelledError
+from recall.core.i18n import tr, trn
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import (
@@ -157,7 +158,7 @@ def _check(
             replayed += 1
             if replayed % _PROGRESS_EVERY == 0:
                 if cancelled():
-                    raise CancelledError("the check was stopped; nothing was changed")
+                    raise CancelledError(tr("the check was stopped; nothing was changed"))
                 progress(replayed, todo)
             scheduler = replayers.get(deck_id)
             if scheduler is None:
@@ -167,9 +168,14 @@ def _check(
                 card = transaction.cards.get(card_id)
                 stale[card_id] = memory_of(memory)
                 replay_problems.append(
-                    f"card {decks.get(deck_id, '?')}/{card.key}: the stored schedule "
-                    f"(due {_when(card.memory.due)}) differs from its history "
-                    f"(due {_when(stale[card_id].due)})"
+                    tr(
+                        "card {card}: the stored schedule (due {stored}) differs from its "
+                        "history (due {replayed})"
+                    ).format(
+                        card=f"{decks.get(deck_id, '?')}/{card.key}",
+                        stored=_when(card.memory.due),
+                        replayed=_when(stale[card_id].due),
+                    )
                 )
         problems = [] if sqlite_check is None else sqlite_check.problems()
         if any(problem.startswith(_UNREADABLE) for problem in problems):
@@ -178,27 +184,34 @@ def _check(
         misplaced = transaction.checks.misplaced_schedules()
         if misplaced:
             problems.append(
-                f"{wording.count(len(misplaced), 'card')} "
-                f"{wording.word(len(misplaced), 'has', 'have')} a schedule row that names "
-                "another deck or position than the card "
-                f"(first: card {misplaced[0]})"
+                trn(
+                    "{count} card has a schedule row that names another deck or position than "
+                    "the card (first: card {first})",
+                    "{count} cards have a schedule row that names another deck or position than "
+                    "the card (first: card {first})",
+                    len(misplaced),
+                ).format(count=wording.number(len(misplaced)), first=misplaced[0])
             )
         # Reviews of missing cards are what SQLite's foreign-key check reports as "review
         # row N points at a missing card": looked up by id only when it found some.
         none_gone = sqlite_check is None or not any(p.startswith("review row ") for p in problems)
         for orphan in [] if none_gone else transaction.history.orphans():
-            problems.append(f"review {orphan.id} points at card {orphan.card_id}, which is gone")
+            problems.append(
+                tr("review {review} points at card {card}, which is gone").format(
+                    review=orphan.id, card=orphan.card_id
+                )
+            )
         future = transaction.history.after(now + FUTURE_TOLERANCE)
         if future:
             problems.append(
-                f"{wording.count(len(future), 'review')} {wording.word(len(future), 'is', 'are')} "
-                "dated in the future, the latest at "
-                f"{_when(future[-1].reviewed_at)} (was the clock wrong?); --repair sets "
-                + wording.word(
+                trn(
+                    "{count} review is dated in the future, the latest at {latest} (was the clock "
+                    "wrong?); --repair sets it aside, kept, and reschedules its card without it",
+                    "{count} reviews are dated in the future, the latest at {latest} (was the "
+                    "clock wrong?); --repair sets them aside, kept, and reschedules their cards "
+                    "without them",
                     len(future),
-                    "it aside, kept, and reschedules its card without it",
-                    "them aside, kept, and reschedules their cards without them",
-                )
+                ).format(count=wording.number(len(future)), latest=_when(future[-1].reviewed_at))
             )
     if replay_schedules and not problems:
         with database.transaction() as transaction:

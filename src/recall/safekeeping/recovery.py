@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 from recall.host import paths
 from recall.safekeeping import backups, integrity
 from recall.safekeeping.backups import Backup, RestoreReport
@@ -74,8 +75,10 @@ def restore_folder(
 
     if window_open(data_dir):
         raise WindowOpenError(
-            f"a Recall window has {data_dir} open: restore from its File > Backups, or close "
-            "the window and run this again. Nothing was changed"
+            tr(
+                "a Recall window has {folder} open: restore from its File > Backups, or close "
+                "the window and run this again. Nothing was changed"
+            ).format(folder=data_dir)
         )
     path = paths.database_path(data_dir)
     try:
@@ -106,8 +109,10 @@ def start_empty(data_dir: Path) -> Path:
     path = paths.database_path(data_dir)
     if has_contents(path):
         raise RecallError(
-            f"{path} is there, so no empty database is started; to go back to a backup, "
-            "`recall restore FILE`. Nothing was changed"
+            tr(
+                "{path} is there, so no empty database is started; to go back to a backup, "
+                "`recall restore FILE`. Nothing was changed"
+            ).format(path=path)
         )
     Database(path, start_empty=True).close()
     return path
@@ -126,12 +131,12 @@ def set_aside_files(data_dir: Path) -> list[Path]:
 def set_aside_notice(files: list[Path]) -> str:
     """What every start says while set-aside databases are kept in the data folder."""
     listed = ", ".join(str(path) for path in files)
-    return (
-        f"A database Recall could not open was set aside, not deleted: {listed}. If you need "
-        f"what it held, `recall restore {files[-1]}` checks it and, if it is readable, puts "
-        "it back (the current database is backed up first). Move the file out of the data "
-        "folder to stop this note."
-    )
+    return tr(
+        "A database Recall could not open was set aside, not deleted: {files}. If you need "
+        "what it held, `recall restore {newest}` checks it and, if it is readable, puts it back "
+        "(the current database is backed up first). Move the file out of the data folder to "
+        "stop this note."
+    ).format(files=listed, newest=files[-1])
 
 
 def missing_advice(data_dir: Path, error: MissingDatabaseError) -> str:
@@ -140,13 +145,21 @@ def missing_advice(data_dir: Path, error: MissingDatabaseError) -> str:
     lines = [str(error) + "."]
     if newest is not None:
         lines.append(
-            f"The newest backup was made {newest.made_at.astimezone():%Y-%m-%d %H:%M} "
-            f"({newest.cards} cards, {newest.reviews} reviews): `recall restore {newest.path}` "
-            "brings it back."
+            tr(
+                "The newest backup was made {made} ({cards} cards, {reviews} reviews): `recall "
+                "restore {path}` brings it back."
+            ).format(
+                made=f"{newest.made_at.astimezone():%Y-%m-%d %H:%M}",
+                cards=newest.cards,
+                reviews=newest.reviews,
+                path=newest.path,
+            )
         )
     for aside in set_aside_files(data_dir)[-1:]:
-        lines.append(f"`recall restore {aside}` tries the file set aside as damaged.")
-    lines.append("To start with an empty database on purpose: `recall restore --empty`.")
+        lines.append(
+            tr("`recall restore {path}` tries the file set aside as damaged.").format(path=aside)
+        )
+    lines.append(tr("To start with an empty database on purpose: `recall restore --empty`."))
     return " ".join(lines)
 
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 from recall.core import wording
+from recall.core.i18n import tr, trn
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
 from recall.safekeeping import backups, integrity
 from recall.safekeeping.integrity import CheckReport
@@ -73,7 +74,11 @@ def _rebuild(database: Database, report: CheckReport, schedulers: Schedulers) ->
         if report.misplaced:
             placed = transaction.checks.place_schedules()
             changes.append(
-                f"gave {wording.count(placed, 'schedule row')} their card's deck and position"
+                trn(
+                    "gave {count} schedule row their card's deck and position",
+                    "gave {count} schedule rows their card's deck and position",
+                    placed,
+                ).format(count=wording.number(placed))
             )
         decks = transaction.decks.keys()
         presets = transaction.options.deck_presets()
@@ -93,13 +98,13 @@ def _rebuild(database: Database, report: CheckReport, schedulers: Schedulers) ->
                 cutoff, report.checked_at, "dated in the future when checked"
             )
             changes.append(
-                f"set aside {wording.count(report.future, 'review')} dated after {_when(cutoff)} "
-                "(kept in the table set_aside_review); "
-                + wording.word(
+                trn(
+                    "set aside {count} review dated after {cutoff} (kept in the table "
+                    "set_aside_review); its card is rescheduled without it",
+                    "set aside {count} reviews dated after {cutoff} (kept in the table "
+                    "set_aside_review); their cards are rescheduled without them",
                     report.future,
-                    "its card is rescheduled without it",
-                    "their cards are rescheduled without them",
-                )
+                ).format(count=wording.number(report.future), cutoff=_when(cutoff))
             )
             for card_id in touched:
                 card = transaction.cards.get(card_id)
@@ -111,12 +116,14 @@ def _rebuild(database: Database, report: CheckReport, schedulers: Schedulers) ->
             card = transaction.cards.get(card_id)
             transaction.cards.set_memory(card_id, memory)
             changes.append(
-                f"rebuilt card {decks.get(card.deck_id, '?')}/{card.key}: due "
-                f"{_when(card.memory.due)}"
-                f" -> {_when(memory.due)}"
+                tr("rebuilt card {card}: due {before} -> {after}").format(
+                    card=f"{decks.get(card.deck_id, '?')}/{card.key}",
+                    before=_when(card.memory.due),
+                    after=_when(memory.due),
+                )
             )
     return changes
 
 
 def _when(moment: datetime | None) -> str:
-    return "never (new)" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
+    return tr("never (new)") if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import fsrs_rs_python
 
+from recall.core.i18n import tr
 from recall.scheduling.fitting import CardHistory, Walk, evaluate, fit, walks
 from recall.scheduling.optimize import Fit
 from recall.scheduling.parameter_health import PARTS
@@ -101,16 +102,25 @@ class Comparison:
     def words(self) -> str:
         """Both figures and the verdict in a sentence."""
         plain, guessing = self.plain, self.guessing
-        verdict = (
-            "adopted: the parameters are fitted with it"
-            if self.adopted
-            else "not adopted: a right pick counts as recall"
-        )
-        return (
-            f"Guess correction (a right pick on a k-option card may be a 1-in-k guess), on "
-            f"later reviews: log loss {plain.log_loss:.4f} without, {guessing.log_loss:.4f} "
-            f"with; RMSE {plain.rmse_bins:.1%} without, {guessing.rmse_bins:.1%} with: "
-            f"{verdict}."
+        if self.adopted:
+            sentence = tr(
+                "Guess correction (a right pick on a k-option card may be a 1-in-k guess), on "
+                "later reviews: log loss {loss_without} without, {loss_with} with; RMSE "
+                "{rmse_without} without, {rmse_with} with: adopted: the parameters are fitted "
+                "with it."
+            )
+        else:
+            sentence = tr(
+                "Guess correction (a right pick on a k-option card may be a 1-in-k guess), on "
+                "later reviews: log loss {loss_without} without, {loss_with} with; RMSE "
+                "{rmse_without} without, {rmse_with} with: not adopted: a right pick counts as "
+                "recall."
+            )
+        return sentence.format(
+            loss_without=f"{plain.log_loss:.4f}",
+            loss_with=f"{guessing.log_loss:.4f}",
+            rmse_without=f"{plain.rmse_bins:.1%}",
+            rmse_with=f"{guessing.rmse_bins:.1%}",
         )
 
     def to_json(self) -> dict[str, object]:

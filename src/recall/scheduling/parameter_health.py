@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import fsrs_rs_python
 
+from recall.core.i18n import tr
 from recall.scheduling.optimize import DayRatings, Fit, evaluate
 from recall.scheduling.review import DEFAULT_PARAMETERS
 
@@ -79,27 +80,38 @@ class Health:
 
     def words(self) -> str:
         """The verdict in a sentence or two."""
-        splits = len(self.splits)
-        head = (
-            f"Health check: on reviews they were not fitted to, the parameters beat FSRS's "
-            f"defaults in {self.wins} of {splits} time splits (held-out RMSE "
-            f"{self.held_out_rmse:.1%})"
-        )
+        figures = {
+            "wins": self.wins,
+            "splits": len(self.splits),
+            "rmse": f"{self.held_out_rmse:.1%}",
+        }
         if self.healthy:
-            return f"{head}: they generalise."
+            return tr(
+                "Health check: on reviews they were not fitted to, the parameters beat FSRS's "
+                "defaults in {wins} of {splits} time splits (held-out RMSE {rmse}): they "
+                "generalise."
+            ).format(**figures)
         warnings = []
         if not self.generalises:
             warnings.append(
-                "they do not predict later reviews better than the defaults, so they may "
-                "fit the past by chance"
+                tr(
+                    "they do not predict later reviews better than the defaults, so they may "
+                    "fit the past by chance"
+                )
             )
         if self.fits_badly:
             warnings.append(
-                f"predicted recall is off by more than {BAD_RMSE:.0%} on later reviews "
-                "(ratings that do not follow how well you remember, such as Hard for a "
-                "lapse, make this)"
+                tr(
+                    "predicted recall is off by more than {share} on later reviews (ratings "
+                    "that do not follow how well you remember, such as Hard for a lapse, make "
+                    "this)"
+                ).format(share=f"{BAD_RMSE:.0%}")
             )
-        return f"{head}. Warning: " + "; and ".join(warnings) + "."
+        return tr(
+            "Health check: on reviews they were not fitted to, the parameters beat FSRS's "
+            "defaults in {wins} of {splits} time splits (held-out RMSE {rmse}). Warning: "
+            "{warnings}."
+        ).format(**figures, warnings=tr("; and ").join(warnings))
 
     def to_json(self) -> dict[str, object]:
         """The check as ``recall optimize --json`` prints it."""

@@ -20,6 +20,7 @@ from typing import NamedTuple, cast
 import fsrs
 
 from recall.core.days import StudyDays
+from recall.core.i18n import tr
 from recall.core.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
 from recall.core.presets import PARAMETER_BOUNDS, PARAMETER_COUNT, DeckPresets, Preset
 from recall.scheduling.replay import RawEntry, RawMemory, Replayer, fuzz_draw
@@ -45,10 +46,14 @@ def parameter_problem(parameters: Sequence[float]) -> str | None:
     if not parameters:
         return None
     if len(parameters) != PARAMETER_COUNT:
-        return f"FSRS needs {PARAMETER_COUNT} parameters, got {len(parameters)}"
+        return tr("FSRS needs {count} parameters, got {got}").format(
+            count=PARAMETER_COUNT, got=len(parameters)
+        )
     for index, (value, (low, high)) in enumerate(zip(parameters, PARAMETER_BOUNDS, strict=True)):
         if not low <= value <= high:
-            return f"parameter {index + 1} is {value:g}, outside FSRS's bounds {low:g}-{high:g}"
+            return tr("parameter {number} is {value}, outside FSRS's bounds {low}-{high}").format(
+                number=index + 1, value=f"{value:g}", low=f"{low:g}", high=f"{high:g}"
+            )
     return None
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from recall.core import deck_tree, wording
 from recall.core.days import StudyDays
 from recall.core.errors import RecallError, UnknownDeckError
+from recall.core.i18n import tr, trn
 from recall.core.memory import CardState
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import Schedulers, exam
@@ -75,47 +76,80 @@ class ExamForecast:
     def reading(self) -> list[str]:
         """The figures in words, one line each, as the window and ``recall forecast`` say them."""
         day = wording.long_day(self.exam)
-        lines = [
-            f"Exam on {day}: "
-            + (
-                "today."
-                if self.days_left == 0
-                else f"{wording.count(self.days_left, 'study day')} left, today included."
-            ),
-            f"If you study nothing more, you can expect to remember {wording.percent(self.share)}"
-            f" of the {wording.count(self.cards, 'card')} on the day"
-            + (
-                f" ({wording.percent(self.share_studied)} of the "
-                f"{wording.count(self.studied, 'card')} studied; new cards count as forgotten)."
-                if self.share_studied is not None
-                else " (none is studied yet; new cards count as forgotten)."
-            ),
-        ]
+        if self.days_left == 0:
+            when = tr("Exam on {day}: today.").format(day=day)
+        else:
+            when = trn(
+                "Exam on {day}: {count} study day left, today included.",
+                "Exam on {day}: {count} study days left, today included.",
+                self.days_left,
+            ).format(day=day, count=wording.number(self.days_left))
+        expect = {
+            "share": wording.percent(self.share),
+            "count": wording.number(self.cards),
+        }
+        if self.share_studied is not None:
+            remember = trn(
+                "If you study nothing more, you can expect to remember {share} of the {count} "
+                "card on the day ({studied_share} of the {studied} studied; new cards count as "
+                "forgotten).",
+                "If you study nothing more, you can expect to remember {share} of the {count} "
+                "cards on the day ({studied_share} of the {studied} studied; new cards count as "
+                "forgotten).",
+                self.cards,
+            ).format(
+                **expect,
+                studied_share=wording.percent(self.share_studied),
+                studied=trn("{count} card", "{count} cards", self.studied).format(
+                    count=wording.number(self.studied)
+                ),
+            )
+        else:
+            remember = trn(
+                "If you study nothing more, you can expect to remember {share} of the {count} "
+                "card on the day (none is studied yet; new cards count as forgotten).",
+                "If you study nothing more, you can expect to remember {share} of the {count} "
+                "cards on the day (none is studied yet; new cards count as forgotten).",
+                self.cards,
+            ).format(**expect)
+        lines = [when, remember]
         if self.days_left == 0:
             return lines
         target = wording.percent(self.target)
         if self.reviews_per_day is None:
             lines.append(
-                f"{target} is out of reach: studying every due and new card each day gives "
-                f"about {wording.percent(self.planned_share)}."
+                tr(
+                    "{target} is out of reach: studying every due and new card each day gives "
+                    "about {share}."
+                ).format(target=target, share=wording.percent(self.planned_share))
             )
         else:
             lines.append(
-                f"To remember {target}, study about "
-                f"{wording.count(self.reviews_per_day, 'card')} a day (learning steps "
-                f"included, new cards after the due ones): about "
-                f"{wording.percent(self.planned_share)} on the day."
+                trn(
+                    "To remember {target}, study about {count} card a day (learning steps "
+                    "included, new cards after the due ones): about {share} on the day.",
+                    "To remember {target}, study about {count} cards a day (learning steps "
+                    "included, new cards after the due ones): about {share} on the day.",
+                    self.reviews_per_day,
+                ).format(
+                    target=target,
+                    count=wording.number(self.reviews_per_day),
+                    share=wording.percent(self.planned_share),
+                )
             )
+        skipped = wording.percent(self.share_if_skipped)
         if self.skipping_costs < 0.0005:
             # New cards learned later are fresher on the day: skipping may cost nothing.
             lines.append(
-                f"Skipping today leaves about {wording.percent(self.share_if_skipped)}: "
-                "it costs nothing measurable on the day."
+                tr(
+                    "Skipping today leaves about {share}: it costs nothing measurable on the day."
+                ).format(share=skipped)
             )
         else:
             lines.append(
-                f"Skipping today leaves about {wording.percent(self.share_if_skipped)}: "
-                f"{self.skipping_costs * 100:.1f} points less on the day."
+                tr("Skipping today leaves about {share}: {points} points less on the day.").format(
+                    share=skipped, points=f"{self.skipping_costs * 100:.1f}"
+                )
             )
         return lines
 
@@ -190,11 +224,15 @@ def forecast(
         ExamDateError: The exam day has passed, or the target is not a share.
     """
     if not 0 < target <= 1:
-        raise ExamDateError(f"the target {target:g} is not a share above 0 and at most 1")
+        raise ExamDateError(
+            tr("the target {target} is not a share above 0 and at most 1").format(
+                target=f"{target:g}"
+            )
+        )
     name, cards, days = exam_cards(database, schedulers, deck_key)
     days_left = exam.day_number(exam_day) - days.day_of(now)
     if days_left < 0:
-        raise ExamDateError(f"the exam day {exam_day.isoformat()} has passed")
+        raise ExamDateError(tr("the exam day {day} has passed").format(day=exam_day.isoformat()))
     at = exam.exam_moment(exam_day, days)
     share, share_studied = exam_simulation.share_remembered(cards, at)
     studied = sum(card.memory.state is not CardState.NEW for card in cards)

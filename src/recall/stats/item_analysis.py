@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
 from recall.content.lint import HISTORY_CODES, LintWarning
-from recall.core import wording
+from recall.core import i18n, wording
+from recall.core.i18n import tr, trn
 from recall.core.memory import CardState, ReviewKind
 from recall.stats.schedules import deck_ids_of
 from recall.storage import Database
@@ -206,16 +207,29 @@ def as_json(analysis: ItemAnalysis) -> list[dict[str, object]]:
 
 def text_lines(analysis: ItemAnalysis, shown: int = 10) -> list[str]:
     """The flagged cards for a terminal, after the statistics: one line per flag."""
-    lines = ["Item analysis (whole history)"]
+    lines = [tr("Item analysis (whole history)")]
     flagged = analysis.flagged
     if not flagged:
-        lines.append(f"  No flags on {wording.count(len(analysis.cards), 'choice card')}.")
+        cards = len(analysis.cards)
+        lines.append(
+            "  "
+            + trn(
+                "No flags on {count} choice card.", "No flags on {count} choice cards.", cards
+            ).format(count=wording.number(cards))
+        )
     for card in flagged[:shown]:
         for code in card.flags:
-            lines.append(f"  {card.deck_key}/{card.card_key}: {FLAGS[code]} [{code}]")
+            meaning = i18n.tr(FLAGS[code])
+            lines.append(f"  {card.deck_key}/{card.card_key}: {meaning} [{code}]")
     if len(flagged) > shown:
+        more = len(flagged) - shown
         lines.append(
-            f"  ... and {wording.count(len(flagged) - shown, 'more card')} (recall lint --history)"
+            "  "
+            + trn(
+                "... and {count} more card (recall lint --history)",
+                "... and {count} more cards (recall lint --history)",
+                more,
+            ).format(count=wording.number(more))
         )
     return lines
 

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, tzinfo
 
 from recall.core import days, deck_tree
 from recall.core.errors import UnknownDeckError
+from recall.core.i18n import tr
 from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler
 from recall.stats.figures import (
@@ -49,7 +50,7 @@ def deck_ids_of(
         UnknownDeckError: ``deck_key`` names no deck.
     """
     if deck_key is None:
-        return None, "All decks"
+        return None, tr("All decks")
     deck = transaction.decks.by_key(deck_key)
     if deck is None:
         raise UnknownDeckError(deck_key)

@@ -9,8 +9,9 @@ from datetime import date, datetime, timedelta, tzinfo
 
 from recall.changes import cards as card_changes
 from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
-from recall.core import days, deck_tree
+from recall.core import days, deck_tree, i18n
 from recall.core.errors import DatabaseChangedError, UnknownDeckError
+from recall.core.i18n import mark
 from recall.core.memory import CardState, Rating, ReviewKind
 from recall.core.preferences import Preferences
 from recall.core.presets import DeckPresets, Preset, leech_policy
@@ -35,7 +36,7 @@ from recall.study.values import (
     Summary,
 )
 
-_CHANGED = (
+_CHANGED = mark(
     "the database changed while this deck was open (was a backup restored from the command "
     "line?); nothing was recorded. Open the deck again from the deck list"
 )
@@ -288,7 +289,7 @@ class StudySession(Answering):
             if today is None or not today.asks(shown.card_id, option):
                 asked = self._active_follow_up(transaction, shown.card_id)
                 if asked is None or asked.option != option:
-                    raise DatabaseChangedError(_CHANGED)
+                    raise DatabaseChangedError(i18n.tr(_CHANGED))
             review = new_review(answer, rating, picked, stored.memory.state, ReviewKind.FOLLOW_UP)
             review_id = transaction.history.add(review, self._keys(today, stored))
             # Which follow-up the card asks next is its history's to say.
@@ -340,7 +341,7 @@ class StudySession(Answering):
         with self.database.transaction() as transaction:
             self._check_deck(transaction)
             if last.review_id not in {r.id for r in transaction.history.of_card(last.card_id)}:
-                raise DatabaseChangedError(_CHANGED)
+                raise DatabaseChangedError(i18n.tr(_CHANGED))
             if last.leech is not None:
                 card_changes.restore(transaction, last.leech)
             transaction.history.delete(last.review_id)
@@ -410,21 +411,21 @@ class StudySession(Answering):
             return  # a custom session studies cards, not a deck: each card is checked
         deck = transaction.decks.by_key(self.deck_key)
         if deck is None or deck.id != self.deck.id:
-            raise DatabaseChangedError(_CHANGED)
+            raise DatabaseChangedError(i18n.tr(_CHANGED))
 
     def _check_card(self, transaction: Transaction, shown: StudyCard) -> CardRow:
         """The stored card, refused unless it is the one on screen (a studied deck, same key)."""
         try:
             stored = transaction.cards.get(shown.card_id)
         except LookupError:
-            raise DatabaseChangedError(_CHANGED) from None
+            raise DatabaseChangedError(i18n.tr(_CHANGED)) from None
         studied = (
             shown.card_id in self.custom.card_ids
             if self.custom is not None
             else stored.deck_id in self.deck_ids
         )
         if not studied or stored.key != shown.card.id:
-            raise DatabaseChangedError(_CHANGED)
+            raise DatabaseChangedError(i18n.tr(_CHANGED))
         return stored
 
     def _study_day(self, now: datetime) -> tuple[datetime, datetime]:

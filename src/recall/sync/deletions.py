@@ -14,6 +14,7 @@ from datetime import datetime
 
 from recall.core import wording
 from recall.core.errors import RecallError
+from recall.core.i18n import tr, trn
 from recall.safekeeping import backups
 from recall.storage import Database, Transaction
 from recall.sync import values
@@ -90,8 +91,14 @@ def back_up_if_many(
     if not counts:
         return []
     notes = [
-        f"deleted {wording.count(cards, 'card')} and {wording.count(reviews, 'review')} "
-        f"as {names.get(device, device[:8])} ({device[:8]}) asked"
+        tr("deleted {cards} and {reviews} as {device} ({id}) asked").format(
+            cards=trn("{count} card", "{count} cards", cards).format(count=wording.number(cards)),
+            reviews=trn("{count} review", "{count} reviews", reviews).format(
+                count=wording.number(reviews)
+            ),
+            device=names.get(device, device[:8]),
+            id=device[:8],
+        )
         for device, (cards, reviews) in counts.items()
     ]
     total_cards = sum(cards for cards, _ in counts.values())
@@ -101,5 +108,8 @@ def back_up_if_many(
     try:
         made = backups.make_backup(database, now, note="before-sync-delete")
     except RecallError as error:
-        return [*notes, f"no backup could be made before deleting them: {error}"]
-    return [*notes, f"a backup was made before deleting them: {made}"]
+        return [
+            *notes,
+            tr("no backup could be made before deleting them: {error}").format(error=error),
+        ]
+    return [*notes, tr("a backup was made before deleting them: {path}").format(path=made)]

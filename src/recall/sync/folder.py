@@ -27,6 +27,7 @@ from typing import Any
 
 from recall.core import wording
 from recall.core.errors import RecallError
+from recall.core.i18n import tr, trn
 from recall.host.files import fsync_folder
 from recall.sync import safe_files
 from recall.sync.events import FORMAT, encode
@@ -82,20 +83,28 @@ def root(folder: Path) -> Path:
         SyncFolderError: The folder does not exist or cannot hold Recall's part.
     """
     if not folder.is_dir():
-        raise SyncFolderError(f"the sync folder {folder} does not exist or is not a folder")
+        raise SyncFolderError(
+            tr("the sync folder {folder} does not exist or is not a folder").format(folder=folder)
+        )
     path = folder / ROOT
     if safe_files.is_link(path):
         raise SyncFolderError(
-            f"{path} is a symbolic link: Recall reads and writes nothing through links in "
-            "the sync folder. Replace it with a folder (move its files into it)"
+            tr(
+                "{path} is a symbolic link: Recall reads and writes nothing through links in "
+                "the sync folder. Replace it with a folder (move its files into it)"
+            ).format(path=path)
         )
     if path.exists() and not path.is_dir():
-        raise SyncFolderError(f"{path} is not a folder: Recall keeps its files in a folder there")
+        raise SyncFolderError(
+            tr("{path} is not a folder: Recall keeps its files in a folder there").format(path=path)
+        )
     try:
         path.mkdir(exist_ok=True)
     except OSError as error:
         if error.errno not in _CANNOT_WRITE:
-            raise SyncFolderError(f"cannot make {path}: {error.strerror or error}") from None
+            raise SyncFolderError(
+                tr("cannot make {path}: {reason}").format(path=path, reason=error.strerror or error)
+            ) from None
         # A folder this computer cannot write: what is there can still be read, and
         # writing says why it cannot when it tries.
     return path
@@ -168,8 +177,10 @@ def own_folder(base: Path, device: str) -> Path:
     for path in (folder, folder / "media"):
         if safe_files.is_link(path) or (os.path.lexists(path) and not path.is_dir()):
             raise SyncWriteError(
-                "this computer's folder in the sync folder is a link or not a folder",
-                f"{path}: Recall writes nothing through links; replace it with a folder",
+                tr("this computer's folder in the sync folder is a link or not a folder"),
+                tr("{path}: Recall writes nothing through links; replace it with a folder").format(
+                    path=path
+                ),
             )
     return folder
 
@@ -181,10 +192,10 @@ _FULL = {errno.ENOSPC, errno.EDQUOT}
 def write_problem(error: OSError) -> str:
     """Why a file of this device could not be written, in a few words."""
     if error.errno in _CANNOT_WRITE:
-        return "the sync folder is read-only here"
+        return tr("the sync folder is read-only here")
     if error.errno in _FULL:
-        return "the disk of the sync folder is full"
-    return "the sync folder cannot be written"
+        return tr("the disk of the sync folder is full")
+    return tr("the sync folder cannot be written")
 
 
 def remove_temporary(base: Path, device: str) -> None:
@@ -241,15 +252,18 @@ def not_read(base: Path) -> list[str]:
                     odd.append(f"{entry.name[:8]}/{inner.name}")
     if not odd:
         return []
-    shown = ", ".join(odd[:5]) + (f" and {len(odd) - 5} more" if len(odd) > 5 else "")
+    shown = ", ".join(odd[:5])
+    if len(odd) > 5:
+        shown = tr("{items} and {count} more").format(items=shown, count=len(odd) - 5)
     many = len(odd)
-    kinds = wording.word(
-        many, "is a link, named pipe or device", "are links, named pipes or devices"
-    )
-    files = wording.word(many, "a folder or file", "folders or files")
     return [
-        f"{wording.count(many, 'item')} in the sync folder {kinds}, not {files}, so "
-        f"{wording.word(many, 'it was', 'they were')} not read: {shown}"
+        trn(
+            "{count} item in the sync folder is a link, named pipe or device, not a folder or "
+            "file, so it was not read: {items}",
+            "{count} items in the sync folder are links, named pipes or devices, not folders or "
+            "files, so they were not read: {items}",
+            many,
+        ).format(count=wording.number(many), items=shown)
     ]
 
 
@@ -321,7 +335,9 @@ def header_problem(header: dict[str, Any], known: int | None = None) -> str | No
     ``known`` (this one's, ``FORMAT``, unless given), or None when it is."""
     version = header.get("recall_sync")
     if not isinstance(version, int):
-        return "is not a Recall sync file"
+        return tr("is not a Recall sync file")
     if version > (FORMAT if known is None else known):
-        return f"was written by a newer Recall (format {version}); update Recall to read it"
+        return tr(
+            "was written by a newer Recall (format {version}); update Recall to read it"
+        ).format(version=version)
     return None

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from recall.core import wording
 from recall.core.errors import CancelledError
+from recall.core.i18n import tr, trn
 from recall.core.memory import FUTURE_TOLERANCE
 from recall.core.progress import Cancelled, Progress
 from recall.storage import Transaction
@@ -131,14 +132,22 @@ def collect(
     for other, name, offset, size in plan:
         if other not in names:
             names[other] = _writer(base, other, name)
-        who = names[other] if other != me else "this computer"
-        describe(f"Reading {who}'s changes ({_size(size - offset)})...")
+        if other == me:
+            describe(
+                tr("Reading this computer's changes ({size})...").format(size=_size(size - offset))
+            )
+        else:
+            describe(
+                tr("Reading {device}'s changes ({size})...").format(
+                    device=names[other], size=_size(size - offset)
+                )
+            )
         start = done
 
         def tick(read: int, start: int = start) -> None:
             progress(start + read, total)
             if cancelled():
-                raise CancelledError("sync stopped; nothing was received")
+                raise CancelledError(tr("sync stopped; nothing was received"))
 
         read = read_events(base, other, name, offset, me, tick)
         done = start + (size - offset)
@@ -160,15 +169,26 @@ def collect(
             incoming.notes.append(set_aside_note(names.get(other, other[:8]), other, name, read))
         if read.too_long:
             incoming.notes.append(
-                f"{other[:8]}/{name}: {wording.count(read.too_long, 'line')} longer than "
-                f"{sync_folder.MAX_LINE_BYTES // 1024**2} MiB, skipped unread"
+                trn(
+                    "{file}: {count} line longer than {size} MiB, skipped unread",
+                    "{file}: {count} lines longer than {size} MiB, skipped unread",
+                    read.too_long,
+                ).format(
+                    file=f"{other[:8]}/{name}",
+                    count=wording.number(read.too_long),
+                    size=sync_folder.MAX_LINE_BYTES // 1024**2,
+                )
             )
         incoming.positions.append((other, name, read.end))
     for what, count in sorted(unknown.items()):
         incoming.notes.append(
-            f"{wording.count(count, 'event')} of a {what.removeprefix('unknown event ')} (from a "
-            f"newer Recall) skipped; {wording.word(count, 'it stays', 'they stay')} in the sync "
-            f"folder and {wording.word(count, 'is', 'are')} read again when Recall is updated"
+            trn(
+                "{count} event of a {kind} (from a newer Recall) skipped; it stays in the sync "
+                "folder and is read again when Recall is updated",
+                "{count} events of a {kind} (from a newer Recall) skipped; they stay in the sync "
+                "folder and are read again when Recall is updated",
+                count,
+            ).format(count=wording.number(count), kind=what.removeprefix("unknown event "))
         )
     _hold_far_ahead(transaction, incoming, now)
     return incoming
@@ -183,16 +203,22 @@ def set_aside_note(writer: str, device: str, name: str, read: FileRead) -> str:
     Said once: the next round reads the file on from after them.
     """
     reasons = "; ".join(
-        f"at byte {offset:,}: {reason:.200}" for offset, reason in read.set_aside[:_REASONS_SHOWN]
+        tr("at byte {offset}: {reason}").format(offset=f"{offset:,}", reason=f"{reason:.200}")
+        for offset, reason in read.set_aside[:_REASONS_SHOWN]
     )
     more = read.bad - len(read.set_aside)
     if more > 0:
-        reasons += f"; and {more:,} more"
-    lines = wording.word(read.bad, "is not an event", "are not events")
-    return (
-        f"{writer} ({device[:8]})/{name}: {wording.count(read.bad, 'line')} that {lines} "
-        f"Recall can merge (what no import would accept either) set aside ({reasons}); "
-        "the rest of the file was merged"
+        reasons += tr("; and {count} more").format(count=f"{more:,}")
+    return trn(
+        "{file}: {count} line that is not an event Recall can merge (what no import would "
+        "accept either) set aside ({reasons}); the rest of the file was merged",
+        "{file}: {count} lines that are not events Recall can merge (what no import would "
+        "accept either) set aside ({reasons}); the rest of the file was merged",
+        read.bad,
+    ).format(
+        file=f"{writer} ({device[:8]})/{name}",
+        count=wording.number(read.bad),
+        reasons=reasons,
     )
 
 
@@ -214,22 +240,29 @@ def _hold_far_ahead(transaction: Transaction, incoming: Incoming, now: datetime)
     incoming.events = released + kept
     if released:
         incoming.notes.append(
-            f"{wording.count(len(released), 'change')} held because "
-            f"{wording.word(len(released), 'it was', 'they were')} stamped more than a year "
-            f"ahead of this computer's clock {wording.word(len(released), 'was', 'were')} "
-            "merged: its clock has come within a year of "
-            f"{wording.word(len(released), 'it', 'them')}"
+            trn(
+                "{count} change held because it was stamped more than a year ahead of this "
+                "computer's clock was merged: its clock has come within a year of it",
+                "{count} changes held because they were stamped more than a year ahead of this "
+                "computer's clock were merged: its clock has come within a year of them",
+                len(released),
+            ).format(count=wording.number(len(released)))
         )
     count, earliest = transaction.sync_state.held_changes()
     if count:
         first = _merge_day(earliest)
-        incoming.notes.append(
-            f"{wording.count(count, 'change')} stamped more than a year ahead of this computer's "
-            "clock (is it set right? or was another computer's?) "
-            f"{wording.word(count, 'is', 'are')} held, not merged, until this computer's clock "
-            "is within a year of "
-            f"{wording.word(count, 'it', 'them')}" + (f" (the first on {first})" if first else "")
-        )
+        note = trn(
+            "{count} change stamped more than a year ahead of this computer's clock (is it set "
+            "right? or was another computer's?) is held, not merged, until this computer's clock "
+            "is within a year of it",
+            "{count} changes stamped more than a year ahead of this computer's clock (is it set "
+            "right? or was another computer's?) are held, not merged, until this computer's "
+            "clock is within a year of them",
+            count,
+        ).format(count=wording.number(count))
+        if first:
+            note += " " + tr("(the first on {day})").format(day=first)
+        incoming.notes.append(note)
 
 
 def _merge_day(stamp: int | None) -> str | None:

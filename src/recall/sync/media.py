@@ -31,6 +31,7 @@ from typing import Any
 from recall.content import card_html, sound
 from recall.core import wording
 from recall.core.errors import CancelledError
+from recall.core.i18n import tr, trn
 from recall.core.progress import Cancelled, Progress, no_progress
 from recall.host import paths
 from recall.host.files import fsync_folder
@@ -187,7 +188,7 @@ def _write(
             if os.path.lexists(target / name):
                 continue  # written before: its bytes never change
             if cancelled():
-                raise CancelledError("sync stopped; nothing was changed")
+                raise CancelledError(tr("sync stopped; nothing was changed"))
             try:
                 descriptor = os.open(
                     held / name,
@@ -213,16 +214,23 @@ def _write(
         missing = [name for name in missing if name not in awaited]
     if missing:
         notes.append(
-            f"{wording.count(len(missing), 'media file')} the cards sent refer to "
-            f"{wording.word(len(missing), 'is', 'are')} not in this computer's media folder, "
-            f"so {wording.word(len(missing), 'it was', 'they were')} not sent: {_names(missing)}"
+            trn(
+                "{count} media file the cards sent refer to is not in this computer's media "
+                "folder, so it was not sent: {names}",
+                "{count} media files the cards sent refer to are not in this computer's media "
+                "folder, so they were not sent: {names}",
+                len(missing),
+            ).format(count=wording.number(len(missing)), names=_names(missing))
         )
     if damaged:
         notes.append(
-            f"{wording.count(len(damaged), 'media file')} in this computer's media folder "
-            f"{wording.word(len(damaged), 'does not match its name', 'do not match their names')} "
-            f"(damaged), so {wording.word(len(damaged), 'it was', 'they were')} not sent: "
-            f"{_names(damaged)}"
+            trn(
+                "{count} media file in this computer's media folder does not match its name "
+                "(damaged), so it was not sent: {names}",
+                "{count} media files in this computer's media folder do not match their names "
+                "(damaged), so they were not sent: {names}",
+                len(damaged),
+            ).format(count=wording.number(len(damaged)), names=_names(damaged))
         )
 
 
@@ -318,8 +326,9 @@ def fetch(
             finished += rows
         elif outcome.startswith(_NOT_TAKEN):
             notes.append(
-                f"media file {sound.short_name(name)} was not taken: "
-                f"{outcome.removeprefix(_NOT_TAKEN)}"
+                tr("media file {name} was not taken: {reason}").format(
+                    name=sound.short_name(name), reason=outcome.removeprefix(_NOT_TAKEN)
+                )
             )
             missing.append(name)
         elif outcome == "damaged":
@@ -331,25 +340,31 @@ def fetch(
             transaction.sync_media.drop(finished)
     if stopped:
         raise CancelledError(
-            "sync stopped while copying images and sounds; the rest come at the next sync"
+            tr("sync stopped while copying images and sounds; the rest come at the next sync")
         )
     if count:
         received[MEDIA_COUNTED] += count
     if damaged:
         notes.append(
-            f"{wording.count(len(damaged), 'media file')} in the sync folder "
-            f"{wording.word(len(damaged), 'does not match its name', 'do not match their names')} "
-            "(damaged, or not fully arrived), so "
-            f"{wording.word(len(damaged), 'it was', 'they were')} not taken; "
-            f"{wording.word(len(damaged), 'it is', 'they are')} looked for "
-            f"again at the next sync: {_names(damaged)}"
+            trn(
+                "{count} media file in the sync folder does not match its name (damaged, or not "
+                "fully arrived), so it was not taken; it is looked for again at the next sync: "
+                "{names}",
+                "{count} media files in the sync folder do not match their names (damaged, or "
+                "not fully arrived), so they were not taken; they are looked for again at the "
+                "next sync: {names}",
+                len(damaged),
+            ).format(count=wording.number(len(damaged)), names=_names(damaged))
         )
     if missing:
         notes.append(
-            f"{wording.count(len(missing), 'media file')} the cards refer to "
-            f"{wording.word(len(missing), 'has', 'have')} not arrived yet; "
-            f"{wording.word(len(missing), 'it is', 'they are')} "
-            f"looked for again at the next sync: {_names(missing)}"
+            trn(
+                "{count} media file the cards refer to has not arrived yet; it is looked for "
+                "again at the next sync: {names}",
+                "{count} media files the cards refer to have not arrived yet; they are looked for "
+                "again at the next sync: {names}",
+                len(missing),
+            ).format(count=wording.number(len(missing)), names=_names(missing))
         )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from recall.content.deck_format import is_card
 from recall.core.errors import CancelledError
+from recall.core.i18n import tr
 from recall.core.memory import FUTURE_TOLERANCE
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import Schedulers, memory_of
@@ -229,8 +230,10 @@ class Merger:
                 columns["content"]
             ):
                 self.merged.notes.append(
-                    f"card {deck_key}/{card_key}: what another computer sent is not a card "
-                    "Recall can show; left as it was"
+                    tr(
+                        "card {card}: what another computer sent is not a card Recall can show; "
+                        "left as it was"
+                    ).format(card=f"{deck_key}/{card_key}")
                 )
                 continue
             if found is None:
@@ -298,7 +301,7 @@ class Merger:
             if done % _REPLAY_TICK == 0:
                 self._progress(done, total)
                 if self._cancelled():
-                    raise CancelledError("sync stopped; nothing was received")
+                    raise CancelledError(tr("sync stopped; nothing was received"))
         self._progress(total, total)
         tx.cards.set_memories(memories)
         self.merged.replayed = len(cards)

@@ -11,6 +11,7 @@ from dataclasses import replace as replace_keys
 from typing import Any
 
 from recall.core import wording
+from recall.core.i18n import trn
 from recall.storage import Transaction
 from recall.storage.sync_local import review_event_values
 from recall.sync import moves, values
@@ -137,8 +138,13 @@ class ReviewMerge:
             adding = adding[:room]
             future = sum(1 for row in adding if json.loads(row[3])["at"] > self._latest)
             self._notes.append(
-                f"{wording.count(left_out, 'review')} left out: more than {MAX_HELD:,} reviews "
-                "already wait here for cards that have not arrived or for a time that has not come"
+                trn(
+                    "{count} review left out: more than {most} reviews already wait here for "
+                    "cards that have not arrived or for a time that has not come",
+                    "{count} reviews left out: more than {most} reviews already wait here for "
+                    "cards that have not arrived or for a time that has not come",
+                    left_out,
+                ).format(count=wording.number(left_out), most=f"{MAX_HELD:,}")
             )
         self._tx.sync_state.hold(
             [
@@ -154,8 +160,13 @@ class ReviewMerge:
         self._store(cards, present)
         if future:
             self._notes.append(
-                f"{wording.count(future, 'review')} dated after now (another computer's clock "
-                f"runs ahead?) {wording.word(future, 'waits', 'wait')} until that time"
+                trn(
+                    "{count} review dated after now (another computer's clock runs ahead?) waits "
+                    "until that time",
+                    "{count} reviews dated after now (another computer's clock runs ahead?) wait "
+                    "until that time",
+                    future,
+                ).format(count=wording.number(future))
             )
 
     def release(self, texts: list[str], cards: dict[tuple[str, str], int] | None = None) -> None:

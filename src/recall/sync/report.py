@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from recall.core import wording
+from recall.core.i18n import tr, trn
 
 MEDIA_COUNTED = "media file"  # the name media files go by in a round's counts
 
@@ -49,37 +50,78 @@ class SyncReport:
         without ``detail``, the reason in a few words, without the file's name."""
         if self.problem is None:
             return None
-        waiting = "everything" if self.kept < 0 else wording.count(self.kept, "change")
-        return (
-            f"sending failed: {self.problem if detail else self.reason}; your changes are "
-            f"kept ({waiting}) and sent when it can be written"
-        )
+        problem = self.problem if detail else self.reason
+        if self.kept < 0:
+            return tr(
+                "sending failed: {problem}; your changes are kept (everything) and sent when it "
+                "can be written"
+            ).format(problem=problem)
+        return trn(
+            "sending failed: {problem}; your changes are kept ({count} change) and sent when "
+            "it can be written",
+            "sending failed: {problem}; your changes are kept ({count} changes) and sent when "
+            "it can be written",
+            self.kept,
+        ).format(problem=problem, count=wording.number(self.kept))
 
     def lines(self) -> list[str]:
         """The report in words, one line each."""
-        out = [f"synced {self.device[1]} ({self.device[0][:8]}) through {self.folder}"]
+        out = [
+            tr("synced {device} ({id}) through {folder}").format(
+                device=self.device[1], id=self.device[0][:8], folder=self.folder
+            )
+        ]
         not_sent = self.not_sent()
         if not_sent is not None:
-            out.append(f"sent: nothing: {not_sent}")
+            out.append(tr("sent: nothing: {reason}").format(reason=not_sent))
+        elif not _counts(self.sent):
+            out.append(tr("sent: nothing"))
+        elif self.snapshot:
+            out.append(tr("sent: {counts} (everything)").format(counts=_counts(self.sent)))
         else:
-            out.append(
-                "sent: "
-                + (_counts(self.sent) or "nothing")
-                + (" (everything)" if self.snapshot else "")
-            )
-        out.append("received: " + (_counts(self.received) or "nothing"))
+            out.append(tr("sent: {counts}").format(counts=_counts(self.sent)))
+        received = _counts(self.received)
+        out.append(
+            tr("received: {counts}").format(counts=received)
+            if received
+            else tr("received: nothing")
+        )
         if self.replayed:
             out.append(
-                f"rescheduled {wording.count(self.replayed, 'card')} from their merged history"
+                trn(
+                    "rescheduled {count} card from their merged history",
+                    "rescheduled {count} cards from their merged history",
+                    self.replayed,
+                ).format(count=wording.number(self.replayed))
             )
         names = ", ".join(f"{name} ({device[:8]})" for device, name in self.devices)
-        out.append(f"devices seen: {len(self.devices)}" + (f": {names}" if names else ""))
-        out += [f"note: {note}" for note in self.notes]
+        if names:
+            out.append(
+                tr("devices seen: {count}: {names}").format(count=len(self.devices), names=names)
+            )
+        else:
+            out.append(tr("devices seen: {count}").format(count=len(self.devices)))
+        out += [tr("note: {notice}").format(notice=note) for note in self.notes]
         return out
 
 
 def _counts(counts: Counter[str]) -> str:
-    return ", ".join(wording.count(count, kind) for kind, count in sorted(counts.items()) if count)
+    return ", ".join(_count(count, kind) for kind, count in sorted(counts.items()) if count)
+
+
+def _count(count: int, kind: str) -> str:
+    """A count of one kind of event (or of media files), in words."""
+    forms = {
+        "card": trn("{count} card", "{count} cards", count),
+        "deck": trn("{count} deck", "{count} decks", count),
+        "preset": trn("{count} preset", "{count} presets", count),
+        "review": trn("{count} review", "{count} reviews", count),
+        "unreview": trn("{count} unreview", "{count} unreviews", count),
+        MEDIA_COUNTED: trn("{count} media file", "{count} media files", count),
+    }
+    if kind not in forms:
+        return wording.count(count, kind)
+    return forms[kind].format(count=wording.number(count))
 
 
 def changes(counts: Counter[str]) -> int:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from recall.core import wording
 from recall.core.errors import CancelledError, RecallError
+from recall.core.i18n import tr, trn
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
 from recall.scheduling import Schedulers
 from recall.storage import Database
@@ -92,7 +93,7 @@ def sync(
         if folder is None:
             if device.folder is None:
                 raise NoSyncFolderError(
-                    "no sync folder chosen: name one with --folder (it is remembered)"
+                    tr("no sync folder chosen: name one with --folder (it is remembered)")
                 )
             folder = Path(device.folder)
         folder = folder.expanduser().absolute()
@@ -104,15 +105,15 @@ def sync(
     received: Counter[str] = Counter()
     replayed = 0
     for _attempt in range(_SEND_ATTEMPTS):
-        describe("Writing this computer's changes...")
+        describe(tr("Writing this computer's changes..."))
         more = _send(database, base, now, cancelled, notes, schedulers, progress)
         sent.counts += more.counts
         sent.file = more.file or sent.file
         sent.snapshot = sent.snapshot or more.snapshot
         sent.problem, sent.reason, sent.kept = more.problem, more.reason, more.kept
         if cancelled():
-            raise CancelledError("sync stopped after sending; nothing was received")
-        describe("Looking for the other computers' changes...")
+            raise CancelledError(tr("sync stopped after sending; nothing was received"))
+        describe(tr("Looking for the other computers' changes..."))
         done = _receive(database, base, now, schedulers, progress, describe, cancelled)
         if done is not None:
             received, more_notes, replayed = done
@@ -120,8 +121,10 @@ def sync(
             break
     else:
         notes.append(
-            "changes were made here while this round ran: what the others sent is merged "
-            "at the next round"
+            tr(
+                "changes were made here while this round ran: what the others sent is merged "
+                "at the next round"
+            )
         )
     media.fetch(database, base, received, notes, cancelled, progress, describe)
     with database.reading() as transaction:
@@ -175,22 +178,28 @@ def _send(
             )
         if gone:
             notes.append(
-                f"the folder of {wording.count(len(gone), 'other computer')} "
-                f"{wording.word(len(gone), 'is', 'are')} gone: everything was sent again"
+                trn(
+                    "the folder of {count} other computer is gone: everything was sent again",
+                    "the folder of {count} other computers are gone: everything was sent again",
+                    len(gone),
+                ).format(count=wording.number(len(gone)))
             )
         snapshot = not own or bool(lost) or bool(gone) or device.owes_snapshot
         if snapshot:
             reseeded = reseed_carried_over(transaction, schedulers)
             if reseeded:
                 notes.append(
-                    f"{wording.count(reseeded, 'card')} from before cards had seeds "
-                    f"{wording.word(reseeded, 'was', 'were')} given one of "
-                    f"{wording.word(reseeded, 'its', 'their')} own and rescheduled from "
-                    f"{wording.word(reseeded, 'its', 'their')} history (docs/sync.md)"
+                    trn(
+                        "{count} card from before cards had seeds was given one of its own and "
+                        "rescheduled from its history (docs/sync.md)",
+                        "{count} cards from before cards had seeds were given one of their own "
+                        "and rescheduled from their history (docs/sync.md)",
+                        reseeded,
+                    ).format(count=wording.number(reseeded))
                 )
         if moves.rekey_returned(transaction):
             notes.append(
-                "a card moved back to keys the other computers hold as deleted got a new key"
+                tr("a card moved back to keys the other computers hold as deleted got a new key")
             )
         # Each change is stamped when it was made (or just after the last stamp seen), not
         # when it is sent: of two edits of one field, the later wins, whichever computer
@@ -208,10 +217,13 @@ def _send(
         transaction.sync_state.quiet(False)
         if out.redeleted:
             notes.append(
-                f"{wording.count(len(out.redeleted), 'deck or card', 'decks or cards')} made "
-                f"here again after another device deleted "
-                f"{wording.word(len(out.redeleted), 'it was', 'them were')} removed: a deletion "
-                "is final (docs/sync.md)"
+                trn(
+                    "{count} deck or card made here again after another device deleted it was "
+                    "removed: a deletion is final (docs/sync.md)",
+                    "{count} decks or cards made here again after another device deleted them "
+                    "were removed: a deletion is final (docs/sync.md)",
+                    len(out.redeleted),
+                ).format(count=wording.number(len(out.redeleted)))
             )
         if snapshot:
             transaction.sync_state.clear_pending()  # everything is sent: what waited too
@@ -231,7 +243,7 @@ def _send(
                 if sum(sent.values()) % 1_000 == 0:
                     progress(sum(sent.values()), total)
                     if cancelled():
-                        raise CancelledError("sync stopped; nothing was changed")
+                        raise CancelledError(tr("sync stopped; nothing was changed"))
                 yield event
 
         progress(0, total)
@@ -273,7 +285,7 @@ def _send(
                 )
                 result.kept = transaction.sync_state.pending_count()
         if cancelled():
-            raise CancelledError("sync stopped; nothing was changed")
+            raise CancelledError(tr("sync stopped; nothing was changed"))
         progress(total, total)
         if written is not None:
             transaction.sync_state.set_file(device.id, written.name, written.size, own=True)
@@ -316,12 +328,23 @@ def _receive(
             dict(transaction.sync_state.seen_devices()),
         )
         clock = Clock(device.clock)
-        describe(f"Merging {wording.count(len(incoming.events), 'change')}...")
+        merging = len(incoming.events)
+        describe(
+            trn("Merging {count} change...", "Merging {count} changes...", merging).format(
+                count=wording.number(merging)
+            )
+        )
         progress(0, 0)  # no count of its own: the dialog shows it is busy
 
         def replaying(done: int, total: int) -> None:
             if done == 0:
-                describe(f"Rescheduling {wording.count(total, 'card')} from their history...")
+                describe(
+                    trn(
+                        "Rescheduling {count} card from their history...",
+                        "Rescheduling {count} cards from their history...",
+                        total,
+                    ).format(count=wording.number(total))
+                )
             progress(done, total)
 
         merged = Merger(transaction, schedulers, clock, now).apply(
@@ -330,7 +353,7 @@ def _receive(
         media.want(transaction, incoming.events, database)
         notes += note_types.receive(transaction, base)
         if cancelled():
-            raise CancelledError("sync stopped after sending; nothing was received")
+            raise CancelledError(tr("sync stopped after sending; nothing was received"))
         known = transaction.sync_state.files()
         for other, name, end in incoming.positions:
             mine = known.get((other, name), (0, False))[1]
@@ -340,8 +363,13 @@ def _receive(
         held = transaction.sync_state.held_count()
         if held:
             notes.append(
-                f"{wording.count(held, 'review')} held: their card is still on its way, or their "
-                "time has not come"
+                trn(
+                    "{count} review held: their card is still on its way, or their time has not "
+                    "come",
+                    "{count} reviews held: their card is still on its way, or their time has not "
+                    "come",
+                    held,
+                ).format(count=wording.number(held))
             )
     return merged.received, notes, merged.replayed
 

@@ -18,14 +18,27 @@ from PySide6.QtWidgets import QMenu, QWidget
 from recall.changes.cards import FLAG_NAMES, Change, Changes
 from recall.collection import browse, exporting
 from recall.collection.browse import BrowseRow
+from recall.core import i18n
 from recall.core.errors import RecallError
-from recall.core.wording import count, word
+from recall.core.i18n import mark, tr, trn
+from recall.core.wording import number
 from recall.storage import Database
 from recall.ui.plain_text import menu_text
 from recall.ui.prompts import Prompts
 
 if TYPE_CHECKING:
     from recall.ui.browser.window import BrowserWindow
+
+# The Flag menu's entries, for flags 1 to 7 (``FLAG_NAMES``).
+FLAG_ACTIONS = (
+    mark("Flag Red"),
+    mark("Flag Orange"),
+    mark("Flag Green"),
+    mark("Flag Blue"),
+    mark("Flag Pink"),
+    mark("Flag Turquoise"),
+    mark("Flag Purple"),
+)
 
 
 class BrowserActions(QObject):
@@ -47,24 +60,26 @@ class BrowserActions(QObject):
         self._changes = changes
         self._clock = clock
         self._prompts = prompts
-        self.undo_action = self._action("&Undo", "Ctrl+Z", self.undo)
-        self.add_action = self._action("&Add Cards…", "Ctrl+E", self.add_cards)
+        self.undo_action = self._action(tr("&Undo"), "Ctrl+Z", self.undo)
+        self.add_action = self._action(tr("&Add Cards…"), "Ctrl+E", self.add_cards)
         # Ctrl+G: the key of Anki's browser for a filtered deck of the cards shown.
-        self.study_action = self._action("Study T&hese…", "Ctrl+G", self.study)
-        self.suspend_action = self._action("Toggle &Suspend", "Ctrl+J", self.toggle_suspend)
-        self.bury_action = self._action("&Bury Until Tomorrow", "Ctrl+Shift+J", self.bury)
-        self.move_action = self._action("Change &Deck…", "Ctrl+D", self.move)
-        self.add_tags_action = self._action("Add &Tags…", "Ctrl+Shift+A", self.add_tags)
+        self.study_action = self._action(tr("Study T&hese…"), "Ctrl+G", self.study)
+        self.suspend_action = self._action(tr("Toggle &Suspend"), "Ctrl+J", self.toggle_suspend)
+        self.bury_action = self._action(tr("&Bury Until Tomorrow"), "Ctrl+Shift+J", self.bury)
+        self.move_action = self._action(tr("Change &Deck…"), "Ctrl+D", self.move)
+        self.add_tags_action = self._action(tr("Add &Tags…"), "Ctrl+Shift+A", self.add_tags)
         self.remove_tags_action = self._action(
-            "&Remove Tags…", "Ctrl+Alt+Shift+A", self.remove_tags
+            tr("&Remove Tags…"), "Ctrl+Alt+Shift+A", self.remove_tags
         )
-        self.forget_action = self._action("&Forget (Make New)", "Ctrl+Alt+N", self.forget)
-        self.set_due_action = self._action("Set Due &Date…", "Ctrl+Shift+D", self.set_due)
-        self.delete_action = self._action("De&lete…", "Ctrl+Del", self.delete)
-        self.export_action = self._action("E&xport Selected Cards…", "Ctrl+Shift+E", self.export)
+        self.forget_action = self._action(tr("&Forget (Make New)"), "Ctrl+Alt+N", self.forget)
+        self.set_due_action = self._action(tr("Set Due &Date…"), "Ctrl+Shift+D", self.set_due)
+        self.delete_action = self._action(tr("De&lete…"), "Ctrl+Del", self.delete)
+        self.export_action = self._action(
+            tr("E&xport Selected Cards…"), "Ctrl+Shift+E", self.export
+        )
         self.flag_actions = [
             self._action(
-                f"Flag {FLAG_NAMES[number].capitalize()}",
+                i18n.tr(FLAG_ACTIONS[number - 1]),
                 f"Ctrl+{number}",
                 lambda number=number: self.toggle_flag(number),  # type: ignore[misc]
             )
@@ -95,7 +110,7 @@ class BrowserActions(QObject):
         menu.addSeparator()
         for action in (self.suspend_action, self.bury_action):
             menu.addAction(action)
-        flags = menu.addMenu("&Flag")
+        flags = menu.addMenu(tr("&Flag"))
         for action in self.flag_actions:
             flags.addAction(action)
         menu.addSeparator()
@@ -112,11 +127,11 @@ class BrowserActions(QObject):
     def undo(self) -> None:
         """Undo the newest change (bulk action, edit, added card, deck change)."""
         if self._changes.undo_label is None:
-            self._browser.status.setText("Nothing to undo.")
+            self._browser.status.setText(tr("Nothing to undo."))
             return
         change = self._run(self._changes.undo)
         if change is not None:
-            self._browser.status.setText(f"Undone: {change.label}.")
+            self._browser.status.setText(tr("Undone: {change}.").format(change=change.label))
             self.changed.emit(None)
             self._browser.search()
 
@@ -143,7 +158,7 @@ class BrowserActions(QObject):
         """Ask the main window for a custom session of the selected cards (cram or not)."""
         ids = self._browser.selected_ids()
         if not ids:
-            self._browser.status.setText("Select cards first.")
+            self._browser.status.setText(tr("Select cards first."))
             return
         if self._browser.save_card():
             self._browser.study_requested.emit(tuple(ids))
@@ -172,7 +187,9 @@ class BrowserActions(QObject):
             return
         with self._database.reading() as transaction:
             decks = transaction.browsing.decks()
-        name = self._prompts.choose("Change Deck", "Move the cards to:", [d.name for d in decks])
+        name = self._prompts.choose(
+            tr("Change Deck"), tr("Move the cards to:"), [d.name for d in decks]
+        )
         if name is None:
             return
         deck = next(deck for deck in decks if deck.name == name)
@@ -195,7 +212,9 @@ class BrowserActions(QObject):
         if not self._browser.selected_ids():
             return
         spec = self._prompts.ask_text(
-            "Set Due Date", "Due in how many days? (0 = today, 1! = tomorrow, 3-7 = a range)", "0"
+            tr("Set Due Date"),
+            tr("Due in how many days? (0 = today, 1! = tomorrow, 3-7 = a range)"),
+            "0",
         )
         if spec is not None:
             self._apply(lambda ids: self._changes.set_due(ids, spec, self._clock()))
@@ -205,12 +224,14 @@ class BrowserActions(QObject):
         ids = self._browser.selected_ids()
         if not ids:
             return
-        question = (
-            f"Delete {count(len(ids), 'card')} with {word(len(ids), 'its', 'their')} review "
-            f"history? A backup is made first, and Ctrl+Z brings {word(len(ids), 'it', 'them')} "
-            "back."
-        )
-        if self._prompts.confirm("Delete Cards", question):
+        question = trn(
+            "Delete {count} card with its review history? A backup is made first, and Ctrl+Z "
+            "brings it back.",
+            "Delete {count} cards with their review history? A backup is made first, and Ctrl+Z "
+            "brings them back.",
+            len(ids),
+        ).format(count=number(len(ids)))
+        if self._prompts.confirm(tr("Delete Cards"), question):
             self._apply(lambda ids: self._changes.delete(ids, self._clock()))
 
     def export(self) -> None:
@@ -218,12 +239,12 @@ class BrowserActions(QObject):
         from PySide6.QtWidgets import QFileDialog
 
         if not self._browser.selected_ids():
-            self._browser.status.setText("Select cards first.")
+            self._browser.status.setText(tr("Select cards first."))
             return
-        filters = {"Recall deck (*.json)": ".json", "Anki package (*.apkg)": ".apkg"}
+        filters = {tr("Recall deck (*.json)"): ".json", tr("Anki package (*.apkg)"): ".apkg"}
         name, chosen = QFileDialog.getSaveFileName(
             self._browser,
-            "Export Selected Cards",
+            tr("Export Selected Cards"),
             str(Path.home() / "selected-cards.json"),
             ";;".join(filters),
         )
@@ -244,12 +265,16 @@ class BrowserActions(QObject):
             return exporting.write_deck(deck, target, database.path.parent, note_types)
 
         def done(cards: int) -> None:
-            self._browser.status.setText(f"Wrote {cards} cards to {target}.")
+            self._browser.status.setText(
+                trn(
+                    "Wrote {count} card to {path}.", "Wrote {count} cards to {path}.", cards
+                ).format(count=cards, path=target)
+            )
 
         def failed(error: Exception) -> None:
             if not isinstance(error, RecallError):
                 raise error
-            self._prompts.refused("Export", error)
+            self._prompts.refused(tr("Export"), error)
 
         self._browser.tasks.run(work, done, failed)
 
@@ -270,8 +295,11 @@ class BrowserActions(QObject):
     def _tags(self, adding: bool) -> None:
         if not self._browser.selected_ids():
             return
-        verb = "Add" if adding else "Remove"
-        text = self._prompts.ask_text(f"{verb} Tags", f"{verb} tags (separated by spaces):")
+        if adding:
+            title, label = tr("Add Tags"), tr("Add tags (separated by spaces):")
+        else:
+            title, label = tr("Remove Tags"), tr("Remove tags (separated by spaces):")
+        text = self._prompts.ask_text(title, label)
         if not text or not text.split():
             return
         tags = text.split()
@@ -281,13 +309,15 @@ class BrowserActions(QObject):
     def _apply(self, work: Callable[[list[int]], Change]) -> None:
         ids = self._browser.selected_ids()
         if not ids:
-            self._browser.status.setText("Select cards first.")
+            self._browser.status.setText(tr("Select cards first."))
             return
         if not self._browser.save_card():
             return
         change = self._run(lambda: work(ids))
         if change is not None:
-            self._browser.status.setText(f"{change.label}. Ctrl+Z undoes it.")
+            self._browser.status.setText(
+                tr("{change}. Ctrl+Z undoes it.").format(change=change.label)
+            )
             self.changed.emit(sorted({*ids, *change.card_ids}))  # a note's other cards too
         self.update_undo()
 
@@ -295,7 +325,7 @@ class BrowserActions(QObject):
         try:
             return work()
         except RecallError as error:
-            self._prompts.refused("Browse", error)
+            self._prompts.refused(tr("Browse"), error)
             return None
         finally:
             self.update_undo()
@@ -308,5 +338,7 @@ class BrowserActions(QObject):
     def update_undo(self) -> None:
         """Name the change Ctrl+Z would undo in the Edit menu."""
         label = self._changes.undo_label
-        self.undo_action.setText(f"&Undo {menu_text(label)}" if label else "&Undo")
+        self.undo_action.setText(
+            tr("&Undo {change}").format(change=menu_text(label)) if label else tr("&Undo")
+        )
         self.undo_action.setEnabled(label is not None)

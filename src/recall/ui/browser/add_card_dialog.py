@@ -24,7 +24,9 @@ from PySide6.QtWidgets import (
 
 from recall.changes import editing
 from recall.changes.cards import Changes
+from recall.core import i18n
 from recall.core.errors import RecallError
+from recall.core.i18n import mark, tr, trn
 from recall.host import paths
 from recall.storage import Database, DeckRow
 from recall.ui.browser.card_editor import CardEditor
@@ -33,18 +35,18 @@ from recall.ui.plain_text import plain_label
 from recall.ui.prompts import Prompts
 
 KINDS = (
-    ("Multiple choice", "choice"),
-    ("Basic (front and back)", "basic"),
-    ("Basic and reversed (a card each way)", "reversed"),
-    ("Type the answer", "type"),
-    ("Cloze deletion", "cloze"),
+    (mark("Multiple choice"), "choice"),
+    (mark("Basic (front and back)"), "basic"),
+    (mark("Basic and reversed (a card each way)"), "reversed"),
+    (mark("Type the answer"), "type"),
+    (mark("Cloze deletion"), "cloze"),
 )
-DISCARD = "Discard what you typed?"
+DISCARD = mark("Discard what you typed?")
 
 
 def keep_typed_text(editor: CardEditor, prompts: Prompts, title: str) -> bool:
     """Whether a window closing should stay open: text is written and the learner says keep it."""
-    return editor.has_text() and not prompts.confirm(title, DISCARD)
+    return editor.has_text() and not prompts.confirm(title, i18n.tr(DISCARD))
 
 
 @reports_errors
@@ -75,43 +77,43 @@ class AddCardDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self._prompts = prompts or Prompts(self)
-        self.setWindowTitle("Add Cards")
+        self.setWindowTitle(tr("Add Cards"))
         self.setObjectName("addCardDialog")
         self._database = database
         self._changes = changes
         self._clock = clock
         self._decks = list(decks)
         self.deck_box = QComboBox()
-        self.deck_box.setAccessibleName("Deck")
+        self.deck_box.setAccessibleName(tr("Deck"))
         for deck in self._decks:
             self.deck_box.addItem(deck.name, deck.id)
         if deck_id is not None:
             self.deck_box.setCurrentIndex(max(0, self.deck_box.findData(deck_id)))
         self.kind_box = QComboBox()
-        self.kind_box.setAccessibleName("Card type")
+        self.kind_box.setAccessibleName(tr("Card type"))
         for label, kind in KINDS:
-            self.kind_box.addItem(label, kind)
+            self.kind_box.addItem(i18n.tr(label), kind)
         self.editor = CardEditor(paths.media_dir(database.path.parent))
         self.warning = plain_label()
         self.warning.setObjectName("duplicateWarning")
-        self.warning.setAccessibleName("Warning")
+        self.warning.setAccessibleName(tr("Warning"))
         self.warning.setTextFormat(Qt.TextFormat.PlainText)
         self.warning.hide()
         self.status = plain_label()
         self.status.setObjectName("addStatus")
-        self.status.setAccessibleName("Last added")
-        self.add_button = QPushButton("Add")
+        self.status.setAccessibleName(tr("Last added"))
+        self.add_button = QPushButton(tr("Add"))
         self.add_button.setDefault(False)
         self.add_button.setAutoDefault(False)
-        self.add_button.setToolTip("Add the card and clear the fields (Ctrl+Enter)")
-        self.add_button.setAccessibleName("Add the card")
-        close = QPushButton("Close")
+        self.add_button.setToolTip(tr("Add the card and clear the fields (Ctrl+Enter)"))
+        self.add_button.setAccessibleName(tr("Add the card"))
+        close = QPushButton(tr("Close"))
         close.setAutoDefault(False)
         close.clicked.connect(self.close)
         top = QHBoxLayout()
-        top.addWidget(plain_label("Deck"))
+        top.addWidget(plain_label(tr("Deck")))
         top.addWidget(self.deck_box, 2)
-        top.addWidget(plain_label("Type"))
+        top.addWidget(plain_label(tr("Type")))
         top.addWidget(self.kind_box, 1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -144,7 +146,7 @@ class AddCardDialog(QDialog):
         """Add the card as written; clear the fields for the next one. None if it has problems."""
         problems = self.editor.check()
         if problems:
-            self.status.setText("Not added: " + problems[0])
+            self.status.setText(tr("Not added: {problem}").format(problem=problems[0]))
             return None
         deck = self.deck()
         try:
@@ -152,11 +154,17 @@ class AddCardDialog(QDialog):
                 self._database, deck, self.editor.cards(), self._clock()
             )
         except RecallError as error:
-            self.status.setText(f"Not added: {error}")
+            self.status.setText(tr("Not added: {problem}").format(problem=error))
             return None
         self._changes.push(change)
-        count = "" if len(card_ids) == 1 else f"{len(card_ids)} cards "
-        self.status.setText(f"Added {count}to {deck.name}.")
+        added = len(card_ids)
+        self.status.setText(
+            tr("Added to {deck}.").format(deck=deck.name)
+            if added == 1
+            else trn(
+                "Added {count} card to {deck}.", "Added {count} cards to {deck}.", added
+            ).format(count=added, deck=deck.name)
+        )
         self.editor.clear()
         self.editor.focus_first()
         self.added.emit(card_ids[-1])
@@ -164,12 +172,12 @@ class AddCardDialog(QDialog):
 
     def reject(self) -> None:
         """Close (Escape, Close, the window's button), asking first when text is written."""
-        if keep_typed_text(self.editor, self._prompts, "Add Cards"):
+        if keep_typed_text(self.editor, self._prompts, tr("Add Cards")):
             return
         super().reject()
 
     def _on_media_refused(self, message: str) -> None:
-        self._prompts.tell("Add Cards", message, warning=True)
+        self._prompts.tell(tr("Add Cards"), message, warning=True)
 
     def _on_kind(self) -> None:
         self.editor.set_kind(str(self.kind_box.currentData()))
@@ -182,6 +190,8 @@ class AddCardDialog(QDialog):
             self._database, self.deck().id, question
         )
         self.warning.setText(
-            f"{self.deck().name} already has a card with this question." if duplicate else ""
+            tr("{deck} already has a card with this question.").format(deck=self.deck().name)
+            if duplicate
+            else ""
         )
         self.warning.setVisible(duplicate)

@@ -35,6 +35,7 @@ from recall.changes.editing import CardError, check_card
 from recall.content import lint
 from recall.content.deck_format import MAX_CHOICES, MIN_CHOICES
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 from recall.ui.browser.markdown_box import FormatBar, MarkdownBox, wrap_selection
 from recall.ui.browser.note_fields import NoteFieldsEditor
 from recall.ui.feedback_panel import card_label
@@ -54,20 +55,22 @@ class _ChoiceRow:
 
     def __init__(self, number: int) -> None:
         self.text = QLineEdit()
-        self.correct = QCheckBox("Correct")
+        self.correct = QCheckBox(tr("Correct"))
         self.why = QLineEdit()
         self.remove = QToolButton()
         self.remove.setText("\u00d7")  # a multiplication sign: remove
         self.renumber(number)
 
     def renumber(self, number: int) -> None:
-        self.text.setPlaceholderText(f"Choice {number}")
-        self.text.setAccessibleName(f"Choice {number}")
-        self.correct.setAccessibleName(f"Choice {number} is correct")
-        self.why.setPlaceholderText("Why it is wrong (or right), shown once picked")
-        self.why.setAccessibleName(f"Why choice {number}")
-        self.remove.setAccessibleName(f"Remove choice {number}")
-        self.remove.setToolTip(plain_tooltip(f"Remove choice {number}"))
+        choice = tr("Choice {number}").format(number=number)
+        self.text.setPlaceholderText(choice)
+        self.text.setAccessibleName(choice)
+        self.correct.setAccessibleName(tr("Choice {number} is correct").format(number=number))
+        self.why.setPlaceholderText(tr("Why it is wrong (or right), shown once picked"))
+        self.why.setAccessibleName(tr("Why choice {number}").format(number=number))
+        remove = tr("Remove choice {number}").format(number=number)
+        self.remove.setAccessibleName(remove)
+        self.remove.setToolTip(plain_tooltip(remove))
 
     def widgets(self) -> tuple[QWidget, ...]:
         return (self.text, self.correct, self.why, self.remove)
@@ -89,31 +92,33 @@ class CardEditor(QWidget):
         self._kind = "choice"
         self._loading = False
         self._extra: dict[str, Any] = {}
-        self.question = _text_box("Question (Markdown)", 3)
-        self.preview = card_label("question", "Question as the review screen shows it")
+        self.question = _text_box(tr("Question (Markdown)"), 3)
+        self.preview = card_label("question", tr("Question as the review screen shows it"))
         self.preview.setObjectName("question")
-        self.front = _text_box("Front", 3)
-        self.back = _text_box("Back", 3)
-        self.cloze = _text_box("Text with {{c1::deletions}} (Ctrl+Shift+C hides the selection)", 5)
-        self.explanation = _text_box("Explanation (Markdown), shown after every answer", 5)
+        self.front = _text_box(tr("Front"), 3)
+        self.back = _text_box(tr("Back"), 3)
+        self.cloze = _text_box(
+            tr("Text with {{c1::deletions}} (Ctrl+Shift+C hides the selection)"), 5
+        )
+        self.explanation = _text_box(tr("Explanation (Markdown), shown after every answer"), 5)
         self.note_fields = NoteFieldsEditor()
         boxes = [self.question, self.front, self.back, self.cloze, self.explanation]
         self.format_bar = FormatBar(boxes, media_dir, self._on_media_refused)
         cloze_key = QShortcut(QKeySequence("Ctrl+Shift+C"), self.cloze, self._on_cloze)
         cloze_key.setContext(Qt.ShortcutContext.WidgetShortcut)
         self.source = QLineEdit()
-        self.source.setAccessibleName("Source")
-        self.source.setPlaceholderText("Where a reader can check the answer")
+        self.source.setAccessibleName(tr("Source"))
+        self.source.setPlaceholderText(tr("Where a reader can check the answer"))
         self.tags = QLineEdit()
-        self.tags.setAccessibleName("Tags")
-        self.tags.setPlaceholderText("Tags, separated by spaces (a::b nests)")
-        self.shuffle = QCheckBox("Shuffle the choices each time")
+        self.tags.setAccessibleName(tr("Tags"))
+        self.tags.setPlaceholderText(tr("Tags, separated by spaces (a::b nests)"))
+        self.shuffle = QCheckBox(tr("Shuffle the choices each time"))
         self.shuffle.setChecked(True)
-        self.add_choice_button = QPushButton("Add a choice")
-        self.add_choice_button.setAccessibleName("Add a choice")
+        self.add_choice_button = QPushButton(tr("Add a choice"))
+        self.add_choice_button.setAccessibleName(tr("Add a choice"))
         self.problems = plain_label()
         self.problems.setObjectName("editorProblems")
-        self.problems.setAccessibleName("Problems with this card")
+        self.problems.setAccessibleName(tr("Problems with this card"))
         self.problems.setTextFormat(Qt.TextFormat.PlainText)
         self.problems.setWordWrap(True)
         self._rows: list[_ChoiceRow] = []
@@ -122,13 +127,13 @@ class CardEditor(QWidget):
         self._choices.setColumnStretch(2, 4)
         self._form = QFormLayout()
         self._form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self._form.addRow("Format", self.format_bar)
-        self._form.addRow("Question", self.question)
-        self._form.addRow("Preview", self.preview)
-        self._form.addRow("Front", self.front)
-        self._form.addRow("Back", self.back)
-        self._form.addRow("Text", self.cloze)
-        self._form.addRow("Fields", self.note_fields)
+        self._form.addRow(tr("Format"), self.format_bar)
+        self._form.addRow(tr("Question"), self.question)
+        self._form.addRow(tr("Preview"), self.preview)
+        self._form.addRow(tr("Front"), self.front)
+        self._form.addRow(tr("Back"), self.back)
+        self._form.addRow(tr("Text"), self.cloze)
+        self._form.addRow(tr("Fields"), self.note_fields)
         choices = QVBoxLayout()
         choices.addLayout(self._choices)
         add_row = QHBoxLayout()
@@ -138,10 +143,10 @@ class CardEditor(QWidget):
         choices.addLayout(add_row)
         self._choices_widget = QWidget()
         self._choices_widget.setLayout(choices)
-        self._form.addRow("Choices", self._choices_widget)
-        self._form.addRow("Explanation", self.explanation)
-        self._form.addRow("Source", self.source)
-        self._form.addRow("Tags", self.tags)
+        self._form.addRow(tr("Choices"), self._choices_widget)
+        self._form.addRow(tr("Explanation"), self.explanation)
+        self._form.addRow(tr("Source"), self.source)
+        self._form.addRow(tr("Tags"), self.tags)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self._form)
@@ -165,7 +170,7 @@ class CardEditor(QWidget):
             self._form.setRowVisible(widget, kind in ("basic", "reversed", "type"))
         self._form.setRowVisible(self.cloze, kind == "cloze")
         self._form.setRowVisible(self.note_fields, kind == ANKI_NOTE)
-        back = "Answer to type" if kind == "type" else "Back"
+        back = tr("Answer to type") if kind == "type" else tr("Back")
         self.back.setPlaceholderText(back)
         label = self._form.labelForField(self.back)
         if isinstance(label, QLabel):
@@ -395,7 +400,7 @@ class CardEditor(QWidget):
             lines = [f"• {problem}" for problem in problems]
         else:
             warnings = lint.lint_card(check_card(self.cards()[0]))
-            lines = [f"Tip: {warning.message}" for warning in warnings]
+            lines = [tr("Tip: {tip}").format(tip=warning.message) for warning in warnings]
         self.problems.setText("\n".join(lines))
         self.problems.setProperty("errors", bool(problems))
         self.problems.style().unpolish(self.problems)  # the style sheet reads the property

@@ -22,7 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from recall.changes import card_media
+from recall.core import i18n
 from recall.core.errors import RecallError
+from recall.core.i18n import mark, tr, trp
 from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_tooltip
 
@@ -100,8 +102,8 @@ class MarkdownBox(QPlainTextEdit):
         super().insertFromMimeData(source)
 
 
-IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.gif *.webp *.bmp)"
-SOUND_FILTER = "Sounds (*.mp3 *.ogg *.flac *.wav)"
+IMAGE_FILTER = mark("Images (*.png *.jpg *.jpeg *.gif *.webp *.bmp)")
+SOUND_FILTER = mark("Sounds (*.mp3 *.ogg *.flac *.wav)")
 
 
 class FormatBar(QWidget):
@@ -129,12 +131,12 @@ class FormatBar(QWidget):
         self.choose_file: Callable[[str, str], str] = self._ask_for_file
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.bold = self._button("B", "Bold (Ctrl+B)", self._on_bold)
-        self.italic = self._button("I", "Italic (Ctrl+I)", self._on_italic)
-        self.bullets = self._button("List", "Make the lines a list", self._on_list)
-        self.code = self._button("Code", "Mark as code", self._on_code)
-        self.add_image = self._button("Add image\u2026", "Add an image file", self._on_image)
-        self.add_sound = self._button("Add sound\u2026", "Add a sound file", self._on_sound)
+        self.bold = self._button(trp("bold", "B"), tr("Bold (Ctrl+B)"), self._on_bold)
+        self.italic = self._button(trp("italic", "I"), tr("Italic (Ctrl+I)"), self._on_italic)
+        self.bullets = self._button(tr("List"), tr("Make the lines a list"), self._on_list)
+        self.code = self._button(tr("Code"), tr("Mark as code"), self._on_code)
+        self.add_image = self._button(tr("Add image…"), tr("Add an image file"), self._on_image)
+        self.add_sound = self._button(tr("Add sound…"), tr("Add a sound file"), self._on_sound)
         font = self.bold.font()
         font.setBold(True)
         self.bold.setFont(font)
@@ -151,12 +153,12 @@ class FormatBar(QWidget):
             button.setEnabled(media_dir is not None)
         for box in boxes:
             box.paste_image = self._store_pasted if media_dir is not None else None
-            for keys, mark in (("Ctrl+B", "**"), ("Ctrl+I", "*")):
+            for keys, marker in (("Ctrl+B", "**"), ("Ctrl+I", "*")):
                 # Each box's own keys act on that box, whichever the buttons last served.
                 shortcut = QShortcut(QKeySequence(keys), box)
                 shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
                 shortcut.activated.connect(
-                    lambda box=box, mark=mark: wrap_selection(box, mark, mark)
+                    lambda box=box, marker=marker: wrap_selection(box, marker, marker)
                 )
         app = QApplication.instance()
         assert isinstance(app, QApplication)
@@ -224,7 +226,7 @@ class FormatBar(QWidget):
         code_selection(self.target())
 
     def _on_image(self) -> None:
-        self._add_file("Add an image", IMAGE_FILTER)
+        self._add_file(tr("Add an image"), i18n.tr(IMAGE_FILTER))
 
     def _on_sound(self) -> None:
-        self._add_file("Add a sound", SOUND_FILTER)
+        self._add_file(tr("Add a sound"), i18n.tr(SOUND_FILTER))

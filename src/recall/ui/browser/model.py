@@ -21,6 +21,8 @@ from PySide6.QtGui import QColor
 
 from recall.collection import browse
 from recall.collection.browse import BrowseRow, Finder, SearchResult
+from recall.core import i18n
+from recall.core.i18n import mark, tr
 from recall.core.memory import CardState
 from recall.core.wording import percent
 from recall.ui.override_errors import reports_errors
@@ -30,18 +32,18 @@ from recall.ui.text import format_interval
 Index = QModelIndex | QPersistentModelIndex
 PAGE = 200
 COLUMNS = (
-    ("question", "Question"),
-    ("deck", "Deck"),
-    ("due", "Due"),
-    ("interval", "Interval"),
-    ("stability", "Stability"),
-    ("retrievability", "Retrievability"),
-    ("reviews", "Reviews"),
-    ("lapses", "Lapses"),
-    ("last_answer", "Last answer"),
-    ("tags", "Tags"),
-    ("added", "Added"),
-    ("edited", "Edited"),
+    ("question", mark("Question")),
+    ("deck", mark("Deck")),
+    ("due", mark("Due")),
+    ("interval", mark("Interval")),
+    ("stability", mark("Stability")),
+    ("retrievability", mark("Retrievability")),
+    ("reviews", mark("Reviews")),
+    ("lapses", mark("Lapses")),
+    ("last_answer", mark("Last answer")),
+    ("tags", mark("Tags")),
+    ("added", mark("Added")),
+    ("edited", mark("Edited")),
 )
 # Flag colours as Anki shows them, faint enough to read text over in light and dark themes.
 FLAG_COLOURS = {
@@ -142,7 +144,7 @@ class CardTableModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section][1]
+            return i18n.tr(COLUMNS[section][1])
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -165,7 +167,10 @@ class CardTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and key == "question":
             states = [
                 name
-                for name, on in (("suspended", row.suspended), ("buried", self._buried(row)))
+                for name, on in (
+                    (tr("suspended"), row.suspended),
+                    (tr("buried"), self._buried(row)),
+                )
                 if on
             ]
             return plain_tooltip(
@@ -184,7 +189,7 @@ class CardTableModel(QAbstractTableModel):
             return row.deck_name
         if key == "due":
             if memory.state is CardState.NEW or memory.due is None:
-                text = "New"
+                text = tr("New")
             else:
                 text = memory.due.astimezone().strftime("%Y-%m-%d")
             return f"({text})" if row.suspended or self._buried(row) else text
@@ -206,7 +211,11 @@ class CardTableModel(QAbstractTableModel):
         if key == "lapses":
             return str(row.lapses)
         if key == "last_answer":
-            return "" if row.last_correct is None else ("Right" if row.last_correct else "Wrong")
+            return (
+                ""
+                if row.last_correct is None
+                else (tr("Right") if row.last_correct else tr("Wrong"))
+            )
         if key == "tags":
             return " ".join(row.tags)
         if key == "added":

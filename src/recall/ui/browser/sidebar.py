@@ -14,20 +14,31 @@ from PySide6.QtWidgets import QApplication, QTreeWidget, QTreeWidgetItem, QWidge
 
 from recall.changes.cards import FLAG_NAMES
 from recall.content.search import quote
-from recall.core import deck_tree
+from recall.core import deck_tree, i18n
+from recall.core.i18n import mark, tr
 from recall.storage import DeckRow
 from recall.ui.browser.model import FLAG_COLOURS
 from recall.ui.plain_text import plain_tooltip
 
 QUERY = Qt.ItemDataRole.UserRole
 STATES = (
-    ("New", "is:new"),
-    ("Learning", "is:learn"),
-    ("Review", "is:review"),
-    ("Due today", "is:due"),
-    ("Suspended", "is:suspended"),
-    ("Buried", "is:buried"),
-    ("Leeches", "is:leech"),
+    (mark("New"), "is:new"),
+    (mark("Learning"), "is:learn"),
+    (mark("Review"), "is:review"),
+    (mark("Due today"), "is:due"),
+    (mark("Suspended"), "is:suspended"),
+    (mark("Buried"), "is:buried"),
+    (mark("Leeches"), "is:leech"),
+)
+# The flags' names, for flags 1 to 7 (``FLAG_NAMES``).
+FLAGS = (
+    mark("Red"),
+    mark("Orange"),
+    mark("Green"),
+    mark("Blue"),
+    mark("Pink"),
+    mark("Turquoise"),
+    mark("Purple"),
 )
 
 
@@ -39,7 +50,7 @@ class BrowserSidebar(QTreeWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("browserSidebar")
-        self.setAccessibleName("Search by deck, state, flag or tag")
+        self.setAccessibleName(tr("Search by deck, state, flag or tag"))
         self.setHeaderHidden(True)
         self.itemClicked.connect(self._on_clicked)
         self.itemActivated.connect(self._on_activated)
@@ -52,23 +63,23 @@ class BrowserSidebar(QTreeWidget):
             if item.childCount() and not item.isExpanded()
         }
         self.clear()
-        everything = self._section("All cards", "")
+        everything = self._section(tr("All cards"), "")
         everything.setExpanded(False)
-        deck_section = self._section("Decks", None)
+        deck_section = self._section(tr("Decks"), None)
         for node in deck_tree.build(decks):
             self._add_deck(deck_section, node)
-        state_section = self._section("Card state", None)
+        state_section = self._section(tr("Card state"), None)
         for label, term in STATES:
-            QTreeWidgetItem(state_section, [label]).setData(0, QUERY, term)
-        flag_section = self._section("Flags", None)
+            QTreeWidgetItem(state_section, [i18n.tr(label)]).setData(0, QUERY, term)
+        flag_section = self._section(tr("Flags"), None)
         for number in range(1, len(FLAG_NAMES)):
-            item = QTreeWidgetItem(flag_section, [FLAG_NAMES[number].capitalize()])
+            item = QTreeWidgetItem(flag_section, [i18n.tr(FLAGS[number - 1])])
             item.setData(0, QUERY, f"flag:{number}")
             item.setForeground(0, QBrush(QColor(FLAG_COLOURS[number])))
-        QTreeWidgetItem(flag_section, ["No flag"]).setData(0, QUERY, "flag:0")
-        tag_section = self._section("Tags", None)
+        QTreeWidgetItem(flag_section, [tr("No flag")]).setData(0, QUERY, "flag:0")
+        tag_section = self._section(tr("Tags"), None)
         self._add_tags(tag_section, tags)
-        QTreeWidgetItem(tag_section, ["Untagged"]).setData(0, QUERY, "tag:none")
+        QTreeWidgetItem(tag_section, [tr("Untagged")]).setData(0, QUERY, "tag:none")
         for item in self._all_items():
             item.setExpanded(self._path(item) not in collapsed)
 

@@ -31,9 +31,11 @@ from recall.changes import editing
 from recall.changes.cards import Changes
 from recall.collection import browse
 from recall.collection.browse import Finder, SearchResult
-from recall.core import wording
+from recall.core import i18n
 from recall.core.errors import RecallError
+from recall.core.i18n import tr, trn
 from recall.core.preferences import Preferences
+from recall.core.wording import number
 from recall.scheduling import Scheduler
 from recall.storage import Database
 from recall.ui.browser.actions import BrowserActions
@@ -76,7 +78,7 @@ class BrowserWindow(QMainWindow):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Browse")
+        self.setWindowTitle(tr("Browse"))
         self.setObjectName("browserWindow")
         self._database = database
         self._clock = clock
@@ -90,20 +92,22 @@ class BrowserWindow(QMainWindow):
         self._show_after: int | None = None
         self.search_box = QLineEdit()
         self.search_box.setObjectName("browserSearch")
-        self.search_box.setAccessibleName("Search")
+        self.search_box.setAccessibleName(tr("Search"))
         self.search_box.setPlaceholderText(
-            "Search: words, deck:Spanish, tag:verb, is:due, flag:1, prop:ivl>=10 "
-            "(Enter searches at once)"
+            tr(
+                "Search: words, deck:Spanish, tag:verb, is:due, flag:1, prop:ivl>=10 "
+                "(Enter searches at once)"
+            )
         )
         self.search_box.setClearButtonEnabled(True)
         self.status = plain_label()
         self.status.setObjectName("browserStatus")
-        self.status.setAccessibleName("Search result")
+        self.status.setAccessibleName(tr("Search result"))
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.model = CardTableModel(self.finder, clock, self)
         self.table = QTableView()
         self.table.setObjectName("browserTable")
-        self.table.setAccessibleName("Cards")
+        self.table.setAccessibleName(tr("Cards"))
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -120,7 +124,7 @@ class BrowserWindow(QMainWindow):
         header.resizeSection(0, 360)
         header.resizeSection(1, 170)
         for column in range(2, len(COLUMNS)):
-            title = COLUMNS[column][1]
+            title = i18n.tr(COLUMNS[column][1])
             header.resizeSection(
                 column, max(90, header.fontMetrics().horizontalAdvance(title) + 34)
             )
@@ -129,11 +133,11 @@ class BrowserWindow(QMainWindow):
         header.setSortIndicator(2, Qt.SortOrder.AscendingOrder)
         self.sidebar = BrowserSidebar()
         self.editor = CardEditor()
-        self.save_button = QPushButton("Save")
-        self.save_button.setAccessibleName("Save the card")
-        self.save_button.setToolTip("Save the changes to this card (Ctrl+S)")
+        self.save_button = QPushButton(tr("Save"))
+        self.save_button.setAccessibleName(tr("Save the card"))
+        self.save_button.setToolTip(tr("Save the changes to this card (Ctrl+S)"))
         self.save_button.setEnabled(False)
-        self.editor_title = plain_label("Select a card to edit it.")
+        self.editor_title = plain_label(tr("Select a card to edit it."))
         self.editor_title.setObjectName("editorTitle")
         self.editor_title.setTextFormat(Qt.TextFormat.PlainText)
         self.card_actions = BrowserActions(self, database, changes, clock, self._prompts)
@@ -162,7 +166,7 @@ class BrowserWindow(QMainWindow):
         def work() -> SearchResult:
             return finder.find(text, now, column, descending)
 
-        self.status.setText("Searching…")
+        self.status.setText(tr("Searching…"))
         self.tasks.run(work, self._on_found, self._on_search_failed)
 
     def show_card(self, card_id: int, query: str) -> None:
@@ -224,18 +228,18 @@ class BrowserWindow(QMainWindow):
             return True
         problems = self.editor.check()
         if problems:
-            self.status.setText("Not saved: " + problems[0])
+            self.status.setText(tr("Not saved: {problem}").format(problem=problems[0]))
             return False
         try:
             change = editing.edit_card(
                 self._database, self._editing, self.editor.data(), self._clock()
             )
         except RecallError as error:
-            self.status.setText(f"Not saved: {error}")
+            self.status.setText(tr("Not saved: {problem}").format(problem=error))
             return False
         if change.changed:
             self._changes.push(change)
-            self.status.setText("Saved.")
+            self.status.setText(tr("Saved."))
             self.card_actions.update_undo()
         self.save_button.setEnabled(False)
         self.model.reload([self._editing, *change.card_ids])  # a note's other cards too
@@ -248,7 +252,13 @@ class BrowserWindow(QMainWindow):
         self._editing = ids[0] if len(ids) == 1 else None
         self.editor.setEnabled(self._editing is not None)
         if self._editing is None:
-            many = f"{len(ids)} cards selected." if ids else "Select a card to edit it."
+            many = (
+                trn("{count} card selected.", "{count} cards selected.", len(ids)).format(
+                    count=len(ids)
+                )
+                if ids
+                else tr("Select a card to edit it.")
+            )
             self.editor_title.setText(many)
             self.editor.set_data({"type": self.editor.kind})
             self.save_button.setEnabled(False)
@@ -264,8 +274,8 @@ class BrowserWindow(QMainWindow):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(SEARCH_PAUSE_MS)
-        add = QPushButton("Add Cards…")
-        add.setAccessibleName("Add cards")
+        add = QPushButton(tr("Add Cards…"))
+        add.setAccessibleName(tr("Add cards"))
         add.clicked.connect(self.card_actions.add_cards)
         top = QHBoxLayout()
         top.addWidget(self.search_box, 1)
@@ -299,19 +309,19 @@ class BrowserWindow(QMainWindow):
         self.editor.setEnabled(False)
 
     def _create_menus(self) -> None:
-        self.find_action = QAction("&Find", self)
+        self.find_action = QAction(tr("&Find"), self)
         self.find_action.setShortcut(QKeySequence("Ctrl+F"))
-        self.save_action = QAction("&Save Card", self)
+        self.save_action = QAction(tr("&Save Card"), self)
         self.save_action.setShortcut(QKeySequence("Ctrl+S"))
-        self.close_action = QAction("&Close", self)
+        self.close_action = QAction(tr("&Close"), self)
         self.close_action.setShortcut(QKeySequence("Escape"))
-        edit = self.menuBar().addMenu("&Edit")
+        edit = self.menuBar().addMenu(tr("&Edit"))
         edit.addAction(self.card_actions.undo_action)
         edit.addSeparator()
         edit.addAction(self.find_action)
         edit.addAction(self.save_action)
         edit.addAction(self.close_action)
-        self.card_actions.fill_menu(self.menuBar().addMenu("&Cards"))
+        self.card_actions.fill_menu(self.menuBar().addMenu(tr("&Cards")))
         self.card_actions.fill_context_menu(self.table)
         for action in (self.find_action, self.save_action, self.close_action):
             self.addAction(action)
@@ -343,7 +353,7 @@ class BrowserWindow(QMainWindow):
         self._show_after = None
         self.model.set_result(result)
         count = len(result.card_ids)
-        self.status.setText(wording.count(count, "card"))
+        self.status.setText(trn("{count} card", "{count} cards", count).format(count=number(count)))
         if keep is not None and self.select_card(keep):
             return
         if self.model.rowCount():

@@ -15,8 +15,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
+from recall.core.i18n import tr, trn
 from recall.core.progress import Cancelled, Progress
-from recall.core.wording import count
+from recall.core.wording import number
 from recall.options import deck_options
 from recall.ui.context import WindowContext, WindowPart
 
@@ -58,13 +59,13 @@ class OptionsActions(WindowPart):
         self.preferences_dialog: PreferencesDialog | None = None
         self.deck_options_dialog: DeckOptionsDialog | None = None
         self.exam_dialog: ExamDateDialog | None = None
-        self.preferences_action = QAction("&Preferences...", window)
+        self.preferences_action = QAction(tr("&Preferences..."), window)
         self.preferences_action.setShortcut(QKeySequence("Ctrl+,"))
-        self.deck_options_action = QAction("Deck &Options...", window)
+        self.deck_options_action = QAction(tr("Deck &Options..."), window)
         self.deck_options_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
-        self.exam_action = QAction("E&xam Date...", window)
+        self.exam_action = QAction(tr("E&xam Date..."), window)
         self.exam_action.setShortcut(QKeySequence("Ctrl+Shift+X"))
-        self.undo_action = QAction("Undo &Options Change", window)
+        self.undo_action = QAction(tr("Undo &Options Change"), window)
         self.undo_action.setShortcut(QKeySequence("Ctrl+Alt+Z"))
         self.undo_action.setEnabled(False)
         self._connect_signals()
@@ -148,16 +149,23 @@ class OptionsActions(WindowPart):
             return deck_options.undo(database, schedulers, change, now, progress)
 
         if self._operations.run(
-            "Putting the options back...",
+            tr("Putting the options back..."),
             work,
             self._on_undone,
-            failure="Undo Options Change",
+            failure=tr("Undo Options Change"),
             writes_cards=True,
         ):
             self._change = None
             self.undo_action.setEnabled(False)
 
     def _on_undone(self, change: OptionsChange) -> None:
-        moved = f"; {count(change.rescheduled, 'card')} rescheduled" if change.rescheduled else ""
-        self.message.emit(f"Options change undone{moved}")
+        if change.rescheduled:
+            undone = trn(
+                "Options change undone; {count} card rescheduled",
+                "Options change undone; {count} cards rescheduled",
+                change.rescheduled,
+            ).format(count=number(change.rescheduled))
+        else:
+            undone = tr("Options change undone")
+        self.message.emit(undone)
         self.options_changed.emit()

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from recall.core import fields
+from recall.core.i18n import tr, trp
 from recall.core.preferences import Preferences
 from recall.ui.plain_text import plain_label, plain_tooltip
 
@@ -30,41 +31,41 @@ class ApiSection(QGroupBox):
     """
 
     def __init__(self, preferences: Preferences, parent: QWidget | None = None) -> None:
-        super().__init__("Local API", parent)
+        super().__init__(tr("Local API"), parent)
         infos = {item.key: item for item in fields.describe(Preferences)}
-        self.enabled = QCheckBox("Let programs on this computer add and find cards")
+        self.enabled = QCheckBox(tr("Let programs on this computer add and find cards"))
         self.port = QSpinBox()
         self.port.setRange(int(infos["api_port"].low or 1024), int(infos["api_port"].high or 65535))
         self.key = QLineEdit()
         self.key.setReadOnly(True)
-        self.key.setPlaceholderText("made when the API is turned on")
-        self.copy_button = QPushButton("Copy")
-        self.new_key_button = QPushButton("New Key")
+        self.key.setPlaceholderText(tr("made when the API is turned on"))
+        self.copy_button = QPushButton(tr("Copy"))
+        self.new_key_button = QPushButton(tr("New Key"))
         self.origins = QLineEdit()
-        self.origins.setPlaceholderText("none: only programs, no web pages")
-        for widget, key, name in (
-            (self.enabled, "api_enabled", "Local API"),
-            (self.port, "api_port", "Local API port"),
-            (self.key, "api_key", "Local API key"),
-            (self.origins, "api_origins", "Local API web origins"),
+        self.origins.setPlaceholderText(tr("none: only programs, no web pages"))
+        for widget, key in (
+            (self.enabled, "api_enabled"),
+            (self.port, "api_port"),
+            (self.key, "api_key"),
+            (self.origins, "api_origins"),
         ):
             widget.setToolTip(plain_tooltip(infos[key].help))
-            widget.setAccessibleName(name)
+            widget.setAccessibleName(infos[key].label)
             widget.setObjectName(f"option_{key}")
-        self.copy_button.setAccessibleName("Copy the local API key")
-        self.new_key_button.setAccessibleName("Make a new local API key")
-        self.new_key_button.setToolTip("Programs given the old key must be given the new one.")
+        self.copy_button.setAccessibleName(tr("Copy the local API key"))
+        self.new_key_button.setAccessibleName(tr("Make a new local API key"))
+        self.new_key_button.setToolTip(tr("Programs given the old key must be given the new one."))
         key_row = QHBoxLayout()
         key_row.addWidget(self.key, 1)
         key_row.addWidget(self.copy_button)
         key_row.addWidget(self.new_key_button)
         layout = QFormLayout(self)
         layout.addRow(self.enabled)
-        layout.addRow("Port", self.port)
-        layout.addRow("Key", key_row)
-        layout.addRow("Web origins", self.origins)
+        layout.addRow(tr("Port"), self.port)
+        layout.addRow(trp("local API", "Key"), key_row)
+        layout.addRow(tr("Web origins"), self.origins)
         note = plain_label(
-            "Listens on 127.0.0.1 only; AnkiConnect's actions work. See docs/api.md."
+            tr("Listens on 127.0.0.1 only; AnkiConnect's actions work. See docs/api.md.")
         )
         note.setObjectName("hint")
         layout.addRow(note)

@@ -31,9 +31,10 @@ from PySide6.QtWidgets import (
 
 from recall.core import days, fields
 from recall.core.errors import RecallError
+from recall.core.i18n import tr, trn
 from recall.core.presets import DEFAULT_PRESET_ID, Preset
 from recall.core.progress import Cancelled, Progress
-from recall.core.wording import count
+from recall.core.wording import number
 from recall.options import deck_options, optimizing
 from recall.options.deck_options import DeckOptions, OptionsChange
 from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
@@ -45,10 +46,15 @@ from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
 
-_FORM_KEYS = [
-    item for item in fields.describe(Preset) if item.editable and item.key != "parameters"
-]
-_PARAMETERS = fields.info(Preset, "parameters")
+
+def _form_options() -> list[fields.OptionInfo]:
+    """The options in the form, worded in the learner's language (read when shown)."""
+    return [item for item in fields.describe(Preset) if item.editable and item.key != "parameters"]
+
+
+def _parameters() -> fields.OptionInfo:
+    """The FSRS parameters' option, edited in a line of its own."""
+    return fields.info(Preset, "parameters")
 
 
 class DeckOptionsDialog(QDialog):
@@ -91,7 +97,7 @@ class DeckOptionsDialog(QDialog):
         self._fitted: tuple[float, ...] | None = None
         self._fitted_guessing = False  # whether the fit counted right picks as maybe guesses
         self._fit_words = ""
-        self.setWindowTitle(f"Deck Options: {self._options.deck.name}")
+        self.setWindowTitle(tr("Deck Options: {deck}").format(deck=self._options.deck.name))
         self.setObjectName("deckOptionsDialog")
         self._build()
         self._connect_signals()
@@ -114,8 +120,8 @@ class DeckOptionsDialog(QDialog):
         current = self._options.presets[self.preset_id]
         values: dict[str, Any] = self.form.values()
         shown = self.parameters.text()
-        values["parameters"] = fields.parse(_PARAMETERS, shown)
-        if self._fitted is not None and shown == fields.format_value(self._fitted, _PARAMETERS):
+        values["parameters"] = fields.parse(_parameters(), shown)
+        if self._fitted is not None and shown == fields.format_value(self._fitted, _parameters()):
             values["parameters"] = self._fitted  # as fitted, not rounded for display
         if values["parameters"] == DEFAULT_PARAMETERS:
             values["parameters"] = ()
@@ -134,7 +140,7 @@ class DeckOptionsDialog(QDialog):
         try:
             edited = self.edited()
         except RecallError as error:
-            self._prompts.refused("Options not saved", error)
+            self._prompts.refused(tr("Options not saved"), error)
             return
         deck_ids = [self._options.deck.id]
         if self.subdecks.isChecked():
@@ -163,10 +169,10 @@ class DeckOptionsDialog(QDialog):
             self.accept()
 
         if self._operations.run(
-            "Rescheduling cards from their history...",
+            tr("Rescheduling cards from their history..."),
             work,
             done,
-            failure="Options not saved",
+            failure=tr("Options not saved"),
             cancellable=True,
             on_error=lambda _error: self.setEnabled(True),
             writes_cards=True,
@@ -182,7 +188,7 @@ class DeckOptionsDialog(QDialog):
             self.preset_id,
         )
         self.optimize_button.setEnabled(False)
-        self.fit_result.setText("Fitting parameters to your review history...")
+        self.fit_result.setText(tr("Fitting parameters to your review history..."))
 
         decks = self._decks_of_preset()
 
@@ -207,29 +213,30 @@ class DeckOptionsDialog(QDialog):
     def _build(self) -> None:
         options = self._options
         self.presets = QComboBox()
-        self.presets.setAccessibleName("Preset")
+        self.presets.setAccessibleName(tr("Preset"))
         self.presets.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.add_button = QPushButton("&Add")
-        self.clone_button = QPushButton("&Clone")
-        self.rename_button = QPushButton("Re&name")
-        self.delete_button = QPushButton("&Delete")
+        self.add_button = QPushButton(tr("&Add"))
+        self.clone_button = QPushButton(tr("&Clone"))
+        self.rename_button = QPushButton(tr("Re&name"))
+        self.delete_button = QPushButton(tr("&Delete"))
         picker = QHBoxLayout()
-        picker.addWidget(plain_label("Preset:"))
+        picker.addWidget(plain_label(tr("Preset:")))
         picker.addWidget(self.presets, 1)
         for button in (self.add_button, self.clone_button, self.rename_button, self.delete_button):
             picker.addWidget(button)
         self.sharing = plain_label()
         self.sharing.setObjectName("hint")
         self.sharing.setWordWrap(True)  # many decks sharing a preset must not widen the dialog
-        self.form = OptionForm(_FORM_KEYS, self)
+        self.form = OptionForm(_form_options(), self)
+        parameters = _parameters()
         self.parameters = QLineEdit()
         self.parameters.setObjectName("option_parameters")
-        self.parameters.setAccessibleName(_PARAMETERS.label)
-        self.parameters.setToolTip(plain_tooltip(_PARAMETERS.help))
-        self.optimize_button = QPushButton("&Optimize")
-        self.reset_button = QPushButton("&Reset to Defaults")
-        self.simulate_button = QPushButton("&Simulate...")
-        self.apply_fit_button = QPushButton("Use &Fitted")
+        self.parameters.setAccessibleName(parameters.label)
+        self.parameters.setToolTip(plain_tooltip(parameters.help))
+        self.optimize_button = QPushButton(tr("&Optimize"))
+        self.reset_button = QPushButton(tr("&Reset to Defaults"))
+        self.simulate_button = QPushButton(tr("&Simulate..."))
+        self.apply_fit_button = QPushButton(tr("Use &Fitted"))
         self.apply_fit_button.hide()
         fsrs_row = QHBoxLayout()
         for button in (
@@ -243,15 +250,19 @@ class DeckOptionsDialog(QDialog):
         self.fit_result = plain_label()
         self.fit_result.setWordWrap(True)
         self.fit_result.setObjectName("optimizeResult")
-        self.fit_result.setAccessibleName("Optimize result")
+        self.fit_result.setAccessibleName(tr("Optimize result"))
         self.warnings = plain_label()
         self.warnings.setWordWrap(True)
         self.warnings.setObjectName("warning")
         subdecks = len(self._subdecks())
         self.subdecks = QCheckBox(
-            "Also give this preset to the subdeck"
+            tr("Also give this preset to the subdeck")
             if subdecks == 1
-            else f"Also give this preset to the {subdecks} subdecks"
+            else trn(
+                "Also give this preset to the {count} subdeck",
+                "Also give this preset to the {count} subdecks",
+                subdecks,
+            ).format(count=number(subdecks))
         )
         self.subdecks.setVisible(bool(self._subdecks()))
         self.buttons = QDialogButtonBox(
@@ -274,7 +285,7 @@ class DeckOptionsDialog(QDialog):
         scroll.setWidget(self.form)
         scroll.setMinimumWidth(self.form.sizeHint().width() + 24)
         layout.addWidget(scroll, 1)
-        layout.addWidget(plain_label(_PARAMETERS.label + ":"))
+        layout.addWidget(plain_label(tr("{option}:").format(option=parameters.label)))
         layout.addWidget(self.parameters)
         layout.addLayout(fsrs_row)
         layout.addWidget(self.fit_result)
@@ -304,7 +315,10 @@ class DeckOptionsDialog(QDialog):
         book = self._options.presets
         for preset_id, preset in sorted(book.items(), key=lambda item: item[1].name.lower()):
             users = sum(1 for deck in self._options.decks if self._preset_of(deck.id) == preset_id)
-            self.presets.addItem(f"{preset.name} (used by {count(users, 'deck')})", preset_id)
+            shown = trn(
+                "{preset} (used by {count} deck)", "{preset} (used by {count} decks)", users
+            )
+            self.presets.addItem(shown.format(preset=preset.name, count=number(users)), preset_id)
         self.presets.setCurrentIndex(max(0, self.presets.findData(selected)))
         self.presets.blockSignals(False)
 
@@ -316,12 +330,14 @@ class DeckOptionsDialog(QDialog):
         preset = self._options.presets[preset_id]
         self.form.set_values(preset)
         self.parameters.setText(
-            fields.format_value(preset.parameters or DEFAULT_PARAMETERS, _PARAMETERS)
+            fields.format_value(preset.parameters or DEFAULT_PARAMETERS, _parameters())
         )
         self.parameters.setCursorPosition(0)
         names = [deck.name for deck in self._options.decks if self._preset_of(deck.id) == preset_id]
         self.sharing.setText(
-            "Used by: " + (", ".join(names) if names else "no deck yet (Save gives it to this one)")
+            tr("Used by: {decks}").format(decks=", ".join(names))
+            if names
+            else tr("Used by: no deck yet (Save gives it to this one)")
         )
         self.delete_button.setEnabled(preset_id != DEFAULT_PRESET_ID)
         self.fit_result.clear()
@@ -360,9 +376,10 @@ class DeckOptionsDialog(QDialog):
         self.warnings.setVisible(bool(warnings))
 
     def _on_add(self, copy: bool) -> None:
-        title = "Clone Preset" if copy else "Add Preset"
+        title = tr("Clone Preset") if copy else tr("Add Preset")
         base = self._options.presets[self.preset_id]
-        name = self._prompts.ask_text(title, "Name:", f"{base.name} copy" if copy else "")
+        suggested = tr("{preset} copy").format(preset=base.name) if copy else ""
+        name = self._prompts.ask_text(title, tr("Name:"), suggested)
         if name is None:
             return
         try:
@@ -374,44 +391,48 @@ class DeckOptionsDialog(QDialog):
 
     def _on_rename(self) -> None:
         current = self._options.presets[self.preset_id]
-        name = self._prompts.ask_text("Rename Preset", "Name:", current.name)
+        name = self._prompts.ask_text(tr("Rename Preset"), tr("Name:"), current.name)
         if name is None:
             return
         try:
             deck_options.rename_preset(self._database, self.preset_id, name)
         except RecallError as error:
-            self._prompts.refused("Rename Preset", error)
+            self._prompts.refused(tr("Rename Preset"), error)
             return
         self._reload(self.preset_id)
 
     def _on_delete(self) -> None:
         preset = self._options.presets[self.preset_id]
-        question = f"Delete preset {preset.name!r}? Its decks go back to the default preset."
-        if not self._prompts.confirm("Delete Preset", question):
+        question = tr("Delete preset {preset}? Its decks go back to the default preset.").format(
+            preset=repr(preset.name)
+        )
+        if not self._prompts.confirm(tr("Delete Preset"), question):
             return
         try:
             change = deck_options.delete_preset(
                 self._database, self._schedulers, self.preset_id, self._clock()
             )
         except RecallError as error:
-            self._prompts.refused("Delete Preset", error)
+            self._prompts.refused(tr("Delete Preset"), error)
             return
         self.saved.emit(change)
         self._reload(DEFAULT_PRESET_ID)
 
     def _on_reset(self) -> None:
-        self.parameters.setText(fields.format_value(DEFAULT_PARAMETERS, _PARAMETERS))
+        self.parameters.setText(fields.format_value(DEFAULT_PARAMETERS, _parameters()))
 
     def _on_use_fitted(self) -> None:
         if self._fitted is not None:
-            self.parameters.setText(fields.format_value(self._fitted, _PARAMETERS))
+            self.parameters.setText(fields.format_value(self._fitted, _parameters()))
             self.parameters.setCursorPosition(0)
             # The parameters were fitted under one likelihood: the choice goes with them.
             guess_box = self.form.editors["guess_correction"]
             assert isinstance(guess_box, QCheckBox)
             guess_box.setChecked(self._fitted_guessing)
             self.fit_result.setText(
-                self._fit_words + " The fitted parameters are filled in: Save applies them."
+                tr("{outcome} The fitted parameters are filled in: Save applies them.").format(
+                    outcome=self._fit_words
+                )
             )
         # Hiding the button would hand the keys to Reset to Defaults: Save comes next.
         self.buttons.button(QDialogButtonBox.StandardButton.Save).setFocus(
@@ -421,9 +442,9 @@ class DeckOptionsDialog(QDialog):
 
     def _on_optimized(self, report: optimizing.OptimizeReport) -> None:
         self.optimize_button.setEnabled(True)
-        text = self._fit_words = report.words()
+        self._fit_words = report.words()
+        text = report.words(in_window=True)
         if report.result.better:
-            text = text.replace(", not applied yet.", ". Use Fitted, then Save, to apply them.")
             self._fitted = report.result.fitted
             self._fitted_guessing = report.guess_correction
         self.fit_result.setText(text)
@@ -437,13 +458,13 @@ class DeckOptionsDialog(QDialog):
         self.optimize_button.setFocus(Qt.FocusReason.OtherFocusReason)
         if not isinstance(error, RecallError):
             raise error
-        self.fit_result.setText(f"Optimize failed: {error}")
+        self.fit_result.setText(tr("Optimize failed: {error}").format(error=error))
 
     def _on_simulate(self) -> None:
         try:
             preset = self.edited()
         except RecallError as error:
-            self._prompts.refused("Simulate", error)
+            self._prompts.refused(tr("Simulate"), error)
             return
         simulator = SimulatorDialog(
             self._database, self.preset_id, preset, self._tasks, self, self._decks_of_preset()

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from recall.core import wording
 from recall.core.errors import CancelledError, RecallError
+from recall.core.i18n import tr
 from recall.options import exam_dates
 from recall.scheduling import Schedulers
 from recall.stats import exam
@@ -83,34 +84,34 @@ class ExamDateDialog(QDialog):
         stored = exam_dates.exam_date(database, deck_key)
         today = clock().astimezone(zone).date()
         shown = stored or today + _FIRST_GUESS
-        self.setWindowTitle("Exam Date")
+        self.setWindowTitle(tr("Exam Date"))
         self.setObjectName("examDateDialog")
-        self.has_exam = QCheckBox("I sit an &exam on this deck")
+        self.has_exam = QCheckBox(tr("I sit an &exam on this deck"))
         self.has_exam.setChecked(stored is not None)
         self.day = QDateEdit(QDate(shown.year, shown.month, shown.day))
         self.day.setCalendarPopup(True)
         self.day.setDisplayFormat("yyyy-MM-dd")
         self.day.setMinimumDate(QDate(today.year, today.month, today.day))
-        self.day.setAccessibleName("Exam day")
+        self.day.setAccessibleName(tr("Exam day"))
         self.target = QSpinBox()
         self.target.setRange(50, 100)
-        self.target.setSuffix("%")
+        self.target.setSuffix(tr("{percent}%").format(percent=""))
         self.target.setValue(round(exam.DEFAULT_TARGET * 100))
-        self.target.setAccessibleName("Share of the deck to remember on the day")
+        self.target.setAccessibleName(tr("Share of the deck to remember on the day"))
         self.figures = plain_label()
         self.figures.setWordWrap(True)
         self.figures.setObjectName("examFigures")
-        self.figures.setAccessibleName("What to expect on the exam day")
+        self.figures.setAccessibleName(tr("What to expect on the exam day"))
         self.progress = QProgressBar()
-        self.progress.setAccessibleName("Simulating the days until the exam")
+        self.progress.setAccessibleName(tr("Simulating the days until the exam"))
         self.progress.hide()
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
         form = QFormLayout()
         form.addRow(self.has_exam)
-        form.addRow("Exam &day:", self.day)
-        form.addRow("&Aim to remember:", self.target)
+        form.addRow(tr("Exam &day:"), self.day)
+        form.addRow(tr("&Aim to remember:"), self.target)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.progress)
@@ -146,11 +147,15 @@ class ExamDateDialog(QDialog):
         if day is None:
             self.progress.hide()
             self.figures.setText(
-                "No exam: cards are scheduled as FSRS says. Tick the box to give this deck "
-                "an exam day; cards then come up shortly before it."
+                tr(
+                    "No exam: cards are scheduled as FSRS says. Tick the box to give this deck "
+                    "an exam day; cards then come up shortly before it."
+                )
             )
             return
-        self.figures.setText(f"Simulating the days until {wording.long_day(day)}...")
+        self.figures.setText(
+            tr("Simulating the days until {day}...").format(day=wording.long_day(day))
+        )
         self.progress.setValue(0)
         self.progress.show()
         generation = self._generation
@@ -209,10 +214,12 @@ class ExamDateDialog(QDialog):
         try:
             deck = exam_dates.set_exam_date(self._database, self._deck_key, day, self._clock())
         except RecallError as error:
-            self._prompts.refused("Exam Date", error)
+            self._prompts.refused(tr("Exam Date"), error)
             return
         self.saved.emit(
-            f"{deck.name}: exam on {wording.long_day(day)}" if day else f"{deck.name}: no exam"
+            tr("{deck}: exam on {day}").format(deck=deck.name, day=wording.long_day(day))
+            if day
+            else tr("{deck}: no exam").format(deck=deck.name)
         )
         self.accept()
 

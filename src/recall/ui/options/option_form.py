@@ -20,11 +20,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from recall.core import fields
+from recall.core import fields, i18n
 from recall.core.fields import OptionInfo
+from recall.core.i18n import mark
 from recall.ui.plain_text import plain_tooltip
 
-CHOICE_LABELS = {"tag": "Tag only", "deck": "Deck order", "random": "Random order"}
+# How each choice an option offers is shown (``THEMES``, ``LEECH_ACTIONS``, ...).
+CHOICE_LABELS = {
+    "system": mark("System"),
+    "light": mark("Light"),
+    "dark": mark("Dark"),
+    "suspend": mark("Suspend"),
+    "tag": mark("Tag only"),
+    "deck": mark("Deck order"),
+    "random": mark("Random order"),
+    "normal": mark("Normal"),
+    "reduced": mark("Reduced"),
+    "minimum": mark("Minimum"),
+}
 
 
 class OptionForm(QWidget):
@@ -93,7 +106,7 @@ class OptionForm(QWidget):
         if item.kind == "choice":
             combo = QComboBox()
             for choice in item.choices:
-                combo.addItem(CHOICE_LABELS.get(choice, choice.capitalize()), choice)
+                combo.addItem(i18n.tr(CHOICE_LABELS.get(choice, choice.capitalize())), choice)
             combo.currentIndexChanged.connect(self.changed)
             return combo
         if item.kind == "int":

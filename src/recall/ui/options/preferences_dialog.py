@@ -61,7 +61,7 @@ class PreferencesDialog(QDialog):
         self._database = database
         self._prompts = prompts
         self._original = deck_options.preferences(database)
-        self.setWindowTitle("Preferences")
+        self.setWindowTitle(tr("Preferences"))
         self.setObjectName("preferencesDialog")
         # The local API's options have a section of their own (a key is made, never typed).
         shown = [item for item in fields.describe(Preferences) if item.editable]
@@ -70,7 +70,7 @@ class PreferencesDialog(QDialog):
         self.form.set_values(self._original)
         self.sync = SyncSection(database, self)
         self.api = ApiSection(self._original, self)
-        note = plain_label("Point at an option to see what it does.")
+        note = plain_label(tr("Point at an option to see what it does."))
         note.setObjectName("hint")
         self.language_note = plain_label(tr("A new language shows the next time Recall starts."))
         self.language_note.setObjectName("hint")
@@ -118,7 +118,7 @@ class PreferencesDialog(QDialog):
             moved = deck_options.save_preferences(self._database, chosen, datetime.now(UTC))
             self.sync.save(datetime.now(UTC))
         except RecallError as error:
-            self._prompts.refused("Preferences not saved", error)
+            self._prompts.refused(tr("Preferences not saved"), error)
             return
         if moved is not None:
             self._prompts.tell("Recall", deck_options.moved_note(moved))

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from recall.core.errors import RecallError
+from recall.core.i18n import tr
 from recall.core.presets import Preset
 from recall.options import workload
 from recall.storage import Database
@@ -68,26 +69,26 @@ class SimulatorDialog(QDialog):
         self._decks = decks
         self.simulation: workload.Simulation | None = None
         self.chosen_retention: float | None = None
-        self.setWindowTitle(f"Workload Simulator: {preset.name}")
+        self.setWindowTitle(tr("Workload Simulator: {preset}").format(preset=preset.name))
         self.setObjectName("simulatorDialog")
-        self.reviews_chart = LineChart("Reviews per day", _retention, _count)
-        self.minutes_chart = LineChart("Minutes per day", _retention, _count)
-        self.remembered_chart = LineChart("Cards remembered after a year", _retention, _count)
+        self.reviews_chart = LineChart(tr("Reviews per day"), _retention, _count)
+        self.minutes_chart = LineChart(tr("Minutes per day"), _retention, _count)
+        self.remembered_chart = LineChart(tr("Cards remembered after a year"), _retention, _count)
         self.per_minute_chart = LineChart(
-            "Cards remembered per minute of study", _retention, _per_minute
+            tr("Cards remembered per minute of study"), _retention, _per_minute
         )
         self.summary = plain_label(
-            "Simulating a year at each desired retention from 0.70 to 0.99..."
+            tr("Simulating a year at each desired retention from 0.70 to 0.99...")
         )
         self.summary.setWordWrap(True)
         self.summary.setObjectName("simulatorSummary")
         self.reason = plain_label()
         self.reason.setWordWrap(True)
         self.reason.setObjectName("simulatorReason")
-        self.reason.setAccessibleName("Why this retention is suggested")
+        self.reason.setAccessibleName(tr("Why this retention is suggested"))
         self.reason.hide()
         self.progress = QProgressBar()
-        self.use_button = QPushButton("&Use Suggested")
+        self.use_button = QPushButton(tr("&Use Suggested"))
         self.use_button.setEnabled(False)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.use_button, QDialogButtonBox.ButtonRole.ActionRole)
@@ -133,8 +134,12 @@ class SimulatorDialog(QDialog):
         self.progress.hide()
         current = self._preset.desired_retention
         markers = [
-            (f"now {current:.2f}", current, None),
-            (f"suggested {simulation.suggested:.2f}", simulation.suggested, _SUGGESTED),
+            (tr("now {retention}").format(retention=f"{current:.2f}"), current, None),
+            (
+                tr("suggested {retention}").format(retention=f"{simulation.suggested:.2f}"),
+                simulation.suggested,
+                _SUGGESTED,
+            ),
         ]
         loads = simulation.workloads
         self.reviews_chart.set_points(
@@ -153,15 +158,18 @@ class SimulatorDialog(QDialog):
             markers,
             _X_TICKS,
         )
-        measured = (
-            f"from your {simulation.reviews_measured:,} reviews"
-            if simulation.reviews_measured
-            else "from FSRS's averages (no reviews of yours yet)"
-        )
-        self.summary.setText(
-            f"{simulation.cards:,} cards, {self._preset.new_per_day} new a day, 365 days; "
-            f"ratings and answer times {measured}."
-        )
+        figures = {"cards": f"{simulation.cards:,}", "new": self._preset.new_per_day}
+        if simulation.reviews_measured:
+            summary = tr(
+                "{cards} cards, {new} new a day, 365 days; ratings and answer times from your "
+                "{reviews} reviews."
+            ).format(**figures, reviews=f"{simulation.reviews_measured:,}")
+        else:
+            summary = tr(
+                "{cards} cards, {new} new a day, 365 days; ratings and answer times from FSRS's "
+                "averages (no reviews of yours yet)."
+            ).format(**figures)
+        self.summary.setText(summary)
         self.reason.setText(simulation.suggestion_words(current))
         self.reason.show()
         self.use_button.setEnabled(True)
@@ -171,7 +179,7 @@ class SimulatorDialog(QDialog):
         self.progress.hide()
         if not isinstance(error, RecallError):
             raise error
-        self.summary.setText(f"The simulation failed: {error}")
+        self.summary.setText(tr("The simulation failed: {error}").format(error=error))
 
     def _on_use(self) -> None:
         if self.simulation is not None:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from recall.core.i18n import tr
 from recall.storage import Database
 from recall.sync import settings
 from recall.ui.plain_text import plain_label
@@ -29,28 +30,30 @@ class SyncSection(QGroupBox):
     """
 
     def __init__(self, database: Database, parent: QWidget | None = None) -> None:
-        super().__init__("Sync", parent)
+        super().__init__(tr("Sync"), parent)
         self._database = database
         status = settings.status(database)
         self.folder = QLineEdit(str(status.folder) if status.folder else "")
-        self.folder.setPlaceholderText("a folder shared by Syncthing or Dropbox")
-        self.folder.setAccessibleName("Sync folder")
+        self.folder.setPlaceholderText(tr("a folder shared by Syncthing or Dropbox"))
+        self.folder.setAccessibleName(tr("Sync folder"))
         self.folder.setToolTip(
-            "Each device writes its changes into this folder and reads the others'. Choose "
-            "the same shared folder on every device; leave it empty to stop syncing."
+            tr(
+                "Each device writes its changes into this folder and reads the others'. Choose "
+                "the same shared folder on every device; leave it empty to stop syncing."
+            )
         )
-        self.choose_button = QPushButton("Choose...")
-        self.choose_button.setAccessibleName("Choose the sync folder")
+        self.choose_button = QPushButton(tr("Choose..."))
+        self.choose_button.setAccessibleName(tr("Choose the sync folder"))
         self.name = QLineEdit(status.name)
-        self.name.setAccessibleName("This device's name")
-        self.name.setToolTip("How the other devices list this one.")
+        self.name.setAccessibleName(tr("This device's name"))
+        self.name.setToolTip(tr("How the other devices list this one."))
         row = QHBoxLayout()
         row.addWidget(self.folder, 1)
         row.addWidget(self.choose_button)
         layout = QFormLayout(self)
-        layout.addRow("Sync folder", row)
-        layout.addRow("This device", self.name)
-        note = plain_label("See docs/sync.md for setting up Syncthing or Dropbox.")
+        layout.addRow(tr("Sync folder"), row)
+        layout.addRow(tr("This device"), self.name)
+        note = plain_label(tr("See docs/sync.md for setting up Syncthing or Dropbox."))
         note.setObjectName("hint")
         layout.addRow(note)
         self.choose_button.clicked.connect(self._on_choose)
@@ -70,6 +73,6 @@ class SyncSection(QGroupBox):
 
     def _on_choose(self) -> None:
         start = self.folder.text().strip() or str(Path.home())
-        chosen = QFileDialog.getExistingDirectory(self, "Choose the sync folder", start)
+        chosen = QFileDialog.getExistingDirectory(self, tr("Choose the sync folder"), start)
         if chosen:
             self.folder.setText(chosen)

@@ -13,6 +13,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from recall.core import i18n
+from recall.core.i18n import mark, tr, trn, trp
 from recall.core.wording import percent
 from recall.stats.item_analysis import FLAGS, CardAnalysis, ItemAnalysis, OptionAnalysis
 from recall.ui.override_errors import reports_errors
@@ -23,6 +25,7 @@ CARDS_SHOWN = 100
 """Answered cards listed, flagged first; ``recall stats --json`` has them all."""
 ROWS_WITHOUT_SCROLLING = 16
 _TEXT_COLUMNS = (1, 2, 5)
+_KEY_COLUMN = 2
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 
 
@@ -39,21 +42,34 @@ class OptionRow:
 class ItemAnalysisModel(RowsModel[OptionRow]):
     """Rows of options: question, option, right or wrong, pick share, discrimination, flag."""
 
-    HEADERS = ("Card", "Option", "Key", "Picked", "Discrimination", "Flag")
+    HEADERS = (
+        mark("Card"),
+        mark("Option"),
+        "Key",  # translated with its context: an answer key, not a keyboard's key
+        mark("Picked"),
+        mark("Discrimination"),
+        mark("Flag"),
+    )
 
     def cells(self, value: OptionRow) -> tuple[object, ...]:
         card, option = value.card, value.option
         flag = option.flag or (card.flag if value.first else None)
-        question = f"{card.question} ({card.answers} answers)" if value.first else ""
+        question = (
+            trn("{question} ({count} answer)", "{question} ({count} answers)", card.answers).format(
+                question=card.question, count=card.answers
+            )
+            if value.first
+            else ""
+        )
         share = "" if option.share is None else f"{option.share:.0%} ({option.picks})"
         discrimination = "" if option.discrimination is None else f"{option.discrimination:+.2f}"
         return (
             question,
             option.text,
-            "right" if option.correct else "wrong",
+            tr("right") if option.correct else tr("wrong"),
             share,
             discrimination,
-            FLAGS[flag] if flag else "",
+            i18n.tr(FLAGS[flag]) if flag else "",
         )
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -66,6 +82,10 @@ class ItemAnalysisModel(RowsModel[OptionRow]):
     ) -> object:
         if role == Qt.ItemDataRole.TextAlignmentRole and section in _TEXT_COLUMNS:
             return _LEFT
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            if section == _KEY_COLUMN:
+                return trp("answer key", "Key")
+            return i18n.tr(self.HEADERS[section])
         return super().headerData(section, orientation, role)
 
     def extra(self, value: OptionRow, column: int, role: int) -> object:
@@ -74,10 +94,11 @@ class ItemAnalysisModel(RowsModel[OptionRow]):
         if role == Qt.ItemDataRole.ToolTipRole and column == 4:
             option = value.option
             if option.strong_share is None or option.weak_share is None:
-                return plain_tooltip("Needs answers both while learning and in review.")
+                return plain_tooltip(tr("Needs answers both while learning and in review."))
             return plain_tooltip(
-                f"Picked in {percent(option.strong_share)} of answers in review, "
-                f"{percent(option.weak_share)} while learning"
+                tr("Picked in {review} of answers in review, {learning} while learning").format(
+                    review=percent(option.strong_share), learning=percent(option.weak_share)
+                )
             )
         return None
 
@@ -101,7 +122,7 @@ class ItemAnalysisView(QWidget):
         self.model = ItemAnalysisModel(self)
         self.table = QTableView()
         self.table.setObjectName("itemAnalysis")
-        self.table.setAccessibleName("Item analysis: each option's picks and flags")
+        self.table.setAccessibleName(tr("Item analysis: each option's picks and flags"))
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -111,7 +132,7 @@ class ItemAnalysisView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.empty = plain_label("No choice card has been answered yet.")
+        self.empty = plain_label(tr("No choice card has been answered yet."))
         self.empty.setObjectName("itemAnalysisEmpty")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

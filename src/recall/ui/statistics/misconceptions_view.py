@@ -18,7 +18,9 @@ from PySide6.QtWidgets import (
 )
 
 from recall.content.plain_text import plain_text
-from recall.core.wording import count
+from recall.core import i18n
+from recall.core.i18n import mark, tr, trn
+from recall.core.wording import number, short_day
 from recall.stats.cards import CardPicks
 from recall.stats.figures import FollowUpFigures, Misconception
 from recall.ui.override_errors import reports_errors
@@ -27,32 +29,46 @@ from recall.ui.rows_model import Index, RowsModel
 
 _TITLE_LENGTH = 60  # characters of the question a window title shows
 _FOLLOW_UP_WORDS = {
-    "persisting": "Persisting",
-    "fading": "Fading",
-    "faded": "Faded",
-    "": "No follow-up",
+    "persisting": mark("Persisting"),
+    "fading": mark("Fading"),
+    "faded": mark("Faded"),
+    "": mark("No follow-up"),
 }
 
 
 def follow_ups_line(figures: FollowUpFigures) -> str:
     """'Follow-ups: 2 persisting · 1 fading · 3 faded' with what each word means."""
     if not (figures.persisting or figures.fading or figures.faded):
-        return "No follow-ups yet: a wrong option picked twice comes back as one."
-    return (
-        f"Follow-ups: {figures.persisting} persisting (picked in the card's latest answer) · "
-        f"{figures.fading} fading (not picked lately) · {figures.faded} faded (not picked "
-        f"across three weeks) · {count(figures.answers, 'follow-up answer')}"
+        return tr("No follow-ups yet: a wrong option picked twice comes back as one.")
+    return trn(
+        "Follow-ups: {persisting} persisting (picked in the card's latest answer) · {fading} "
+        "fading (not picked lately) · {faded} faded (not picked across three weeks) · {count} "
+        "follow-up answer",
+        "Follow-ups: {persisting} persisting (picked in the card's latest answer) · {fading} "
+        "fading (not picked lately) · {faded} faded (not picked across three weeks) · {count} "
+        "follow-up answers",
+        figures.answers,
+    ).format(
+        persisting=figures.persisting,
+        fading=figures.fading,
+        faded=figures.faded,
+        count=number(figures.answers),
     )
 
 
 def picked_times(times: int) -> str:
     """'picked once', 'picked twice', 'picked 5 times'."""
-    return {1: "picked once", 2: "picked twice"}.get(times, f"picked {times} times")
+    if times == 1:
+        return tr("picked once")
+    if times == 2:
+        return tr("picked twice")
+    return trn("picked {count} time", "picked {count} times", times).format(count=times)
 
 
 def short_date(moment: datetime) -> str:
     """A day as the learner reads it, in local time: "12 Nov 2026"."""
-    return f"{moment.astimezone():%d %b %Y}".lstrip("0")
+    day = moment.astimezone().date()
+    return tr("{day} {year}").format(day=short_day(day), year=day.year)
 
 
 @reports_errors
@@ -60,7 +76,14 @@ class MisconceptionsModel(RowsModel[Misconception]):
     """Rows of wrong options: the option, its card's question, times, last, still picked,
     and where its follow-up is."""
 
-    HEADERS = ("Wrong option", "Card", "Times", "Last picked", "Still picking it", "Follow-up")
+    HEADERS = (
+        mark("Wrong option"),
+        mark("Card"),
+        mark("Times"),
+        mark("Last picked"),
+        mark("Still picking it"),
+        mark("Follow-up"),
+    )
 
     def cells(self, value: Misconception) -> tuple[object, ...]:
         return (
@@ -68,8 +91,8 @@ class MisconceptionsModel(RowsModel[Misconception]):
             value.question,
             value.times,
             short_date(value.last),
-            "Yes" if value.still else "Got over it",
-            _FOLLOW_UP_WORDS.get(value.follow_up, value.follow_up),
+            tr("Yes") if value.still else tr("Got over it"),
+            i18n.tr(_FOLLOW_UP_WORDS.get(value.follow_up, value.follow_up)),
         )
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -82,17 +105,23 @@ class MisconceptionsModel(RowsModel[Misconception]):
     ) -> object:
         if role == Qt.ItemDataRole.TextAlignmentRole and section == 1:
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return i18n.tr(self.HEADERS[section])
         return super().headerData(section, orientation, role)
 
     def extra(self, value: Misconception, column: int, role: int) -> object:
         if role == Qt.ItemDataRole.ToolTipRole and column == 1:
             return plain_tooltip(value.question)  # in full, where the column cuts it
         if role == Qt.ItemDataRole.AccessibleTextRole and column == 0:
-            still = "still picking it" if value.still else "got over it"
-            follow_up = _FOLLOW_UP_WORDS.get(value.follow_up, value.follow_up).lower()
-            return (
-                f"{value.choice}, {picked_times(value.times)} on {value.question}, "
-                f"last {short_date(value.last)}, {still}, {follow_up}"
+            still = tr("still picking it") if value.still else tr("got over it")
+            follow_up = i18n.tr(_FOLLOW_UP_WORDS.get(value.follow_up, value.follow_up))
+            return tr("{choice}, {picked} on {question}, last {day}, {still}, {follow_up}").format(
+                choice=value.choice,
+                picked=picked_times(value.times),
+                question=value.question,
+                day=short_date(value.last),
+                still=still,
+                follow_up=follow_up.lower(),
             )
         return None
 
@@ -121,7 +150,7 @@ class MisconceptionsView(QWidget):
         self.model = MisconceptionsModel(self)
         self.table = _Table()
         self.table.setObjectName("misconceptions")
-        self.table.setAccessibleName("Misconceptions: wrong options picked most")
+        self.table.setAccessibleName(tr("Misconceptions: wrong options picked most"))
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -133,19 +162,19 @@ class MisconceptionsView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.empty = plain_label("No wrong options picked yet.")
+        self.empty = plain_label(tr("No wrong options picked yet."))
         self.empty.setObjectName("misconceptionsEmpty")
         self.follow_ups = plain_label("")
         self.follow_ups.setObjectName("followUpCounts")
         self.follow_ups.setWordWrap(True)
-        self.follow_ups.setAccessibleName("Follow-ups on misconceptions")
+        self.follow_ups.setAccessibleName(tr("Follow-ups on misconceptions"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.follow_ups)
         layout.addWidget(self.table)
         layout.addWidget(self.empty)
-        self.open_action = QAction("&Open in Browser", self.table)
-        self.picks_action = QAction("&Picks of Each Option...", self.table)
+        self.open_action = QAction(tr("&Open in Browser"), self.table)
+        self.picks_action = QAction(tr("&Picks of Each Option..."), self.table)
         self.table.addAction(self.open_action)
         self.table.addAction(self.picks_action)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
@@ -192,28 +221,42 @@ class CardPicksDialog(QDialog):
         title = plain_text(picks.question)
         if len(title) > _TITLE_LENGTH:
             title = title[: _TITLE_LENGTH - 1].rstrip() + "…"
-        self.setWindowTitle(f"Picks: {title}")
+        self.setWindowTitle(tr("Picks: {question}").format(question=title))
         self.setObjectName("cardPicksDialog")
         self.setMinimumWidth(480)
         question = plain_label(picks.question)
         question.setObjectName("cardPicksQuestion")
         question.setTextFormat(Qt.TextFormat.PlainText)
         question.setWordWrap(True)
-        question.setAccessibleName("Question")
+        question.setAccessibleName(tr("Question"))
         font = question.font()
         font.setBold(True)
         question.setFont(font)
         lines = []
         for option in (*picks.options, *picks.others):
-            mark = "right" if option.correct else "wrong"
-            when = f", last {short_date(option.last)}" if option.last else ""
-            lines.append(f"{option.text}  ({mark}): {picked_times(option.times)}{when}")
-        self.picks = plain_label("\n".join(lines) or "A basic card: no options to pick.")
+            key = tr("right") if option.correct else tr("wrong")
+            picked = picked_times(option.times)
+            if option.last:
+                line = tr("{option}  ({key}): {picked}, last {day}").format(
+                    option=option.text, key=key, picked=picked, day=short_date(option.last)
+                )
+            else:
+                line = tr("{option}  ({key}): {picked}").format(
+                    option=option.text, key=key, picked=picked
+                )
+            lines.append(line)
+        self.picks = plain_label("\n".join(lines) or tr("A basic card: no options to pick."))
         self.picks.setObjectName("cardPicks")
         self.picks.setTextFormat(Qt.TextFormat.PlainText)
         self.picks.setWordWrap(True)
-        self.picks.setAccessibleName("Picks of each option")
-        summary = plain_label(f"Over {count(picks.reviews, 'review')} of this card.")
+        self.picks.setAccessibleName(tr("Picks of each option"))
+        summary = plain_label(
+            trn(
+                "Over {count} review of this card.",
+                "Over {count} reviews of this card.",
+                picks.reviews,
+            ).format(count=number(picks.reviews))
+        )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -22,7 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from recall import stats
+from recall.core import i18n
 from recall.core.errors import RecallError
+from recall.core.i18n import mark, tr
 from recall.core.preferences import Preferences
 from recall.stats import item_analysis
 from recall.stats.cards import card_picks
@@ -36,10 +38,10 @@ from recall.ui.statistics.page import StatisticsPage
 from recall.ui.tasks import TaskRunner
 
 PERIODS: tuple[tuple[str, int | None], ...] = (
-    ("Month", 30),
-    ("3 Months", 91),
-    ("Year", 365),
-    ("All Time", None),
+    (mark("Month"), 30),
+    (mark("3 Months"), 91),
+    (mark("Year"), 365),
+    (mark("All Time"), None),
 )
 
 
@@ -81,8 +83,8 @@ class StatisticsWindow(QWidget):
         self.card_dialog: CardPicksDialog | None = None
         self.tasks = TaskRunner(self)
         self.setObjectName("statisticsWindow")
-        self.setWindowTitle("Statistics")
-        self.setAccessibleName("Statistics")
+        self.setWindowTitle(tr("Statistics"))
+        self.setAccessibleName(tr("Statistics"))
         self.resize(1180, 820)
         self._build(decks, deck_key)
         self._connect_signals()
@@ -95,7 +97,7 @@ class StatisticsWindow(QWidget):
         generation = self._generation
         database, settings, now, zone = self._database, self._settings, self._clock(), self._zone
         deck, period = self.deck_key(), self.period_days()
-        self.status.setText("Computing...")
+        self.status.setText(tr("Computing..."))
 
         def first() -> Coming:
             return collect_forecast(database, settings, now, deck, period, zone)
@@ -145,7 +147,7 @@ class StatisticsWindow(QWidget):
         shown = self.deck_key()
         self.deck_box.blockSignals(True)
         self.deck_box.clear()
-        self.deck_box.addItem("All decks", "")
+        self.deck_box.addItem(tr("All decks"), "")
         for key, name in decks:
             self.deck_box.addItem(name, key)
         self.deck_box.setCurrentIndex(max(0, self.deck_box.findData(shown or "")))
@@ -167,21 +169,21 @@ class StatisticsWindow(QWidget):
 
     def _build(self, decks: Sequence[tuple[str, str]], deck_key: str | None) -> None:
         self.deck_box = QComboBox()
-        self.deck_box.setAccessibleName("Deck")
-        self.deck_box.addItem("All decks", "")
+        self.deck_box.setAccessibleName(tr("Deck"))
+        self.deck_box.addItem(tr("All decks"), "")
         for key, name in decks:
             self.deck_box.addItem(name, key)
         self.deck_box.setCurrentIndex(max(0, self.deck_box.findData(deck_key or "")))
         self.period_box = QComboBox()
-        self.period_box.setAccessibleName("Period")
+        self.period_box.setAccessibleName(tr("Period"))
         for name, days in PERIODS:
-            self.period_box.addItem(name, days or 0)
+            self.period_box.addItem(i18n.tr(name), days or 0)
         self.status = plain_label()
         self.status.setObjectName("statisticsStatus")
-        self.status.setAccessibleName("Status")
-        deck_label = plain_label("&Deck:")
+        self.status.setAccessibleName(tr("Status"))
+        deck_label = plain_label(tr("&Deck:"))
         deck_label.setBuddy(self.deck_box)
-        period_label = plain_label("&Period:")
+        period_label = plain_label(tr("&Period:"))
         period_label.setBuddy(self.period_box)
         bar = QHBoxLayout()
         bar.addWidget(deck_label)
@@ -213,8 +215,13 @@ class StatisticsWindow(QWidget):
     def _show(self, figures: Statistics) -> None:
         self.statistics = figures
         self.page.show_figures(figures)
-        period = "all time" if figures.whole_history else f"last {figures.period_days} days"
-        self.status.setText(f"{figures.deck_name}, {period}")
+        if figures.whole_history:
+            shown = tr("{deck}, all time").format(deck=figures.deck_name)
+        else:
+            shown = tr("{deck}, last {days} days").format(
+                deck=figures.deck_name, days=figures.period_days
+            )
+        self.status.setText(shown)
 
     # Slots
 
@@ -245,7 +252,7 @@ class StatisticsWindow(QWidget):
         if not isinstance(error, RecallError):
             raise error  # a bug: the crash dialog shows it with its traceback
         if generation == self._generation:
-            self.status.setText(f"Statistics could not be computed: {error}")
+            self.status.setText(tr("Statistics could not be computed: {error}").format(error=error))
 
     def _on_picks_requested(self, card_id: int) -> None:
         dialog = CardPicksDialog(card_picks(self._database, card_id), self)
