@@ -20,11 +20,13 @@ from typing import Any
 
 from recall.content.anki_note import AnkiNoteType, NoteTypeError, parse_note_type
 from recall.content.deck_format import CARD_ADAPTER, BasicCard
+from recall.core import i18n
 from recall.core.errors import RecallError
+from recall.core.i18n import mark, tr
 from recall.importers.anki_notes import NoteCardRenderer, template_mentions
 from recall.storage import Transaction
 
-_EMPTY_FRONT = (
+_EMPTY_FRONT = mark(
     "Fields: the card of template {ord} would show nothing on its front (Anki makes no "
     "such card); give it a field to show"
 )
@@ -75,7 +77,7 @@ def note_edits(transaction: Transaction, card_id: int, card: BasicCard) -> list[
         assert edited.anki is not None
         rendered = _rendered(renderer, edited, note_type, decks.get(edited_id))
         if rendered is None:
-            raise NoteEditError([_EMPTY_FRONT.format(ord=edited.anki.ord + 1)])
+            raise NoteEditError([i18n.tr(_EMPTY_FRONT).format(ord=edited.anki.ord + 1)])
         out.append((edited_id, rendered))
     return out
 
@@ -213,10 +215,14 @@ def _note_type(transaction: Transaction, key: str) -> AnkiNoteType:
         if content is not None:
             return parse_note_type(content, key)
     except NoteTypeError as error:
-        raise NoteEditError([f"Fields: this card's note type cannot be read ({error})"]) from None
+        raise NoteEditError(
+            [tr("Fields: this card's note type cannot be read ({error})").format(error=error)]
+        ) from None
     raise NoteEditError(
         [
-            "Fields: this card's note type is not in this collection, so its fields cannot be "
-            "shown through it; edit its sides instead"
+            tr(
+                "Fields: this card's note type is not in this collection, so its fields cannot "
+                "be shown through it; edit its sides instead"
+            )
         ]
     )

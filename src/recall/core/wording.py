@@ -90,7 +90,7 @@ def count(n: float, singular: str, plural: str | None = None) -> str:
 def number(n: float) -> str:
     """A count as a message shows it: rounded to a whole number, with thousands separators
     ("1,204"), for ``trn("{count} card", "{count} cards", n).format(count=number(n))``."""
-    return f"{_nearest(n):,}"
+    return i18n.number(_nearest(n))
 
 
 def duration(milliseconds: float) -> str:

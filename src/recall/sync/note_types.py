@@ -34,6 +34,7 @@ from recall.content.anki_note import (
     parse_note_type,
 )
 from recall.core import wording
+from recall.core.i18n import tr, trn
 from recall.host.files import fsync_folder
 from recall.storage import Transaction
 from recall.sync import folder as sync_folder
@@ -62,8 +63,10 @@ def send(transaction: Transaction, own: Path) -> int:
     target = own / FOLDER
     if safe_files.is_link(target) or (os.path.lexists(target) and not target.is_dir()):
         raise SyncWriteError(
-            "this computer's folder in the sync folder holds a link for its note types",
-            f"{target}: Recall writes nothing through links; replace it with a folder",
+            tr("this computer's folder in the sync folder holds a link for its note types"),
+            tr("{path}: Recall writes nothing through links; replace it with a folder").format(
+                path=target
+            ),
         )
     try:
         present = {path.name for path in target.iterdir()}
@@ -128,7 +131,11 @@ def receive(transaction: Transaction, base: Path) -> list[str]:
             try:
                 note_type = parse_note_type(text, key)
             except NoteTypeError as error:
-                notes.append(f"a note type from {device[:8]} was refused: {error}")
+                notes.append(
+                    tr("a note type from {device} was refused: {error}").format(
+                        device=device[:8], error=error
+                    )
+                )
                 continue
             transaction.note_types.add(key, note_type_json(note_type))
             found = True
@@ -136,8 +143,13 @@ def receive(transaction: Transaction, base: Path) -> list[str]:
         waiting += not found
     if waiting:
         notes.append(
-            f"{wording.count(waiting, 'Anki note type')} that cards here name not in the sync "
-            "folder yet: those cards show the sides stored with them"
+            trn(
+                "{count} Anki note type that cards here name not in the sync folder yet: those "
+                "cards show the sides stored with them",
+                "{count} Anki note types that cards here name not in the sync folder yet: those "
+                "cards show the sides stored with them",
+                waiting,
+            ).format(count=wording.number(waiting))
         )
     return notes
 
@@ -150,12 +162,22 @@ def _read(base: Path, device: str, key: str, notes: list[str]) -> bytes | None:
         return None
     except safe_files.TooLargeError:
         notes.append(
-            f"a note type from {device[:8]} was refused: it is larger than any Recall keeps"
+            tr("a note type from {device} was refused: it is larger than any Recall keeps").format(
+                device=device[:8]
+            )
         )
     except safe_files.NotAFileError:
-        notes.append(f"a note type from {device[:8]} was refused: it is a link or not a file")
+        notes.append(
+            tr("a note type from {device} was refused: it is a link or not a file").format(
+                device=device[:8]
+            )
+        )
     except OSError as error:
-        notes.append(f"a note type from {device[:8]} cannot be read ({error.strerror or error})")
+        notes.append(
+            tr("a note type from {device} cannot be read ({error})").format(
+                device=device[:8], error=error.strerror or error
+            )
+        )
     return None
 
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QScrollArea, QVB
 from recall.changes import decks as deck_changes
 from recall.changes.cards import Change, Changes
 from recall.content import search
+from recall.core import i18n
 from recall.core.errors import RecallError
 from recall.core.i18n import number, tr, trn
 from recall.core.preferences import Preferences
@@ -76,7 +77,7 @@ class EditCardDialog(QDialog):
         from recall.ui.browser.add_card_dialog import DISCARD
 
         if self.editor.data() != self._loaded and not self._prompts.confirm(
-            tr("Edit Card"), DISCARD
+            tr("Edit Card"), i18n.tr(DISCARD)
         ):
             return
         super().reject()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QWidget
 
+from recall.core.i18n import tr
 from recall.ui.browser.markdown_box import MarkdownBox
 
 
@@ -32,7 +33,7 @@ class NoteFieldsEditor(QWidget):
             self._layout.removeRow(0)
         self.boxes = {}
         for name, text in fields.items():
-            box = MarkdownBox(f"Field {name} (HTML)", 2)
+            box = MarkdownBox(tr("Field {name} (HTML)").format(name=name), 2)
             box.setObjectName(f"noteField:{name}")
             box.setPlainText(text)
             box.textChanged.connect(self.changed)
