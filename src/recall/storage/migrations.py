@@ -21,7 +21,7 @@ from recall.storage.rows import (
     REVIEW_FOLLOW_UP_ENTRIES,
 )
 
-SCHEMA_VERSION = 19
+SCHEMA_VERSION = 20
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -378,6 +378,20 @@ def _follow_up_entries(connection: Connection) -> None:
     )
 
 
+def _anki_note_indexes(connection: Connection) -> None:
+    """Schema 20: the cards of an Anki note, and the note types cards name, have indexes.
+
+    Editing a note's fields or tags found its cards, and each sync round the note types
+    cards name, by reading every card's content (about 0.14 s a time at 100,000 cards).
+    """
+    from recall.storage import note_types
+
+    for name, expression in note_types.INDEXES.items():
+        connection.exec_driver_sql(
+            f"CREATE INDEX {name} ON card ({expression}) WHERE {note_types.ANKI_CARD}"
+        )
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -399,4 +413,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     16: _anki_note_types,
     17: _card_positions,
     18: _follow_up_entries,
+    19: _anki_note_indexes,
 }

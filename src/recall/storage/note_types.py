@@ -7,6 +7,19 @@ from collections.abc import Iterable
 
 from recall.storage.sql import Sql
 
+# A card that names an Anki note, and what of it two partial indexes on ``card`` hold (schema
+# 20), so that finding a note's cards or the note types cards name reads those indexes, not
+# every card's content. The condition is a substring test (the key, however the JSON is
+# spaced; a tag "anki" passes it too and is indexed as no note): a card without a note
+# costs its writes one scan of its text and no JSON parsing.
+ANKI_CARD = "kind = 'basic' AND instr(content, '\"anki\"') > 0"
+NOTE_TYPE_OF = "json_extract(content, '$.anki.note_type')"
+GUID_OF = "json_extract(content, '$.anki.guid')"
+INDEXES = {
+    "ix_card_anki_note_type": NOTE_TYPE_OF,
+    "ix_card_anki_guid": GUID_OF,
+}
+
 
 class NoteTypeQueries:
     """The ``anki_note_type`` table, whose rows are immutable and keyed by their hash."""
@@ -32,25 +45,19 @@ class NoteTypeQueries:
         return [str(row[0]) for row in rows]
 
     def cards_of_note(self, guid: str) -> list[tuple[int, str]]:
-        """(id, content) of the cards whose content may name this Anki note guid (the caller
-        reads each content to be sure): a substring test, so no JSON is parsed per card."""
-        needle = json.dumps({"guid": guid}, ensure_ascii=False, separators=(",", ":"))[1:-1]
+        """(id, content) of the cards of the Anki note with this guid, read along its index."""
         rows = self._sql.rows(
-            "SELECT id, content FROM card WHERE kind = 'basic' AND instr(content, ?) > 0 "
-            "ORDER BY id",
-            (needle,),
+            f"SELECT id, content FROM card WHERE {ANKI_CARD} AND {GUID_OF} = ? ORDER BY id",
+            (guid,),
         )
         return [(int(row[0]), str(row[1])) for row in rows]
 
     def cards_of_notes(self, guids: Iterable[str]) -> list[tuple[int, str]]:
-        """(id, content) of every card whose Anki note has one of these guids, in one pass
-        over the cards (ordered by id)."""
+        """(id, content) of every card whose Anki note has one of these guids (by id)."""
         wanted = json.dumps(sorted(set(guids)), ensure_ascii=False)
         rows = self._sql.rows(
-            "SELECT id, content FROM card WHERE kind = 'basic' "
-            "AND instr(content, '\"guid\":') > 0 "
-            "AND json_extract(content, '$.anki.guid') IN (SELECT value FROM json_each(?)) "
-            "ORDER BY id",
+            f"SELECT id, content FROM card WHERE {ANKI_CARD} "
+            f"AND {GUID_OF} IN (SELECT value FROM json_each(?)) ORDER BY id",
             (wanted,),
         )
         return [(int(row[0]), str(row[1])) for row in rows]
@@ -58,8 +65,9 @@ class NoteTypeQueries:
     def missing(self) -> list[str]:
         """The note type keys stored cards name that this database does not hold."""
         rows = self._sql.rows(
-            "SELECT DISTINCT json_extract(content, '$.anki.note_type') AS key FROM card "
-            "WHERE kind = 'basic' AND instr(content, '\"note_type\":') > 0 "
-            "AND key IS NOT NULL AND key NOT IN (SELECT key FROM anki_note_type) ORDER BY key"
+            # The expression, not an alias: ``key`` in a WHERE names the card's own column.
+            f"SELECT DISTINCT {NOTE_TYPE_OF} AS named FROM card WHERE {ANKI_CARD} "
+            f"AND {NOTE_TYPE_OF} IS NOT NULL "
+            f"AND {NOTE_TYPE_OF} NOT IN (SELECT key FROM anki_note_type) ORDER BY named"
         )
         return [str(row[0]) for row in rows]

@@ -120,6 +120,8 @@ EXPECTED = Expected(
         "ix_card_deck_id": "card",
         "ix_card_deck_position": "card",
         "ix_card_seed": "card",
+        "ix_card_anki_note_type": "card",
+        "ix_card_anki_guid": "card",
         "ix_card_memory_state_due": "card_memory",
         "ix_card_memory_deck_queue": "card_memory",
         "ix_card_memory_buried": "card_memory",

@@ -20,6 +20,7 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, SQLModel
 
+from recall.storage import note_types
 from recall.storage.rows import (
     FOLLOW_UP_ENTRIES,
     REVIEW_BY_CARD,
@@ -69,6 +70,11 @@ class Card(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("deck_id", "key"),
         Index("ix_card_deck_position", "deck_id", "position"),
+        # The cards of an Anki note, and the note types cards name (schema 20).
+        *(
+            Index(name, text(expression), sqlite_where=text(note_types.ANKI_CARD))
+            for name, expression in note_types.INDEXES.items()
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
