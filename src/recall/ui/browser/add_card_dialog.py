@@ -31,7 +31,7 @@ from recall.host import paths
 from recall.storage import Database, DeckRow
 from recall.ui.browser.card_editor import CardEditor
 from recall.ui.override_errors import reports_errors
-from recall.ui.plain_text import plain_label
+from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.prompts import Prompts
 
 KINDS = (
@@ -105,7 +105,9 @@ class AddCardDialog(QDialog):
         self.add_button = QPushButton(tr("Add"))
         self.add_button.setDefault(False)
         self.add_button.setAutoDefault(False)
-        self.add_button.setToolTip(tr("Add the card and clear the fields (Ctrl+Enter)"))
+        self.add_button.setToolTip(
+            plain_tooltip(tr("Add the card and clear the fields (Ctrl+Enter)"))
+        )
         self.add_button.setAccessibleName(tr("Add the card"))
         close = QPushButton(tr("Close"))
         close.setAutoDefault(False)

@@ -43,7 +43,7 @@ from recall.ui.browser.card_editor import CardEditor
 from recall.ui.browser.model import COLUMNS, CardTableModel
 from recall.ui.browser.sidebar import BrowserSidebar
 from recall.ui.override_errors import reports_errors
-from recall.ui.plain_text import plain_label
+from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.prompts import Prompts
 from recall.ui.tasks import TaskRunner
 
@@ -135,7 +135,7 @@ class BrowserWindow(QMainWindow):
         self.editor = CardEditor()
         self.save_button = QPushButton(tr("Save"))
         self.save_button.setAccessibleName(tr("Save the card"))
-        self.save_button.setToolTip(tr("Save the changes to this card (Ctrl+S)"))
+        self.save_button.setToolTip(plain_tooltip(tr("Save the changes to this card (Ctrl+S)")))
         self.save_button.setEnabled(False)
         self.editor_title = plain_label(tr("Select a card to edit it."))
         self.editor_title.setObjectName("editorTitle")
@@ -144,7 +144,12 @@ class BrowserWindow(QMainWindow):
         self._build()
         self._create_menus()
         self._connect_signals()
-        self.resize(1320, 820)
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        # Roomy by default, within the screen (a 1280-pixel screen cut off its right side).
+        self.resize(
+            1320 if screen is None else min(1320, int(screen.width() * 0.95)),
+            820 if screen is None else min(820, int(screen.height() * 0.9)),
+        )
         self.refresh_sidebar()
 
     # Searching

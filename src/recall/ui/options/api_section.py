@@ -54,7 +54,9 @@ class ApiSection(QGroupBox):
             widget.setObjectName(f"option_{key}")
         self.copy_button.setAccessibleName(tr("Copy the local API key"))
         self.new_key_button.setAccessibleName(tr("Make a new local API key"))
-        self.new_key_button.setToolTip(tr("Programs given the old key must be given the new one."))
+        self.new_key_button.setToolTip(
+            plain_tooltip(tr("Programs given the old key must be given the new one."))
+        )
         key_row = QHBoxLayout()
         key_row.addWidget(self.key, 1)
         key_row.addWidget(self.copy_button)

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from recall.core.i18n import tr
 from recall.storage import Database
 from recall.sync import settings
-from recall.ui.plain_text import plain_label
+from recall.ui.plain_text import plain_label, plain_tooltip
 
 
 class SyncSection(QGroupBox):
@@ -37,16 +37,18 @@ class SyncSection(QGroupBox):
         self.folder.setPlaceholderText(tr("a folder shared by Syncthing or Dropbox"))
         self.folder.setAccessibleName(tr("Sync folder"))
         self.folder.setToolTip(
-            tr(
-                "Each device writes its changes into this folder and reads the others'. Choose "
-                "the same shared folder on every device; leave it empty to stop syncing."
+            plain_tooltip(
+                tr(
+                    "Each device writes its changes into this folder and reads the others'. Choose "
+                    "the same shared folder on every device; leave it empty to stop syncing."
+                )
             )
         )
         self.choose_button = QPushButton(tr("Choose..."))
         self.choose_button.setAccessibleName(tr("Choose the sync folder"))
         self.name = QLineEdit(status.name)
         self.name.setAccessibleName(tr("This device's name"))
-        self.name.setToolTip(tr("How the other devices list this one."))
+        self.name.setToolTip(plain_tooltip(tr("How the other devices list this one.")))
         row = QHBoxLayout()
         row.addWidget(self.folder, 1)
         row.addWidget(self.choose_button)

@@ -24,7 +24,7 @@ from recall.stats.item_analysis import ItemAnalysis
 from recall.ui.charts import BarChart, CalendarHeatmap, ChartSection, Line
 from recall.ui.charts.base import series_color
 from recall.ui.charts.numbers_model import NumbersModel
-from recall.ui.plain_text import plain_label
+from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.statistics.item_analysis_view import ItemAnalysisView
 from recall.ui.statistics.misconceptions_view import MisconceptionsView
 
@@ -252,7 +252,7 @@ class StatisticsPage(QWidget):
         )
         self.changes_chart.empty_text = tr("Not recorded by older reviews")
         self.changes_chart.setToolTip(
-            tr("Reviews from before Recall recorded its proposal are left out.")
+            plain_tooltip(tr("Reviews from before Recall recorded its proposal are left out."))
         )
         self.ratings.set_reading(report.ratings_reading(figures))
         self.misconceptions_view.set_misconceptions(figures.misconceptions, figures.follow_ups)
