@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from recall.collection import importing
-from recall.collection.importing import ImportReport
+from recall.collection.import_report import ImportReport
 from recall.core.errors import DeckErrors, RecallError
 from recall.host import paths
 from recall.scheduling import Schedulers

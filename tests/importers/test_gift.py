@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recall.collection.importing import DeckReport, ImportReport
+from recall.collection.import_report import DeckReport, ImportReport
 from recall.content.deck_format import BasicCard, ChoiceCard, Deck
 from recall.core.errors import DeckError
 from recall.importers.gift import read_gift

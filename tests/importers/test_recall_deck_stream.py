@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from recall.collection import importing, spooled_writing
+from recall.collection import import_report, importing, spooled_writing
 from recall.content import json_stream
 from recall.content.deck_format import load_deck
 from recall.core.errors import DeckErrors, ImportCancelledError
@@ -104,7 +104,7 @@ def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _imports(
     database: Path, files: list[Path], clock: Clock
-) -> Iterator[list[importing.ImportReport]]:
+) -> Iterator[list[import_report.ImportReport]]:
     for file in files:
         opened = Database(database)
         try:
@@ -121,7 +121,7 @@ def test_streamed_import_stores_what_the_whole_deck_path_stores(
     changed = _cards(660, 2)[10:]
     second = _write_deck(tmp_path / "second.json", changed[::-1], name="Stream renamed")
     streamed, whole = tmp_path / "streamed.sqlite3", tmp_path / "whole.sqlite3"
-    reports: list[importing.DeckReport] = []
+    reports: list[import_report.DeckReport] = []
     for file in (first, second, DATA / "decks" / "tiny.json"):
         for written in _imports(streamed, [file], clock):
             reports += [deck for report in written for deck in report.decks]

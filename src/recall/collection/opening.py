@@ -23,7 +23,7 @@ from recall.options import deck_options
 from recall.storage import BUSY_TIMEOUT_MS, Database
 
 if TYPE_CHECKING:
-    from recall.collection.importing import DeckReport
+    from recall.collection.import_report import DeckReport
 
 
 def open_library(

@@ -20,7 +20,7 @@ from recall.importers.card_spool import CardSpool
 from recall.storage import NewCard, Transaction
 
 if TYPE_CHECKING:
-    from recall.collection.importing import DeckReport
+    from recall.collection.import_report import DeckReport
 
 BATCH_CARDS = 20_000
 """Cards held in memory at a time while they are added."""
@@ -61,7 +61,7 @@ def write_spooled(
     Returns:
         What was written, as ``importing`` reports a deck.
     """
-    from recall.collection.importing import DeckReport
+    from recall.collection.import_report import DeckReport
 
     deck = target.deck
     existing = transaction.decks.by_key(deck.id)

@@ -47,7 +47,7 @@ from recall.ui.tray import TrayPresence
 
 if TYPE_CHECKING:
     from recall.collection.deck_list import DeckOverview
-    from recall.collection.importing import ImportReport
+    from recall.collection.import_report import ImportReport
     from recall.study.custom import CustomQueue
     from recall.ui.review.view import ReviewView
     from recall.ui.statistics.window import StatisticsWindow

@@ -23,7 +23,7 @@ from recall.ui.context import WindowContext, WindowPart
 if TYPE_CHECKING:
     # Importing and exporting (the deck format's models, the importers, genanki) load
     # when first used, on the worker thread where they run: not at start.
-    from recall.collection.importing import ImportReport
+    from recall.collection.import_report import ImportReport
 
 # The import dialog's filters, each a name (translated) and its file patterns (not).
 IMPORT_FILTERS = (
