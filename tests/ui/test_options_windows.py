@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import time, timedelta
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialogButtonBox,
     QDoubleSpinBox,
+    QLineEdit,
     QSpinBox,
 )
 from pytestqt.qtbot import QtBot
@@ -295,3 +296,25 @@ def test_type_in_from_stability_is_off_in_the_dialog_and_saved_when_set(
     with qtbot.waitSignal(dialog.saved, timeout=10_000):
         dialog.save()
     assert deck_options.deck_options(bundled, DECK).preset.type_in_from_stability == 21
+
+
+def test_the_daily_reminder_reads_off_as_an_empty_box_and_stores_a_typed_time(
+    qtbot: QtBot, window: MainWindow, bundled: Database
+) -> None:
+    dialog = open_preferences(qtbot, window)
+    reminder = dialog.form.editors["reminder_time"]
+    assert isinstance(reminder, QLineEdit)
+    assert reminder.text() == ""  # off, said by the placeholder in the learner's language
+    assert "09:30" in reminder.placeholderText()
+    reminder.setText("07:30")
+    with qtbot.waitSignal(dialog.saved):
+        qtbot.mouseClick(dialog.buttons.buttons()[0], Qt.MouseButton.LeftButton)
+    assert deck_options.preferences(bundled).reminder_time == time(7, 30)
+    dialog = open_preferences(qtbot, window)
+    shown = dialog.form.editors["reminder_time"]
+    assert isinstance(shown, QLineEdit)
+    assert shown.text() == "07:30"
+    shown.setText("")
+    with qtbot.waitSignal(dialog.saved):
+        qtbot.mouseClick(dialog.buttons.buttons()[0], Qt.MouseButton.LeftButton)
+    assert deck_options.preferences(bundled).reminder_time is None

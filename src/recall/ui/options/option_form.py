@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from recall.core import fields, i18n
 from recall.core.fields import OptionInfo
-from recall.core.i18n import mark
+from recall.core.i18n import mark, tr
 from recall.ui.plain_text import plain_tooltip
 
 # How each choice an option offers is shown (``THEMES``, ``LEECH_ACTIONS``, ...).
@@ -73,6 +73,8 @@ class OptionForm(QWidget):
                 editor.setValue(int(value))
             elif isinstance(editor, QDoubleSpinBox):
                 editor.setValue(float(value))
+            elif isinstance(editor, QLineEdit) and item.kind == "daytime" and value is None:
+                editor.setText("")  # off: the placeholder says so in the learner's language
             elif isinstance(editor, QLineEdit):
                 editor.setText(fields.format_value(value, item))
             editor.blockSignals(False)
@@ -122,5 +124,7 @@ class OptionForm(QWidget):
             double.valueChanged.connect(self.changed)
             return double
         line = QLineEdit()
+        if item.kind == "daytime":
+            line.setPlaceholderText(tr("off (a time like 09:30 turns it on)"))
         line.textChanged.connect(self.changed)
         return line
