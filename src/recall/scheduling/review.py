@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import math
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple, cast
@@ -26,7 +25,6 @@ from recall.core.presets import PARAMETER_BOUNDS, PARAMETER_COUNT, DeckPresets, 
 from recall.scheduling.replay import RawEntry, RawMemory, Replayer, fuzz_draw
 
 # py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).
-_FUZZ_RANGES = ((2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, math.inf, 0.05))
 DEFAULT_PARAMETERS: tuple[float, ...] = tuple(fsrs.scheduler.DEFAULT_PARAMETERS)
 assert len(DEFAULT_PARAMETERS) == PARAMETER_COUNT, "presets.PARAMETER_COUNT must match fsrs"
 assert (
@@ -419,17 +417,8 @@ class Scheduler:
 
     def _fuzz_bounds(self, days: int) -> tuple[int, int] | None:
         """The shortest and longest interval (days) the fuzz draw of ``days`` chooses from;
-        None when such an interval is not fuzzed."""
-        if days < 2.5:
-            return None
-        # Summed in the same order as ever, so every stored interval replays to the bit.
-        total = 0.0
-        for start, end, share in _FUZZ_RANGES:
-            total += share * max(min(float(days), end) - start, 0.0)
-        spread = 1.0 + total
-        shortest = max(2, round(days - spread))
-        longest = min(round(days + spread), self._maximum_interval)
-        return min(shortest, longest), longest
+        None when such an interval is not fuzzed (the replay's own bounds)."""
+        return self._replayer.fuzz_bounds(days)
 
 
 class Schedulers:
