@@ -20,7 +20,7 @@ from recall.content import math
 from recall.content.deck_format import BasicCard, Deck
 from recall.core.errors import DeckError, ImportCancelledError, RecallError
 from recall.core.memory import Rating, ReviewKind
-from recall.importers import ImportedCardState, ImportedReview, _media, apkg
+from recall.importers import ImportedCardState, ImportedReview, _anki_history, _media, apkg
 from recall.importers.apkg import read_apkg
 from tests.helpers.anki_packages import (
     FRENCH_ID,
@@ -195,7 +195,7 @@ def test_review_history_keeps_real_reviews_oldest_first(package: Path, staging: 
             ImportedReview(at(start), Rating.AGAIN, 4_000),
             ImportedReview(at(start + day), Rating.GOOD, 6_000),
             ImportedReview(at(start + 2 * day), Rating.EASY, 0),
-            ImportedReview(at(start + 3 * day), Rating.GOOD, apkg.MAX_DURATION_MS),
+            ImportedReview(at(start + 3 * day), Rating.GOOD, _anki_history.MAX_DURATION_MS),
         ],
         (deck, f"anki-{other}"): [ImportedReview(at(start + 8 * day), Rating.HARD, 3_000)],
     }

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from recall.core import i18n, wording
 from recall.core.errors import DeckError
 from recall.core.i18n import tr, trn
-from recall.importers import _protobuf
+from recall.importers import Cancelled, _protobuf
 from recall.importers._collection import NEWER_ANKI_ADVICE
 from recall.importers._zip import SafeZip
 
@@ -281,3 +284,26 @@ def _media_entries(data: bytes, where: str, source: str) -> dict[str, MediaFile]
             ],
         ) from None
     return files
+
+
+def copy_collection(
+    archive: SafeZip, layout: Layout, staging: Path, source: str, cancelled: Cancelled, limit: int
+) -> Path:
+    """Unpack the collection (decompressing it if zstd), at most ``limit`` bytes, into a
+    generated name in ``staging``."""
+    failure = tr("cannot copy the collection into {folder} ({reason})")
+    try:
+        descriptor, name = tempfile.mkstemp(prefix=".collection-", suffix=".anki2", dir=staging)
+    except OSError as error:
+        raise DeckError(source, [failure.format(folder=staging, reason=error.strerror)]) from None
+    copy = Path(name)
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            archive.unpack(layout.collection, limit, file.write, cancelled, layout.zstd)
+    except OSError as error:
+        copy.unlink(missing_ok=True)
+        raise DeckError(source, [failure.format(folder=staging, reason=error.strerror)]) from None
+    except BaseException:
+        copy.unlink(missing_ok=True)
+        raise
+    return copy

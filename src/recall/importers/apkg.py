@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 from recall.content import speech
@@ -13,18 +11,17 @@ from recall.content.deck_format import BasicCard, ChoiceCard, Deck, card_limit_p
 from recall.core import i18n, wording
 from recall.core.errors import DeckError, ImportCancelledError
 from recall.core.i18n import tr, trn
-from recall.core.memory import LONGEST_ANSWER_MS, Rating
 from recall.importers import (
     Cancelled,
     ImportedPackage,
-    ImportedReview,
     Progress,
     never_cancelled,
     no_progress,
 )
 from recall.importers._anki_cards import CardRenderer
+from recall.importers._anki_history import moment, read_reviews
 from recall.importers._anki_presets import read_presets
-from recall.importers._anki_schedule import MANUAL, RESCHEDULED, read_schedule
+from recall.importers._anki_schedule import read_schedule
 from recall.importers._cards import (
     CardBounds,
     FieldTooLargeError,
@@ -43,8 +40,8 @@ from recall.importers._collection import (
 )
 from recall.importers._html_text import html_to_text
 from recall.importers._media import MediaStager, count_audio_video, without_sounds
-from recall.importers._package import Layout, read_layout, read_media
-from recall.importers._report import Tally
+from recall.importers._package import copy_collection, read_layout, read_media
+from recall.importers._report import Tally, rendering_lines
 from recall.importers._zip import SafeZip
 from recall.importers.anki_notes import NoteData
 from recall.importers.anki_occlusion import (
@@ -69,17 +66,11 @@ MAX_TOTAL_BYTES = 2 * 1024**3  # everything unpacked from one package
 MAX_COLLECTION_BYTES = 1024**3
 MAX_MEDIA_LIST_BYTES = 32 * 1024**2
 MAX_IMAGE_BYTES = 64 * 1024**2  # one image
-MAX_DURATION_MS = LONGEST_ANSWER_MS  # Anki's time_ms beyond it is the learner walking away
 
 PLACEHOLDER_TEXT = "update to the latest anki"
 CHECK_EVERY = 500
 
-MANUAL_KINDS = frozenset({4, 5})  # Anki's revlog types: manual, rescheduled
-CRAM_KIND = 3  # a review in a filtered deck
-REVIEW_KINDS = frozenset({0, 1, 2})  # learning, review, relearning
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ANKI_DEFAULT_PRESET = 1  # the preset of a deck that names none
-_RATINGS = {int(rating): rating for rating in Rating}  # Anki's ease 1-4 (looked up per row)
 
 
 def read_apkg(
@@ -134,7 +125,9 @@ def read_apkg(
             layout = read_layout(archive, source)
             media = read_media(archive, layout, source, MAX_MEDIA_LIST_BYTES)
             stager = MediaStager(media, staging, source, MAX_IMAGE_BYTES)
-            copy = _copy_collection(archive, layout, staging, source, cancelled)
+            copy = copy_collection(
+                archive, layout, staging, source, cancelled, MAX_COLLECTION_BYTES
+            )
             try:
                 with open_collection(copy, layout.collection, source, cancelled) as collection:
                     reader = _PackageReader(collection, stager, source, progress, cancelled)
@@ -148,43 +141,9 @@ def read_apkg(
         raise
 
 
-def _copy_collection(
-    archive: SafeZip, layout: Layout, staging: Path, source: str, cancelled: Cancelled
-) -> Path:
-    """Unpack the collection (decompressing it if zstd) into a generated name in ``staging``."""
-    failure = tr("cannot copy the collection into {folder} ({reason})")
-    try:
-        descriptor, name = tempfile.mkstemp(prefix=".collection-", suffix=".anki2", dir=staging)
-    except OSError as error:
-        raise DeckError(source, [failure.format(folder=staging, reason=error.strerror)]) from None
-    copy = Path(name)
-    try:
-        with os.fdopen(descriptor, "wb") as file:
-            archive.unpack(
-                layout.collection, MAX_COLLECTION_BYTES, file.write, cancelled, layout.zstd
-            )
-    except OSError as error:
-        copy.unlink(missing_ok=True)
-        raise DeckError(source, [failure.format(folder=staging, reason=error.strerror)]) from None
-    except BaseException:
-        copy.unlink(missing_ok=True)
-        raise
-    return copy
-
-
-def _moment(milliseconds: int) -> datetime | None:
-    """A revlog id as aware UTC, or None when it is no plausible moment."""
-    if milliseconds < 0:
-        return None
-    try:
-        return _EPOCH + timedelta(milliseconds=milliseconds)
-    except OverflowError:
-        return None
-
-
 def _note_changed(note: AnkiNote) -> datetime | None:
     """When a note was last changed in Anki (``notes.mod``, seconds), or None if unknown."""
-    return _moment(note.mod * 1000) if note.mod > 0 else None
+    return moment(note.mod * 1000) if note.mod > 0 else None
 
 
 class _PackageReader:
@@ -269,7 +228,7 @@ class _PackageReader:
             for key in by_deck
             if deck_presets.get(self._deck_ids[key], _ANKI_DEFAULT_PRESET) in presets
         }
-        reviews, left_out = self._reviews(keys)
+        reviews, left_out = read_reviews(self._collection, keys, self._tick)
         schedule = read_schedule(self._collection, keys, reviews)
         self._progress(self._total, self._total)
         notes_lines = self._choice_lines()
@@ -278,7 +237,14 @@ class _PackageReader:
                 count=wording.number(self._skipped.count)
             )
         )
-        notes_lines += self._render_lines() + self._occlusions.report_lines()
+        notes_lines += rendering_lines(
+            self._empty_fronts,
+            self._template_problems,
+            self._styled,
+            self._scripted,
+            self._speech,
+        )
+        notes_lines += self._occlusions.report_lines()
         notes_lines += self._bounds.lines()
         if self._audio_video:
             notes_lines.append(
@@ -484,60 +450,6 @@ class _PackageReader:
             known[fragment] = self._stager.sanitize(fragment, note_id)
         return known[fragment]
 
-    def _render_lines(self) -> list[str]:
-        """Report lines on the cards Anki itself would not show and on what is not played."""
-        lines = self._empty_fronts.line(
-            trn(
-                "{count} card left out because Anki shows nothing on their front (their "
-                "template names only empty fields)",
-                "{count} cards left out because Anki shows nothing on their front (their "
-                "template names only empty fields)",
-                self._empty_fronts.count,
-            ).format(count=wording.number(self._empty_fronts.count))
-        )
-        lines += self._template_problems.line(
-            trn(
-                "{count} card showing a problem in their note type's template instead of their "
-                "text, as in Anki",
-                "{count} cards showing a problem in their note type's template instead of their "
-                "text, as in Anki",
-                self._template_problems.count,
-            ).format(count=wording.number(self._template_problems.count))
-        )
-        if self._styled:
-            styled = sorted(self._styled.items())[:10]
-            names = ", ".join(f"{name!r} ({_cards(count)})" for name, count in styled)
-            lines.append(
-                trn(
-                    "part of the styling (CSS) of {count} note type is not applied (Recall shows "
-                    "colours, fonts, sizes and alignment; not layout, borders or positions): "
-                    "{names}",
-                    "part of the styling (CSS) of {count} note types is not applied (Recall "
-                    "shows colours, fonts, sizes and alignment; not layout, borders or "
-                    "positions): {names}",
-                    len(self._styled),
-                ).format(count=wording.number(len(self._styled)), names=names)
-            )
-        if self._scripted:
-            lines.append(
-                trn(
-                    "{count} card with a script in Anki shown without it (Recall runs no scripts)",
-                    "{count} cards with a script in Anki shown without it (Recall runs no scripts)",
-                    self._scripted,
-                ).format(count=wording.number(self._scripted))
-            )
-        if self._speech:
-            lines.append(
-                trn(
-                    "{count} text-to-speech field ({{{{tts}}}}) read aloud with the system's "
-                    "speech engine",
-                    "{count} text-to-speech fields ({{{{tts}}}}) read aloud with the system's "
-                    "speech engine",
-                    self._speech,
-                ).format(count=wording.number(self._speech))
-            )
-        return lines
-
     def _decks(
         self,
         by_deck: dict[str, list[tuple[tuple[int, int, int], BasicCard | ChoiceCard]]],
@@ -569,60 +481,3 @@ class _PackageReader:
             # A plain string on a deck already validated: no rule applies to descriptions.
             decks.append(deck.model_copy(update={"description": description}))
         return decks
-
-    def _reviews(
-        self, keys: dict[int, tuple[str, str]]
-    ) -> tuple[dict[tuple[str, str], list[ImportedReview]], list[str]]:
-        """The history of the imported cards, oldest first, and a note on what was left out."""
-        reviews: dict[tuple[str, str], list[ImportedReview]] = {}
-        manual = cram = unreadable = not_imported = 0
-        for review in self._collection.reviews():
-            self._tick()
-            key = keys.get(review.card_id)
-            moment = _moment(review.id)
-            if key is None:
-                not_imported += 1
-            elif review.kind in (MANUAL, RESCHEDULED) and review.ease == 0:
-                continue  # kept as a forget or a due date set (_anki_schedule)
-            elif review.kind in MANUAL_KINDS or review.ease == 0:
-                manual += 1
-            elif review.kind == CRAM_KIND:
-                cram += 1
-            elif review.kind not in REVIEW_KINDS or not 1 <= review.ease <= 4 or moment is None:
-                unreadable += 1
-            else:
-                duration = min(max(review.time_ms, 0), MAX_DURATION_MS)
-                reviews.setdefault(key, []).append(
-                    ImportedReview(moment, _RATINGS[review.ease], duration)
-                )
-        parts = [
-            trn(
-                "{count} manual or rescheduling entry",
-                "{count} manual or rescheduling entries",
-                manual,
-            ).format(count=wording.number(manual)),
-            trn(
-                "{count} cram (filtered deck) review", "{count} cram (filtered deck) reviews", cram
-            ).format(count=wording.number(cram)),
-            trn("{count} unreadable entry", "{count} unreadable entries", unreadable).format(
-                count=wording.number(unreadable)
-            ),
-            trn(
-                "{count} entry of a skipped card", "{count} entries of skipped cards", not_imported
-            ).format(count=wording.number(not_imported)),
-        ]
-        counts = (manual, cram, unreadable, not_imported)
-        shown = [part for part, count in zip(parts, counts, strict=True) if count]
-        if not shown:
-            return reviews, []
-        total = sum(counts)
-        left_out = trn(
-            "{count} review history entry left out of the replay: {parts}",
-            "{count} review history entries left out of the replay: {parts}",
-            total,
-        ).format(count=wording.number(total), parts=", ".join(shown))
-        return reviews, [left_out]
-
-
-def _cards(count: int) -> str:
-    return trn("{count} card", "{count} cards", count).format(count=wording.number(count))
