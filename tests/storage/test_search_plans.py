@@ -222,3 +222,15 @@ def test_each_card_position_stays_beside_its_schedule(tmp_path: Path) -> None:
             assert transaction.cards.get(added).position == 777
     finally:
         database.close()
+
+
+@pytest.mark.parametrize("query", ["prop:ivl>=10", "prop:ivl<3 prop:due<=3"])
+def test_a_search_by_interval_walks_the_index_by_state_and_due_alone(
+    finder: tuple[Database, browse.Finder], query: str
+) -> None:
+    database, _ = finder
+    # The interval (due and last review) and the sort by due (due, position) come from the
+    # index's entries: no schedule row is read.
+    plan = _plan(database, query)
+    assert "SCAN card_memory USING COVERING INDEX ix_card_memory_state_due" in plan, plan
+    assert not re.search(r"(SCAN|SEARCH) card_memory\b(?! USING COVERING)", plan), plan
