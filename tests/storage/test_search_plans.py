@@ -23,6 +23,7 @@ from recall.content import search
 from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler
 from recall.storage import Database, search_sql
+from recall.storage.sql import StatementError
 from tests.conftest import ZONE
 from tests.helpers.collection import generate
 
@@ -222,3 +223,36 @@ def test_each_card_position_stays_beside_its_schedule(tmp_path: Path) -> None:
             assert transaction.cards.get(added).position == 777
     finally:
         database.close()
+
+
+@pytest.mark.parametrize("query", ["prop:ivl>=10", "prop:ivl<3 prop:due<=3"])
+def test_a_search_by_interval_walks_the_index_by_state_and_due_alone(
+    finder: tuple[Database, browse.Finder], query: str
+) -> None:
+    database, _ = finder
+    # The interval (due and last review) and the sort by due (due, position) come from the
+    # index's entries: no schedule row is read.
+    plan = _plan(database, query)
+    assert "SCAN card_memory USING COVERING INDEX ix_card_memory_state_due" in plan, plan
+    assert not re.search(r"(SCAN|SEARCH) card_memory\b(?! USING COVERING)", plan), plan
+
+
+def test_a_search_gives_the_connection_its_cache_size_back(
+    finder: tuple[Database, browse.Finder],
+) -> None:
+    database, found = finder
+    context = _context(database)
+    with database.reading() as transaction:
+        transaction.sql.rows("PRAGMA cache_size = -1234")
+        ids = transaction.browsing.search(
+            search_sql.compile_query(search.parse("prop:ivl>=10"), context),
+            search_sql.sort_sql("due", False, context),
+        )
+        assert transaction.sql.rows("PRAGMA cache_size") == [(-1234,)]
+        with pytest.raises(StatementError):
+            transaction.browsing.search(
+                search_sql.Condition("no_such_column = 1", ()),
+                search_sql.sort_sql("due", False, context),
+            )
+        assert transaction.sql.rows("PRAGMA cache_size") == [(-1234,)]
+    assert tuple(ids) == found.find("prop:ivl>=10", NOW).card_ids

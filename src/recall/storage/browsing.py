@@ -32,6 +32,10 @@ FROM = (
     "JOIN deck ON deck.id = card.deck_id"
 )
 _CHUNK = 500
+# The page cache a search runs with, in KiB. SQLite sorts in memory up to the cache's size
+# and beyond it writes sorted runs to a temporary file and merges them: at SQLite's default
+# (2,000 KiB) the sort of 90,000 matches by due spilled, about 3 ms of a 23 ms search.
+_SEARCH_CACHE_KIB = 8192
 # What undo may put back, by table: the columns a bulk action changes.
 _RESTORABLE = {
     "card": {"deck_id", "key", "content", "updated_at", "edited", "flag"},
@@ -76,13 +80,20 @@ class BrowsingQueries:
         The ids come as one JSON array built in the sorted order (SQLite keeps a subquery's
         ORDER BY under an aggregate whose result depends on it, as ``json_group_array``'s
         does): a row object per match cost about a third of a search of 90,000 cards.
+        The sort runs in memory (``_SEARCH_CACHE_KIB``); the connection's cache size is
+        given back after it.
         """
-        ((found,),) = self._rows(
-            "SELECT json_group_array(card_id) FROM (SELECT card_memory.card_id AS card_id "
-            f"FROM {source(condition, order)} WHERE {condition.sql} "
-            f"ORDER BY {order.sql}, card_memory.card_id)",
-            [*condition.parameters, *order.parameters],
-        )
+        ((cache,),) = self._rows("PRAGMA cache_size")
+        self._rows(f"PRAGMA cache_size = {-_SEARCH_CACHE_KIB}")
+        try:
+            ((found,),) = self._rows(
+                "SELECT json_group_array(card_id) FROM (SELECT card_memory.card_id AS card_id "
+                f"FROM {source(condition, order)} WHERE {condition.sql} "
+                f"ORDER BY {order.sql}, card_memory.card_id)",
+                [*condition.parameters, *order.parameters],
+            )
+        finally:
+            self._rows(f"PRAGMA cache_size = {int(cache)}")
         ids: list[int] = json.loads(found)
         return ids
 

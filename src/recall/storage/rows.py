@@ -37,6 +37,11 @@ REVIEW_BY_TIME = (
     "state_before",
     "duration_ms",
 )
+# The columns of card_memory's index by state and due (schema 21 adds the last two): searches
+# over every deck (is:due, prop:ivl) walk it, and it holds what their sort by due and the
+# interval read, so a search of 90,000 cards reads no schedule row (the answer rewrites this
+# entry anyway, as due and last_review change together).
+STATE_DUE = ("state", "due", "position", "last_review")
 # The columns of review's index by card (schema 14 on): a card's history in the order it is
 # replayed, with what the replay reads, so reading every history is one walk of this index,
 # with no sort and no look-up of the table's row, whatever order the rows were stored in.

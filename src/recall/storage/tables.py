@@ -26,6 +26,7 @@ from recall.storage.rows import (
     REVIEW_BY_CARD,
     REVIEW_BY_TIME,
     REVIEW_FOLLOW_UP_ENTRIES,
+    STATE_DUE,
 )
 from recall.storage.times import from_micros, to_micros
 
@@ -112,7 +113,7 @@ class CardMemory(SQLModel, table=True):
 
     __tablename__ = "card_memory"
     __table_args__ = (
-        Index("ix_card_memory_state_due", "state", "due"),
+        Index("ix_card_memory_state_due", *STATE_DUE),
         # Today's queue and the deck list's counts: by deck, state and due time, with what
         # leaves a card out of study (suspended, buried until), so they never look up the
         # table for it.
