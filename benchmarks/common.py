@@ -13,6 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 BENCHMARKS = Path(__file__).resolve().parent
+
+
+def child_environment(**extra: str) -> dict[str, str]:
+    """The environment of a benchmark's child process: this checkout's own code first (an
+    editable install in the environment may be another checkout's), then ``extra``."""
+    source = os.pathsep.join((str(BENCHMARKS.parent / "src"), str(BENCHMARKS.parent)))
+    return {**os.environ, "PYTHONPATH": source, **extra}
+
+
 CACHE = BENCHMARKS / ".cache"
 
 

@@ -20,7 +20,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchmarks.common import BENCHMARKS, Figure
+from benchmarks.common import BENCHMARKS, Figure, child_environment
 from recall.collection import opening
 
 DESKTOP_GOAL = 0.5
@@ -71,13 +71,9 @@ def measure_desktop(
     )
     try:
         time.sleep(1)
-        environment = {
-            **os.environ,
-            "DISPLAY": display,
-            "QT_QPA_PLATFORM": "xcb",
-            "QTWEBENGINE_DISABLE_SANDBOX": "1",
-            "PYTHONPATH": str(BENCHMARKS.parent),
-        }
+        environment = child_environment(
+            DISPLAY=display, QT_QPA_PLATFORM="xcb", QTWEBENGINE_DISABLE_SANDBOX="1"
+        )
         recall = ["benchmarks.start_app", str(data), "--deck-list"]
         anki = ["benchmarks.start_anki", str(base)]
         _launch(recall, environment)  # warm-up: files cached from here on

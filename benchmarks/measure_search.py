@@ -10,7 +10,6 @@ give both apps' match counts.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -20,7 +19,7 @@ from pathlib import Path
 from anki.collection import Collection
 
 from benchmarks import anki_peer
-from benchmarks.common import BENCHMARKS, Figure, alternate, elapsed_ms
+from benchmarks.common import BENCHMARKS, Figure, alternate, child_environment, elapsed_ms
 from benchmarks.generate import deck_name
 from recall.changes.cards import Changes
 from recall.collection.browse import Finder
@@ -130,7 +129,7 @@ def measure_search(
 
 def _browser_open(recall_database: Path, cards: int, rounds: int) -> Figure:
     """The browser window opened on every card, in a child process (offscreen Qt)."""
-    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    environment = child_environment(QT_QPA_PLATFORM="offscreen")
     result = subprocess.run(
         [sys.executable, "-m", "benchmarks.browser_open", str(recall_database), str(rounds)],
         capture_output=True,

@@ -10,7 +10,6 @@ to its "painted" line; memory is the process's peak RSS (VmHWM) at that moment.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -19,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchmarks.common import BENCHMARKS, Figure
+from benchmarks.common import Figure, child_environment
 from recall.collection import opening
 
 START_GOAL = 1.3
@@ -37,13 +36,7 @@ class Launch:
 
 def launch(arguments: list[str]) -> Launch:
     """Start ``python -m benchmarks.<module> ...`` offscreen and wait for its painted line."""
-    environment = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "offscreen",
-        # This checkout's own code first: an editable install in the environment may be
-        # another checkout's.
-        "PYTHONPATH": os.pathsep.join((str(BENCHMARKS.parent / "src"), str(BENCHMARKS.parent))),
-    }
+    environment = child_environment(QT_QPA_PLATFORM="offscreen")
     started = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", *arguments],

@@ -28,7 +28,7 @@ from pathlib import Path
 from anki.collection import Collection
 
 from benchmarks import anki_peer
-from benchmarks.common import BENCHMARKS, Figure, alternate, elapsed_ms
+from benchmarks.common import Figure, alternate, child_environment, elapsed_ms
 from benchmarks.generate import deck_name
 from recall import stats
 from recall.core.preferences import Preferences
@@ -118,7 +118,7 @@ def _in_process(
 
 
 def _command(data: Path, anki_copy: Path, cards: int, deck_key: str, rounds: int) -> Figure:
-    environment = {**os.environ, "PYTHONPATH": str(BENCHMARKS.parent)}
+    environment = child_environment()
     recall_command = [
         sys.executable, "-m", "recall", "--data-dir", str(data), "stats", "--deck", deck_key,
         "--json",
