@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers, verification
+from recall.storage import (
+    card_index,
+    follow_up_summary,
+    pick_counts,
+    study_day_schema,
+    sync_triggers,
+    verification,
+)
 from recall.storage.review_ids import review_uid
 from recall.storage.rows import (
     FOLLOW_UP_ENTRIES,
@@ -21,7 +28,7 @@ from recall.storage.rows import (
     REVIEW_FOLLOW_UP_ENTRIES,
 )
 
-SCHEMA_VERSION = 19
+SCHEMA_VERSION = 20
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -378,6 +385,18 @@ def _follow_up_entries(connection: Connection) -> None:
     )
 
 
+def _follow_up_summaries(connection: Connection) -> None:
+    """Schema 20: each card's follow-ups are kept as a summary, marked stale by triggers.
+
+    The queue, the deck list and the statistics worked out every picked card's follow-ups
+    from its history at each start (1.6-2.7 s at 100,000 cards). The summary table holds
+    each follow-up's standing and the active one's due time; every card that may have
+    follow-ups is marked stale here, and the first reading works them out once.
+    """
+    follow_up_summary.create(connection, tables=True)
+    follow_up_summary.fill(connection)
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -399,4 +418,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     16: _anki_note_types,
     17: _card_positions,
     18: _follow_up_entries,
+    19: _follow_up_summaries,
 }
