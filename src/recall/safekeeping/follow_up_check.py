@@ -3,8 +3,9 @@
 ``follow_up_summary`` is derived (``storage.follow_up_summary``): triggers mark a card stale
 whenever what its follow-ups are worked out from changes, and readers work the stale cards
 out again. ``recall check`` holds every row not marked stale equal to its card's follow-ups
-worked out from the history now; a card whose rows differ is reported, and ``--repair``
-stores its rows as worked out.
+worked out from the history now (every card's on a full pass, else those the replay notes
+name as changed since); a card whose rows differ is reported, and ``--repair`` stores its
+rows as worked out.
 """
 
 from __future__ import annotations

@@ -181,7 +181,10 @@ def _check(
         problems += replay_problems
         wrong_follow_ups: list[int] = []
         if replay_schedules:
-            wrong_follow_ups = follow_up_check.wrong_summaries(transaction, presets, None)
+            # Every card's on a full pass; else those noted as changed, as for the replay.
+            wrong_follow_ups = follow_up_check.wrong_summaries(
+                transaction, presets, None if everything else noted
+            )
             for card_id in wrong_follow_ups:
                 card = transaction.cards.get(card_id)
                 problems.append(
