@@ -26,7 +26,7 @@ from recall.scheduling.follow_ups import FollowUp, Standing
 from recall.stats.collect import collect
 from recall.storage import Database
 from recall.study.follow_up_summary import Kept, bring_up_to_date, worked_out
-from recall.study.follow_ups import askable_before, card_follow_ups
+from recall.study.follow_ups import CardFollowUp, askable_before, card_follow_ups
 from tests.conftest import ZONE, Clock
 from tests.helpers.sync_devices import Device
 from tests.study.test_study import answer, session_for, use_preset
@@ -41,7 +41,7 @@ def _standing(follow_up: FollowUp) -> str:
 
 def from_history(
     database: Database, schedulers: Schedulers, now: datetime
-) -> tuple[list[tuple[int, str]], Counter[int], set[int], dict[tuple[int, str], str]]:
+) -> tuple[list[CardFollowUp], Counter[int], set[int], dict[tuple[int, str], str]]:
     """What the queue, the deck list and the statistics read, worked out from every picked
     card's history: the follow-ups askable today, their count per deck, the decks with any
     follow-up, and every follow-up's standing."""
@@ -51,7 +51,7 @@ def from_history(
     _start, end = days.study_day(now, Preferences().day_rollover_hour, ZONE)
     askable = askable_before(every, end, now)
     return (
-        [(item.card_id, item.option) for item in askable],
+        askable,
         Counter(item.deck_id for item in askable),
         {item.deck_id for item in every},
         {(item.card_id, item.option): _standing(item.follow_up) for item in every},
@@ -60,7 +60,7 @@ def from_history(
 
 def from_summary(
     database: Database, schedulers: Schedulers, now: datetime
-) -> tuple[list[tuple[int, str]], Counter[int], set[int], dict[tuple[int, str], str]]:
+) -> tuple[list[CardFollowUp], Counter[int], set[int], dict[tuple[int, str], str]]:
     """The same four read through the kept summary, without storing the stale cards."""
     from recall.study.follow_up_summary import due_before, standing_name
 
@@ -68,11 +68,11 @@ def from_summary(
     with database.reading() as transaction:
         presets = transaction.options.deck_presets()
         kept = Kept(transaction, presets, store=False)
-        due = due_before(transaction, schedulers, presets, kept, end)
+        due = due_before(schedulers, kept, end)
         rows = kept.rows()
     askable = askable_before(due, end, now)
     return (
-        [(item.card_id, item.option) for item in askable],
+        askable,
         Counter(item.deck_id for item in askable),
         {deck_id for deck_id, _row in rows},
         {(row.card_id, row.option): standing_name(row) for _deck, row in rows},

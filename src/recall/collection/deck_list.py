@@ -55,7 +55,7 @@ def deck_overviews(
         counts = transaction.decks.counts(end, start, now=now)
         # Only the follow-ups due today are worked out, found along the kept summary.
         kept = Kept(transaction, presets, store=False)
-        due = due_before(transaction, schedulers or Schedulers(), presets, kept, end)
+        due = due_before(schedulers or Schedulers(), kept, end)
         follow_ups_due = Counter(item.deck_id for item in askable_before(due, end, now))
         follow_ups_answered = {
             deck_id: transaction.queue.follow_ups_answered_since([deck_id], start)

@@ -2,11 +2,12 @@
 
 The follow-ups are worked out from a card's history (``scheduling.follow_ups``); doing so for
 every picked card at each start and each statistics opening took seconds at 100,000 cards.
-``follow_up_summary`` holds, per card and option, what the queue, the deck list and the
-statistics read: where the follow-up is (active, waiting or faded), whether the card's
-latest answer picked it, and the active one's due time (with the interval fuzz as studying
-uses it, and without, as tests schedule). A partial index holds the active ones by due, so
-the follow-ups due today are found without working out any other card's.
+``follow_up_summary`` holds, per card and option, everything ``study.follow_ups.CardFollowUp``
+holds but the card's own state: where the follow-up is (active, waiting or faded), its picks,
+whether the card's latest answer picked it, the option's note, and its schedule, the due
+time both with the interval fuzz as studying uses it and without (as tests schedule). A
+partial index holds the active ones by due, so the follow-ups due today are read with their
+cards without working out any card's.
 
 The summary is derived, never the truth: triggers mark a card's summary stale in
 ``follow_up_stale`` whenever something it is worked out from changes, whoever writes
@@ -32,8 +33,10 @@ ACTIVE, WAITING, FADED = 0, 1, 2
 
 TABLES = (
     "CREATE TABLE follow_up_summary (card_id INTEGER NOT NULL, option VARCHAR NOT NULL, "
-    "standing INTEGER NOT NULL, persisting BOOLEAN NOT NULL, due BIGINT, due_unfuzzed BIGINT, "
-    "PRIMARY KEY (card_id, option))",
+    "standing INTEGER NOT NULL, picks INTEGER NOT NULL, last_pick BIGINT NOT NULL, "
+    "answers INTEGER NOT NULL, picked_lately BOOLEAN NOT NULL, why VARCHAR NOT NULL, "
+    "state INTEGER NOT NULL, step INTEGER, stability FLOAT, difficulty FLOAT, due BIGINT, "
+    "due_unfuzzed BIGINT, last_review BIGINT, PRIMARY KEY (card_id, option))",
     "CREATE TABLE follow_up_stale (card_id INTEGER NOT NULL, PRIMARY KEY (card_id))",
 )
 INDEX = (
@@ -135,21 +138,53 @@ def fill(connection: Connection) -> None:
 
 
 class SummaryRow(NamedTuple):
-    """One follow-up as the table keeps it.
+    """One follow-up as the table keeps it: ``scheduling.follow_ups.FollowUp`` in columns.
 
     Attributes:
         standing: ``ACTIVE``, ``WAITING`` or ``FADED``.
-        persisting: Not faded, and the card's latest answer picked the option.
-        due: The active one's due time (microseconds), fuzzed as studying schedules it.
-        due_unfuzzed: The same without the interval fuzz.
+        picks: Wrong answers of the card that picked the option.
+        last_pick: When one last did (microseconds).
+        answers: Its follow-up answers since it last became a follow-up.
+        picked_lately: Whether the card's latest answer picked it.
+        why: The option's note in the card's text ('' when none).
+        state: Its own schedule's state, with ``step``, ``stability``, ``difficulty``,
+            ``due`` (microseconds, fuzzed as studying schedules it), ``due_unfuzzed`` (the
+            same without the interval fuzz) and ``last_review``.
     """
 
     card_id: int
     option: str
     standing: int
-    persisting: bool
+    picks: int
+    last_pick: int
+    answers: int
+    picked_lately: bool
+    why: str
+    state: int
+    step: int | None
+    stability: float | None
+    difficulty: float | None
     due: int | None
     due_unfuzzed: int | None
+    last_review: int | None
+
+
+class DueRow(NamedTuple):
+    """A kept follow-up with its card as the queue reads it (``studiable_from``: 0 when
+    now, None when suspended, else microseconds)."""
+
+    follow_up: SummaryRow
+    deck_id: int
+    key: str
+    seed: int
+    card_state: int
+    studiable_from: int | None
+
+
+_COLUMNS = (
+    "s.card_id, s.option, s.standing, s.picks, s.last_pick, s.answers, s.picked_lately, s.why, "
+    "s.state, s.step, s.stability, s.difficulty, s.due, s.due_unfuzzed, s.last_review"
+)
 
 
 class FollowUpSummaryQueries:
@@ -177,29 +212,31 @@ class FollowUpSummaryQueries:
         by card and option."""
         condition, parameters = _decks(deck_ids)
         return [
-            (int(row[0]), _row(row[1:]))
+            (int(row[0]), SummaryRow(*row[1:]))
             for row in self._sql.rows(
-                "SELECT card.deck_id, s.card_id, s.option, s.standing, s.persisting, s.due, "
-                "s.due_unfuzzed FROM follow_up_summary AS s CROSS JOIN card ON card.id = s.card_id"
-                f"{condition} ORDER BY s.card_id, s.option",
+                f"SELECT card.deck_id, {_COLUMNS} FROM follow_up_summary AS s "
+                f"CROSS JOIN card ON card.id = s.card_id{condition} ORDER BY s.card_id, s.option",
                 parameters,
             )
         ]
 
     def active_before(
         self, before: int, fuzz: bool, deck_ids: Sequence[int] | None = None
-    ) -> list[tuple[int, int]]:
-        """The cards (with their decks) whose active follow-up is due before ``before``
-        (microseconds), found along the index of the active ones by due."""
+    ) -> list[DueRow]:
+        """The active follow-ups due before ``before`` (microseconds; scheduled with fuzz or
+        without), found along the index of the active ones by due, with their cards."""
         column = "s.due" if fuzz else "s.due_unfuzzed"
         condition, parameters = _decks(deck_ids)
         where = " AND" if condition else " WHERE"
         return [
-            (int(row[0]), int(row[1]))
+            DueRow(SummaryRow(*row[:15]), *row[15:])
             for row in self._sql.rows(
-                "SELECT DISTINCT card.deck_id, s.card_id FROM follow_up_summary AS s "
-                f"CROSS JOIN card ON card.id = s.card_id{condition}"
-                f"{where} s.standing = {ACTIVE} AND {column} < ?",
+                f"SELECT {_COLUMNS}, card.deck_id, card.key, card.seed, card_memory.state, "
+                "CASE WHEN card_memory.suspended THEN NULL "
+                "ELSE coalesce(card_memory.buried_until, 0) END "
+                "FROM follow_up_summary AS s CROSS JOIN card ON card.id = s.card_id "
+                f"JOIN card_memory ON card_memory.card_id = s.card_id{condition}"
+                f"{where} s.standing = {ACTIVE} AND {column} < ? ORDER BY s.card_id",
                 (*parameters, before),
             )
         ]
@@ -209,8 +246,8 @@ class FollowUpSummaryQueries:
         ids = [(card_id,) for card_id in card_ids]
         self._sql.run_many("DELETE FROM follow_up_summary WHERE card_id = ?", ids)
         self._sql.run_many(
-            "INSERT INTO follow_up_summary "
-            "(card_id, option, standing, persisting, due, due_unfuzzed) VALUES (?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO follow_up_summary ({_COLUMNS.replace('s.', '')}) "
+            f"VALUES ({', '.join('?' * len(SummaryRow._fields))})",
             [tuple(row) for row in rows],
         )
         self._sql.run_many("DELETE FROM follow_up_stale WHERE card_id = ?", ids)
@@ -221,15 +258,3 @@ def _decks(deck_ids: Sequence[int] | None) -> tuple[str, tuple[int, ...]]:
         return "", ()
     marks = ", ".join("?" * len(deck_ids)) or "NULL"
     return f" WHERE card.deck_id IN ({marks})", tuple(deck_ids)
-
-
-def _row(row: Sequence[object]) -> SummaryRow:
-    card_id, option, standing, persisting, due, due_unfuzzed = row
-    return SummaryRow(
-        int(str(card_id)),
-        str(option),
-        int(str(standing)),
-        bool(persisting),
-        None if due is None else int(str(due)),
-        None if due_unfuzzed is None else int(str(due_unfuzzed)),
-    )

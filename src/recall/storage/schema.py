@@ -123,7 +123,23 @@ EXPECTED = Expected(
         "study_day_state": frozenset({"id", "local_key", "stale_from", "changes"}),
         "wrong_pick_count": frozenset({"card_id", "choice", "times", "last_at"}),
         "follow_up_summary": frozenset(
-            {"card_id", "option", "standing", "persisting", "due", "due_unfuzzed"}
+            {
+                "card_id",
+                "option",
+                "standing",
+                "picks",
+                "last_pick",
+                "answers",
+                "picked_lately",
+                "why",
+                "state",
+                "step",
+                "stability",
+                "difficulty",
+                "due",
+                "due_unfuzzed",
+                "last_review",
+            }
         ),
         "follow_up_stale": frozenset({"card_id"}),
     },

@@ -544,11 +544,20 @@ class FollowUpSummary(SQLModel, table=True):
     card_id: int = Field(primary_key=True, description="Not a foreign key: a trigger clears it.")
     option: str = Field(primary_key=True)
     standing: int = Field(description="0 active, 1 waiting, 2 faded.")
-    persisting: bool
+    picks: int
+    last_pick: int = Field(sa_type=BigInteger, description="UTC microseconds.")
+    answers: int
+    picked_lately: bool
+    why: str
+    state: int
+    step: int | None = None
+    stability: float | None = None
+    difficulty: float | None = None
     due: int | None = Field(default=None, sa_type=BigInteger, description="UTC microseconds.")
     due_unfuzzed: int | None = Field(
         default=None, sa_type=BigInteger, description="The same, scheduled without fuzz."
     )
+    last_review: int | None = Field(default=None, sa_type=BigInteger)
 
 
 class FollowUpStale(SQLModel, table=True):

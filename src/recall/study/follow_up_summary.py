@@ -3,9 +3,8 @@
 The queue, the deck list and the statistics read each card's follow-ups from the kept
 summary, with the cards marked stale since worked out again from their histories first, in
 the same transaction (``Kept``): a reading transaction uses them, a writing one stores them.
-The follow-ups due before a time are found along the summary's index and only their cards'
-follow-ups are worked out in full (``due_before``), so a start works out the few due today,
-not every picked card's.
+The follow-ups due before a time are read along the summary's index with their cards
+(``due_before``): a start works out no card's follow-ups but the stale ones'.
 """
 
 from __future__ import annotations
@@ -13,46 +12,63 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
+from recall.core.memory import CardState, MemoryState
 from recall.core.presets import DeckPresets
 from recall.scheduling import Schedulers
-from recall.scheduling.follow_ups import Standing
+from recall.scheduling.follow_ups import FollowUp, Standing
 from recall.storage import Database, Transaction
-from recall.storage.follow_up_summary import ACTIVE, FADED, WAITING, SummaryRow
-from recall.storage.times import to_micros
+from recall.storage.follow_up_summary import ACTIVE, FADED, WAITING, DueRow, SummaryRow
+from recall.storage.times import from_micros, to_micros
 from recall.study.follow_ups import CardFollowUp, card_follow_ups
 
 _CHUNK = 500
 _STANDINGS = {Standing.ACTIVE: ACTIVE, Standing.WAITING: WAITING, Standing.FADED: FADED}
+_NAMES = {number: standing for standing, number in _STANDINGS.items()}
 
 
 def worked_out(
     transaction: Transaction, presets: DeckPresets, card_ids: Sequence[int]
 ) -> list[tuple[int, SummaryRow]]:
     """The summary rows of some cards worked out from their histories, each with its card's
-    deck: every follow-up's standing, and the active one's due time with fuzz and without."""
-    found: list[tuple[int, SummaryRow]] = []
-    for start in range(0, len(card_ids), _CHUNK):
-        chunk = sorted(card_ids)[start : start + _CHUNK]
+    deck: every follow-up as ``card_follow_ups`` gives it, due with fuzz and without."""
+    return [(deck_id, row) for deck_id, row, _items in _worked_out(transaction, presets, card_ids)]
+
+
+def _worked_out(
+    transaction: Transaction, presets: DeckPresets, card_ids: Sequence[int]
+) -> list[tuple[int, SummaryRow, tuple[CardFollowUp, CardFollowUp]]]:
+    """As ``worked_out``, each row with the follow-up worked out with fuzz and without."""
+    found: list[tuple[int, SummaryRow, tuple[CardFollowUp, CardFollowUp]]] = []
+    ordered = sorted(card_ids)
+    for start in range(0, len(ordered), _CHUNK):
+        chunk = ordered[start : start + _CHUNK]
         plain = {
             (item.card_id, item.option): item
             for item in card_follow_ups(transaction, Schedulers(fuzz=False), presets, None, chunk)
         }
         for item in card_follow_ups(transaction, Schedulers(fuzz=True), presets, None, chunk):
-            active = item.follow_up.standing is Standing.ACTIVE
             unfuzzed = plain[item.card_id, item.option]
-            found.append(
-                (
-                    item.deck_id,
-                    SummaryRow(
-                        card_id=item.card_id,
-                        option=item.option,
-                        standing=_STANDINGS[item.follow_up.standing],
-                        persisting=item.follow_up.persisting,
-                        due=to_micros(item.due) if active else None,
-                        due_unfuzzed=to_micros(unfuzzed.due) if active else None,
-                    ),
-                )
+            follow_up, memory = item.follow_up, item.follow_up.memory
+            last_pick = to_micros(follow_up.last_pick)
+            assert last_pick is not None
+            row = SummaryRow(
+                card_id=item.card_id,
+                option=item.option,
+                standing=_STANDINGS[follow_up.standing],
+                picks=follow_up.picks,
+                last_pick=last_pick,
+                answers=follow_up.answers,
+                picked_lately=follow_up.picked_lately,
+                why=item.why,
+                state=int(memory.state),
+                step=memory.step,
+                stability=memory.stability,
+                difficulty=memory.difficulty,
+                due=to_micros(memory.due),
+                due_unfuzzed=to_micros(unfuzzed.due),
+                last_review=to_micros(memory.last_review),
             )
+            found.append((item.deck_id, row, (item, unfuzzed)))
     return found
 
 
@@ -69,54 +85,85 @@ class Kept:
     def __init__(self, transaction: Transaction, presets: DeckPresets, store: bool) -> None:
         self._queries = transaction.follow_up_summary
         stale = self._queries.stale()
-        self._fresh = worked_out(transaction, presets, stale) if stale else []
+        fresh = _worked_out(transaction, presets, stale) if stale else []
         if store and stale:
-            self._queries.store(stale, (row for _deck, row in self._fresh))
-            stale = []
+            self._queries.store(stale, (row for _deck, row, _items in fresh))
+            stale, fresh = [], []
         self._stale = set(stale)
-        if not stale:
-            self._fresh = []
+        self._fresh = fresh
 
     def rows(self, deck_ids: Sequence[int] | None = None) -> list[tuple[int, SummaryRow]]:
         """Every follow-up (of the cards of some decks, or all) with its card's deck."""
+        wanted = None if deck_ids is None else set(deck_ids)
         kept = [item for item in self._queries.rows(deck_ids) if item[1].card_id not in self._stale]
-        return kept + list(_in(self._fresh, deck_ids))
+        return kept + [
+            (deck_id, row)
+            for deck_id, row, _items in self._fresh
+            if wanted is None or deck_id in wanted
+        ]
 
     def due_before(
         self, before: datetime, fuzz: bool, deck_ids: Sequence[int] | None = None
-    ) -> list[int]:
-        """The cards whose active follow-up is due before ``before`` (scheduled with fuzz or
-        without), by id."""
+    ) -> list[CardFollowUp]:
+        """The active follow-ups due before ``before`` (scheduled with fuzz or without),
+        each with its card, by card id: read from the table, none worked out again but
+        the stale cards'."""
         moment = to_micros(before)
         assert moment is not None
-        kept = {
-            card_id
-            for _deck, card_id in self._queries.active_before(moment, fuzz, deck_ids)
-            if card_id not in self._stale
-        }
-        for _deck, row in _in(self._fresh, deck_ids):
+        wanted = None if deck_ids is None else set(deck_ids)
+        found = [
+            _card_follow_up(row, fuzz)
+            for row in self._queries.active_before(moment, fuzz, deck_ids)
+            if row.follow_up.card_id not in self._stale
+        ]
+        for deck_id, row, items in self._fresh:
             due = row.due if fuzz else row.due_unfuzzed
+            if wanted is not None and deck_id not in wanted:
+                continue
             if row.standing == ACTIVE and due is not None and due < moment:
-                kept.add(row.card_id)
-        return sorted(kept)
+                found.append(items[0] if fuzz else items[1])
+        found.sort(key=lambda item: item.card_id)
+        return found
 
 
 def due_before(
-    transaction: Transaction,
-    schedulers: Schedulers,
-    presets: DeckPresets,
-    kept: Kept,
-    before: datetime,
-    deck_ids: Sequence[int] | None = None,
+    schedulers: Schedulers, kept: Kept, before: datetime, deck_ids: Sequence[int] | None = None
 ) -> list[CardFollowUp]:
-    """The follow-ups of the cards whose active one is due before ``before``, worked out in
-    full from their histories (every follow-up of those cards, as ``card_follow_ups``)."""
-    card_ids = kept.due_before(before, schedulers.fuzz, deck_ids)
-    found: list[CardFollowUp] = []
-    for start in range(0, len(card_ids), _CHUNK):
-        chunk = card_ids[start : start + _CHUNK]
-        found += card_follow_ups(transaction, schedulers, presets, deck_ids, chunk)
-    return found
+    """The active follow-ups due before ``before`` as ``schedulers`` schedule them (with
+    fuzz or without), with their cards, by card id."""
+    return kept.due_before(before, schedulers.fuzz, deck_ids)
+
+
+def _card_follow_up(due: DueRow, fuzz: bool) -> CardFollowUp:
+    row = due.follow_up
+    memory = MemoryState(
+        state=CardState(row.state),
+        step=row.step,
+        stability=row.stability,
+        difficulty=row.difficulty,
+        due=from_micros(row.due if fuzz else row.due_unfuzzed),
+        last_review=from_micros(row.last_review),
+    )
+    last_pick = from_micros(row.last_pick)
+    assert last_pick is not None
+    return CardFollowUp(
+        card_id=row.card_id,
+        deck_id=due.deck_id,
+        key=due.key,
+        seed=due.seed,
+        why=row.why,
+        state=CardState(due.card_state),
+        studiable_from=due.studiable_from,
+        follow_up=FollowUp(
+            option=row.option,
+            picks=row.picks,
+            last_pick=last_pick,
+            standing=_NAMES[row.standing],
+            memory=memory,
+            answers=row.answers,
+            picked_lately=bool(row.picked_lately),
+        ),
+    )
 
 
 def bring_up_to_date(database: Database) -> None:
@@ -133,7 +180,7 @@ def standing_name(row: SummaryRow) -> str:
     """Where a follow-up is, as the misconceptions list names it."""
     if row.standing == FADED:
         return "faded"
-    return "persisting" if row.persisting else "fading"
+    return "persisting" if row.picked_lately else "fading"
 
 
 def _in(

@@ -457,7 +457,7 @@ class StudySession(Answering):
         # The follow-ups due today alone are worked out, found along the kept summary.
         kept = Kept(transaction, self._presets, store=False)
         active = {row.card_id for _deck, row in kept.rows(self.deck_ids) if row.standing == ACTIVE}
-        due = due_before(transaction, self.schedulers, self._presets, kept, day[1], self.deck_ids)
+        due = due_before(self.schedulers, kept, day[1], self.deck_ids)
         today.add_follow_ups(askable_before(due, day[1], now), active, now)
         self._today = today
         return today
