@@ -70,11 +70,13 @@ def from_summary(
         kept = Kept(transaction, presets, store=False)
         due = due_before(schedulers, kept, end)
         rows = kept.rows()
+        kept_decks = kept.decks_with()
+        assert kept.active_cards() == {row.card_id for _deck, row in rows if row.standing == 0}
     askable = askable_before(due, end, now)
     return (
         askable,
         Counter(item.deck_id for item in askable),
-        {deck_id for deck_id, _row in rows},
+        kept_decks,
         {(row.card_id, row.option): standing_name(row) for _deck, row in rows},
     )
 

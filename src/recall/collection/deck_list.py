@@ -59,7 +59,7 @@ def deck_overviews(
         follow_ups_due = Counter(item.deck_id for item in askable_before(due, end, now))
         follow_ups_answered = {
             deck_id: transaction.queue.follow_ups_answered_since([deck_id], start)
-            for deck_id in {deck_id for deck_id, _row in kept.rows()}
+            for deck_id in kept.decks_with()
         }
     overviews = []
     for count in counts:

@@ -220,6 +220,19 @@ class FollowUpSummaryQueries:
             )
         ]
 
+    def active_cards(self, deck_ids: Sequence[int] | None = None) -> set[int]:
+        """The cards (of some decks, or all) with an active follow-up, due or not."""
+        condition, parameters = _decks(deck_ids)
+        where = " AND" if condition else " WHERE"
+        return {
+            int(row[0])
+            for row in self._sql.rows(
+                "SELECT s.card_id FROM follow_up_summary AS s "
+                f"CROSS JOIN card ON card.id = s.card_id{condition}{where} s.standing = {ACTIVE}",
+                parameters,
+            )
+        }
+
     def active_before(
         self, before: int, fuzz: bool, deck_ids: Sequence[int] | None = None
     ) -> list[DueRow]:
@@ -240,6 +253,18 @@ class FollowUpSummaryQueries:
                 (*parameters, before),
             )
         ]
+
+    def decks_with(self) -> set[int]:
+        """The decks with a card that has a kept follow-up (of any standing), the cards
+        marked stale left out."""
+        return {
+            int(row[0])
+            for row in self._sql.rows(
+                "SELECT DISTINCT card.deck_id FROM card WHERE card.id IN "
+                "(SELECT card_id FROM follow_up_summary WHERE card_id NOT IN "
+                "(SELECT card_id FROM follow_up_stale))"
+            )
+        }
 
     def store(self, card_ids: Iterable[int], rows: Iterable[SummaryRow]) -> None:
         """Put ``rows`` in place of the kept rows of ``card_ids`` and forget their marks."""

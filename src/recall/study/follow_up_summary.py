@@ -24,6 +24,7 @@ from recall.study.follow_ups import CardFollowUp, card_follow_ups
 _CHUNK = 500
 _STANDINGS = {Standing.ACTIVE: ACTIVE, Standing.WAITING: WAITING, Standing.FADED: FADED}
 _NAMES = {number: standing for standing, number in _STANDINGS.items()}
+_CARD_STATES = {int(state): state for state in CardState}  # a dict look-up, not an enum call
 
 
 def worked_out(
@@ -102,6 +103,20 @@ class Kept:
             if wanted is None or deck_id in wanted
         ]
 
+    def decks_with(self) -> set[int]:
+        """The decks with a card that has a follow-up (of any standing)."""
+        return self._queries.decks_with() | {deck_id for deck_id, _row, _items in self._fresh}
+
+    def active_cards(self, deck_ids: Sequence[int] | None = None) -> set[int]:
+        """The cards (of some decks, or all) that have an active follow-up, due or not."""
+        kept = self._queries.active_cards(deck_ids) - self._stale
+        wanted = None if deck_ids is None else set(deck_ids)
+        return kept | {
+            row.card_id
+            for deck_id, row, _items in self._fresh
+            if row.standing == ACTIVE and (wanted is None or deck_id in wanted)
+        }
+
     def due_before(
         self, before: datetime, fuzz: bool, deck_ids: Sequence[int] | None = None
     ) -> list[CardFollowUp]:
@@ -137,7 +152,7 @@ def due_before(
 def _card_follow_up(due: DueRow, fuzz: bool) -> CardFollowUp:
     row = due.follow_up
     memory = MemoryState(
-        state=CardState(row.state),
+        state=_CARD_STATES[row.state],
         step=row.step,
         stability=row.stability,
         difficulty=row.difficulty,
@@ -152,7 +167,7 @@ def _card_follow_up(due: DueRow, fuzz: bool) -> CardFollowUp:
         key=due.key,
         seed=due.seed,
         why=row.why,
-        state=CardState(due.card_state),
+        state=_CARD_STATES[due.card_state],
         studiable_from=due.studiable_from,
         follow_up=FollowUp(
             option=row.option,

@@ -18,7 +18,6 @@ from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers, chosen, exam
 from recall.scheduling.follow_ups import Standing
 from recall.storage import CardRow, Database, DeckRow, Transaction
-from recall.storage.follow_up_summary import ACTIVE
 from recall.study.anki_cards import ShownNotes
 from recall.study.answering import Answering
 from recall.study.balancing import balanced_answer
@@ -456,7 +455,7 @@ class StudySession(Answering):
         today = read_today(transaction.queue, stamp, self.deck_ids, self.preset, day, now)
         # The follow-ups due today alone are worked out, found along the kept summary.
         kept = Kept(transaction, self._presets, store=False)
-        active = {row.card_id for _deck, row in kept.rows(self.deck_ids) if row.standing == ACTIVE}
+        active = kept.active_cards(self.deck_ids)
         due = due_before(self.schedulers, kept, day[1], self.deck_ids)
         today.add_follow_ups(askable_before(due, day[1], now), active, now)
         self._today = today
