@@ -118,7 +118,12 @@ def _in_process(
 
 
 def _command(data: Path, anki_copy: Path, cards: int, deck_key: str, rounds: int) -> Figure:
-    environment = {**os.environ, "PYTHONPATH": str(BENCHMARKS.parent)}
+    # This checkout's own code first: an editable install in the environment may be
+    # another checkout's (as in ``measure_start``).
+    environment = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join((str(BENCHMARKS.parent / "src"), str(BENCHMARKS.parent))),
+    }
     recall_command = [
         sys.executable, "-m", "recall", "--data-dir", str(data), "stats", "--deck", deck_key,
         "--json",
