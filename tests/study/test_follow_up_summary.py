@@ -20,7 +20,7 @@ from recall.collection.deck_list import deck_overviews
 from recall.collection.exporting import export_deck
 from recall.core import days
 from recall.core.preferences import Preferences
-from recall.safekeeping import integrity, repair
+from recall.safekeeping import follow_up_check, integrity, repair
 from recall.scheduling import Schedulers
 from recall.scheduling.follow_ups import FollowUp, Standing
 from recall.stats.collect import collect
@@ -90,6 +90,11 @@ def table_equals_recomputation(database: Database) -> bool:
         ids = transaction.follow_up_summary.picked()
         fresh = sorted(
             row for _deck, row in worked_out(transaction, transaction.options.deck_presets(), ids)
+        )
+        # The check's own recomputation, apart from the study layer's, agrees.
+        assert (
+            follow_up_check.wrong_summaries(transaction, transaction.options.deck_presets(), None)
+            == []
         )
     return kept == fresh
 
