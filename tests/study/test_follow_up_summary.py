@@ -10,6 +10,7 @@ once the stale cards are stored.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from datetime import datetime
@@ -162,6 +163,13 @@ def test_queue_deck_list_and_statistics_from_the_summary_equal_those_from_histor
             "UPDATE card SET content = json_set(content, '$.choices[1].text', 'other') "
             "WHERE id = (SELECT card_id FROM follow_up_summary LIMIT 1)"
         )
+    assert_same(bundled, clock())
+
+    # Another rollover hour: every follow-up's schedule counts in other study days.
+    with bundled.transaction() as transaction:
+        chosen = transaction.options.preferences()
+        transaction.options.set_preferences(dataclasses.replace(chosen, day_rollover_hour=7))
+        assert len(transaction.follow_up_summary.stale()) >= len(expected[3]) // 2
     assert_same(bundled, clock())
 
     # Exported with its history, imported into another collection (a deck file's history

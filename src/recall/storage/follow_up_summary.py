@@ -12,8 +12,8 @@ cards without working out any card's.
 The summary is derived, never the truth: triggers mark a card's summary stale in
 ``follow_up_stale`` whenever something it is worked out from changes, whoever writes
 through SQLite (an answer, undo, an import with history, a sync merge, the card's text,
-deck or seed, a preset, the preferences' study days). A reader works out the stale cards
-again (few) in its own transaction before it reads; a writer stores them
+deck or seed, a preset, the preferences' rollover hour or time zone). A reader works out
+the stale cards again (few) in its own transaction before it reads; a writer stores them
 (``study.follow_up_summary``). ``recall check`` compares the table with a recomputation
 from the history. Sync does not carry it: every computer keeps its own.
 """
@@ -66,6 +66,18 @@ _MARK_ALL = (
 )
 """Every card that may have follow-ups: a preset or the study days changed."""
 
+
+def _study_days_differ(old: str, new: str) -> str:
+    """The preferences' study days (rollover hour, time zone) differ: the follow-ups'
+    schedules count elapsed time in them."""
+    differ = " OR ".join(
+        f"json_extract({old}, '$.{name}') IS NOT json_extract({new}, '$.{name}')"
+        for name in ("day_rollover_hour", "time_zone")
+    )
+    # A value that is not JSON (written by another program) counts as a change.
+    return f"CASE WHEN json_valid({old}) AND json_valid({new}) THEN {differ} ELSE 1 END"
+
+
 TRIGGERS = (
     f"""
 CREATE TRIGGER follow_up_review_added AFTER INSERT ON review WHEN {_may_have("NEW.card_id")}
@@ -113,7 +125,14 @@ END
     ),
     f"""
 CREATE TRIGGER follow_up_preferences_changed AFTER UPDATE ON preference
-WHEN NEW.key = 'preferences' AND OLD.value IS NOT NEW.value
+WHEN NEW.key = 'preferences' AND ({_study_days_differ("OLD.value", "NEW.value")})
+BEGIN
+    {_MARK_ALL}
+END
+""",
+    f"""
+CREATE TRIGGER follow_up_preferences_added AFTER INSERT ON preference
+WHEN NEW.key = 'preferences'
 BEGIN
     {_MARK_ALL}
 END
