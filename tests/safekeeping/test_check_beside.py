@@ -24,7 +24,7 @@ def _misdeclare_an_index(path: Path) -> None:
     try:
         connection.execute("PRAGMA writable_schema = ON")
         connection.execute(
-            "UPDATE sqlite_schema SET sql = replace(sql, '(state, due)', '(due, state)') "
+            "UPDATE sqlite_schema SET sql = replace(sql, '(state, due,', '(due, state,') "
             "WHERE name = 'ix_card_memory_state_due'"
         )
         connection.commit()

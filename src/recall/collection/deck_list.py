@@ -9,7 +9,8 @@ from datetime import datetime, tzinfo
 from recall.core import days, deck_tree
 from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow
-from recall.study.follow_ups import askable_before, card_follow_ups
+from recall.study.follow_up_summary import Kept, bring_up_to_date, due_before
+from recall.study.follow_ups import askable_before
 
 
 @dataclass(frozen=True)
@@ -46,16 +47,19 @@ def deck_overviews(
         zone: The learner's time zone for the day rollover; None is the system's.
         schedulers: Schedule the follow-ups counted as reviews; fuzz on when not given.
     """
+    bring_up_to_date(database)
     with database.reading() as transaction:
         preferences = transaction.options.preferences()
         presets = transaction.options.deck_presets()
         start, end = days.study_day(now, preferences.day_rollover_hour, zone)
         counts = transaction.decks.counts(end, start, now=now)
-        every = card_follow_ups(transaction, schedulers or Schedulers(), presets)
-        follow_ups_due = Counter(item.deck_id for item in askable_before(every, end, now))
+        # Only the follow-ups due today are worked out, found along the kept summary.
+        kept = Kept(transaction, presets, store=False)
+        due = due_before(schedulers or Schedulers(), kept, end)
+        follow_ups_due = Counter(item.deck_id for item in askable_before(due, end, now))
         follow_ups_answered = {
             deck_id: transaction.queue.follow_ups_answered_since([deck_id], start)
-            for deck_id in {item.deck_id for item in every}
+            for deck_id in kept.decks_with()
         }
     overviews = []
     for count in counts:

@@ -67,7 +67,8 @@ def open_library(
 
 def upgrade_schedules(database: Database, now: datetime) -> int | None:
     """Name the time zone study days are counted in, then replay every schedule once if
-    they were replayed by an older Recall or on other study days (after a backup).
+    they were replayed by an older Recall or on other study days (after a backup), and
+    store the follow-ups' summary of the cards marked stale.
 
     Returns:
         How many schedules moved, or None when nothing was replayed.
@@ -76,7 +77,13 @@ def upgrade_schedules(database: Database, now: datetime) -> int | None:
     from recall.scheduling import Schedulers
 
     study_days.name_time_zone(database)
-    return study_days.replay_if_outdated(database, now, Schedulers())
+    from recall.study.follow_up_summary import bring_up_to_date
+
+    moved = study_days.replay_if_outdated(database, now, Schedulers())
+    # The follow-ups' kept summary of every card marked stale (all of them after the
+    # upgrade to schema 22, those a sync or another program changed since), stored once.
+    bring_up_to_date(database)
+    return moved
 
 
 def add_parent_decks(database: Database, now: datetime) -> None:

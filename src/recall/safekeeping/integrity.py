@@ -10,6 +10,7 @@ from recall.core.errors import CancelledError
 from recall.core.i18n import tr, trn
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
 from recall.core.progress import Cancelled, Progress, never_cancelled, no_progress
+from recall.safekeeping import follow_up_check
 from recall.scheduling import (
     PastReview,
     Scheduler,
@@ -43,6 +44,8 @@ class CheckReport:
             them aside, kept whole, and replays their cards without them.
         replayed: How many cards were replayed: every card, or those changed since the
             last healthy check that replayed them all.
+        follow_ups: Cards whose kept follow-up summary differs from their follow-ups
+            worked out from the history (``follow_up_check``); ``repair`` rewrites it.
     """
 
     problems: list[str]
@@ -54,6 +57,7 @@ class CheckReport:
     checked_at: datetime | None = None
     schedules_replayed: bool = True
     replayed: int = 0
+    follow_ups: tuple[int, ...] = ()
 
     @property
     def healthy(self) -> bool:
@@ -181,6 +185,18 @@ def _check(
         if any(problem.startswith(_UNREADABLE) for problem in problems):
             return CheckReport(problems=problems)
         problems += replay_problems
+        wrong_follow_ups: list[int] = []
+        if replay_schedules:
+            # Every card's on a full pass; else those noted as changed, as for the replay.
+            wrong_follow_ups = follow_up_check.wrong_summaries(
+                transaction, presets, None if everything else noted
+            )
+            for card_id in wrong_follow_ups:
+                card = transaction.cards.get(card_id)
+                problems.append(
+                    f"card {decks.get(card.deck_id, '?')}/{card.key}: the kept summary of its "
+                    "follow-ups differs from its history; --repair rewrites it"
+                )
         misplaced = transaction.checks.misplaced_schedules()
         if misplaced:
             problems.append(
@@ -228,6 +244,7 @@ def _check(
         checked_at=now,
         schedules_replayed=replay_schedules,
         replayed=replayed,
+        follow_ups=tuple(wrong_follow_ups),
     )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from recall.core import wording
 from recall.core.i18n import tr, trn
 from recall.core.memory import FUTURE_TOLERANCE, MemoryState
-from recall.safekeeping import backups, integrity
+from recall.safekeeping import backups, follow_up_check, integrity
 from recall.safekeeping.integrity import CheckReport
 from recall.scheduling import Schedulers
 from recall.storage import Database
@@ -35,8 +35,9 @@ class Repaired:
 
 
 def can_repair(report: CheckReport) -> bool:
-    """Whether ``repair`` can rebuild something ``report`` found (schedules, their decks)."""
-    return bool(report.stale or report.misplaced or report.future)
+    """Whether ``repair`` can rebuild something ``report`` found (schedules, their decks, the
+    follow-ups' kept summary)."""
+    return bool(report.stale or report.misplaced or report.future or report.follow_ups)
 
 
 def repair(
@@ -112,6 +113,12 @@ def _rebuild(database: Database, report: CheckReport, schedulers: Schedulers) ->
                 stale[card_id] = integrity.replay(
                     scheduler, card, transaction.history.of_card(card_id)
                 )
+        if report.follow_ups:
+            follow_up_check.rewrite(transaction, presets, report.follow_ups)
+            changes.append(
+                f"rewrote the kept follow-ups of {wording.count(len(report.follow_ups), 'card')} "
+                "from their histories"
+            )
         for card_id, memory in stale.items():
             card = transaction.cards.get(card_id)
             transaction.cards.set_memory(card_id, memory)

@@ -9,7 +9,6 @@ from recall.core import days
 from recall.core.memory import Rating
 from recall.core.preferences import Preferences
 from recall.scheduling import Schedulers
-from recall.scheduling.follow_ups import FollowUp, Standing
 from recall.stats.figures import (
     RETENTION_DAYS,
     RETENTION_WINDOWS,
@@ -37,7 +36,7 @@ from recall.storage.statistics import (
 )
 from recall.storage.study_days import local_key
 from recall.storage.times import to_micros
-from recall.study.follow_ups import card_follow_ups
+from recall.study.follow_up_summary import Kept, bring_up_to_date, standing_name
 
 CALENDAR_DAYS = 365
 WEEKLY_FROM_DAYS = 92
@@ -66,7 +65,8 @@ def collect(
         zone: The learner's time zone; None is the system's.
         forecast_days: Days ahead the forecast covers; defaults to the period's length
             (a year for all time; at least 30, at most 365).
-        schedulers: Schedule the follow-ups on misconceptions; fuzz on when not given.
+        schedulers: Accepted as before; the follow-ups' standings come from the kept
+            summary (``study.follow_up_summary``), which no fuzz setting changes.
 
     Raises:
         UnknownDeckError: ``deck_key`` names no deck.
@@ -81,6 +81,7 @@ def collect(
     local = local_time(min(first, calendar_start), farthest, hour, zone)
     # The answers counted by study day, counted again where answers changed since.
     _bring_counts_up_to_date(database, local, local_key(local, _us(first), _us(now)))
+    bring_up_to_date(database)  # the follow-ups' kept summary
     with database.reading() as transaction:
         deck_ids, deck_name = deck_ids_of(transaction, deck_key)
         queries = transaction.statistics
@@ -101,9 +102,9 @@ def collect(
         )
         picks = queries.wrong_picks(deck_ids, limit=MISCONCEPTIONS_SHOWN)
         presets = transaction.options.deck_presets()
-        every = card_follow_ups(transaction, schedulers or Schedulers(), presets, deck_ids=deck_ids)
+        kept = Kept(transaction, presets, store=False).rows(deck_ids)
         follow_up_answers, follow_up_wrong = transaction.follow_ups.answers(deck_ids)
-    standing = {(item.card_id, item.option): _standing(item.follow_up) for item in every}
+    standing = {(row.card_id, row.option): standing_name(row) for _deck, row in kept}
     standings = list(standing.values())
     in_period = [group for group in groups if group.day >= period_first]
     return Statistics(
@@ -153,13 +154,6 @@ def collect(
             wrong=follow_up_wrong,
         ),
     )
-
-
-def _standing(follow_up: FollowUp) -> str:
-    """Where a follow-up is, as the misconceptions list names it."""
-    if follow_up.standing is Standing.FADED:
-        return "faded"
-    return "persisting" if follow_up.persisting else "fading"
 
 
 def _bring_counts_up_to_date(database: Database, local: LocalTime, key: str) -> None:

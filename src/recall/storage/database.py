@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from recall.core.errors import RecallError
 from recall.storage import (
     card_index,
+    follow_up_summary,
     maintenance,
     pick_counts,
     study_day_schema,
@@ -247,6 +248,7 @@ class Database:
                 study_day_schema.create_triggers(connection)
                 pick_counts.create_triggers(connection)
                 sync_triggers.create_triggers(connection)
+                follow_up_summary.create(connection, tables=False)
                 connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
                 connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
         finally:

@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # an upgrade imports SQLAlchemy; opening an up-to-date file does not
     from sqlalchemy import Connection
 
-from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers, verification
+from recall.storage import (
+    card_index,
+    follow_up_summary,
+    pick_counts,
+    study_day_schema,
+    sync_triggers,
+    verification,
+)
 from recall.storage.review_ids import review_uid
 from recall.storage.rows import (
     FOLLOW_UP_ENTRIES,
@@ -22,7 +29,7 @@ from recall.storage.rows import (
     STATE_DUE,
 )
 
-SCHEMA_VERSION = 21
+SCHEMA_VERSION = 22
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -403,6 +410,16 @@ def _state_due_covering(connection: Connection) -> None:
     connection.exec_driver_sql(
         f"CREATE INDEX ix_card_memory_state_due ON card_memory ({', '.join(STATE_DUE)})"
     )
+def _follow_up_summaries(connection: Connection) -> None:
+    """Schema 22: each card's follow-ups are kept as a summary, marked stale by triggers.
+
+    The queue, the deck list and the statistics worked out every picked card's follow-ups
+    from its history at each start (1.6-2.7 s at 100,000 cards). The summary table holds
+    each follow-up's standing and the active one's due time; every card that may have
+    follow-ups is marked stale here, and the first reading works them out once.
+    """
+    follow_up_summary.create(connection, tables=True)
+    follow_up_summary.fill(connection)
 
 
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
@@ -428,4 +445,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     18: _follow_up_entries,
     19: _anki_note_indexes,
     20: _state_due_covering,
+    21: _follow_up_summaries,
 }

@@ -20,7 +20,14 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from recall.storage import card_index, pick_counts, study_day_schema, sync_triggers, verification
+from recall.storage import (
+    card_index,
+    follow_up_summary,
+    pick_counts,
+    study_day_schema,
+    sync_triggers,
+    verification,
+)
 
 APPEND_ONLY_TRIGGER = """
 CREATE TRIGGER review_append_only BEFORE UPDATE ON review
@@ -115,6 +122,26 @@ EXPECTED = Expected(
         ),
         "study_day_state": frozenset({"id", "local_key", "stale_from", "changes"}),
         "wrong_pick_count": frozenset({"card_id", "choice", "times", "last_at"}),
+        "follow_up_summary": frozenset(
+            {
+                "card_id",
+                "option",
+                "standing",
+                "picks",
+                "last_pick",
+                "answers",
+                "picked_lately",
+                "why",
+                "state",
+                "step",
+                "stability",
+                "difficulty",
+                "due",
+                "due_unfuzzed",
+                "last_review",
+            }
+        ),
+        "follow_up_stale": frozenset({"card_id"}),
     },
     indexes={
         "ix_card_deck_id": "card",
@@ -137,6 +164,7 @@ EXPECTED = Expected(
         "ix_sync_held_review_deck_key": "sync_held_review",
         "ix_sync_preset_uid": "sync_preset",
         "ix_sync_held_change_stamp": "sync_held_change",
+        "ix_follow_up_summary_due": "follow_up_summary",
     },
     triggers={
         _trigger_name(sql): _collapse(sql)
@@ -148,6 +176,7 @@ EXPECTED = Expected(
             *pick_counts.TRIGGERS,
             *verification.TRIGGERS,
             *sync_triggers.TRIGGERS,
+            *follow_up_summary.TRIGGERS,
         )
     },
 )

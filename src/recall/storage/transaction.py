@@ -17,6 +17,7 @@ from recall.storage.verification import VerificationQueries
 
 if TYPE_CHECKING:
     from recall.storage.browsing import BrowsingQueries
+    from recall.storage.follow_up_summary import FollowUpSummaryQueries
     from recall.storage.follow_ups import FollowUpQueries
     from recall.storage.note_types import NoteTypeQueries
     from recall.storage.statistics import StatisticsQueries
@@ -104,6 +105,13 @@ class Transaction:
         from recall.storage.follow_ups import FollowUpQueries
 
         return FollowUpQueries(self.sql)
+
+    @cached_property
+    def follow_up_summary(self) -> FollowUpSummaryQueries:
+        """Each card's follow-ups as kept, and the cards whose summary is stale."""
+        from recall.storage.follow_up_summary import FollowUpSummaryQueries
+
+        return FollowUpSummaryQueries(self.sql)
 
     @cached_property
     def statistics(self) -> StatisticsQueries:

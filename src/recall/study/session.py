@@ -23,6 +23,7 @@ from recall.study.anki_cards import ShownNotes
 from recall.study.answering import Answering
 from recall.study.balancing import balanced_answer
 from recall.study.custom import CustomQueue
+from recall.study.follow_up_summary import Kept, due_before
 from recall.study.follow_ups import CardFollowUp, askable_before, card_follow_ups
 from recall.study.queue import Today, read_today
 from recall.study.recall_prompt import asked_as_recall
@@ -453,9 +454,11 @@ class StudySession(Answering):
         self._read_options(transaction)
         day = self._study_day(now)
         today = read_today(transaction.queue, stamp, self.deck_ids, self.preset, day, now)
-        every = card_follow_ups(transaction, self.schedulers, self._presets, self.deck_ids)
-        active = {item.card_id for item in every if item.follow_up.standing is Standing.ACTIVE}
-        today.add_follow_ups(askable_before(every, day[1], now), active, now)
+        # The follow-ups due today alone are worked out, found along the kept summary.
+        kept = Kept(transaction, self._presets, store=False)
+        active = kept.active_cards(self.deck_ids)
+        due = due_before(self.schedulers, kept, day[1], self.deck_ids)
+        today.add_follow_ups(askable_before(due, day[1], now), active, now)
         self._today = today
         return today
 
