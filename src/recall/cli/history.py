@@ -146,7 +146,10 @@ def _print_stats(args: argparse.Namespace) -> int:
     finally:
         database.close()
     if args.json:
-        print_json({**stats.to_json(figures), "item_analysis": item_analysis.as_json(items)})
+        print_json(
+            {**stats.to_json(figures), "item_analysis": item_analysis.as_json(items)},
+            one_per_line="item_analysis",
+        )
     else:
         for line in stats.text_report(figures).split("\n"):
             say(line)

@@ -21,8 +21,11 @@ Flags, with the thresholds named below:
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple, Protocol
 
 from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
 from recall.content.lint import HISTORY_CODES, LintWarning
@@ -31,8 +34,9 @@ from recall.core.i18n import tr, trn
 from recall.core.memory import CardState, ReviewKind
 from recall.stats.schedules import deck_ids_of
 from recall.storage import Database
-from recall.storage.records import ReviewRow
 
+_ANSWER = ReviewKind.ANSWER
+_STATES = tuple(CardState)
 MIN_ANSWERS = 10
 """A wrong option is flagged as never picked only once the card has this many answers."""
 MIN_GROUP = 3
@@ -46,6 +50,28 @@ EASY_MIN_ANSWERS = 3
 
 FLAGS: dict[str, str] = HISTORY_CODES
 """Every item-analysis flag with its one-line meaning: ``recall lint`` warning codes."""
+
+
+class Answer(Protocol):
+    """What the analysis reads of a history entry (a ``ReviewRow`` has it)."""
+
+    @property
+    def kind(self) -> ReviewKind: ...
+    @property
+    def state_before(self) -> CardState: ...
+    @property
+    def picked(self) -> tuple[str, ...] | None: ...
+    @property
+    def correct(self) -> bool: ...
+
+
+class PickedAnswer(NamedTuple):
+    """An answer that picked options, as ``HistoryQueries.picked_answers`` reads it."""
+
+    kind: ReviewKind
+    state_before: CardState
+    picked: tuple[str, ...] | None
+    correct: bool
 
 
 @dataclass(frozen=True)
@@ -116,7 +142,7 @@ class ItemAnalysis:
 
 
 def analyse_card(
-    card_id: int, deck_key: str, card_key: str, card: ChoiceCard, reviews: Sequence[ReviewRow]
+    card_id: int, deck_key: str, card_key: str, card: ChoiceCard, reviews: Sequence[Answer]
 ) -> CardAnalysis:
     """Analyse one choice card's answers (its history, oldest first) against its options.
 
@@ -126,8 +152,10 @@ def analyse_card(
     answers = [r for r in reviews if r.kind == ReviewKind.ANSWER and r.picked is not None]
     strong = [r for r in answers if r.state_before == CardState.REVIEW]
     weak = [r for r in answers if r.state_before != CardState.REVIEW]
+    counted = (_counted(answers), _counted(strong), _counted(weak))
     options = tuple(
-        _option(choice.text, choice.correct, answers, strong, weak) for choice in card.choices
+        _option(choice.text, choice.correct, answers, strong, weak, counted)
+        for choice in card.choices
     )
     first_right = answers[0].correct if answers else None
     weak_right = _share(sum(1 for r in weak if r.correct), len(weak))
@@ -167,12 +195,23 @@ def item_analysis(database: Database, deck_key: str | None = None) -> ItemAnalys
         keys = transaction.decks.keys()
         wanted = sorted(keys) if deck_ids is None else deck_ids
         for deck_id in wanted:
-            for row, reviews in transaction.history.per_card(deck_id):
+            for row, rows in transaction.history.picked_answers(deck_id):
                 if row.kind != "choice":
                     continue
                 card = CARD_ADAPTER.validate_json(row.content)
                 assert isinstance(card, ChoiceCard)
-                found.append(analyse_card(row.id, keys[deck_id], row.key, card, reviews))
+                decoded: dict[str, tuple[str, ...]] = {}  # a card's picks repeat
+                answers = [
+                    PickedAnswer(
+                        _ANSWER,
+                        _STATES[state],
+                        decoded.get(picked)
+                        or decoded.setdefault(picked, tuple(json.loads(picked))),
+                        bool(right),
+                    )
+                    for _id, _card, state, right, picked in rows
+                ]
+                found.append(analyse_card(row.id, keys[deck_id], row.key, card, answers))
     return ItemAnalysis(deck_key, tuple(found))
 
 
@@ -272,13 +311,16 @@ def warnings(analysis: ItemAnalysis, deck_key: str) -> list[LintWarning]:
 def _option(
     text: str,
     correct: bool,
-    answers: Sequence[ReviewRow],
-    strong: Sequence[ReviewRow],
-    weak: Sequence[ReviewRow],
+    answers: Sequence[Answer],
+    strong: Sequence[Answer],
+    weak: Sequence[Answer],
+    counted: tuple[Counter[str], Counter[str], Counter[str]],
 ) -> OptionAnalysis:
-    picks = _picks(text, answers)
-    strong_share = _share(_picks(text, strong), len(strong))
-    weak_share = _share(_picks(text, weak), len(weak))
+    """One option's figures; ``counted`` holds how many of the answers, the strong and the
+    weak ones picked each text (``_counted``)."""
+    picks, strong_picks, weak_picks = (counts[text] for counts in counted)
+    strong_share = _share(strong_picks, len(strong))
+    weak_share = _share(weak_picks, len(weak))
     discrimination = None
     if (
         strong_share is not None
@@ -293,7 +335,7 @@ def _option(
         not correct
         and discrimination is not None
         and discrimination > 0
-        and _picks(text, strong) >= MIN_STRONG_PICKS
+        and strong_picks >= MIN_STRONG_PICKS
     ):
         flag = "maybe-miskeyed"
     return OptionAnalysis(
@@ -308,8 +350,13 @@ def _option(
     )
 
 
-def _picks(text: str, answers: Iterable[ReviewRow]) -> int:
-    return sum(1 for answer in answers if answer.picked is not None and text in answer.picked)
+def _counted(answers: Iterable[Answer]) -> Counter[str]:
+    """How many answers picked each text (an answer picking a text twice counts once)."""
+    counts: Counter[str] = Counter()
+    for answer in answers:
+        if answer.picked is not None:
+            counts.update(set(answer.picked))
+    return counts
 
 
 def _share(count: int, total: int) -> float | None:

@@ -162,15 +162,27 @@ class HistoryQueries:
                 history = []
             yield card_id, seed, deck_id, cast(RawSchedule, tuple(schedule)), history
 
-    def _per_card(self, columns: str, deck_id: int | None) -> Iterator[tuple[CardRow, list[Row]]]:
-        """Cards in id order, each with its review rows (``columns``, the card id second)."""
+    def picked_answers(self, deck_id: int | None = None) -> Iterator[tuple[CardRow, list[Row]]]:
+        """Every card (of one deck, if given) with its answers that picked options, in the
+        order they happened, as plain values: ``(id, card id, state before, correct,
+        picked JSON)``. What item analysis reads: no record, time or enum per review."""
+        columns = "review.id, review.card_id, review.state_before, review.correct, review.picked"
+        where = f"review.kind = {int(ReviewKind.ANSWER)} AND review.picked IS NOT NULL"
+        yield from self._per_card(columns, deck_id, where)
+
+    def _per_card(
+        self, columns: str, deck_id: int | None, where: str = "1"
+    ) -> Iterator[tuple[CardRow, list[Row]]]:
+        """Cards in id order, each with its review rows (``columns``, the card id second;
+        only those ``where`` holds)."""
         if deck_id is None:
             cards = self._sql.each(
                 f"SELECT {CARD_COLUMNS} FROM card JOIN card_memory "
                 "ON card_memory.card_id = card.id ORDER BY card.id"
             )
             reviews = self._sql.each(
-                f"SELECT {columns} FROM review ORDER BY review.card_id, {REVIEW_ORDER}"
+                f"SELECT {columns} FROM review WHERE {where} "
+                f"ORDER BY review.card_id, {REVIEW_ORDER}"
             )
         else:
             cards = self._sql.each(
@@ -180,7 +192,7 @@ class HistoryQueries:
             )
             reviews = self._sql.each(
                 f"SELECT {columns} FROM card CROSS JOIN review "
-                "ON review.card_id = card.id WHERE card.deck_id = ? "
+                f"ON review.card_id = card.id WHERE card.deck_id = ? AND {where} "
                 f"ORDER BY review.card_id, {REVIEW_ORDER}",
                 (deck_id,),
             )

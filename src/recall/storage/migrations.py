@@ -410,6 +410,8 @@ def _state_due_covering(connection: Connection) -> None:
     connection.exec_driver_sql(
         f"CREATE INDEX ix_card_memory_state_due ON card_memory ({', '.join(STATE_DUE)})"
     )
+
+
 def _follow_up_summaries(connection: Connection) -> None:
     """Schema 22: each card's follow-ups are kept as a summary, marked stale by triggers.
 
