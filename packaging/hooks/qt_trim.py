@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 from pathlib import Path, PurePath
 
 # Recall's catalogs (resources/locale/<language>.po): Qt's own catalog is kept for each.
@@ -68,8 +67,9 @@ def trim(
             continue
         found = [
             str(file)
-            for match in glob.glob(source)
-            for file in (sorted(Path(match).iterdir()) if Path(match).is_dir() else [Path(match)])
+            # A hook's pattern has its wildcard in the last part (``qtbase_*.qm``) or none.
+            for match in sorted(Path(source).parent.glob(Path(source).name))
+            for file in (sorted(match.iterdir()) if match.is_dir() else [match])
         ]
         for file in kept_translations(found, languages):
             if file not in seen:
