@@ -1,4 +1,4 @@
-"""A job on the task runner runs without full garbage collections; they come back after."""
+"""A job on the task runner runs without automatic garbage collection; it comes back after."""
 
 from __future__ import annotations
 
@@ -6,25 +6,33 @@ import gc
 
 from pytestqt.qtbot import QtBot
 
-from recall.ui.tasks import TaskRunner, full_collections_postponed
+from recall.ui.tasks import TaskRunner, collections_paused
 
 
-def test_full_collections_wait_while_a_job_runs_and_come_back_after(qtbot: QtBot) -> None:
-    before = gc.get_threshold()
+def test_no_collection_starts_while_a_job_runs_and_they_come_back_after(qtbot: QtBot) -> None:
+    assert gc.isenabled()
     runner = TaskRunner()
-    seen: list[tuple[int, int, int]] = []
-    runner.run(gc.get_threshold, seen.append)
+    seen: list[bool] = []
+    runner.run(gc.isenabled, seen.append)
     qtbot.waitUntil(lambda: bool(seen), timeout=10_000)
-    young, middle, full = seen[0]
-    assert (young, middle) == before[:2]  # the young collections go on
-    assert full > 1_000_000 > before[2]
-    assert gc.get_threshold() == before
+    assert seen == [False]  # on the worker: none would start there
+    assert gc.isenabled()
 
 
-def test_overlapping_blocks_restore_the_thresholds_when_the_last_ends() -> None:
-    before = gc.get_threshold()
-    with full_collections_postponed():
-        with full_collections_postponed():
-            assert gc.get_threshold()[2] > before[2]
-        assert gc.get_threshold()[2] > before[2]
-    assert gc.get_threshold() == before
+def test_overlapping_blocks_enable_the_collector_again_when_the_last_ends() -> None:
+    assert gc.isenabled()
+    with collections_paused():
+        with collections_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_a_collector_off_before_stays_off() -> None:
+    gc.disable()
+    try:
+        with collections_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -1,9 +1,13 @@
 """A small task runner: plain functions run off the GUI thread, results come back as signals.
 
-While a job runs, Python's full garbage collections wait (the young ones go on). A full
-collection walks every object the process holds and keeps the interpreter lock for all of
-it: on a job's worker thread that is a frozen window, over 200 ms measured during an
-import of 10,000 notes. What the job leaves behind is collected afterwards.
+While a job runs, Python's automatic garbage collection waits, and runs again once the last
+job has finished, on the thread that next allocates: the window's, not a worker's. A
+collection on a worker thread could free the window's own Qt objects there (a wrapper in a
+reference cycle, made by the window moments before): Qt deletes them on the wrong thread,
+and the process crashed (seen in the statistics window's tests, a collection inside a job
+reading the presets). A full collection on a worker also kept the interpreter lock for all
+of its walk: a frozen window, over 200 ms measured during an import of 10,000 notes.
+Reference counting frees what a job drops meanwhile; only cycles wait.
 
 The window's own objects (about 85,000 once it shows: Qt wrappers, modules, classes)
 live as long as the process; ``keep_out_of_full_collections`` takes them out of every
@@ -23,31 +27,31 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from recall.ui.override_errors import reports_errors
 
-_FULL_COLLECTIONS_POSTPONED = 1_000_000_000
-_postponing = threading.Lock()
+_pausing = threading.Lock()
 _running_jobs = 0
-_thresholds: tuple[int, int, int] = gc.get_threshold()
+_was_enabled = True
 
 
 @contextmanager
-def full_collections_postponed() -> Iterator[None]:
-    """Let no full garbage collection start while the block runs, on any thread.
+def collections_paused() -> Iterator[None]:
+    """Let no automatic garbage collection start while the block runs, on any thread.
 
-    Nests and overlaps: the thresholds come back when the last such block ends.
+    Nests and overlaps: the collector is enabled again, if it was before the first block,
+    when the last one ends.
     """
-    global _running_jobs, _thresholds
-    with _postponing:
+    global _running_jobs, _was_enabled
+    with _pausing:
         if _running_jobs == 0:
-            _thresholds = gc.get_threshold()
-            gc.set_threshold(_thresholds[0], _thresholds[1], _FULL_COLLECTIONS_POSTPONED)
+            _was_enabled = gc.isenabled()
+            gc.disable()
         _running_jobs += 1
     try:
         yield
     finally:
-        with _postponing:
+        with _pausing:
             _running_jobs -= 1
-            if _running_jobs == 0:
-                gc.set_threshold(*_thresholds)
+            if _running_jobs == 0 and _was_enabled:
+                gc.enable()
 
 
 def keep_out_of_full_collections() -> None:
@@ -73,7 +77,7 @@ class _Job(QRunnable):
 
     def run(self) -> None:
         try:
-            with full_collections_postponed():
+            with collections_paused():
                 result = self._work()
         except Exception as error:
             self._signals.failed.emit(error)
