@@ -205,9 +205,9 @@ def _growth(plan: Plan, cache: Path, now: datetime, work: Path) -> list[Figure]:
     started = start.measure_start(
         big.recall_database, big.deck_key, big.cards, folder, plan.start_rounds
     )
-    _say(f"growth: history-wide work, {big.cards:,} cards ...")
-    history = measure_history.measure_history(
-        big.recall_database, big.anki_collection, big.cards, folder, plan.history_rounds
+    _say(f"growth: recall check beside SQLite's own, {big.cards:,} cards ...")
+    history = measure_history.measure_growth(
+        big.recall_database, big.cards, folder, plan.history_rounds
     )
     _say(f"growth: searching, {big.cards:,} cards ...")
     searches = measure_search.measure_search(

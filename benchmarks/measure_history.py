@@ -55,7 +55,21 @@ def measure_history(
 CHANGED_BETWEEN_CHECKS = 1_000
 
 
-def _check(database_path: Path, anki_path: Path, cards: int, rounds: int) -> list[Figure]:
+def measure_growth(recall_database: Path, cards: int, work: Path, rounds: int) -> list[Figure]:
+    """The check at a size where the goal is SQLite's own check, not Anki's: `recall check`
+    and `recall check --full` beside `PRAGMA integrity_check` alone on the same file.
+
+    Anki's Check Database, the review log, the restore and the replay's py-fsrs floor are
+    measured at the largest regular size; at 1,000,000 cards they would add most of an hour
+    and no goal reads them."""
+    folder = work / f"growth-{cards}"
+    folder.mkdir()
+    database_copy = folder / "recall.sqlite3"
+    shutil.copyfile(recall_database, database_copy)
+    return _check(database_copy, None, cards, rounds)
+
+
+def _check(database_path: Path, anki_path: Path | None, cards: int, rounds: int) -> list[Figure]:
     """`recall check` (after a full verification, a day's cards changed) and
     `recall check --full`, each beside Anki's Check Database."""
     database = Database(database_path)
@@ -84,11 +98,7 @@ def _check(database_path: Path, anki_path: Path, cards: int, rounds: int) -> lis
         reviews, replayed = report[0].reviews, report[0].replayed
         return took
 
-    collection = anki_peer.open_collection(anki_path, cards)
-
-    def anki_check() -> float:
-        return elapsed_ms(collection.fix_integrity)
-
+    collection = None if anki_path is None else anki_peer.open_collection(anki_path, cards)
     sqlite_alone: list[float] = []
 
     def recall_then_sqlite() -> float:
@@ -97,12 +107,20 @@ def _check(database_path: Path, anki_path: Path, cards: int, rounds: int) -> lis
         return took
 
     try:
-        full, theirs = alternate(recall_then_sqlite, anki_check, rounds)
+        if collection is None:
+            full = [recall_then_sqlite() for _ in range(rounds)]
+            theirs = sqlite_alone
+            anki = "floor: SQLite's integrity_check alone on the same file"
+        else:
+            full, theirs = alternate(
+                recall_then_sqlite, lambda: elapsed_ms(collection.fix_integrity), rounds
+            )
+            anki = "Anki: Check Database (col.fix_integrity()) on the same collection"
         changed = [recall_check(False) for _ in range(max(rounds, 3))]
     finally:
-        collection.close()
+        if collection is not None:
+            collection.close()
         database.close()
-    anki = "Anki: Check Database (col.fix_integrity()) on the same collection"
     goal = f"Recall's median <= {CHECK_GOAL_MS / 1000:g} s"
     return [
         _with_goal(
