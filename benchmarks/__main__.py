@@ -100,8 +100,13 @@ LONG_HISTORY_PER_NOTE = 114  # tenths of a review per card: 114,000 reviews for 
 SMOKE = Plan((300,), 300, 300, 20, 10, 2, 2, 2, 2, 1, 3, 2)
 
 
+_BEGAN = time.monotonic()
+
+
 def _say(text: str) -> None:
-    print(text, flush=True)
+    """A line of progress, led by the minutes and seconds since the run began."""
+    minutes, seconds = divmod(int(time.monotonic() - _BEGAN), 60)
+    print(f"[{minutes:3d}:{seconds:02d}] {text}", flush=True)
 
 
 def _check(collections: prepare.Collections) -> None:
@@ -366,7 +371,8 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
     output.write_text(markdown(figures, machine(), datetime.now(UTC), command, smoke, balanced))
     # Its own section, after the figures: fits on histories, not timings.
     measure_guesses.run(output, command, smoke)
-    _say(f"\nwrote {output} in {time.perf_counter() - began:.0f} s")
+    print()
+    _say(f"wrote {output} in {time.perf_counter() - began:.0f} s")
     return figures
 
 
