@@ -265,3 +265,25 @@ def test_one_answer_on_integers_equals_py_fsrs_review_card(
             )
             assert _same(ranged, slow)
             assert bounds == slow_bounds
+
+
+def test_one_replayer_over_many_cards_draws_as_a_fresh_one_per_card() -> None:
+    # A replayer keeps each interval's fuzz range once worked out: many cards, and the
+    # same card again later, must draw exactly as a replayer that never saw another card.
+    def replayer() -> Replayer:
+        return Replayer(fsrs.scheduler.DEFAULT_PARAMETERS, 0.9, (), (), 200, fuzz=True)
+
+    day = 86_400_000_000
+    start = 1_740_000_000_000_000
+    histories = [
+        [(1, start, 3, 0, None, None, None), (1, start + gap * day, rating, 0, None, None, None)]
+        for gap in (1, 3, 8, 30, 90, 400)
+        for rating in (2, 3, 4)
+    ]
+    shared = replayer()
+    cards = [(seed, history) for seed in (1, 77, 2**40) for history in histories]
+    drawn = [shared.replay(seed, history) for seed, history in cards + cards[::-1]]
+    fresh = [replayer().replay(seed, history) for seed, history in cards + cards[::-1]]
+    assert drawn == fresh
+    # The intervals span every fuzz range, and the maximum interval caps some of them.
+    assert len({memory[4] for memory in drawn}) > len(histories)

@@ -96,6 +96,9 @@ class Replayer:
         self._interval_factor = (desired_retention ** (1 / decay)) - 1
         self._maximum_interval = maximum_interval
         self._fuzz = fuzz
+        # ``fuzz_bounds`` by interval: it depends on nothing else, and a replay of every
+        # card asks it once per card, mostly for the same few hundred intervals.
+        self._bounds: dict[int, tuple[int, int] | None] = {}
         self._learning = _steps(learning_steps)
         self._relearning = _steps(relearning_steps)
         # Indexed by rating (1-4); index 0 unused.
@@ -201,11 +204,11 @@ class Replayer:
         for _card, moment, rating, kind, set_due, kept_stability, kept_difficulty in history:
             if states is not None:
                 states.append(0 if new else state)
-            if kind in (_CRAM, _FOLLOW_UP):
-                # A cram or follow-up answer leaves the schedule, and the last fuzz, as they
-                # were: a follow-up keeps a schedule of its own (``follow_ups``).
-                continue
-            if kind:
+            if kind:  # anything but an answer (most entries), tested first
+                if kind in (_CRAM, _FOLLOW_UP):
+                    # A cram or follow-up answer leaves the schedule, and the last fuzz, as
+                    # they were: a follow-up keeps a schedule of its own (``follow_ups``).
+                    continue
                 fuzz_days = 0
                 if kind == _FORGET:
                     new, state, step, stability, difficulty, last = (
@@ -390,7 +393,10 @@ class Replayer:
         return int(min(max(days, 1), self._maximum_interval))
 
     def _fuzzed(self, days: int, seed: int, moment: int) -> int:
-        bounds = self.fuzz_bounds(days)
+        try:
+            bounds = self._bounds[days]
+        except KeyError:
+            bounds = self._bounds[days] = self.fuzz_bounds(days)
         if bounds is None:
             return days
         shortest, longest = bounds
