@@ -121,11 +121,23 @@ class CardQueries:
             if not added:
                 continue
             seeds = self._new_seeds([card.seed for card in added], draw)
+            # A search text left '' is derived by the insert trigger (or, with it lifted,
+            # by ``card_index.SEARCH_TEXT_ADDED``); one given is the same text.
             self._sql.run_many(
                 "INSERT INTO card (deck_id, key, position, kind, content, added_at, "
-                "updated_at, seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "updated_at, seed, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    (deck_id, card.key, card.position, card.kind, card.content, stamp, stamp, s)
+                    (
+                        deck_id,
+                        card.key,
+                        card.position,
+                        card.kind,
+                        card.content,
+                        stamp,
+                        stamp,
+                        s,
+                        card.search_text or "",
+                    )
                     for card, s in zip(added, seeds, strict=True)
                 ),
             )
