@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 
@@ -23,6 +24,15 @@ _SEEDS_PER_LOOKUP = 500
 def random_seed() -> int:
     """A new card's seed: a random positive number below ``SEED_LIMIT``."""
     return secrets.randbelow(SEED_LIMIT - 1) + 1
+
+
+def random_seeds(count: int) -> list[int]:
+    """``count`` seeds drawn as ``random_seed`` draws one (each number from 1 to
+    ``SEED_LIMIT - 1`` as likely), from one read of the system's randomness: 62 random bits
+    each, a zero drawn again. One ``randbelow`` per card was 0.4 s of adding 100,000."""
+    words = struct.unpack(f"<{count}Q", secrets.token_bytes(8 * count))
+    mask = SEED_LIMIT - 1
+    return [(word & mask) or random_seed() for word in words]
 
 
 class CardQueries:
@@ -178,7 +188,11 @@ class CardQueries:
 
     def _new_seeds(self, given: list[int | None], draw: Callable[[], int]) -> list[int]:
         """The seeds given, and a free random one in place of each None."""
-        seeds = [draw() if seed is None else seed for seed in given]
+        if draw is random_seed:
+            drawn_at_once = iter(random_seeds(given.count(None)))
+            seeds = [next(drawn_at_once) if seed is None else seed for seed in given]
+        else:
+            seeds = [draw() if seed is None else seed for seed in given]
         drawn = {index for index, seed in enumerate(given) if seed is None}
         while True:
             # Draw again where a random seed is some card's or another new card's.
