@@ -38,6 +38,9 @@ class _Seeds:
     def randbelow(self, limit: int) -> int:
         return self._random.randrange(limit)
 
+    def token_bytes(self, size: int) -> bytes:
+        return self._random.randbytes(size)
+
 
 def _dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
     """Every table's rows, sorted, less the columns in ``LEFT_OUT``."""

@@ -16,7 +16,7 @@ from recall.content.deck_format import load_deck
 from recall.core.errors import DeckErrors, ImportCancelledError
 from recall.importers import card_spool
 from recall.scheduling import Schedulers
-from recall.storage import Database
+from recall.storage import Database, card_index
 from tests.conftest import DATA, Clock
 
 LARGE = 250_000
@@ -245,3 +245,23 @@ def test_progress_is_told_as_the_cards_are_read_then_written(
     assert read == sorted(read)
     assert 0 < read[0] < size
     assert told[-1] == (3000, 3000)
+
+
+def test_the_search_text_written_with_each_card_is_the_one_sql_derives(
+    tmp_path: Path, clock: Clock, small_pieces: None
+) -> None:
+    cards = _cards(600, 1)
+    cards[3]["question"] = 'Tab\tand "quotes" \\ and\nlines'
+    cards[4]["front"] = "NUL \u0000 here"  # left to SQL
+    deck = _write_deck(tmp_path / "deck.json", cards)
+    database = tmp_path / "recall.sqlite3"
+    for _ in _imports(database, [deck], clock):
+        pass
+    connection = sqlite3.connect(database)
+    try:
+        derived = card_index._texts("content")
+        rows = connection.execute(f"SELECT search_text, {derived} FROM card").fetchall()
+    finally:
+        connection.close()
+    assert len(rows) == 600
+    assert all(stored == text for stored, text in rows)

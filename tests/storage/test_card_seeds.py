@@ -21,6 +21,7 @@ from recall.core.presets import DEFAULT_PRESET_ID, Preset
 from recall.safekeeping import integrity
 from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
+from recall.storage import cards as card_queries
 from recall.storage.cards import SEED_LIMIT
 from recall.storage.records import NewCard
 from recall.study.session import StudySession
@@ -260,3 +261,29 @@ def test_cards_carried_over_from_before_seeds_are_found_and_given_new_ones(
     after = seeds_by_key(database.path)
     assert sorted(seed for _, seed in after.values()) == list(range(10**12, 10**12 + len(carried)))
     database.close()
+
+
+def test_seeds_drawn_at_once_take_62_bits_each_and_never_zero(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    words = [0, SEED_LIMIT, (1 << 64) - 1, 12345, SEED_LIMIT + 7]
+    monkeypatch.setattr(
+        "secrets.token_bytes",
+        lambda size: b"".join(word.to_bytes(8, "little") for word in words[: size // 8]),
+    )
+    monkeypatch.setattr(card_queries, "random_seed", lambda: 99)
+    assert card_queries.random_seeds(5) == [99, 99, SEED_LIMIT - 1, 12345, 7]
+
+
+def test_cards_added_together_get_distinct_seeds_in_range(tmp_path: Path) -> None:
+    database = Database(tmp_path / "recall.sqlite3")
+    try:
+        with database.transaction() as transaction:
+            deck = transaction.decks.add("d", "D", "", datetime(2026, 1, 1, tzinfo=UTC))
+            cards = [NewCard(f"c{index}", index, "basic", "{}") for index in range(2000)]
+            transaction.cards.add(deck.id, cards, datetime(2026, 1, 1, tzinfo=UTC))
+            seeds = [seed for (seed,) in transaction.sql.rows("SELECT seed FROM card", ())]
+    finally:
+        database.close()
+    assert len(set(seeds)) == 2000
+    assert all(0 < seed < SEED_LIMIT for seed in seeds)

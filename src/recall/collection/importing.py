@@ -29,6 +29,7 @@ from recall.collection.imported_presets import give_preset
 from recall.collection.spooled_writing import card_total, spool_for, write_spooled
 from recall.content import sound
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard, Deck
+from recall.content.search_text import search_text
 from recall.core import wording
 from recall.core.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
 from recall.core.i18n import tr, trn
@@ -443,6 +444,7 @@ def _new_card(card: BasicCard | ChoiceCard, position: int) -> NewCard:
         position=position,
         kind=card.type,
         content=card.model_dump_json(exclude_defaults=True),
+        search_text=search_text(card),
     )
 
 

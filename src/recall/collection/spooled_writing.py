@@ -76,7 +76,7 @@ def write_spooled(
     renamed = read_as if read_as != deck.id else None
     moved: list[tuple[int, int]] = []
     updated = unchanged = newer_kept = listed = 0
-    for position, key, kind, content in _cards(spool, renamed):
+    for position, key, kind, content, _text in _cards(spool, renamed):
         stored = known.get(key)
         if stored is None:
             continue
@@ -105,25 +105,28 @@ def write_spooled(
     )
 
 
-def _cards(spool: CardSpool, renamed: str | None) -> Iterator[tuple[int, str, str, str]]:
-    """The spool's cards, filed under ``<card id>.<renamed>`` when ``renamed`` is set."""
-    for position, key, kind, content in spool.cards():
+def _cards(
+    spool: CardSpool, renamed: str | None
+) -> Iterator[tuple[int, str, str, str, str | None]]:
+    """The spool's cards, filed under ``<card id>.<renamed>`` when ``renamed`` is set (the
+    id is not in the search text, which stays)."""
+    for position, key, kind, content, text in spool.cards():
         if renamed is None:
-            yield position, key, kind, content
+            yield position, key, kind, content, text
             continue
         new_key = merged_key(key, renamed)
         card = CARD_ADAPTER.validate_json(content).model_copy(update={"id": new_key})
-        yield position, new_key, kind, card.model_dump_json(exclude_defaults=True)
+        yield position, new_key, kind, card.model_dump_json(exclude_defaults=True), text
 
 
 def _new_batches(
     spool: CardSpool, renamed: str | None, known: Mapping[str, object]
 ) -> Iterator[list[NewCard]]:
     batch: list[NewCard] = []
-    for position, key, kind, content in _cards(spool, renamed):
+    for position, key, kind, content, text in _cards(spool, renamed):
         if key in known:
             continue
-        batch.append(NewCard(key=key, position=position, kind=kind, content=content))
+        batch.append(NewCard(key, position, kind, content, search_text=text))
         if len(batch) >= BATCH_CARDS:
             yield batch
             batch = []

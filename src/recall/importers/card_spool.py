@@ -3,11 +3,13 @@
 Every file of an import is read and checked before anything is written; a deck of a
 million cards held as card objects until then takes gigabytes. Its cards go to a spool
 file beside the import instead, one line each (id, type, stored JSON), and are read
-back from it, a batch at a time, when the deck is written.
+back from it, a batch at a time, when the deck is written. Each card's search text
+(``content.search_text``) goes with it, so the write need not derive it from the JSON.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -29,24 +31,26 @@ class CardSpool:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.count = 0
-        self._held: list[tuple[str, str, str]] = []
+        self._held: list[tuple[str, str, str, str | None]] = []
         self._held_chars = 0
         self._file: BinaryIO | None = None
 
-    def add(self, key: str, kind: str, content: str) -> None:
-        """Append a card: its id, its type and its JSON as stored.
+    def add(self, key: str, kind: str, content: str, search_text: str | None = None) -> None:
+        """Append a card: its id, its type, its JSON as stored and its search text (None:
+        derived when written).
 
-        The JSON is one line (pydantic escapes every control character in strings),
-        and neither an id nor a type holds a tab.
+        The JSON is one line (pydantic escapes every control character in strings), the
+        search text goes into the file as a JSON string (one line too), and neither an id
+        nor a type holds a tab.
         """
         self.count += 1
         if self._file is None and self._held_chars + len(content) <= IN_MEMORY_CHARS:
-            self._held.append((key, kind, content))
-            self._held_chars += len(content)
+            self._held.append((key, kind, content, search_text))
+            self._held_chars += len(content) + len(search_text or "")
             return
         if self._file is None:
             self._file = self.path.open("wb")
-        self._file.write(f"{key}\t{kind}\t{content}\n".encode())
+        self._file.write(f"{key}\t{kind}\t{json.dumps(search_text)}\t{content}\n".encode())
 
     def close(self) -> None:
         """Finish writing; the cards can be read from then on."""
@@ -59,14 +63,15 @@ class CardSpool:
         self._held = []
         self.path.unlink(missing_ok=True)
 
-    def cards(self) -> Iterator[tuple[int, str, str, str]]:
-        """Each card as (position, id, type, JSON), in the file's order."""
+    def cards(self) -> Iterator[tuple[int, str, str, str, str | None]]:
+        """Each card as (position, id, type, JSON, search text), in the file's order."""
         self.close()
-        for position, (key, kind, content) in enumerate(self._held):
-            yield position, key, kind, content
+        for position, (key, kind, content, search_text) in enumerate(self._held):
+            yield position, key, kind, content, search_text
         if self._file is None:
             return
+        loads = json.loads
         with self.path.open("rb") as file:
             for position, line in enumerate(file, len(self._held)):
-                key, kind, content = line[:-1].decode().split("\t", 2)
-                yield position, key, kind, content
+                key, kind, search_text, content = line[:-1].decode().split("\t", 3)
+                yield position, key, kind, content, loads(search_text)

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from recall.content import card_html, sound
 from recall.content.deck_format import BasicCard, ChoiceCard
 from recall.content.deck_stream import stream_deck
+from recall.content.search_text import search_text
 from recall.core import wording
 from recall.core.errors import DeckError
 from recall.core.i18n import tr, trn
@@ -67,7 +68,8 @@ def read_recall_deck(
 
     def take(_position: int, card: ChoiceCard | BasicCard) -> None:
         card = stager.card(card)
-        spool.add(card.id, card.type, card.model_dump_json(exclude_defaults=True))
+        content = card.model_dump_json(exclude_defaults=True)
+        spool.add(card.id, card.type, content, search_text(card))
 
     try:
         deck, _count = stream_deck(path, take, cancelled, progress)

@@ -56,8 +56,11 @@ END
 )
 
 
-SEARCH_TEXT_ADDED = f"UPDATE card SET search_text = {_texts('content')} WHERE id > ?"
-"""``card_index_insert``'s search text for every card past an id at once."""
+SEARCH_TEXT_ADDED = (
+    f"UPDATE card SET search_text = {_texts('content')} WHERE id > ? AND search_text = ''"
+)
+"""``card_index_insert``'s search text for every card past an id at once, but those
+written with theirs (a derived text is never '': it holds a line per field)."""
 TAGS_ADDED = (
     _tags("card.id", "card.content")
     .replace("FROM json_each", "FROM card, json_each")

@@ -66,6 +66,8 @@ class NewCard:
     Attributes:
         seed: The card's seed when another computer gave it one (sync); None for a card new
             here, which gets a random one when added. An update keeps the stored seed.
+        search_text: The search text ``card_index`` derives from ``content``, when the
+            caller worked it out (``content.search_text``); None leaves it to SQL.
     """
 
     key: str
@@ -73,6 +75,7 @@ class NewCard:
     kind: str
     content: str
     seed: int | None = None
+    search_text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
