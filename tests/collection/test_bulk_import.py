@@ -18,7 +18,7 @@ from recall.collection._collector import collector_paused
 from recall.core.errors import ImportCancelledError
 from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
-from recall.storage import Database
+from recall.storage import Database, bulk_rows
 from recall.storage import cards as card_storage
 from tests.helpers.anki_collections import make_packages
 from tests.helpers.anki_packages import build_package, edit_collection
@@ -65,6 +65,10 @@ def _dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
             "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
         ).fetchall()
         dumped["(triggers)"] = triggers
+        dumped["(indexes)"] = connection.execute(
+            "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name"
+        ).fetchall()
+        dumped["(integrity)"] = connection.execute("PRAGMA integrity_check").fetchall()
         return dumped
     finally:
         connection.close()
@@ -113,6 +117,19 @@ def test_bulk_import_with_history_stores_the_rows_row_by_row_stores(
     assert by_rows["sync_outbox"]
     assert by_rows["replay_change"]
     assert bulk == by_rows
+
+
+@pytest.mark.parametrize("kind", ["latest", "legacy"])
+def test_history_written_with_its_indexes_built_afterwards_stores_the_same_rows(
+    anki_packages: dict[str, Path], kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = [anki_packages[kind]]
+    monkeypatch.setattr(bulk_rows, "INDEXES_LIFTED_FROM", 10**9)
+    by_rows = _imported(tmp_path / "rows", files, False, monkeypatch)
+    monkeypatch.setattr(bulk_rows, "INDEXES_LIFTED_FROM", 1)
+    lifted = _imported(tmp_path / "bulk", files, True, monkeypatch)
+    assert by_rows["review"], "the package brings its history"
+    assert lifted == by_rows
 
 
 def test_bulk_import_without_history_stores_the_rows_row_by_row_stores(

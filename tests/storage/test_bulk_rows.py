@@ -7,9 +7,11 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from recall.core.memory import CardState, Rating
-from recall.storage import Database, NewCard, NewReview
-from recall.storage.bulk_rows import triggers_lifted
+from recall.storage import Database, NewCard, NewReview, bulk_rows
+from recall.storage.bulk_rows import indexes_lifted, triggers_lifted
 
 NOW = datetime(2026, 2, 1, 8, tzinfo=UTC)
 CONTENT = (
@@ -108,5 +110,84 @@ def test_a_failed_block_leaves_the_triggers_and_rows_as_they_were(tmp_path: Path
                 == triggers
             )
             assert transaction.sql.value("SELECT count(*) FROM card") == 0
+    finally:
+        database.close()
+
+
+def _reviews(
+    path: Path, lifted_from: int, monkeypatch: pytest.MonkeyPatch
+) -> list[list[sqlite3.Row]]:
+    monkeypatch.setattr(bulk_rows, "INDEXES_LIFTED_FROM", lifted_from)
+    database = Database(path)
+    try:
+        with database.transaction() as transaction:
+            deck = transaction.decks.add("deck", "Deck", "", NOW)
+            cards = [NewCard(f"c{i}", i, "choice", CONTENT % (i, i), seed=i + 1) for i in range(3)]
+            transaction.cards.add(deck.id, cards, NOW)
+            transaction.history.add_many(
+                [
+                    NewReview.rated(
+                        1 + i % 3, NOW + timedelta(minutes=i), Rating.GOOD, 900, CardState.NEW
+                    )
+                    for i in range(12)
+                ]
+            )
+    finally:
+        database.close()
+    connection = sqlite3.connect(path)
+    try:
+        return [
+            connection.execute("SELECT * FROM review ORDER BY id").fetchall(),
+            connection.execute(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name"
+            ).fetchall(),
+            connection.execute("PRAGMA integrity_check").fetchall(),
+        ]
+    finally:
+        connection.close()
+
+
+def test_reviews_written_with_the_indexes_built_afterwards_are_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept = _reviews(tmp_path / "kept.sqlite3", 10**9, monkeypatch)
+    lifted = _reviews(tmp_path / "lifted.sqlite3", 1, monkeypatch)
+    assert len(kept[0]) == 12
+    assert any(name == "ix_review_uid" for name, _ in kept[1])
+    assert lifted == kept
+
+
+def _two_reviews_one_uid(database: Database) -> None:
+    with database.transaction() as transaction:
+        deck = transaction.decks.add("deck", "Deck", "", NOW)
+        transaction.cards.add(deck.id, [NewCard("c", 0, "choice", CONTENT % (0, 0))], NOW)
+        with indexes_lifted(transaction.sql, "review", 10**9):
+            for moment in (1, 2):
+                transaction.sql.run(
+                    "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, "
+                    "state_before, correct, kind, uid) VALUES (1, ?, 3, 0, 0, 1, 0, 'u')",
+                    (moment,),
+                )
+
+
+def test_a_broken_unique_index_refuses_the_batch_and_restores_the_indexes(
+    tmp_path: Path,
+) -> None:
+    database = Database(tmp_path / "recall.sqlite3")
+    try:
+        with database.reading() as transaction:
+            indexes = transaction.sql.rows(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name"
+            )
+        with pytest.raises(sqlite3.IntegrityError, match=r"UNIQUE constraint failed: review\.uid"):
+            _two_reviews_one_uid(database)
+        with database.reading() as transaction:
+            assert (
+                transaction.sql.rows(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name"
+                )
+                == indexes
+            )
+            assert transaction.sql.value("SELECT count(*) FROM review") == 0
     finally:
         database.close()

@@ -111,3 +111,47 @@ def triggers_lifted(sql: Sql) -> Iterator[None]:
 def _recreate(sql: Sql) -> None:
     for _, trigger, _ in _LIFTED:
         sql.run(trigger)
+
+
+# From this many rows at once, and no fewer than the table already holds, a batch is written
+# with the table's indexes dropped and built again after it: SQLite builds an index from
+# sorted rows far faster than it inserts rows one by one at random places in it (a review's
+# uid is a hash, so every insert lands somewhere new in the unique index).
+INDEXES_LIFTED_FROM = 10_000
+
+
+@contextmanager
+def indexes_lifted(sql: Sql, table: str, rows: int) -> Iterator[None]:
+    """Write ``rows`` rows into ``table`` with its indexes built once afterwards.
+
+    Only when the batch is large and at least as many rows as the table's highest id (so
+    the rebuild reads no more than twice what the inserts would touch); otherwise the
+    block runs with the indexes in place. The indexes are made again from their own SQL, so
+    they are the same; a unique index that the new rows break fails to be made again with
+    the same constraint error the insert would have raised. Call it inside a write
+    transaction, reading nothing from ``table`` in the block.
+    """
+    if rows < INDEXES_LIFTED_FROM or rows < int(
+        sql.value(f"SELECT coalesce(max(rowid), 0) FROM {table}")
+    ):
+        yield
+        return
+    indexes = [
+        (str(name), str(statement))
+        for name, statement in sql.rows(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+            "AND sql IS NOT NULL ORDER BY name",
+            (table,),
+        )
+    ]
+    for name, _ in indexes:
+        sql.run(f"DROP INDEX {name}")
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(StatementError):
+            for _, statement in indexes:
+                sql.run(statement)
+        raise
+    for _, statement in indexes:
+        sql.run(statement)

@@ -9,6 +9,7 @@ from operator import itemgetter
 from typing import cast
 
 from recall.core.memory import ReviewKind, answer_ms
+from recall.storage.bulk_rows import indexes_lifted
 from recall.storage.records import CardRow, NewReview, ReviewRow
 from recall.storage.review_ids import batch_uids, card_keys, free_uid
 from recall.storage.rows import (
@@ -91,9 +92,11 @@ class HistoryQueries:
                 for review in reviews
             ],
         )
-        self._sql.run_many(
-            _INSERT, ((*_values(review), uid) for review, uid in zip(reviews, uids, strict=True))
-        )
+        with indexes_lifted(self._sql, "review", len(reviews)):
+            self._sql.run_many(
+                _INSERT,
+                ((*_values(review), uid) for review, uid in zip(reviews, uids, strict=True)),
+            )
 
     def delete(self, review_id: int) -> None:
         """Remove one review (undo is the only caller)."""
