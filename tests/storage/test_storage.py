@@ -12,6 +12,9 @@ from recall.collection import deck_list, opening
 from recall.core.memory import CardState, Rating
 from recall.scheduling import Schedulers
 from recall.storage import SCHEMA_VERSION, Database, DatabaseError, NewReview, StorageError
+from recall.storage.history import _INSERT, _values
+from recall.storage.review_ids import card_keys, free_uid, review_uid
+from recall.storage.times import to_micros
 from recall.study.session import StudySession
 from tests.conftest import Clock
 
@@ -117,3 +120,63 @@ def test_data_folder_that_cannot_be_created_is_a_clear_error(tmp_path: Path) -> 
     blocker.write_text("x")
     with pytest.raises(StorageError, match="cannot create the data folder"):
         Database(blocker / "sub" / "recall.sqlite3")
+
+
+def _dump(path: Path) -> dict[str, set[tuple[object, ...]]]:
+    """Every table's rows, with the outbox's clock and the replay marks (random) left out."""
+    connection = sqlite3.connect(path)
+    try:
+        tables = [
+            name
+            for (name,) in connection.execute(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        dump = {table: set(connection.execute(f'SELECT * FROM "{table}"')) for table in tables}
+    finally:
+        connection.close()
+    dump["sync_outbox"] = {row[:-1] for row in dump["sync_outbox"]}
+    dump["replay_change"] = {row[:1] for row in dump["replay_change"]}
+    return dump
+
+
+def test_entries_alike_in_every_key_get_the_ids_a_look_up_first_gave(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """Three wrong answers of one card at one instant with one rating: the second and third
+    inserts are turned away by the unique ids and take the next counts, and they change
+    the file as when each id was looked up before its insert (the triggers' rows too)."""
+    moment = clock()
+    changes = []
+    for name, look_up_first in (("new", False), ("old", True)):
+        database = Database(tmp_path / name / "recall.sqlite3")
+        opening.install_bundled_decks(database, moment)
+        before = _dump(database.path)
+        with database.transaction() as tx:
+            deck = tx.decks.by_key("activation-recompute")
+            assert deck is not None
+            card = tx.cards.of_deck(deck.id)[0]
+            review = NewReview.rated(
+                card.id, moment, Rating.AGAIN, 5, CardState.NEW, picked=("x",), correct=False
+            )
+            keys = card_keys(tx.sql, [card.id])[card.id]
+            micros = to_micros(moment) or 0
+            ids = []
+            for _ in range(3):
+                if look_up_first:
+                    uid = free_uid(tx.sql, keys, micros, 0, int(Rating.AGAIN))
+                    ids.append(tx.sql.run(_INSERT, (*_values(review), uid)))
+                else:
+                    ids.append(tx.history.add(review))
+        database.close()
+        after = _dump(tmp_path / name / "recall.sqlite3")
+        assert {row[-1] for row in after["review"]} == {
+            review_uid(*keys, micros, 0, int(Rating.AGAIN), repeat) for repeat in range(3)
+        }
+        assert set(ids) == {row[0] for row in after["review"]}
+        changes.append(
+            {table: (rows - before[table], before[table] - rows) for table, rows in after.items()}
+        )
+    new, old = changes
+    assert new == old
+    assert new["wrong_pick_count"][0], "the wrong picks were counted"

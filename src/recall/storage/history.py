@@ -11,7 +11,7 @@ from typing import cast
 from recall.core.memory import ReviewKind, answer_ms
 from recall.storage.bulk_rows import indexes_lifted
 from recall.storage.records import CardRow, NewReview, ReviewRow
-from recall.storage.review_ids import batch_uids, card_keys, free_uid
+from recall.storage.review_ids import batch_uids, card_keys, review_uid, taken_uid
 from recall.storage.rows import (
     CARD_COLUMNS,
     REVIEW_COLUMNS,
@@ -20,7 +20,7 @@ from recall.storage.rows import (
     picked_json,
     review_row,
 )
-from recall.storage.sql import Row, Sql
+from recall.storage.sql import Row, Sql, StatementError
 from recall.storage.times import from_micros, to_micros
 
 _ANSWER = int(ReviewKind.ANSWER)
@@ -78,8 +78,21 @@ class HistoryQueries:
             keys = card_keys(self._sql, [review.card_id])[review.card_id]
         micros = to_micros(review.reviewed_at)
         assert micros is not None
-        uid = free_uid(self._sql, keys, micros, int(review.kind), int(review.rating))
-        return self._sql.run(_INSERT, (*_values(review), uid))
+        values = _values(review)
+        kind, rating = int(review.kind), int(review.rating)
+        # Inserted at once with the first id its keys give: the unique index on the ids
+        # turns away the rare entry alike in all of them (the insert undone, its triggers
+        # with it), which then takes the next count (as ``free_uid`` would have given it)
+        # instead of every answer looking its id up first.
+        repeat = 0
+        while True:
+            uid = review_uid(*keys, micros, kind, rating, repeat)
+            try:
+                return self._sql.run(_INSERT, (*values, uid))
+            except StatementError as error:
+                if not taken_uid(error):
+                    raise
+            repeat += 1
 
     def add_many(self, reviews: Sequence[NewReview]) -> None:
         """Append many reviews in one batch."""

@@ -8,9 +8,10 @@ duplicate in an imported file) are told apart by a count appended to what is has
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections.abc import Iterable, Sequence
 
-from recall.storage.sql import Sql
+from recall.storage.sql import Sql, StatementError
 
 
 def review_uid(
@@ -50,6 +51,12 @@ def free_uid(sql: Sql, keys: tuple[str, str], micros: int, kind: int, rating: in
         if sql.value("SELECT 1 FROM review WHERE uid = ?", (uid,)) is None:
             return uid
         repeat += 1
+
+
+def taken_uid(error: StatementError) -> bool:
+    """Whether a review's insert failed only because another entry has its id."""
+    cause = error.error
+    return isinstance(cause, sqlite3.IntegrityError) and "failed: review.uid" in str(cause)
 
 
 def batch_uids(sql: Sql, entries: Sequence[tuple[int, int, int, int]]) -> list[str]:
