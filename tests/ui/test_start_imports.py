@@ -49,6 +49,7 @@ LAZY = (
     "recall.ui.browser.card_editor",
     "recall.ui.data.backups_dialog",
     "recall.content.search",
+    "recall.sync.folder",
 )
 
 _SCRIPT = """
