@@ -17,9 +17,13 @@ BENCHMARKS = Path(__file__).resolve().parent
 
 def child_environment(**extra: str) -> dict[str, str]:
     """The environment of a benchmark's child process: this checkout's own code first (an
-    editable install in the environment may be another checkout's), then ``extra``."""
+    editable install in the environment may be another checkout's), then ``extra``.
+
+    ``PYTHONDONTWRITEBYTECODE`` is left out: a user's machine has the bytecode cached, and
+    a child compiling every module again would time the compiler, not the start."""
     source = os.pathsep.join((str(BENCHMARKS.parent / "src"), str(BENCHMARKS.parent)))
-    return {**os.environ, "PYTHONPATH": source, **extra}
+    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**inherited, "PYTHONPATH": source, **extra}
 
 
 CACHE = BENCHMARKS / ".cache"

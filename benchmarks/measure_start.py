@@ -21,7 +21,7 @@ from pathlib import Path
 from benchmarks.common import Figure, child_environment
 from recall.collection import opening
 
-START_GOAL = 1.3
+START_GOAL = 1.1
 MEMORY_GOAL = 1.5
 _BUNDLED_DECK = "activation-recompute"
 

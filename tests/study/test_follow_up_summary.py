@@ -73,7 +73,18 @@ def from_summary(
         rows = kept.rows()
         kept_decks = kept.decks_with()
         assert kept.active_cards() == {row.card_id for _deck, row in rows if row.standing == 0}
+        # The queue's and the deck list's own reads, the askable ones found in SQL.
+        found = kept.askable(end, schedulers.fuzz, now)
+        counted = kept.askable_counts(end, schedulers.fuzz, now)
+        of_deck = {
+            deck_id: kept.askable(end, schedulers.fuzz, now, [deck_id]).made()
+            for deck_id in kept_decks
+        }
     askable = askable_before(due, end, now)
+    assert found.made() == askable
+    assert counted == Counter(item.deck_id for item in askable)
+    for deck_id, items in of_deck.items():
+        assert items == [item for item in askable if item.deck_id == deck_id]
     return (
         askable,
         Counter(item.deck_id for item in askable),
@@ -225,3 +236,44 @@ def test_check_reports_a_wrong_row_and_repair_rewrites_it(bundled: Database, clo
     repaired = repair.repair(bundled, schedulers, report, clock())
     assert repaired.after.healthy
     assert table_equals_recomputation(bundled)
+
+
+def test_the_askable_follow_ups_kept_are_made_only_when_looked_at(
+    bundled: Database, clock: Clock
+) -> None:
+    """The queue's follow-ups are rows until looked at; looking at one, replacing a card's
+    and asking what comes due later give what the made list gives."""
+    from recall.study.askable import AskableFollowUps, place_of
+
+    use_preset(bundled, new_per_day=40, reviews_per_day=200)
+    study(bundled, clock, forty_cards(bundled, clock()), 300, seed=3)
+    bring_up_to_date(bundled)  # every follow-up read as a row of the table
+    now = clock()
+    _start, end = days.study_day(now, Preferences().day_rollover_hour, ZONE)
+    with bundled.reading() as transaction:
+        kept = Kept(transaction, transaction.options.deck_presets(), store=False)
+        lazy = kept.askable(end, False, now)
+        made = AskableFollowUps.of(lazy.made())
+        fresh = kept.askable(end, False, now)
+    assert len(made) > 2
+    first = fresh.first()
+    assert first is not None
+    assert first == made.first()
+    moved = dataclasses.replace(
+        first,
+        follow_up=dataclasses.replace(
+            first.follow_up,
+            memory=dataclasses.replace(first.follow_up.memory, due=end - (end - now) / 2),
+        ),
+    )
+    for kept_follow_ups in (fresh, made):
+        assert kept_follow_ups.of_card(first.card_id) == [first]
+        kept_follow_ups.replace_card(first.card_id, [moved])
+        assert kept_follow_ups.of_card(first.card_id) == [moved]
+    assert fresh.made() == made.made()
+    assert sorted(fresh.made(), key=place_of) == fresh.made()
+    moment = place_of(moved)[0] - 1
+    assert fresh.first_due_after(moment) == made.first_due_after(moment)
+    assert fresh.first_due_after(moment) == min(
+        due for due, _card in map(place_of, made.made()) if due > moment
+    )

@@ -47,6 +47,9 @@ LAZY = (
     "recall.ui.options.deck_options_dialog",
     "recall.ui.options.preferences_dialog",
     "recall.ui.browser.card_editor",
+    "recall.ui.data.backups_dialog",
+    "recall.content.search",
+    "recall.sync.folder",
 )
 
 _SCRIPT = """

@@ -1,54 +1,45 @@
 """The command line: no arguments opens the window; subcommands work on decks and history.
 
 This module parses: the options every command takes, the window and the self-test, and
-the command groups, each in its own ``cli_*`` module with an ``add_commands`` function.
+the command groups, each in its own ``recall.cli`` module with an ``add_commands`` function.
 A new group of commands is one module and one line in ``COMMAND_GROUPS``.
 
 Qt is imported only when the window opens, so the subcommands start fast and run on
-machines without a display.
+machines without a display; the command groups are imported only when a command is named
+(or help asked for), so the window's start does not pay for building every command.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import NoReturn
 
 from recall import __version__
-from recall.cli import api as cli_api
-from recall.cli import cards, sync
-from recall.cli import custom_study as cli_custom_study
-from recall.cli import decks as cli_decks
-from recall.cli import exam as cli_exam
-from recall.cli import history as cli_history
-from recall.cli import options as cli_options
-from recall.cli import time_off as cli_time_off
-from recall.cli.shared import point_at_newest_backup, say
 from recall.core import i18n
 from recall.core.errors import DeckErrors, RecallError
 from recall.core.i18n import tr
 from recall.host import paths
 
-if TYPE_CHECKING:
-    from recall.cli.shared import Commands
-
 _BROKEN_PIPE = 141  # what a shell reports for a command its reader stopped (128 + SIGPIPE)
 
-# The command groups in the order `recall --help` lists them.
-COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
-    cli_decks.add_commands,
-    cli_history.add_commands,
-    cards.add_commands,
-    cli_time_off.add_commands,
-    cli_custom_study.add_commands,
-    cli_options.add_commands,
-    cli_exam.add_commands,
-    sync.add_commands,
-    cli_api.add_commands,
+# The modules of the command groups (in ``recall.cli``), in the order `recall --help` lists
+# them; each has an ``add_commands(commands)`` function.
+COMMAND_GROUPS: tuple[str, ...] = (
+    "decks",
+    "history",
+    "cards",
+    "time_off",
+    "custom_study",
+    "options",
+    "exam",
+    "sync",
+    "api",
 )
 
 
@@ -57,13 +48,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The language the system asks for, before any message is built; the window applies
     # the learner's own choice once it has opened the collection.
     i18n.start()
-    parser = _parser()
-    args = parser.parse_args(argv)
+    args = _window_arguments(argv)
+    parser = None
+    if args is None:  # a command, help, or arguments to explain: the whole parser
+        parser = _parser()
+        args = parser.parse_args(argv)
     if args.self_test:
-        if args.handler is not _open_window:
+        if parser is not None and args.handler is not _open_window:
             parser.error(tr("--self-test takes no command"))
         args.handler = _self_test
-    if args.handler is not cli_decks.print_schema:
+    if parser is None or args.handler is not _print_schema():
         _note_set_aside(paths.data_dir(args.data_dir))
     try:
         status: int = args.handler(args)
@@ -74,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return _BROKEN_PIPE
     except DeckErrors as error:
+        from recall.cli.shared import say
+
         for line in str(error).split("\n"):
             say(line, to_stderr=True)
         return 1
@@ -83,6 +79,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return status
+
+
+def _print_schema() -> object:
+    """The schema command's handler, the one command that needs no data folder (its group
+    is imported already when a command was parsed)."""
+    from recall.cli import decks
+
+    return decks.print_schema
 
 
 def _silence_stdout() -> None:
@@ -95,11 +99,39 @@ def _silence_stdout() -> None:
         pass  # not a file (a test's capture): nothing is flushed to a pipe at exit
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="recall",
-        description=tr("Spaced-repetition quizzes. With no command, opens the window."),
-    )
+class _NotTheWindowError(Exception):
+    """The arguments name a command, ask for help, or hold a mistake to explain."""
+
+
+class _WindowParser(argparse.ArgumentParser):
+    """The options every command takes, without the commands: a mistake raises instead of
+    printing, so the whole parser explains it with its own usage."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _NotTheWindowError(message)
+
+
+def _window_arguments(argv: Sequence[str] | None) -> argparse.Namespace | None:
+    """The arguments when they name no command and ask for no help (the window, the
+    self-test), read without importing a command group; else None."""
+    parser = _parser(_WindowParser(prog="recall", add_help=False), with_commands=False)
+    try:
+        args, rest = parser.parse_known_args(argv)
+    except _NotTheWindowError:
+        return None
+    if rest:
+        return None
+    return args
+
+
+def _parser(
+    parser: argparse.ArgumentParser | None = None, with_commands: bool = True
+) -> argparse.ArgumentParser:
+    if parser is None:
+        parser = argparse.ArgumentParser(
+            prog="recall",
+            description=tr("Spaced-repetition quizzes. With no command, opens the window."),
+        )
     parser.add_argument("--version", action="version", version=f"Recall {__version__}")
     parser.add_argument(
         "--data-dir",
@@ -136,9 +168,10 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     parser.set_defaults(handler=_open_window)
-    commands = parser.add_subparsers(title=tr("commands"), metavar="COMMAND")
-    for add_commands in COMMAND_GROUPS:
-        add_commands(commands)
+    if with_commands:
+        commands = parser.add_subparsers(title=tr("commands"), metavar="COMMAND")
+        for group in COMMAND_GROUPS:
+            importlib.import_module(f"recall.cli.{group}").add_commands(commands)
     return parser
 
 
@@ -186,6 +219,7 @@ def _note_set_aside(data_dir: Path) -> None:
 
 def _explain_failure(error: RecallError, data_dir: Path) -> None:
     """Print a failure, and for a damaged or missing database, the way back."""
+    from recall.cli.shared import point_at_newest_backup, say
     from recall.storage import MissingDatabaseError, is_unusable
 
     if isinstance(error, MissingDatabaseError):

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
 from recall.core import days, deck_tree
 from recall.scheduling import Schedulers
 from recall.storage import Database, DeckRow
-from recall.study.follow_up_summary import Kept, bring_up_to_date, due_before
-from recall.study.follow_ups import askable_before
+from recall.study.follow_up_summary import Kept, bring_up_to_date
 
 
 @dataclass(frozen=True)
@@ -55,8 +53,8 @@ def deck_overviews(
         counts = transaction.decks.counts(end, start, now=now)
         # Only the follow-ups due today are worked out, found along the kept summary.
         kept = Kept(transaction, presets, store=False)
-        due = due_before(schedulers or Schedulers(), kept, end)
-        follow_ups_due = Counter(item.deck_id for item in askable_before(due, end, now))
+        fuzz = (schedulers or Schedulers()).fuzz
+        follow_ups_due = kept.askable_counts(end, fuzz, now)
         follow_ups_answered = {
             deck_id: transaction.queue.follow_ups_answered_since([deck_id], start)
             for deck_id in kept.decks_with()

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from recall.storage.sql import Sql
+from recall.core.memory import CardState
+from recall.storage.sql import Row, Sql
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
@@ -272,6 +273,54 @@ class FollowUpSummaryQueries:
                 (*parameters, before),
             )
         ]
+
+    def askable_before(
+        self, before: int, fuzz: bool, at: int, deck_ids: Sequence[int] | None = None
+    ) -> list[Row]:
+        """The active follow-ups due before ``before`` that may be asked at ``at``
+        (microseconds): their cards studiable then and not in learning, the cards marked
+        stale left out. Plain rows as ``active_before`` reads them (a ``DueRow``'s columns
+        in order), soonest due first, then by card."""
+        column = "s.due" if fuzz else "s.due_unfuzzed"
+        condition, parameters = self._askable(column, deck_ids)
+        return self._sql.rows(
+            f"SELECT {_COLUMNS}, card.deck_id, card.key, card.seed, card_memory.state, "
+            "coalesce(card_memory.buried_until, 0) "
+            f"{condition} ORDER BY {column}, s.card_id",
+            (*parameters, before, at),
+        )
+
+    def askable_counts(
+        self, before: int, fuzz: bool, at: int, deck_ids: Sequence[int] | None = None
+    ) -> dict[int, int]:
+        """How many follow-ups ``askable_before`` finds, per deck of their cards."""
+        column = "s.due" if fuzz else "s.due_unfuzzed"
+        condition, parameters = self._askable(column, deck_ids)
+        return {
+            int(row[0]): int(row[1])
+            for row in self._sql.rows(
+                f"SELECT card.deck_id, count(*) {condition} GROUP BY card.deck_id",
+                (*parameters, before, at),
+            )
+        }
+
+    @staticmethod
+    def _askable(column: str, deck_ids: Sequence[int] | None) -> tuple[str, tuple[int, ...]]:
+        """The FROM and WHERE of the askable follow-ups (``study.follow_ups`` has the rules),
+        and the decks' parameters; the due bound and the moment come after them."""
+        condition, parameters = _decks(deck_ids)
+        where = " AND" if condition else " WHERE"
+        learning = f"{int(CardState.LEARNING)}, {int(CardState.RELEARNING)}"
+        return (
+            "FROM follow_up_summary AS s CROSS JOIN card ON card.id = s.card_id "
+            f"JOIN card_memory ON card_memory.card_id = s.card_id{condition}"
+            f"{where} s.standing = {ACTIVE} AND {column} < ? "
+            "AND NOT coalesce(card_memory.suspended, 0) "
+            "AND coalesce(card_memory.buried_until, 0) <= ? "
+            f"AND card_memory.state NOT IN ({learning}) "
+            "AND s.card_id NOT IN (SELECT card_id FROM follow_up_stale)",
+            parameters,
+        )
 
     def decks_with(self) -> set[int]:
         """The decks with a card that has a kept follow-up (of any standing), the cards

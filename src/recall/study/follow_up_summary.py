@@ -9,8 +9,10 @@ The follow-ups due before a time are read along the summary's index with their c
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
 from recall.core.memory import CardState, MemoryState
 from recall.core.presets import DeckPresets
@@ -18,8 +20,10 @@ from recall.scheduling import Schedulers
 from recall.scheduling.follow_ups import FollowUp, Standing
 from recall.storage import Database, Transaction
 from recall.storage.follow_up_summary import ACTIVE, FADED, WAITING, DueRow, SummaryRow
+from recall.storage.sql import Row
 from recall.storage.times import from_micros, to_micros
-from recall.study.follow_ups import CardFollowUp, card_follow_ups
+from recall.study.askable import AskableFollowUps, place_of
+from recall.study.follow_ups import CardFollowUp, askable_before, card_follow_ups
 
 _CHUNK = 500
 _STANDINGS = {Standing.ACTIVE: ACTIVE, Standing.WAITING: WAITING, Standing.FADED: FADED}
@@ -140,6 +144,53 @@ class Kept:
         found.sort(key=lambda item: item.card_id)
         return found
 
+    def askable(
+        self, before: datetime, fuzz: bool, now: datetime, deck_ids: Sequence[int] | None = None
+    ) -> AskableFollowUps:
+        """What ``askable_before`` keeps of ``due_before``'s follow-ups, found in SQL: each
+        one made only when the queue looks at it."""
+        moment, at = to_micros(before), to_micros(now)
+        assert moment is not None
+        assert at is not None
+        rows = self._queries.askable_before(moment, fuzz, at, deck_ids)
+        due = 12 if fuzz else 13  # the row's column of the due time, as ``_COLUMNS`` has it
+        places = [(int(row[due]), int(row[0])) for row in rows]
+        entries: list[Any] = list(rows)
+        fresh = askable_before(self._fresh_due(moment, fuzz, deck_ids), before, now)
+        if fresh:
+            places += [place_of(item) for item in fresh]
+            entries += fresh
+            order = sorted(range(len(places)), key=places.__getitem__)
+            places = [places[index] for index in order]
+            entries = [entries[index] for index in order]
+        return AskableFollowUps(places, entries, lambda row: _card_follow_up(_due_row(row), fuzz))
+
+    def askable_counts(
+        self, before: datetime, fuzz: bool, now: datetime, deck_ids: Sequence[int] | None = None
+    ) -> Counter[int]:
+        """How many follow-ups ``askable`` finds, per deck, none of them made."""
+        moment, at = to_micros(before), to_micros(now)
+        assert moment is not None
+        assert at is not None
+        counted = Counter(self._queries.askable_counts(moment, fuzz, at, deck_ids))
+        fresh = askable_before(self._fresh_due(moment, fuzz, deck_ids), before, now)
+        counted.update(item.deck_id for item in fresh)
+        return counted
+
+    def _fresh_due(
+        self, moment: int, fuzz: bool, deck_ids: Sequence[int] | None
+    ) -> list[CardFollowUp]:
+        """The stale cards' active follow-ups due before ``moment``, as worked out again."""
+        wanted = None if deck_ids is None else set(deck_ids)
+        found = []
+        for deck_id, row, items in self._fresh:
+            due = row.due if fuzz else row.due_unfuzzed
+            if wanted is not None and deck_id not in wanted:
+                continue
+            if row.standing == ACTIVE and due is not None and due < moment:
+                found.append(items[0] if fuzz else items[1])
+        return found
+
 
 def due_before(
     schedulers: Schedulers, kept: Kept, before: datetime, deck_ids: Sequence[int] | None = None
@@ -147,6 +198,10 @@ def due_before(
     """The active follow-ups due before ``before`` as ``schedulers`` schedule them (with
     fuzz or without), with their cards, by card id."""
     return kept.due_before(before, schedulers.fuzz, deck_ids)
+
+
+def _due_row(row: Row) -> DueRow:
+    return DueRow(SummaryRow(*row[:15]), *row[15:])
 
 
 def _card_follow_up(due: DueRow, fuzz: bool) -> CardFollowUp:

@@ -37,7 +37,9 @@ from recall.core.memory import CardState, MemoryState
 from recall.core.presets import Preset
 from recall.scheduling.follow_ups import Standing
 from recall.storage.queue import Queued, QueueQueries
+from recall.storage.times import from_micros, to_micros
 from recall.storage.watched import Stamp
+from recall.study.askable import AskableFollowUps
 from recall.study.follow_ups import CardFollowUp, askable_before
 
 _LEARNING = (CardState.LEARNING, CardState.RELEARNING)
@@ -86,9 +88,8 @@ class Today:
     bury_new: bool = False
     bury_reviews: bool = False
     follow_up_cards: set[int] = field(default_factory=set)
-    askable: list[CardFollowUp] = field(default_factory=list)
+    askable: AskableFollowUps = field(default_factory=lambda: AskableFollowUps.of(()))
     follow_ups_at: datetime | None = None
-    _askable_of: dict[int, list[CardFollowUp]] = field(default_factory=dict)
 
     def holds(self, stamp: Stamp, now: datetime) -> bool:
         """Whether this is still today's queue for the database at ``stamp`` at ``now``."""
@@ -109,9 +110,9 @@ class Today:
     def next_follow_up(self, now: datetime) -> CardFollowUp | None:
         """The follow-up to show now instead of ``next_card``'s card, if any: after the due
         learning cards, among the review cards by due time, within the review limit."""
-        if not self.askable or self.reviews_left <= 0:
+        first = self.askable.first()
+        if first is None or self.reviews_left <= 0:
             return None
-        first = self.askable[0]
         if self.follow_ups_at is None or _order(first)[0] > self.follow_ups_at:
             return None  # due later today: the queue is read again then
         if self.learning and self.learning[0].due < now:
@@ -122,9 +123,9 @@ class Today:
 
     def asks(self, card_id: int, option: str) -> bool:
         """Whether a follow-up of the card on ``option`` is one that may be asked today."""
-        return any(item.option == option for item in self._askable_of.get(card_id, ()))
+        return any(item.option == option for item in self.askable.of_card(card_id))
 
-    def add_follow_ups(self, items: Sequence[CardFollowUp], cards: set[int], now: datetime) -> None:
+    def add_follow_ups(self, items: AskableFollowUps, cards: set[int], now: datetime) -> None:
         """Keep the askable follow-ups due before the end of the day: those due now to
         show, and the time the next of the others comes due, when the queue is read again.
 
@@ -134,10 +135,7 @@ class Today:
             now: The time the queue is read at.
         """
         self.follow_up_cards = set(cards)
-        self.askable = list(items)
-        self._askable_of = {}
-        for item in items:
-            self._askable_of.setdefault(item.card_id, []).append(item)
+        self.askable = items
         self._due_from(now)
 
     def follow_ups_changed(
@@ -159,19 +157,9 @@ class Today:
         self.follow_up_cards.discard(card_id)
         if any(item.follow_up.standing is Standing.ACTIVE for item in items):
             self.follow_up_cards.add(card_id)
-        askable = self.askable
-        for old in self._askable_of.pop(card_id, ()):
-            index = bisect.bisect_left(askable, _order(old), key=_order)
-            while askable[index] is not old:
-                index += 1
-            del askable[index]
-        mine = askable_before(items, self.end_of_day, now)
-        for item in mine:
-            # After those of the same time and card: one card's follow-ups keep the order
-            # its history gives them, as the queue's sort does when it is read.
-            bisect.insort_right(askable, item, key=_order)
-        if mine:
-            self._askable_of[card_id] = mine
+        # After those of the same time and card: one card's follow-ups keep the order its
+        # history gives them, as the queue's sort does when it is read.
+        self.askable.replace_card(card_id, askable_before(items, self.end_of_day, now))
         self._due_from(now)
 
     def follow_up_answered(
@@ -186,9 +174,9 @@ class Today:
     def _due_from(self, now: datetime) -> None:
         """Those due at ``now`` may be shown; what is kept holds until the next comes due."""
         self.follow_ups_at = now
-        later = bisect.bisect_right(self.askable, now, key=lambda item: _order(item)[0])
-        if later < len(self.askable):
-            self.valid_until = min(self.valid_until, _order(self.askable[later])[0])
+        later = self.askable.first_due_after(to_micros(now) or 0)
+        if later is not None:
+            self.valid_until = min(self.valid_until, from_micros(later) or self.valid_until)
 
     def counts(self) -> tuple[int, int, int]:
         """New, learning and review cards left today (learning cards due today count in full);

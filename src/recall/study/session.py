@@ -23,8 +23,8 @@ from recall.study.anki_cards import ShownNotes
 from recall.study.answering import Answering
 from recall.study.balancing import balanced_answer
 from recall.study.custom import CustomQueue
-from recall.study.follow_up_summary import Kept, due_before
-from recall.study.follow_ups import CardFollowUp, askable_before, card_follow_ups
+from recall.study.follow_up_summary import Kept
+from recall.study.follow_ups import CardFollowUp, card_follow_ups
 from recall.study.queue import Today, read_today
 from recall.study.recall_prompt import asked_as_recall
 from recall.study.recording import new_review, picked_texts, recorded_answer
@@ -457,8 +457,8 @@ class StudySession(Answering):
         # The follow-ups due today alone are worked out, found along the kept summary.
         kept = Kept(transaction, self._presets, store=False)
         active = kept.active_cards(self.deck_ids)
-        due = due_before(self.schedulers, kept, day[1], self.deck_ids)
-        today.add_follow_ups(askable_before(due, day[1], now), active, now)
+        askable = kept.askable(day[1], self.schedulers.fuzz, now, self.deck_ids)
+        today.add_follow_ups(askable, active, now)
         self._today = today
         return today
 

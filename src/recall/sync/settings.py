@@ -15,7 +15,6 @@ from recall.core.i18n import number, tr, trn
 from recall.storage import Database, Transaction
 from recall.storage.sync_state import DeviceRow
 from recall.storage.times import from_micros, to_micros
-from recall.sync import folder as sync_folder
 
 
 def device_name() -> str:
@@ -27,6 +26,8 @@ def identify(transaction: Transaction, now: datetime, name: str | None = None) -
     """This device, made on first use (a random id and the computer's name)."""
     device = transaction.sync_state.device()
     if device is None:
+        from recall.sync import folder as sync_folder  # the window reads status at start
+
         micros = to_micros(now)
         assert micros is not None
         device = transaction.sync_state.create_device(
@@ -88,6 +89,8 @@ def choose(database: Database, folder: Path | None, name: str, now: datetime) ->
         SyncFolderError: The folder does not exist or cannot hold Recall's part.
     """
     if folder is not None:
+        from recall.sync import folder as sync_folder
+
         folder = folder.expanduser().absolute()
         sync_folder.root(folder)
     with database.transaction() as transaction:

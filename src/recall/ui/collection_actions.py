@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QScrollArea, QVB
 
 from recall.changes import decks as deck_changes
 from recall.changes.cards import Change, Changes
-from recall.content import search
 from recall.core import i18n
 from recall.core.errors import RecallError
 from recall.core.i18n import number, tr, trn
@@ -185,6 +184,8 @@ class CollectionActions(WindowPart):
 
     def show_card(self, card_id: int) -> None:
         """Open the browser on one card: its deck searched, the card selected."""
+        from recall.content import search  # when first used
+
         with self._database.reading() as transaction:
             card = transaction.cards.get(card_id)
             deck = transaction.decks.get(card.deck_id)

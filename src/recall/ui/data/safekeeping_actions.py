@@ -20,7 +20,6 @@ from recall.safekeeping import backups, integrity
 from recall.safekeeping import repair as upkeep
 from recall.safekeeping.integrity import CheckReport
 from recall.ui.context import WindowContext, WindowPart
-from recall.ui.data.backups_dialog import BackupsDialog
 
 
 class SafekeepingActions(WindowPart):
@@ -183,6 +182,8 @@ class SafekeepingActions(WindowPart):
         self.repaired.emit()
 
     def _on_backups(self) -> None:
+        from recall.ui.data.backups_dialog import BackupsDialog  # when first asked for
+
         dialog = BackupsDialog(
             self._database,
             self._schedulers,
