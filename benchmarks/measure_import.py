@@ -100,6 +100,10 @@ def measure_apkg(
     return Figure(**{**figure.__dict__, "goal_met": figure.ratio <= 1.0})
 
 
+# A Recall deck is checked card by card (untrusted), which the floor does not do.
+JSON_GOAL_RATIO = 2.0
+
+
 def _floor_import(deck_file: Path, work: Path) -> float:
     """What Python and SQLite need at least: parse the JSON, insert every card in one go."""
     with tempfile.TemporaryDirectory(dir=work) as name:
@@ -136,10 +140,12 @@ def measure_json(deck_file: Path, cards: int, work: Path, rounds: int) -> Figure
     ours, theirs = alternate(
         lambda: _recall_import(deck_file, work), lambda: _floor_import(deck_file, work), rounds
     )
-    return Figure(
+    figure = Figure(
         title=f"Import a {cards:,}-card Recall JSON deck",
         measures="read, validate and write every card in one transaction, into an empty database",
         recall=ours,
         baseline_name="floor: json.loads, then sqlite3 executemany of the cards, one commit",
         baseline=theirs,
+        goal=f"ratio <= {JSON_GOAL_RATIO:g}",
     )
+    return Figure(**{**figure.__dict__, "goal_met": figure.ratio <= JSON_GOAL_RATIO})

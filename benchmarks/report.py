@@ -2,29 +2,34 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
 from benchmarks.common import Figure, Machine
 
 # Why a goal is missed and what would close it: found with cProfile and -X importtime on
-# the development machine; the numbers beside them come from each run.
+# the development machine; the numbers beside them come from each run. Each key is a
+# regular expression matched at the start of a figure's title; the first that matches wins.
 ANALYSIS = {
     "Answer a card": (
-        "An answer is one write transaction on the study session's own connection (the "
-        "review and the new schedule, committed with synchronous=FULL); the next card and "
-        "today's counts then come from the queue kept in memory, after one PRAGMA "
-        "data_version and one read of the card's row (the 'Today's queue' figure). At "
-        "synchronous=NORMAL an answer takes about 0.5 ms, of which the FSRS step in pure "
-        "Python is about 60 us; the rest is the durable commit, whose cost on a shared disk "
-        "swings between runs for the floor and Anki too. Per answer Recall's commit writes "
-        "about 15 pages to the WAL, Anki's about 11: the history's (card, time) index (about "
-        "4: page splits in an index the generator built packed), the queue's index (3.5) and "
-        "the (state, due) index (2.4), and on a file just upgraded the header and a freelist "
-        "page while the pages of the dropped indexes are reused. What would close it: fewer "
-        "pages per commit (the (state, due) index serves only searches and statistics over "
-        "all decks, which a skip-scan of the queue's index could serve after ANALYZE), and "
-        "the FSRS step in compiled code."
+        "An answer is one write transaction on the study session's own connection "
+        "(the review and the new schedule, committed with synchronous=FULL); the next "
+        "card and today's counts then come from the queue kept in memory. The FSRS "
+        "step runs on integers (about 35 us, equal to py-fsrs to the bit). Counted "
+        "per answer on the 100,000-card file: 27 statements for a card's own answer "
+        "and 23 for a follow-up answer (the review's id is no longer looked up "
+        "first), 16-18 WAL pages for a card's own answer and 10 for a follow-up. "
+        "Where its CPU goes (synchronous=NORMAL, by hand): the review's insert with "
+        "its triggers about 240 us, the card's row read twice (once to check the "
+        "answer, once for the next card) about 120 us, a follow-up answer's re-read "
+        "of the card's follow-ups about 130 us, four PRAGMA data_version about 120 "
+        "us, and on a card's own answer load balancing's count of the cards due on "
+        "each candidate day (`cards_due_in`, three walks of the (state, due) index "
+        "per day) about 1.6 ms. What would close it: those counts kept in memory "
+        "between answers and moved by each answer, the card's row kept from the "
+        "next-card read, and fewer indexes on card_memory (each costs pages per "
+        "commit)."
     ),
     "Today's queue": (
         "The next card and the counts come from the queue kept in memory: one PRAGMA "
@@ -33,49 +38,72 @@ ANALYSIS = {
         "get_queued_cards runs in Rust. What would close more: keeping the next card's row "
         "and parsed content with the queue."
     ),
+    r"Import a [\d,]+-card Recall JSON": (
+        "Profiled by CPU time beside the floor in the same run: the deck is read card "
+        "by card from a window over the file (1,000,000 cards in under 300 MB), the "
+        "collector is paused, each card's search text is worked out from its model "
+        "and written with it (SQL derived it afterwards with a json_extract per "
+        "field: 2.0 s of 11.9 s), and new cards' seeds come from one read of the "
+        "system's randomness per batch. Reading is 70% of the import: pydantic's "
+        "validation of every card about 17%, the JSON scanner 12%, the check for "
+        "repeated keys 5%, the stored JSON 6%, the search text 6%; the write 29%. The "
+        "floor trusts the file: it neither validates a card nor bounds its Markdown. "
+        "What would close it: validating the deck format without pydantic (a checker "
+        "written for the format's fields, held to the same problems by the existing "
+        "damaged-deck tests)."
+    ),
     "Import a": (
-        "Profiled by CPU time (the figure's notes give Recall's and Anki's): per-row triggers, "
-        "the garbage collector, a second replay per card and the per-deck history filter are "
-        "gone (from 500 cards on the insert triggers are lifted and their work done once per "
-        "set, storage/bulk_rows.py). What remains for 10,000 notes is the per-card loop in "
-        "Python, about two thirds of the import (rendering both sides from the note type's "
-        "templates, media and sound scanning, cleaning, bounds, a pydantic card each; no "
-        "part above a sixth of it), then the write (about 90 ms). With history the write of "
-        "the history adds about 0.9 s: 40,000 rows into a table with three covering indexes "
-        "(about 250 ms), the FSRS replay once per card (about 350 ms), review ids and a "
-        "record per review; reading the revlog a datetime and record per row. Anki builds "
-        "its cards in Rust, does not clean the HTML and replays nothing. What would close "
-        "it: cards built in SQL from the attached collection with each distinct field "
-        "cleaned once by a registered function (the safe subset passed, the rest through "
-        "nh3), and the revlog read as integers straight into the replay and the insert."
+        "Profiled by CPU time (the figure's notes give Recall's and Anki's): per-row "
+        "triggers, the garbage collector, a second replay per card and the per-deck "
+        "history filter are gone (from 500 cards on the insert triggers are lifted "
+        "and their work done once per set, storage/bulk_rows.py), and from 10,000 "
+        "reviews at once, as many as the table holds, the review table's indexes are "
+        "built after the batch instead of taking each row at a random place (a "
+        "quarter less CPU for 114,000 reviews). What remains for 10,000 notes is the "
+        "per-card loop in Python, about two thirds of the import (rendering both "
+        "sides from the note type's templates, media and sound scanning, cleaning, "
+        "bounds, a pydantic card each; no part above a sixth of it). With history, in "
+        "the profile of the 114,000-review package: the FSRS replay once per card "
+        "about a fifth, the card loop about a sixth, reading the revlog with a "
+        "datetime and a record per row about a twelfth, then review ids and a record "
+        "per review. Anki builds its cards in Rust, does not clean the HTML and "
+        "replays nothing. What would close it: cards built in SQL from the attached "
+        "collection (one INSERT ... SELECT per note type whose templates only name "
+        "fields) with each distinct field cleaned once by a registered function (the "
+        "safe subset passed, the rest through nh3), and the revlog read as integers "
+        "straight into the replay and the insert."
     ),
     "Cold start": (
-        "`python -X importtime` on the started app shows where the time goes beyond the floor: "
-        "the floor imports PySide6, sqlmodel and fsrs, while Recall no longer imports "
-        "SQLAlchemy or SQLModel to open an existing database, but loads its own window modules "
-        "(the main window, review screen, Markdown and HTML cleaning, the task runner), "
-        "pydantic for the deck format, opens and checks the database and its schema, installs "
-        "or checks the bundled deck (parsing its JSON), reads the deck list's counts and builds "
-        "the review screen. What would close the rest: importing the review screen, the "
-        "importers and the backup dialog only when first used, and checking the bundled deck by "
-        "a hash of its file instead of parsing it at every start."
+        "`python -X importtime` and the children's CPU time (getrusage) show where "
+        "the time goes beyond the floor, which imports PySide6, sqlmodel and fsrs and "
+        "paints an empty window. Done: the follow-ups askable today are read in SQL "
+        "along the summary's index and made objects only when looked at, the deck "
+        "list counts them per deck in SQL (its read 0.56 s -> 0.14 s at 100,000 "
+        "cards, the first card 0.65 s -> 0.28 s), the command groups, the backups "
+        "dialog, the search syntax and the sync folder's code are imported on first "
+        "use. What is left: pydantic and the deck format's models, imported to parse "
+        "the one card shown (`CARD_ADAPTER.validate_json` in the study session; the "
+        "review screen's widgets take those models), most of the gap; the deck "
+        "options, sync and collection actions built with the window's menus; the "
+        "queue's read of today's askable follow-ups (about 0.26 s for 11,607 rows at "
+        "100,000 cards, half of it columns needed only later). What would close it: "
+        "the shown card read as plain values with the review screen taking them, and "
+        "the menus' actions made on first use."
     ),
     "Statistics computed": (
-        "The history is read from counts kept in the file (schema 8): answers per deck and "
-        "study day and per day and hour, summed in SQL in under 0.1 s, and the wrong options' "
-        "picks per card, walked most picked first along an index (a few ms). The schedules: "
-        "card counts and the four distributions of memory in one walk of the schedules "
-        "(0.4-0.9 s at 100,000 cards under load; the five grouped SQL walks it replaced took "
-        "about a quarter more in the same process). Most of the rest is the follow-ups on "
-        "misconceptions: every card with an option picked wrong twice has its follow-ups "
-        "worked out from its history in Python (11,608 cards and 293,602 reviews at 100,000 "
-        "cards, about 3 s: half reading those histories along the index by card, which does "
-        "not hold the picks, so every review's row is looked up; half the follow-ups' own "
-        "replay). What would close it: each card's follow-up standing kept in the file and "
-        "worked out again only for the cards answered since (as check's replay notes do), "
-        "and the histogram walk in compiled code; reading the picks in one pass over the "
-        "review table measured no faster (the Python work per review outweighs the "
-        "look-ups)."
+        "The history is read from counts kept in the file (answers per deck and study "
+        "day and per day and hour, summed in SQL in under 0.1 s; the wrong options' "
+        "picks per card, a few ms) and each card's follow-up standing from its kept "
+        "summary (schema 22). The card counts and the four distributions of memory "
+        "are one walk of the schedules, each measure counted in its bucket inline: "
+        "0.69 s of CPU at 100,000 cards, 7.0 s at 1,000,000 (by hand on a copy ten "
+        "times the 100,000-card file, under load), nearly all of the figure there. "
+        "Reading the million schedule rows into Python alone takes about 2 s, so no "
+        "walk in Python meets 1 s at that size. What would close it: the "
+        "distributions kept by triggers on card_memory (a count per bucket and deck, "
+        "moved by each schedule write, rebuilt by recall check), read in a few ms; "
+        "each such trigger adds pages to every answer's commit, so it must be weighed "
+        "against the answer figure."
     ),
     "`recall stats --json`": (
         "A new process: Python and Recall's modules start (about 0.2 s; the deck models "
@@ -90,14 +118,19 @@ ANALYSIS = {
         "(every section is filled after about 2 s at 100,000 cards)."
     ),
     "recall check --full": (
-        "A profile (cProfile and CPU time): SQLite's full integrity check 4-7 s on this file "
-        "(it also verifies that every index matches its table; it runs on a thread of its "
-        "own and releases Python's lock), reading the schedules and the history as plain "
-        "integers in one pass about 1-1.5 s, the replay about 2.5-4 s (one fuzz draw per "
-        "card), the other checks under 0.5 s. SQLite's check alone takes longer than the "
-        "2 s goal on this machine, so the goal cannot be met while --full runs it; the "
-        "replay beside it is what Recall adds. What would close the replay's part: card "
-        "ranges replayed on both cores in worker processes, each reading its own range."
+        "A profile (cProfile and CPU time): SQLite's full integrity check about 1.8-4 "
+        "s on this file (it verifies that every index matches its table; it runs on a "
+        "thread of its own, with a 256 MiB page cache, and releases Python's lock), "
+        "reading the schedules and the history as plain integers about 2.6 s (1.8 s "
+        "of it SQLite's own fetch of the rows), the replay about 2.5 s after its fuzz "
+        "ranges were kept per interval (11% less), the other checks under 0.5 s. On "
+        "two cores the CPU of SQLite's check and of the read and replay together is "
+        "more than 2 s a core even when they overlap perfectly, so the goal needs "
+        "less CPU as well as both cores. What would close it: the replay of card "
+        "ranges in worker processes (spawn-safe under the window's task runner, "
+        "freeze_support in the packaged app, cancellation and progress across "
+        "processes, one snapshot shared by every worker), and a read of the history "
+        "that does not go through Python's row objects."
     ),
     "recall check": (
         "After a full verification, the check replays only the cards the database's "
@@ -164,12 +197,14 @@ ANALYSIS = {
         "its deck browser."
     ),
     "Peak memory": (
-        "An empty Qt window peaks at about 50 MB; pydantic (the deck format) and fsrs, which "
-        "Recall needs, add about 30 MB before any of Recall's own code runs, and Recall's "
-        "window, its deck parsing and SQLite's page cache the rest. Opening a database no "
-        "longer loads SQLAlchemy (it used to cost about 30 MB). What would close it: validating "
-        "Recall's deck format without pydantic at start, and loading the importers only on the "
-        "first import."
+        "An empty Qt window peaks at about 50 MB; the floor (PySide6, sqlmodel, fsrs "
+        "and an empty window) at about 107 MB, so 1.5x an empty window is less than "
+        "the floor itself: about 86 MB are in place before Recall opens a database "
+        "(Python, PySide6, pydantic for the deck format, fsrs). Recall's window, the "
+        "queue and SQLite's page cache add the rest (about 125 MB in all at 100,000 "
+        "cards). What would close it: the shown card read without pydantic (so "
+        "pydantic is not loaded at start), the menus' actions made on first use, and "
+        "a smaller page cache for the window's read connection."
     ),
 }
 
@@ -324,7 +359,7 @@ def markdown(
             continue
         lines.append(f"- **{figure.title}**: {figure.goal}: missed; {_shortfall(figure)}.{frame}")
         for prefix, why in ANALYSIS.items():
-            if figure.title.startswith(prefix):
+            if re.match(prefix, figure.title):
                 lines += ["", f"  {why}", ""]
                 break
     if sections:
