@@ -178,10 +178,17 @@ def test_a_damaged_backup_is_refused_before_anything_is_written(
     answer_cards(bundled, clock, 3)
     backup = backups.make_backup(bundled, clock.advance(minutes=1))
     damaged = tmp_path / "recall-20260101-000000.sqlite3"
+    # A page of an index that opening the file never reads (only SQLite's check does): the
+    # last page of the file was one, until the layout moved and opening met it first.
+    connection = sqlite3.connect(backup)
+    (root,) = connection.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 'ix_set_aside_review_card_id'"
+    ).fetchone()
+    connection.close()
     data = bytearray(backup.read_bytes())
     page = int.from_bytes(data[16:18], "big")  # the header's page size
-    last = len(data) // page - 1  # a page of a table or index, not the schema's first page
-    data[last * page : last * page + 64] = b"\xff" * 64
+    start = (root - 1) * page
+    data[start : start + 64] = b"\xff" * 64
     damaged.write_bytes(bytes(data))
     folder = backups.backup_folder(bundled)
     made = sorted(folder.iterdir())
@@ -194,3 +201,25 @@ def test_a_damaged_backup_is_refused_before_anything_is_written(
     assert sorted(folder.iterdir()) == made  # not even the before-restore backup
     assert bundled.path.read_bytes() == live
     assert contents(bundled.path).reviews == 3
+
+
+def test_a_backup_damaged_where_opening_reads_is_refused_before_anything_is_written(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    answer_cards(bundled, clock, 3)
+    backup = backups.make_backup(bundled, clock.advance(minutes=1))
+    damaged = tmp_path / "recall-20260101-000000.sqlite3"
+    data = bytearray(backup.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    for number in range(1, len(data) // page):  # every page but the schema's first
+        data[number * page : number * page + 64] = b"\xff" * 64
+    damaged.write_bytes(bytes(data))
+    folder = backups.backup_folder(bundled)
+    made = sorted(folder.iterdir())
+    live = bundled.path.read_bytes()
+
+    with pytest.raises(backups.BackupError, match=r"(?s)damaged.*nothing was changed"):
+        backups.restore(bundled, damaged, Schedulers(), clock.advance(minutes=1))
+
+    assert sorted(folder.iterdir()) == made
+    assert bundled.path.read_bytes() == live
