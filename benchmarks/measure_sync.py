@@ -24,6 +24,7 @@ from recall.collection import importing
 from recall.core.memory import Rating
 from recall.scheduling import Schedulers
 from recall.storage import Database
+from recall.study.follow_up_summary import bring_up_to_date
 from recall.study.session import StudySession
 from recall.sync.rounds import sync
 
@@ -143,6 +144,10 @@ def measure_sync(
     # One day's study on the other device, written as its next file.
     source = Database(folder / "studying" / "recall.sqlite3")
     try:
+        # As the app does when it opens a collection: the follow-ups of cards marked stale
+        # (every card of a file just upgraded) are worked out and stored once, not again
+        # at each of the day's cards.
+        bring_up_to_date(source)
         later = now + timedelta(days=1)
         session = StudySession(source, Schedulers(), deck_key, rng=random.Random(1))
         studied = 0
