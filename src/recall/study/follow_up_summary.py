@@ -129,18 +129,12 @@ class Kept:
         the stale cards'."""
         moment = to_micros(before)
         assert moment is not None
-        wanted = None if deck_ids is None else set(deck_ids)
         found = [
             _card_follow_up(row, fuzz)
             for row in self._queries.active_before(moment, fuzz, deck_ids)
             if row.follow_up.card_id not in self._stale
         ]
-        for deck_id, row, items in self._fresh:
-            due = row.due if fuzz else row.due_unfuzzed
-            if wanted is not None and deck_id not in wanted:
-                continue
-            if row.standing == ACTIVE and due is not None and due < moment:
-                found.append(items[0] if fuzz else items[1])
+        found += self._fresh_due(moment, fuzz, deck_ids)
         found.sort(key=lambda item: item.card_id)
         return found
 
