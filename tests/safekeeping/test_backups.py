@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -172,29 +173,28 @@ def test_a_backup_from_a_newer_recall_is_refused(
     assert read_header(bundled.path).schema_version == SCHEMA_VERSION
 
 
-def test_a_damaged_backup_is_refused_before_anything_is_written(
-    bundled: Database, clock: Clock, tmp_path: Path
+def _refused_unchanged(
+    bundled: Database,
+    clock: Clock,
+    tmp_path: Path,
+    pages: Callable[[Path], list[int]],
+    refused: str,
 ) -> None:
+    """A backup of three answers with the first 64 bytes of ``pages`` (numbered from 1,
+    given the backup) overwritten is refused with ``refused``, and nothing is written."""
     answer_cards(bundled, clock, 3)
     backup = backups.make_backup(bundled, clock.advance(minutes=1))
     damaged = tmp_path / "recall-20260101-000000.sqlite3"
-    # A page of an index that opening the file never reads (only SQLite's check does): the
-    # last page of the file was one, until the layout moved and opening met it first.
-    connection = sqlite3.connect(backup)
-    (root,) = connection.execute(
-        "SELECT rootpage FROM sqlite_master WHERE name = 'ix_set_aside_review_card_id'"
-    ).fetchone()
-    connection.close()
     data = bytearray(backup.read_bytes())
-    page = int.from_bytes(data[16:18], "big")  # the header's page size
-    start = (root - 1) * page
-    data[start : start + 64] = b"\xff" * 64
+    size = int.from_bytes(data[16:18], "big")  # the header's page size
+    for number in pages(backup):
+        start = (number - 1) * size
+        data[start : start + 64] = b"\xff" * 64
     damaged.write_bytes(bytes(data))
     folder = backups.backup_folder(bundled)
     made = sorted(folder.iterdir())
     live = bundled.path.read_bytes()
 
-    refused = r"(?s)is damaged: SQLite quick check.*nothing was changed"
     with pytest.raises(backups.BackupError, match=refused):
         backups.restore(bundled, damaged, Schedulers(), clock.advance(minutes=1))
 
@@ -203,23 +203,37 @@ def test_a_damaged_backup_is_refused_before_anything_is_written(
     assert contents(bundled.path).reviews == 3
 
 
+def _index_root(backup: Path) -> list[int]:
+    """A page of an index that opening the file never reads (only SQLite's check does): the
+    last page of the file was one, until the layout moved and opening met it first."""
+    connection = sqlite3.connect(backup)
+    (root,) = connection.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 'ix_set_aside_review_card_id'"
+    ).fetchone()
+    connection.close()
+    return [int(root)]
+
+
+def _all_but_the_first(backup: Path) -> list[int]:
+    size = int.from_bytes(backup.read_bytes()[16:18], "big")
+    return list(range(2, backup.stat().st_size // size + 1))
+
+
+def test_a_damaged_backup_is_refused_before_anything_is_written(
+    bundled: Database, clock: Clock, tmp_path: Path
+) -> None:
+    _refused_unchanged(
+        bundled,
+        clock,
+        tmp_path,
+        _index_root,
+        r"(?s)is damaged: SQLite quick check.*nothing was changed",
+    )
+
+
 def test_a_backup_damaged_where_opening_reads_is_refused_before_anything_is_written(
     bundled: Database, clock: Clock, tmp_path: Path
 ) -> None:
-    answer_cards(bundled, clock, 3)
-    backup = backups.make_backup(bundled, clock.advance(minutes=1))
-    damaged = tmp_path / "recall-20260101-000000.sqlite3"
-    data = bytearray(backup.read_bytes())
-    page = int.from_bytes(data[16:18], "big")
-    for number in range(1, len(data) // page):  # every page but the schema's first
-        data[number * page : number * page + 64] = b"\xff" * 64
-    damaged.write_bytes(bytes(data))
-    folder = backups.backup_folder(bundled)
-    made = sorted(folder.iterdir())
-    live = bundled.path.read_bytes()
-
-    with pytest.raises(backups.BackupError, match=r"(?s)damaged.*nothing was changed"):
-        backups.restore(bundled, damaged, Schedulers(), clock.advance(minutes=1))
-
-    assert sorted(folder.iterdir()) == made
-    assert bundled.path.read_bytes() == live
+    _refused_unchanged(
+        bundled, clock, tmp_path, _all_but_the_first, r"(?s)damaged.*nothing was changed"
+    )
