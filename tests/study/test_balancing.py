@@ -117,3 +117,59 @@ def test_the_load_of_a_day_counts_its_learning_and_relearning_cards_too(
         )
         assert transaction.queue.cards_due_in([day], leaving_out=cards[3].id) == [3]
         assert transaction.queue.cards_due_in([day], leaving_out=0) == [4]
+
+
+def assert_kept_loads_are_the_databases(session: StudySession, database: Database) -> None:
+    """Each day's load the session keeps between answers is what a fresh count reads."""
+    kept = session._loads.counts()
+    with database.reading() as transaction:
+        fresh = transaction.queue.cards_due_in(list(kept), leaving_out=0)
+    assert dict(zip(kept, fresh, strict=True)) == kept
+
+
+def test_the_loads_kept_between_answers_stay_the_databases_counts(bundled: Database) -> None:
+    session = StudySession(bundled, Schedulers(), DECK, random.Random(5))
+    answered = 0
+    for day in range(30):
+        clock = START + timedelta(days=day)
+        while (shown := session.next_card(clock)) is not None:
+            clock += timedelta(seconds=7)
+            rating = Rating.AGAIN if answered % 5 == 4 else Rating.GOOD
+            session.record(session.reveal(shown, clock), rating, clock)
+            answered += 1
+            assert_kept_loads_are_the_databases(session, bundled)
+    assert answered >= 40
+    assert len(session._loads.counts()) >= 10
+
+
+def test_a_change_made_elsewhere_between_answers_is_in_the_next_answers_loads(
+    bundled: Database,
+) -> None:
+    session = StudySession(bundled, Schedulers(), DECK, random.Random(5))
+    clock = START
+    while not session._loads.counts():
+        shown = session.next_card(clock)
+        if shown is None:
+            clock += timedelta(days=1)
+            continue
+        clock += timedelta(seconds=7)
+        session.record(session.reveal(shown, clock), Rating.GOOD, clock)
+    start, end = next(iter(session._loads.counts()))
+    # Another connection (as `recall` from a terminal would) moves two cards due elsewhere
+    # onto a day whose load the session keeps.
+    with bundled.transaction() as transaction:
+        moved = [
+            card
+            for card in transaction.cards.of_deck(transaction.decks.by_key(DECK).id)  # type: ignore[union-attr]
+            if card.memory.due is None or not start <= card.memory.due < end
+        ][:2]
+        assert len(moved) == 2
+        for card in moved:
+            transaction.cards.set_memory(
+                card.id, MemoryState(CardState.REVIEW, 0, 3.0, 5.0, start, START)
+            )
+    while (shown := session.next_card(clock)) is None:
+        clock += timedelta(days=1)
+    clock += timedelta(seconds=7)
+    session.record(session.reveal(shown, clock), Rating.GOOD, clock)
+    assert_kept_loads_are_the_databases(session, bundled)

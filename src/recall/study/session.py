@@ -21,7 +21,7 @@ from recall.scheduling.follow_ups import Standing
 from recall.storage import CardRow, Database, DeckRow, Transaction
 from recall.study.anki_cards import ShownNotes
 from recall.study.answering import Answering
-from recall.study.balancing import balanced_answer
+from recall.study.balancing import KeptLoads, balanced_answer
 from recall.study.custom import CustomQueue
 from recall.study.follow_up_summary import Kept
 from recall.study.follow_ups import CardFollowUp, card_follow_ups
@@ -84,6 +84,7 @@ class StudySession(Answering):
     _recorded: list[Recorded] = field(default_factory=list, init=False)
     _today: Today | None = field(default=None, init=False)
     _deck_keys: dict[int, str] = field(default_factory=dict, init=False)
+    _loads: KeptLoads = field(default_factory=KeptLoads, init=False)
 
     def __post_init__(self) -> None:
         self._watched = self.database.watched()
@@ -202,8 +203,9 @@ class StudySession(Answering):
             stored = self._check_card(transaction, shown)
             before = stored.memory
             scheduler = self._scheduler_of(stored.deck_id)
+            loads = self._loads.reader(transaction, stamp, stored)
             after, balanced = balanced_answer(
-                transaction, scheduler, stored, rating, answer.answered_at
+                transaction, scheduler, stored, rating, answer.answered_at, loads
             )
             # Cards of a deck with an exam ahead are seen shortly before it (the due date
             # chosen is kept with the answer, so replay and other computers keep it too);
@@ -241,6 +243,10 @@ class StudySession(Answering):
                 and (shown.card_id in today.follow_up_cards or answer.earlier_picks)
                 else None
             )
+        if leech is None:
+            self._loads.answered(before, after, stamp.after_own_commit())
+        else:
+            self._loads.forget()
         if self.custom is not None:
             self.custom.answered(shown.card_id, rating, after.state)
         elif today is not None and leech is None:
