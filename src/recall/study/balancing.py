@@ -1,14 +1,13 @@
-"""An answer's schedule with load balancing and Easy Days, its loads read from the database
-or from the counts a study session keeps between its answers."""
+"""The loads load balancing weighs an answer's days by, kept by a study session between its
+answers."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
 
-from recall.core.memory import CardState, MemoryState, Rating
-from recall.scheduling import Scheduler
-from recall.scheduling.balance import Loads, balanced_review
+from recall.core.memory import CardState, MemoryState
+from recall.scheduling.balance import Loads
 from recall.storage import CardRow, Stamp, Transaction
 
 # The states whose cards count toward a day's load (a new card is due on no day).
@@ -24,6 +23,10 @@ class KeptLoads:
     """The cards due in each window (a study day) that a session's answers have weighed,
     kept between its answers, so that an answer reads from the database only the days no
     earlier answer asked about.
+
+    A day's load is the collection's cards due on it (learning and relearning ones
+    included, as Anki counts them; Anki counts only the cards of the card's preset, here
+    every deck's cards are the learner's day).
 
     Each window holds the count ``cards_due_in`` gives with no card left out, and stays
     true while the database is where the session's own commits left it: each answer moves
@@ -82,29 +85,3 @@ class KeptLoads:
 def _due_of(memory: MemoryState) -> datetime | None:
     """The due date a schedule counts toward a day's load on, or None for none."""
     return memory.due if memory.state in _DUE_STATES else None
-
-
-def balanced_answer(
-    transaction: Transaction,
-    scheduler: Scheduler,
-    card: CardRow,
-    rating: Rating,
-    now: datetime,
-    loads: Loads | None = None,
-) -> tuple[MemoryState, datetime | None]:
-    """The card's schedule after the answer, and the due date chosen for it to store with
-    the answer (``NewReview.chosen_due``), or None where the fuzz draw's date stands.
-
-    The load of each candidate day is the collection's cards due on it (learning and
-    relearning ones included, as Anki counts them), read in one query unless ``loads``
-    (a ``KeptLoads.reader``) says them (Anki counts only the cards of the card's preset;
-    here every deck's cards are the learner's day).
-    """
-    return balanced_review(
-        scheduler,
-        card.seed,
-        card.memory,
-        rating,
-        now,
-        loads or (lambda windows: transaction.queue.cards_due_in(windows, card.id)),
-    )

@@ -17,17 +17,19 @@ from recall.core.preferences import Preferences
 from recall.core.presets import DeckPresets, Preset, leech_policy
 from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers, chosen, exam
+from recall.scheduling.balance import balanced_review
 from recall.scheduling.follow_ups import Standing
 from recall.storage import CardRow, Database, DeckRow, Transaction
 from recall.study.anki_cards import ShownNotes
 from recall.study.answering import Answering
-from recall.study.balancing import KeptLoads, balanced_answer
+from recall.study.balancing import KeptLoads
 from recall.study.custom import CustomQueue
 from recall.study.follow_up_summary import Kept
 from recall.study.follow_ups import CardFollowUp, card_follow_ups
 from recall.study.queue import Today, read_today
 from recall.study.recall_prompt import asked_as_recall
 from recall.study.recording import new_review, picked_texts, recorded_answer
+from recall.study.sitting import custom_summary, deck_summary
 from recall.study.values import (
     Answer,
     FollowUpShown,
@@ -204,8 +206,8 @@ class StudySession(Answering):
             before = stored.memory
             scheduler = self._scheduler_of(stored.deck_id)
             loads = self._loads.reader(transaction, stamp, stored)
-            after, balanced = balanced_answer(
-                transaction, scheduler, stored, rating, answer.answered_at, loads
+            after, balanced = balanced_review(
+                scheduler, stored.seed, before, rating, answer.answered_at, loads
             )
             # Cards of a deck with an exam ahead are seen shortly before it (the due date
             # chosen is kept with the answer, so replay and other computers keep it too);
@@ -385,32 +387,9 @@ class StudySession(Answering):
         begun later add up (as the statistics count the day).
         """
         if self.custom is not None:
-            return self._custom_summary()
+            return custom_summary(self.database, self.deck_ids, self._recorded)
         start, _ = self._study_day(now)
-        with self.database.reading() as transaction:
-            work = transaction.queue.work_since(self.deck_ids, start)
-            next_due = transaction.queue.next_due(self.deck_ids)
-        return Summary(
-            cards=work.cards,
-            answered=work.answers,
-            correct=work.correct,
-            time_spent=timedelta(milliseconds=work.duration_ms),
-            next_due=next_due,
-            sitting_answered=len(self._recorded),
-        )
-
-    def _custom_summary(self) -> Summary:
-        """A custom session's own work: its cards come from any deck, so it counts itself."""
-        with self.database.reading() as transaction:
-            next_due = transaction.queue.next_due(self.deck_ids)
-        return Summary(
-            cards=len({entry.card_id for entry in self._recorded}),
-            answered=len(self._recorded),
-            correct=sum(1 for entry in self._recorded if entry.correct),
-            time_spent=sum((entry.time_spent for entry in self._recorded), timedelta(0)),
-            next_due=next_due,
-            sitting_answered=len(self._recorded),
-        )
+        return deck_summary(self.database, self.deck_ids, start, len(self._recorded))
 
     def _check_deck(self, transaction: Transaction) -> None:
         """Refuse to go on when the deck this session studies is no longer the stored one."""
