@@ -36,7 +36,7 @@ from recall.study.follow_ups import card_follow_ups
 from recall.study.session import StudySession
 from recall.study.values import QueueCounts
 from tests.conftest import ZONE, Clock
-from tests.study.test_study import DECK, answer, session_for, use_preset
+from tests.study.test_study import DECK, answer, right_position, session_for, use_preset
 
 Queue = tuple[int | None, QueueCounts]
 
@@ -307,6 +307,33 @@ def test_a_card_suspended_by_another_connection_is_not_shown_next(
     expected = QueueCounts(new=left.new - 1, learning=left.learning, review=left.review)
     assert session.counts(clock()) == expected
     assert queue_of(session, clock()) == read_afresh(bundled, schedulers, clock())
+
+
+def test_an_answer_starts_from_the_schedule_another_connection_set_after_the_card_was_shown(
+    bundled: Database, schedulers: Schedulers, clock: Clock
+) -> None:
+    """The row read to show the card is not the stored one once another connection wrote."""
+    session = session_for(bundled, schedulers)
+    shown = session.next_card(clock())
+    assert shown is not None
+    assert shown.memory.state is CardState.NEW
+    other = Database(bundled.path)
+    try:
+        Changes(other, schedulers, Preferences(), ZONE).set_due([shown.card_id], "5", clock())
+    finally:
+        other.close()
+    position = right_position(shown)
+    clock.advance(seconds=6)
+    graded = session.answer_choice(shown, {shown.order[position]}, clock())
+    recorded = session.record(graded, graded.proposed, clock.advance(seconds=2))
+    with bundled.reading() as transaction:
+        (review,) = [
+            row
+            for row in transaction.history.of_card(shown.card_id)
+            if row.id == recorded.review_id
+        ]
+    assert review.state_before is CardState.REVIEW
+    assert recorded.memory.state is CardState.REVIEW
 
 
 def test_recall_suspend_in_another_process_empties_the_queue_at_the_next_card(

@@ -19,7 +19,7 @@ from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers, chosen, exam
 from recall.scheduling.balance import balanced_review
 from recall.scheduling.follow_ups import Standing
-from recall.storage import CardRow, Database, DeckRow, Transaction
+from recall.storage import CardRow, Database, DeckRow, Stamp, Transaction
 from recall.study.anki_cards import ShownNotes
 from recall.study.answering import Answering
 from recall.study.balancing import KeptLoads
@@ -87,6 +87,7 @@ class StudySession(Answering):
     _today: Today | None = field(default=None, init=False)
     _deck_keys: dict[int, str] = field(default_factory=dict, init=False)
     _loads: KeptLoads = field(default_factory=KeptLoads, init=False)
+    _shown_row: tuple[Stamp, CardRow] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self._watched = self.database.watched()
@@ -132,12 +133,14 @@ class StudySession(Answering):
             follow_up = today.next_follow_up(now)
             if follow_up is not None:
                 asked = transaction.cards.get(follow_up.card_id)
+                self._shown_row = (today.stamp, asked)
                 return self._show_follow_up(asked, follow_up, now)
             ahead = self.preferences.learn_ahead
             if self.learn_ahead_today:
                 ahead = max(ahead, today.end_of_day - now)
             card_id = today.next_card(now, ahead)
             row = transaction.cards.get(card_id) if card_id is not None else None
+            self._shown_row = None if row is None else (today.stamp, row)
         return self._show(row, now) if row is not None else None
 
     def _next_custom(self, now: datetime) -> StudyCard | None:
@@ -202,7 +205,7 @@ class StudySession(Answering):
             today = self._today if self._today is not None and self._today.stamp == stamp else None
             if today is None:
                 self._check_deck(transaction)
-            stored = self._check_card(transaction, shown)
+            stored = self._check_card(transaction, shown, stamp)
             before = stored.memory
             scheduler = self._scheduler_of(stored.deck_id)
             loads = self._loads.reader(transaction, stamp, stored)
@@ -291,7 +294,7 @@ class StudySession(Answering):
             today = self._today if self._today is not None and self._today.stamp == stamp else None
             if today is None:
                 self._check_deck(transaction)
-            stored = self._check_card(transaction, shown)
+            stored = self._check_card(transaction, shown, stamp)
             option = shown.follow_up.option
             # The follow-up shown is still the card's active one: as the queue kept since
             # this session's last write says, or else as the card's history says.
@@ -399,12 +402,22 @@ class StudySession(Answering):
         if deck is None or deck.id != self.deck.id:
             raise DatabaseChangedError(i18n.tr(_CHANGED))
 
-    def _check_card(self, transaction: Transaction, shown: StudyCard) -> CardRow:
-        """The stored card, refused unless it is the one on screen (a studied deck, same key)."""
-        try:
-            stored = transaction.cards.get(shown.card_id)
-        except LookupError:
-            raise DatabaseChangedError(i18n.tr(_CHANGED)) from None
+    def _check_card(
+        self, transaction: Transaction, shown: StudyCard, stamp: Stamp | None = None
+    ) -> CardRow:
+        """The stored card, refused unless it is the one on screen (a studied deck, same key).
+
+        The row ``next_card`` read for the card shown is the stored one while the database
+        is still at the stamp it was read under (``stamp``, taken in this transaction): it
+        is not read again then.
+        """
+        kept = self._shown_row
+        stored = kept[1] if kept is not None and kept[0] == stamp else None
+        if stored is None or stored.id != shown.card_id:
+            try:
+                stored = transaction.cards.get(shown.card_id)
+            except LookupError:
+                raise DatabaseChangedError(i18n.tr(_CHANGED)) from None
         studied = (
             shown.card_id in self.custom.card_ids
             if self.custom is not None
