@@ -7,6 +7,7 @@ import os
 import platform
 import sqlite3
 import statistics
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -120,6 +121,31 @@ class Machine:
     python: str
     sqlite: str
     system: str
+    revision: str = "unknown"
+
+
+def revision(folder: Path = BENCHMARKS.parent) -> str:
+    """The commit measured, marked when its source or benchmarks differ from that commit."""
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "status", "--porcelain", "--", "src", "benchmarks"],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (not a git checkout)"
+    return f"{commit} with uncommitted changes" if changed else commit
 
 
 def machine() -> Machine:
@@ -137,4 +163,5 @@ def machine() -> Machine:
         python=platform.python_version(),
         sqlite=sqlite3.sqlite_version,
         system=f"{platform.system()} {platform.release()}",
+        revision=revision(),
     )

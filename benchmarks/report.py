@@ -17,12 +17,12 @@ ANALYSIS = {
         "(the review and the new schedule, committed with synchronous=FULL); the next "
         "card and today's counts then come from the queue kept in memory. The FSRS "
         "step runs on integers (about 35 us, equal to py-fsrs to the bit). Counted "
-        "per answer on the 100,000-card file (before the two changes in brackets): "
-        "a card's own answer 24 statements (25), a follow-up answer 22 (23), since the "
-        "review's id is no longer looked up first and the row read to show the card "
-        "checks the answer while the database's stamp is unchanged; 16-18 WAL pages "
-        "for a card's own answer and 7-10 for a follow-up. Where its CPU goes (synchronous=NORMAL, by hand): the "
-        "review's insert with its triggers about 240 us, a follow-up answer's re-read "
+        "per answer on the 100,000-card file (in brackets before the row read to show "
+        "the card was kept to check its answer while the database's stamp is "
+        "unchanged): a card's own answer 24 statements (25), a follow-up answer 22 "
+        "(23); 16-18 WAL pages for a card's own answer and 7-10 for a follow-up. "
+        "Where its CPU goes (synchronous=NORMAL, by hand): the review's insert with "
+        "its triggers about 240 us, a follow-up answer's re-read "
         "of the card's follow-ups about 130 us, three PRAGMA data_version (each the "
         "first statement of its transaction) about 90 us. Load balancing's count of "
         "the cards due on each candidate day is kept by the session between answers "
@@ -313,7 +313,8 @@ def markdown(
     lines = [
         "# Benchmarks: Recall beside Anki and the floor",
         "",
-        f"Written by `{command}` on {when:%Y-%m-%d %H:%M} UTC. Each figure is the median of "
+        f"Written by `{command}` on {when:%Y-%m-%d %H:%M} UTC at commit "
+        f"{machine.revision}. Each figure is the median of "
         "runs that alternate Recall and its baseline in the same run (p99 where a learner "
         "feels the latency); compare ratios between runs, since absolute times on shared "
         "machines drift.",
