@@ -124,25 +124,18 @@ class Machine:
     revision: str = "unknown"
 
 
+def _git(folder: Path, *arguments: str) -> str:
+    done = subprocess.run(
+        ["git", *arguments], cwd=folder, capture_output=True, text=True, timeout=30, check=True
+    )
+    return done.stdout.strip()
+
+
 def revision(folder: Path = BENCHMARKS.parent) -> str:
     """The commit measured, marked when its source or benchmarks differ from that commit."""
     try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-        ).stdout.strip()
-        changed = subprocess.run(
-            ["git", "status", "--porcelain", "--", "src", "benchmarks"],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-        ).stdout.strip()
+        commit = _git(folder, "rev-parse", "--short", "HEAD")
+        changed = _git(folder, "status", "--porcelain", "--", "src", "benchmarks")
     except (OSError, subprocess.SubprocessError):
         return "unknown (not a git checkout)"
     return f"{commit} with uncommitted changes" if changed else commit
