@@ -252,6 +252,7 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
     json_deck = prepare.collections(plan.json_cards, cache, now, _say).deck_file
     largest = made[-1]
     figures: list[Figure] = []
+    failures: list[str] = []  # measurements that stopped with an error, named in the report
     with tempfile.TemporaryDirectory(prefix="recall-bench-") as name:
         work = Path(name)
         _say("cold start and memory ...")
@@ -343,7 +344,11 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
         figures += measure_hostile.measure_hostile(package, with_history["latest"], cache, work)
         figures += started[2:]
         if million:
-            figures += _growth(plan, cache, now, work)
+            try:
+                figures += _growth(plan, cache, now, work)
+            except Exception as error:  # the run's other figures are still reported
+                failures.append(f"the growth to {MILLION:,} cards: {type(error).__name__}: {error}")
+                _say(f"  growth: not measured: {error}")
         _say("a card's sound ...")
         sound = measure_sound.measure_sound(work, plan.sound_rounds)
         if isinstance(sound, str):
@@ -371,11 +376,21 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
     print()
     print(table(figures))
     output.parent.mkdir(parents=True, exist_ok=True)
+    if failures:
+        balanced = [
+            *balanced,
+            "",
+            "## Not measured in this run",
+            "",
+            *(f"- {failure}" for failure in failures),
+        ]
     output.write_text(markdown(figures, machine(), datetime.now(UTC), command, smoke, balanced))
     # Its own section, after the figures: fits on histories, not timings.
     measure_guesses.run(output, command, smoke)
     print()
     _say(f"wrote {output} in {time.perf_counter() - began:.0f} s")
+    if failures:
+        raise SystemExit(f"not measured: {'; '.join(failures)} (named in {output})")
     return figures
 
 
