@@ -335,8 +335,8 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         if self.statistics is not None:
-            self.statistics.close()  # hidden: figures still being computed are dropped
-            self.statistics.tasks.wait()
+            self.statistics.close()  # hidden: figures not yet started are dropped
+            self.statistics.tasks.wait()  # for the one being computed
         self.collection.close_windows()
         self.safekeeping.backup_timer.stop()
         self.safekeeping.back_up_if_changed()

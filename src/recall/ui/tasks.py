@@ -68,14 +68,40 @@ class _Signals(QObject):
     failed = Signal(object)
 
 
+class _Ticket:
+    """Whether a queued job may still start; a plain object, so that the runner can ask
+    after the pool has deleted the job itself."""
+
+    def __init__(self) -> None:
+        self._state = threading.Lock()
+        self._started = False
+        self._dropped = False
+
+    def drop(self) -> bool:
+        """Keep the job from starting; False if it has started already."""
+        with self._state:
+            if not self._started:
+                self._dropped = True
+            return self._dropped
+
+    def start(self) -> bool:
+        """Called by the job as it begins; False if it was dropped first."""
+        with self._state:
+            self._started = not self._dropped
+            return self._started
+
+
 @reports_errors
 class _Job(QRunnable):
-    def __init__(self, work: Callable[[], Any], signals: _Signals) -> None:
+    def __init__(self, work: Callable[[], Any], signals: _Signals, ticket: _Ticket) -> None:
         super().__init__()
         self._work = work
         self._signals = signals
+        self._ticket = ticket
 
     def run(self) -> None:
+        if not self._ticket.start():
+            return
         try:
             with collections_paused():
                 result = self._work()
@@ -95,7 +121,7 @@ class TaskRunner(QObject):
         super().__init__(parent)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
-        self._signals: list[_Signals] = []
+        self._jobs: dict[_Signals, _Ticket] = {}  # queued or running, in order
 
     def run(
         self,
@@ -105,7 +131,6 @@ class TaskRunner(QObject):
     ) -> None:
         """Queue ``work``; ``on_done(result)`` or ``on_error(exception)`` follows."""
         signals = _Signals(self)  # lives on the GUI thread, so its slots run there
-        self._signals.append(signals)
 
         # The job is forgotten before its callback runs, so that a callback that starts
         # another job (a search typed while one ran) sees the runner free of this one.
@@ -121,18 +146,28 @@ class TaskRunner(QObject):
 
         signals.finished.connect(finished)
         signals.failed.connect(failed)
-        self._pool.start(_Job(work, signals))
+        ticket = _Ticket()
+        self._jobs[signals] = ticket
+        self._pool.start(_Job(work, signals, ticket))
+
+    def drop_queued(self) -> int:
+        """Forget every job that has not started: it never runs, and no callback of it
+        follows. The one running, if any, finishes as usual. Returns how many were dropped.
+        """
+        dropped = [signals for signals, ticket in self._jobs.items() if ticket.drop()]
+        for signals in dropped:
+            self._forget(signals)
+        return len(dropped)
 
     @property
     def busy(self) -> bool:
         """Whether a job is queued or running."""
-        return bool(self._signals)
+        return bool(self._jobs)
 
     def wait(self, milliseconds: int = -1) -> bool:
         """Block until every job has run (or the time is up); True if all finished."""
         return self._pool.waitForDone(milliseconds)
 
     def _forget(self, signals: _Signals) -> None:
-        if signals in self._signals:
-            self._signals.remove(signals)
+        self._jobs.pop(signals, None)
         signals.deleteLater()

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, tzinfo
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -92,7 +92,12 @@ class StatisticsWindow(QWidget):
     # Public API
 
     def refresh(self) -> None:
-        """Compute the figures for the chosen deck and period again, off the GUI thread."""
+        """Compute the figures for the chosen deck and period again, off the GUI thread.
+
+        What was queued for the deck or period shown before and has not started is dropped:
+        switching twice at a million cards waits for one set of figures, not three.
+        """
+        self.tasks.drop_queued()
         self._generation += 1
         generation = self._generation
         database, settings, now, zone = self._database, self._settings, self._clock(), self._zone
@@ -222,6 +227,14 @@ class StatisticsWindow(QWidget):
                 deck=figures.deck_name, days=figures.period_days
             )
         self.status.setText(shown)
+
+    # Qt overrides
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        # Figures nobody will see are not computed: only the job running now finishes.
+        self.tasks.drop_queued()
+        self._generation += 1
+        super().closeEvent(event)
 
     # Slots
 
