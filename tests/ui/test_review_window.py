@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -351,3 +352,13 @@ def test_deck_names_and_descriptions_show_as_written(
 
 def window_summary_of_nothing() -> Summary:
     return Summary(cards=0, answered=0, correct=0, time_spent=timedelta(0), next_due=None)
+
+
+def test_the_summary_says_when_no_studied_card_is_scheduled(
+    window: MainWindow, clock: Clock
+) -> None:
+    window.summary.show_summary("Tiny", window_summary_of_nothing(), clock())
+    assert window.summary.next_due.text() == "none scheduled"
+    later = replace(window_summary_of_nothing(), next_due=clock() + timedelta(days=3))
+    window.summary.show_summary("Tiny", later, clock())
+    assert window.summary.next_due.text() not in ("", "none scheduled")

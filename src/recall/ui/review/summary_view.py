@@ -169,7 +169,7 @@ class SummaryView(QWidget):
         self.next_due.setText(
             format_when(summary.next_due, now)
             if summary.next_due is not None
-            else tr("no cards yet")
+            else tr("none scheduled")  # nothing studied yet, or every studied card suspended
         )
         self.setFocus()
 
