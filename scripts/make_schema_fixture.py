@@ -54,8 +54,8 @@ def main() -> None:
                     else:
                         answer = session.reveal(shown, clock)
                         session.record(answer, Rating(rng.randint(1, 4)), clock)
-        # What the browser changes by hand: suspended, buried, flagged and tagged cards, and
-        # a forget and a due date set by hand recorded in the history.
+        # What the browser changes by hand: suspended, buried, flagged and tagged cards, a
+        # forget and a due date set by hand recorded in the history, and a card moved.
         end = now + timedelta(days=4)
         preferences = Preferences(theme="dark", day_rollover_hour=3)
         finder = browse.Finder(database, Scheduler(), preferences)
@@ -67,6 +67,8 @@ def main() -> None:
         changes.tag(cards[5:7], end, add=["hand-tagged"])
         changes.forget(cards[7:8], end)
         changes.set_due(cards[8:10], "2-5", end)
+        bundled = finder.find("deck:activation-recompute", end).card_ids
+        changes.move(bundled[-1:], tiny_deck)  # schema 23 on: where it came from is kept
         with (DATA / f"schema-{SCHEMA_VERSION}.reviews.csv").open("w", newline="") as out:
             review_log.export_reviews(database, out)
         copy_database(database.path, target)

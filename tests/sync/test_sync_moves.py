@@ -90,6 +90,29 @@ def test_a_deck_imported_again_after_a_card_moved_out_of_it_keeps_the_history_mo
     converged(list(trio), tmp_path, later)
 
 
+def test_a_card_moved_on_another_computer_is_found_there_when_its_deck_comes_again(
+    trio: tuple[Device, Device, Device], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = trio
+    _start(trio)
+    studied = _histories(laptop)
+    moved_key = sorted(studied)[0].split("/")[1]
+    later = START + timedelta(hours=1)
+    laptop.changes().move([card_id(laptop, "tiny", moved_key)], _deck(laptop, "Moved"))
+    _settle(trio, later)
+    before = _cards(desktop)
+    assert f"moved/{moved_key}" in before
+    # The desktop imports the deck file again: the card is where the laptop put it.
+    report = importing.import_deck(desktop.database, parse_deck(TINY, "tiny.json"), later)
+    assert (report.added, report.elsewhere) == (0, 1)
+    assert _cards(desktop) == before
+    _settle(trio, later)
+    for device in trio:
+        assert _cards(device) == before, device.name
+        assert _histories(device)[f"moved/{moved_key}"] == studied[f"tiny/{moved_key}"]
+    converged(list(trio), tmp_path, later)
+
+
 def _edit(device: Device, deck: str, card: str, **fields: str) -> None:
     data = editing.card_data(json.dumps(card_content(device, deck, card)))
     editing.edit_card(device.database, card_id(device, deck, card), {**data, **fields}, START)

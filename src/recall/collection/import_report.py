@@ -25,6 +25,8 @@ class DeckReport:
             (counted in ``updated`` too).
         kept_sides: Cards imported without their Anki note that stay without it: the
             learner changed them and their sides are not what the note renders.
+        elsewhere: Cards the learner had moved to another deck (or key), found where they
+            are instead of added again (counted in ``updated`` or ``unchanged`` too).
     """
 
     deck_key: str
@@ -40,6 +42,7 @@ class DeckReport:
     merged_into_existing: bool = False
     noted: int = 0
     kept_sides: int = 0
+    elsewhere: int = 0
 
     def describe(self, with_key: bool = True) -> str:
         """One line for the terminal (with the deck's id, which commands take) or the
@@ -51,6 +54,12 @@ class DeckReport:
         if self.newer_kept:
             counts += tr(", {count} changed here since kept").format(count=self.newer_kept)
         counts += reimport.note_counts(self.noted, self.kept_sides)
+        if self.elsewhere:
+            counts += trn(
+                ", {count} found in the deck it was moved to",
+                ", {count} found in the decks they were moved to",
+                self.elsewhere,
+            ).format(count=wording.number(self.elsewhere))
         if self.reviews:
             counts += ", " + trn("{count} review", "{count} reviews", self.reviews).format(
                 count=wording.number(self.reviews)

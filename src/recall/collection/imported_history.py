@@ -59,9 +59,19 @@ def write_history(
         return 0
     deck_row = transaction.decks.by_key(deck.id)
     assert deck_row is not None
-    scheduler = schedulers.for_deck(transaction.options.deck_presets(), deck_row.id)
+    presets = transaction.options.deck_presets()
+    scheduler = schedulers.for_deck(presets, deck_row.id)
     keys = transaction.cards.keys(deck_row.id)
     stored = {card.id: history for card, history in transaction.history.per_card(deck_row.id)}
+    # The file's cards the learner moved to another deck (or key): their history goes to
+    # them there, replayed with that deck's preset.
+    away = {
+        key: moved
+        for key, moved in transaction.cards.moved_away(deck.id).items()
+        if key in incoming and key not in keys
+    }
+    for moved in away.values():
+        stored[moved.stored.id] = transaction.history.of_card(moved.stored.id)
     rows: list[NewReview] = []
     entries: list[NewEntry] = []
     memories: dict[int, MemoryState] = {}
@@ -70,7 +80,10 @@ def write_history(
             if cancelled():
                 raise ImportCancelledError
             replayed(count)
-        card_id, seed = keys[card_key].id, keys[card_key].seed
+        there = away.get(card_key)
+        found = keys[card_key] if there is None else there.stored
+        card_id, seed = found.id, found.seed
+        replaying = scheduler if there is None else schedulers.for_deck(presets, there.deck_id)
         past = [
             PastReview(
                 review.reviewed_at,
@@ -99,7 +112,7 @@ def write_history(
         )
         if not new:
             continue
-        new, states, memory = replayed_entries(scheduler, seed, past, new)
+        new, states, memory = replayed_entries(replaying, seed, past, new)
         if not new:
             continue
         for review in new:

@@ -387,28 +387,38 @@ def _write_deck(
         ):
             transaction.decks.rename(existing.id, deck.name, deck.description, now)
     known = transaction.cards.keys(deck_row.id)
-    edited = transaction.browsing.edited_keys() if keep_edited else set()
+    away = transaction.cards.moved_away(deck.id)
+    edited = transaction.browsing.edited_keys(deck_row.id) if keep_edited else set()
     marks = transaction.cards.changed_marks(deck_row.id) if not keep_edited else {}
     changed_at = modified or {}
     to_add: list[NewCard] = []
     moved: list[tuple[int, int]] = []
-    updated = unchanged = newer_kept = noted = kept_sides = 0
+    updated = unchanged = newer_kept = noted = kept_sides = elsewhere = 0
     for position, card in enumerate(deck.cards):
-        stored = known.get(card.id)
-        if card.id in edited:
-            unchanged += 1
+        file_key = card.id
+        stored = known.get(file_key)
+        there = away.get(file_key) if stored is None else None
+        if file_key in edited or (there is not None and keep_edited):
+            unchanged += 1  # a moved card is one the learner changed
             continue
-        if stored is None:
+        if stored is None and there is None:
             to_add.append(_new_card(card, position))
             continue
-        if exported and _as_exported(deck.id, card.id, stored.content, exported):
-            unchanged += 1  # back from Anki as Recall wrote it: the card keeps its own text
-            if stored.position != position:
-                moved.append((stored.id, position))
-            continue
-        outcome = reimport.compare(
-            stored, card, marks.get(card.id), changed_at.get((deck.id, card.id))
-        )
+        if there is not None:
+            # Where the learner put it: under its key there, at its place in that deck.
+            stored, card = there.stored, card.model_copy(update={"id": there.key})
+            mark: tuple[datetime, bool] | None = (there.updated_at, there.edited)
+            position = there.stored.position
+            elsewhere += 1
+        else:
+            assert stored is not None
+            mark = marks.get(card.id)
+            if exported and _as_exported(deck.id, card.id, stored.content, exported):
+                unchanged += 1  # back from Anki as Recall wrote it: the card keeps its text
+                if stored.position != position:
+                    moved.append((stored.id, position))
+                continue
+        outcome = reimport.compare(stored, card, mark, changed_at.get((deck.id, file_key)))
         kept_sides += outcome.kept_sides
         if outcome.content is None:
             newer_kept += outcome.newer_kept
@@ -435,6 +445,7 @@ def _write_deck(
         newer_kept=newer_kept,
         noted=noted,
         kept_sides=kept_sides,
+        elsewhere=elsewhere,
     )
 
 

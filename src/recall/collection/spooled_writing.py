@@ -8,7 +8,7 @@ new ones added) instead of held in memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Set
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -72,17 +72,28 @@ def write_spooled(
         if (existing.name, existing.description) != (deck.name, deck.description):
             transaction.decks.rename(existing.id, deck.name, deck.description, now)
     known = transaction.cards.keys(deck_row.id)
+    away = transaction.cards.moved_away(deck.id)
     marks = transaction.cards.changed_marks(deck_row.id)
     renamed = read_as if read_as != deck.id else None
     moved: list[tuple[int, int]] = []
-    updated = unchanged = newer_kept = listed = 0
+    updated = unchanged = newer_kept = listed = elsewhere = 0
     for position, key, kind, content, _text in _cards(spool, renamed):
         stored = known.get(key)
-        if stored is None:
+        there = away.get(key) if stored is None else None
+        if stored is None and there is None:
             continue
-        listed += 1
         card = CARD_ADAPTER.validate_json(content)
-        outcome = reimport.compare(stored, card, marks.get(key), None)
+        if there is not None:
+            # Where the learner put it: under its key there, at its place in that deck.
+            stored, card = there.stored, card.model_copy(update={"id": there.key})
+            mark: tuple[datetime, bool] | None = (there.updated_at, there.edited)
+            key, position = there.key, there.stored.position
+            elsewhere += 1
+        else:
+            assert stored is not None
+            mark = marks.get(key)
+            listed += 1
+        outcome = reimport.compare(stored, card, mark, None)
         if outcome.content is None:
             newer_kept += outcome.newer_kept
             unchanged += not outcome.newer_kept
@@ -92,7 +103,8 @@ def write_spooled(
         transaction.cards.update(stored.id, NewCard(key, position, kind, outcome.content), now)
         updated += 1
     transaction.cards.set_positions(moved)
-    added = transaction.cards.add_in_batches(deck_row.id, _new_batches(spool, renamed, known), now)
+    batches = _new_batches(spool, renamed, known.keys() | away.keys())
+    added = transaction.cards.add_in_batches(deck_row.id, batches, now)
     return DeckReport(
         deck_key=deck.id,
         deck_name=deck.name,
@@ -102,6 +114,7 @@ def write_spooled(
         unchanged=unchanged,
         kept=len(known) - listed,  # the file's ids are unique: each stored one counted once
         newer_kept=newer_kept,
+        elsewhere=elsewhere,
     )
 
 
@@ -119,9 +132,8 @@ def _cards(
         yield position, new_key, kind, card.model_dump_json(exclude_defaults=True), text
 
 
-def _new_batches(
-    spool: CardSpool, renamed: str | None, known: Mapping[str, object]
-) -> Iterator[list[NewCard]]:
+def _new_batches(spool: CardSpool, renamed: str | None, known: Set[str]) -> Iterator[list[NewCard]]:
+    """The spool's cards whose keys are not ``known``, in batches."""
     batch: list[NewCard] = []
     for position, key, kind, content, text in _cards(spool, renamed):
         if key in known:

@@ -15,6 +15,7 @@ from typing import Any
 from recall.core.memory import CardState, MemoryState, ReviewKind
 from recall.storage.records import DeckRow
 from recall.storage.review_ids import batch_uids, card_keys, free_uid
+from recall.storage.rows import ORIGIN_KEPT
 from recall.storage.search_sql import Condition, source
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
@@ -260,6 +261,7 @@ class BrowsingQueries:
         """Move cards (id, key in the new deck) to a deck, schedule rows too; a card's own
         id in its content becomes its new key."""
         rows = list(moves)
+        self._many(ORIGIN_KEPT, [(card_id,) for card_id, _ in rows])
         self._many(
             "UPDATE card SET deck_id = ?, key = ?, edited = 1, "
             "content = json_set(content, '$.id', ?) WHERE id = ?",
@@ -386,9 +388,18 @@ class BrowsingQueries:
         marks = ", ".join("?" * len(deck_ids))
         return self._rows(f"SELECT * FROM deck WHERE id IN ({marks})", deck_ids)
 
-    def edited_keys(self) -> set[str]:
-        """Keys of the cards changed in Recall (edited, tagged, or moved to another deck)."""
-        return {row[0] for row in self._rows("SELECT key FROM card WHERE edited")}
+    def edited_keys(self, deck_id: int) -> set[str]:
+        """Keys of the deck's cards changed in Recall (edited, tagged, or moved in), and
+        the keys of cards changed before schema 23 whose origin is unknown: each may have
+        been moved out of this deck under its key."""
+        return {
+            row[0]
+            for row in self._rows(
+                "SELECT key FROM card WHERE deck_id = ? AND edited UNION "
+                "SELECT card_key FROM card_origin WHERE deck_key IS NULL",
+                (deck_id,),
+            )
+        }
 
     def card_id(self, deck_id: int, key: str) -> int | None:
         """The id of the deck's card with this key, if there is one."""

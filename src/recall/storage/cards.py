@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 
 from recall.core.memory import CardState, MemoryState
-from recall.storage.records import CardKey, CardRow, NewCard
+from recall.storage.records import CardKey, CardRow, MovedCard, NewCard
 from recall.storage.rows import CARD_COLUMNS, card_row
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
@@ -237,6 +237,26 @@ class CardQueries:
                 for card_id, memory in memories
             ),
         )
+
+    def moved_away(self, deck_key: str) -> dict[str, MovedCard]:
+        """The cards that came from this deck's file under a key they no longer have there,
+        by that key (the first such card when several did)."""
+        rows = self._sql.rows(
+            "SELECT card_origin.card_key, card.id, card.seed, card.position, card.kind, "
+            "card.content, card.deck_id, card.key, card.updated_at, card.edited "
+            "FROM card_origin JOIN card ON card.id = card_origin.card_id "
+            "JOIN deck ON deck.id = card.deck_id WHERE card_origin.deck_key = ? "
+            "AND NOT (deck.key = card_origin.deck_key AND card.key = card_origin.card_key) "
+            "ORDER BY card.id DESC",
+            (deck_key,),
+        )
+        moved: dict[str, MovedCard] = {}
+        for origin, id_, seed, position, kind, content, deck_id, key, updated_at, edited in rows:
+            moment = from_micros(updated_at)
+            assert moment is not None, "updated_at is never NULL"
+            stored = CardKey(id=id_, seed=seed, position=position, kind=kind, content=content)
+            moved[origin] = MovedCard(stored, deck_id, key, moment, bool(edited))
+        return moved
 
     def changed_marks(self, deck_id: int) -> dict[str, tuple[datetime, bool]]:
         """Each card of the deck by key: when its content last changed (in Recall or by an

@@ -29,7 +29,7 @@ from recall.storage.rows import (
     STATE_DUE,
 )
 
-SCHEMA_VERSION = 22
+SCHEMA_VERSION = 23
 
 
 def _deck_beside_schedule(connection: Connection) -> None:
@@ -424,6 +424,47 @@ def _follow_up_summaries(connection: Connection) -> None:
     follow_up_summary.fill(connection)
 
 
+def _card_origins(connection: Connection) -> None:
+    """Schema 23: a card moved to another deck (or key) keeps where its deck file has it.
+
+    Importing that file again added a moved card a second time, new and without its
+    history. The origins of moves made before are known only where sync noted them (a
+    card's ``from``, the keys it had before its last move, followed back to the first).
+    Every other card changed in Recall may have been moved too: its origin is unknown
+    (no deck), and a bundled deck updated at start leaves alone a card of its key, as
+    before (``BrowsingQueries.edited_keys``).
+    """
+    connection.exec_driver_sql(
+        "CREATE TABLE card_origin (card_id INTEGER NOT NULL REFERENCES card (id) "
+        "ON DELETE CASCADE, deck_key VARCHAR, card_key VARCHAR NOT NULL, "
+        "PRIMARY KEY (card_id))"
+    )
+    connection.exec_driver_sql(
+        "CREATE INDEX ix_card_origin_key ON card_origin (deck_key, card_key)"
+    )
+    rows = connection.exec_driver_sql(
+        "SELECT deck_key, card_key, json_extract(fields, '$.from[2][0]'), "
+        "json_extract(fields, '$.from[2][1]') FROM sync_entity WHERE kind = 'card' "
+        "AND json_extract(fields, '$.from') IS NOT NULL"
+    ).fetchall()
+    parents = {(deck, card): (old_deck, old_card) for deck, card, old_deck, old_card in rows}
+    for keys in parents:
+        first, seen = keys, {keys}
+        while first in parents and parents[first] not in seen:
+            first = parents[first]
+            seen.add(first)
+        connection.exec_driver_sql(
+            "INSERT OR IGNORE INTO card_origin (card_id, deck_key, card_key) "
+            "SELECT card.id, ?, ? FROM card JOIN deck ON deck.id = card.deck_id "
+            "WHERE deck.key = ? AND card.key = ?",
+            (*first, *keys),
+        )
+    connection.exec_driver_sql(
+        "INSERT OR IGNORE INTO card_origin (card_id, deck_key, card_key) "
+        "SELECT id, NULL, key FROM card WHERE edited"
+    )
+
+
 # MIGRATIONS[n] upgrades a schema-n database to schema n + 1, inside the upgrade's one
 # transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -448,4 +489,5 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     19: _anki_note_indexes,
     20: _state_due_covering,
     21: _follow_up_summaries,
+    22: _card_origins,
 }

@@ -90,6 +90,26 @@ class CardKey:
 
 
 @dataclass(frozen=True, slots=True)
+class MovedCard:
+    """A card that left the deck and key its deck file gives it: moved to another deck by
+    the learner (or by sync), or to another key in the deck.
+
+    Attributes:
+        stored: The card as Recall has it now.
+        deck_id: The deck it is in now.
+        key: Its key now.
+        updated_at: When its content last changed, in Recall or by an import.
+        edited: Whether the learner changed it in Recall (moving it is a change).
+    """
+
+    stored: CardKey
+    deck_id: int
+    key: str
+    updated_at: datetime
+    edited: bool
+
+
+@dataclass(frozen=True, slots=True)
 class NewReview:
     """A review to append, built the same way by studying and by importing.
 

@@ -15,6 +15,14 @@ CARD_COLUMNS = (
     "card_memory.last_review, card.position, card.seed"
 )
 DECK_COLUMNS = "deck.id, deck.key, deck.name, deck.description"
+# Run before a card (by id) leaves its deck or key: where its deck file has it stays known
+# (the first origin stays; a known one replaces an unknown one).
+ORIGIN_KEPT = (
+    "INSERT INTO card_origin (card_id, deck_key, card_key) "
+    "SELECT card.id, deck.key, card.key FROM card JOIN deck ON deck.id = card.deck_id "
+    "WHERE card.id = ? ON CONFLICT (card_id) DO UPDATE SET deck_key = excluded.deck_key, "
+    "card_key = excluded.card_key WHERE card_origin.deck_key IS NULL"
+)
 REVIEW_COLUMNS = (
     "review.id, review.card_id, review.reviewed_at, review.rating, review.duration_ms, "
     "review.state_before, review.picked, review.correct, review.kind, review.set_due, "

@@ -83,6 +83,7 @@ EXPECTED = Expected(
             | {"last_review", "suspended", "buried_until", "position"}
         ),
         "card_tag": frozenset({"card_id", "tag"}),
+        "card_origin": frozenset({"card_id", "deck_key", "card_key"}),
         "review": frozenset(
             {"id", "card_id", "reviewed_at", "rating", "duration_ms", "state_before"}
             | {"picked", "correct", "kind", "set_due", "proposed_rating", "uid"}
@@ -154,6 +155,7 @@ EXPECTED = Expected(
         "ix_card_memory_buried": "card_memory",
         "ix_card_memory_studied_due": "card_memory",
         "ix_card_tag_tag": "card_tag",
+        "ix_card_origin_key": "card_origin",
         "ix_review_card_history": "review",
         "ix_review_reviewed_at": "review",
         "ix_review_follow_up_entries": "review",

@@ -14,7 +14,7 @@ from typing import Any
 
 from recall.core.memory import CardState, answer_ms
 from recall.storage.cards import SEED_LIMIT, random_seed
-from recall.storage.rows import REVIEW_ORDER
+from recall.storage.rows import ORIGIN_KEPT, REVIEW_ORDER
 from recall.storage.sql import Row, Sql
 from recall.storage.times import to_micros
 
@@ -247,6 +247,7 @@ class SyncLocalQueries:
 
     def rekey_card(self, card_id: int, deck_id: int, key: str) -> None:
         """Put a card under other keys (moved to another deck), schedule and history too."""
+        self._sql.run(ORIGIN_KEPT, (card_id,))
         self._sql.run(
             "UPDATE card SET deck_id = ?, key = ?, content = json_set(content, '$.id', ?) "
             "WHERE id = ?",

@@ -172,6 +172,26 @@ class CardTag(SQLModel, table=True):
     tag: str = Field(primary_key=True, sa_type=NOCASE_TEXT)
 
 
+class CardOrigin(SQLModel, table=True):
+    """Where a card moved out of its deck, or to another key, came from (schema 23): the
+    deck and key its deck file gives it, so that importing that file again finds the card
+    where the learner put it instead of adding it a second time. The first origin stays:
+    it is the one a file knows."""
+
+    __tablename__ = "card_origin"
+    __table_args__ = (Index("ix_card_origin_key", "deck_key", "card_key"),)
+
+    card_id: int = Field(foreign_key="card.id", ondelete="CASCADE", primary_key=True)
+    deck_key: str | None = Field(
+        description=(
+            "The deck's file id the card came from; None when unknown: a card changed in "
+            "Recall before schema 23, which may have been moved (its key then is "
+            "``card_key``)."
+        )
+    )
+    card_key: str = Field(description="The card's id in that deck's file.")
+
+
 class Review(SQLModel, table=True):
     """One answer, appended and never changed (a trigger refuses updates)."""
 
