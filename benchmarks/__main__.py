@@ -18,6 +18,7 @@ import shutil
 import sqlite3
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -203,36 +204,59 @@ def _size_figures(collections: prepare.Collections, work: Path, plan: Plan) -> l
     return [*answers, queue, *statistics, reschedule, retention]
 
 
-def _growth(plan: Plan, cache: Path, now: datetime, work: Path) -> list[Figure]:
+def _growth(
+    plan: Plan, cache: Path, now: datetime, work: Path, failures: list[str]
+) -> list[Figure]:
     """What must stay fast as a collection grows, on 1,000,000 cards: the check beside
-    SQLite's own, the searches, the statistics, cold start and memory."""
+    SQLite's own, the searches, the statistics, cold start and memory. A step that stops
+    with an error is named in ``failures``; the others are still measured."""
     big = prepare.collections(MILLION, cache, now, _say)
     folder = work / "million"
     folder.mkdir()
-    _say(f"growth: cold start and memory, {big.cards:,} cards ...")
-    started = start.measure_start(
-        big.recall_database, big.deck_key, big.cards, folder, GROWTH_ROUNDS
-    )
-    _say(f"growth: recall check beside SQLite's own, {big.cards:,} cards ...")
-    history = measure_history.measure_growth(
-        big.recall_database, big.cards, folder, plan.history_rounds
-    )
-    _say(f"growth: searching, {big.cards:,} cards ...")
-    searches = measure_search.measure_search(
-        big.recall_database, big.anki_collection, big.cards, folder, GROWTH_ROUNDS
-    )
-    _say(f"growth: statistics, {big.cards:,} cards ...")
-    statistics = measure_stats.measure_stats(
-        big.recall_database,
-        big.anki_collection,
-        big.cards,
-        big.deck_key,
-        folder,
-        GROWTH_ROUNDS,
-    )
-    _say(f"growth: peak memory of a JSON deck's import, {big.cards:,} cards ...")
-    json_peak = measure_json_peak.measure_json_peak(big.deck_file, big.cards, folder)
-    return [*started[1:3], *history, *searches, *statistics, json_peak]
+    steps: list[tuple[str, Callable[[], list[Figure]]]] = [
+        (
+            "cold start and memory",
+            lambda: start.measure_start(
+                big.recall_database, big.deck_key, big.cards, folder, GROWTH_ROUNDS
+            )[1:3],
+        ),
+        (
+            "recall check beside SQLite's own",
+            lambda: measure_history.measure_growth(
+                big.recall_database, big.cards, folder, plan.history_rounds
+            ),
+        ),
+        (
+            "searching",
+            lambda: measure_search.measure_search(
+                big.recall_database, big.anki_collection, big.cards, folder, GROWTH_ROUNDS
+            ),
+        ),
+        (
+            "statistics",
+            lambda: measure_stats.measure_stats(
+                big.recall_database,
+                big.anki_collection,
+                big.cards,
+                big.deck_key,
+                folder,
+                GROWTH_ROUNDS,
+            ),
+        ),
+        (
+            "peak memory of a JSON deck's import",
+            lambda: [measure_json_peak.measure_json_peak(big.deck_file, big.cards, folder)],
+        ),
+    ]
+    figures: list[Figure] = []
+    for name, step in steps:
+        _say(f"growth: {name}, {big.cards:,} cards ...")
+        try:
+            figures += step()
+        except Exception as error:  # the other steps are still measured
+            failures.append(f"growth, {name}, {big.cards:,} cards: {type(error).__name__}: {error}")
+            _say(f"  growth, {name}: not measured: {error}")
+    return figures
 
 
 def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = False) -> list[Figure]:
@@ -345,7 +369,7 @@ def run(plan: Plan, output: Path, command: str, smoke: bool, million: bool = Fal
         figures += started[2:]
         if million:
             try:
-                figures += _growth(plan, cache, now, work)
+                figures += _growth(plan, cache, now, work, failures)
             except Exception as error:  # the run's other figures are still reported
                 failures.append(f"the growth to {MILLION:,} cards: {type(error).__name__}: {error}")
                 _say(f"  growth: not measured: {error}")
