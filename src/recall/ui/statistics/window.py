@@ -32,6 +32,7 @@ from recall.stats.figures import Coming, Schedules, Statistics
 from recall.stats.item_analysis import ItemAnalysis
 from recall.stats.schedules import collect_forecast, collect_schedules
 from recall.storage import Database
+from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label
 from recall.ui.statistics.misconceptions_view import CardPicksDialog
 from recall.ui.statistics.page import StatisticsPage
@@ -45,6 +46,7 @@ PERIODS: tuple[tuple[str, int | None], ...] = (
 )
 
 
+@reports_errors
 class StatisticsWindow(QWidget):
     """Statistics for the collection or one deck; the figures load off the GUI thread.
 
