@@ -163,39 +163,48 @@ def test_a_moved_card_gains_the_reviews_its_package_brings_later(
     healthy(database, datetime.now(UTC))
 
 
-def test_a_bundled_card_the_learner_moved_stays_where_they_put_it(
-    database: Database, clock: Clock, tmp_path: Path
-) -> None:
+def bundled_tiny(database: Database, clock: Clock, tmp_path: Path) -> Path:
+    """The tiny deck installed as a bundled deck; its file, which a test may change."""
     folder = tmp_path / "decks"
     folder.mkdir()
     deck_file = folder / "tiny.json"
     shutil.copyfile(TINY, deck_file)
     opening.install_bundled_decks(database, clock(), [deck_file])
+    return deck_file
+
+
+def shipped_again(database: Database, clock: Clock, deck_file: Path, **changes: str) -> DeckReport:
+    """The bundled tiny deck shipped a month later with its first card's question (and
+    ``changes`` to its second card) changed: the report of the start that installs it."""
+    raw = json.loads(TINY.read_text(encoding="utf-8"))
+    raw["cards"][0]["question"] = "What is two plus two?"
+    raw["cards"][1].update(changes)
+    deck_file.write_text(json.dumps(raw), encoding="utf-8")
+    (report,) = opening.install_bundled_decks(database, clock.advance(days=30), [deck_file])
+    return report
+
+
+def test_a_bundled_card_the_learner_moved_stays_where_they_put_it(
+    database: Database, clock: Clock, tmp_path: Path
+) -> None:
+    deck_file = bundled_tiny(database, clock, tmp_path)
     importing.import_deck(database, load_deck(DATA / "decks" / "sharp.json"), clock())
     q1 = cards(database, "tiny")["q1"][0]
     move(database, q1, "sharp")
     moved_content = cards(database, "sharp")["q1"][1]
 
-    raw = json.loads(TINY.read_text(encoding="utf-8"))
-    raw["cards"][0]["question"] = "What is two plus two?"
-    raw["cards"][1]["front"] = "Capital of France, the city?"
-    deck_file.write_text(json.dumps(raw), encoding="utf-8")
-    (report,) = opening.install_bundled_decks(database, clock.advance(days=30), [deck_file])
+    report = shipped_again(database, clock, deck_file, front="Capital of France, the city?")
 
     assert set(cards(database, "tiny")) == {"b1"}  # q1 is not added back
     assert (report.added, report.updated) == (0, 1)
     assert cards(database, "sharp")["q1"] == (q1, moved_content)  # the learner's, untouched
-    assert json.loads(cards(database, "tiny")["b1"][1])["front"] == raw["cards"][1]["front"]
+    assert json.loads(cards(database, "tiny")["b1"][1])["front"] == "Capital of France, the city?"
 
 
 def test_a_bundled_card_is_updated_though_another_deck_has_an_edited_card_of_its_key(
     database: Database, clock: Clock, tmp_path: Path
 ) -> None:
-    folder = tmp_path / "decks"
-    folder.mkdir()
-    deck_file = folder / "tiny.json"
-    shutil.copyfile(TINY, deck_file)
-    opening.install_bundled_decks(database, clock(), [deck_file])
+    deck_file = bundled_tiny(database, clock, tmp_path)
     mine = load_deck(TINY).model_copy(update={"id": "mine", "name": "Mine"})
     importing.import_deck(database, mine, clock())
     their_q1, content = cards(database, "mine")["q1"]
@@ -203,10 +212,7 @@ def test_a_bundled_card_is_updated_though_another_deck_has_an_edited_card_of_its
     with database.transaction() as transaction:
         transaction.browsing.set_content([(their_q1, json.dumps(edited))], clock())
 
-    raw = json.loads(TINY.read_text(encoding="utf-8"))
-    raw["cards"][0]["question"] = "What is two plus two?"
-    deck_file.write_text(json.dumps(raw), encoding="utf-8")
-    (report,) = opening.install_bundled_decks(database, clock.advance(days=30), [deck_file])
+    report = shipped_again(database, clock, deck_file)
 
     assert report.updated == 1
     assert json.loads(cards(database, "tiny")["q1"][1])["question"] == "What is two plus two?"
@@ -216,20 +222,13 @@ def test_a_bundled_card_is_updated_though_another_deck_has_an_edited_card_of_its
 def test_a_card_changed_before_origins_were_kept_still_holds_its_key_in_a_bundled_deck(
     database: Database, clock: Clock, tmp_path: Path
 ) -> None:
-    folder = tmp_path / "decks"
-    folder.mkdir()
-    deck_file = folder / "tiny.json"
-    shutil.copyfile(TINY, deck_file)
-    opening.install_bundled_decks(database, clock(), [deck_file])
+    deck_file = bundled_tiny(database, clock, tmp_path)
     importing.import_deck(database, load_deck(DATA / "decks" / "sharp.json"), clock())
     q1 = cards(database, "tiny")["q1"][0]
     move(database, q1, "sharp")
     with database.transaction() as transaction:  # as the upgrade leaves an older move
         transaction.sql.run("UPDATE card_origin SET deck_key = NULL WHERE card_id = ?", (q1,))
-    raw = json.loads(TINY.read_text(encoding="utf-8"))
-    raw["cards"][0]["question"] = "What is two plus two?"
-    deck_file.write_text(json.dumps(raw), encoding="utf-8")
-    (report,) = opening.install_bundled_decks(database, clock.advance(days=30), [deck_file])
+    report = shipped_again(database, clock, deck_file)
     assert (report.added, report.unchanged) == (0, 2)
     assert set(cards(database, "tiny")) == {"b1"}
 
