@@ -173,6 +173,16 @@ def bundled_tiny(database: Database, clock: Clock, tmp_path: Path) -> Path:
     return deck_file
 
 
+def bundled_q1_moved(database: Database, clock: Clock, tmp_path: Path) -> tuple[Path, int]:
+    """The tiny deck installed as a bundled deck, its q1 moved by the learner to the sharp
+    deck: the bundled file, and q1's id."""
+    deck_file = bundled_tiny(database, clock, tmp_path)
+    importing.import_deck(database, load_deck(DATA / "decks" / "sharp.json"), clock())
+    q1 = cards(database, "tiny")["q1"][0]
+    move(database, q1, "sharp")
+    return deck_file, q1
+
+
 def shipped_again(database: Database, clock: Clock, deck_file: Path, **changes: str) -> DeckReport:
     """The bundled tiny deck shipped a month later with its first card's question (and
     ``changes`` to its second card) changed: the report of the start that installs it."""
@@ -187,10 +197,7 @@ def shipped_again(database: Database, clock: Clock, deck_file: Path, **changes: 
 def test_a_bundled_card_the_learner_moved_stays_where_they_put_it(
     database: Database, clock: Clock, tmp_path: Path
 ) -> None:
-    deck_file = bundled_tiny(database, clock, tmp_path)
-    importing.import_deck(database, load_deck(DATA / "decks" / "sharp.json"), clock())
-    q1 = cards(database, "tiny")["q1"][0]
-    move(database, q1, "sharp")
+    deck_file, q1 = bundled_q1_moved(database, clock, tmp_path)
     moved_content = cards(database, "sharp")["q1"][1]
 
     report = shipped_again(database, clock, deck_file, front="Capital of France, the city?")
@@ -222,10 +229,7 @@ def test_a_bundled_card_is_updated_though_another_deck_has_an_edited_card_of_its
 def test_a_card_changed_before_origins_were_kept_still_holds_its_key_in_a_bundled_deck(
     database: Database, clock: Clock, tmp_path: Path
 ) -> None:
-    deck_file = bundled_tiny(database, clock, tmp_path)
-    importing.import_deck(database, load_deck(DATA / "decks" / "sharp.json"), clock())
-    q1 = cards(database, "tiny")["q1"][0]
-    move(database, q1, "sharp")
+    deck_file, q1 = bundled_q1_moved(database, clock, tmp_path)
     with database.transaction() as transaction:  # as the upgrade leaves an older move
         transaction.sql.run("UPDATE card_origin SET deck_key = NULL WHERE card_id = ?", (q1,))
     report = shipped_again(database, clock, deck_file)
