@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialog
+from PySide6.QtWidgets import QApplication, QDialog, QLineEdit
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
@@ -476,3 +476,30 @@ def test_tagging_one_card_of_an_anki_note_shows_on_every_card_of_it(
         assert [row.tags for row in rows] == [("animals",)] * 2
     finally:
         browser.close()
+
+
+def test_the_editor_never_squeezes_a_field_below_its_height(
+    qtbot: QtBot, browser: BrowserWindow
+) -> None:
+    # A card whose question wraps in the preview, in a browser of a laptop's height: the
+    # editor scrolls rather than draw the choices' fields too low to read.
+    browser.resize(1216, 810)
+    lengths = [
+        len(str(browser.model.index(row, 0).data())) for row in range(browser.model.rowCount())
+    ]
+    browser.select_rows([lengths.index(max(lengths))])
+    qtbot.waitUntil(lambda: browser.editor.isVisible())
+    QApplication.processEvents()
+    assert browser.editor.preview.height() > browser.editor.preview.fontMetrics().height() * 2
+    fields = [field for field in browser.editor.findChildren(QLineEdit) if field.isVisible()]
+    assert len(fields) >= 8  # four choices, each with its text and its why
+    squeezed = [
+        (field.accessibleName(), field.height())
+        for field in fields
+        if field.height() < field.minimumSizeHint().height()
+    ]
+    assert squeezed == []
+    # The long question wraps in the editor's title instead of widening the pane, which
+    # squeezed the sidebar to a few letters.
+    assert browser.editor_title.minimumSizeHint().width() < browser.width() // 3
+    assert browser.sidebar.width() >= 150

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QPushButton,
     QToolButton,
@@ -149,6 +150,10 @@ class CardEditor(QWidget):
         self._form.addRow(tr("Tags"), self.tags)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        # The editor sits in a scroll area, which sizes it by the form's height for its
+        # width; with a wrapped preview that came out short, and the form squeezed the
+        # choices' fields to a few pixels. Held to its minimum size, the editor scrolls.
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         layout.addLayout(self._form)
         layout.addWidget(self.problems)
         layout.addStretch(1)

@@ -140,6 +140,7 @@ class BrowserWindow(QMainWindow):
         self.editor_title = plain_label(tr("Select a card to edit it."))
         self.editor_title.setObjectName("editorTitle")
         self.editor_title.setTextFormat(Qt.TextFormat.PlainText)
+        self.editor_title.setWordWrap(True)  # a long question widened the pane, not the line
         self.card_actions = BrowserActions(self, database, changes, clock, self._prompts)
         self._build()
         self._create_menus()
