@@ -4,6 +4,7 @@ simulated learner remembers about that share, and the cap keeps every answer rep
 from __future__ import annotations
 
 import json
+import random
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from recall.safekeeping import integrity
 from recall.scheduling import DEFAULT_PARAMETERS, Schedulers
 from recall.stats import exam as exam_stats
 from recall.storage import Database
+from recall.storage.cards import SEED_LIMIT
 from recall.study.session import StudySession
 
 NOW = datetime(2026, 1, 15, 9, 0, tzinfo=UTC)  # the study day of 15 January (UTC, from 04:00)
@@ -43,6 +45,14 @@ def deck(cards: int, key: str = "facts") -> str:
 @pytest.fixture
 def facts(database: Database) -> Database:
     importing.import_deck(database, parse_deck(deck(12), "facts.json"), NOW)
+    with database.transaction() as transaction:
+        # Seeds of its own (an import draws them at random): the simulations' draws, made
+        # from each card's seed, are then the same in every run.
+        row = transaction.decks.by_key("facts")
+        assert row is not None
+        ids = sorted(card.id for card in transaction.cards.of_deck(row.id))
+        seeds = random.Random(15)
+        transaction.cards.reseed(ids, lambda: seeds.randrange(1, SEED_LIMIT))
     return database
 
 

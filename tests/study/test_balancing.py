@@ -8,8 +8,9 @@ from datetime import UTC, datetime, timedelta
 from recall.core.days import StudyDays
 from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.core.presets import DEFAULT_PRESET_ID, Preset
+from recall.options import exam_dates
 from recall.safekeeping import integrity
-from recall.scheduling import Schedulers
+from recall.scheduling import Schedulers, exam
 from recall.storage import Database, ReviewRow
 from recall.study.custom import CustomQueue, SessionKind
 from recall.study.session import StudySession
@@ -173,3 +174,23 @@ def test_a_change_made_elsewhere_between_answers_is_in_the_next_answers_loads(
     clock += timedelta(seconds=7)
     session.record(session.reveal(shown, clock), Rating.GOOD, clock)
     assert_kept_loads_are_the_databases(session, bundled)
+
+
+def test_until_an_exam_the_fuzz_draws_day_stands_and_balancing_comes_back_after_it(
+    bundled: Database,
+) -> None:
+    exam_day = (START + timedelta(days=20)).date()
+    exam_dates.set_exam_date(bundled, DECK, exam_day, START)
+    study_days(bundled, START, 45)
+    days = StudyDays()
+    number = exam.day_number(exam_day)
+    # The last three study days before it, or its morning when answered the day before.
+    last_days = {exam.day_start(number - back, days) for back in (0, 1, 2, 3)}
+    before = [row for row in answers(bundled) if days.day_of(row.reviewed_at) < number]
+    after = [row for row in answers(bundled) if days.day_of(row.reviewed_at) >= number]
+    assert len(before) >= 20
+    # Before the exam a day is kept only where the exam's cap chose it.
+    assert [row.set_due for row in before if row.set_due not in (None, *last_days)] == []
+    assert any(row.set_due in last_days for row in before)
+    assert any(row.set_due is not None for row in after)  # balanced again
+    assert integrity.check(bundled, Schedulers(), START + timedelta(days=45)).healthy

@@ -67,6 +67,11 @@ def exam_dates_in_tree(
     return found
 
 
+def ahead(exam: date | None, days: StudyDays, now: datetime) -> bool:
+    """Whether an exam is still to come: its study day is later than ``now``'s."""
+    return exam is not None and days.day_of(now) < day_number(exam)
+
+
 def capped_due(
     after: MemoryState, seed: int, exam: date | None, days: StudyDays, now: datetime
 ) -> datetime | None:
