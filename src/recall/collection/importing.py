@@ -404,10 +404,10 @@ def _write_deck(
         if stored is None and there is None:
             to_add.append(_new_card(card, position))
             continue
+        mark: tuple[datetime, bool] | None
         if there is not None:
             # Where the learner put it: under its key there, at its place in that deck.
-            stored, card = there.stored, card.model_copy(update={"id": there.key})
-            mark: tuple[datetime, bool] | None = (there.updated_at, there.edited)
+            stored, card, mark = reimport.where_moved(there, card)
             position = there.stored.position
             elsewhere += 1
         else:

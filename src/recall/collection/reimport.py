@@ -23,6 +23,7 @@ from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard
 from recall.core import wording
 from recall.core.i18n import trn
 from recall.storage import CardKey
+from recall.storage.records import MovedCard
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,14 @@ def compare(
     if not file_newer:
         return Outcome(None, newer_kept=True)
     return Outcome(content)
+
+
+def where_moved(
+    there: MovedCard, card: BasicCard | ChoiceCard
+) -> tuple[CardKey, BasicCard | ChoiceCard, tuple[datetime, bool]]:
+    """What a file's card is compared with when the learner moved it to another deck (or
+    key): the card where it is, the file's card under its key there, and its mark."""
+    return there.stored, card.model_copy(update={"id": there.key}), (there.updated_at, there.edited)
 
 
 def _gaining_note(

@@ -83,10 +83,10 @@ def write_spooled(
         if stored is None and there is None:
             continue
         card = CARD_ADAPTER.validate_json(content)
+        mark: tuple[datetime, bool] | None
         if there is not None:
             # Where the learner put it: under its key there, at its place in that deck.
-            stored, card = there.stored, card.model_copy(update={"id": there.key})
-            mark: tuple[datetime, bool] | None = (there.updated_at, there.edited)
+            stored, card, mark = reimport.where_moved(there, card)
             key, position = there.key, there.stored.position
             elsewhere += 1
         else:
