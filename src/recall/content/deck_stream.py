@@ -62,12 +62,11 @@ TakeCard = Callable[[int, ChoiceCard | BasicCard], None]
 _STAND_IN = {"id": "x", "type": "basic", "front": "x", "back": "x"}
 
 
-# In a card's JSON: an escape (a newline, a surrogate...), a string opening with as many
-# marker or space characters as Markdown needs to nest too deep (a raw tab cannot be in
-# a JSON string), or the key that can make the card HTML.
-_NOT_PLAIN = re.compile(
-    r'[\\]|"[ >*+\-.)0-9]{' + str((MAX_MARKDOWN_NESTING + 2) // 2) + '}|"markup"'
-)
+# In a card's JSON, a string opening with as many marker or space characters as Markdown
+# needs to nest too deep (a raw tab cannot be in a JSON string). An escape (a newline, a
+# surrogate...) and the key that can make the card HTML are looked for as plain substrings:
+# one pattern with the three alternatives tried at every character took 4x as long.
+_DEEP_MARKDOWN = re.compile(r'"[ >*+\-.)0-9]{' + str((MAX_MARKDOWN_NESTING + 2) // 2) + "}")
 
 
 def _plain_source(text: str) -> bool:
@@ -75,7 +74,12 @@ def _plain_source(text: str) -> bool:
     (``card_limit_problems``) but for its tags' length, and holds no half character: it
     is no longer than a field may be, so no field is; no string in it has an escape, so
     each is one line; none starts like deep Markdown; the card is not HTML."""
-    return len(text) <= MAX_FIELD_CHARS and _NOT_PLAIN.search(text) is None
+    return (
+        len(text) <= MAX_FIELD_CHARS
+        and "\\" not in text
+        and '"markup"' not in text
+        and _DEEP_MARKDOWN.search(text) is None
+    )
 
 
 class _Streamed:
