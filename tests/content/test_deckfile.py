@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from recall.content.deck_format import (
     BasicCard,
@@ -135,6 +136,27 @@ def test_schema_describes_the_format() -> None:
     assert schema["additionalProperties"] is False
     assert set(schema["required"]) >= {"format", "version", "id", "name", "cards"}
     assert {"ChoiceCard", "BasicCard", "Choice"} <= set(schema["$defs"])
+
+
+@pytest.mark.parametrize("blank", [" ", "\t\n", "\u00a0", "\u2003\u3000", "\u0085\u2028"])
+def test_a_text_of_only_whitespace_is_refused_and_the_schema_says_why(blank: str) -> None:
+    """Stripped first, such a text is empty; an external validator, which strips nothing,
+    reads the same rule from the schema's pattern."""
+    card = {
+        "id": "q",
+        "type": "choice",
+        "question": blank,
+        "choices": [{"text": "a", "correct": True}, {"text": blank}],
+    }
+    with pytest.raises(ValidationError) as raised:
+        ChoiceCard.model_validate(card)
+    problems = [(error["loc"], error["type"]) for error in raised.value.errors()]
+    assert problems == [
+        (("question",), "string_too_short"),
+        (("choices", 1, "text"), "string_too_short"),
+    ]
+    question = deck_schema()["$defs"]["ChoiceCard"]["properties"]["question"]
+    assert (question["minLength"], question["pattern"]) == (1, r"\S")
 
 
 json_values = st.recursive(

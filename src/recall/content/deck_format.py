@@ -15,6 +15,7 @@ from pydantic import (
     StringConstraints,
     TypeAdapter,
     ValidationError,
+    WithJsonSchema,
     model_validator,
 )
 
@@ -50,7 +51,13 @@ Slug = Annotated[
     StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{0,99}$"),
     Field(description="A stable key: lowercase letters, digits, '.', '_' and '-', at most 100."),
 ]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"\S")]
+# After stripping, a text of at least one character holds one that is not whitespace;
+# the pattern says so to the JSON schema (which strips nothing) and is not run again.
+Text = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1),
+    WithJsonSchema({"type": "string", "minLength": 1, "pattern": r"\S"}),
+]
 Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"^\S+$")]
 
 
