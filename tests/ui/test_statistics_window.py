@@ -49,6 +49,8 @@ def open_statistics(qtbot: QtBot, window: MainWindow) -> StatisticsWindow:
     )
     statistics = window.statistics
     assert statistics is not None
+    # The item analysis is the last of the window's jobs: its section fills after the rest.
+    qtbot.waitUntil(lambda: bool(statistics.page.item_analysis.reading.text()))
     assert statistics.isVisible()
     return statistics
 
