@@ -145,6 +145,36 @@ def test_cards_due_at_one_instant_come_in_deck_order(
     assert len(dues) - len(set(dues)) >= 5  # ties the position decides
 
 
+@pytest.mark.parametrize("query", ["", "prop:ivl>=1", "prop:ivl<=400", "rated:7", "is:new"])
+def test_the_sort_by_due_puts_ties_in_deck_order_and_new_cards_last(
+    finder: tuple[Database, browse.Finder], query: str
+) -> None:
+    database, found = finder
+    connection = sqlite3.connect(database.path)
+    try:
+        keys = {
+            card_id: (due is None, due or 0, position, card_id)
+            for card_id, due, position in connection.execute(
+                "SELECT card.id, due, card.position FROM card JOIN card_memory ON card_id = card.id"
+            )
+        }
+    finally:
+        connection.close()
+    ids = list(found.find(query, NOW).card_ids)
+    assert ids == sorted(ids, key=keys.__getitem__)
+    assert list(found.find(query, NOW, descending=True).card_ids) == sorted(
+        ids, key=lambda card_id: (keys[card_id][0], -keys[card_id][1], keys[card_id][2:])
+    )
+    # The ties the sort must break are there: scheduled cards due at one instant, and new
+    # cards at one position in different decks (the id decides between those).
+    scheduled = [keys[card_id][1] for card_id in ids if not keys[card_id][0]]
+    new = [keys[card_id][2] for card_id in ids if keys[card_id][0]]
+    if query != "is:new":
+        assert len(scheduled) - len(set(scheduled)) >= 5, query
+    if query in ("", "is:new"):
+        assert len(new) - len(set(new)) >= 5, query
+
+
 def _plan(database: Database, query: str, sort: str = "due") -> str:
     connection = sqlite3.connect(database.path)
     finder = browse.Finder(database, Scheduler(), Preferences(), ZONE)
@@ -231,9 +261,14 @@ def test_a_search_by_interval_walks_the_index_by_state_and_due_alone(
 ) -> None:
     database, _ = finder
     # The interval (due and last review) and the sort by due (due, position) come from the
-    # index's entries: no schedule row is read.
+    # index's entries: no schedule row is read. The interval's own term names the states a
+    # reviewed card has, so the walk seeks them and skips the new cards.
     plan = _plan(database, query)
-    assert "SCAN card_memory USING COVERING INDEX ix_card_memory_state_due" in plan, plan
+    assert re.search(
+        r"(SCAN|SEARCH) card_memory USING COVERING INDEX ix_card_memory_state_due", plan
+    ), plan
+    if query == "prop:ivl>=10":
+        assert "ix_card_memory_state_due (state=?)" in plan, plan
     assert not re.search(r"(SCAN|SEARCH) card_memory\b(?! USING COVERING)", plan), plan
 
 
