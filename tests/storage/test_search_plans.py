@@ -272,22 +272,31 @@ def test_a_search_by_interval_walks_the_index_by_state_and_due_alone(
     assert not re.search(r"(SCAN|SEARCH) card_memory\b(?! USING COVERING)", plan), plan
 
 
-def test_a_search_gives_the_connection_its_cache_size_back(
+def test_a_search_keeps_its_larger_cache_on_the_connection(
     finder: tuple[Database, browse.Finder],
 ) -> None:
     database, found = finder
     context = _context(database)
-    with database.reading() as transaction:
-        transaction.sql.rows("PRAGMA cache_size = -1234")
-        ids = transaction.browsing.search(
-            search_sql.compile_query(search.parse("prop:ivl>=10"), context),
-            search_sql.sort_sql("due", False, context),
-        )
-        assert transaction.sql.rows("PRAGMA cache_size") == [(-1234,)]
-        with pytest.raises(StatementError):
-            transaction.browsing.search(
-                search_sql.Condition("no_such_column = 1", ()),
+
+    def search_with_cache(size: int) -> int:
+        with database.reading() as transaction:
+            transaction.sql.rows(f"PRAGMA cache_size = {size}")
+            ids = transaction.browsing.search(
+                search_sql.compile_query(search.parse("prop:ivl>=10"), context),
                 search_sql.sort_sql("due", False, context),
             )
-        assert transaction.sql.rows("PRAGMA cache_size") == [(-1234,)]
-    assert tuple(ids) == found.find("prop:ivl>=10", NOW).card_ids
+            ((after,),) = transaction.sql.rows("PRAGMA cache_size")
+        assert tuple(ids) == found.find("prop:ivl>=10", NOW).card_ids
+        return after
+
+    # Raised from SQLite's default and kept, so the next search finds its pages in memory.
+    assert search_with_cache(-2000) == -8192
+    # A larger cache is left alone, in KiB (negative) or in pages of 4 KiB (positive).
+    assert search_with_cache(-20000) == -20000
+    assert search_with_cache(4096) == 4096
+    assert search_with_cache(100) == -8192
+    with database.reading() as transaction, pytest.raises(StatementError):
+        transaction.browsing.search(
+            search_sql.Condition("no_such_column = 1", ()),
+            search_sql.sort_sql("due", False, context),
+        )
