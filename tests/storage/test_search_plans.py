@@ -145,6 +145,36 @@ def test_cards_due_at_one_instant_come_in_deck_order(
     assert len(dues) - len(set(dues)) >= 5  # ties the position decides
 
 
+@pytest.mark.parametrize("query", ["", "prop:ivl>=1", "prop:ivl<=400", "rated:7", "is:new"])
+def test_the_sort_by_due_puts_ties_in_deck_order_and_new_cards_last(
+    finder: tuple[Database, browse.Finder], query: str
+) -> None:
+    database, found = finder
+    connection = sqlite3.connect(database.path)
+    try:
+        keys = {
+            card_id: (due is None, due or 0, position, card_id)
+            for card_id, due, position in connection.execute(
+                "SELECT card.id, due, card.position FROM card JOIN card_memory ON card_id = card.id"
+            )
+        }
+    finally:
+        connection.close()
+    ids = list(found.find(query, NOW).card_ids)
+    assert ids == sorted(ids, key=keys.__getitem__)
+    assert list(found.find(query, NOW, descending=True).card_ids) == sorted(
+        ids, key=lambda card_id: (keys[card_id][0], -keys[card_id][1], keys[card_id][2:])
+    )
+    # The ties the sort must break are there: scheduled cards due at one instant, and new
+    # cards at one position in different decks (the id decides between those).
+    scheduled = [keys[card_id][1] for card_id in ids if not keys[card_id][0]]
+    new = [keys[card_id][2] for card_id in ids if keys[card_id][0]]
+    if query != "is:new":
+        assert len(scheduled) - len(set(scheduled)) >= 5, query
+    if query in ("", "is:new"):
+        assert len(new) - len(set(new)) >= 5, query
+
+
 def _plan(database: Database, query: str, sort: str = "due") -> str:
     connection = sqlite3.connect(database.path)
     finder = browse.Finder(database, Scheduler(), Preferences(), ZONE)
@@ -231,28 +261,42 @@ def test_a_search_by_interval_walks_the_index_by_state_and_due_alone(
 ) -> None:
     database, _ = finder
     # The interval (due and last review) and the sort by due (due, position) come from the
-    # index's entries: no schedule row is read.
+    # index's entries: no schedule row is read. The interval's own term names the states a
+    # reviewed card has, so the walk seeks them and skips the new cards.
     plan = _plan(database, query)
-    assert "SCAN card_memory USING COVERING INDEX ix_card_memory_state_due" in plan, plan
+    assert re.search(
+        r"(SCAN|SEARCH) card_memory USING COVERING INDEX ix_card_memory_state_due", plan
+    ), plan
+    if query == "prop:ivl>=10":
+        assert "ix_card_memory_state_due (state=?)" in plan, plan
     assert not re.search(r"(SCAN|SEARCH) card_memory\b(?! USING COVERING)", plan), plan
 
 
-def test_a_search_gives_the_connection_its_cache_size_back(
+def test_a_search_keeps_its_larger_cache_on_the_connection(
     finder: tuple[Database, browse.Finder],
 ) -> None:
     database, found = finder
     context = _context(database)
-    with database.reading() as transaction:
-        transaction.sql.rows("PRAGMA cache_size = -1234")
-        ids = transaction.browsing.search(
-            search_sql.compile_query(search.parse("prop:ivl>=10"), context),
-            search_sql.sort_sql("due", False, context),
-        )
-        assert transaction.sql.rows("PRAGMA cache_size") == [(-1234,)]
-        with pytest.raises(StatementError):
-            transaction.browsing.search(
-                search_sql.Condition("no_such_column = 1", ()),
+
+    def search_with_cache(size: int) -> int:
+        with database.reading() as transaction:
+            transaction.sql.rows(f"PRAGMA cache_size = {size}")
+            ids = transaction.browsing.search(
+                search_sql.compile_query(search.parse("prop:ivl>=10"), context),
                 search_sql.sort_sql("due", False, context),
             )
-        assert transaction.sql.rows("PRAGMA cache_size") == [(-1234,)]
-    assert tuple(ids) == found.find("prop:ivl>=10", NOW).card_ids
+            ((after,),) = transaction.sql.rows("PRAGMA cache_size")
+        assert tuple(ids) == found.find("prop:ivl>=10", NOW).card_ids
+        return after
+
+    # Raised from SQLite's default and kept, so the next search finds its pages in memory.
+    assert search_with_cache(-2000) == -8192
+    # A larger cache is left alone, in KiB (negative) or in pages of 4 KiB (positive).
+    assert search_with_cache(-20000) == -20000
+    assert search_with_cache(4096) == 4096
+    assert search_with_cache(100) == -8192
+    with database.reading() as transaction, pytest.raises(StatementError):
+        transaction.browsing.search(
+            search_sql.Condition("no_such_column = 1", ()),
+            search_sql.sort_sql("due", False, context),
+        )

