@@ -9,13 +9,17 @@ from hypothesis import strategies as st
 from recall.content.card_html import clean, sanitize
 from recall.content.card_limits import (
     MAX_MARKDOWN_NESTING,
+    MAX_NAME_CHARS,
     MAX_NESTING,
     MAX_TABLE_NESTING,
     flatten_html,
     html_nesting,
+    html_nesting_problem,
     markdown_nesting,
+    markdown_problem,
     may_nest_markdown_deeply,
 )
+from recall.content.deck_format import BasicCard, card_limit_problems
 
 DEEP = 200_000
 
@@ -130,3 +134,43 @@ def test_deep_markdown_is_found_by_the_quick_check(text: str) -> None:
     assert markdown_nesting(text) > MAX_MARKDOWN_NESTING
     assert may_nest_markdown_deeply(text)
     assert may_nest_markdown_deeply("shallow\n" + text)
+
+
+_HTML_SIDES = st.builds(
+    lambda bold, tables, tail: "<b>" * bold + "<table><tr><td>" * tables + tail,
+    st.integers(0, 2 * MAX_NESTING),
+    st.integers(0, MAX_TABLE_NESTING + 2),
+    st.sampled_from(["x", "<br>" * 30, "<TABLE>" * 4, "</b>" * 50 + "y"]),
+)
+_MARKDOWN = st.sampled_from(["", "typed", "- " * (MAX_MARKDOWN_NESTING + 1) + "deep", "> > x"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    front=_HTML_SIDES,
+    back=_HTML_SIDES,
+    hints=st.lists(_HTML_SIDES, max_size=2),
+    typed=_MARKDOWN,
+    explanation=_MARKDOWN,
+    tag_length=st.sampled_from([1, MAX_NAME_CHARS, MAX_NAME_CHARS + 1]),
+)
+def test_an_html_card_passes_at_once_only_where_each_field_passes(
+    front: str, back: str, hints: list[str], typed: str, explanation: str, tag_length: int
+) -> None:
+    card = BasicCard(
+        id="c",
+        type="basic",
+        markup="html",
+        front=front + "f",
+        back=back + "b",
+        hints=[hint + "h" for hint in hints],
+        type_answer=typed,
+        explanation=explanation,
+        tags=["t" * tag_length],
+    )
+    each_field_passes = (
+        all(html_nesting_problem(side) is None for side in (card.front, card.back, *card.hints))
+        and all(markdown_problem(text) is None for text in (typed, explanation))
+        and tag_length <= MAX_NAME_CHARS
+    )
+    assert (card_limit_problems(card) == []) == each_field_passes

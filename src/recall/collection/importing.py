@@ -70,8 +70,12 @@ def read_file(
     staging: Path,
     progress: Progress = no_progress,
     cancelled: Cancelled = never_cancelled,
+    plain_templates: bool = True,
 ) -> ImportedPackage:
     """Read one file in whichever supported format its name says.
+
+    ``plain_templates`` is ``read_apkg``'s: False renders every Anki card through the
+    template language (the same cards; for tests and measurement).
 
     Raises:
         DeckError: The file cannot be read or is not valid; the error says where.
@@ -90,7 +94,7 @@ def read_file(
     if suffix in PACKAGE_SUFFIXES:
         from recall.importers.apkg import read_apkg
 
-        return read_apkg(path, staging, progress, cancelled)
+        return read_apkg(path, staging, progress, cancelled, plain_templates)
     if suffix in GIFT_SUFFIXES:
         from recall.importers.gift import read_gift
 
@@ -151,6 +155,7 @@ def import_files(
     progress: Progress = no_progress,
     cancelled: Cancelled = never_cancelled,
     bulk: bool | None = None,
+    plain_templates: bool = True,
 ) -> list[ImportReport]:
     """Import files together: each is read and checked first, then all are written at once.
 
@@ -165,6 +170,9 @@ def import_files(
         bulk: Write the rows with the per-row insert triggers lifted and their work done
             once per set (``storage.bulk_rows``): the same rows, faster. None: from
             ``BULK_FROM_CARDS`` cards on; False: row by row, as every other write.
+        plain_templates: Fill the Anki templates that only name fields from compiled
+            patterns (``read_apkg``): the same cards, faster. False renders every card
+            through the template language.
 
     Raises:
         DeckErrors: At least one file is invalid; every bad file's problems are listed
@@ -176,7 +184,7 @@ def import_files(
         errors: list[DeckError] = []
         for file in files:
             try:
-                package = read_file(file, staging, progress, cancelled)
+                package = read_file(file, staging, progress, cancelled, plain_templates)
                 packages.append((printable(str(file)), package))
             except DeckError as error:
                 errors.append(error)
@@ -212,6 +220,7 @@ def _write(
     progress: Progress,
     cancelled: Cancelled,
     bulk: bool | None = None,
+    plain_templates: bool = True,
 ) -> list[ImportReport]:
     media_dir = paths.media_dir(database.path.parent)
     placed: list[Path] = []

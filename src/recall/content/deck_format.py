@@ -228,8 +228,10 @@ def limit_problems(deck: Deck) -> list[str]:
     if too_long is not None:
         problems.append(f"description: {too_long}")
     for index, card in enumerate(deck.cards):
-        where = f"cards[{index}] (id {card.id!r})"
-        problems += [f"{where}: {problem}" for problem in card_limit_problems(card)]
+        found = card_limit_problems(card)
+        if found:
+            where = f"cards[{index}] (id {card.id!r})"
+            problems += [f"{where}: {problem}" for problem in found]
     return problems
 
 
@@ -255,14 +257,21 @@ def card_limit_problems(card: ChoiceCard | BasicCard) -> list[str]:
 
 
 def _plainly_within_bounds(card: ChoiceCard | BasicCard) -> bool:
-    """Whether a Markdown card's texts and tags are short and shallow, found with one
-    search over them all (a card's fields checked one by one cost most of an import's
-    validation); False sends the card through the field-by-field check, which names the
-    field."""
+    """Whether a card's texts and tags are short and shallow, found with one search over
+    its Markdown texts and the HTML sides' own checks (a card's fields checked one by one
+    cost most of an import's validation); False sends the card through the field-by-field
+    check, which names the field. An HTML card's sides and hints meet the same two checks
+    the field-by-field one gives them (length, then ``html_nesting_problem``)."""
     if isinstance(card, BasicCard):
         if card.markup == "html":
-            return False
-        texts = [card.front, card.back, *card.hints, card.type_answer]
+            sides = [card.front, card.back, *card.hints]
+            if max(map(len, sides)) > MAX_HTML_SIDE_CHARS or any(
+                html_nesting_problem(side) is not None for side in sides
+            ):
+                return False
+            texts = [card.type_answer]
+        else:
+            texts = [card.front, card.back, *card.hints, card.type_answer]
     else:
         texts = [
             card.question,

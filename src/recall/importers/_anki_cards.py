@@ -18,6 +18,7 @@ from recall.content.anki_template import Template
 from recall.importers import _anki_styles
 from recall.importers._collection import AnkiCard, AnkiNote, NoteType
 from recall.importers._hidden_html import hidden_classes, without_hidden
+from recall.importers._plain_templates import FRONT_SIDE, PlainTemplates, compile_plain
 from recall.importers.cloze import cloze_answers, cloze_faces, cloze_numbers
 
 # Where the question starts inside the answer: a marker no field or template can hold.
@@ -62,9 +63,18 @@ def _cloze(text: str, number: int, question: bool) -> str:
 class CardRenderer:
     """Renders the cards of a package's notes, parsing each template once."""
 
-    def __init__(self, deck_names: dict[int, str]) -> None:
+    def __init__(self, deck_names: dict[int, str], plain_templates: bool = True) -> None:
+        """
+        Args:
+            deck_names: Anki's deck names by deck id (``{{Deck}}``); read at each card.
+            plain_templates: Fill the templates that only name fields as compiled
+                patterns (``_plain_templates``, the same sides); False renders every card
+                through the template language.
+        """
         self._deck_names = deck_names
+        self._plain_templates = plain_templates
         self._parsed: dict[tuple[int, int], tuple[Template, Template]] = {}
+        self._plain: dict[tuple[int, int], PlainTemplates | None] = {}
         self._note: tuple[AnkiNote, dict[str, str], set[str]] | None = None
         self._hidden: dict[int, frozenset[str]] = {}
         self._styles: dict[int, _anki_styles.StyleSheet] = {}
@@ -109,6 +119,14 @@ class CardRenderer:
     def sides(self, card: AnkiCard, note: AnkiNote, note_type: NoteType) -> CardSides | None:
         """The card as Recall keeps it, or None when Anki makes no such card (front empty)."""
         template_ord = 0 if note_type.is_cloze else card.ord
+        plain = self._plain_pattern(note.type_id, note_type, template_ord)
+        if plain is not None:
+            values = plain.fields(note)
+            if not plain.makes_card(values):
+                return None
+            question_html = plain.question.format(*values)
+            answer_html = plain.answer.format(*values, **{FRONT_SIDE: _FRONT_MARK})
+            return self._finished(note, note_type, question_html, answer_html)
         question, answer_template = self._templates(note.type_id, note_type, template_ord)
         fields, nonempty = self.fields(card, note, note_type)
         checked = not note_type.is_cloze and question.error is None
@@ -118,8 +136,37 @@ class CardRenderer:
         marked = anki_template.render_side(
             answer_template, fields, card.ord, _FRONT_MARK, _cloze, nonempty
         )
-        front = side.html
-        answer = marked.html.lstrip()
+        typed = ""
+        if side.type_field is not None:
+            text = fields.get(side.type_field, "")
+            if side.type_cloze:
+                typed = ", ".join(cloze_answers(text, card.ord + 1))
+            else:
+                typed = _SOUND.sub("", anki_template.strip_html(text))
+        return self._finished(
+            note,
+            note_type,
+            side.html,
+            marked.html,
+            tuple(hint.text for hint in side.hints),
+            typed,
+            side.speech,
+            side.problem or marked.problem,
+        )
+
+    def _finished(
+        self,
+        note: AnkiNote,
+        note_type: NoteType,
+        front: str,
+        marked_answer: str,
+        hints: tuple[str, ...] = (),
+        typed: str = "",
+        speech: tuple[str, ...] = (),
+        problem: str | None = None,
+    ) -> CardSides:
+        """The sides from the rendered question and answer (``{{FrontSide}}`` marked)."""
+        answer = marked_answer.lstrip()
         repeated = front.strip()
         # The answer Anki shows is the question again, a rule, then the answer; Recall
         # keeps the question on screen, so the back is what comes after the rule.
@@ -130,30 +177,38 @@ class CardRenderer:
         else:
             back = answer
         back = back.replace(_FRONT_MARK, front)
-        typed = ""
-        if side.type_field is not None:
-            text = fields.get(side.type_field, "")
-            if side.type_cloze:
-                typed = ", ".join(cloze_answers(text, card.ord + 1))
-            else:
-                typed = _SOUND.sub("", anki_template.strip_html(text))
         hidden = self._hidden_classes(note.type_id, note_type)
         sheet = self.styles(note.type_id, note_type)
 
         def shown(fragment: str) -> str:
             return _anki_styles.apply(without_hidden(fragment, hidden), sheet)
 
-        hints = tuple(shown(hint.text) for hint in side.hints)
-        problem = side.problem or marked.problem
+        if sheet.empty:  # ``apply`` gives back what it is given
+            front_shown, back_shown = without_hidden(front, hidden), without_hidden(back, hidden)
+        else:
+            front_shown, back_shown = shown(front), shown(back)
         return CardSides(
-            shown(front),
-            shown(back),
-            hints,
+            front_shown,
+            back_shown,
+            tuple(shown(hint) for hint in hints),
             typed.strip(),
-            side.speech,
+            speech,
             problem,
             _SCRIPT.search(front) is not None or _SCRIPT.search(back) is not None,
         )
+
+    def plain_pattern(self, type_id: int, note_type: NoteType, ord_: int) -> bool:
+        """Whether the cards of this template are filled from compiled patterns."""
+        return self._plain_pattern(type_id, note_type, ord_) is not None
+
+    def _plain_pattern(self, type_id: int, note_type: NoteType, ord_: int) -> PlainTemplates | None:
+        if not self._plain_templates:
+            return None
+        key = (type_id, ord_)
+        if key not in self._plain:
+            question, answer = self._templates(type_id, note_type, ord_)
+            self._plain[key] = compile_plain(note_type, question, answer)
+        return self._plain[key]
 
     def styles(self, type_id: int, note_type: NoteType) -> _anki_styles.StyleSheet:
         """The note type's CSS as Recall applies it, read once per note type."""

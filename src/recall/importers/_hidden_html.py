@@ -20,6 +20,8 @@ _HIDDEN_ATTRIBUTE = re.compile(r"(?:^|\s)hidden(?:\s|=|/|$)", re.IGNORECASE)
 _STYLE_ATTRIBUTE = re.compile(r"""style\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 _CLASS_ATTRIBUTE = re.compile(r"""class\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 _CLASS_SELECTOR = re.compile(r"^\.([\w-]+)$")
+# What a tag holds if it may hide anything without a hidden class (``without_hidden``).
+_MAY_HIDE = re.compile(r"style|class|hidden", re.IGNORECASE)
 
 
 def css_rules(css: str) -> list[tuple[str, str]]:
@@ -67,8 +69,18 @@ def _hides(attributes: str, classes: frozenset[str]) -> bool:
 
 
 def without_hidden(fragment: str, classes: frozenset[str] = frozenset()) -> str:
-    """``fragment`` without the elements it hides (and everything inside them)."""
+    """``fragment`` without the elements it hides (and everything inside them).
+
+    Without a tag, or without hidden classes and without the words "style", "class" and
+    "hidden" in any case, nothing is hidden and the fragment comes back with no pass over
+    its tags: every match of ``_STYLE_ATTRIBUTE`` holds "style" and of
+    ``_CLASS_ATTRIBUTE`` "class" (read with the same case rules as ``_MAY_HIDE``), so no
+    tag has a style to test and taking those attributes out changes nothing, and
+    ``_HIDDEN_ATTRIBUTE`` then needs "hidden" in the tag itself.
+    """
     if "<" not in fragment:
+        return fragment
+    if not classes and _MAY_HIDE.search(fragment) is None:
         return fragment
     pieces: list[str] = []
     position = 0

@@ -78,6 +78,7 @@ def read_apkg(
     staging: Path,
     progress: Progress = no_progress,
     cancelled: Cancelled = never_cancelled,
+    plain_templates: bool = True,
 ) -> ImportedPackage:
     """Read an Anki package: a deck package (``.apkg``) or a whole collection (``.colpkg``).
 
@@ -108,6 +109,9 @@ def read_apkg(
         progress: Called with (done, total) over the package's cards and review rows.
         cancelled: Checked every few hundred cards or review rows, between chunks of the
             collection as it is unpacked, and while SQLite works.
+        plain_templates: Fill the card templates of only text and ``{{Field}}``
+            references from patterns compiled once (``_plain_templates``): the same cards
+            as the template language gives, faster. False renders every card through it.
 
     Returns:
         The decks, the history by (deck id, card id), the staged images, and notes on what
@@ -130,7 +134,9 @@ def read_apkg(
             )
             try:
                 with open_collection(copy, layout.collection, source, cancelled) as collection:
-                    reader = _PackageReader(collection, stager, source, progress, cancelled)
+                    reader = _PackageReader(
+                        collection, stager, source, progress, cancelled, plain_templates
+                    )
                     return reader.read()
             finally:
                 for suffix in ("", "-journal", "-wal", "-shm"):
@@ -156,8 +162,10 @@ class _PackageReader:
         source: str,
         progress: Progress,
         cancelled: Cancelled,
+        plain_templates: bool = True,
     ) -> None:
         self._collection = collection
+        self._plain_templates = plain_templates
         self._stager = stager
         self._source = source
         self._progress = progress
@@ -188,7 +196,9 @@ class _PackageReader:
         """Everything the package holds, in Recall's terms."""
         note_types = self._collection.note_types()
         anki_decks = self._collection.decks()
-        self._renderer = CardRenderer({key: deck.name for key, deck in anki_decks.items()})
+        self._renderer = CardRenderer(
+            {key: deck.name for key, deck in anki_decks.items()}, self._plain_templates
+        )
         self._note_data.deck_names = {key: deck.name for key, deck in anki_decks.items()}
         notes = self._collection.notes()
         first_field = next(iter(notes.values())).fields[0] if notes else ""
