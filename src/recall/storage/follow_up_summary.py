@@ -240,6 +240,36 @@ class FollowUpSummaryQueries:
             )
         ]
 
+    def standing_counts(self, deck_ids: Sequence[int] | None = None) -> dict[tuple[int, bool], int]:
+        """The kept rows (of the cards of some decks, or all) but the stale cards', counted
+        by ``(standing, picked_lately)``, in SQL: no row read out."""
+        condition, parameters = _decks(deck_ids)
+        where = " AND" if condition else " WHERE"
+        join = " CROSS JOIN card ON card.id = s.card_id" if condition else ""
+        return {
+            (int(standing), bool(lately)): int(count)
+            for standing, lately, count in self._sql.rows(
+                f"SELECT s.standing, s.picked_lately, count(*) FROM follow_up_summary AS s"
+                f"{join}{condition}{where} s.card_id NOT IN (SELECT card_id FROM follow_up_stale) "
+                "GROUP BY 1, 2",
+                parameters,
+            )
+        }
+
+    def of_cards(self, card_ids: Sequence[int]) -> list[SummaryRow]:
+        """The kept rows of some cards (a few), by card and option."""
+        if not card_ids:
+            return []
+        marks = ", ".join("?" * len(card_ids))
+        return [
+            SummaryRow(*row)
+            for row in self._sql.rows(
+                f"SELECT {_COLUMNS} FROM follow_up_summary AS s WHERE s.card_id IN ({marks}) "
+                "ORDER BY s.card_id, s.option",
+                tuple(card_ids),
+            )
+        ]
+
     def active_cards(self, deck_ids: Sequence[int] | None = None) -> set[int]:
         """The cards (of some decks, or all) with an active follow-up, due or not."""
         condition, parameters = _decks(deck_ids)
