@@ -240,21 +240,24 @@ class FollowUpSummaryQueries:
             )
         ]
 
-    def standing_counts(self, deck_ids: Sequence[int] | None = None) -> dict[tuple[int, bool], int]:
+    def standing_counts(self, deck_ids: Sequence[int] | None = None) -> tuple[int, int, int]:
         """The kept rows (of the cards of some decks, or all) but the stale cards', counted
-        by ``(standing, picked_lately)``, in SQL: no row read out."""
+        in SQL, no row read out: ``(faded, picked lately, the others)``.
+
+        Summed, not grouped: a ``GROUP BY`` made SQLite look each card up in its table
+        (its text included) rather than in the index by deck, and sort the rows.
+        """
         condition, parameters = _decks(deck_ids)
         where = " AND" if condition else " WHERE"
         join = " CROSS JOIN card ON card.id = s.card_id" if condition else ""
-        return {
-            (int(standing), bool(lately)): int(count)
-            for standing, lately, count in self._sql.rows(
-                f"SELECT s.standing, s.picked_lately, count(*) FROM follow_up_summary AS s"
-                f"{join}{condition}{where} s.card_id NOT IN (SELECT card_id FROM follow_up_stale) "
-                "GROUP BY 1, 2",
-                parameters,
-            )
-        }
+        ((faded, lately, rows),) = self._sql.rows(
+            f"SELECT coalesce(sum(s.standing = {FADED}), 0), "
+            f"coalesce(sum(s.standing <> {FADED} AND s.picked_lately), 0), count(*) "
+            f"FROM follow_up_summary AS s{join}{condition}{where} "
+            "s.card_id NOT IN (SELECT card_id FROM follow_up_stale)",
+            parameters,
+        )
+        return int(faded), int(lately), int(rows) - int(faded) - int(lately)
 
     def of_cards(self, card_ids: Sequence[int]) -> list[SummaryRow]:
         """The kept rows of some cards (a few), by card and option."""

@@ -111,9 +111,8 @@ class Kept:
         """How many follow-ups (of the cards of some decks, or all) stand where, by
         ``standing_name``: the kept rows counted in SQL, the stale cards' worked out again."""
         wanted = None if deck_ids is None else set(deck_ids)
-        counted: Counter[str] = Counter()
-        for (standing, lately), count in self._queries.standing_counts(deck_ids).items():
-            counted[_standing_name(standing, lately)] += count
+        faded, persisting, fading = self._queries.standing_counts(deck_ids)
+        counted = Counter({"faded": faded, "persisting": persisting, "fading": fading})
         counted.update(
             standing_name(row)
             for deck_id, row, _items in self._fresh
@@ -124,11 +123,7 @@ class Kept:
     def standings(self, card_ids: Sequence[int]) -> dict[tuple[int, str], str]:
         """Where each follow-up of some cards (a few) stands, by card and option."""
         wanted = set(card_ids)
-        rows = [
-            row
-            for row in self._queries.of_cards(sorted(wanted - self._stale))
-            if row.card_id not in self._stale
-        ]
+        rows = self._queries.of_cards(sorted(wanted - self._stale))
         rows += [row for _deck, row, _items in self._fresh if row.card_id in wanted]
         return {(row.card_id, row.option): standing_name(row) for row in rows}
 
@@ -266,14 +261,11 @@ def bring_up_to_date(database: Database) -> None:
 
 
 def standing_name(row: SummaryRow) -> str:
-    """Where a follow-up is, as the misconceptions list names it."""
-    return _standing_name(row.standing, bool(row.picked_lately))
-
-
-def _standing_name(standing: int, picked_lately: bool) -> str:
-    if standing == FADED:
+    """Where a follow-up is, as the misconceptions list names it (as ``standing_counts``
+    counts them)."""
+    if row.standing == FADED:
         return "faded"
-    return "persisting" if picked_lately else "fading"
+    return "persisting" if row.picked_lately else "fading"
 
 
 def _in(
