@@ -16,6 +16,7 @@ from recall.safekeeping.integrity import replay
 from recall.scheduling import Scheduler, Schedulers
 from recall.stats import collect, to_json
 from recall.storage import Database, NewReview
+from recall.study.follow_up_summary import Kept
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 WHY = "Lyon is France's third city."
@@ -33,8 +34,12 @@ HISTORIES = {
 }
 
 
-def build(database: Database) -> None:
-    """A deck with one card per history, each answered as ``HISTORIES`` says, schedules
+def build(
+    database: Database,
+    histories: dict[str, list[tuple[int, str, int]]] = HISTORIES,
+    deck_key: str = "fr",
+) -> None:
+    """A deck with one card per history, each answered as ``histories`` says, schedules
     replayed from the history as Recall keeps them."""
     cards = [
         {
@@ -47,16 +52,16 @@ def build(database: Database) -> None:
                 {"text": "Marseille"},
             ],
         }
-        for key in HISTORIES
+        for key in histories
     ]
-    deck = {"format": "recall-deck", "version": 1, "id": "fr", "name": "France", "cards": cards}
-    importing.import_deck(database, parse_deck(json.dumps(deck), "fr.json"), START)
+    deck = {"format": "recall-deck", "version": 1, "id": deck_key, "name": deck_key, "cards": cards}
+    importing.import_deck(database, parse_deck(json.dumps(deck), f"{deck_key}.json"), START)
     scheduler = Scheduler(fuzz=False)
     with database.transaction() as transaction:
-        deck_row = transaction.decks.by_key("fr")
+        deck_row = transaction.decks.by_key(deck_key)
         assert deck_row is not None
         keys = transaction.cards.keys(deck_row.id)
-        for key, answers in HISTORIES.items():
+        for key, answers in histories.items():
             card_id = keys[key].id
             for days, option, kind in answers:
                 right = option == "Paris"
@@ -142,3 +147,45 @@ def test_a_faded_misconception_picked_again_persists_with_a_follow_up_asked_agai
     assert back.times == 3
     follow_ups = figures.follow_ups
     assert (follow_ups.persisting, follow_ups.fading, follow_ups.faded) == (2, 1, 0)
+
+
+def test_the_follow_ups_are_counted_for_one_deck_and_with_cards_marked_stale(
+    database: Database,
+) -> None:
+    build(database)
+    # Another deck with two persisting follow-ups and three fading: every count differs.
+    more = {
+        f"{name}{n}": HISTORIES[name]
+        for name, count in (("persisting", 2), ("fading", 3))
+        for n in range(count)
+    }
+    build(database, more, "fr2")
+    card = {"id": "b", "type": "basic", "front": "Capital of Germany?", "back": "Berlin"}
+    other = {"format": "recall-deck", "version": 1, "id": "de", "name": "Germany", "cards": [card]}
+    importing.import_deck(database, parse_deck(json.dumps(other), "de.json"), START)
+    now = START + timedelta(days=31)
+    settings = Preferences()
+    every = (("fr", (1, 1, 1)), ("fr2", (2, 3, 0)), (None, (3, 4, 1)), ("de", (0, 0, 0)))
+    for deck_key, expected in every:
+        figures = collect(database, settings, now, deck_key).follow_ups
+        assert (figures.persisting, figures.fading, figures.faded) == expected, deck_key
+    shown = {
+        item.card_key: item.follow_up
+        for item in collect(database, settings, now, "fr").misconceptions
+    }
+    # Marked stale (as an answer or a changed preset marks them), the cards' follow-ups are
+    # worked out again by the reader and counted once, in place of their kept rows.
+    with database.transaction() as transaction:
+        transaction.sql.run(
+            "INSERT INTO follow_up_stale (card_id) SELECT card_id FROM follow_up_summary "
+            "WHERE option = 'Lyon' ON CONFLICT DO NOTHING"
+        )
+    with database.reading() as transaction:
+        kept = Kept(transaction, transaction.options.deck_presets(), store=False)
+        assert kept.standing_counts() == {"persisting": 3, "fading": 4, "faded": 1}
+        deck_row = transaction.decks.by_key("fr")
+        assert deck_row is not None
+        assert kept.standing_counts([deck_row.id]) == {"persisting": 1, "fading": 1, "faded": 1}
+        ids = {key: row.id for key, row in transaction.cards.keys(deck_row.id).items()}
+        standings = kept.standings(list(ids.values()))
+    assert {key: standings.get((ids[key], "Lyon"), "") for key in ids} == shown

@@ -36,7 +36,7 @@ from recall.storage.statistics import (
 )
 from recall.storage.study_days import local_key
 from recall.storage.times import to_micros
-from recall.study.follow_up_summary import Kept, bring_up_to_date, standing_name
+from recall.study.follow_up_summary import Kept, bring_up_to_date
 
 CALENDAR_DAYS = 365
 WEEKLY_FROM_DAYS = 92
@@ -101,12 +101,14 @@ def collect(
             queries, local, now, today_number, ahead, settings, zone, deck_ids
         )
         picks = queries.wrong_picks(deck_ids, limit=MISCONCEPTIONS_SHOWN)
-        presets = transaction.options.deck_presets()
-        kept = Kept(transaction, presets, store=False).rows(deck_ids)
+        kept = Kept(transaction, transaction.options.deck_presets(), store=False)
+        # Counted in SQL; only the misconceptions shown have their follow-ups read.
+        standings = kept.standing_counts(deck_ids)
+        standing = kept.standings([pick.card_id for pick in picks])
         follow_up_answers, follow_up_wrong = transaction.follow_ups.answers(deck_ids)
-    standing = {(row.card_id, row.option): standing_name(row) for _deck, row in kept}
-    standings = list(standing.values())
     in_period = [group for group in groups if group.day >= period_first]
+    # What the seven retention figures count, picked out once instead of in each.
+    firsts = [g for g in groups if g.first_of_day and g.kind in (KIND_YOUNG, KIND_MATURE)]
     return Statistics(
         now=now,
         today_date=day_date(today_number),
@@ -124,11 +126,11 @@ def collect(
         cards=schedules.cards,
         distributions=schedules.distributions,
         retention=tuple(
-            _retention(groups, name, today_number, window)
+            _retention(firsts, name, today_number, window)
             for name, window in zip(RETENTION_WINDOWS, RETENTION_DAYS, strict=True)
         ),
         period_retention=_retention(
-            groups, "period", today_number, None if period_days is None else span
+            firsts, "period", today_number, None if period_days is None else span
         ),
         hours=_hours(answers),
         ratings=_ratings(answers),
@@ -147,9 +149,9 @@ def collect(
             for pick in picks
         ),
         follow_ups=FollowUpFigures(
-            persisting=standings.count("persisting"),
-            fading=standings.count("fading"),
-            faded=standings.count("faded"),
+            persisting=standings["persisting"],
+            fading=standings["fading"],
+            faded=standings["faded"],
             answers=follow_up_answers,
             wrong=follow_up_wrong,
         ),

@@ -240,6 +240,39 @@ class FollowUpSummaryQueries:
             )
         ]
 
+    def standing_counts(self, deck_ids: Sequence[int] | None = None) -> tuple[int, int, int]:
+        """The kept rows (of the cards of some decks, or all) but the stale cards', counted
+        in SQL, no row read out: ``(faded, picked lately, the others)``.
+
+        Summed, not grouped: a ``GROUP BY`` made SQLite look each card up in its table
+        (its text included) rather than in the index by deck, and sort the rows.
+        """
+        condition, parameters = _decks(deck_ids)
+        where = " AND" if condition else " WHERE"
+        join = " CROSS JOIN card ON card.id = s.card_id" if condition else ""
+        ((faded, lately, rows),) = self._sql.rows(
+            f"SELECT coalesce(sum(s.standing = {FADED}), 0), "
+            f"coalesce(sum(s.standing <> {FADED} AND s.picked_lately), 0), count(*) "
+            f"FROM follow_up_summary AS s{join}{condition}{where} "
+            "s.card_id NOT IN (SELECT card_id FROM follow_up_stale)",
+            parameters,
+        )
+        return int(faded), int(lately), int(rows) - int(faded) - int(lately)
+
+    def of_cards(self, card_ids: Sequence[int]) -> list[SummaryRow]:
+        """The kept rows of some cards (a few), by card and option."""
+        if not card_ids:
+            return []
+        marks = ", ".join("?" * len(card_ids))
+        return [
+            SummaryRow(*row)
+            for row in self._sql.rows(
+                f"SELECT {_COLUMNS} FROM follow_up_summary AS s WHERE s.card_id IN ({marks}) "
+                "ORDER BY s.card_id, s.option",
+                tuple(card_ids),
+            )
+        ]
+
     def active_cards(self, deck_ids: Sequence[int] | None = None) -> set[int]:
         """The cards (of some decks, or all) with an active follow-up, due or not."""
         condition, parameters = _decks(deck_ids)

@@ -58,6 +58,29 @@ class LocalTime:
         """SQL for the study day of a UTC microseconds column: days since 1970-01-01."""
         return f"(({self.local(column)} - {int(self.rollover_hour) * HOUR_US}) / {DAY_US})"
 
+    def day_spans(self, since: int, until: int) -> list[tuple[int, int, int]] | None:
+        """The times from ``since`` up to ``until`` (UTC microseconds) cut where ``day``
+        changes: ``(day, from, to)``, in order. None when a time in them is before the
+        first study day of 1970 (where SQL's division truncates towards zero)."""
+        rollover = int(self.rollover_hour) * HOUR_US
+        spans: list[tuple[int, int, int]] = []
+        later = since  # ``local``'s CASE takes the first offset whose start is not reached
+        for index, (start, offset) in enumerate(self.offsets):
+            if index:
+                later = max(later, start)
+            following = self.offsets[index + 1][0] if index + 1 < len(self.offsets) else until
+            low, high, shift = later, min(until, following), offset - rollover
+            if low >= high:
+                continue
+            if low + shift < 0:
+                return None
+            day = (low + shift) // DAY_US
+            while day * DAY_US - shift < high:
+                begins, ends = day * DAY_US - shift, (day + 1) * DAY_US - shift
+                spans.append((day, max(low, begins), min(high, ends)))
+                day += 1
+        return spans
+
     def hour(self, column: str) -> str:
         """SQL for the local hour (0-23) of a UTC microseconds column."""
         return f"(({self.local(column)} / {HOUR_US}) % 24)"
@@ -154,15 +177,22 @@ class StatisticsQueries:
     def _schedules(self, deck_ids: Sequence[int] | None) -> str:
         """The schedules to walk for every card of some decks: along the index on deck when
         they hold under a quarter of the cards, else the whole table in its order, which
-        reads each row once instead of looking it up from the index (twice as fast)."""
+        reads each row once instead of looking it up from the index (twice as fast).
+
+        The cards are counted by their largest id (one look-up; at least their count, so a
+        collection with ids left by deleted cards may walk the index where the table would
+        do), and the decks' cards only up to a quarter of that, not all of them.
+        """
         if deck_ids is None:
             return "card_memory"
         key = tuple(deck_ids)
         if key not in self._walks:
-            ((mine, everyone),) = self._rows(
-                f"SELECT (SELECT count(*) FROM card_memory WHERE deck_id IN ({_ids(key)})), "
-                "(SELECT count(*) FROM card_memory)",
-                (),
+            ((everyone,),) = self._rows("SELECT coalesce(max(card_id), 0) FROM card_memory", ())
+            quarter = int(everyone) // 4 + 1
+            ((mine,),) = self._rows(
+                "SELECT count(*) FROM (SELECT 1 FROM card_memory "
+                f"WHERE deck_id IN ({_ids(key)}) LIMIT ?)",
+                (quarter,),
             )
             few = int(mine) * 4 < int(everyone)
             self._walks[key] = "card_memory" if few else "card_memory NOT INDEXED"
@@ -205,15 +235,39 @@ class StatisticsQueries:
         until: datetime,
         deck_ids: Sequence[int] | None = None,
     ) -> list[tuple[int, int]]:
-        """Studied cards due between two times, by study day: ``(day, cards)``."""
-        deck = "" if deck_ids is None else f"AND deck_id IN ({_ids(deck_ids)})"
+        """Studied cards due between two times, by study day: ``(day, cards)``, days
+        without a card left out.
+
+        For some decks, each study day's cards are counted along the index by deck and due
+        between the day's first and last moment, one range of the index per day and deck:
+        no row read out and no sort, where grouping every card's due time by its day sorted
+        them all (a third of the time at 100,000 cards).
+        """
+        start, end = to_micros(since), to_micros(until)
+        assert start is not None
+        assert end is not None
+        studied = f"state <> {int(CardState.NEW)} AND NOT suspended"
+        spans = None if deck_ids is None else local.day_spans(start, end)
+        if spans is None or deck_ids is None:
+            deck = "" if deck_ids is None else f"AND deck_id IN ({_ids(deck_ids)})"
+            sql = (
+                f"SELECT {local.day('due')}, count(*) FROM card_memory "
+                f"WHERE {studied} AND due >= ? AND due < ? {deck} GROUP BY 1 ORDER BY 1"
+            )
+            return [(int(d), int(n)) for d, n in self._rows(sql, (start, end))]
+        if not spans:
+            return []
+        values = ", ".join(f"({int(day)}, {int(low)}, {int(high)})" for day, low, high in spans)
         sql = (
-            f"SELECT {local.day('due')}, count(*) FROM card_memory "
-            f"WHERE state <> {int(CardState.NEW)} AND NOT suspended AND due >= ? AND due < ? "
-            f"{deck} "
-            "GROUP BY 1 ORDER BY 1"
+            f"WITH span (day, low, high) AS (VALUES {values}) "
+            f"SELECT span.day, (SELECT count(*) FROM card_memory WHERE {studied} "
+            f"AND due >= span.low AND due < span.high AND deck_id IN ({_ids(deck_ids)})) "
+            "FROM span"
         )
-        return [(int(d), int(n)) for d, n in self._rows(sql, (to_micros(since), to_micros(until)))]
+        counts: dict[int, int] = {}
+        for day, cards in self._rows(sql, ()):
+            counts[int(day)] = counts.get(int(day), 0) + int(cards)
+        return sorted((day, cards) for day, cards in counts.items() if cards)
 
     def due_before(self, moment: datetime, deck_ids: Sequence[int] | None = None) -> int:
         """How many studied cards fell due before a time (the overdue backlog)."""

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from recall.core.memory import LONGEST_ANSWER_MS, CardState
 from recall.storage.rows import REVIEW_ORDER
-from recall.storage.sql import Sql
+from recall.storage.sql import Row, Sql
 from recall.storage.statistics import (
     DAY_US,
     KIND_LEARNING,
@@ -243,24 +243,16 @@ def _counting(local: LocalTime, start: tuple[int, int] | None) -> str:
     """
 
 
-def _split(rows: list[tuple[object, ...]]) -> tuple[list[DayGroup], list[AnswerGroup]]:
+def _split(rows: list[Row]) -> tuple[list[DayGroup], list[AnswerGroup]]:
+    """The two halves of a ``groups`` result; SQLite gives each count as an integer."""
     days: list[DayGroup] = []
     answers: list[AnswerGroup] = []
     for which, a, b, c, d, e, n, ms in rows:
         if which == 0:
-            days.append(
-                DayGroup(_int(a), _int(b), bool(c), _int(d), bool(e), _int(n), _int(ms or 0))
-            )
+            days.append(DayGroup(a, b, bool(c), d, bool(e), n, ms or 0))
         else:
-            answers.append(
-                AnswerGroup(_int(a), _int(b), None if c == 0 else _int(c), bool(d), _int(n))
-            )
+            answers.append(AnswerGroup(a, b, None if c == 0 else c, bool(d), n))
     return days, answers
-
-
-def _int(value: object) -> int:
-    assert isinstance(value, int)
-    return value
 
 
 def _ids(deck_ids: Sequence[int]) -> str:

@@ -107,6 +107,26 @@ class Kept:
             if wanted is None or deck_id in wanted
         ]
 
+    def standing_counts(self, deck_ids: Sequence[int] | None = None) -> Counter[str]:
+        """How many follow-ups (of the cards of some decks, or all) stand where, by
+        ``standing_name``: the kept rows counted in SQL, the stale cards' worked out again."""
+        wanted = None if deck_ids is None else set(deck_ids)
+        faded, persisting, fading = self._queries.standing_counts(deck_ids)
+        counted = Counter({"faded": faded, "persisting": persisting, "fading": fading})
+        counted.update(
+            standing_name(row)
+            for deck_id, row, _items in self._fresh
+            if wanted is None or deck_id in wanted
+        )
+        return counted
+
+    def standings(self, card_ids: Sequence[int]) -> dict[tuple[int, str], str]:
+        """Where each follow-up of some cards (a few) stands, by card and option."""
+        wanted = set(card_ids)
+        rows = self._queries.of_cards(sorted(wanted - self._stale))
+        rows += [row for _deck, row, _items in self._fresh if row.card_id in wanted]
+        return {(row.card_id, row.option): standing_name(row) for row in rows}
+
     def decks_with(self) -> set[int]:
         """The decks with a card that has a follow-up (of any standing)."""
         return self._queries.decks_with() | {deck_id for deck_id, _row, _items in self._fresh}
@@ -241,7 +261,8 @@ def bring_up_to_date(database: Database) -> None:
 
 
 def standing_name(row: SummaryRow) -> str:
-    """Where a follow-up is, as the misconceptions list names it."""
+    """Where a follow-up is, as the misconceptions list names it (as ``standing_counts``
+    counts them)."""
     if row.standing == FADED:
         return "faded"
     return "persisting" if row.picked_lately else "fading"
