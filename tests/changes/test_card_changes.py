@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from recall.changes import cards as card_changes
-from recall.changes.cards import ChangeError, Changes
+from recall.changes.cards import Changes
+from recall.changes.change import ChangeError
 from recall.collection import browse, importing, review_log
 from recall.content.deck_format import load_deck
 from recall.core.errors import RecallError

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from recall.changes.cards import Changes, mark_leech, restore
+from recall.changes.cards import Changes
+from recall.changes.change import restore
 from recall.changes.editing import card_data, edit_card
 from recall.changes.note_editing import NoteEditError
+from recall.changes.tags import mark_leech
 from recall.collection import importing
 from recall.content.deck_format import CARD_ADAPTER, BasicCard
 from recall.core.preferences import Preferences

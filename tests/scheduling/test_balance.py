@@ -22,8 +22,9 @@ from recall.scheduling.balance import (
     expected_loads,
     short_range,
 )
+from recall.scheduling.history import PastReview
 from recall.scheduling.load_simulation import simulate_days
-from recall.scheduling.review import FuzzRange, PastReview
+from recall.scheduling.review import FuzzRange
 
 NORMAL = ("normal",) * 7
 START = datetime(2027, 1, 4, 9, 0, tzinfo=UTC)  # a Monday

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from recall.core.memory import NEW_CARD, CardState, Rating
 from recall.core.presets import Preset
 from recall.scheduling import PastReview, Scheduler
-from recall.scheduling.review import DEFAULT_PARAMETERS
+from recall.scheduling.parameters import DEFAULT_PARAMETERS
 from tests.scheduling.test_replay import _history, _same, entries, presets
 
 START = datetime(2025, 3, 1, 7, 30, tzinfo=UTC)

@@ -1,10 +1,11 @@
 """Changes to many cards at once, each undoable: suspend, bury, flag, move, tag, forget,
 set due date, delete.
 
-Every change returns a ``Change`` holding what undo puts back, and ``Changes`` keeps them
-on a stack. A change of schedule that is not an answer (forget, set due date) is appended
-to the history as an entry of its own kind, so a card's schedule stays the replay of its
-history; undoing it removes the entries and replays the card.
+Every change returns a ``Change`` holding what undo puts back (``change``), and ``Changes``
+keeps them on a stack; tags are checked and rewritten by ``tags``. A change of schedule
+that is not an answer (forget, set due date) is appended to the history as an entry of its
+own kind, so a card's schedule stays the replay of its history; undoing it removes the
+entries and replays the card.
 """
 
 from __future__ import annotations
@@ -13,21 +14,17 @@ import json
 import random
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
-from typing import Any
 
+from recall.changes.change import Change, ChangeError, Restore, restore
+from recall.changes.tags import check_tags, with_tags
 from recall.core import days, i18n, wording
-from recall.core.errors import RecallError
 from recall.core.i18n import mark, tr, trn
 from recall.core.memory import NEW_CARD, CardState, ReviewKind
 from recall.core.preferences import Preferences
-from recall.core.presets import LeechPolicy
-from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
-from recall.storage import Database, DeckRow, Transaction
+from recall.storage import Database, DeckRow
 
-LEECH_TAG = "leech"
 FLAG_NAMES = ("no flag", "red", "orange", "green", "blue", "pink", "turquoise", "purple")
 # The flags' names as a change's label says them ("Flag red: 3 cards").
 FLAG_WORDS = (
@@ -40,137 +37,6 @@ FLAG_WORDS = (
     mark("turquoise"),
     mark("purple"),
 )
-Values = tuple[str, tuple[str, ...], tuple[tuple[Any, ...], ...]]
-
-
-class ChangeError(RecallError):
-    """A change that cannot be made as asked (a bad tag, due date or deck)."""
-
-
-@dataclass(frozen=True)
-class Restore:
-    """What undoing a change puts back, in this order.
-
-    Attributes:
-        values: Columns of cards or decks as they were: (table, columns, rows of
-            (id, *values)).
-        entries: History entries the change appended; removed, then their cards replayed.
-        added_cards: Cards the change added; deleted.
-        decks: Deck rows the change deleted; put back before their cards.
-        cards: Rows of cards the change deleted, by table; put back.
-        added_decks: Decks the change added; deleted once empty.
-    """
-
-    values: tuple[Values, ...] = ()
-    entries: tuple[int, ...] = ()
-    replay: tuple[int, ...] = ()
-    added_cards: tuple[int, ...] = ()
-    decks: tuple[tuple[Any, ...], ...] = ()
-    cards: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
-    added_decks: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class Change:
-    """A change as it was made: what it was called, how many cards it changed, its undo."""
-
-    label: str
-    changed: int
-    restore: Restore
-    card_ids: tuple[int, ...] = ()
-
-
-def restore(transaction: Transaction, undo: Restore, schedulers: Schedulers | None = None) -> None:
-    """Put back what a change changed, inside the caller's transaction."""
-    browsing = transaction.browsing
-    for card_id in undo.added_cards:
-        browsing.delete_cards([card_id])
-    for row in undo.decks:
-        browsing.load_deck(row)
-    if undo.cards:
-        browsing.load(undo.cards)
-    for table, columns, rows in undo.values:
-        browsing.put_values(table, columns, rows)
-    if undo.entries:
-        browsing.delete_reviews(undo.entries)
-        assert schedulers is not None, "replaying needs the schedulers"
-        presets = transaction.options.deck_presets()
-        for card_id in undo.replay:
-            card = transaction.cards.get(card_id)
-            history = transaction.history.of_card(card_id)
-            scheduler = schedulers.for_deck(presets, card.deck_id)
-            transaction.cards.set_memory(card_id, integrity.replay(scheduler, card, history))
-    if undo.added_decks:
-        browsing.delete_decks(undo.added_decks)
-
-
-def with_tags(content: str, add: Iterable[str] = (), remove: Iterable[str] = ()) -> str:
-    """A card's stored content with tags added and removed (removal ignores case)."""
-    data = json.loads(content)
-    tags: list[str] = list(data.get("tags", []))
-    gone = {tag.casefold() for tag in remove}
-    tags = [tag for tag in tags if tag.casefold() not in gone]
-    present = {tag.casefold() for tag in tags}
-    for tag in add:
-        if tag.casefold() not in present:
-            tags.append(tag)
-            present.add(tag.casefold())
-    data["tags"] = tags
-    from recall.content.deck_format import CARD_ADAPTER  # the deck models load when first needed
-
-    return CARD_ADAPTER.validate_python(data).model_dump_json(exclude_defaults=True)
-
-
-def _lacks(content: str, tag: str) -> bool:
-    """Whether a stored card lacks a tag (by case)."""
-    tags = json.loads(content).get("tags", [])
-    return tag.casefold() not in {str(other).casefold() for other in tags}
-
-
-def check_tags(tags: Iterable[str]) -> list[str]:
-    """Tags as given, each checked to be one word.
-
-    Raises:
-        ChangeError: A tag is empty or holds a space.
-    """
-    checked = []
-    for tag in tags:
-        if not tag or re.search(r"\s", tag):
-            raise ChangeError(
-                tr("the tag {tag} is not one word; tags cannot hold spaces").format(tag=repr(tag))
-            )
-        checked.append(tag)
-    return checked
-
-
-def mark_leech(
-    transaction: Transaction, card_id: int, policy: LeechPolicy, now: datetime
-) -> Restore:
-    """Tag a card ``leech`` and, unless its deck's preset says tag only, suspend it.
-
-    A card from an Anki note tags its note, as Anki does: every card of the note takes the
-    tag; only the leech is suspended.
-
-    Returns:
-        What undoing the answer that made it a leech must put back.
-    """
-    from recall.changes import note_editing  # loads the renderer when first needed
-
-    browsing = transaction.browsing
-    targets = note_editing.note_cards(transaction, [card_id])
-    before = browsing.values("card", ("content", "updated_at", "edited"), targets)
-    content = [row for row in before if row[0] == card_id or _lacks(row[1], LEECH_TAG)]
-    suspended = browsing.values("card_memory", ("suspended",), [card_id])
-    tagged = [(row[0], with_tags(row[1], add=[LEECH_TAG])) for row in content]
-    browsing.set_content(note_editing.rendered_again(transaction, tagged), now)
-    if policy.leech_action == "suspend":
-        browsing.set_suspended([card_id], True)
-    return Restore(
-        values=(
-            ("card", ("content", "updated_at", "edited"), tuple(content)),
-            ("card_memory", ("suspended",), tuple(suspended)),
-        )
-    )
 
 
 def parse_due(spec: str) -> tuple[int, int]:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from recall.changes.cards import Change, Restore
+from recall.changes.change import Change, Restore
 from recall.core import deck_tree, wording
 from recall.core.errors import RecallError
 from recall.core.i18n import tr, trn

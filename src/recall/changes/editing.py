@@ -15,7 +15,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from recall.changes.cards import Change, Restore
+from recall.changes.change import Change, Restore
 from recall.content.deck_format import (
     FORMAT_NAME,
     FORMAT_VERSION,

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
-from recall.changes.cards import Change, ChangeError, Changes
+from recall.changes.cards import Changes
+from recall.changes.change import Change, ChangeError
 from recall.collection.browse import BrowseRow, Finder
 from recall.core import wording
 from recall.core.i18n import tr, trn

@@ -26,7 +26,7 @@ from recall.options import deck_options
 from recall.scheduling import Schedulers, guessing, parameter_health
 from recall.scheduling.fitting import CardHistory, evaluate, walks
 from recall.scheduling.optimize import DayRatings, Optimized, optimize
-from recall.scheduling.review import DEFAULT_PARAMETERS
+from recall.scheduling.parameters import DEFAULT_PARAMETERS
 from recall.storage import CardRow, Database, ReviewRow
 
 FEW_REVIEWS = 400  # below this a fit can move a lot as more reviews come in

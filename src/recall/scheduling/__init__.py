@@ -1,7 +1,8 @@
 """FSRS scheduling: the only package that imports ``fsrs`` and ``fsrs_rs_python``.
 
 ``review`` applies reviews with py-fsrs and ``replay`` replays whole histories with
-its formulas on plain numbers; ``optimize`` fits parameters and
+its formulas on plain numbers, both reading the history entries and stored schedules of
+``history``; ``parameters`` holds FSRS's defaults and their bounds; ``optimize`` fits parameters and
 ``simulate`` runs the workload simulator, both with fsrs-rs-python; ``guessing`` measures
 whether a guess term for choice cards (fitted by ``fitting``) predicts later reviews better.
 """
@@ -9,6 +10,8 @@ whether a guess term for choice cards (fitted by ``fitting``) predicts later rev
 from __future__ import annotations
 
 from recall.core.presets import PARAMETER_BOUNDS
+from recall.scheduling.history import PastReview, chosen, memory_of
+from recall.scheduling.parameters import DEFAULT_PARAMETERS, parameter_problem
 from recall.scheduling.replay import (
     REPLAY_VERSION,
     RawEntry,
@@ -16,15 +19,7 @@ from recall.scheduling.replay import (
     fuzz_draw,
     replay_key,
 )
-from recall.scheduling.review import (
-    DEFAULT_PARAMETERS,
-    PastReview,
-    Scheduler,
-    Schedulers,
-    chosen,
-    memory_of,
-    parameter_problem,
-)
+from recall.scheduling.review import Scheduler, Schedulers
 
 __all__ = [
     "DEFAULT_PARAMETERS",

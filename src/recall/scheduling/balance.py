@@ -37,7 +37,8 @@ from typing import NamedTuple
 from recall.core.days import weekday_of
 from recall.core.memory import CardState, MemoryState, Rating
 from recall.core.presets import Preset
-from recall.scheduling.review import FuzzRange, Scheduler, chosen
+from recall.scheduling.history import chosen
+from recall.scheduling.review import FuzzRange, Scheduler
 
 # As Anki: a card sent further out than this is left to the fuzz draw; spreading it by a
 # day or two there evens out little, and the loads read stay a few months ahead.

@@ -33,8 +33,9 @@ from datetime import UTC, datetime, timedelta
 from enum import Enum
 
 from recall.core.memory import MemoryState, Rating, ReviewKind
+from recall.scheduling.history import memory_of
 from recall.scheduling.replay import RawEntry
-from recall.scheduling.review import Scheduler, memory_of
+from recall.scheduling.review import Scheduler
 
 FOLLOW_UP_AFTER = 2
 """Wrong answers picking one option that make it a follow-up."""

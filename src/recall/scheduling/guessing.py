@@ -27,7 +27,7 @@ from recall.core.i18n import tr
 from recall.scheduling.fitting import CardHistory, Walk, evaluate, fit, walks
 from recall.scheduling.optimize import Fit
 from recall.scheduling.parameter_health import PARTS
-from recall.scheduling.review import DEFAULT_PARAMETERS
+from recall.scheduling.parameters import DEFAULT_PARAMETERS
 
 __all__ = ["CardHistory", "Comparison", "SplitComparison", "compare", "guess_chance"]
 

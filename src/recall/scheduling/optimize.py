@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import fsrs_rs_python
 
-from recall.scheduling.review import DEFAULT_PARAMETERS
+from recall.scheduling.parameters import DEFAULT_PARAMETERS
 
 # The history of one card as the optimizer reads it: (study day number, rating 1-4) in order.
 DayRatings = Sequence[tuple[int, int]]

@@ -16,7 +16,7 @@ import fsrs_rs_python
 
 from recall.core.i18n import tr
 from recall.scheduling.optimize import DayRatings, Fit, evaluate
-from recall.scheduling.review import DEFAULT_PARAMETERS
+from recall.scheduling.parameters import DEFAULT_PARAMETERS
 
 PARTS = 5  # four splits: fitted on 1, 2, 3 and 4 parts, judged on the next
 # Below this many items a split has too little to fit or judge: no check is made.

@@ -1,5 +1,8 @@
 """One card's reviews under FSRS: apply one review, preview every rating, replay a history.
 
+The history entries it reads and the stored values it turns schedules into are
+``history``'s; the default parameters are ``parameters``'s.
+
 The ``scheduling`` package is the only place that imports ``fsrs``. Interval fuzz is drawn
 from a generator seeded by the card's seed and the review time, so replaying a card's
 history reproduces its stored schedule exactly, fuzz included (Anki seeds its fuzz from the
@@ -13,66 +16,27 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime, timedelta
-from typing import NamedTuple, cast
+from datetime import datetime, timedelta
+from typing import NamedTuple
 
 import fsrs
 
 from recall.core.days import StudyDays
-from recall.core.i18n import tr
 from recall.core.memory import NEW_CARD, CardState, MemoryState, Rating, ReviewKind
-from recall.core.presets import PARAMETER_BOUNDS, PARAMETER_COUNT, DeckPresets, Preset
+from recall.core.presets import DeckPresets, Preset
+from recall.scheduling.history import (
+    CARD_STATES,
+    HistoryEntry,
+    PastReview,
+    chosen,
+    memory_of,
+    raw_history,
+    raw_memory,
+    require_utc,
+    to_micros,
+)
+from recall.scheduling.parameters import DEFAULT_PARAMETERS
 from recall.scheduling.replay import RawEntry, RawMemory, Replayer, fuzz_draw
-
-# py-fsrs's fuzz ranges: (from days, to days, share of the interval within that range).
-DEFAULT_PARAMETERS: tuple[float, ...] = tuple(fsrs.scheduler.DEFAULT_PARAMETERS)
-assert len(DEFAULT_PARAMETERS) == PARAMETER_COUNT, "presets.PARAMETER_COUNT must match fsrs"
-assert (
-    tuple(
-        zip(
-            fsrs.scheduler.LOWER_BOUNDS_PARAMETERS,
-            fsrs.scheduler.UPPER_BOUNDS_PARAMETERS,
-            strict=True,
-        )
-    )
-    == PARAMETER_BOUNDS
-), "presets.PARAMETER_BOUNDS must be fsrs's"
-
-
-def parameter_problem(parameters: Sequence[float]) -> str | None:
-    """Why fsrs would refuse these parameters (empty means its defaults), or None."""
-    if not parameters:
-        return None
-    if len(parameters) != PARAMETER_COUNT:
-        return tr("FSRS needs {count} parameters, got {got}").format(
-            count=PARAMETER_COUNT, got=len(parameters)
-        )
-    for index, (value, (low, high)) in enumerate(zip(parameters, PARAMETER_BOUNDS, strict=True)):
-        if not low <= value <= high:
-            return tr("parameter {number} is {value}, outside FSRS's bounds {low}-{high}").format(
-                number=index + 1, value=f"{value:g}", low=f"{low:g}", high=f"{high:g}"
-            )
-    return None
-
-
-class PastReview(NamedTuple):
-    """The part of a stored history entry that scheduling needs.
-
-    Attributes:
-        rating: The answer's rating; None for an entry made by hand.
-        kind: An answer, or a schedule change made by hand (forget, set due date).
-        set_due: For a set due date or a memory entry, the due date given; for an answer,
-            the due date scheduling chose for it, if it chose one.
-        stability: For a memory entry, the stability given.
-        difficulty: For a memory entry, the difficulty given.
-    """
-
-    reviewed_at: datetime
-    rating: Rating | None
-    kind: ReviewKind = ReviewKind.ANSWER
-    set_due: datetime | None = None
-    stability: float | None = None
-    difficulty: float | None = None
 
 
 class FuzzRange(NamedTuple):
@@ -87,12 +51,6 @@ class FuzzRange(NamedTuple):
     interval: int
     shortest: int
     longest: int
-
-
-# What replay reads for each history entry: (time, rating) for an answer, or
-# (time, None, kind, due date set) for a change made by hand. A PastReview is either.
-ByHand = tuple[datetime, None, ReviewKind, datetime | None]
-HistoryEntry = tuple[datetime, Rating] | ByHand | PastReview
 
 
 class Scheduler:
@@ -166,8 +124,8 @@ class Scheduler:
         Raises:
             ValueError: ``now`` is not aware UTC.
         """
-        _require_utc(now)
-        after, days = self._replayer.review(_raw_memory(memory), int(rating), _micros(now))
+        require_utc(now)
+        after, days = self._replayer.review(raw_memory(memory), int(rating), to_micros(now))
         if self._fuzz and days:
             after = self._replayer.fuzzed(seed, after, days)
         return memory_of(after)
@@ -184,8 +142,8 @@ class Scheduler:
         Raises:
             ValueError: ``now`` is not aware UTC.
         """
-        _require_utc(now)
-        after, days = self._replayer.review(_raw_memory(memory), int(rating), _micros(now))
+        require_utc(now)
+        after, days = self._replayer.review(raw_memory(memory), int(rating), to_micros(now))
         if not self._fuzz or not days:
             return memory_of(after), None
         bounds = self._replayer.fuzz_bounds(days)
@@ -199,14 +157,14 @@ class Scheduler:
     ) -> MemoryState:
         """``review`` through py-fsrs's own ``review_card`` (slow): the reference ``review``
         is tested against, as ``replay_by_steps`` is ``replay``'s."""
-        _require_utc(now)
+        require_utc(now)
         return _memory(self._step(seed, _to_fsrs(seed, memory, now), rating, now))
 
     def review_in_range_by_steps(
         self, seed: int, memory: MemoryState, rating: Rating, now: datetime
     ) -> tuple[MemoryState, FuzzRange | None]:
         """``review_in_range`` through py-fsrs's own ``review_card``: its reference."""
-        _require_utc(now)
+        require_utc(now)
         after = self._unfuzzed(_to_fsrs(seed, memory, now), rating, now)
         if not self._fuzz or after.state != fsrs.State.Review:
             return _memory(after), None
@@ -273,8 +231,8 @@ class Scheduler:
         The card becomes a review card due then. One never studied gets the stability and
         difficulty of a first Good answer given ``now``; a studied one keeps its own.
         """
-        _require_utc(now)
-        _require_utc(due)
+        require_utc(now)
+        require_utc(due)
         if memory.state is CardState.NEW:
             first, _ = self._no_steps.review_card(
                 _to_fsrs(seed, memory, now), fsrs.Rating.Good, now
@@ -293,7 +251,7 @@ class Scheduler:
         same as applying ``apply`` to each in turn, worked out by ``Replayer`` on plain
         numbers (tests hold both equal).
         """
-        return memory_of(self._replayer.replay(seed, _raw(seed, history)))
+        return memory_of(self._replayer.replay(seed, raw_history(seed, history)))
 
     def replay_raw(self, seed: int, history: Sequence[RawEntry]) -> RawMemory:
         """``replay`` on stored values: entries and schedule as ``card_memory`` holds them.
@@ -309,7 +267,7 @@ class Scheduler:
         """
         card: fsrs.Card | None = None
         for past in history:
-            _require_utc(past.reviewed_at)
+            require_utc(past.reviewed_at)
             if past.kind in (ReviewKind.CRAM, ReviewKind.FOLLOW_UP):
                 continue  # answers that leave the card's schedule as it was
             if past.rating is None:
@@ -370,7 +328,7 @@ class Scheduler:
             assert past.set_due is not None, "a memory entry has its due date"
             assert past.stability is not None
             assert past.difficulty is not None
-            _require_utc(past.set_due)
+            require_utc(past.set_due)
             last = memory.last_review if memory.state is not CardState.NEW else None
             return MemoryState(
                 CardState.REVIEW,
@@ -390,9 +348,9 @@ class Scheduler:
         """``states_before`` and ``replay`` of the same history, in one pass over it."""
         entries = list(history)
         states: list[int] = []
-        raw = self._replayer.replay(seed, _raw(seed, entries), states)
+        raw = self._replayer.replay(seed, raw_history(seed, entries), states)
         before = {
-            past.reviewed_at: _CARD_STATES[state]
+            past.reviewed_at: CARD_STATES[state]
             for past, state in zip(entries, states, strict=True)
         }
         return before, memory_of(raw)
@@ -459,18 +417,6 @@ def _memory(card: fsrs.Card) -> MemoryState:
     )
 
 
-def _raw_memory(memory: MemoryState) -> RawMemory:
-    """A schedule as ``card_memory`` stores it (``memory_of`` turned round)."""
-    return (
-        int(memory.state),
-        memory.step,
-        memory.stability,
-        memory.difficulty,
-        None if memory.due is None else _micros(memory.due),
-        None if memory.last_review is None else _micros(memory.last_review),
-    )
-
-
 def _to_fsrs(seed: int, memory: MemoryState, now: datetime) -> fsrs.Card:
     if memory.state is CardState.NEW:
         return fsrs.Card(card_id=seed, state=fsrs.State.Learning, step=0, due=now)
@@ -483,70 +429,3 @@ def _to_fsrs(seed: int, memory: MemoryState, now: datetime) -> fsrs.Card:
         due=memory.due or now,
         last_review=memory.last_review,
     )
-
-
-def _raw(seed: int, history: Iterable[HistoryEntry]) -> list[RawEntry]:
-    """History entries as ``Replayer`` reads them (the seed in the card id's place, which
-    it does not read); refuses a time that is not aware UTC."""
-    raw: list[RawEntry] = []
-    for entry in history:
-        reviewed_at, rating = entry[0], entry[1]
-        _require_utc(reviewed_at)
-        if rating is None:
-            by_hand = cast(ByHand, entry)
-            due = by_hand[3]
-            if due is not None:
-                _require_utc(due)
-            micros = None if due is None else _micros(due)
-            stability = difficulty = None
-            if len(entry) > 4:  # a PastReview: a memory entry carries its memory state
-                stability, difficulty = entry[4:6]
-            raw.append(
-                (seed, _micros(reviewed_at), 0, int(by_hand[2]), micros, stability, difficulty)
-            )
-        else:
-            # A PastReview also carries its kind: a cram answer has a rating too.
-            kind = chosen = None
-            if len(entry) > 2:
-                past = cast(PastReview, entry)
-                kind = int(past.kind)
-                if past.set_due is not None:
-                    _require_utc(past.set_due)
-                    chosen = _micros(past.set_due)
-            raw.append((seed, _micros(reviewed_at), int(rating), kind or 0, chosen, None, None))
-    return raw
-
-
-def chosen(after: MemoryState, due: datetime | None) -> MemoryState:
-    """An answer's schedule with the due date scheduling chose for it (``NewReview.chosen_due``)
-    in the fuzz draw's place: only an answer that leaves the card in review has one."""
-    if due is None or after.state is not CardState.REVIEW:
-        return after
-    _require_utc(due)
-    return dataclasses.replace(after, due=due)
-
-
-def memory_of(raw: RawMemory) -> MemoryState:
-    """A schedule from its stored values (``card_memory``'s columns)."""
-    state, step, stability, difficulty, due, last = raw
-    return MemoryState(
-        _CARD_STATES[state], step, stability, difficulty, _moment(due), _moment(last)
-    )
-
-
-_CARD_STATES = tuple(CardState)
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MICROSECOND = timedelta(microseconds=1)
-
-
-def _micros(moment: datetime) -> int:
-    return (moment - _EPOCH) // _MICROSECOND
-
-
-def _moment(micros: int | None) -> datetime | None:
-    return None if micros is None else _EPOCH + timedelta(microseconds=micros)
-
-
-def _require_utc(moment: datetime) -> None:
-    if moment.tzinfo is None or moment.utcoffset() != timedelta(0):
-        raise ValueError(f"expected an aware UTC time, got {moment!r}")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import fsrs_rs_python
 
-from recall.scheduling.review import DEFAULT_PARAMETERS
+from recall.scheduling.parameters import DEFAULT_PARAMETERS
 
 _STATES = 3  # cost rows: learning, review, relearning
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime, timedelta
 
-from recall.changes import cards as card_changes
+from recall.changes.change import Restore
 from recall.content.deck_format import ChoiceCard
 from recall.core.memory import CardState, MemoryState, Rating, ReviewKind
 from recall.storage import NewReview
@@ -52,7 +52,7 @@ def recorded_answer(
     review: NewReview,
     memory: MemoryState,
     now: datetime,
-    leech: card_changes.Restore | None = None,
+    leech: Restore | None = None,
     order: tuple[int, ...] | None = None,
 ) -> Recorded:
     """The stored answer as the session keeps it for undo and the summary.

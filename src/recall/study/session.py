@@ -7,7 +7,8 @@ import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
-from recall.changes import cards as card_changes
+from recall.changes.change import restore
+from recall.changes.tags import mark_leech
 from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
 from recall.core import days, deck_tree, i18n
 from recall.core.errors import DatabaseChangedError, UnknownDeckError
@@ -235,9 +236,7 @@ class StudySession(Answering):
                 lapses = transaction.browsing.lapses(shown.card_id)
                 policy = leech_policy(self._presets.of_deck(stored.deck_id))
                 if policy.is_leech(lapses):
-                    leech = card_changes.mark_leech(
-                        transaction, shown.card_id, policy, answer.answered_at
-                    )
+                    leech = mark_leech(transaction, shown.card_id, policy, answer.answered_at)
             # The answer may start, end or free a follow-up: the card's history decides.
             changed = (
                 self._follow_ups_of(transaction, shown.card_id)
@@ -353,7 +352,7 @@ class StudySession(Answering):
             if last.review_id not in {r.id for r in transaction.history.of_card(last.card_id)}:
                 raise DatabaseChangedError(i18n.tr(_CHANGED))
             if last.leech is not None:
-                card_changes.restore(transaction, last.leech)
+                restore(transaction, last.leech)
             transaction.history.delete(last.review_id)
             history = transaction.history.of_card(last.card_id)
             card = transaction.cards.get(last.card_id)

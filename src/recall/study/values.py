@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from recall.changes import cards as card_changes
+from recall.changes.change import Restore
 from recall.content.deck_format import BasicCard, ChoiceCard
 from recall.core.memory import MemoryState, Rating
 from recall.core.type_answer import Comparison
@@ -162,7 +162,7 @@ class Recorded:
     correct: bool
     time_spent: timedelta
     memory: MemoryState
-    leech: card_changes.Restore | None = None
+    leech: Restore | None = None
     order: tuple[int, ...] = ()
     follow_up: FollowUpShown | None = None
 

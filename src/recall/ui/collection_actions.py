@@ -15,7 +15,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QScrollArea, QVBoxLayout, QWidget
 
 from recall.changes import decks as deck_changes
-from recall.changes.cards import Change, Changes
+from recall.changes.cards import Changes
+from recall.changes.change import Change
 from recall.core import i18n
 from recall.core.errors import RecallError
 from recall.core.i18n import number, tr, trn

@@ -1,5 +1,7 @@
-"""The main window: its screens (deck list, review, summary) and the switching between them.
+"""The main window: its pages, menus, actions and status line, wired together.
 
+The pages (deck list, review, summary) and the moves between them are ``study_pages``'s;
+the windows it opens over them (Statistics, Custom Study, Time Off) are ``side_windows``'s.
 The menus are laid out by ``main_menus``; the actions live with what they act on
 (``options_actions``, ``collection_actions``, ``safekeeping_actions``, ``transfers``). The
 window routes Undo to the screen on show, takes dropped files and shows the status line.
@@ -13,17 +15,14 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QMimeData, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QSettings, QSize, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragLeaveEvent, QDropEvent
-from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QWidget
-from shiboken6 import isValid
+from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
 
-from recall.collection import deck_list as library
 from recall.core import i18n
 from recall.core.errors import RecallError
 from recall.core.i18n import mark, tr
 from recall.core.preferences import Preferences
-from recall.host import paths
 from recall.options import deck_options
 from recall.scheduling import Schedulers
 from recall.storage import Database
@@ -33,7 +32,6 @@ from recall.ui.data.safekeeping_actions import SafekeepingActions
 from recall.ui.data.sync_actions import SyncActions
 from recall.ui.data.transfers import Transfers, importable
 from recall.ui.database_watcher import DatabaseWatcher
-from recall.ui.deck_list_view import DeckListView
 from recall.ui.drop_overlay import DropOverlay
 from recall.ui.local_api import LocalApi
 from recall.ui.main_menus import MainMenus
@@ -41,12 +39,12 @@ from recall.ui.operations import Operations
 from recall.ui.options.actions import OptionsActions
 from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
-from recall.ui.review.summary_view import SummaryView
+from recall.ui.side_windows import SideWindows
+from recall.ui.study_pages import StudyPages
 from recall.ui.tasks import TaskRunner
 from recall.ui.tray import TrayPresence
 
 if TYPE_CHECKING:
-    from recall.collection.deck_list import DeckOverview
     from recall.collection.import_report import ImportReport
     from recall.study.custom import CustomQueue
     from recall.ui.review.view import ReviewView
@@ -92,10 +90,6 @@ class MainWindow(QMainWindow):
         self._rng = rng or random.Random()
         self._zone = zone
         self._prompts = prompts or Prompts(self)
-        self._review: ReviewView | None = None
-        self._focus_before_busy: QWidget | None = None
-        self.statistics: StatisticsWindow | None = None
-        self.custom_study_dialog: CustomStudyDialog | None = None
         self.tasks = TaskRunner(self)
         self.operations = Operations(self.tasks, self._prompts, self)
         context = WindowContext(
@@ -109,19 +103,13 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setMinimumSize(QSize(640, 480))
 
-        self.deck_list = DeckListView()
-        self.summary = SummaryView()
-        self.pages = QStackedWidget()
-        self.pages.addWidget(self.deck_list)
-        self.pages.addWidget(self.summary)
+        self.pages = StudyPages(context, self._rng)
+        self.deck_list = self.pages.deck_list
+        self.summary = self.pages.summary
         self.setCentralWidget(self.pages)
         self.drop_overlay = DropOverlay(self.pages)
         self.collection = CollectionActions(context, self.preferences, self.deck_list, self)
-        self.sync = SyncActions(
-            context,
-            lambda: self._review is not None and self.pages.currentWidget() is self._review,
-            self,
-        )
+        self.sync = SyncActions(context, lambda: self.pages.on_review, self)
         self.statusBar().addPermanentWidget(self.sync.label)
         self.database_watcher = DatabaseWatcher(database, self)
         self.local_api = LocalApi(database, clock, self.collection.browse, self._prompts, self)
@@ -130,6 +118,9 @@ class MainWindow(QMainWindow):
         )
         self.presence = TrayPresence(
             context, self.preferences, self.windowIcon(), tray_available, parent=self
+        )
+        self.side_windows = SideWindows(
+            context, lambda: self.preferences, self.deck_list, self.collection, self
         )
         self._connect_signals()
         self._restore_geometry()
@@ -142,76 +133,36 @@ class MainWindow(QMainWindow):
     @property
     def review(self) -> ReviewView | None:
         """The review screen of the current session, if one was started."""
-        return self._review
+        return self.pages.review
+
+    @property
+    def statistics(self) -> StatisticsWindow | None:
+        """The statistics window, once opened."""
+        return self.side_windows.statistics
+
+    @property
+    def custom_study_dialog(self) -> CustomStudyDialog | None:
+        """The Custom Study dialog opened last, if any."""
+        return self.side_windows.custom_study_dialog
 
     def refresh_decks(self, select: str | None = None) -> None:
         """Reload the deck list's counts."""
-        overviews = library.deck_overviews(
-            self._database, self._clock(), self._zone, self._schedulers
-        )
-        self.deck_list.set_decks(overviews, select)
-        self.presence.set_overviews(overviews)
+        self.pages.refresh_decks(select)
 
     def refresh_decks_off_thread(self, select: str | None = None) -> None:
         """Reload the deck list's counts on the worker thread (100 ms at 100,000 cards)."""
-        database, now, zone = self._database, self._clock(), self._zone
-        schedulers = self._schedulers
-
-        def work() -> list[DeckOverview]:
-            return library.deck_overviews(database, now, zone, schedulers)
-
-        def show(overviews: list[DeckOverview]) -> None:
-            self.deck_list.set_decks(overviews, select)
-            self.presence.set_overviews(overviews)
-
-        self.tasks.run(work, show)
+        self.pages.refresh_decks_off_thread(select)
 
     def show_decks(self, off_thread: bool = False) -> None:
         """Go to the deck list, with fresh counts and the keyboard on the table."""
-        if off_thread:
-            self.refresh_decks_off_thread(self.deck_list.selected_key())
-        else:
-            self.refresh_decks()
-        self.pages.setCurrentWidget(self.deck_list)
-        self._update_actions()
-        self.deck_list.focus_table()
+        self.pages.show_decks(off_thread)
 
     def study(
         self, deck_key: str, learn_ahead: bool = False, custom: CustomQueue | None = None
     ) -> None:
         """Start a study session on a deck (with ``learn_ahead``, learning cards due later
         today come now), or a custom session on its queue."""
-        # The review screen and the statistics load when first opened: the deck list,
-        # the first screen, starts without them (tests/ui/test_start_imports.py).
-        from recall.study.session import StudySession
-        from recall.ui.review.view import ReviewView
-
-        session = StudySession(
-            self._database,
-            self._schedulers,
-            deck_key,
-            self._rng,
-            self._zone,
-            learn_ahead_today=learn_ahead,
-            custom=custom,
-        )
-        review = ReviewView(
-            session, self._clock, paths.media_dir(self._database.path.parent), self._prompts
-        )
-        review.finished.connect(self._on_review_finished)
-        review.left.connect(self.show_decks)
-        review.stale.connect(self._on_restored)
-        review.undo_available.connect(self._on_undo_available)
-        review.undo_available.connect(lambda _available: self.presence.refresh())
-        self.collection.attach_review(review)
-        if self._review is not None:
-            self.pages.removeWidget(self._review)
-            self._review.deleteLater()
-        self._review = review
-        self.pages.addWidget(review)
-        self.pages.setCurrentWidget(review)
-        self._update_actions()
-        review.start()
+        self.pages.study(deck_key, learn_ahead, custom)
 
     def open_custom_study(self, card_ids: tuple[int, ...] = ()) -> CustomStudyDialog:
         """Open Custom Study (on the deck list's selected deck); its Study starts the session.
@@ -219,20 +170,7 @@ class MainWindow(QMainWindow):
         Args:
             card_ids: Cards chosen in the browser: the dialog opens on a cram of them.
         """
-        from recall.ui.study_tools import CustomStudyDialog, custom_study
-
-        builder = custom_study(self._database, self._schedulers, self.preferences, self._zone)
-        key = self.deck_list.selected_key()
-        with self._database.reading() as transaction:
-            deck = transaction.decks.by_key(key) if key is not None else None
-        dialog = CustomStudyDialog(builder, self._clock, deck.name if deck else "", self)
-        if card_ids:
-            dialog.select_cards(card_ids)
-        dialog.chosen.connect(lambda queue: self.study("", custom=queue))
-        dialog.setModal(True)
-        dialog.show()
-        self.custom_study_dialog = dialog
-        return dialog
+        return self.side_windows.open_custom_study(card_ids)
 
     def study_cards(self, card_ids: tuple[int, ...]) -> CustomStudyDialog:
         """The browser's Study These: the window comes up with Custom Study on these cards."""
@@ -241,48 +179,12 @@ class MainWindow(QMainWindow):
 
     def open_time_off(self) -> TimeOffDialog:
         """Open Time Off; what it moves is one change on Edit > Undo's stack."""
-        from recall.ui.study_tools import TimeOffDialog, time_off
-
-        planner = time_off(
-            self._database, self._schedulers, self.preferences, self.collection.changes, self._zone
-        )
-        dialog = TimeOffDialog(planner, self._clock, self._zone, self)
-        dialog.made.connect(self._on_time_off)
-        dialog.setModal(True)
-        dialog.show()
-        return dialog
-
-    def _on_time_off(self, label: str) -> None:
-        self._show_status(tr("{change}. Edit > Undo takes it back.").format(change=label), 10_000)
-        self._on_collection_changed()
+        return self.side_windows.open_time_off()
 
     def show_statistics(self) -> None:
         """Open the statistics window on the selected deck (or bring it to the front)."""
-        key = (
-            self.deck_list.selected_key() if self.pages.currentWidget() is self.deck_list else None
-        )
-        overviews = library.deck_overviews(
-            self._database, self._clock(), self._zone, self._schedulers
-        )
-        names = library.shown_names(overviews)
-        decks = [(deck.key, names[deck.key]) for deck in overviews]
-        if self.statistics is None:
-            from recall.ui.statistics.window import StatisticsWindow
-
-            self.statistics = StatisticsWindow(
-                self._database, self.preferences, self._clock, decks, key, self._zone, self
-            )
-            self.statistics.card_requested.connect(self.collection.show_card)
-            self.statistics.refresh()
-        elif key is not None and key != self.statistics.deck_key():
-            self.statistics.set_decks(decks)
-            self.statistics.set_deck(key)  # which computes the figures again
-        else:
-            self.statistics.set_decks(decks)
-            self.statistics.refresh()
-        self.statistics.show()
-        self.statistics.raise_()
-        self.statistics.activateWindow()
+        on_decks = self.pages.currentWidget() is self.deck_list
+        self.side_windows.show_statistics(self.deck_list.selected_key() if on_decks else None)
 
     def bring_to_front(self) -> None:
         """Show the window above others (a second launch of Recall asks for this)."""
@@ -329,14 +231,13 @@ class MainWindow(QMainWindow):
         return files if files and all(importable(file) for file in files) else []
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self._review is not None and not self._review.commit_pending():
+        review = self.pages.review
+        if review is not None and not review.commit_pending():
             question = tr("Your last answer could not be saved. Quit anyway and lose it?")
             if not self._prompts.confirm(tr("Quit Recall"), question):
                 event.ignore()
                 return
-        if self.statistics is not None:
-            self.statistics.close()  # hidden: figures not yet started are dropped
-            self.statistics.tasks.wait()  # for the one being computed
+        self.side_windows.close()
         self.collection.close_windows()
         self.safekeeping.backup_timer.stop()
         self.safekeeping.back_up_if_changed()
@@ -353,10 +254,13 @@ class MainWindow(QMainWindow):
 
     def _connect_signals(self) -> None:
         menus = self.menus
-        self.deck_list.study_requested.connect(self.study)
-        self.summary.back_requested.connect(self.show_decks)
-        self.summary.learn_ahead_requested.connect(self._on_learn_ahead)
-        self.summary.more_new_requested.connect(self._on_more_new)
+        self.pages.switched.connect(self._update_actions)
+        self.pages.counted.connect(self.presence.set_overviews)
+        self.pages.review_started.connect(self._on_review_started)
+        self.pages.undo_available.connect(self._on_undo_available)
+        self.pages.undo_available.connect(lambda _available: self.presence.refresh())
+        self.side_windows.custom_chosen.connect(lambda queue: self.study("", custom=queue))
+        self.side_windows.time_off_made.connect(self._on_time_off)
         menus.import_action.triggered.connect(self.transfers.choose_and_import)
         menus.export_action.triggered.connect(self._on_export_deck)
         menus.export_reviews_action.triggered.connect(self.transfers.export_reviews)
@@ -371,7 +275,7 @@ class MainWindow(QMainWindow):
         menus.time_off_action.triggered.connect(self.open_time_off)
         self.transfers.imported.connect(self._on_imported)
         self.operations.busy_changed.connect(self._on_busy)
-        self.safekeeping.restored.connect(self._on_restored)
+        self.safekeeping.restored.connect(self.pages.start_over)
         self.safekeeping.repaired.connect(self.refresh_decks)
         self.safekeeping.message.connect(self._show_status)
         self.options.preferences_saved.connect(self._on_preferences_saved)
@@ -408,44 +312,17 @@ class MainWindow(QMainWindow):
         self.options.exam_action.setEnabled(current is self.deck_list and not self.operations.busy)
         self.menus.undo_action.setEnabled(
             not writing
-            and ((self._review is not None and self._review.can_undo) or self._can_undo_change())
+            and ((self.review is not None and self.review.can_undo) or self._can_undo_change())
         )
 
     # Slots
 
-    def _on_review_finished(self) -> None:
-        review = self._review
-        assert review is not None
-        from recall.collection.study_more import more_to_study
+    def _on_review_started(self, review: ReviewView) -> None:
+        self.collection.attach_review(review)
 
-        now = self._clock()
-        if review.custom is not None:
-            # A custom session studies no deck: there is no deck's "more" to offer.
-            self.summary.show_custom_summary(review.custom, review.summary(), now)
-        else:
-            more = more_to_study(self._database, self._schedulers, review.deck_key, now, self._zone)
-            self.summary.show_summary(review.deck_name, review.summary(), now, more)
-        self.pages.setCurrentWidget(self.summary)
-        self._update_actions()
-
-    def _on_learn_ahead(self) -> None:
-        if self._review is not None:
-            self.study(self._review.deck_key, learn_ahead=True)
-
-    def _on_more_new(self) -> None:
-        from recall.collection.study_more import add_new_cards_today
-
-        review = self._review
-        if review is None:
-            return
-        try:
-            add_new_cards_today(
-                self._database, self._schedulers, review.deck_key, self._clock(), self._zone
-            )
-        except RecallError as error:
-            self._prompts.tell(tr("More new cards"), str(error))
-            return
-        self.study(review.deck_key)
+    def _on_time_off(self, label: str) -> None:
+        self._show_status(tr("{change}. Edit > Undo takes it back.").format(change=label), 10_000)
+        self._on_collection_changed()
 
     def _on_undo_available(self, available: bool) -> None:
         self.menus.undo_action.setEnabled(
@@ -454,14 +331,13 @@ class MainWindow(QMainWindow):
 
     def _can_undo_change(self) -> bool:
         """Whether Edit > Undo takes back a change (a deck or card edit), not a rating."""
-        on_review = self._review is not None and self.pages.currentWidget() is self._review
-        if on_review:
+        if self.pages.on_review:
             return self.collection.review_change_pending
         return self.collection.changes.undo_label is not None
 
     def _on_undo(self) -> None:
-        review = self._review
-        on_review = review is not None and self.pages.currentWidget() is review
+        review = self.pages.review
+        on_review = self.pages.on_review
         if on_review and review is not None and self.collection.undo_review_change(review):
             self._update_actions()
             return
@@ -483,8 +359,9 @@ class MainWindow(QMainWindow):
 
     def _on_back(self) -> None:
         current: QWidget | None = self.pages.currentWidget()
-        if current is self._review and self._review is not None:
-            self._review.leave()
+        review = self.pages.review
+        if current is review and review is not None:
+            review.leave()
         elif current is self.summary:
             self.show_decks()
 
@@ -506,37 +383,12 @@ class MainWindow(QMainWindow):
 
     def _on_busy(self, busy: bool) -> None:
         # One operation at a time; studying and editing wait only for one writing cards.
-        writing = self.operations.writes_cards
-        if writing and self.pages.isEnabled():
-            focused = QApplication.focusWidget()
-            inside = focused is not None and self.pages.isAncestorOf(focused)
-            self._focus_before_busy = focused if inside else None
-        was_disabled = not self.pages.isEnabled()
-        self.pages.setEnabled(not writing)
-        if was_disabled and not writing:
-            self._restore_focus()
+        self.pages.hold_while_writing(self.operations.writes_cards)
         for action in (*self.menus.busy_actions, *self.safekeeping.actions):
             action.setEnabled(not busy)
         for action in self.collection.editing_actions:
             action.setEnabled(not self.operations.writes_cards)
         self._update_actions()
-
-    def _restore_focus(self) -> None:
-        """Give the keys back where they were before the pages were disabled (a sync at
-        launch, an import), or to the page's own place: disabling moved focus away."""
-        focused = QApplication.focusWidget()
-        if focused is not None and self.pages.isAncestorOf(focused):
-            return
-        before, self._focus_before_busy = self._focus_before_busy, None
-        page = self.pages.currentWidget()
-        alive = before is not None and isValid(before)
-        if alive and page is not None and before is not None and page.isAncestorOf(before):
-            before.setFocus(Qt.FocusReason.OtherFocusReason)
-            return
-        if page is self.deck_list:
-            self.deck_list.focus_table()
-        elif page is not None:
-            page.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _on_export_deck(self) -> None:
         key = self.deck_list.selected_key()
@@ -545,14 +397,6 @@ class MainWindow(QMainWindow):
         deck = self.deck_list.selected_deck()  # in the tree, not only at its top
         assert deck is not None
         self.transfers.export_deck(key, deck.name)
-
-    def _on_restored(self) -> None:
-        # The review on screen belonged to the replaced database: start again from the list.
-        if self._review is not None:
-            self.pages.removeWidget(self._review)
-            self._review.deleteLater()
-            self._review = None
-        self.show_decks(off_thread=True)
 
     def _on_synced(self, _report: object) -> None:
         if self.pages.currentWidget() is self.deck_list:

@@ -15,7 +15,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
-from recall.changes.cards import FLAG_NAMES, Change, Changes
+from recall.changes.cards import FLAG_NAMES, Changes
+from recall.changes.change import Change
 from recall.collection import browse, exporting
 from recall.collection.browse import BrowseRow
 from recall.core import i18n

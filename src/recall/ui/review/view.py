@@ -2,7 +2,9 @@
 
 It owns the session and the order of things (question, answer, rating, next card); what is
 on screen belongs to its parts: the card panel (``card_panel.py``), the rating bar
-(``rating_bar.py``) and the choice marks (``choice_outcome.py``, pure logic).
+(``rating_bar.py``) and the choice marks (``choice_outcome.py``, pure logic). What those
+show and say of a question and of an answer is ``presenting.py``'s; what its keys do,
+``keys.py``'s.
 """
 
 from __future__ import annotations
@@ -26,20 +28,21 @@ from recall.study.custom import CustomQueue
 from recall.study.session import StudySession
 from recall.study.values import Answer, StudyCard, Summary
 from recall.ui.accessibility import announce
-from recall.ui.feedback_panel import earlier_picks_line, follow_up_banner, follow_up_note
 from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
 from recall.ui.review.card_panel import CardPanel
 from recall.ui.review.choice_button import ChoiceButton
-from recall.ui.review.choice_outcome import choice_result
-from recall.ui.review.keys import card_key_action
-from recall.ui.review.rating_bar import RatingBar, rating_name
+from recall.ui.review.keys import card_key_action, screen_key_pressed
+from recall.ui.review.presenting import (
+    choose_hint,
+    show_answer,
+    show_question,
+    spoken_answer,
+    spoken_question,
+)
+from recall.ui.review.rating_bar import RatingBar
 from recall.ui.review.sound_bar import SoundBar
 from recall.ui.review.sound_player import SoundPlayer
-
-_DIGIT_KEYS = {getattr(Qt.Key, f"Key_{digit}"): digit for digit in range(10)}
-_ACCEPT_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
-_SCROLL_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
 
 
 class Phase(Enum):
@@ -131,6 +134,16 @@ class ReviewView(QWidget):
         return self._card.sound_bar
 
     @property
+    def card_panel(self) -> CardPanel:
+        """The card on screen with its choices, answer, feedback and sounds."""
+        return self._card
+
+    @property
+    def rating_asked(self) -> bool:
+        """Whether an answer is on screen, waiting for its rating."""
+        return self.phase is Phase.FEEDBACK
+
+    @property
     def deck_key(self) -> str:
         """The file id of the deck being studied."""
         return self._session.deck_key
@@ -215,7 +228,7 @@ class ReviewView(QWidget):
         assert isinstance(card, ChoiceCard)  # only choice cards are asked as type-in
         self._shown = self._session.show_choices(shown)
         self._card.show_choices(card, shown.order)
-        self._ratings.ask(_choose_hint(len(shown.order)), None)
+        self._ratings.ask(choose_hint(len(shown.order)), None)
         self.setFocus()
         choices = " ".join(button.accessibleName() + "." for button in self._card.choice_buttons)
         self._announce(f"{self._card.recall_text()} {choices}")
@@ -289,6 +302,18 @@ class ReviewView(QWidget):
         skip = self._session.preferences.skip_question_sounds_on_replay
         self.sounds.play(self._card_sounds.to_play(answered, replay=True, skip_question=skip))
 
+    def toggle_masks(self) -> bool:
+        """Show or hide the other masks of the answered image occlusion card (O).
+
+        Returns:
+            False when no occlusion with other masks is on screen.
+        """
+        occlusion = self._card.occlusion
+        if not occlusion.isVisibleTo(self) or not occlusion.toggle_masks():
+            return False
+        self._announce(occlusion.accessibleName())
+        return True
+
     def _autoplay(self) -> None:
         if self._session.preferences.play_sounds_automatically:
             answered = self.phase is Phase.FEEDBACK
@@ -327,62 +352,14 @@ class ReviewView(QWidget):
         if action is not None and self._shown is not None:
             self.card_key.emit(*action)
             event.accept()
-            return
-        key = event.key()
-        modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        if modifiers != Qt.KeyboardModifier.NoModifier:
-            super().keyPressEvent(event)
-            return
-        if key == Qt.Key.Key_Escape:
-            self.leave()
-        elif key == Qt.Key.Key_H and self._card.hints_left:
-            self.show_hint()
-        elif key == Qt.Key.Key_O and self.phase is Phase.FEEDBACK:
-            if (
-                not self._card.occlusion.isVisibleTo(self)
-                or not self._card.occlusion.toggle_masks()
-            ):
-                super().keyPressEvent(event)
-                return
-            self._announce(self._card.occlusion.accessibleName())
-        elif key in (Qt.Key.Key_R, Qt.Key.Key_F5):
-            self.replay_sounds()
-        elif key == Qt.Key.Key_5 and not self._digit_picks(5):
-            self.sounds.toggle_pause()
-        elif key in _ACCEPT_KEYS:
-            if self.phase is Phase.FEEDBACK:
-                self.rate()
-            else:
-                self.submit()
-        elif key in _SCROLL_KEYS:
-            self._card.scroll_by_key(event)
-        elif key in _DIGIT_KEYS:
-            digit = _DIGIT_KEYS[Qt.Key(key)]
-            if self.phase is Phase.FEEDBACK:
-                if 1 <= digit <= 4:
-                    self.rate(Rating(digit))
-            else:
-                self.pick(9 if digit == 0 else digit - 1)
+        elif screen_key_pressed(self, event):
+            event.accept()
         else:
             super().keyPressEvent(event)
-            return
-        event.accept()
 
     def hideEvent(self, event: QHideEvent) -> None:
         self.sounds.close()  # leaving the screen silences it; the next sound reopens
         super().hideEvent(event)
-
-    def _digit_picks(self, digit: int) -> bool:
-        """Whether ``digit`` is a choice or rating key on the screen now."""
-        if self.phase is Phase.FEEDBACK:
-            return 1 <= digit <= 4
-        shown = self._shown
-        return (
-            shown is not None
-            and isinstance(shown.card, ChoiceCard)
-            and not shown.as_recall  # its choices are not on screen
-            and digit <= len(shown.order)
-        )
 
     # Building
 
@@ -449,57 +426,16 @@ class ReviewView(QWidget):
         left = self._session.counts(self._clock())
         self.sounds.stop()
         self._card_sounds = card_sounds(card)
-        self._card.show_card(self._session.deck.name, left, card, shown.order, shown.as_recall)
-        banner = follow_up_banner(shown.follow_up) if shown.follow_up is not None else ""
-        self._card.follow_up_banner.setText(banner)
-        self._card.follow_up_banner.setVisible(bool(banner))
-        self._card.sound_bar.clear()
-        question_sounds = self._card_sounds.playable(self._card_sounds.question)
-        self._card.sound_bar.show_media(
-            bool(question_sounds), self._card_sounds.external_of(self._card_sounds.question)
+        show_question(
+            self._card, self._ratings, self._session.deck.name, left, shown, self._card_sounds
         )
-        if shown.as_recall:
-            self._ratings.ask(
-                tr("Type the answer · Enter: check · Alt+C: show choices"), tr("Check")
-            )
-        elif isinstance(card, ChoiceCard):
-            many = len(card.correct_indexes) > 1
-            count = len(shown.order)
-            if many:
-                keys = _choice_keys(count)
-                self._ratings.ask(
-                    tr("{keys}: toggle choices · Space: submit").format(keys=keys),
-                    tr("Submit"),
-                    False,
-                )
-            else:
-                self._ratings.ask(_choose_hint(count), None)
-        elif card.type_answer:
-            self._ratings.ask(tr("Type the answer · Enter: check"), tr("Check"))
-        else:
-            self._ratings.ask(tr("Space: show answer"), tr("Show answer"))
         if shown.as_recall or (isinstance(card, BasicCard) and card.type_answer):
             self._card.type_box.setFocus(Qt.FocusReason.OtherFocusReason)
         else:
             self.setFocus()
         self._autoplay()
-        self._announce(self._spoken_card(card, shown.as_recall))
-
-    def _spoken_card(self, card: ChoiceCard | BasicCard, as_recall: bool) -> str:
-        """What a screen reader is told when a card appears: the question, then the choices
-        (or, for a card asked as type-in, why and how to see them)."""
-        parts = [tr("Question: {question}").format(question=self._card.question_text())]
-        if self._card.follow_up_banner.isVisibleTo(self):
-            parts.insert(0, self._card.follow_up_banner.text())
-        if as_recall:
-            parts.append(
-                self._card.recall_text() + " " + tr("Type the answer; Alt+C shows the choices.")
-            )
-        elif isinstance(card, ChoiceCard):
-            if len(card.correct_indexes) > 1:
-                parts.append(tr("Select all that apply."))
-            parts += [button.accessibleName() + "." for button in self._card.choice_buttons]
-        return " ".join(parts)
+        banner_shown = self._card.follow_up_banner.isVisibleTo(self)
+        self._announce(spoken_question(self._card, card, shown.as_recall, banner_shown))
 
     def _answer_with(self, picked: set[int]) -> None:
         assert self._shown is not None
@@ -508,37 +444,7 @@ class ReviewView(QWidget):
     def _show_feedback(self, answer: Answer) -> None:
         self._answer = answer
         self.phase = Phase.FEEDBACK
-        card = answer.card.card
-        if isinstance(card, ChoiceCard) and answer.typed is not None:
-            # Asked as type-in: the comparison shows the right option; notes as for a pick.
-            self._card.show_comparison(answer.typed, self._typed)
-            verdict = _typed_verdict(answer)
-            notes = choice_result(card, answer.card.order, answer.picked).notes
-        elif isinstance(card, ChoiceCard):
-            result = choice_result(card, answer.card.order, answer.picked)
-            self._card.show_choice_result(result)
-            verdict, notes = result.verdict, result.notes
-        elif answer.typed is not None:
-            self._card.show_comparison(answer.typed, self._typed)
-            self._card.show_back(card)
-            verdict, notes = _typed_verdict(answer), ""
-        else:
-            if card.type_answer:
-                self._card.show_comparison(None, "")
-            self._card.show_back(card)
-            verdict, notes = tr("How well did you remember it?"), ""
-            occlusion = card.occlusion
-            if occlusion is not None and (occlusion.masked(answer=True) or occlusion.answer_mask):
-                verdict = tr("How well did you remember it? (O shows or hides the other masks.)")
-        self._card.feedback.show_result(
-            verdict,
-            answer.correct,
-            notes,
-            card.explanation,
-            card.source,
-            earlier_picks_line(answer.earlier_picks, self._session.zone),
-            follow_up_note(answer.card.follow_up) if answer.card.follow_up is not None else "",
-        )
+        show_answer(self._card, answer, self._typed, self._session.zone)
         suggested = self._ratings.offer(
             answer.intervals, answer.proposed, self._session.preferences.show_next_intervals
         )
@@ -549,30 +455,4 @@ class ReviewView(QWidget):
         self._card.reveal_feedback()
         suggested.setFocus(Qt.FocusReason.OtherFocusReason)  # where Space acts
         self._autoplay()
-        back = self._card.back_text()
-        compared = self._card.comparison_text()
-        spoken = (f"{compared}\n" if compared else "") + (
-            tr("Answer: {answer}").format(answer=back) + "\n" if back else ""
-        )
-        spoken += self._card.feedback.spoken()
-        suggested_name = tr("Suggested: {rating}").format(rating=rating_name(answer.proposed))
-        self._announce(f"{spoken}\n{suggested_name}", assertive=True)
-
-
-def _choice_keys(count: int) -> str:
-    """The keys of ``count`` choices: "1-4", or "1-9 and 0" for ten."""
-    if count == 10:
-        return tr("1-9 and 0")
-    return f"1-{min(count, 9)}"
-
-
-def _choose_hint(count: int) -> str:
-    """The key hint of a single-answer choice card with ``count`` choices: "1-4: choose"."""
-    return tr("{keys}: choose").format(keys=_choice_keys(count))
-
-
-def _typed_verdict(answer: Answer) -> str:
-    """The verdict on a typed answer: right, one slip from right, or not quite."""
-    if answer.typed is not None and answer.typed.one_slip:
-        return tr("One slip from right")
-    return tr("Correct") if answer.correct else tr("Not quite")
+        self._announce(spoken_answer(self._card, answer.proposed), assertive=True)
