@@ -527,6 +527,22 @@ def test_damaged_packages_raise_only_recall_errors(
         leftover.unlink()
 
 
+def test_an_entry_claiming_a_newer_zip_version_is_refused_as_damaged(
+    tmp_path: Path, valid_package: bytes
+) -> None:
+    """Found by the fuzz test above: zipfile raises NotImplementedError for it."""
+    data = bytearray(valid_package)
+    directory = data.index(b"PK\x01\x02")  # the first central directory entry
+    data[directory + 6 : directory + 8] = (64).to_bytes(2, "little")  # version needed: 6.4
+    path = tmp_path / "newer-zip.apkg"
+    path.write_bytes(bytes(data))
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    with pytest.raises(DeckError, match=r"cut short or damaged; .*\(zip file version 6\.4\)"):
+        read_apkg(path, staging)
+    assert list(staging.iterdir()) == []
+
+
 @pytest.fixture(scope="module")
 def package_with_history(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     path = build_package(tmp_path_factory.mktemp("history"))

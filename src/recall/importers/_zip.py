@@ -102,7 +102,15 @@ class SafeZip:
             raise DeckError(source, [_too_many(declared, max_entries)])
         try:
             archive = zipfile.ZipFile(path)
-        except (zipfile.BadZipFile, EOFError, ValueError, IndexError, OSError) as error:
+        # NotImplementedError: an entry claims a zip version newer than Python reads.
+        except (
+            zipfile.BadZipFile,
+            EOFError,
+            ValueError,
+            IndexError,
+            OSError,
+            NotImplementedError,
+        ) as error:
             if start == b"PK\x03\x04":
                 raise DeckError(
                     source,
