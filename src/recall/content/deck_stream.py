@@ -30,11 +30,13 @@ from recall.content.deck_format import (
     BasicCard,
     ChoiceCard,
     Deck,
-    DuplicateKeyError,
     card_limit_problems,
     check_header,
     limit_problems,
     parse_deck,
+)
+from recall.content.deck_json import (
+    DuplicateKeyError,
     reject_duplicate_keys,
     utf8_problem,
     whole_number,

@@ -7,7 +7,7 @@ library's scanner (so values, and the messages for bad JSON, are what ``json.loa
 gives). The caller walks the outer structure itself with ``skip`` and ``take``.
 
 Positions in error messages count lines and columns over the whole file, as an editor
-shows them, and bytes that are not UTF-8 are reported as ``deck_format.decode_text``
+shows them, and bytes that are not UTF-8 are reported as ``deck_json.decode_text``
 reports them, wherever in the file they are.
 """
 

@@ -17,7 +17,8 @@ from recall.content.card_limits import (
     MAX_NAME_CHARS,
     MAX_SOURCE_FIELD_CHARS,
 )
-from recall.content.deck_format import BasicCard, decode_text
+from recall.content.deck_format import BasicCard
+from recall.content.deck_json import decode_text
 from recall.core import wording
 from recall.core.errors import DeckError, ImportCancelledError, printable
 from recall.core.i18n import tr, trn

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from recall.content.deck_format import decode_text
+from recall.content.deck_json import decode_text
 from recall.core import wording
 from recall.core.errors import DeckError
 from recall.core.i18n import tr, trn
