@@ -168,7 +168,9 @@ def _stored(path: Path) -> list[tuple[object, ...]]:
         connection.close()
 
 
-def _import_both(package: Path, tmp_path: Path) -> tuple[list[tuple[object, ...]], ...]:
+def _import_both(
+    package: Path, tmp_path: Path
+) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], list[str]]:
     """The cards and report of importing with the patterns, then without them."""
     results = []
     for plain in (True, False):

@@ -287,7 +287,7 @@ def test_a_search_keeps_its_larger_cache_on_the_connection(
             )
             ((after,),) = transaction.sql.rows("PRAGMA cache_size")
         assert tuple(ids) == found.find("prop:ivl>=10", NOW).card_ids
-        return after
+        return int(after)
 
     # Raised from SQLite's default and kept, so the next search finds its pages in memory.
     assert search_with_cache(-2000) == -8192
