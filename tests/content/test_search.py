@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recall.collection import browse
-from recall.content import search
+from recall.content import search, search_tree
 from recall.content.search import SearchError
 from recall.core import days
 from recall.core.preferences import Preferences
@@ -392,10 +392,10 @@ def test_cid_finds_a_selection_of_thousands_of_cards_in_one_parameter(
 
 
 def test_quoted_text_with_a_colon_is_text_and_escapes_are_literal() -> None:
-    assert search.parse('"note: this"') == search.Text("%note: this%")
-    assert search.parse("a\\*b") == search.Text("%a*b%")
-    assert search.parse("100%") == search.Text("%100\\%%")
-    assert search.parse("well-known") == search.Text("%well-known%")
+    assert search.parse('"note: this"') == search_tree.Text("%note: this%")
+    assert search.parse("a\\*b") == search_tree.Text("%a*b%")
+    assert search.parse("100%") == search_tree.Text("%100\\%%")
+    assert search.parse("well-known") == search_tree.Text("%well-known%")
 
 
 def test_values_never_enter_the_sql_text(collection: tuple[Database, list[Model]]) -> None:
@@ -429,5 +429,6 @@ def test_sorting_by_each_column_orders_the_same_cards(
 @settings(max_examples=300, deadline=None)
 @given(name=st.text(min_size=1, max_size=30))
 def test_a_quoted_deck_name_or_tag_searches_for_exactly_that_text(name: str) -> None:
-    assert search.parse(f"deck:{search.quote(name)}") == search.InDeck(search.like_escape(name))
-    assert search.parse(f"tag:{search.quote(name)}") == search.Tagged(search.like_escape(name))
+    escaped = search.like_escape(name)
+    assert search.parse(f"deck:{search.quote(name)}") == search_tree.InDeck(escaped)
+    assert search.parse(f"tag:{search.quote(name)}") == search_tree.Tagged(escaped)

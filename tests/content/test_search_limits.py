@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from recall.cli.main import main
 from recall.collection import browse
-from recall.content import search
+from recall.content import search, search_tree
 from recall.content.search import MAX_DEPTH, MAX_LENGTH, MAX_TERMS, SearchError
 from recall.core.preferences import Preferences
 from recall.scheduling import Scheduler
@@ -133,11 +133,11 @@ def test_a_run_of_minus_signs_is_one_negation_or_none(finder: browse.Finder) -> 
     plain = set(finder.find("is:new", NOW).card_ids)
     assert set(finder.find("-" * 3000 + "is:new", NOW).card_ids) == plain
     assert set(finder.find("-" * 3001 + "is:new", NOW).card_ids) == _everything(finder) - plain
-    assert search.parse("---a") == search.Not(search.Text("%a%"))
+    assert search.parse("---a") == search_tree.Not(search_tree.Text("%a%"))
 
 
 def test_a_run_of_stars_is_one_wildcard(finder: browse.Finder) -> None:
-    assert search.parse("a" + "*" * 5000 + "b") == search.Text("%a%b%")
+    assert search.parse("a" + "*" * 5000 + "b") == search_tree.Text("%a%b%")
     assert set(finder.find("*" * (MAX_LENGTH - 1), NOW).card_ids) == _everything(finder)
 
 

@@ -1,4 +1,5 @@
-"""The search language: a query parsed into a small tree, with errors that say where.
+"""The search language: a query parsed into a small tree (``search_tree``), with errors that
+say where.
 
 The syntax follows Anki's (docs/search.md): words that must all match, ``"exact phrases"``,
 ``-negation``, ``or``, parentheses, ``*`` and ``_`` wildcards, and ``field:value`` terms
@@ -14,6 +15,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from recall.content.search_tree import (
+    And,
+    CardIds,
+    Days,
+    Flag,
+    InDeck,
+    Is,
+    Node,
+    Not,
+    Or,
+    Prop,
+    Tagged,
+    Text,
+)
 from recall.core.errors import RecallError
 from recall.core.i18n import tr
 
@@ -33,8 +48,6 @@ MAX_LENGTH = 10_000
 MAX_TERMS = 200
 MAX_DEPTH = 10
 
-Comparison = Literal["<=", ">=", "!=", "=", "<", ">"]
-
 
 class SearchError(RecallError):
     """A query that cannot be understood, with the 1-based column where the problem is."""
@@ -48,99 +61,6 @@ class SearchError(RecallError):
         else:
             text = tr("{problem} at column {column}").format(problem=message, column=column)
         super().__init__(text)
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """Text to find: in any of the card's texts (``field`` None), or in one field.
-
-    Attributes:
-        pattern: An SQL LIKE pattern (``%`` any run, ``_`` one character, ``\\`` escapes).
-    """
-
-    pattern: str
-    field: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class InDeck:
-    """Cards of a deck (matched by name or id, wildcards allowed) and of its subdecks."""
-
-    pattern: str
-
-
-@dataclass(frozen=True, slots=True)
-class Tagged:
-    """Cards with a tag or one of its child tags (``a::b`` is a child of ``a``); ``none``."""
-
-    pattern: str
-
-
-@dataclass(frozen=True, slots=True)
-class Is:
-    """Cards in a state: one of ``IS_VALUES``."""
-
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
-class Flag:
-    """Cards with a flag, 1-7; 0 means no flag."""
-
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardIds:
-    """Cards with one of these ids (``cid:12,40,41``, as Anki writes a selection)."""
-
-    ids: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Prop:
-    """A numeric property compared with a number (``prop:ivl>=10``)."""
-
-    name: str
-    comparison: Comparison
-    value: float
-
-
-@dataclass(frozen=True, slots=True)
-class Days:
-    """Events in the last ``days`` study days: answered, answered wrong, added, edited.
-
-    Attributes:
-        rating: For ``rated``, only answers with this rating (1-4).
-    """
-
-    kind: str
-    days: int
-    rating: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Not:
-    """Cards the operand does not match."""
-
-    operand: Node
-
-
-@dataclass(frozen=True, slots=True)
-class And:
-    """Cards every operand matches."""
-
-    operands: tuple[Node, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Or:
-    """Cards at least one operand matches."""
-
-    operands: tuple[Node, ...]
-
-
-Node = Text | InDeck | Tagged | Is | Flag | CardIds | Prop | Days | Not | And | Or
 
 
 @dataclass(frozen=True, slots=True)

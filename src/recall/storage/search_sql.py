@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from recall.content.search import (
+from recall.content.search_tree import (
     And,
     CardIds,
     Days,
