@@ -10,7 +10,7 @@ import shiboken6
 from PySide6.QtCore import QObject
 from pytestqt.qtbot import QtBot
 
-from recall.ui.tasks import TaskRunner, collections_paused
+from recall.ui.tasks import TaskRunner
 
 
 def test_no_collection_starts_while_a_job_runs_and_they_come_back_after(qtbot: QtBot) -> None:
@@ -23,20 +23,25 @@ def test_no_collection_starts_while_a_job_runs_and_they_come_back_after(qtbot: Q
     assert gc.isenabled()
 
 
-def test_overlapping_blocks_enable_the_collector_again_when_the_last_ends() -> None:
-    assert gc.isenabled()
-    with collections_paused():
-        with collections_paused():
-            assert not gc.isenabled()
-        assert not gc.isenabled()
+def test_overlapping_runners_enable_the_collector_again_when_the_last_job_ends(
+    qtbot: QtBot,
+) -> None:
+    first, second = TaskRunner(), TaskRunner()
+    seen: list[str] = []
+    first.run(lambda: "first", seen.append)
+    second.run(lambda: "second", seen.append)
+    assert not gc.isenabled()
+    qtbot.waitUntil(lambda: len(seen) == 2, timeout=10_000)
     assert gc.isenabled()
 
 
-def test_a_collector_off_before_stays_off() -> None:
+def test_a_collector_off_before_stays_off(qtbot: QtBot) -> None:
     gc.disable()
     try:
-        with collections_paused():
-            assert not gc.isenabled()
+        runner = TaskRunner()
+        seen: list[int] = []
+        runner.run(lambda: 1, seen.append)
+        qtbot.waitUntil(lambda: seen == [1], timeout=10_000)
         assert not gc.isenabled()
     finally:
         gc.enable()

@@ -23,8 +23,7 @@ from __future__ import annotations
 import gc
 import itertools
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +37,8 @@ _was_enabled = True
 
 
 def _pause() -> None:
-    """One more reason for automatic garbage collection to wait (see ``collections_paused``)."""
+    """One more job for automatic garbage collection to wait for, on any thread (jobs overlap
+    across runners: the collector comes back, if it was on before the first, after the last)."""
     global _running_jobs, _was_enabled
     with _pausing:
         if _running_jobs == 0:
@@ -54,20 +54,6 @@ def _resume() -> None:
         _running_jobs -= 1
         if _running_jobs == 0 and _was_enabled:
             gc.enable()
-
-
-@contextmanager
-def collections_paused() -> Iterator[None]:
-    """Let no automatic garbage collection start while the block runs, on any thread.
-
-    Nests and overlaps (with the task runner's jobs too): the collector is enabled again,
-    if it was before the first block, when the last one ends.
-    """
-    _pause()
-    try:
-        yield
-    finally:
-        _resume()
 
 
 def keep_out_of_full_collections() -> None:
