@@ -183,13 +183,9 @@ class CardRenderer:
         def shown(fragment: str) -> str:
             return _anki_styles.apply(without_hidden(fragment, hidden), sheet)
 
-        if sheet.empty:  # ``apply`` gives back what it is given
-            front_shown, back_shown = without_hidden(front, hidden), without_hidden(back, hidden)
-        else:
-            front_shown, back_shown = shown(front), shown(back)
         return CardSides(
-            front_shown,
-            back_shown,
+            shown(front),
+            shown(back),
             tuple(shown(hint) for hint in hints),
             typed.strip(),
             speech,
