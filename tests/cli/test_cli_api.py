@@ -38,19 +38,30 @@ def _serve(data_dir: Path) -> tuple[subprocess.Popen[str], str, str]:
         stderr=subprocess.PIPE,
         text=True,
     )
-    assert process.stdout is not None
-    serving = process.stdout.readline()  # printed once the server is ready
-    match = re.fullmatch(r"Serving the local API on (http://127\.0\.0\.1:\d+) .*\n", serving)
-    assert match is not None, serving + (process.stderr.read() if process.stderr else "")
-    key_line = process.stdout.readline()
-    assert key_line.startswith("Key: ")
+    try:
+        assert process.stdout is not None
+        serving = process.stdout.readline()  # printed once the server is ready
+        match = re.fullmatch(r"Serving the local API on (http://127\.0\.0\.1:\d+) .*\n", serving)
+        assert match is not None, serving + (process.stderr.read() if process.stderr else "")
+        key_line = process.stdout.readline()
+        assert key_line.startswith("Key: ")
+    except BaseException:
+        process.kill()  # a server that did not start as it should is not left running
+        process.communicate()
+        raise
     return process, match.group(1), key_line.removeprefix("Key: ").strip()
 
 
 def _stop(process: subprocess.Popen[str]) -> int:
-    """Ctrl+C, as the learner stops it; its exit status."""
+    """Ctrl+C, as the learner stops it; its exit status. A server still running after a
+    minute is killed and reaped (the test fails on the timeout, with nothing left behind)."""
     process.send_signal(signal.SIGINT)
-    process.communicate(timeout=60)
+    try:
+        process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
     return process.returncode
 
 
