@@ -183,12 +183,14 @@ ANALYSIS = {
         "with --gil."
     ),
     "Restore a backup": (
-        "A backup of today's schema is checked (SQLite's quick check, foreign keys, "
-        "schema) and copied into the live file from one read snapshot of it, with the "
-        "before-restore backup in between; only an older backup is staged beside the "
-        "database to be upgraded. What remains: the quick check, the copy into the live "
-        "file, the before-restore backup (each protects against losing data) and closing "
-        "and reopening the database (a WAL checkpoint). What would close more: skipping "
+        "A backup of today's schema is copied into the live file from one read snapshot of "
+        "it while SQLite's quick check and foreign-key check of the same snapshot run on a "
+        "second thread (SQLite lets go of Python's lock while it checks); the copy's last "
+        "step, which commits it, waits for them. Only an older backup is staged beside the "
+        "database to be upgraded. What remains: the before-restore backup, the copy into "
+        "the live file, the quick check where it outlasts the copy (on a busy machine the "
+        "two threads share a core) and closing and reopening the database (a WAL "
+        "checkpoint), each protecting against losing data. What would close more: skipping "
         "the quick check of a backup Recall made itself and has checked since (a stored "
         "digest of the file), which would trust the disk."
     ),

@@ -126,6 +126,13 @@ def make_backup(database: Database, now: datetime, note: str = "") -> Path:
     Raises:
         BackupError: The backup could not be written; no partial file is left.
     """
+    target = _snapshot(database, now, note)
+    thin(target.parent, now, made=target)
+    return target
+
+
+def _snapshot(database: Database, now: datetime, note: str) -> Path:
+    """``make_backup`` without the thinning: the new backup's file."""
     folder = backup_folder(database)
     name = f"recall-{now.astimezone(UTC):%Y%m%d-%H%M%S-%f}{'-' + note if note else ''}.sqlite3"
     target = folder / name
@@ -135,7 +142,6 @@ def make_backup(database: Database, now: datetime, note: str = "") -> Path:
         raise BackupError(
             tr("cannot write a backup into {folder}: {error}").format(folder=folder, error=error)
         ) from None
-    thin(folder, now, made=target)
     return target
 
 
@@ -245,16 +251,19 @@ def restore(
 ) -> RestoreReport:
     """Replace the database's contents with a backup's: check, back up first, restore, check.
 
-    A backup of today's schema is checked (SQLite's quick check, foreign keys, schema) and
-    written into the live file from one read snapshot of it; an older one is copied
-    beside the database, upgraded and checked there first. Either way the database as it
-    is is backed up (``before-restore``) after the check and before anything is written,
-    or nothing happens; the live file is written in one transaction.
+    A backup of today's schema has its schema checked, then the database as it is is backed
+    up (``before-restore``), then the backup is written into the live file from one read
+    snapshot of it while SQLite's quick check and foreign-key check of that snapshot run
+    beside the copy, which commits only once they found nothing; an older one is copied
+    beside the database, upgraded and checked there first, then backed up before. Either
+    way the live file is written in one transaction, and when the restore fails the
+    before-restore backup is deleted again and the database is exactly as it was; only a
+    restore that succeeded thins the backups folder.
 
     Raises:
         BackupError: The file is not a healthy Recall database, the copy or the
             before-restore backup could not be written, or the database is held by another
-            program; the database is exactly as it was.
+            program; the database and its backups folder are exactly as they were.
     """
     if restoring.is_current(backup_file):
         # Today's schema: checked and copied in from one snapshot, with no copy beside.
@@ -267,6 +276,8 @@ def restore(
                 busy_timeout_ms=database.busy_timeout_ms,
             )
         except RecallError as error:
+            for path in made:
+                path.unlink(missing_ok=True)
             if isinstance(error, BackupError):
                 raise
             raise BackupError(_nothing_changed(_cannot_restore(error))) from None
@@ -283,7 +294,9 @@ def restore(
         try:
             restoring.overwrite(staged, database.path, database.busy_timeout_ms)
         except StorageError as error:
+            safety.unlink(missing_ok=True)
             raise BackupError(_nothing_changed(_cannot_restore(error))) from None
+    thin(safety.parent, now, made=safety)
     database.bring_up_to_date()
     # The file's integrity, foreign keys and schema were checked on the snapshot that went
     # in; its schedules were checked when the backup was made. What remains are the
@@ -295,7 +308,7 @@ def restore(
 
 def _before_restore(database: Database, now: datetime) -> Path:
     try:
-        return make_backup(database, now, "before-restore")
+        return _snapshot(database, now, "before-restore")
     except BackupError as error:
         message = tr("{error}; the restore needs that backup first").format(error=error)
         raise BackupError(_nothing_changed(message)) from None

@@ -194,11 +194,7 @@ def read_snapshot(path: Path) -> Iterator[sqlite3.Connection]:
 
 def snapshot_problems(connection: sqlite3.Connection) -> list[str]:
     """What SQLite's ``quick_check`` and foreign-key check find on an open connection."""
-    rows = [row[0] for row in connection.execute("PRAGMA quick_check")]
-    problems = [] if rows == ["ok"] else [f"SQLite quick check: {row}" for row in rows]
-    for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check"):
-        problems.append(f"{table} row {rowid} points at a missing {parent}")
-    return problems
+    return _problems(connection, full=False)
 
 
 def write_into(
@@ -215,6 +211,77 @@ def write_into(
         origin.backup(live, progress=_give_up_when_busy)
 
 
+# Pages copied per step of a restore while SQLite checks the same snapshot beside it (16 MiB
+# of 4 KiB pages): the last step, which commits the copy, waits for the check.
+RESTORE_STEP_PAGES = 4096
+
+
+class _RefusedError(Exception):
+    """The check beside a restore's copy found the source damaged: roll the copy back."""
+
+
+def write_checked(
+    origin: sqlite3.Connection,
+    source: Path,
+    target: Path,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    step_pages: int | None = None,
+) -> list[str]:
+    """``snapshot_problems`` of ``origin``'s snapshot, then ``write_into`` if it finds none.
+
+    On a file in rollback-journal mode (every backup Recall makes) the check runs on a
+    thread and connection of its own while the copy is written, so the two take about the
+    longer of their times instead of the sum: ``origin``'s read transaction keeps any writer
+    from committing to ``source`` meanwhile, so both read the same snapshot, and the copy's
+    last step, which would commit it, waits for the check. When the check finds a problem,
+    the copy's one write transaction is rolled back unfinished and ``target`` is as it was.
+    A file in WAL mode (whose writers a reader does not hold back), or one of at most two
+    steps, is checked first and then copied.
+
+    Args:
+        origin: A ``read_snapshot`` of ``source``.
+        source: The file ``origin`` reads.
+        target: The live database.
+        busy_timeout_ms: How long to wait for another program writing to ``target``.
+        step_pages: Pages copied per step (``RESTORE_STEP_PAGES`` when not given).
+
+    Returns:
+        What the check found; when it found anything, nothing was written.
+
+    Raises:
+        StorageError: SQLite could not write the live file (a full disk, a lock held by
+            another program for longer than ``busy_timeout_ms``), or the check could not
+            read ``source``; the live file is unchanged.
+    """
+    step = RESTORE_STEP_PAGES if step_pages is None else step_pages
+    (pages,) = origin.execute("PRAGMA page_count").fetchone()
+    (mode,) = origin.execute("PRAGMA journal_mode").fetchone()
+    if str(mode).lower() == "wal" or pages <= 2 * step:
+        problems = snapshot_problems(origin)
+        if not problems:
+            write_into(origin, target, busy_timeout_ms)
+        return problems
+    check = IntegrityCheck(source, full=False)
+    found: list[str] = []
+
+    def progress(status: int, remaining: int, total: int) -> None:
+        _give_up_when_busy(status, remaining, total)
+        if 0 < remaining <= step:  # the next step copies the rest and commits
+            found.extend(check.problems())
+            if found:
+                raise _RefusedError
+
+    try:
+        with _explained(target, busy_timeout_ms), closing(sqlite3.connect(target)) as live:
+            live.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+            origin.backup(live, pages=step, progress=progress)
+    except _RefusedError:
+        pass
+    finally:
+        check.stop()  # at once when it has finished; else interrupted (the copy failed)
+    return found
+
+
 def integrity_problems(path: Path, full: bool = True) -> list[str]:
     """What SQLite's integrity and foreign-key checks find, in words; empty when healthy.
 
@@ -228,7 +295,7 @@ def integrity_problems(path: Path, full: bool = True) -> list[str]:
         StorageError: The file could not be read right now (a lock, an I/O error).
     """
     try:
-        with closing(_checking_connection(path)) as connection:
+        with closing(_checking_connection(path, full)) as connection:
             return _problems(connection, full)
     except sqlite3.DatabaseError as error:
         return [f"the file cannot be read as a database ({error})"]
@@ -243,7 +310,7 @@ def integrity_problems(path: Path, full: bool = True) -> list[str]:
 _CHECK_CACHE_KIB = 256 * 1024
 
 
-def _checking_connection(path: Path) -> sqlite3.Connection:
+def _checking_connection(path: Path, full: bool) -> sqlite3.Connection:
     # Made by one thread and used (and interrupted) by another, never by two at once.
     if not path.exists():
         raise sqlite3.DatabaseError(f"no such file: {path}")
@@ -251,14 +318,16 @@ def _checking_connection(path: Path) -> sqlite3.Connection:
         f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False
     )
     connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    connection.execute(f"PRAGMA cache_size = -{_CHECK_CACHE_KIB}")
+    if full:  # ``quick_check`` reads each page once: a larger cache would only fill up
+        connection.execute(f"PRAGMA cache_size = -{_CHECK_CACHE_KIB}")
     return connection
 
 
 def _problems(connection: sqlite3.Connection, full: bool) -> list[str]:
     pragma = "integrity_check" if full else "quick_check"
     rows = [row[0] for row in connection.execute(f"PRAGMA {pragma}")]
-    problems = [] if rows == ["ok"] else [f"SQLite integrity check: {row}" for row in rows]
+    name = pragma.replace("_", " ")
+    problems = [] if rows == ["ok"] else [f"SQLite {name}: {row}" for row in rows]
     for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check"):
         problems.append(f"{table} row {rowid} points at a missing {parent}")
     return problems
@@ -307,7 +376,7 @@ class IntegrityCheck:
 
     def _run(self) -> None:
         try:
-            connection = _checking_connection(self._path)
+            connection = _checking_connection(self._path, self._full)
             try:
                 with self._lock:
                     if self._stopped:

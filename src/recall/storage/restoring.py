@@ -8,7 +8,8 @@ that passed all of that reaches the live file, and then in one step:
 - a live database that opens is overwritten through SQLite's backup API in one write
   transaction, which a failure (a full disk, a lock) rolls back;
 - a backup of today's schema going into a live database that opens needs no copy beside
-  it: it is checked and copied from one read snapshot (``overwrite_checked``);
+  it: it is checked and copied from one read snapshot, the check beside the copy, whose
+  transaction commits only once the check has passed (``overwrite_checked``);
 - a live database that is really damaged (or missing) is renamed aside, never deleted, and
   the checked copy is renamed into its place.
 
@@ -83,21 +84,25 @@ def overwrite_checked(
 ) -> None:
     """Check a backup of today's schema and write it into the live database, unstaged.
 
-    One read transaction on ``source`` holds it still from the check to the copy: SQLite's
-    ``quick_check`` (every page, record and constraint), its foreign keys and its schema,
-    then ``before()`` (the before-restore backup), then the same snapshot is written into
-    the live file through SQLite's backup API in one write transaction. The file is read
-    about twice, where staging it read it three times and wrote it once more.
+    One read transaction on ``source`` holds it still from the check to the copy: its
+    schema is checked, then ``before()`` is called (the before-restore backup), then the
+    same snapshot is written into the live file through SQLite's backup API in one write
+    transaction, which commits only once SQLite's ``quick_check`` (every page, record and
+    constraint) and foreign-key check of that snapshot, run beside the copy, found nothing
+    (``maintenance.write_checked``). The file is read about twice, where staging it read it
+    three times and wrote it once more.
 
     Args:
         source: The backup.
         live: The database file.
-        before: Called after the checks and before anything is written.
+        before: Called before anything is written; when the restore then fails, the live
+            file is unchanged and the caller undoes what ``before`` made.
         busy_timeout_ms: How long to wait for another program writing to ``live``.
 
     Raises:
         DamagedDatabaseError: ``source`` is not a healthy Recall database of today's
-            schema; ``before`` was not called and nothing changed.
+            schema; nothing was written (``before`` is not called when its stamp or its
+            schema says so, only when SQLite's check does).
         StorageError: The live file could not be written (full disk, held by another
             program); it is exactly as it was.
         RecallError: Whatever ``before`` raised; nothing changed.
@@ -106,16 +111,15 @@ def overwrite_checked(
     if version != SCHEMA_VERSION:
         raise DamagedDatabaseError(f"{source} is schema {version}, not {SCHEMA_VERSION}")
     with maintenance.read_snapshot(source) as origin:
-        problems = maintenance.snapshot_problems(origin)
-        if problems:
-            raise DamagedDatabaseError(f"{source} is damaged: {problems[0]}")
         problems = schema_problems(origin)
         if problems:
             raise DamagedDatabaseError(
                 f"{source} carries Recall's stamp, but its tables are not Recall's: {problems[0]}"
             )
         before()
-        maintenance.write_into(origin, live, busy_timeout_ms)
+        problems = maintenance.write_checked(origin, source, live, busy_timeout_ms)
+        if problems:
+            raise DamagedDatabaseError(f"{source} is damaged: {problems[0]}")
 
 
 def is_current(source: Path) -> bool:
