@@ -67,7 +67,9 @@ def test_browser_shows_every_card_and_searches_as_typed(
     assert all("optimizer" in browser.model.row_value(row).content.lower() for row in range(found))
     search(qtbot, browser, "is:dew")
     assert browser.model.rowCount() == 0
-    assert browser.status.text().startswith("unknown `is:` value 'dew' at column 4")
+    # The search's error, written to go inside other words, stands as a sentence here.
+    assert browser.status.text().startswith("Unknown `is:` value 'dew' at column 4; expected")
+    assert browser.status.text().endswith(", leech.")
     # No card is listed, so none is left in the editor.
     assert browser.editor_title.text() == "Select a card to edit it."
     assert not browser.editor.isEnabled()

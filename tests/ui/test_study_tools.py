@@ -26,6 +26,8 @@ def test_custom_study_crams_a_search_on_the_review_screen(
 ) -> None:
     dialog = window.open_custom_study()
     assert dialog.kind.currentData() == SessionKind.CRAM.value
+    assert dialog.preview.text() == "Cram needs a search, e.g. 'deck:French tag:verbs'."
+    assert not dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
     qtbot.keyClicks(dialog.search, "tag:memory")
     assert dialog.preview.text() == "6 cards to study. Answers move no due date."
     dialog.grab().save("/tmp/custom_study_dialog.png")

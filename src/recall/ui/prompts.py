@@ -6,11 +6,27 @@ for the learner without a modal box blocking the test.
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QLineEdit, QMessageBox, QWidget
 
 from recall.core.errors import RecallError
 from recall.ui.plain_text import plain_input_dialog
+
+# A message's first word when it is a plain lower-case word ("cannot", "cram"), not a file
+# name, a quoted term or a code such as ``deck.json`` or ``'-'``.
+_PLAIN_FIRST_WORD = re.compile(r"[a-z]+(?=[\s,;])")
+
+
+def as_sentence(message: str) -> str:
+    """An error's message, written to go inside other words ("cannot read deck.json: ..."),
+    as a sentence on its own: its first word capitalised when it is a plain word, and a
+    full stop at its end unless it ends with one, a question or an exclamation mark."""
+    text = message.strip()
+    if _PLAIN_FIRST_WORD.match(text):
+        text = text[:1].upper() + text[1:]
+    return text if not text or text.endswith((".", "?", "!")) else f"{text}."
 
 
 class Prompts:
@@ -42,9 +58,10 @@ class Prompts:
         """Say in the error's own words why what the learner asked for was not done.
 
         Every ``RecallError`` the window catches ends here, so a refusal always looks the
-        same: a warning titled by the action, the message as plain text.
+        same: a warning titled by the action, the message as plain text, as a sentence
+        (``as_sentence``).
         """
-        self.tell(title, str(error), warning=True)
+        self.tell(title, as_sentence(str(error)), warning=True)
 
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:
         """Ask for a line of text; None when the learner cancels."""

@@ -31,6 +31,7 @@ from recall.scheduling import Scheduler, Schedulers
 from recall.storage import Database
 from recall.study.custom import CustomQueue, SessionKind
 from recall.ui.plain_text import plain_label
+from recall.ui.prompts import as_sentence
 
 _TIME_OFF_KINDS = (
     ("postpone", mark("Postpone cards due today")),
@@ -162,7 +163,7 @@ class CustomStudyDialog(QDialog):
             self._queue = self._custom.build(self.request(), self._clock())
         except RecallError as error:
             self._queue = None
-            self.preview.setText(str(error))
+            self.preview.setText(as_sentence(str(error)))
         else:
             self.preview.setText(self._describe(self._queue))
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -302,7 +303,7 @@ class TimeOffDialog(QDialog):
             self._moves = self._plan()
         except RecallError as error:
             self._moves = []
-            self.preview.setText(str(error))
+            self.preview.setText(as_sentence(str(error)))
         else:
             self.preview.setText(_describe_moves(self._moves, str(kind)))
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(self._moves))
@@ -312,7 +313,7 @@ class TimeOffDialog(QDialog):
             moves = self._plan()
             change = self._time_off.make(moves, self._clock(), self._verb.capitalize())
         except RecallError as error:
-            self.preview.setText(str(error))
+            self.preview.setText(as_sentence(str(error)))
             return
         self.made.emit(change.label)
         self.accept()

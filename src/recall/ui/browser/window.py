@@ -44,7 +44,7 @@ from recall.ui.browser.model import COLUMNS, CardTableModel
 from recall.ui.browser.sidebar import BrowserSidebar
 from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label, plain_tooltip
-from recall.ui.prompts import Prompts
+from recall.ui.prompts import Prompts, as_sentence
 from recall.ui.tasks import TaskRunner
 
 SEARCH_PAUSE_MS = 350
@@ -373,7 +373,7 @@ class BrowserWindow(QMainWindow):
             raise error
         self._show_after = None
         self.model.set_result(SearchResult(self.search_box.text(), (), *self._sort))
-        self.status.setText(str(error))
+        self.status.setText(as_sentence(str(error)))
         self._load_editor()  # no card is listed: none stays in the editor
 
     def _on_sort(self, column: int, order: Qt.SortOrder) -> None:

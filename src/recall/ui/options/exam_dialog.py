@@ -33,7 +33,7 @@ from recall.scheduling import Schedulers
 from recall.stats import exam
 from recall.storage import Database
 from recall.ui.plain_text import plain_label
-from recall.ui.prompts import Prompts
+from recall.ui.prompts import Prompts, as_sentence
 from recall.ui.tasks import TaskRunner
 
 _FIRST_GUESS = timedelta(days=30)  # the day offered to a deck that has none yet
@@ -207,7 +207,7 @@ class ExamDateDialog(QDialog):
         if not isinstance(error, RecallError):
             raise error
         self.progress.hide()
-        self.figures.setText(str(error))
+        self.figures.setText(as_sentence(str(error)))
 
     def _on_save(self) -> None:
         day = self.chosen_day()

@@ -29,7 +29,7 @@ from recall.study.session import StudySession
 from recall.study.values import Answer, StudyCard, Summary
 from recall.ui.accessibility import announce
 from recall.ui.override_errors import reports_errors
-from recall.ui.prompts import Prompts
+from recall.ui.prompts import Prompts, as_sentence
 from recall.ui.review.card_panel import CardPanel
 from recall.ui.review.choice_button import ChoiceButton
 from recall.ui.review.keys import card_key_action, screen_key_pressed
@@ -402,7 +402,7 @@ class ReviewView(QWidget):
     def _lost(self, error: DatabaseChangedError) -> None:
         """The stored deck is not the one on screen: say so and go back to the deck list."""
         self._answer = None
-        self._prompts.tell(tr("Deck changed"), f"{str(error)[0].upper()}{str(error)[1:]}.")
+        self._prompts.tell(tr("Deck changed"), as_sentence(str(error)))
         self.stale.emit()
 
     def _show_next(self) -> None:
