@@ -8,13 +8,18 @@ be shown at once.
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from pathlib import Path
 
+from recall.content.deck_format import ChoiceCard
+from recall.core.memory import Rating
 from recall.scheduling import Schedulers
 from recall.storage import Database
-from recall.study.values import StudyCard
+from recall.study.follow_ups import card_follow_ups
+from recall.study.values import FollowUpShown, StudyCard
 from tests.conftest import Clock
+from tests.study import test_follow_ups
 from tests.study.test_study import right_position, session_for
 
 
@@ -93,3 +98,44 @@ def test_a_card_changed_elsewhere_after_it_was_shown_is_shown_as_changed(
     assert again.card_id == shown.card_id
     assert getattr(again.card, "question", None) == "Changed?"
     assert getattr(shown.card, "question", None) != "Changed?"
+
+
+def test_a_follow_up_is_shown_as_its_card_with_the_follow_ups_schedule(
+    database: Database, clock: Clock
+) -> None:
+    """The follow-up shown is the card as shown plainly, with the follow-up's schedule and
+    wrong option in place of the card's own schedule, never asked as type-in."""
+    test_follow_ups.make_deck(database, clock)
+    session = test_follow_ups.picked_twice(database, clock)
+    shown = None
+    for _ in range(50):
+        shown = session.next_card(clock())
+        if shown is not None and shown.follow_up is not None:
+            break
+        if shown is None:
+            clock.advance(minutes=11)
+        elif isinstance(shown.card, ChoiceCard):
+            test_follow_ups.pick(session, shown, "Paris", clock)
+        else:
+            answer = session.reveal(shown, clock.advance(seconds=3))
+            session.record(answer, Rating.GOOD, clock.advance(seconds=1))
+    assert shown is not None
+    assert shown.follow_up is not None
+    with database.reading() as transaction:
+        items = card_follow_ups(
+            transaction,
+            Schedulers(fuzz=False),
+            transaction.options.deck_presets(),
+            card_ids=[shown.card_id],
+        )
+    (item,) = [item for item in items if item.option == shown.follow_up.option]
+    plain = session.show(shown.card_id, shown.shown_at)
+    expected = dataclasses.replace(
+        plain,
+        memory=item.follow_up.memory,
+        order=shown.order,
+        as_recall=False,
+        follow_up=FollowUpShown(option=item.option, picks=item.follow_up.picks, why=item.why),
+    )
+    assert shown == expected
+    assert shown.memory != plain.memory  # the follow-up's own schedule, not the card's

@@ -8,7 +8,6 @@ nothing. The choices are shuffled anew at each showing all the same.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from datetime import datetime
 
@@ -65,17 +64,18 @@ class Showing:
     ) -> StudyCard:
         """The card shown as a follow-up: every choice, the wrong option among them, and the
         follow-up's own schedule (the intervals a rating would give are its)."""
-        shown = self._show(row, now, order)
-        return dataclasses.replace(
-            shown,
-            memory=item.follow_up.memory,
-            as_recall=False,  # a follow-up shows the option picked before among its choices
-            follow_up=FollowUpShown(option=item.option, picks=item.follow_up.picks, why=item.why),
-        )
+        return self._show(row, now, order, item)
 
-    def _show(self, row: CardRow, now: datetime, order: tuple[int, ...] = ()) -> StudyCard:
+    def _show(
+        self,
+        row: CardRow,
+        now: datetime,
+        order: tuple[int, ...] = (),
+        follow_up: CardFollowUp | None = None,
+    ) -> StudyCard:
         """The card as shown now; ``order`` keeps the choices as an earlier showing had them
-        (when the card still has as many), else they are shuffled anew."""
+        (when the card still has as many), else they are shuffled anew. With ``follow_up``,
+        shown as that follow-up (``_show_follow_up``)."""
         card = self._parsed.of(row.content)
         card = self._notes.shown(row.id, row.content, card, row.deck_id)
         if isinstance(card, ChoiceCard) and sorted(order) != list(range(len(card.choices))):
@@ -85,6 +85,19 @@ class Showing:
             shuffled = card.shuffle and self.preset.shuffle_choices
             order = tuple(self.rng.sample(range(count), count) if shuffled else range(count))
         self._card_decks[row.id] = row.deck_id
+        if follow_up is not None:
+            return StudyCard(
+                card_id=row.id,
+                seed=row.seed,
+                card=card,
+                memory=follow_up.follow_up.memory,
+                order=order,
+                shown_at=now,
+                as_recall=False,  # a follow-up shows the option picked before among its choices
+                follow_up=FollowUpShown(
+                    option=follow_up.option, picks=follow_up.follow_up.picks, why=follow_up.why
+                ),
+            )
         # The card's own deck's preset says when it is asked as type-in, as it schedules it.
         threshold = self._presets.of_deck(row.deck_id).type_in_from_stability
         return StudyCard(
