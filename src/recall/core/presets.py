@@ -326,7 +326,8 @@ class DeckPresets:
 
     def of_deck(self, deck_id: int) -> Preset:
         """The preset a deck uses."""
-        return self.presets.get(self.preset_id_of(deck_id), Preset())
+        preset = self.presets.get(self.preset_id_of(deck_id))
+        return Preset() if preset is None else preset
 
     def decks_using(self, preset_id: int, deck_ids: list[int]) -> list[int]:
         """Which of ``deck_ids`` use the preset."""

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
 from recall.changes.change import restore
 from recall.changes.tags import mark_leech
-from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
 from recall.core import days, deck_tree, i18n
 from recall.core.errors import DatabaseChangedError, UnknownDeckError
 from recall.core.i18n import mark
@@ -28,12 +26,11 @@ from recall.study.custom import CustomQueue
 from recall.study.follow_up_summary import Kept
 from recall.study.follow_ups import CardFollowUp, card_follow_ups
 from recall.study.queue import Today, read_today
-from recall.study.recall_prompt import asked_as_recall
 from recall.study.recording import new_review, picked_texts, recorded_answer
+from recall.study.showing import ParsedContent, Showing
 from recall.study.sitting import custom_summary, deck_summary
 from recall.study.values import (
     Answer,
-    FollowUpShown,
     QueueCounts,
     Recorded,
     StudyCard,
@@ -47,7 +44,7 @@ _CHANGED = mark(
 
 
 @dataclass
-class StudySession(Answering):
+class StudySession(Answering, Showing):
     """One sitting with one deck.
 
     The studied deck's preset sets the day's limits, order and shuffle, and each card is
@@ -89,6 +86,7 @@ class StudySession(Answering):
     _deck_keys: dict[int, str] = field(default_factory=dict, init=False)
     _loads: KeptLoads = field(default_factory=KeptLoads, init=False)
     _shown_row: tuple[Stamp, CardRow] | None = field(default=None, init=False)
+    _parsed: ParsedContent = field(default_factory=ParsedContent, init=False)
 
     def __post_init__(self) -> None:
         self._watched = self.database.watched()
@@ -129,20 +127,35 @@ class StudySession(Answering):
         """
         if self.custom is not None:
             return self._next_custom(now)
+        today, kept = self._today, self._shown_row
+        if today is not None and kept is not None and kept[0] == today.stamp:
+            follow_up, card_id = self._next_in(today, now)
+            # The card whose row is kept comes next, and nothing changed since the row was
+            # read (the stamp still holds): the kept row is the stored one, not read again.
+            if card_id == kept[1].id and today.holds(self._watched.current(), now):
+                return self._shown(kept[1], follow_up, now)
         with self._watched.reading() as transaction:
             today = self._today_in(transaction, now)
-            follow_up = today.next_follow_up(now)
-            if follow_up is not None:
-                asked = transaction.cards.get(follow_up.card_id)
-                self._shown_row = (today.stamp, asked)
-                return self._show_follow_up(asked, follow_up, now)
-            ahead = self.preferences.learn_ahead
-            if self.learn_ahead_today:
-                ahead = max(ahead, today.end_of_day - now)
-            card_id = today.next_card(now, ahead)
+            follow_up, card_id = self._next_in(today, now)
             row = transaction.cards.get(card_id) if card_id is not None else None
             self._shown_row = None if row is None else (today.stamp, row)
-        return self._show(row, now) if row is not None else None
+        return None if row is None else self._shown(row, follow_up, now)
+
+    def _next_in(self, today: Today, now: datetime) -> tuple[CardFollowUp | None, int | None]:
+        """The follow-up to show now, if any, and the id of the card to show (None: done)."""
+        follow_up = today.next_follow_up(now)
+        if follow_up is not None:
+            return follow_up, follow_up.card_id
+        ahead = self.preferences.learn_ahead
+        if self.learn_ahead_today:
+            ahead = max(ahead, today.end_of_day - now)
+        return None, today.next_card(now, ahead)
+
+    def _shown(self, row: CardRow, follow_up: CardFollowUp | None, now: datetime) -> StudyCard:
+        """The card as shown now, as a follow-up when one is to be shown."""
+        if follow_up is None:
+            return self._show(row, now)
+        return self._show_follow_up(row, follow_up, now)
 
     def _next_custom(self, now: datetime) -> StudyCard | None:
         """The custom queue's next card that still exists (one deleted meanwhile is skipped)."""
@@ -456,40 +469,3 @@ class StudySession(Answering):
         today.add_follow_ups(askable, active, now)
         self._today = today
         return today
-
-    def _show_follow_up(
-        self, row: CardRow, item: CardFollowUp, now: datetime, order: tuple[int, ...] = ()
-    ) -> StudyCard:
-        """The card shown as a follow-up: every choice, the wrong option among them, and the
-        follow-up's own schedule (the intervals a rating would give are its)."""
-        shown = self._show(row, now, order)
-        return dataclasses.replace(
-            shown,
-            memory=item.follow_up.memory,
-            as_recall=False,  # a follow-up shows the option picked before among its choices
-            follow_up=FollowUpShown(option=item.option, picks=item.follow_up.picks, why=item.why),
-        )
-
-    def _show(self, row: CardRow, now: datetime, order: tuple[int, ...] = ()) -> StudyCard:
-        """The card as shown now; ``order`` keeps the choices as an earlier showing had them
-        (when the card still has as many), else they are shuffled anew."""
-        card = CARD_ADAPTER.validate_json(row.content)
-        card = self._notes.shown(row.id, row.content, card, row.deck_id)
-        if isinstance(card, ChoiceCard) and sorted(order) != list(range(len(card.choices))):
-            order = ()
-        if isinstance(card, ChoiceCard) and not order:
-            count = len(card.choices)
-            shuffled = card.shuffle and self.preset.shuffle_choices
-            order = tuple(self.rng.sample(range(count), count) if shuffled else range(count))
-        self._card_decks[row.id] = row.deck_id
-        # The card's own deck's preset says when it is asked as type-in, as it schedules it.
-        threshold = self._presets.of_deck(row.deck_id).type_in_from_stability
-        return StudyCard(
-            card_id=row.id,
-            seed=row.seed,
-            card=card,
-            memory=row.memory,
-            order=order,
-            shown_at=now,
-            as_recall=asked_as_recall(card, row.memory, threshold),
-        )
