@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
@@ -36,6 +36,7 @@ from recall.stats.schedules import deck_ids_of
 from recall.storage import Database
 
 _STATES = tuple(CardState)
+_REVIEW = CardState.REVIEW
 MIN_ANSWERS = 10
 """A wrong option is flagged as never picked only once the card has this many answers."""
 MIN_GROUP = 3
@@ -204,20 +205,23 @@ class _Tally(NamedTuple):
     strong: int
     weak: int
     weak_right: int
-    counted: tuple[Counter[str], Counter[str], Counter[str]]
+    counted: tuple[Mapping[str, int], Mapping[str, int], Mapping[str, int]]
 
 
 def _tallied(groups: Iterable[tuple[int, object, str, int]]) -> _Tally:
     """A card's tally from its answers grouped by ``(state before, correct, picked JSON)``
-    with how many answers each group holds; each group's picks are decoded once."""
+    with how many answers each group holds; the same picks are decoded once."""
     answers = strong = weak = weak_right = 0
-    every: Counter[str] = Counter()
-    strong_picks: Counter[str] = Counter()
-    weak_picks: Counter[str] = Counter()
+    every: dict[str, int] = {}
+    strong_picks: dict[str, int] = {}
+    weak_picks: dict[str, int] = {}
+    decoded: dict[str, set[str]] = {}
     for state, right, picked, times in groups:
-        texts = set(json.loads(picked))  # an answer picking a text twice counts once
+        texts = decoded.get(picked)
+        if texts is None:  # an answer picking a text twice counts once
+            texts = decoded[picked] = set(json.loads(picked))
         answers += times
-        if _STATES[state] == CardState.REVIEW:
+        if _STATES[state] is _REVIEW:
             strong += times
             same = strong_picks
         else:
@@ -225,8 +229,8 @@ def _tallied(groups: Iterable[tuple[int, object, str, int]]) -> _Tally:
             weak_right += times if right else 0
             same = weak_picks
         for text in texts:
-            every[text] += times
-            same[text] += times
+            every[text] = every.get(text, 0) + times
+            same[text] = same.get(text, 0) + times
     return _Tally(answers, strong, weak, weak_right, (every, strong_picks, weak_picks))
 
 
@@ -356,7 +360,8 @@ def warnings(analysis: ItemAnalysis, deck_key: str) -> list[LintWarning]:
 
 def _option(text: str, correct: bool, tally: _Tally) -> OptionAnalysis:
     """One option's figures from its card's tally."""
-    picks, strong_picks, weak_picks = (counts[text] for counts in tally.counted)
+    every, strong, weak = tally.counted
+    picks, strong_picks, weak_picks = every.get(text, 0), strong.get(text, 0), weak.get(text, 0)
     strong_share = _share(strong_picks, tally.strong)
     weak_share = _share(weak_picks, tally.weak)
     discrimination = None
