@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
@@ -35,8 +35,8 @@ from recall.core.memory import CardState, ReviewKind
 from recall.stats.schedules import deck_ids_of
 from recall.storage import Database
 
-_ANSWER = ReviewKind.ANSWER
 _STATES = tuple(CardState)
+_REVIEW = CardState.REVIEW
 MIN_ANSWERS = 10
 """A wrong option is flagged as never picked only once the card has this many answers."""
 MIN_GROUP = 3
@@ -152,35 +152,23 @@ def analyse_card(
     answers = [r for r in reviews if r.kind == ReviewKind.ANSWER and r.picked is not None]
     strong = [r for r in answers if r.state_before == CardState.REVIEW]
     weak = [r for r in answers if r.state_before != CardState.REVIEW]
-    counted = (_counted(answers), _counted(strong), _counted(weak))
-    options = tuple(
-        _option(choice.text, choice.correct, answers, strong, weak, counted)
-        for choice in card.choices
-    )
-    first_right = answers[0].correct if answers else None
-    weak_right = _share(sum(1 for r in weak if r.correct), len(weak))
-    easy = (
-        first_right is True
-        and len(answers) >= EASY_MIN_ANSWERS
-        and weak_right is not None
-        and weak_right >= EASY_SHARE
-    )
-    return CardAnalysis(
-        card_id=card_id,
-        deck_key=deck_key,
-        card_key=card_key,
-        question=card.question,
+    tally = _Tally(
         answers=len(answers),
         strong=len(strong),
-        first_right=first_right,
-        weak_right=weak_right,
-        options=options,
-        flag="too-easy" if easy else None,
+        weak=len(weak),
+        weak_right=sum(1 for r in weak if r.correct),
+        counted=(_counted(answers), _counted(strong), _counted(weak)),
     )
+    first_right = answers[0].correct if answers else None
+    return _analysis(card_id, deck_key, card_key, card, first_right, tally)
 
 
 def item_analysis(database: Database, deck_key: str | None = None) -> ItemAnalysis:
     """Analyse every choice card of a deck and its subdecks (None: every deck).
+
+    The answers are counted by what they share (card, memory before, correctness and
+    picks; ``HistoryQueries.picked_groups``), so each card's figures are sums over its few
+    kinds of answer, equal to ``analyse_card`` over its history.
 
     Args:
         database: Where the cards and their history are.
@@ -194,25 +182,87 @@ def item_analysis(database: Database, deck_key: str | None = None) -> ItemAnalys
         deck_ids, _name = deck_ids_of(transaction, deck_key)
         keys = transaction.decks.keys()
         wanted = sorted(keys) if deck_ids is None else deck_ids
+        groups: dict[int, list[tuple[int, object, str, int]]] = {}
+        for (card, state, right, picked), times in transaction.history.picked_groups(
+            deck_ids
+        ).items():
+            groups.setdefault(card, []).append((state, right, picked, times))
         for deck_id in wanted:
-            for row, rows in transaction.history.picked_answers(deck_id):
-                if row.kind != "choice":
-                    continue
-                card = CARD_ADAPTER.validate_json(row.content)
+            for card_id, card_key, content, first in transaction.history.choice_cards(deck_id):
+                card = CARD_ADAPTER.validate_json(content)
                 assert isinstance(card, ChoiceCard)
-                decoded: dict[str, tuple[str, ...]] = {}  # a card's picks repeat
-                answers = [
-                    PickedAnswer(
-                        _ANSWER,
-                        _STATES[state],
-                        decoded.get(picked)
-                        or decoded.setdefault(picked, tuple(json.loads(picked))),
-                        bool(right),
-                    )
-                    for _id, _card, state, right, picked in rows
-                ]
-                found.append(analyse_card(row.id, keys[deck_id], row.key, card, answers))
+                tally = _tallied(groups.get(card_id, ()))
+                first_right = None if first is None else bool(first)
+                found.append(_analysis(card_id, keys[deck_id], card_key, card, first_right, tally))
     return ItemAnalysis(deck_key, tuple(found))
+
+
+class _Tally(NamedTuple):
+    """A card's answers counted: all, strong and weak ones, the weak ones right, and how
+    many of all, the strong and the weak ones picked each text (``_counted``)."""
+
+    answers: int
+    strong: int
+    weak: int
+    weak_right: int
+    counted: tuple[Mapping[str, int], Mapping[str, int], Mapping[str, int]]
+
+
+def _tallied(groups: Iterable[tuple[int, object, str, int]]) -> _Tally:
+    """A card's tally from its answers grouped by ``(state before, correct, picked JSON)``
+    with how many answers each group holds; the same picks are decoded once."""
+    answers = strong = weak = weak_right = 0
+    every: dict[str, int] = {}
+    strong_picks: dict[str, int] = {}
+    weak_picks: dict[str, int] = {}
+    decoded: dict[str, set[str]] = {}
+    for state, right, picked, times in groups:
+        texts = decoded.get(picked)
+        if texts is None:  # an answer picking a text twice counts once
+            texts = decoded[picked] = set(json.loads(picked))
+        answers += times
+        if _STATES[state] is _REVIEW:
+            strong += times
+            same = strong_picks
+        else:
+            weak += times
+            weak_right += times if right else 0
+            same = weak_picks
+        for text in texts:
+            every[text] = every.get(text, 0) + times
+            same[text] = same.get(text, 0) + times
+    return _Tally(answers, strong, weak, weak_right, (every, strong_picks, weak_picks))
+
+
+def _analysis(
+    card_id: int,
+    deck_key: str,
+    card_key: str,
+    card: ChoiceCard,
+    first_right: bool | None,
+    tally: _Tally,
+) -> CardAnalysis:
+    """One card's analysis from its tally and whether its first answer was right."""
+    options = tuple(_option(choice.text, choice.correct, tally) for choice in card.choices)
+    weak_right = _share(tally.weak_right, tally.weak)
+    easy = (
+        first_right is True
+        and tally.answers >= EASY_MIN_ANSWERS
+        and weak_right is not None
+        and weak_right >= EASY_SHARE
+    )
+    return CardAnalysis(
+        card_id=card_id,
+        deck_key=deck_key,
+        card_key=card_key,
+        question=card.question,
+        answers=tally.answers,
+        strong=tally.strong,
+        first_right=first_right,
+        weak_right=weak_right,
+        options=options,
+        flag="too-easy" if easy else None,
+    )
 
 
 def as_json(analysis: ItemAnalysis) -> list[dict[str, object]]:
@@ -308,28 +358,21 @@ def warnings(analysis: ItemAnalysis, deck_key: str) -> list[LintWarning]:
     return found
 
 
-def _option(
-    text: str,
-    correct: bool,
-    answers: Sequence[Answer],
-    strong: Sequence[Answer],
-    weak: Sequence[Answer],
-    counted: tuple[Counter[str], Counter[str], Counter[str]],
-) -> OptionAnalysis:
-    """One option's figures; ``counted`` holds how many of the answers, the strong and the
-    weak ones picked each text (``_counted``)."""
-    picks, strong_picks, weak_picks = (counts[text] for counts in counted)
-    strong_share = _share(strong_picks, len(strong))
-    weak_share = _share(weak_picks, len(weak))
+def _option(text: str, correct: bool, tally: _Tally) -> OptionAnalysis:
+    """One option's figures from its card's tally."""
+    every, strong, weak = tally.counted
+    picks, strong_picks, weak_picks = every.get(text, 0), strong.get(text, 0), weak.get(text, 0)
+    strong_share = _share(strong_picks, tally.strong)
+    weak_share = _share(weak_picks, tally.weak)
     discrimination = None
     if (
         strong_share is not None
         and weak_share is not None
-        and min(len(strong), len(weak)) >= MIN_GROUP
+        and min(tally.strong, tally.weak) >= MIN_GROUP
     ):
         discrimination = strong_share - weak_share
     flag = None
-    if not correct and picks == 0 and len(answers) >= MIN_ANSWERS:
+    if not correct and picks == 0 and tally.answers >= MIN_ANSWERS:
         flag = "never-picked"
     elif (
         not correct
@@ -342,7 +385,7 @@ def _option(
         text=text,
         correct=correct,
         picks=picks,
-        share=_share(picks, len(answers)),
+        share=_share(picks, tally.answers),
         strong_share=strong_share,
         weak_share=weak_share,
         discrimination=discrimination,

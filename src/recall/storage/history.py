@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from itertools import groupby
@@ -24,6 +25,8 @@ from recall.storage.sql import Row, Sql, StatementError
 from recall.storage.times import from_micros, to_micros
 
 _ANSWER = int(ReviewKind.ANSWER)
+_PICKED = f"review.kind = {_ANSWER} AND review.picked IS NOT NULL"
+"""The answers item analysis reads: answers (not schedule changes) that picked options."""
 _first = itemgetter(0)
 _SCHEDULES = (
     "SELECT card.id, card.seed, card.deck_id, card_memory.state, card_memory.step, "
@@ -185,6 +188,44 @@ class HistoryQueries:
         columns = "review.id, review.card_id, review.state_before, review.correct, review.picked"
         where = f"review.kind = {int(ReviewKind.ANSWER)} AND review.picked IS NOT NULL"
         yield from self._per_card(columns, deck_id, where)
+
+    def choice_cards(self, deck_id: int) -> list[Row]:
+        """A deck's choice cards that have a schedule, in id order, as plain values: ``(id,
+        key, content, first)``, ``first`` the correctness of the card's first answer that
+        picked options (in the order answers happened; None before it)."""
+        return self._sql.rows(
+            "SELECT card.id, card.key, card.content, (SELECT review.correct FROM review "
+            f"WHERE review.card_id = card.id AND {_PICKED} ORDER BY {REVIEW_ORDER} LIMIT 1) "
+            "FROM card JOIN card_memory ON card_memory.card_id = card.id "
+            "WHERE card.deck_id = ? AND card.kind = 'choice' ORDER BY card.id",
+            (deck_id,),
+        )
+
+    def picked_groups(self, deck_ids: Sequence[int] | None = None) -> Counter[Row]:
+        """How many answers that picked options (of some decks' cards, if given) share each
+        ``(card id, state before, correct, picked JSON)``, counted in one pass.
+
+        The review table is read in its own order when the decks hold at least a quarter of
+        the cards (counted up to that, beside the largest card id): walking the index by card
+        looks each answer's row up for its picks, and a grouped query sorts every answer.
+        """
+        columns = "review.card_id, review.state_before, review.correct, review.picked"
+        if deck_ids is None:
+            return Counter(self._sql.each(f"SELECT {columns} FROM review WHERE {_PICKED}"))
+        decks = ", ".join(str(int(deck_id)) for deck_id in deck_ids) or "NULL"
+        ((everyone,),) = self._sql.rows("SELECT coalesce(max(id), 0) FROM card")
+        quarter = int(everyone) // 4 + 1
+        ((mine,),) = self._sql.rows(
+            f"SELECT count(*) FROM (SELECT 1 FROM card WHERE deck_id IN ({decks}) LIMIT ?)",
+            (quarter,),
+        )
+        source = "review" if int(mine) * 4 < int(everyone) else "review NOT INDEXED"
+        return Counter(
+            self._sql.each(
+                f"SELECT {columns} FROM {source} WHERE {_PICKED} AND review.card_id IN "
+                f"(SELECT card.id FROM card WHERE card.deck_id IN ({decks}))"
+            )
+        )
 
     def _per_card(
         self, columns: str, deck_id: int | None, where: str = "1"
