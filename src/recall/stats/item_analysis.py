@@ -65,15 +65,6 @@ class Answer(Protocol):
     def correct(self) -> bool: ...
 
 
-class PickedAnswer(NamedTuple):
-    """An answer that picked options, as ``HistoryQueries.picked_answers`` reads it."""
-
-    kind: ReviewKind
-    state_before: CardState
-    picked: tuple[str, ...] | None
-    correct: bool
-
-
 @dataclass(frozen=True)
 class OptionAnalysis:
     """One option of a card and how the answers treated it.

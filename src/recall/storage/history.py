@@ -181,14 +181,6 @@ class HistoryQueries:
                 history = []
             yield card_id, seed, deck_id, cast(RawSchedule, tuple(schedule)), history
 
-    def picked_answers(self, deck_id: int | None = None) -> Iterator[tuple[CardRow, list[Row]]]:
-        """Every card (of one deck, if given) with its answers that picked options, in the
-        order they happened, as plain values: ``(id, card id, state before, correct,
-        picked JSON)``. What item analysis reads: no record, time or enum per review."""
-        columns = "review.id, review.card_id, review.state_before, review.correct, review.picked"
-        where = f"review.kind = {int(ReviewKind.ANSWER)} AND review.picked IS NOT NULL"
-        yield from self._per_card(columns, deck_id, where)
-
     def choice_cards(self, deck_id: int) -> list[Row]:
         """A deck's choice cards that have a schedule, in id order, as plain values: ``(id,
         key, content, first)``, ``first`` the correctness of the card's first answer that
