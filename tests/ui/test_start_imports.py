@@ -53,6 +53,7 @@ LAZY = (
     "recall.ui.browser.card_editor",
     "recall.ui.data.backups_dialog",
     "recall.content.search",
+    "recall.storage.search_sql",
     "recall.sync.folder",
 )
 
@@ -127,6 +128,8 @@ def test_the_deck_list_starts_without_what_it_does_not_show(start: Start) -> Non
         "pydantic",
         "recall.content.deck_format",
     } <= set(loaded["review"])
+    # A review reads the decks through the browser's queries but never searches.
+    assert "recall.storage.search_sql" not in loaded["review"]
 
 
 def test_the_sources_read_by_pysides_import_hook_are_not_kept(start: Start) -> None:
