@@ -10,15 +10,17 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recall.core.memory import CardState, MemoryState, ReviewKind
 from recall.storage.records import DeckRow
 from recall.storage.review_ids import batch_uids, card_keys, free_uid
 from recall.storage.rows import ORIGIN_KEPT
-from recall.storage.search_sql import Condition, source
 from recall.storage.sql import Sql
 from recall.storage.times import from_micros, to_micros
+
+if TYPE_CHECKING:
+    from recall.storage.search_sql import Condition
 
 _ENTRY_INSERT = (
     "INSERT INTO review (card_id, reviewed_at, rating, duration_ms, state_before, "
@@ -87,7 +89,11 @@ class BrowsingQueries:
         does): a row object per match cost about a third of a search of 90,000 cards.
         The sort runs in memory and the next search finds the pages this one read: the
         connection's cache is raised to ``_SEARCH_CACHE_KIB`` if smaller, and stays so.
+        The search compiler is imported here: a review reads the decks through these
+        queries and never searches.
         """
+        from recall.storage.search_sql import source
+
         ((cache,),) = self._rows("PRAGMA cache_size")
         if self._cache_kib(int(cache)) < _SEARCH_CACHE_KIB:
             self._rows(f"PRAGMA cache_size = {-_SEARCH_CACHE_KIB}")
@@ -109,6 +115,8 @@ class BrowsingQueries:
 
     def count(self, condition: Condition) -> int:
         """How many cards match a compiled search."""
+        from recall.storage.search_sql import source
+
         ((count,),) = self._rows(
             f"SELECT count(*) FROM {source(condition)} WHERE {condition.sql}",
             condition.parameters,

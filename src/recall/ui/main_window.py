@@ -39,6 +39,7 @@ from recall.ui.operations import Operations
 from recall.ui.options.actions import OptionsActions
 from recall.ui.override_errors import reports_errors
 from recall.ui.prompts import Prompts
+from recall.ui.read_sources import forget_read_sources
 from recall.ui.side_windows import SideWindows
 from recall.ui.study_pages import StudyPages
 from recall.ui.tasks import TaskRunner
@@ -124,6 +125,7 @@ class MainWindow(QMainWindow):
         )
         self._connect_signals()
         self._restore_geometry()
+        forget_read_sources()  # the window's modules are loaded: before the deck list's rows
         self.refresh_decks()
         self.safekeeping.backup_timer.start()
         self.database_watcher.start()

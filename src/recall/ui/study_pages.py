@@ -17,6 +17,7 @@ from recall.core.i18n import tr
 from recall.host import paths
 from recall.ui.context import WindowContext
 from recall.ui.deck_list_view import DeckListView
+from recall.ui.read_sources import forget_read_sources
 from recall.ui.review.summary_view import SummaryView
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ class StudyPages(QStackedWidget):
         from recall.study.session import StudySession
         from recall.ui.review.view import ReviewView
 
+        forget_read_sources()  # the review screen's modules were just read: before its rows
         session = StudySession(
             self._database,
             self._schedulers,
