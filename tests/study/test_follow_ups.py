@@ -75,6 +75,24 @@ def study_until(session: StudySession, clock: Clock, key: str, text: str = "Pari
     raise AssertionError(f"{key} never came up")
 
 
+def study_until_follow_up(session: StudySession, clock: Clock) -> StudyCard:
+    """Answer the basic card Good and the choice card with Paris until a follow-up comes up
+    among the reviews; it is returned, unanswered."""
+    for _ in range(50):
+        shown = session.next_card(clock())
+        if shown is None:
+            clock.advance(minutes=11)
+            continue
+        if shown.follow_up is not None:
+            return shown
+        if isinstance(shown.card, ChoiceCard):
+            pick(session, shown, "Paris", clock)
+        else:
+            answer = session.reveal(shown, clock.advance(seconds=3))
+            session.record(answer, Rating.GOOD, clock.advance(seconds=1))
+    raise AssertionError("no follow-up came up")
+
+
 def follow_ups_of(database: Database) -> list[CardFollowUp]:
     with database.reading() as transaction:
         presets = transaction.options.deck_presets()
@@ -129,19 +147,7 @@ def test_a_due_follow_up_is_shown_and_its_answer_leaves_the_card_as_replayed(
     make_deck(database, clock)
     session = picked_twice(database, clock)
     # Learn the card again (Paris) until the follow-up comes up among the reviews.
-    shown = None
-    for _ in range(50):
-        shown = session.next_card(clock())
-        if shown is not None and shown.follow_up is not None:
-            break
-        if shown is None:
-            clock.advance(minutes=11)
-        elif isinstance(shown.card, ChoiceCard):
-            pick(session, shown, "Paris", clock)
-        else:
-            answer = session.reveal(shown, clock.advance(seconds=3))
-            session.record(answer, Rating.GOOD, clock.advance(seconds=1))
-    assert shown is not None
+    shown = study_until_follow_up(session, clock)
     assert shown.follow_up is not None
     assert shown.card.id == "france"
     assert shown.follow_up.option == "Lyon"

@@ -12,8 +12,6 @@ import dataclasses
 import sqlite3
 from pathlib import Path
 
-from recall.content.deck_format import ChoiceCard
-from recall.core.memory import Rating
 from recall.scheduling import Schedulers
 from recall.storage import Database
 from recall.study.follow_ups import card_follow_ups
@@ -107,19 +105,7 @@ def test_a_follow_up_is_shown_as_its_card_with_the_follow_ups_schedule(
     wrong option in place of the card's own schedule, never asked as type-in."""
     test_follow_ups.make_deck(database, clock)
     session = test_follow_ups.picked_twice(database, clock)
-    shown = None
-    for _ in range(50):
-        shown = session.next_card(clock())
-        if shown is not None and shown.follow_up is not None:
-            break
-        if shown is None:
-            clock.advance(minutes=11)
-        elif isinstance(shown.card, ChoiceCard):
-            test_follow_ups.pick(session, shown, "Paris", clock)
-        else:
-            answer = session.reveal(shown, clock.advance(seconds=3))
-            session.record(answer, Rating.GOOD, clock.advance(seconds=1))
-    assert shown is not None
+    shown = test_follow_ups.study_until_follow_up(session, clock)
     assert shown.follow_up is not None
     with database.reading() as transaction:
         items = card_follow_ups(
