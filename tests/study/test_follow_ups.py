@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from datetime import timedelta
 
 from recall.collection import deck_list, importing
@@ -60,37 +61,41 @@ def pick(session: StudySession, shown: StudyCard, text: str, clock: Clock) -> No
 def study_until(session: StudySession, clock: Clock, key: str, text: str = "Paris") -> StudyCard:
     """Answer the basic card Good and the choice card with ``text`` until ``key`` comes up as a
     card of its own (not a follow-up); it is returned, unanswered."""
+    found = _study_until(
+        session, clock, lambda shown: shown.card.id == key and shown.follow_up is None, text
+    )
+    if found is None:
+        raise AssertionError(f"{key} never came up")
+    return found
+
+
+def study_until_follow_up(session: StudySession, clock: Clock) -> StudyCard:
+    """Answer the basic card Good and the choice card with Paris until a follow-up comes up
+    among the reviews; it is returned, unanswered."""
+    found = _study_until(session, clock, lambda shown: shown.follow_up is not None)
+    if found is None:
+        raise AssertionError("no follow-up came up")
+    return found
+
+
+def _study_until(
+    session: StudySession, clock: Clock, wanted: Callable[[StudyCard], bool], text: str = "Paris"
+) -> StudyCard | None:
+    """Answer the basic card Good and the choice card with ``text`` until a ``wanted`` card
+    comes up (returned, unanswered); None when none did in 50 cards."""
     for _ in range(50):
         shown = session.next_card(clock())
         if shown is None:
             clock.advance(minutes=11)
             continue
-        if shown.card.id == key and shown.follow_up is None:
+        if wanted(shown):
             return shown
         if isinstance(shown.card, ChoiceCard):
             pick(session, shown, text, clock)
         else:
             answer = session.reveal(shown, clock.advance(seconds=3))
             session.record(answer, Rating.GOOD, clock.advance(seconds=1))
-    raise AssertionError(f"{key} never came up")
-
-
-def study_until_follow_up(session: StudySession, clock: Clock) -> StudyCard:
-    """Answer the basic card Good and the choice card with Paris until a follow-up comes up
-    among the reviews; it is returned, unanswered."""
-    for _ in range(50):
-        shown = session.next_card(clock())
-        if shown is None:
-            clock.advance(minutes=11)
-            continue
-        if shown.follow_up is not None:
-            return shown
-        if isinstance(shown.card, ChoiceCard):
-            pick(session, shown, "Paris", clock)
-        else:
-            answer = session.reveal(shown, clock.advance(seconds=3))
-            session.record(answer, Rating.GOOD, clock.advance(seconds=1))
-    raise AssertionError("no follow-up came up")
+    return None
 
 
 def follow_ups_of(database: Database) -> list[CardFollowUp]:
@@ -194,19 +199,7 @@ def test_follow_up_answers_count_towards_the_review_limit(database: Database, cl
     with database.transaction() as transaction:
         transaction.options.save_preset(DEFAULT_PRESET_ID, Preset(reviews_per_day=1))
     # Learn the card until its follow-up is due, then answer it: the day's one review.
-    for _ in range(50):
-        shown = session.next_card(clock())
-        if shown is None:
-            clock.advance(minutes=11)
-            continue
-        if shown.follow_up is not None:
-            pick(session, shown, "Paris", clock)
-            break
-        if isinstance(shown.card, ChoiceCard):
-            pick(session, shown, "Paris", clock)
-        else:
-            answer = session.reveal(shown, clock.advance(seconds=3))
-            session.record(answer, Rating.GOOD, clock.advance(seconds=1))
+    pick(session, study_until_follow_up(session, clock), "Paris", clock)
     with database.reading() as transaction:
         deck = transaction.decks.by_key(DECK)
         assert deck is not None

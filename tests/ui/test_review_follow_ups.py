@@ -15,7 +15,6 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from recall.content.deck_format import ChoiceCard
-from recall.core.memory import Rating
 from recall.host import paths
 from recall.scheduling import Schedulers
 from recall.stats.figures import FollowUpFigures, Misconception
@@ -24,7 +23,13 @@ from recall.study.session import StudySession
 from recall.ui.review.view import Phase, ReviewView
 from recall.ui.statistics.misconceptions_view import MisconceptionsView
 from tests.conftest import ZONE, Clock
-from tests.study.test_follow_ups import DECK, WHY, make_deck, pick, picked_twice
+from tests.study.test_follow_ups import (
+    DECK,
+    WHY,
+    make_deck,
+    picked_twice,
+    study_until_follow_up,
+)
 
 # The offscreen platform's note on a window sized before it is shown.
 pytestmark = pytest.mark.qt_log_ignore("^This plugin does not support propagateSizeHints")
@@ -33,20 +38,7 @@ _HOSTS: list[QMainWindow] = []
 
 def _until_follow_up_due(database: Database, clock: Clock) -> None:
     """Lyon picked twice, then the card learnt again until its follow-up is next."""
-    session = picked_twice(database, clock)
-    for _ in range(50):
-        shown = session.next_card(clock())
-        if shown is None:
-            clock.advance(minutes=11)
-            continue
-        if shown.follow_up is not None:
-            return
-        if isinstance(shown.card, ChoiceCard):
-            pick(session, shown, "Paris", clock)
-        else:
-            answer = session.reveal(shown, clock.advance(seconds=3))
-            session.record(answer, Rating.GOOD, clock.advance(seconds=1))
-    raise AssertionError("the follow-up never came up")
+    study_until_follow_up(picked_twice(database, clock), clock)
 
 
 def _host(qtbot: QtBot, widget: ReviewView | MisconceptionsView, size: QSize) -> QMainWindow:

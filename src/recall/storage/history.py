@@ -219,19 +219,15 @@ class HistoryQueries:
             )
         )
 
-    def _per_card(
-        self, columns: str, deck_id: int | None, where: str = "1"
-    ) -> Iterator[tuple[CardRow, list[Row]]]:
-        """Cards in id order, each with its review rows (``columns``, the card id second;
-        only those ``where`` holds)."""
+    def _per_card(self, columns: str, deck_id: int | None) -> Iterator[tuple[CardRow, list[Row]]]:
+        """Cards in id order, each with its review rows (``columns``, the card id second)."""
         if deck_id is None:
             cards = self._sql.each(
                 f"SELECT {CARD_COLUMNS} FROM card JOIN card_memory "
                 "ON card_memory.card_id = card.id ORDER BY card.id"
             )
             reviews = self._sql.each(
-                f"SELECT {columns} FROM review WHERE {where} "
-                f"ORDER BY review.card_id, {REVIEW_ORDER}"
+                f"SELECT {columns} FROM review ORDER BY review.card_id, {REVIEW_ORDER}"
             )
         else:
             cards = self._sql.each(
@@ -241,7 +237,7 @@ class HistoryQueries:
             )
             reviews = self._sql.each(
                 f"SELECT {columns} FROM card CROSS JOIN review "
-                f"ON review.card_id = card.id WHERE card.deck_id = ? AND {where} "
+                "ON review.card_id = card.id WHERE card.deck_id = ? "
                 f"ORDER BY review.card_id, {REVIEW_ORDER}",
                 (deck_id,),
             )

@@ -133,13 +133,13 @@ class StudySession(Answering, Showing):
             # The card whose row is kept comes next, and nothing changed since the row was
             # read (the stamp still holds): the kept row is the stored one, not read again.
             if card_id == kept[1].id and today.holds(self._watched.current(), now):
-                return self._shown(kept[1], follow_up, now)
+                return self._show(kept[1], now, follow_up=follow_up)
         with self._watched.reading() as transaction:
             today = self._today_in(transaction, now)
             follow_up, card_id = self._next_in(today, now)
             row = transaction.cards.get(card_id) if card_id is not None else None
             self._shown_row = None if row is None else (today.stamp, row)
-        return None if row is None else self._shown(row, follow_up, now)
+        return None if row is None else self._show(row, now, follow_up=follow_up)
 
     def _next_in(self, today: Today, now: datetime) -> tuple[CardFollowUp | None, int | None]:
         """The follow-up to show now, if any, and the id of the card to show (None: done)."""
@@ -150,12 +150,6 @@ class StudySession(Answering, Showing):
         if self.learn_ahead_today:
             ahead = max(ahead, today.end_of_day - now)
         return None, today.next_card(now, ahead)
-
-    def _shown(self, row: CardRow, follow_up: CardFollowUp | None, now: datetime) -> StudyCard:
-        """The card as shown now, as a follow-up when one is to be shown."""
-        if follow_up is None:
-            return self._show(row, now)
-        return self._show_follow_up(row, follow_up, now)
 
     def _next_custom(self, now: datetime) -> StudyCard | None:
         """The custom queue's next card that still exists (one deleted meanwhile is skipped)."""
@@ -379,13 +373,12 @@ class StudySession(Answering, Showing):
             )
         if self.custom is not None:
             self.custom.undone(last.card_id, row.memory.state)
-        if (
+        again = (
             asked is not None
             and last.follow_up is not None
             and asked.option == last.follow_up.option
-        ):
-            return self._show_follow_up(row, asked, now, last.order)
-        return self._show(row, now, last.order)
+        )
+        return self._show(row, now, last.order, asked if again else None)
 
     def show(self, card_id: int, now: datetime) -> StudyCard:
         """A card of this session as it is stored now, to show again (after an edit)."""

@@ -59,13 +59,6 @@ class Showing:
     _parsed: ParsedContent
     _card_decks: dict[int, int]
 
-    def _show_follow_up(
-        self, row: CardRow, item: CardFollowUp, now: datetime, order: tuple[int, ...] = ()
-    ) -> StudyCard:
-        """The card shown as a follow-up: every choice, the wrong option among them, and the
-        follow-up's own schedule (the intervals a rating would give are its)."""
-        return self._show(row, now, order, item)
-
     def _show(
         self,
         row: CardRow,
@@ -75,7 +68,8 @@ class Showing:
     ) -> StudyCard:
         """The card as shown now; ``order`` keeps the choices as an earlier showing had them
         (when the card still has as many), else they are shuffled anew. With ``follow_up``,
-        shown as that follow-up (``_show_follow_up``)."""
+        shown as that follow-up: every choice, the wrong option among them, and the
+        follow-up's own schedule (the intervals a rating would give are its)."""
         card = self._parsed.of(row.content)
         card = self._notes.shown(row.id, row.content, card, row.deck_id)
         if isinstance(card, ChoiceCard) and sorted(order) != list(range(len(card.choices))):
@@ -85,27 +79,27 @@ class Showing:
             shuffled = card.shuffle and self.preset.shuffle_choices
             order = tuple(self.rng.sample(range(count), count) if shuffled else range(count))
         self._card_decks[row.id] = row.deck_id
-        if follow_up is not None:
-            return StudyCard(
-                card_id=row.id,
-                seed=row.seed,
-                card=card,
-                memory=follow_up.follow_up.memory,
-                order=order,
-                shown_at=now,
-                as_recall=False,  # a follow-up shows the option picked before among its choices
-                follow_up=FollowUpShown(
-                    option=follow_up.option, picks=follow_up.follow_up.picks, why=follow_up.why
-                ),
+        if follow_up is None:
+            # The card's own deck's preset says when it is asked as type-in, as it schedules it.
+            threshold = self._presets.of_deck(row.deck_id).type_in_from_stability
+            memory, as_recall, shown_as = (
+                row.memory,
+                asked_as_recall(card, row.memory, threshold),
+                None,
             )
-        # The card's own deck's preset says when it is asked as type-in, as it schedules it.
-        threshold = self._presets.of_deck(row.deck_id).type_in_from_stability
+        else:
+            memory = follow_up.follow_up.memory
+            as_recall = False  # a follow-up shows the option picked before among its choices
+            shown_as = FollowUpShown(
+                option=follow_up.option, picks=follow_up.follow_up.picks, why=follow_up.why
+            )
         return StudyCard(
             card_id=row.id,
             seed=row.seed,
             card=card,
-            memory=row.memory,
+            memory=memory,
             order=order,
             shown_at=now,
-            as_recall=asked_as_recall(card, row.memory, threshold),
+            as_recall=as_recall,
+            follow_up=shown_as,
         )
