@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from recall.core.memory import CardState, Rating
+from recall.core.memory import CardState, MemoryState, Rating
 from recall.storage import Database, NewCard, NewReview, bulk_rows
+from recall.storage import cards as cards_module
 from recall.storage.bulk_rows import indexes_lifted, triggers_lifted
 
 NOW = datetime(2026, 2, 1, 8, tzinfo=UTC)
@@ -189,5 +190,68 @@ def test_a_broken_unique_index_refuses_the_batch_and_restores_the_indexes(
                 == indexes
             )
             assert transaction.sql.value("SELECT count(*) FROM review") == 0
+    finally:
+        database.close()
+
+
+def _schedules_set(path: Path, batched_from: int, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Six cards noted as verified, then four of their schedules set in one batch (one of
+    them a card without a schedule), and what ``recall check`` is told to look at again."""
+    monkeypatch.setattr(cards_module, "SCHEDULES_BATCHED_FROM", batched_from)
+    database = Database(path)
+    try:
+        with database.transaction() as transaction:
+            deck = transaction.decks.add("deck", "Deck", "", NOW)
+            cards = [NewCard(f"c{i}", i, "choice", CONTENT % (i, i), seed=i + 1) for i in range(6)]
+            transaction.cards.add(deck.id, cards, NOW)
+            transaction.sql.run("DELETE FROM card_memory WHERE card_id = 6")
+            transaction.sql.run("DELETE FROM replay_change")  # as a check verifying them does
+        learnt = MemoryState(CardState.REVIEW, None, 3.5, 5.0, NOW + timedelta(days=3), NOW)
+        with database.transaction() as transaction:
+            transaction.cards.set_memories([(card, learnt) for card in (2, 4, 5, 6)])
+    finally:
+        database.close()
+    connection = sqlite3.connect(path)
+    try:
+        return [
+            connection.execute("SELECT card_id FROM replay_change ORDER BY card_id").fetchall(),
+            connection.execute("SELECT * FROM card_memory ORDER BY card_id").fetchall(),
+            connection.execute(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+            ).fetchall(),
+        ]
+    finally:
+        connection.close()
+
+
+def test_a_large_batch_of_schedules_notes_the_cards_the_trigger_notes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    by_trigger = _schedules_set(tmp_path / "trigger.sqlite3", 10**9, monkeypatch)
+    batched = _schedules_set(tmp_path / "batched.sqlite3", 1, monkeypatch)
+    assert by_trigger[0] == [(2,), (4,), (5,)]
+    assert batched == by_trigger
+
+
+def test_a_failed_batch_of_schedules_restores_the_trigger(tmp_path: Path) -> None:
+    database = Database(tmp_path / "recall.sqlite3")
+    try:
+        with database.reading() as transaction:
+            triggers = transaction.sql.rows(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+            )
+        with (
+            pytest.raises(RuntimeError, match="stop"),
+            database.transaction() as transaction,
+            bulk_rows.schedule_notes_batched(transaction.sql, [1]),
+        ):
+            raise RuntimeError("stop")
+        with database.reading() as transaction:
+            assert (
+                transaction.sql.rows(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+                )
+                == triggers
+            )
     finally:
         database.close()

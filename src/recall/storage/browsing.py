@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from recall.core.memory import CardState, MemoryState, ReviewKind
+from recall.storage.bulk_rows import indexes_lifted
 from recall.storage.records import DeckRow
 from recall.storage.review_ids import batch_uids, card_keys, free_uid
 from recall.storage.rows import ORIGIN_KEPT
@@ -326,7 +327,8 @@ class BrowsingQueries:
                 (card_id, micros, state_before, int(kind), to_micros(due), stability, difficulty)
             )
         uids = batch_uids(self._sql, [(row[0], row[1], row[3], 0) for row in rows])
-        self._many(_ENTRY_INSERT, [(*row, uid) for row, uid in zip(rows, uids, strict=True)])
+        with indexes_lifted(self._sql, "review", len(rows)):
+            self._many(_ENTRY_INSERT, [(*row, uid) for row, uid in zip(rows, uids, strict=True)])
 
     def delete_reviews(self, review_ids: Sequence[int]) -> None:
         """Remove history entries (undo of a forget or set due date)."""

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 
 from recall.core.memory import CardState, MemoryState
+from recall.storage.bulk_rows import SCHEDULES_BATCHED_FROM, schedule_notes_batched
 from recall.storage.records import CardKey, CardRow, MovedCard, NewCard
 from recall.storage.rows import CARD_COLUMNS, card_row
 from recall.storage.sql import Sql
@@ -220,23 +222,29 @@ class CardQueries:
         self.set_memories([(card_id, memory)])
 
     def set_memories(self, memories: Iterable[tuple[int, MemoryState]]) -> None:
-        """Store many cards' memory states in one batch."""
-        self._sql.run_many(
-            "UPDATE card_memory SET state = ?, step = ?, stability = ?, difficulty = ?, "
-            "due = ?, last_review = ? WHERE card_id = ?",
+        """Store many cards' memory states in one batch (a large one with the cards noted
+        for ``recall check`` afterwards: ``bulk_rows.schedule_notes_batched``)."""
+        rows = [
             (
-                (
-                    int(memory.state),
-                    memory.step,
-                    memory.stability,
-                    memory.difficulty,
-                    to_micros(memory.due),
-                    to_micros(memory.last_review),
-                    card_id,
-                )
-                for card_id, memory in memories
-            ),
-        )
+                int(memory.state),
+                memory.step,
+                memory.stability,
+                memory.difficulty,
+                to_micros(memory.due),
+                to_micros(memory.last_review),
+                card_id,
+            )
+            for card_id, memory in memories
+        ]
+        batched: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+        if len(rows) >= SCHEDULES_BATCHED_FROM:
+            batched = schedule_notes_batched(self._sql, [row[-1] for row in rows])
+        with batched:
+            self._sql.run_many(
+                "UPDATE card_memory SET state = ?, step = ?, stability = ?, difficulty = ?, "
+                "due = ?, last_review = ? WHERE card_id = ?",
+                rows,
+            )
 
     def moved_away(self, deck_key: str) -> dict[str, MovedCard]:
         """The cards that came from this deck's file under a key they no longer have there,

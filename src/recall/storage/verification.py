@@ -33,6 +33,10 @@ _NOTE_EACH = (
 # ``replay_review_added`` and ``replay_schedule_added`` for every row past an id at once.
 REVIEWS_ADDED = _NOTE_EACH.format(card="card_id", rows="review WHERE id > ? GROUP BY card_id")
 SCHEDULES_ADDED = _NOTE_EACH.format(card="card_id", rows="card_memory WHERE card_id > ?")
+# ``replay_schedule_changed`` for each card of a JSON list whose schedule a batch updated.
+SCHEDULES_CHANGED = _NOTE_EACH.format(
+    card="card_id", rows="card_memory WHERE card_id IN (SELECT value FROM json_each(?))"
+)
 _BUMP = "UPDATE replay_verified SET generation = generation + 1;"
 # A card moved to another deck (another preset) or given another seed (the fuzz's) replays
 # differently. Schema 10 added the seed; before, this trigger was ``replay_card_moved``.
