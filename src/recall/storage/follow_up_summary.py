@@ -317,9 +317,10 @@ class FollowUpSummaryQueries:
         column = "s.due" if fuzz else "s.due_unfuzzed"
         condition, parameters = self._askable(column, deck_ids)
         return self._sql.rows(
-            f"SELECT {_COLUMNS}, card.deck_id, card.key, card.seed, card_memory.state, "
+            f"SELECT {_COLUMNS}, card_memory.deck_id, card.key, card.seed, card_memory.state, "
             "coalesce(card_memory.buried_until, 0) "
-            f"{condition} ORDER BY {column}, s.card_id",
+            f"{condition.replace(_MEMORY_JOIN, _MEMORY_JOIN + _CARD_JOIN)} "
+            f"ORDER BY {column}, s.card_id",
             (*parameters, before, at),
         )
 
@@ -332,7 +333,7 @@ class FollowUpSummaryQueries:
         return {
             int(row[0]): int(row[1])
             for row in self._sql.rows(
-                f"SELECT card.deck_id, count(*) {condition} GROUP BY card.deck_id",
+                f"SELECT card_memory.deck_id, count(*) {condition} GROUP BY card_memory.deck_id",
                 (*parameters, before, at),
             )
         }
@@ -340,13 +341,16 @@ class FollowUpSummaryQueries:
     @staticmethod
     def _askable(column: str, deck_ids: Sequence[int] | None) -> tuple[str, tuple[int, ...]]:
         """The FROM and WHERE of the askable follow-ups (``study.follow_ups`` has the rules),
-        and the decks' parameters; the due bound and the moment come after them."""
-        condition, parameters = _decks(deck_ids)
+        and the decks' parameters; the due bound and the moment come after them.
+
+        The deck is the schedule's copy of the card's (as the queue reads it), so counting
+        them looks no card up: the card's own row is wide (its text and search text).
+        """
+        condition, parameters = _decks(deck_ids, "card_memory")
         where = " AND" if condition else " WHERE"
         learning = f"{int(CardState.LEARNING)}, {int(CardState.RELEARNING)}"
         return (
-            "FROM follow_up_summary AS s CROSS JOIN card ON card.id = s.card_id "
-            f"JOIN card_memory ON card_memory.card_id = s.card_id{condition}"
+            f"FROM follow_up_summary AS s{_MEMORY_JOIN}{condition}"
             f"{where} s.standing = {ACTIVE} AND {column} < ? "
             "AND NOT coalesce(card_memory.suspended, 0) "
             "AND coalesce(card_memory.buried_until, 0) <= ? "
@@ -379,8 +383,12 @@ class FollowUpSummaryQueries:
         self._sql.run_many("DELETE FROM follow_up_stale WHERE card_id = ?", ids)
 
 
-def _decks(deck_ids: Sequence[int] | None) -> tuple[str, tuple[int, ...]]:
+_MEMORY_JOIN = " CROSS JOIN card_memory ON card_memory.card_id = s.card_id"
+_CARD_JOIN = " CROSS JOIN card ON card.id = s.card_id"
+
+
+def _decks(deck_ids: Sequence[int] | None, table: str = "card") -> tuple[str, tuple[int, ...]]:
     if deck_ids is None:
         return "", ()
     marks = ", ".join("?" * len(deck_ids)) or "NULL"
-    return f" WHERE card.deck_id IN ({marks})", tuple(deck_ids)
+    return f" WHERE {table}.deck_id IN ({marks})", tuple(deck_ids)
