@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -168,4 +169,31 @@ def test_an_import_from_the_terminal_appears_in_the_open_deck_list(
     assert main(["--data-dir", str(bundled.path.parent), "import", str(TINY)]) == 0
     capsys.readouterr()
     assert window.database_watcher.check()  # what its timer does every two seconds
+    qtbot.waitUntil(lambda: window.deck_list.model.row_of("tiny") is not None, timeout=10_000)
+
+
+def test_the_watch_never_waits_on_the_window_for_a_connection_another_thread_holds(
+    qtbot: QtBot, window: MainWindow, bundled: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    watched = bundled.watched()
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:  # a task reading through the connection, waiting on something
+        with watched.reading():
+            holding.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert holding.wait(10)
+        assert main(["--data-dir", str(bundled.path.parent), "import", str(TINY)]) == 0
+        capsys.readouterr()
+        # Not read now (waiting would have lasted until the holder let go, and then seen
+        # the import): looked at again at the next tick.
+        assert not window.database_watcher.check()
+    finally:
+        release.set()
+        holder.join(10)
+    assert window.database_watcher.check()  # the next look sees the import
     qtbot.waitUntil(lambda: window.deck_list.model.row_of("tiny") is not None, timeout=10_000)

@@ -92,6 +92,17 @@ class WatchedConnection:
                 return Stamp(opening=self._openings, others=-1, own=self._commits)
             return Stamp(opening=self._openings, others=int(row[0]), own=self._commits)
 
+    def current_if_free(self) -> Stamp | None:
+        """``current``, or None at once when another thread is using the connection (a
+        long read, or one waiting for a restore to finish writing the file): for a caller
+        on the window's thread that can look again later rather than wait."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            return self.current()
+        finally:
+            self._lock.release()
+
     def close(self) -> None:
         """Close the connection; the next unit opens a fresh one (a new opening)."""
         with self._lock:

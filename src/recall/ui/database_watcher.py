@@ -1,7 +1,8 @@
 """Notices changes another process made to the database (an import from the terminal).
 
 Every couple of seconds it reads the watched connection's stamp (``PRAGMA data_version``,
-one cheap query); when it moved, ``changed`` is emitted and the window reads its counts
+one cheap query; skipped, never waited for, while another thread uses that connection);
+when it moved, ``changed`` is emitted and the window reads its counts
 again. Changes this process made move it too: a refresh more, never one missed.
 """
 
@@ -38,9 +39,13 @@ class DatabaseWatcher(QObject):
         self._seen = self._watched.current()
 
     def check(self) -> bool:
-        """Emit ``changed`` if the database changed since it was last seen; whether it did."""
-        stamp = self._watched.current()
-        if stamp == self._seen:
+        """Emit ``changed`` if the database changed since it was last seen; whether it did.
+
+        While another thread is using the watched connection (a task reading through it,
+        perhaps waiting for a restore to finish), nothing is read: the next look tells.
+        """
+        stamp = self._watched.current_if_free()
+        if stamp is None or stamp == self._seen:
             return False
         self._seen = stamp
         self.changed.emit()
