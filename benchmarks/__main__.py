@@ -49,6 +49,7 @@ from benchmarks import (
 from benchmarks import measure_start as start
 from benchmarks.common import BENCHMARKS, CACHE, Figure, machine
 from benchmarks.report import markdown, table
+from recall.collection import opening
 from recall.safekeeping import integrity
 from recall.scheduling import Schedulers
 from recall.storage import Database
@@ -158,6 +159,15 @@ def _size_figures(collections: prepare.Collections, work: Path, plan: Plan) -> l
     shutil.copyfile(collections.recall_database, recall_copy)
     shutil.copyfile(collections.recall_database, full_copy)
     shutil.copyfile(collections.anki_collection, anki_copy)
+    # As the app does when it opens the library: the follow-ups' summaries the generator
+    # left marked stale are worked out and stored once, so that neither the queue read
+    # afresh nor the first answers pay for every card's again.
+    for copy in (recall_copy, full_copy):
+        database = Database(copy)
+        try:
+            opening.upgrade_schedules(database, datetime.now(UTC))
+        finally:
+            database.close()
     _say(f"today's queue, {collections.cards:,} cards ...")
     collection = anki_peer.open_collection(anki_copy, collections.cards)
     try:
