@@ -3,6 +3,10 @@
 Typing searches after a short pause and Enter at once; the search runs on the task runner,
 so a query over 100,000 cards never freezes the window. Bulk actions live in
 ``browser_actions``; each goes on the undo stack that Ctrl+Z walks back.
+
+The editor remembers the content it was loaded from, and saving never silently replaces a
+version saved elsewhere meanwhile (a sync, an import, another window, the command line): the
+learner is asked first (``edit_saving``).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from recall.ui.browser.actions import BrowserActions
 from recall.ui.browser.card_editor import CardEditor
 from recall.ui.browser.model import COLUMNS, CardTableModel
 from recall.ui.browser.sidebar import BrowserSidebar
+from recall.ui.edit_saving import KEPT, save_edit
 from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.prompts import Prompts, as_sentence
@@ -89,6 +94,7 @@ class BrowserWindow(QMainWindow):
         self._sort = ("due", False)
         self._pending: str | None = None
         self._editing: int | None = None
+        self._editing_content: str | None = None  # the card's content the editor was loaded from
         self._show_after: int | None = None
         self.search_box = QLineEdit()
         self.search_box.setObjectName("browserSearch")
@@ -229,17 +235,31 @@ class BrowserWindow(QMainWindow):
     # Editing
 
     def save_card(self) -> bool:
-        """Save the editor's card if it changed; False when it has problems (they show)."""
+        """Save the editor's card if it changed; False when it was not saved: it has problems,
+        or the learner kept a version saved elsewhere meanwhile (the status says which)."""
         if self._editing is None or not self.save_button.isEnabled():
             return True
         problems = self.editor.check()
         if problems:
             self.status.setText(tr("Not saved: {problem}").format(problem=problems[0]))
             return False
+        assert self._editing_content is not None  # loaded with the card
         try:
-            change = editing.edit_card(
-                self._database, self._editing, self.editor.data(), self._clock()
+            change = save_edit(
+                self._database,
+                self._editing,
+                self.editor.data(),
+                self._editing_content,
+                self._clock(),
+                self._prompts,
             )
+        except editing.CardChangedElsewhereError as kept:
+            # The version kept, as stored now: in its row, and in the editor (which may
+            # already be on the card selected next).
+            self.model.reload([kept.card_id])
+            self._load_editor()
+            self.status.setText(i18n.tr(KEPT))
+            return False
         except RecallError as error:
             self.status.setText(tr("Not saved: {problem}").format(problem=error))
             return False
@@ -249,6 +269,7 @@ class BrowserWindow(QMainWindow):
             self.card_actions.update_undo()
         self.save_button.setEnabled(False)
         self.model.reload([self._editing, *change.card_ids])  # a note's other cards too
+        self._editing_content = self._stored_content()
         self.refresh_sidebar()
         self.cards_changed.emit()
         return True
@@ -256,6 +277,7 @@ class BrowserWindow(QMainWindow):
     def _load_editor(self) -> None:
         ids = self.selected_ids()
         self._editing = ids[0] if len(ids) == 1 else None
+        self._editing_content = None
         self.editor.setEnabled(self._editing is not None)
         if self._editing is None:
             many = (
@@ -269,10 +291,17 @@ class BrowserWindow(QMainWindow):
             self.editor.set_data({"type": self.editor.kind})
             self.save_button.setEnabled(False)
             return
+        self.model.reload([self._editing])  # as stored now, not as the search found it
         row = self.model.row_value(self.model.row_of(self._editing) or 0)
+        self._editing_content = row.content
         self.editor.set_data(editing.card_data(row.content))
         self.editor_title.setText(f"{row.deck_name}: {browse.question(row)}")
         self.save_button.setEnabled(False)
+
+    def _stored_content(self) -> str | None:
+        """The edited card's content in its row, as last read from the database."""
+        row = None if self._editing is None else self.model.row_of(self._editing)
+        return None if row is None else self.model.row_value(row).content
 
     # Building
 
