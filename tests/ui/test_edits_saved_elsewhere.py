@@ -3,7 +3,8 @@
 While a card is open in the browser's editor or the review screen's Edit Card dialog, the
 same card is changed through a connection of its own, as a sync, an import, another Recall
 window or the command line writes the file. Saving then asks; No keeps the other version and
-shows it, Yes saves over it and Undo brings it back.
+shows it, Yes saves over it and Undo brings it back. The browser's watcher reads such changes
+in, but never over unsaved edits.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from recall.changes import editing
 from recall.content.deck_format import ChoiceCard
 from recall.core import i18n
 from recall.storage import Database
-from recall.ui.browser.window import BrowserWindow
+from recall.ui.browser.window import CHANGED_WHILE_EDITING, BrowserWindow
 from recall.ui.collection_actions import EditCardDialog
 from recall.ui.edit_saving import CHANGED_QUESTION, CHANGED_TITLE, KEPT
 from recall.ui.main_window import MainWindow
@@ -42,6 +43,8 @@ THEIRS = "Which wording came from the other computer?"
 def browser(window: MainWindow) -> Iterator[BrowserWindow]:
     opened = window.collection.browse()
     opened.wait()
+    # The tests look for changes themselves, as the watcher's timer does every two seconds.
+    opened.database_watcher.timer.stop()
     yield opened
     opened.close()
 
@@ -126,6 +129,32 @@ def test_yes_saves_over_the_version_saved_elsewhere_and_undo_brings_it_back(
     assert browser.editor.question.toPlainText() == THEIRS
 
 
+def test_a_change_elsewhere_is_read_in_but_never_over_unsaved_edits(
+    qtbot: QtBot, browser: BrowserWindow, bundled: Database, clock: Clock, prompts: FakePrompts
+) -> None:
+    (card_id,) = browser.selected_ids()
+    assert not browser.database_watcher.check()  # nothing changed yet
+    # Nothing typed: the editor shows the other version as soon as it is seen.
+    change_elsewhere(bundled.path, card_id, clock, THEIRS)
+    assert browser.database_watcher.check()
+    assert browser.editor.question.toPlainText() == THEIRS
+    assert browser.model.data(browser.model.index(0, 0)) == THEIRS
+    assert not browser.save_button.isEnabled()
+    # Typed but not saved: the edit stays, and the status says saving will ask.
+    type_question(qtbot, browser, MINE)
+    change_elsewhere(bundled.path, card_id, clock, "A third wording?")
+    assert browser.database_watcher.check()
+    assert browser.editor.question.toPlainText() == MINE
+    assert browser.save_button.isEnabled()
+    assert browser.status.text() == i18n.tr(CHANGED_WHILE_EDITING)
+    assert browser.model.data(browser.model.index(0, 0)) == "A third wording?"
+    assert prompts.asked == []
+    prompts.answers = [True]
+    save(qtbot, browser)
+    assert len(prompts.asked) == 1  # the version read in is still one saving asks about
+    assert stored(bundled.path, card_id)["question"] == MINE
+
+
 def test_no_question_when_nothing_changed_elsewhere(
     qtbot: QtBot, browser: BrowserWindow, bundled: Database, clock: Clock, prompts: FakePrompts
 ) -> None:
@@ -135,6 +164,9 @@ def test_no_question_when_nothing_changed_elsewhere(
     save(qtbot, browser)
     assert stored(bundled.path, first)["question"] == MINE
     assert browser.status.text() == "Saved."
+    # The editor's own save moves the watcher's stamp too; the editor is left as it is.
+    assert browser.database_watcher.check()
+    assert browser.editor.question.toPlainText() == MINE
     type_question(qtbot, browser, "And once more?")
     save(qtbot, browser)
     assert stored(bundled.path, first)["question"] == "And once more?"
@@ -150,7 +182,7 @@ def test_a_card_opens_in_the_editor_as_stored_now_not_as_the_search_found_it(
     qtbot: QtBot, browser: BrowserWindow, bundled: Database, clock: Clock, prompts: FakePrompts
 ) -> None:
     second = browser.model.card_id(1)
-    change_elsewhere(bundled.path, second, clock, THEIRS)  # after the search read its row
+    change_elsewhere(bundled.path, second, clock, THEIRS)  # not seen by the watcher yet
     browser.table.setFocus()
     qtbot.keyClick(browser.table, Qt.Key.Key_Down)
     assert browser.selected_ids() == [second]

@@ -6,7 +6,9 @@ so a query over 100,000 cards never freezes the window. Bulk actions live in
 
 The editor remembers the content it was loaded from, and saving never silently replaces a
 version saved elsewhere meanwhile (a sync, an import, another window, the command line): the
-learner is asked first (``edit_saving``).
+learner is asked first (``edit_saving``). A watcher notices such changes while the window is
+open: the rows on screen are read again, and so is the editor unless it holds unsaved edits,
+which then stay, with a word that saving will ask.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from datetime import datetime, tzinfo
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -37,7 +39,7 @@ from recall.collection import browse
 from recall.collection.browse import Finder, SearchResult
 from recall.core import i18n
 from recall.core.errors import RecallError
-from recall.core.i18n import tr, trn
+from recall.core.i18n import mark, tr, trn
 from recall.core.preferences import Preferences
 from recall.core.wording import number
 from recall.scheduling import Scheduler
@@ -46,6 +48,7 @@ from recall.ui.browser.actions import BrowserActions
 from recall.ui.browser.card_editor import CardEditor
 from recall.ui.browser.model import COLUMNS, CardTableModel
 from recall.ui.browser.sidebar import BrowserSidebar
+from recall.ui.database_watcher import DatabaseWatcher
 from recall.ui.edit_saving import KEPT, save_edit
 from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label, plain_tooltip
@@ -53,6 +56,9 @@ from recall.ui.prompts import Prompts, as_sentence
 from recall.ui.tasks import TaskRunner
 
 SEARCH_PAUSE_MS = 350
+CHANGED_WHILE_EDITING = mark(
+    "This card was changed elsewhere; saving asks before replacing that version."
+)
 
 
 @reports_errors
@@ -148,6 +154,7 @@ class BrowserWindow(QMainWindow):
         self.editor_title.setTextFormat(Qt.TextFormat.PlainText)
         self.editor_title.setWordWrap(True)  # a long question widened the pane, not the line
         self.card_actions = BrowserActions(self, database, changes, clock, self._prompts)
+        self.database_watcher = DatabaseWatcher(database, self)
         self._build()
         self._create_menus()
         self._connect_signals()
@@ -374,6 +381,7 @@ class BrowserWindow(QMainWindow):
         self.find_action.triggered.connect(self._on_find)
         self.close_action.triggered.connect(self.close)
         self.card_actions.changed.connect(self.after_change)
+        self.database_watcher.changed.connect(self._on_database_changed)
 
     # Slots
 
@@ -426,9 +434,27 @@ class BrowserWindow(QMainWindow):
         self.search_box.setFocus()
         self.search_box.selectAll()
 
+    def _on_database_changed(self) -> None:
+        # Written elsewhere (or by this process, which moves the stamp too): what is on
+        # screen is read again; the editor only when its card changed, so a field being
+        # read keeps its cursor, and never over unsaved edits.
+        self.model.reload()
+        stored = self._stored_content()
+        if stored is None or stored == self._editing_content:
+            return
+        if self.save_button.isEnabled():
+            self.status.setText(i18n.tr(CHANGED_WHILE_EDITING))
+        else:
+            self._load_editor()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.database_watcher.start()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_card()
         self.tasks.wait()
+        self.database_watcher.timer.stop()  # shown again, it searches anew
         super().closeEvent(event)
 
 
