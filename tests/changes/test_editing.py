@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -251,3 +252,69 @@ def test_an_edit_of_a_card_that_is_gone_says_so(database: Database, clock: Clock
         editing.edit_card(database, 999, CHOICE, clock())
     report = integrity.check(database, Schedulers(), clock())
     assert report.healthy
+
+
+def _stored(database: Database, card_id: int) -> str:
+    with database.reading() as transaction:
+        return transaction.cards.get(card_id).content
+
+
+def _written(database: Database) -> dict[str, list[tuple[object, ...]]]:
+    """The cards, their history and the sync events waiting to be sent, read without Recall."""
+    connection = sqlite3.connect(database.path)
+    try:
+        return {
+            table: sorted(connection.execute(f"SELECT * FROM {table}").fetchall())
+            for table in ("card", "card_memory", "review", "card_tag", "sync_outbox")
+        }
+    finally:
+        connection.close()
+
+
+def test_an_edit_of_a_card_changed_since_it_began_is_refused_and_writes_nothing(
+    bundled: Database, clock: Clock
+) -> None:
+    answer_cards(bundled, clock, 2)
+    card_id = ids(bundled, clock, "-is:new")[0]
+    began_from = _stored(bundled, card_id)
+    # Elsewhere (a sync, an import, another window) the card's explanation changes.
+    elsewhere = editing.card_data(began_from)
+    elsewhere["explanation"] = "Written on the other computer."
+    editing.edit_card(bundled, card_id, elsewhere, clock())
+    before = _written(bundled)
+    assert any(before["sync_outbox"])  # the other edit is waiting to be sent
+    mine = editing.card_data(began_from)
+    mine["question"] = "My own wording?"
+    with pytest.raises(editing.CardChangedElsewhereError) as caught:
+        editing.edit_card(bundled, card_id, mine, clock(), began_from=began_from)
+    assert caught.value.card_id == card_id
+    assert str(caught.value) == (
+        f"card {card_id} was changed elsewhere (a sync, an import or another window) "
+        "since this edit began"
+    )
+    assert isinstance(caught.value, RecallError)
+    assert _written(bundled) == before
+    assert "Written on the other computer." in _stored(bundled, card_id)
+    # Without the text it began from, the edit replaces what is stored, as before.
+    change = editing.edit_card(bundled, card_id, mine, clock())
+    assert change.changed == 1
+    assert "My own wording?" in _stored(bundled, card_id)
+    assert "Written on the other computer." not in _stored(bundled, card_id)
+    healthy(bundled, clock)
+
+
+def test_saving_the_text_stored_now_is_no_conflict(bundled: Database, clock: Clock) -> None:
+    card_id = ids(bundled, clock, "")[0]
+    began_from = _stored(bundled, card_id)
+    same = editing.card_data(began_from)
+    same["explanation"] = "Both windows wrote this."
+    editing.edit_card(bundled, card_id, same, clock())  # elsewhere
+    before = _written(bundled)
+    change = editing.edit_card(bundled, card_id, same, clock(), began_from=began_from)
+    assert change.changed == 0
+    assert _written(bundled) == before
+    # Nothing changed elsewhere: an edit begun from the stored text saves.
+    now = _stored(bundled, card_id)
+    same["explanation"] = "Changed again here."
+    assert editing.edit_card(bundled, card_id, same, clock(), began_from=now).changed == 1
+    assert "Changed again here." in _stored(bundled, card_id)

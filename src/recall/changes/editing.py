@@ -4,7 +4,9 @@ A card is checked by the deck format's own models, and each problem is said with
 editor's labels ("Choice 2: must not be empty" for a deck file's "choices[1].text"). Editing
 keeps the card's id,
 history and schedule, and marks it as changed in Recall so a newer bundled deck keeps the
-learner's text (docs/deck-format.md).
+learner's text (docs/deck-format.md). An edit told the text it began from is refused when the
+card was changed elsewhere meanwhile (a sync, an import, another window), so it never
+replaces that version unasked.
 """
 
 from __future__ import annotations
@@ -35,6 +37,19 @@ class CardError(RecallError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("\n".join(problems))
+
+
+class CardChangedElsewhereError(RecallError):
+    """The card's stored text is no longer the text an edit began from; nothing was written."""
+
+    def __init__(self, card_id: int) -> None:
+        self.card_id = card_id
+        super().__init__(
+            tr(
+                "card {card} was changed elsewhere (a sync, an import or another window) "
+                "since this edit began"
+            ).format(card=card_id)
+        )
 
 
 def check_card(data: dict[str, Any]) -> ChoiceCard | BasicCard:
@@ -184,14 +199,30 @@ def add_cards(
     return change, card_ids
 
 
-def edit_card(database: Database, card_id: int, data: dict[str, Any], now: datetime) -> Change:
+def edit_card(
+    database: Database,
+    card_id: int,
+    data: dict[str, Any],
+    now: datetime,
+    began_from: str | None = None,
+) -> Change:
     """Replace a card's text; its id, history and schedule stay.
+
+    Args:
+        database: The collection.
+        card_id: The card edited.
+        data: The card's fields as a deck file writes them.
+        now: The time of the edit, aware UTC.
+        began_from: The card's stored content when the edit began; None replaces whatever
+            is stored now.
 
     Returns:
         The change (undo puts the old text back); ``changed`` is 0 when nothing differed.
 
     Raises:
         CardError: The card breaks the deck format.
+        CardChangedElsewhereError: The stored content is no longer ``began_from`` (and the
+            edit differs from it); nothing is written.
     """
     with database.transaction() as transaction:
         browsing = transaction.browsing
@@ -204,6 +235,8 @@ def edit_card(database: Database, card_id: int, data: dict[str, Any], now: datet
         content = card.model_dump_json(exclude_defaults=True)
         if content == before[0][1]:
             return Change(tr("Edit a card"), 0, Restore(), (card_id,))
+        if began_from is not None and before[0][1] != began_from:
+            raise CardChangedElsewhereError(card_id)
         noted = isinstance(card, BasicCard) and card.anki is not None
         edited = json.loads(content)
         if noted and any(edited.get(part) != stored.get(part) for part in ("anki", "tags")):

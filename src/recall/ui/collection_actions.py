@@ -387,11 +387,24 @@ class CollectionActions(WindowPart):
         dialog = EditCardDialog(content, self._window, self._prompts, media)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        from recall.changes.editing import edit_card  # loaded with the dialog above
+        # Loaded when a card is first edited, as the dialog's modules are.
+        from recall.changes.editing import CardChangedElsewhereError
+        from recall.ui.edit_saving import KEPT, save_edit
 
-        change = self._run(
-            lambda: edit_card(self._database, card_id, dialog.editor.data(), self._clock())
-        )
+        change: Change | None = None
+        try:
+            change = save_edit(
+                self._database,
+                card_id,
+                dialog.editor.data(),
+                content,
+                self._clock(),
+                self._prompts,
+            )
+        except CardChangedElsewhereError:
+            self.notice.emit(i18n.tr(KEPT))
+        except RecallError as error:
+            self._prompts.refused("Recall", error)
         if change is not None and change.changed:
             self.changes.push(change)
             self.notice.emit(tr("Card saved."))

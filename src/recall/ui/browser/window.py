@@ -3,6 +3,12 @@
 Typing searches after a short pause and Enter at once; the search runs on the task runner,
 so a query over 100,000 cards never freezes the window. Bulk actions live in
 ``browser_actions``; each goes on the undo stack that Ctrl+Z walks back.
+
+The editor remembers the content it was loaded from, and saving never silently replaces a
+version saved elsewhere meanwhile (a sync, an import, another window, the command line): the
+learner is asked first (``edit_saving``). A watcher notices such changes while the window is
+open: the rows on screen are read again, and so is the editor unless it holds unsaved edits,
+which then stay, with a word that saving will ask.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from collections.abc import Callable
 from datetime import datetime, tzinfo
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -33,7 +39,7 @@ from recall.collection import browse
 from recall.collection.browse import Finder, SearchResult
 from recall.core import i18n
 from recall.core.errors import RecallError
-from recall.core.i18n import tr, trn
+from recall.core.i18n import mark, tr, trn
 from recall.core.preferences import Preferences
 from recall.core.wording import number
 from recall.scheduling import Scheduler
@@ -42,12 +48,17 @@ from recall.ui.browser.actions import BrowserActions
 from recall.ui.browser.card_editor import CardEditor
 from recall.ui.browser.model import COLUMNS, CardTableModel
 from recall.ui.browser.sidebar import BrowserSidebar
+from recall.ui.database_watcher import DatabaseWatcher
+from recall.ui.edit_saving import KEPT, save_edit
 from recall.ui.override_errors import reports_errors
 from recall.ui.plain_text import plain_label, plain_tooltip
 from recall.ui.prompts import Prompts, as_sentence
 from recall.ui.tasks import TaskRunner
 
 SEARCH_PAUSE_MS = 350
+CHANGED_WHILE_EDITING = mark(
+    "This card was changed elsewhere; saving asks before replacing that version."
+)
 
 
 @reports_errors
@@ -89,6 +100,7 @@ class BrowserWindow(QMainWindow):
         self._sort = ("due", False)
         self._pending: str | None = None
         self._editing: int | None = None
+        self._editing_content: str | None = None  # the card's content the editor was loaded from
         self._show_after: int | None = None
         self.search_box = QLineEdit()
         self.search_box.setObjectName("browserSearch")
@@ -142,6 +154,7 @@ class BrowserWindow(QMainWindow):
         self.editor_title.setTextFormat(Qt.TextFormat.PlainText)
         self.editor_title.setWordWrap(True)  # a long question widened the pane, not the line
         self.card_actions = BrowserActions(self, database, changes, clock, self._prompts)
+        self.database_watcher = DatabaseWatcher(database, self)
         self._build()
         self._create_menus()
         self._connect_signals()
@@ -229,17 +242,31 @@ class BrowserWindow(QMainWindow):
     # Editing
 
     def save_card(self) -> bool:
-        """Save the editor's card if it changed; False when it has problems (they show)."""
+        """Save the editor's card if it changed; False when it was not saved: it has problems,
+        or the learner kept a version saved elsewhere meanwhile (the status says which)."""
         if self._editing is None or not self.save_button.isEnabled():
             return True
         problems = self.editor.check()
         if problems:
             self.status.setText(tr("Not saved: {problem}").format(problem=problems[0]))
             return False
+        assert self._editing_content is not None  # loaded with the card
         try:
-            change = editing.edit_card(
-                self._database, self._editing, self.editor.data(), self._clock()
+            change = save_edit(
+                self._database,
+                self._editing,
+                self.editor.data(),
+                self._editing_content,
+                self._clock(),
+                self._prompts,
             )
+        except editing.CardChangedElsewhereError as kept:
+            # The version kept, as stored now: in its row, and in the editor (which may
+            # already be on the card selected next).
+            self.model.reload([kept.card_id])
+            self._load_editor()
+            self.status.setText(i18n.tr(KEPT))
+            return False
         except RecallError as error:
             self.status.setText(tr("Not saved: {problem}").format(problem=error))
             return False
@@ -249,6 +276,7 @@ class BrowserWindow(QMainWindow):
             self.card_actions.update_undo()
         self.save_button.setEnabled(False)
         self.model.reload([self._editing, *change.card_ids])  # a note's other cards too
+        self._editing_content = self._stored_content()
         self.refresh_sidebar()
         self.cards_changed.emit()
         return True
@@ -256,6 +284,7 @@ class BrowserWindow(QMainWindow):
     def _load_editor(self) -> None:
         ids = self.selected_ids()
         self._editing = ids[0] if len(ids) == 1 else None
+        self._editing_content = None
         self.editor.setEnabled(self._editing is not None)
         if self._editing is None:
             many = (
@@ -269,10 +298,17 @@ class BrowserWindow(QMainWindow):
             self.editor.set_data({"type": self.editor.kind})
             self.save_button.setEnabled(False)
             return
+        self.model.reload([self._editing])  # as stored now, not as the search found it
         row = self.model.row_value(self.model.row_of(self._editing) or 0)
+        self._editing_content = row.content
         self.editor.set_data(editing.card_data(row.content))
         self.editor_title.setText(f"{row.deck_name}: {browse.question(row)}")
         self.save_button.setEnabled(False)
+
+    def _stored_content(self) -> str | None:
+        """The edited card's content in its row, as last read from the database."""
+        row = None if self._editing is None else self.model.row_of(self._editing)
+        return None if row is None else self.model.row_value(row).content
 
     # Building
 
@@ -345,6 +381,7 @@ class BrowserWindow(QMainWindow):
         self.find_action.triggered.connect(self._on_find)
         self.close_action.triggered.connect(self.close)
         self.card_actions.changed.connect(self.after_change)
+        self.database_watcher.changed.connect(self._on_database_changed)
 
     # Slots
 
@@ -397,9 +434,27 @@ class BrowserWindow(QMainWindow):
         self.search_box.setFocus()
         self.search_box.selectAll()
 
+    def _on_database_changed(self) -> None:
+        # Written elsewhere (or by this process, which moves the stamp too): what is on
+        # screen is read again; the editor only when its card changed, so a field being
+        # read keeps its cursor, and never over unsaved edits.
+        self.model.reload()
+        stored = self._stored_content()
+        if stored is None or stored == self._editing_content:
+            return
+        if self.save_button.isEnabled():
+            self.status.setText(i18n.tr(CHANGED_WHILE_EDITING))
+        else:
+            self._load_editor()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.database_watcher.start()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_card()
         self.tasks.wait()
+        self.database_watcher.timer.stop()  # shown again, it searches anew
         super().closeEvent(event)
 
 
