@@ -127,17 +127,22 @@ def schedule_notes_batched(sql: Sql, card_ids: Sequence[int]) -> Iterator[None]:
     block; each of those cards that has a schedule is then noted as the trigger notes it.
 
     Call it inside a write transaction. The trigger is made again from its own SQL; when
-    the block raises, the caller's rollback restores it whatever happened.
+    the block raises, the caller's rollback restores it whatever happened. Before that the
+    cards are noted all the same: the rows SQLite updated before the one that failed stay
+    updated in a transaction that goes on, as the trigger would have noted them.
     """
     trigger = _named(verification.TRIGGERS, _SCHEDULE_TRIGGER)
+    notes = (json.dumps([int(card) for card in card_ids]),)
     sql.run(f"DROP TRIGGER {_SCHEDULE_TRIGGER}")
     try:
         yield
     except BaseException:
         with contextlib.suppress(StatementError):
+            sql.run(verification.SCHEDULES_CHANGED, notes)
+        with contextlib.suppress(StatementError):
             sql.run(trigger)
         raise
-    sql.run(verification.SCHEDULES_CHANGED, (json.dumps([int(card) for card in card_ids]),))
+    sql.run(verification.SCHEDULES_CHANGED, notes)
     sql.run(trigger)
 
 
