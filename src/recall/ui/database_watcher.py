@@ -35,8 +35,14 @@ class DatabaseWatcher(QObject):
         self.timer.start()
 
     def seen(self) -> None:
-        """The window has just read the database: what is there now is not news."""
-        self._seen = self._watched.current()
+        """The window has just read the database: what is there now is not news.
+
+        While another thread is using the watched connection, the stamp last seen stays
+        (never waited for, as ``check``): the next look then tells a refresh more at worst.
+        """
+        stamp = self._watched.current_if_free()
+        if stamp is not None:
+            self._seen = stamp
 
     def check(self) -> bool:
         """Emit ``changed`` if the database changed since it was last seen; whether it did.
