@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
-from recall.content.lint import HISTORY_CODES, LintWarning
+from recall.content.lint_warning import HISTORY_CODES, LintWarning
 from recall.core import i18n, wording
 from recall.core.i18n import tr, trn
 from recall.core.memory import CardState, ReviewKind
