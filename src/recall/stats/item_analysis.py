@@ -25,15 +25,17 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
 from recall.content.lint_warning import HISTORY_CODES, LintWarning
 from recall.core import i18n, wording
 from recall.core.i18n import tr, trn
 from recall.core.memory import CardState, ReviewKind
 from recall.stats.schedules import deck_ids_of
 from recall.storage import Database
+
+if TYPE_CHECKING:
+    from recall.content.deck_format import ChoiceCard
 
 _STATES = tuple(CardState)
 _REVIEW = CardState.REVIEW
@@ -151,7 +153,8 @@ def analyse_card(
         counted=(_counted(answers), _counted(strong), _counted(weak)),
     )
     first_right = answers[0].correct if answers else None
-    return _analysis(card_id, deck_key, card_key, card, first_right, tally)
+    choices = [(choice.text, choice.correct) for choice in card.choices]
+    return _analysis(card_id, deck_key, card_key, card.question, choices, first_right, tally)
 
 
 def item_analysis(database: Database, deck_key: str | None = None) -> ItemAnalysis:
@@ -180,11 +183,14 @@ def item_analysis(database: Database, deck_key: str | None = None) -> ItemAnalys
             groups.setdefault(card, []).append((state, right, picked, times))
         for deck_id in wanted:
             for card_id, card_key, content, first in transaction.history.choice_cards(deck_id):
-                card = CARD_ADAPTER.validate_json(content)
-                assert isinstance(card, ChoiceCard)
+                question, choices = _question_and_choices(content)
                 tally = _tallied(groups.get(card_id, ()))
                 first_right = None if first is None else bool(first)
-                found.append(_analysis(card_id, keys[deck_id], card_key, card, first_right, tally))
+                found.append(
+                    _analysis(
+                        card_id, keys[deck_id], card_key, question, choices, first_right, tally
+                    )
+                )
     return ItemAnalysis(deck_key, tuple(found))
 
 
@@ -225,16 +231,40 @@ def _tallied(groups: Iterable[tuple[int, object, str, int]]) -> _Tally:
     return _Tally(answers, strong, weak, weak_right, (every, strong_picks, weak_picks))
 
 
+def _question_and_choices(content: str) -> tuple[str, list[tuple[str, bool]]]:
+    """A stored choice card's question and its options (text, right), as ``ChoiceCard`` has them.
+
+    The content was read as the model when it was stored, and written as the model writes
+    it (defaults left out, texts stripped), so its plain JSON gives the model's values at a
+    fraction of the validation's cost. Only a sync merge stores the JSON as it came (checked
+    by the model, not rewritten): a text with white space at an end, which the model strips,
+    is read through the model.
+    """
+    card = json.loads(content)
+    question: str = card["question"]
+    choices = [(choice["text"], choice.get("correct", False)) for choice in card["choices"]]
+    # str.strip takes off every character the model's stripping does, and a few more.
+    if question != question.strip() or any(text != text.strip() for text, _ in choices):
+        from recall.content.deck_format import CARD_ADAPTER, ChoiceCard
+
+        model = CARD_ADAPTER.validate_json(content)
+        assert isinstance(model, ChoiceCard)
+        return model.question, [(choice.text, choice.correct) for choice in model.choices]
+    return question, choices
+
+
 def _analysis(
     card_id: int,
     deck_key: str,
     card_key: str,
-    card: ChoiceCard,
+    question: str,
+    choices: Iterable[tuple[str, bool]],
     first_right: bool | None,
     tally: _Tally,
 ) -> CardAnalysis:
-    """One card's analysis from its tally and whether its first answer was right."""
-    options = tuple(_option(choice.text, choice.correct, tally) for choice in card.choices)
+    """One card's analysis from its question and options (text, right), its tally and whether
+    its first answer was right."""
+    options = tuple(_option(text, correct, tally) for text, correct in choices)
     weak_right = _share(tally.weak_right, tally.weak)
     easy = (
         first_right is True
@@ -246,7 +276,7 @@ def _analysis(
         card_id=card_id,
         deck_key=deck_key,
         card_key=card_key,
-        question=card.question,
+        question=question,
         answers=tally.answers,
         strong=tally.strong,
         first_right=first_right,
