@@ -25,6 +25,8 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from recall.content.lint_warning import HISTORY_CODES, LintWarning
@@ -37,8 +39,7 @@ from recall.storage import Database
 if TYPE_CHECKING:
     from recall.content.deck_format import ChoiceCard
 
-_STATES = tuple(CardState)
-_REVIEW = CardState.REVIEW
+_first = itemgetter(0)
 MIN_ANSWERS = 10
 """A wrong option is flagged as never picked only once the card has this many answers."""
 MIN_GROUP = 3
@@ -150,7 +151,8 @@ def analyse_card(
         strong=len(strong),
         weak=len(weak),
         weak_right=sum(1 for r in weak if r.correct),
-        counted=(_counted(answers), _counted(strong), _counted(weak)),
+        strong_picks=_counted(strong),
+        weak_picks=_counted(weak),
     )
     first_right = answers[0].correct if answers else None
     choices = [(choice.text, choice.correct) for choice in card.choices]
@@ -160,9 +162,9 @@ def analyse_card(
 def item_analysis(database: Database, deck_key: str | None = None) -> ItemAnalysis:
     """Analyse every choice card of a deck and its subdecks (None: every deck).
 
-    The answers are counted by what they share (card, memory before, correctness and
-    picks; ``HistoryQueries.picked_groups``), so each card's figures are sums over its few
-    kinds of answer, equal to ``analyse_card`` over its history.
+    The answers are counted by SQL per card and picks (``HistoryQueries.picked_groups``),
+    so each card's figures are sums over its few kinds of answer, equal to ``analyse_card``
+    over its history.
 
     Args:
         database: Where the cards and their history are.
@@ -176,15 +178,14 @@ def item_analysis(database: Database, deck_key: str | None = None) -> ItemAnalys
         deck_ids, _name = deck_ids_of(transaction, deck_key)
         keys = transaction.decks.keys()
         wanted = sorted(keys) if deck_ids is None else deck_ids
-        groups: dict[int, list[tuple[int, object, str, int]]] = {}
-        for (card, state, right, picked), times in transaction.history.picked_groups(
-            deck_ids
-        ).items():
-            groups.setdefault(card, []).append((state, right, picked, times))
+        tallies = {
+            card_id: _tallied(groups)
+            for card_id, groups in groupby(transaction.history.picked_groups(deck_ids), _first)
+        }
         for deck_id in wanted:
             for card_id, card_key, content, first in transaction.history.choice_cards(deck_id):
                 question, choices = _question_and_choices(content)
-                tally = _tallied(groups.get(card_id, ()))
+                tally = tallies.get(card_id, _UNANSWERED)
                 first_right = None if first is None else bool(first)
                 found.append(
                     _analysis(
@@ -196,39 +197,36 @@ def item_analysis(database: Database, deck_key: str | None = None) -> ItemAnalys
 
 class _Tally(NamedTuple):
     """A card's answers counted: all, strong and weak ones, the weak ones right, and how
-    many of all, the strong and the weak ones picked each text (``_counted``)."""
+    many of the strong and of the weak ones picked each text (``_counted``)."""
 
     answers: int
     strong: int
     weak: int
     weak_right: int
-    counted: tuple[Mapping[str, int], Mapping[str, int], Mapping[str, int]]
+    strong_picks: Mapping[str, int]
+    weak_picks: Mapping[str, int]
 
 
-def _tallied(groups: Iterable[tuple[int, object, str, int]]) -> _Tally:
-    """A card's tally from its answers grouped by ``(state before, correct, picked JSON)``
-    with how many answers each group holds; the same picks are decoded once."""
-    answers = strong = weak = weak_right = 0
-    every: dict[str, int] = {}
+_UNANSWERED = _Tally(0, 0, 0, 0, {}, {})
+
+
+def _tallied(groups: Iterable[tuple[int, str, int, int, int]]) -> _Tally:
+    """A card's tally from its answers grouped by picks: ``(card id, picked JSON, answers,
+    strong ones, weak ones right)``."""
+    answers = strong = weak_right = 0
     strong_picks: dict[str, int] = {}
     weak_picks: dict[str, int] = {}
-    decoded: dict[str, set[str]] = {}
-    for state, right, picked, times in groups:
-        texts = decoded.get(picked)
-        if texts is None:  # an answer picking a text twice counts once
-            texts = decoded[picked] = set(json.loads(picked))
+    for _card_id, picked, times, strong_times, right in groups:
         answers += times
-        if _STATES[state] is _REVIEW:
-            strong += times
-            same = strong_picks
-        else:
-            weak += times
-            weak_right += times if right else 0
-            same = weak_picks
-        for text in texts:
-            every[text] = every.get(text, 0) + times
-            same[text] = same.get(text, 0) + times
-    return _Tally(answers, strong, weak, weak_right, (every, strong_picks, weak_picks))
+        strong += strong_times
+        weak_right += right
+        weak_times = times - strong_times
+        for text in set(json.loads(picked)):  # an answer picking a text twice counts once
+            if strong_times:
+                strong_picks[text] = strong_picks.get(text, 0) + strong_times
+            if weak_times:
+                weak_picks[text] = weak_picks.get(text, 0) + weak_times
+    return _Tally(answers, strong, answers - strong, weak_right, strong_picks, weak_picks)
 
 
 def _question_and_choices(content: str) -> tuple[str, list[tuple[str, bool]]]:
@@ -381,8 +379,8 @@ def warnings(analysis: ItemAnalysis, deck_key: str) -> list[LintWarning]:
 
 def _option(text: str, correct: bool, tally: _Tally) -> OptionAnalysis:
     """One option's figures from its card's tally."""
-    every, strong, weak = tally.counted
-    picks, strong_picks, weak_picks = every.get(text, 0), strong.get(text, 0), weak.get(text, 0)
+    strong_picks, weak_picks = tally.strong_picks.get(text, 0), tally.weak_picks.get(text, 0)
+    picks = strong_picks + weak_picks  # every answer is either strong or weak
     strong_share = _share(strong_picks, tally.strong)
     weak_share = _share(weak_picks, tally.weak)
     discrimination = None
