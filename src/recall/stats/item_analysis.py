@@ -68,9 +68,9 @@ class Answer(Protocol):
     def correct(self) -> bool: ...
 
 
-@dataclass(frozen=True)
-class OptionAnalysis:
-    """One option of a card and how the answers treated it.
+class OptionAnalysis(NamedTuple):
+    """One option of a card and how the answers treated it (a named tuple: one is made for
+    every option of every card, and a frozen dataclass takes over twice as long to make).
 
     Attributes:
         picks: Answers that picked it.
@@ -92,9 +92,9 @@ class OptionAnalysis:
     flag: str | None
 
 
-@dataclass(frozen=True)
-class CardAnalysis:
-    """One choice card's answers, option by option, with the card's own flag.
+class CardAnalysis(NamedTuple):
+    """One choice card's answers, option by option, with the card's own flag (a named tuple,
+    as its options are).
 
     Attributes:
         answers: Answers to the card that recorded picks.
@@ -262,25 +262,53 @@ def _analysis(
 ) -> CardAnalysis:
     """One card's analysis from its question and options (text, right), its tally and whether
     its first answer was right."""
-    options = tuple(_option(text, correct, tally) for text, correct in choices)
-    weak_right = _share(tally.weak_right, tally.weak)
+    answers, strong, weak, weak_right, strong_picks, weak_picks = tally
+    # Each option's figures, written out in the loop: it runs for every option of every card.
+    discriminating = min(strong, weak) >= MIN_GROUP
+    options = []
+    for text, correct in choices:
+        strong_count = strong_picks.get(text, 0)
+        weak_count = weak_picks.get(text, 0)
+        picks = strong_count + weak_count  # every answer is either strong or weak
+        strong_share = strong_count / strong if strong else None
+        weak_share = weak_count / weak if weak else None
+        discrimination = None
+        if discriminating and strong_share is not None and weak_share is not None:
+            discrimination = strong_share - weak_share
+        flag = None
+        if not correct and picks == 0 and answers >= MIN_ANSWERS:
+            flag = "never-picked"
+        elif (
+            not correct
+            and discrimination is not None
+            and discrimination > 0
+            and strong_count >= MIN_STRONG_PICKS
+        ):
+            flag = "maybe-miskeyed"
+        share = picks / answers if answers else None
+        options.append(
+            OptionAnalysis(
+                text, correct, picks, share, strong_share, weak_share, discrimination, flag
+            )
+        )
+    weak_right_share = weak_right / weak if weak else None
     easy = (
         first_right is True
-        and tally.answers >= EASY_MIN_ANSWERS
-        and weak_right is not None
-        and weak_right >= EASY_SHARE
+        and answers >= EASY_MIN_ANSWERS
+        and weak_right_share is not None
+        and weak_right_share >= EASY_SHARE
     )
     return CardAnalysis(
-        card_id=card_id,
-        deck_key=deck_key,
-        card_key=card_key,
-        question=question,
-        answers=tally.answers,
-        strong=tally.strong,
-        first_right=first_right,
-        weak_right=weak_right,
-        options=options,
-        flag="too-easy" if easy else None,
+        card_id,
+        deck_key,
+        card_key,
+        question,
+        answers,
+        strong,
+        first_right,
+        weak_right_share,
+        tuple(options),
+        "too-easy" if easy else None,
     )
 
 
@@ -377,41 +405,6 @@ def warnings(analysis: ItemAnalysis, deck_key: str) -> list[LintWarning]:
     return found
 
 
-def _option(text: str, correct: bool, tally: _Tally) -> OptionAnalysis:
-    """One option's figures from its card's tally."""
-    strong_picks, weak_picks = tally.strong_picks.get(text, 0), tally.weak_picks.get(text, 0)
-    picks = strong_picks + weak_picks  # every answer is either strong or weak
-    strong_share = _share(strong_picks, tally.strong)
-    weak_share = _share(weak_picks, tally.weak)
-    discrimination = None
-    if (
-        strong_share is not None
-        and weak_share is not None
-        and min(tally.strong, tally.weak) >= MIN_GROUP
-    ):
-        discrimination = strong_share - weak_share
-    flag = None
-    if not correct and picks == 0 and tally.answers >= MIN_ANSWERS:
-        flag = "never-picked"
-    elif (
-        not correct
-        and discrimination is not None
-        and discrimination > 0
-        and strong_picks >= MIN_STRONG_PICKS
-    ):
-        flag = "maybe-miskeyed"
-    return OptionAnalysis(
-        text=text,
-        correct=correct,
-        picks=picks,
-        share=_share(picks, tally.answers),
-        strong_share=strong_share,
-        weak_share=weak_share,
-        discrimination=discrimination,
-        flag=flag,
-    )
-
-
 def _counted(answers: Iterable[Answer]) -> Counter[str]:
     """How many answers picked each text (an answer picking a text twice counts once)."""
     counts: Counter[str] = Counter()
@@ -419,10 +412,6 @@ def _counted(answers: Iterable[Answer]) -> Counter[str]:
         if answer.picked is not None:
             counts.update(set(answer.picked))
     return counts
-
-
-def _share(count: int, total: int) -> float | None:
-    return count / total if total else None
 
 
 def _rounded(value: float | None) -> float | None:
