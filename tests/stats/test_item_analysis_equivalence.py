@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from recall.collection import importing
 from recall.content.deck_format import CARD_ADAPTER, ChoiceCard, parse_deck
 from recall.core.memory import CardState, Rating, ReviewKind
-from recall.stats import item_analysis
+from recall.stats import item_analysis, item_analysis_json
 from recall.stats.item_analysis import CardAnalysis, ItemAnalysis
 from recall.storage import Database, Transaction
 from recall.storage.records import NewReview
@@ -24,6 +24,13 @@ DECKS = (("langs", "Langs"), ("verbs", "Langs::Verbs"), ("other", "Other"))
 SUBTREES = {"langs": ("langs", "verbs"), "verbs": ("verbs",), "other": ("other",)}
 """Each deck and its subdecks, in the order the analysis goes through them."""
 GONE = "An option the card no longer has"
+TEXTS = (
+    "",
+    ' "quoted", a back\\slash',
+    " \u00fcber \U0001f600 \u2028 \x7f \x01 a\ttab",
+    "<b>&amp;</b>",
+)
+"""Ends of option texts: what JSON escapes, and what it writes as it is."""
 
 
 def _deck(key: str, name: str, rng: random.Random) -> str:
@@ -35,7 +42,7 @@ def _deck(key: str, name: str, rng: random.Random) -> str:
         count = rng.randint(2, 5)
         right = set(rng.sample(range(count), rng.randint(1, min(2, count))))
         choices = [
-            {"text": f"{key} {index} option {option}", "correct": option in right}
+            {"text": f"{key} {index} option {option}{TEXTS[index % 4]}", "correct": option in right}
             for option in range(count)
         ]
         cards.append({"id": f"c{index}", "type": "choice", "question": "Q?", "choices": choices})
@@ -151,8 +158,11 @@ def test_every_deck_gives_what_each_card_s_history_gives(database: Database) -> 
         expected = _card_by_card(database, deck_key)
         found = item_analysis.item_analysis(database, deck_key)
         assert found == expected
-        shown = json.dumps(item_analysis.as_json(found))
-        assert shown == json.dumps(item_analysis.as_json(expected))
+        entries = item_analysis_json.as_json(expected)
+        assert item_analysis_json.as_json(found) == entries
+        # The lines the command prints are the entries as the JSON module writes them.
+        written = [json.dumps(entry, ensure_ascii=False) for entry in entries]
+        assert list(item_analysis_json.json_lines(found)) == written
     # The collection holds what the comparison is about.
     cards = _card_by_card(database, None).cards
     assert len(cards) >= 50

@@ -312,35 +312,6 @@ def _analysis(
     )
 
 
-def as_json(analysis: ItemAnalysis) -> list[dict[str, object]]:
-    """The analysis as plain values, one entry per card, for ``recall stats --json``."""
-    return [
-        {
-            "deck": card.deck_key,
-            "card": card.card_key,
-            "answers": card.answers,
-            "strong_answers": card.strong,
-            "first_right": card.first_right,
-            "weak_right": _rounded(card.weak_right),
-            "flag": card.flag,
-            "options": [
-                {
-                    "text": option.text,
-                    "correct": option.correct,
-                    "picks": option.picks,
-                    "share": _rounded(option.share),
-                    "strong_share": _rounded(option.strong_share),
-                    "weak_share": _rounded(option.weak_share),
-                    "discrimination": _rounded(option.discrimination),
-                    "flag": option.flag,
-                }
-                for option in card.options
-            ],
-        }
-        for card in analysis.cards
-    ]
-
-
 def text_lines(analysis: ItemAnalysis, shown: int = 10) -> list[str]:
     """The flagged cards for a terminal, after the statistics: one line per flag."""
     lines = [tr("Item analysis (whole history)")]
@@ -412,10 +383,6 @@ def _counted(answers: Iterable[Answer]) -> Counter[str]:
         if answer.picked is not None:
             counts.update(set(answer.picked))
     return counts
-
-
-def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 3)
 
 
 def _percent(value: float | None) -> str:
