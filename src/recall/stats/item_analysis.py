@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from recall.content.lint_warning import HISTORY_CODES, LintWarning
 from recall.core import i18n, wording
+from recall.core.collector import collector_paused
 from recall.core.i18n import tr, trn
 from recall.core.memory import CardState, ReviewKind
 from recall.stats.schedules import deck_ids_of
@@ -164,7 +165,8 @@ def item_analysis(database: Database, deck_key: str | None = None) -> ItemAnalys
 
     The answers are counted by SQL per card and picks (``HistoryQueries.picked_groups``),
     so each card's figures are sums over its few kinds of answer, equal to ``analyse_card``
-    over its history.
+    over its history. The garbage collector waits meanwhile (``core.collector``): its full
+    passes over the analyses made so far took a fifth of the time at 100,000 cards.
 
     Args:
         database: Where the cards and their history are.
@@ -174,7 +176,7 @@ def item_analysis(database: Database, deck_key: str | None = None) -> ItemAnalys
         UnknownDeckError: ``deck_key`` names no deck.
     """
     found: list[CardAnalysis] = []
-    with database.reading() as transaction:
+    with collector_paused(), database.reading() as transaction:
         deck_ids, _name = deck_ids_of(transaction, deck_key)
         keys = transaction.decks.keys()
         wanted = sorted(keys) if deck_ids is None else deck_ids
