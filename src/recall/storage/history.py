@@ -199,18 +199,22 @@ class HistoryQueries:
         of the others right)``.
 
         SQLite groups them, sorting every answer: less work than making each answer a row in
-        Python to count it there. The review table is read in its own order when the decks
-        hold at least a quarter of the cards (counted up to that, beside the largest card
-        id): walking the index by card looks each answer's row up for its picks, and the
-        answers are sorted all the same.
+        Python to count it there. The review table is read in its own order for every deck,
+        or when the decks hold at least a quarter of the cards (counted up to that, beside
+        the largest card id): walking the index by card looks each answer's row up for its
+        picks, and the answers are sorted all the same (every deck's answers at 100,000
+        cards: 0.7 s read in the table's order, 1.0-1.2 s along the index, SQLite's choice).
         """
         counts = (
             f"review.card_id, review.picked, count(*), sum(review.state_before = {_IN_REVIEW}), "
             f"sum(review.state_before <> {_IN_REVIEW} AND review.correct <> 0)"
         )
-        grouped = "GROUP BY review.card_id, review.picked ORDER BY review.card_id"
+        # Ordered as grouped, so that the groups' sort gives the order too.
+        grouped = "GROUP BY review.card_id, review.picked ORDER BY review.card_id, review.picked"
         if deck_ids is None:
-            return self._sql.each(f"SELECT {counts} FROM review WHERE {_PICKED} {grouped}")
+            return self._sql.each(
+                f"SELECT {counts} FROM review NOT INDEXED WHERE {_PICKED} {grouped}"
+            )
         decks = ", ".join(str(int(deck_id)) for deck_id in deck_ids) or "NULL"
         ((everyone,),) = self._sql.rows("SELECT coalesce(max(id), 0) FROM card")
         quarter = int(everyone) // 4 + 1
