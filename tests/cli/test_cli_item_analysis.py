@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -101,3 +103,24 @@ def test_stats_text_lists_the_flags(data_dir: Path, capsys: pytest.CaptureFixtur
         "not [maybe-miskeyed]",
         "  items/sum: a card answered right at first sight and while learning [too-easy]",
     ]
+
+
+def test_stats_reads_the_cards_without_the_deck_format_s_models(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The stored cards are read as plain JSON: a new process printing the item analysis
+    loads neither pydantic nor the deck models (its first run installed the bundled deck)."""
+    assert run(capsys, "--data-dir", str(data_dir), "stats", "--json")[0] == 0
+    arguments = ["--data-dir", str(data_dir), "stats", "--deck", "items", "--json"]
+    models = ("pydantic", "recall.content.deck_format")
+    script = (
+        "import sys\n"
+        "from recall.cli.main import main\n"
+        f"status = main({arguments!r})\n"
+        f"print(status, [name for name in {models!r} if name in sys.modules], file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert '"card": "france"' in result.stdout
+    assert result.stderr.strip().splitlines()[-1] == "0 []"

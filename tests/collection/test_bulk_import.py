@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from recall.collection import importing
-from recall.collection._collector import collector_paused
+from recall.core.collector import collector_paused
 from recall.core.errors import ImportCancelledError
 from recall.safekeeping import integrity
 from recall.scheduling import Schedulers

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 
 from recall.cli.main import main
 from recall.content.deck_format import ChoiceCard, Deck, load_deck, parse_deck
-from recall.content.lint import CODES, LintWarning, lint_card, lint_deck, lint_file
+from recall.content.lint import lint_card, lint_deck, lint_file
+from recall.content.lint_warning import CODES, LintWarning
 from recall.host import paths
 from tests.conftest import DATA
 from tests.content.test_deckfile import decks

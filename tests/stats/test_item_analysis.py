@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import pytest
 
 from recall.core.errors import UnknownDeckError
-from recall.stats import item_analysis
-from recall.stats.item_analysis import CardAnalysis, ItemAnalysis
+from recall.stats import item_analysis, item_analysis_json
+from recall.stats.item_analysis import CardAnalysis, ItemAnalysis, OptionAnalysis
 from recall.storage import Database
 from tests.helpers import item_history
 
@@ -93,7 +94,7 @@ def test_warnings_name_the_card_option_and_code(analysis: ItemAnalysis) -> None:
 
 
 def test_as_json_rounds_and_keeps_every_option(analysis: ItemAnalysis) -> None:
-    (france, *_rest) = item_analysis.as_json(analysis)
+    (france, *_rest) = item_analysis_json.as_json(analysis)
     assert france["card"] == "france"
     assert france["answers"] == 10
     options = france["options"]
@@ -108,6 +109,34 @@ def test_as_json_rounds_and_keeps_every_option(analysis: ItemAnalysis) -> None:
         "discrimination": 0.583,
         "flag": None,
     }
+
+
+def test_the_printed_lines_are_the_entries_as_the_json_module_writes_them(
+    analysis: ItemAnalysis,
+) -> None:
+    flags = {flag for card in analysis.cards for flag in card.flags}
+    assert flags == set(item_analysis.FLAGS)  # each flag is written
+    entries = item_analysis_json.as_json(analysis)
+    written = [json.dumps(entry, ensure_ascii=False) for entry in entries]
+    assert list(item_analysis_json.json_lines(analysis)) == written
+
+
+def test_each_option_s_figures_are_written_as_the_json_module_writes_them() -> None:
+    """An option's figures are written once per set of them: the same set on another option
+    (another text), rounding to a negative zero, and thirds are written as JSON does."""
+    figures = (1 / 3, 2 / 3, 0.0005, -0.0004, 0.0, 1.0, 0.1 + 0.2, None)
+    options = [
+        OptionAnalysis(text, n % 2 == 0, n, share, share, None, share, "never-picked")
+        for text in ("an option", 'an "other" one')
+        for n, share in enumerate(figures)
+    ]
+    card = CardAnalysis(1, "deck", "card", "Q?", 3, 1, True, -0.0004, tuple(options), None)
+    analysis = ItemAnalysis("deck", (card, card._replace(card_key="c2", weak_right=None)))
+    entries = item_analysis_json.as_json(analysis)
+    written = [json.dumps(entry, ensure_ascii=False) for entry in entries]
+    assert list(item_analysis_json.json_lines(analysis)) == written
+    assert '"weak_right": -0.0' in written[0]
+    assert '"share": -0.0' in written[0]
 
 
 def test_an_unknown_deck_is_refused(database: Database) -> None:

@@ -34,6 +34,7 @@ from recall.collection import browse
 from recall.collection.browse import Finder
 from recall.content import lint
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard
+from recall.content.lint_warning import LintWarning
 from recall.content.plain_text import plain_text
 from recall.core import deck_tree
 from recall.core.errors import RecallError, one_line
@@ -314,7 +315,7 @@ def _question_of(card: dict[str, Any]) -> str:
     return str(card.get("question") or card.get("front") or "").strip()
 
 
-def _warning(warning: lint.LintWarning) -> str:
+def _warning(warning: LintWarning) -> str:
     return f"{warning.field}: {warning.message} ({warning.code})"
 
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from recall.cli.shared import Commands
-    from recall.content.lint import LintWarning
+    from recall.content.lint_warning import LintWarning
     from recall.storage import Database
 
 

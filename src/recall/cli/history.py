@@ -134,7 +134,7 @@ def _positive_days(text: str) -> int:
 def _print_stats(args: argparse.Namespace) -> int:
     from recall import stats
     from recall.options import deck_options
-    from recall.stats import item_analysis
+    from recall.stats import item_analysis, item_analysis_json
 
     database = open_database(args)
     try:
@@ -147,8 +147,9 @@ def _print_stats(args: argparse.Namespace) -> int:
         database.close()
     if args.json:
         print_json(
-            {**stats.to_json(figures), "item_analysis": item_analysis.as_json(items)},
+            {**stats.to_json(figures), "item_analysis": item_analysis_json.json_lines(items)},
             one_per_line="item_analysis",
+            encoded=True,
         )
     else:
         for line in stats.text_report(figures).split("\n"):

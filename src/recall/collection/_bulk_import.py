@@ -1,7 +1,7 @@
 """What makes a large import fast without changing what it stores.
 
 Python's garbage collector is paused while an import builds and writes its rows
-(``collection._collector``). From ``BULK_FROM_CARDS`` cards on, the rows are written with
+(``core.collector``). From ``BULK_FROM_CARDS`` cards on, the rows are written with
 the per-row insert triggers lifted and their work done once per set (``storage.bulk_rows``).
 """
 

@@ -22,7 +22,6 @@ from typing import TypeVar
 from recall.changes import decks as deck_changes
 from recall.collection import deck_merging, imported_history, reimport
 from recall.collection._bulk_import import BULK_FROM_CARDS, rows_written
-from recall.collection._collector import collector_paused
 from recall.collection._imported_schedule import write_card_states
 from recall.collection.import_report import DeckReport, ImportReport
 from recall.collection.imported_presets import give_preset
@@ -31,6 +30,7 @@ from recall.content import sound
 from recall.content.deck_format import CARD_ADAPTER, BasicCard, ChoiceCard, Deck
 from recall.content.search_text import search_text
 from recall.core import wording
+from recall.core.collector import collector_paused
 from recall.core.errors import DeckError, DeckErrors, ImportCancelledError, RecallError, printable
 from recall.core.i18n import tr, trn
 from recall.core.memory import FUTURE_TOLERANCE

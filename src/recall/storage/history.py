@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from itertools import groupby
 from operator import itemgetter
 from typing import cast
 
-from recall.core.memory import ReviewKind, answer_ms
+from recall.core.memory import CardState, ReviewKind, answer_ms
 from recall.storage.bulk_rows import indexes_lifted
 from recall.storage.records import CardRow, NewReview, ReviewRow
 from recall.storage.review_ids import batch_uids, card_keys, review_uid, taken_uid
@@ -27,6 +26,7 @@ from recall.storage.times import from_micros, to_micros
 _ANSWER = int(ReviewKind.ANSWER)
 _PICKED = f"review.kind = {_ANSWER} AND review.picked IS NOT NULL"
 """The answers item analysis reads: answers (not schedule changes) that picked options."""
+_IN_REVIEW = int(CardState.REVIEW)
 _first = itemgetter(0)
 _SCHEDULES = (
     "SELECT card.id, card.seed, card.deck_id, card_memory.state, card_memory.step, "
@@ -193,17 +193,28 @@ class HistoryQueries:
             (deck_id,),
         )
 
-    def picked_groups(self, deck_ids: Sequence[int] | None = None) -> Counter[Row]:
-        """How many answers that picked options (of some decks' cards, if given) share each
-        ``(card id, state before, correct, picked JSON)``, counted in one pass.
+    def picked_groups(self, deck_ids: Sequence[int] | None = None) -> Iterator[Row]:
+        """The answers that picked options (of some decks' cards, if given) counted per card
+        and picks, in card order: ``(card id, picked JSON, answers, of them given in review,
+        of the others right)``.
 
-        The review table is read in its own order when the decks hold at least a quarter of
-        the cards (counted up to that, beside the largest card id): walking the index by card
-        looks each answer's row up for its picks, and a grouped query sorts every answer.
+        SQLite groups them, sorting every answer: less work than making each answer a row in
+        Python to count it there. The review table is read in its own order for every deck,
+        or when the decks hold at least a quarter of the cards (counted up to that, beside
+        the largest card id): walking the index by card looks each answer's row up for its
+        picks, and the answers are sorted all the same (every deck's answers at 100,000
+        cards: 0.7 s read in the table's order, 1.0-1.2 s along the index, SQLite's choice).
         """
-        columns = "review.card_id, review.state_before, review.correct, review.picked"
+        counts = (
+            f"review.card_id, review.picked, count(*), sum(review.state_before = {_IN_REVIEW}), "
+            f"sum(review.state_before <> {_IN_REVIEW} AND review.correct <> 0)"
+        )
+        # Ordered as grouped, so that the groups' sort gives the order too.
+        grouped = "GROUP BY review.card_id, review.picked ORDER BY review.card_id, review.picked"
         if deck_ids is None:
-            return Counter(self._sql.each(f"SELECT {columns} FROM review WHERE {_PICKED}"))
+            return self._sql.each(
+                f"SELECT {counts} FROM review NOT INDEXED WHERE {_PICKED} {grouped}"
+            )
         decks = ", ".join(str(int(deck_id)) for deck_id in deck_ids) or "NULL"
         ((everyone,),) = self._sql.rows("SELECT coalesce(max(id), 0) FROM card")
         quarter = int(everyone) // 4 + 1
@@ -212,11 +223,9 @@ class HistoryQueries:
             (quarter,),
         )
         source = "review" if int(mine) * 4 < int(everyone) else "review NOT INDEXED"
-        return Counter(
-            self._sql.each(
-                f"SELECT {columns} FROM {source} WHERE {_PICKED} AND review.card_id IN "
-                f"(SELECT card.id FROM card WHERE card.deck_id IN ({decks}))"
-            )
+        return self._sql.each(
+            f"SELECT {counts} FROM {source} WHERE {_PICKED} AND review.card_id IN "
+            f"(SELECT card.id FROM card WHERE card.deck_id IN ({decks})) {grouped}"
         )
 
     def _per_card(self, columns: str, deck_id: int | None) -> Iterator[tuple[CardRow, list[Row]]]:

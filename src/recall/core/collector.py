@@ -1,7 +1,9 @@
-"""Python's garbage collector paused while an import builds and writes its rows.
+"""Python's garbage collector paused while a long job makes its objects.
 
 An import makes hundreds of thousands of short-lived objects that reference counting frees;
 the collector's passes over them find nothing to free and took a sixth of an import's time.
+The item analysis of 100,000 cards keeps 600,000 objects it makes, and each of the
+collector's full passes walks all of them again (nine passes, a fifth of its time).
 Reference counting still frees everything dropped meanwhile; cycles wait for the next pass.
 """
 
@@ -13,13 +15,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 _lock = threading.Lock()
-_paused = 0  # imports running with the collector paused (the app runs them on workers)
+_paused = 0  # jobs running with the collector paused (the app runs them on workers)
 _was_enabled = True
 
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Pause automatic garbage collection until the last import running has finished.
+    """Pause automatic garbage collection until the last job running with it has finished.
 
     Nested or concurrent uses count: the collector is enabled again, if it was before the
     first, when the last one ends.
