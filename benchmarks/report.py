@@ -124,9 +124,14 @@ ANALYSIS = {
         "read, 10.1 s; each card's JSON read as its model, 4.6 s; each option's picks "
         "counted and rated, 22.5 s), the figures 11.9 s (10.3 s of it the day counts "
         "recounted for the newly named time zone, once too), printing 4.1 s (81 MB of JSON). "
-        "At 1,000,000 cards the first run did not finish within 300 s. What would close "
-        "it: the item analysis kept per card, marked stale by triggers as the follow-ups' "
-        "summary is, and printed only when asked for."
+        "At 1,000,000 cards the first run did not finish within 300 s. Since then the item "
+        "analysis reads each stored card as plain JSON (no pydantic loaded), counts the "
+        "answers with one GROUP BY in the review table's order, keeps its figures in "
+        "named tuples with the collector paused, and writes each card's line itself, a "
+        "thousand at a time: 86 to 26 us a card at 100,000 cards (9.0-9.6 s to 2.9-3.2 s "
+        "for the command, by hand), the grouped read now the largest part (8.4 us a "
+        "card). What would close it: the item analysis kept per card, marked stale by "
+        "triggers as the follow-ups' summary is, and printed only when asked for."
     ),
     "Statistics window": (
         "The first chart is the forecast, computed before anything else from a partial "
