@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from recall.collection import importing
+from recall.core import collector
 from recall.core.collector import collector_paused
 from recall.core.errors import ImportCancelledError
 from recall.safekeeping import integrity
@@ -228,3 +229,15 @@ def test_the_collector_runs_again_once_the_last_import_ends() -> None:
         assert not gc.isenabled()  # paused by someone else before: left paused
     finally:
         gc.enable()
+
+
+def test_an_import_ending_inside_a_task_leaves_the_collector_paused_for_the_task() -> None:
+    """The task runner's pause and an import's share one count, whichever ends first."""
+    assert gc.isenabled()
+    with collector_paused():
+        collector.pause()  # a job queued on the task runner meanwhile
+    try:
+        assert not gc.isenabled()  # the job still runs: no collection on its worker
+    finally:
+        collector.resume()
+    assert gc.isenabled()

@@ -19,23 +19,36 @@ _paused = 0  # jobs running with the collector paused (the app runs them on work
 _was_enabled = True
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause automatic garbage collection until the last job running with it has finished.
-
-    Nested or concurrent uses count: the collector is enabled again, if it was before the
-    first, when the last one ends.
-    """
+def pause() -> None:
+    """One more job for automatic garbage collection to wait for, on any thread."""
     global _paused, _was_enabled
     with _lock:
         if _paused == 0:
             _was_enabled = gc.isenabled()
             gc.disable()
         _paused += 1
+
+
+def resume() -> None:
+    """One job fewer; the collector is enabled again, if it was before the first, when the
+    last has finished."""
+    global _paused
+    with _lock:
+        _paused -= 1
+        if _paused == 0 and _was_enabled:
+            gc.enable()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause automatic garbage collection until the last job running with it has finished.
+
+    Nested or concurrent uses count, the task runner's jobs among them (one count for
+    every pause): the collector is enabled again, if it was before the first, when the
+    last one ends.
+    """
+    pause()
     try:
         yield
     finally:
-        with _lock:
-            _paused -= 1
-            if _paused == 0 and _was_enabled:
-                gc.enable()
+        resume()

@@ -29,31 +29,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
+from recall.core.collector import pause as _pause
+from recall.core.collector import resume as _resume
 from recall.ui.override_errors import reports_errors
-
-_pausing = threading.Lock()
-_running_jobs = 0
-_was_enabled = True
-
-
-def _pause() -> None:
-    """One more job for automatic garbage collection to wait for, on any thread (jobs overlap
-    across runners: the collector comes back, if it was on before the first, after the last)."""
-    global _running_jobs, _was_enabled
-    with _pausing:
-        if _running_jobs == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _running_jobs += 1
-
-
-def _resume() -> None:
-    """One reason fewer; the collector is enabled again, if it was before, when none is left."""
-    global _running_jobs
-    with _pausing:
-        _running_jobs -= 1
-        if _running_jobs == 0 and _was_enabled:
-            gc.enable()
 
 
 def keep_out_of_full_collections() -> None:
